@@ -1,0 +1,84 @@
+import type { CoreEventType } from './event.js';
+
+/**
+ * Validators for the core vocabulary's `data`, run on append (the write path). Each returns
+ * undefined when valid, or a short reason. Hand-written rather than schema-library based: they
+ * run once per appended event and the shapes are tiny and closed.
+ */
+type Check = (data: Record<string, unknown>) => string | undefined;
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): v is string => typeof v === 'string';
+const count = (v: unknown): boolean => Number.isSafeInteger(v) && (v as number) >= 0;
+
+function onlyKeys(data: Record<string, unknown>, allowed: readonly string[]): string | undefined {
+  for (const key of Object.keys(data)) if (!allowed.includes(key)) return `unexpected key ${key}`;
+  return undefined;
+}
+
+function content(v: unknown): string | undefined {
+  if (str(v)) return undefined;
+  if (!Array.isArray(v)) return 'content must be a string or a list of blocks';
+  for (const block of v) {
+    if (!isObj(block)) return 'content block must be an object';
+    if (block.type === 'text' && str(block.text) && Object.keys(block).length === 2) continue;
+    if (block.type === 'image' && str(block.ref) && Object.keys(block).length === 2) continue;
+    return 'content block must be {type:"text",text} or {type:"image",ref}';
+  }
+  return undefined;
+}
+
+const empty: Check = (d) => onlyKeys(d, []);
+const route: Check = (d) =>
+  onlyKeys(d, ['provider', 'model', 'reasoningEffort']) ??
+  (!str(d.provider) || !str(d.model) ? 'provider and model must be strings' : undefined) ??
+  (d.reasoningEffort !== undefined && !str(d.reasoningEffort) ? 'reasoningEffort must be a string' : undefined);
+
+export const CORE_SCHEMAS: Readonly<Record<CoreEventType, Check>> = {
+  'turn/start': empty,
+  'step/start': empty,
+  'step/end': empty,
+  'turn/end': (d) =>
+    onlyKeys(d, ['reason', 'error']) ??
+    (['completed', 'aborted', 'error', 'interrupted'].includes(d.reason as string) ? undefined : 'reason') ??
+    (d.error !== undefined && !str(d.error) ? 'error must be a string' : undefined),
+  'user/message': (d) =>
+    onlyKeys(d, ['content', 'author']) ??
+    content(d.content) ??
+    (['human', 'agent', 'system'].includes(d.author as string) ? undefined : 'author must be human, agent or system'),
+  'assistant/message': (d) => {
+    const keys = onlyKeys(d, ['content', 'toolCalls', 'usage']) ?? content(d.content);
+    if (keys !== undefined) return keys;
+    if (d.toolCalls !== undefined) {
+      if (!Array.isArray(d.toolCalls)) return 'toolCalls must be a list';
+      for (const call of d.toolCalls) {
+        if (!isObj(call) || !str(call.id) || !str(call.name) || !str(call.arguments)) return 'toolCalls entries need id, name, arguments strings';
+      }
+    }
+    if (d.usage !== undefined && (!isObj(d.usage) || !count(d.usage.input) || !count(d.usage.output))) {
+      return 'usage must be {input, output} counts';
+    }
+    return undefined;
+  },
+  'tool/call': (d) =>
+    onlyKeys(d, ['callId', 'name', 'arguments']) ??
+    (str(d.callId) && str(d.name) && str(d.arguments) ? undefined : 'callId, name and arguments must be strings'),
+  'tool/result': (d) =>
+    onlyKeys(d, ['callId', 'content', 'isError', 'code']) ??
+    (str(d.callId) ? undefined : 'callId must be a string') ??
+    content(d.content) ??
+    (d.isError !== undefined && typeof d.isError !== 'boolean' ? 'isError must be a boolean' : undefined) ??
+    (d.code !== undefined && !str(d.code) ? 'code must be a string' : undefined),
+  'session/title': (d) => onlyKeys(d, ['title']) ?? (str(d.title) ? undefined : 'title must be a string'),
+  'model/selection': route,
+  'request/header': route,
+  'agent-preset/select': (d) =>
+    onlyKeys(d, ['preset']) ?? (d.preset === null || str(d.preset) ? undefined : 'preset must be a string or null'),
+};
+
+/** Returns a reason if `data` is invalid for the core `type`; undefined for valid or non-core types. */
+export function checkCoreEventData(type: string, data: unknown): string | undefined {
+  if (!Object.hasOwn(CORE_SCHEMAS, type)) return undefined;
+  if (!isObj(data)) return 'data must be an object';
+  return CORE_SCHEMAS[type as CoreEventType](data);
+}
