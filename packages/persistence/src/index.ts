@@ -8,3 +8,14 @@ export type {
   Attachment,
   ReadOptions,
 } from './types.js';
+export { openJsonlPersistence, JsonlSessionPersistence, type JsonlPersistenceOptions } from './jsonl/jsonl-persistence.js';
+export { escapeSessionId, unescapeSessionId } from './jsonl/file-names.js';
+export {
+  SessionPreparations,
+  type PreparationLease,
+  type PublicationReservation,
+  type PreparationStats,
+  type SessionPreparationsOptions,
+} from './preparation/session-preparations.js';
+export { prepare, type PreparedSession } from './preparation/prepared-session.js';
+export { persistenceWriter } from './preparation/persistence-writer.js';

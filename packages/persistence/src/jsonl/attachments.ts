@@ -1,0 +1,61 @@
+import { createHash } from 'node:crypto';
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import { PersistenceError } from '../errors.js';
+import type { Attachment } from '../types.js';
+import { replaceFileAtomically } from './fs-util.js';
+
+const REF = /^[0-9a-f]{64}$/;
+
+/** Attachments are content-addressed blobs (sha256 hex) in a folder per session. */
+export class AttachmentFiles {
+  constructor(
+    private readonly root: string,
+    private readonly tmpDir: string,
+  ) {}
+
+  dirFor(escapedId: string): string {
+    return path.join(this.root, escapedId);
+  }
+
+  async put(sessionId: string, escapedId: string, attachment: Attachment): Promise<string> {
+    const ref = createHash('sha256').update(attachment.bytes).digest('hex');
+    const dir = this.dirFor(escapedId);
+    await fsp.mkdir(dir, { recursive: true });
+    const file = path.join(dir, ref);
+    try {
+      await fsp.access(file);
+      return ref;
+    } catch {
+      // Not stored yet: write it below.
+    }
+    try {
+      await replaceFileAtomically(this.tmpDir, `${file}.type`, Buffer.from(attachment.mediaType, 'utf8'));
+      await replaceFileAtomically(this.tmpDir, file, attachment.bytes);
+    } catch (error) {
+      throw new PersistenceError('PERSISTENCE_IO', `could not store attachment of ${sessionId}`, { cause: error, sessionId });
+    }
+    return ref;
+  }
+
+  async read(sessionId: string, escapedId: string, ref: string, signal: AbortSignal | undefined): Promise<Attachment> {
+    const notFound = (): PersistenceError =>
+      new PersistenceError('PERSISTENCE_ATTACHMENT_NOT_FOUND', `session ${sessionId} has no attachment ${ref}`, { sessionId });
+    if (!REF.test(ref)) throw notFound();
+    const file = path.join(this.dirFor(escapedId), ref);
+    try {
+      const [bytes, type] = await Promise.all([
+        fsp.readFile(file, signal === undefined ? {} : { signal }),
+        fsp.readFile(`${file}.type`, { encoding: 'utf8', ...(signal === undefined ? {} : { signal }) }),
+      ]);
+      return { bytes, mediaType: type };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw notFound();
+      throw error;
+    }
+  }
+
+  async remove(escapedId: string): Promise<void> {
+    await fsp.rm(this.dirFor(escapedId), { recursive: true, force: true });
+  }
+}

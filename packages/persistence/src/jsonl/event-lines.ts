@@ -1,0 +1,54 @@
+import { deepFreezeParsed, type SessionEvent } from '@strand/session';
+
+/**
+ * Encodes events as JSON lines. The stored envelope is the in-memory one, so a parsed line is the
+ * event itself.
+ */
+export function encodeEventLines(events: readonly SessionEvent[]): Buffer {
+  let text = '';
+  for (const e of events) text += JSON.stringify(e) + '\n';
+  return Buffer.from(text, 'utf8');
+}
+
+export class EventLineError extends Error {
+  constructor(
+    message: string,
+    readonly seq: number,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Parses a block of `count` JSON lines whose first event must have seq `firstSeq`, validating the
+ * envelope and contiguity and deep-freezing each event. The whole block goes through one
+ * `JSON.parse` as an array — lines hold no raw newlines (JSON escapes them), so joining them with
+ * commas is exact, and one large parse is markedly cheaper than thousands of small ones.
+ */
+export function parseEventBlock(text: string, firstSeq: number, count: number): SessionEvent[] {
+  if (count === 0) {
+    if (text.length !== 0) throw new EventLineError('non-empty block with zero events', firstSeq);
+    return [];
+  }
+  if (!text.endsWith('\n')) throw new EventLineError('block does not end with a newline', firstSeq);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse('[' + text.slice(0, -1).replaceAll('\n', ',') + ']');
+  } catch (error) {
+    throw new EventLineError(`bad JSON: ${(error as Error).message}`, firstSeq);
+  }
+  const events = parsed as unknown[];
+  if (events.length !== count) throw new EventLineError(`expected ${count} events, found ${events.length}`, firstSeq);
+  for (let i = 0; i < count; i++) checkEnvelope(events[i], firstSeq + i);
+  return events as SessionEvent[];
+}
+
+export function checkEnvelope(raw: unknown, expectedSeq: number): asserts raw is SessionEvent {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new EventLineError('event is not an object', expectedSeq);
+  const e = raw as Record<string, unknown>;
+  if (typeof e.type !== 'string' || e.type.length === 0) throw new EventLineError('event type', expectedSeq);
+  if (e.seq !== expectedSeq) throw new EventLineError(`expected seq ${expectedSeq}, got ${String(e.seq)}`, expectedSeq);
+  if (!Number.isSafeInteger(e.time)) throw new EventLineError('event time', expectedSeq);
+  if (!('data' in e) || Object.keys(e).length !== 4) throw new EventLineError('event envelope must be {type, seq, time, data}', expectedSeq);
+  if (!deepFreezeParsed(e)) throw new EventLineError('event data holds -0', expectedSeq);
+}
