@@ -19,3 +19,4 @@ export {
 } from './preparation/session-preparations.js';
 export { prepare, type PreparedSession } from './preparation/prepared-session.js';
 export { persistenceWriter } from './preparation/persistence-writer.js';
+export { openSqlitePersistence, SqliteSessionPersistence, SQLITE_APPLICATION_ID, SQLITE_SCHEMA_VERSION, type SqlitePersistenceOptions } from './sqlite/index.js';

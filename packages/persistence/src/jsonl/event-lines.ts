@@ -21,24 +21,35 @@ export class EventLineError extends Error {
 
 /**
  * Parses a block of `count` JSON lines whose first event must have seq `firstSeq`, validating the
- * envelope and contiguity and deep-freezing each event. The whole block goes through one
- * `JSON.parse` as an array — lines hold no raw newlines (JSON escapes them), so joining them with
- * commas is exact, and one large parse is markedly cheaper than thousands of small ones.
+ * envelope and contiguity and deep-freezing each event.
+ *
+ * The whole block goes through one `JSON.parse` as an array: `bytes` is the block with one spare
+ * byte before it, which becomes `[`; each line's newline becomes `,` and the last one `]`. Lines
+ * hold no raw newlines (JSON escapes them), so this is exact, and one large parse of one string
+ * is markedly cheaper than thousands of small ones plus their string copies.
  */
-export function parseEventBlock(text: string, firstSeq: number, count: number): SessionEvent[] {
+export function parseEventBlock(bytes: Buffer, firstSeq: number, count: number): SessionEvent[] {
   if (count === 0) {
-    if (text.length !== 0) throw new EventLineError('non-empty block with zero events', firstSeq);
+    if (bytes.length !== 1) throw new EventLineError('non-empty block with zero events', firstSeq);
     return [];
   }
-  if (!text.endsWith('\n')) throw new EventLineError('block does not end with a newline', firstSeq);
+  if (bytes.length < 2 || bytes[bytes.length - 1] !== 10) throw new EventLineError('block does not end with a newline', firstSeq);
+  bytes[0] = 0x5b; // '['
+  let lines = 0;
+  for (let nl = bytes.indexOf(10, 1); nl >= 0; nl = bytes.indexOf(10, nl + 1)) {
+    bytes[nl] = 0x2c; // ','
+    lines++;
+  }
+  bytes[bytes.length - 1] = 0x5d; // ']'
+  if (lines !== count) throw new EventLineError(`expected ${count} events, found ${lines} lines`, firstSeq);
   let parsed: unknown;
   try {
-    parsed = JSON.parse('[' + text.slice(0, -1).replaceAll('\n', ',') + ']');
+    parsed = JSON.parse(bytes.toString('utf8'));
   } catch (error) {
     throw new EventLineError(`bad JSON: ${(error as Error).message}`, firstSeq);
   }
   const events = parsed as unknown[];
-  if (events.length !== count) throw new EventLineError(`expected ${count} events, found ${events.length}`, firstSeq);
+  if (!Array.isArray(events) || events.length !== count) throw new EventLineError(`expected ${count} events`, firstSeq);
   for (let i = 0; i < count; i++) checkEnvelope(events[i], firstSeq + i);
   return events as SessionEvent[];
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { promises as fsp } from 'node:fs';
+import { closeSync, fstatSync, openSync, promises as fsp, readSync } from 'node:fs';
 import path from 'node:path';
 import { repairEvents, type SessionEvent, type SessionId, type SessionSeq } from '@strand/session';
 import { PersistenceError, throwIfAborted } from '../errors.js';
@@ -42,7 +42,7 @@ interface PendingCreate {
   readonly incarnation: string;
 }
 
-const HEADER_PROBE = 16 * 1024;
+const HEADER_PROBE = 2 * 1024;
 const EXT_ZST = '.zst';
 const EXT_PLAIN = '.jsonl';
 
@@ -135,27 +135,27 @@ export class JsonlSessionPersistence implements SessionPersistence {
     throwIfAborted(options.signal);
     const names = await fsp.readdir(this.#sessionsDir);
     const out: PersistedSessionSummary[] = [];
-    let next = 0;
-    // Bounded concurrency: header reads are small; the thread pool does the rest.
-    const worker = async (): Promise<void> => {
-      while (next < names.length) {
+    // Header reads use sync calls in chunks: each is a few µs against the page cache, far cheaper
+    // than a thread-pool round trip per call; yielding between chunks keeps the loop responsive.
+    for (let i = 0; i < names.length; i++) {
+      if (i % 256 === 0 && i > 0) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
         throwIfAborted(options.signal);
-        const name = names[next++]!;
-        const compressed = name.endsWith(EXT_ZST);
-        if (!compressed && !name.endsWith(EXT_PLAIN)) continue;
-        const id = unescapeSessionId(name.slice(0, -(compressed ? EXT_ZST : EXT_PLAIN).length));
-        if (id === undefined) continue;
-        const file = path.join(this.#sessionsDir, name);
-        try {
-          const { record, size, mtimeNs } = await this.#readHeader(id, { file, compressed });
-          out.push({ header: record.header, incarnation: record.incarnation, revision: revisionOf(record.incarnation, size, mtimeNs), storedBytes: Number(size) });
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue; // deleted while listing
-          this.#onSkippedFile(file, error);
-        }
       }
-    };
-    await Promise.all(Array.from({ length: 32 }, worker));
+      const name = names[i]!;
+      const compressed = name.endsWith(EXT_ZST);
+      if (!compressed && !name.endsWith(EXT_PLAIN)) continue;
+      const id = unescapeSessionId(name.slice(0, -(compressed ? EXT_ZST : EXT_PLAIN).length));
+      if (id === undefined) continue;
+      const file = path.join(this.#sessionsDir, name);
+      try {
+        const { record, size, mtimeNs } = readHeaderSync(id, { file, compressed });
+        out.push({ header: record.header, incarnation: record.incarnation, revision: revisionOf(record.incarnation, size, mtimeNs), storedBytes: Number(size) });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue; // deleted while listing
+        this.#onSkippedFile(file, error);
+      }
+    }
     throwIfAborted(options.signal);
     return out;
   }
@@ -166,7 +166,7 @@ export class JsonlSessionPersistence implements SessionPersistence {
     const located = await this.#locate(id);
     if (located === undefined) return undefined;
     try {
-      const { record, size, mtimeNs } = await this.#readHeader(id, located);
+      const { record, size, mtimeNs } = readHeaderSync(id, located);
       return revisionOf(record.incarnation, size, mtimeNs);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
@@ -301,31 +301,6 @@ export class JsonlSessionPersistence implements SessionPersistence {
       }
     }
     return undefined;
-  }
-
-  async #readHeader(id: string, located: Located): Promise<{ record: HeaderRecord; size: bigint; mtimeNs: bigint }> {
-    const handle = await fsp.open(located.file, 'r');
-    try {
-      const stat = await handle.stat({ bigint: true });
-      let probe = Math.min(HEADER_PROBE, Number(stat.size));
-      for (;;) {
-        const buf = Buffer.allocUnsafe(probe);
-        const { bytesRead } = await handle.read(buf, 0, probe, 0);
-        const slice = buf.subarray(0, bytesRead);
-        if (located.compressed) {
-          const head = decodeZstdHeader(slice, id);
-          if (head !== 'short') return { record: head.record, size: stat.size, mtimeNs: stat.mtimeNs };
-        } else if (slice.includes(10)) {
-          return { record: decodePlainLog(slice.subarray(0, slice.indexOf(10) + 1), id).record, size: stat.size, mtimeNs: stat.mtimeNs };
-        }
-        if (probe >= Number(stat.size)) {
-          throw new PersistenceError('PERSISTENCE_CORRUPT', `session ${id}: truncated header`, { sessionId: id, location: { byteOffset: 0 } });
-        }
-        probe = Math.min(probe * 4, Number(stat.size));
-      }
-    } finally {
-      await handle.close();
-    }
   }
 
   async #readWhole(
@@ -506,4 +481,28 @@ export class JsonlSessionPersistence implements SessionPersistence {
   }
 }
 
-export { META_SIZE };
+/** Reads and validates a session file's header record with a few small sync reads. */
+function readHeaderSync(id: string, located: Located): { record: HeaderRecord; size: bigint; mtimeNs: bigint } {
+  const fd = openSync(located.file, 'r');
+  try {
+    const stat = fstatSync(fd, { bigint: true });
+    const total = Number(stat.size);
+    let probe = Math.min(HEADER_PROBE, total);
+    for (;;) {
+      const buf = Buffer.allocUnsafe(probe);
+      const slice = buf.subarray(0, readSync(fd, buf, 0, probe, 0));
+      if (located.compressed) {
+        const head = decodeZstdHeader(slice, id);
+        if (head !== 'short') return { record: head.record, size: stat.size, mtimeNs: stat.mtimeNs };
+      } else if (slice.includes(10)) {
+        return { record: decodePlainLog(slice.subarray(0, slice.indexOf(10) + 1), id).record, size: stat.size, mtimeNs: stat.mtimeNs };
+      }
+      if (probe >= total) {
+        throw new PersistenceError('PERSISTENCE_CORRUPT', `session ${id}: truncated header`, { sessionId: id, location: { byteOffset: 0 } });
+      }
+      probe = Math.min(probe * 8, total);
+    }
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -85,8 +85,7 @@ export function decodeZstdFrames(
     try {
       if (meta.kind !== FrameKind.Events) throw new EventLineError('unexpected header frame', seq);
       if (meta.firstSeq !== seq) throw new EventLineError(`expected seq ${seq}, got ${meta.firstSeq}`, seq);
-      const text = decompressFrame(buf.subarray(pos + META_SIZE, end)).toString('utf8');
-      const block = parseEventBlock(text, seq, meta.count);
+      const block = parseEventBlock(decompressFrame(buf.subarray(pos + META_SIZE, end), 1), seq, meta.count);
       if (seq + meta.count > keepFrom) {
         for (const e of block) if (e.seq >= keepFrom) events.push(e);
       }

@@ -42,7 +42,7 @@ export function scanZstdFrames(
     }
     if (end === buf.length) {
       try {
-        parseEventBlock(decompressFrame(buf.subarray(pos + META_SIZE, end)).toString('utf8'), seq, read.meta.count);
+        parseEventBlock(decompressFrame(buf.subarray(pos + META_SIZE, end), 1), seq, read.meta.count);
       } catch {
         // The final frame is torn: it was never acknowledged, so the valid prefix ends before it.
         break;

@@ -1,3 +1,4 @@
+import { fstatSync, ftruncateSync, writeSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import type { SessionEvent } from '@strand/session';
 import { PersistenceError } from '../errors.js';
@@ -112,26 +113,31 @@ export class LogWriter {
     const bytes = this.compressed ? encodeFrame(FrameKind.Events, firstSeq, events.length, lines) : lines;
     const before = this.#size;
     // Another process appending to the same file would change its size under us: refuse rather
-    // than interleave two writers' events.
-    const stat = await this.handle.stat();
-    if (stat.size !== before) {
-      throw new PersistenceError('PERSISTENCE_SEQ_CONFLICT', `session ${this.sessionId} was written by another writer (size ${stat.size}, expected ${before})`, {
+    // than interleave two writers' events. Metadata calls and the page-cache write are sync (a
+    // few µs each, no thread-pool hop); only the fdatasync waits off the event loop.
+    const fd = this.handle.fd;
+    const size = fstatSync(fd).size;
+    if (size !== before) {
+      throw new PersistenceError('PERSISTENCE_SEQ_CONFLICT', `session ${this.sessionId} was written by another writer (size ${size}, expected ${before})`, {
         sessionId: this.sessionId,
       });
     }
     try {
-      await this.handle.write(bytes, 0, bytes.length, before);
+      let written = 0;
+      while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written, before + written);
       await this.handle.datasync();
     } catch (error) {
-      await this.handle.truncate(before).catch(() => {
+      try {
+        ftruncateSync(fd, before);
+      } catch {
         // If even truncation fails the torn bytes sit at the tail, where reads drop them.
-      });
+      }
       throw new PersistenceError('PERSISTENCE_IO', `durable write to session ${this.sessionId} failed`, { cause: error, sessionId: this.sessionId });
     }
     this.#size = before + bytes.length;
     this.#durableNext = firstSeq + events.length;
     this.frames.push({ firstSeq, count: events.length, offset: before });
-    const after = await this.handle.stat({ bigint: true });
+    const after = fstatSync(fd, { bigint: true });
     return revisionOf(this.incarnation, after.size, after.mtimeNs);
   }
 }

@@ -100,14 +100,17 @@ export function readMeta(buf: Buffer, pos: number): MetaRead {
   return { status: 'ok', meta };
 }
 
-/** Decompresses exactly one zstd frame; throws on truncation, trailing bytes or checksum mismatch. */
-export function decompressFrame(frame: Buffer): Buffer {
+/**
+ * Decompresses exactly one zstd frame; throws on truncation, trailing bytes or checksum mismatch.
+ * The result has `headroom` spare bytes before the content (for the block parser's `[`).
+ */
+export function decompressFrame(frame: Buffer, headroom = 0): Buffer {
   const size = binding.getFrameContentSize(frame);
   if (size === null) throw new Error('zstd frame has no content size');
   if (binding.findFrameCompressedSize(frame) !== frame.length) throw new Error('zstd frame length mismatch');
-  const out = Buffer.allocUnsafe(size);
+  const out = Buffer.allocUnsafe(size + headroom);
   dctx ??= new binding.DCtx();
-  const produced = dctx.decompress(out, frame);
+  const produced = dctx.decompress(out.subarray(headroom), frame);
   if (produced !== size) throw new Error(`zstd frame decoded to ${produced} bytes, expected ${size}`);
   return out;
 }

@@ -1,0 +1,165 @@
+/**
+ * npm run bench:persistence [-- --1m]
+ *
+ * The standard workload (WORKLOAD.md) against each backend: durable append throughput, stored
+ * size, cold inspect vs the floor measured in the same run, tail read, fresh-process peak RSS and
+ * listing 10,000 sessions. The last line is one JSON object with every figure.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Session, SessionId, SessionSeq, newSessionHeader } from '@strand/session';
+import { persistenceWriter, type SessionPersistence } from '@strand/persistence';
+import { workloadBatches, workloadEventCount, workloadTurns } from '@strand/test-support';
+import { BACKENDS, openBackend, type BackendName } from './backends.js';
+import { line, median, medianMs, round, timeIt } from './bench-util.js';
+import { jsonlFloor, sqliteFloor } from './persistence-floor.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const sizes = [1_000, 10_000, 100_000, ...(process.argv.includes('--1m') ? [1_000_000] : [])];
+
+interface Figures {
+  appendEventsPerSec: number;
+  append1000EventsPerSec: number;
+  storedOverLogical: number;
+  inspectMs100k: number;
+  inspectMBps: number;
+  inspectEventsPerSec: number;
+  floorMBps: number;
+  inspectOverFloor: number;
+  tailReadMs100k: number;
+  inspectPeakRssOverLogSize: number;
+  list10kMs: number;
+}
+
+async function writeSession(persistence: SessionPersistence, id: string, eventCount: number, batchEvents: number): Promise<{ ms: number; events: number; logicalBytes: number }> {
+  const sid = SessionId(id);
+  const header = newSessionHeader({ id: sid, createdAt: 1_700_000_000_000 });
+  const { incarnation } = await persistence.create({ header });
+  const session = new Session({ header, incarnation, writer: persistenceWriter(persistence, sid) });
+  const batches = batchEvents === 21 ? [...workloadTurns(0, eventCount)] : [...workloadBatches(0, eventCount, batchEvents)];
+  const { ms } = await timeIt(async () => {
+    for (const batch of batches) await session.append(batch);
+  });
+  let logicalBytes = 0;
+  for (const e of session.events) logicalBytes += Buffer.byteLength(JSON.stringify(e)) + 1;
+  return { ms, events: session.events.length, logicalBytes };
+}
+
+async function benchBackend(name: BackendName): Promise<Figures> {
+  console.log(`\n${name}`);
+  const root = mkdtempSync(path.join(tmpdir(), `strand-bench-${name}-`));
+  try {
+    let persistence = await openBackend(name, root);
+    const perSize = new Map<number, { logicalBytes: number; id: string }>();
+    let appendEventsPerSec = 0;
+    for (const size of sizes) {
+      const r = await writeSession(persistence, `turns-${size}`, size, 21);
+      perSize.set(size, { logicalBytes: r.logicalBytes, id: `turns-${size}` });
+      const rate = r.events / (r.ms / 1000);
+      if (size === 100_000) appendEventsPerSec = rate;
+      line(`append, one turn per append, ${workloadEventCount(size)} events`, `${Math.round(rate)} events/s`);
+    }
+    let append1000EventsPerSec = 0;
+    for (const size of sizes) {
+      const r = await writeSession(persistence, `thousands-${size}`, size, 1000);
+      const rate = r.events / (r.ms / 1000);
+      if (size === 100_000) append1000EventsPerSec = rate;
+      line(`append, 1,000 events per append, ${workloadEventCount(size)} events`, `${Math.round(rate)} events/s`);
+    }
+    await persistence.close();
+
+    persistence = await openBackend(name, root);
+    const summaries = await persistence.list();
+    const big = perSize.get(100_000)!;
+    const bigSummary = summaries.find((s) => s.header.id === big.id)!;
+    const storedOverLogical = bigSummary.storedBytes / big.logicalBytes;
+    line('stored size / logical JSON (100k)', `${round(storedOverLogical, 3)} (${round(big.logicalBytes / 1e6)} MB logical)`);
+
+    let inspectMs100k = 0;
+    for (const size of sizes) {
+      const { id, logicalBytes } = perSize.get(size)!;
+      const ms = await medianMs(size >= 1_000_000 ? 1 : 5, () => persistence.inspect(SessionId(id)));
+      if (size === 100_000) inspectMs100k = ms;
+      line(`cold inspect ${workloadEventCount(size)} events`, `${round(ms)} ms, ${round(logicalBytes / 1e6 / (ms / 1000))} MB/s`);
+    }
+    const floorMs = await medianMs(5, () => (name === 'jsonl' ? jsonlFloor(path.join(root, 'sessions', `${big.id}.zst`)) : sqliteFloor(path.join(root, 'strand.db'), big.id)));
+    const inspectMBps = big.logicalBytes / 1e6 / (inspectMs100k / 1000);
+    const floorMBps = big.logicalBytes / 1e6 / (floorMs / 1000);
+    line('floor (read + decompress + JSON.parse per line), 100k', `${round(floorMs)} ms, ${round(floorMBps)} MB/s`);
+    line('inspect / floor (throughput ratio)', round(inspectMBps / floorMBps, 3));
+
+    // The tail read runs on a fresh instance: the derived frame index comes from disk, not memory.
+    await persistence.close();
+    persistence = await openBackend(name, root);
+    const last = workloadEventCount(100_000) - 21;
+    const tailTimes: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      const fresh = i === 0 ? persistence : persistence;
+      tailTimes.push((await timeIt(() => fresh.readFrom(SessionId(big.id), SessionSeq(last)))).ms);
+    }
+    const tailReadMs100k = median(tailTimes);
+    line('readFrom last turn of 100k', `${round(tailReadMs100k, 3)} ms (first ${round(tailTimes[0]!, 3)} ms)`);
+    await persistence.close();
+
+    const child = execFileSync(process.execPath, ['--import', 'tsx', path.join(here, 'inspect-child.ts'), name, root, big.id], { encoding: 'utf8' });
+    const { maxRssBytes } = JSON.parse(child.trim().split('\n').at(-1)!) as { maxRssBytes: number };
+    const inspectPeakRssOverLogSize = maxRssBytes / big.logicalBytes;
+    line('fresh process inspecting 100k: peak RSS', `${round(maxRssBytes / 1e6)} MB = ${round(inspectPeakRssOverLogSize, 3)}× logical`);
+
+    const listRoot = mkdtempSync(path.join(tmpdir(), `strand-bench-list-${name}-`));
+    try {
+      let many = await openBackend(name, listRoot);
+      const { ms: fillMs } = await timeIt(async () => {
+        let next = 0;
+        await Promise.all(
+          Array.from({ length: 8 }, async () => {
+            while (next < 10_000) {
+              const i = next++;
+              const id = SessionId(`s-${i}`);
+              const header = newSessionHeader({ id, createdAt: 1_700_000_000_000 + i });
+              const { incarnation } = await many.create({ header });
+              const session = new Session({ header, incarnation, writer: persistenceWriter(many, id) });
+              await session.append([...workloadTurns(i, 21)][0]!);
+            }
+          }),
+        );
+      });
+      await many.close();
+      many = await openBackend(name, listRoot);
+      const listTimes: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const { ms, value } = await timeIt(() => many.list());
+        if (value.length !== 10_000) throw new Error(`listed ${value.length} sessions, expected 10000`);
+        listTimes.push(ms);
+      }
+      await many.close();
+      const list10kMs = median(listTimes);
+      line('list 10,000 sessions', `${round(list10kMs)} ms (filled in ${round(fillMs / 1000, 1)} s)`);
+      return {
+        appendEventsPerSec: Math.round(appendEventsPerSec),
+        append1000EventsPerSec: Math.round(append1000EventsPerSec),
+        storedOverLogical: round(storedOverLogical, 3),
+        inspectMs100k: round(inspectMs100k),
+        inspectMBps: round(inspectMBps),
+        inspectEventsPerSec: Math.round(workloadEventCount(100_000) / (inspectMs100k / 1000)),
+        floorMBps: round(floorMBps),
+        inspectOverFloor: round(inspectMBps / floorMBps, 3),
+        tailReadMs100k: round(tailReadMs100k, 3),
+        inspectPeakRssOverLogSize: round(inspectPeakRssOverLogSize, 3),
+        list10kMs: round(list10kMs),
+      };
+    } finally {
+      rmSync(listRoot, { recursive: true, force: true });
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+const only = process.argv.find((a) => a.startsWith('--backend='))?.slice('--backend='.length);
+const result: Partial<Record<BackendName, Figures>> = {};
+for (const name of BACKENDS) if (only === undefined || only === name) result[name] = await benchBackend(name);
+console.log(JSON.stringify(result));
