@@ -11,7 +11,7 @@ export async function timeIt<T>(fn: () => Promise<T> | T): Promise<{ ms: number;
   return { ms: performance.now() - start, value };
 }
 
-export async function medianMs(runs: number, fn: () => Promise<unknown> | unknown): Promise<number> {
+export async function medianMs(runs: number, fn: () => unknown): Promise<number> {
   const times: number[] = [];
   for (let i = 0; i < runs; i++) times.push((await timeIt(fn)).ms);
   return median(times);

@@ -10,6 +10,7 @@ export type SessionSeq = Brand<number, 'SessionSeq'>;
 /** A count of events: a cut between events. Event `e` is before cut `c` iff `e.seq < c`. */
 export type SessionLogOffset = Brand<number, 'SessionLogOffset'>;
 
+// eslint-disable-next-line no-control-regex -- control characters are exactly what ids may not hold
 const CONTROL = /[\u0000-\u001f\u007f]/;
 // Lone surrogates do not survive every file system or UTF-8 round trip (String#isWellFormed is ES2024).
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;

@@ -32,6 +32,7 @@ describe('Session.append', () => {
     ['BigInt', { n: 1n }],
     ['a class instance', { n: new Date(0) }],
     ['a Map', { n: new Map() }],
+    // eslint-disable-next-line no-sparse-arrays -- the hole is the point
     ['a sparse array', { n: [1, , 3] }],
     ['a function', { n: () => 1 }],
     ['a symbol key', { [Symbol('k')]: 1 }],

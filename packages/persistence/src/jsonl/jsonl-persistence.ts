@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { closeSync, fstatSync, openSync, promises as fsp, readSync } from 'node:fs';
 import path from 'node:path';
-import { repairEvents, type SessionEvent, type SessionId, type SessionSeq } from '@strand/session';
+import { SessionLogOffset, repairEvents, type SessionEvent, type SessionId, type SessionSeq } from '@strand/session';
 import { PersistenceError, throwIfAborted } from '../errors.js';
 import type {
   Attachment,
@@ -20,7 +20,7 @@ import { fsyncDir, replaceFileAtomically, writeNewFileAtomically } from './fs-ut
 import { encodeHeaderRecord, type HeaderRecord } from './header-record.js';
 import { decodePlainLog, decodeZstdFrames, decodeZstdHeader, decodeZstdLog, type DecodedLog, type FrameLocation } from './log-decoder.js';
 import { LogWriter, revisionOf } from './log-writer.js';
-import { FrameKind, META_SIZE, encodeFrame, readMeta } from './zstd-frames.js';
+import { FrameKind, encodeFrame, readMeta } from './zstd-frames.js';
 import { scanZstdFrames } from './log-scan.js';
 
 export interface JsonlPersistenceOptions {
@@ -358,7 +358,7 @@ export class JsonlSessionPersistence implements SessionPersistence {
       revision,
       from,
       events,
-      cursor: (nextSeq as number) as StoredSuffix['cursor'],
+      cursor: SessionLogOffset(nextSeq),
     };
   }
 

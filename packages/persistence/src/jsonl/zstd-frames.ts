@@ -17,10 +17,8 @@ export const META_PAYLOAD = 20;
 export const META_SIZE = 8 + META_PAYLOAD;
 const TAG = 0x44525453; // 'STRD' little-endian
 
-export const enum FrameKind {
-  Header = 0,
-  Events = 1,
-}
+export const FrameKind = { Header: 0, Events: 1 } as const;
+export type FrameKind = (typeof FrameKind)[keyof typeof FrameKind];
 
 export interface FrameMeta {
   readonly kind: FrameKind;
@@ -92,8 +90,9 @@ export function readMeta(buf: Buffer, pos: number): MetaRead {
   if (buf.readUInt32LE(pos) !== META_MAGIC || buf.readUInt32LE(pos + 4) !== META_PAYLOAD || buf.readUInt32LE(pos + 8) !== TAG) {
     return { status: 'bad' };
   }
-  const kind = buf.readUInt8(pos + 12);
-  if (kind !== FrameKind.Header && kind !== FrameKind.Events) return { status: 'bad' };
+  const rawKind = buf.readUInt8(pos + 12);
+  if (rawKind !== FrameKind.Header && rawKind !== FrameKind.Events) return { status: 'bad' };
+  const kind: FrameKind = rawKind;
   if (buf.readUIntLE(pos + 13, 3) !== metaCheck(buf, pos)) return { status: 'bad' };
   const meta = { kind, firstSeq: buf.readUInt32LE(pos + 16), count: buf.readUInt32LE(pos + 20), zlen: buf.readUInt32LE(pos + 24) };
   if (kind === FrameKind.Header && (meta.firstSeq !== 0 || meta.count !== 0)) return { status: 'bad' };
