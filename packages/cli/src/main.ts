@@ -1,25 +1,26 @@
 /**
- * The `strand` command line. Until the host exists it offers `demo`: write a demo corpus with
- * the default (JSONL + zstd) backend and print a summary of it.
+ * The `strand` command line: one commander program, one module per command under `commands/`.
+ * Errors print one clear line; exit codes: 0 ok, 1 failure, 2 usage.
  */
-import { runDemo } from './demo.js';
+import { Command, CommanderError } from 'commander';
+import { demoCommand } from './commands/demo.js';
 
-const [command = 'demo', ...rest] = process.argv.slice(2);
+export const DEFAULT_DATA_DIR = '.strand-data';
 
-function option(name: string): string | undefined {
-  const index = rest.indexOf(`--${name}`);
-  return index >= 0 ? rest[index + 1] : undefined;
-}
+const program = new Command('strand')
+  .description('Strand: the session layer for AI agent harnesses')
+  .showHelpAfterError()
+  .exitOverride();
 
-switch (command) {
-  case 'demo':
-    await runDemo({ dataDir: option('data') ?? '.strand-data' });
-    break;
-  case '--help':
-  case 'help':
-    console.log('usage: strand demo [--data <dir>]');
-    break;
-  default:
-    console.error(`strand: unknown command ${JSON.stringify(command)} (try: strand help)`);
-    process.exitCode = 2;
+program.addCommand(demoCommand());
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) {
+    process.exitCode = error.exitCode === 0 ? 0 : 2;
+  } else {
+    console.error(`strand: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  }
 }
