@@ -1,0 +1,253 @@
+import fc from 'fast-check';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { persistenceWriter } from '@strand/persistence';
+import { Session, SessionId, type SessionEvent } from '@strand/session';
+import { queryFixture, turn, type QueryFixture } from './query-fixture.js';
+import { isSessionQueryError } from './errors.js';
+
+let f: QueryFixture;
+beforeEach(async () => {
+  f = await queryFixture();
+});
+afterEach(async () => {
+  await f.close();
+});
+
+const liveCopyOf = (session: Session): Session =>
+  new Session({
+    header: session.header,
+    events: session.events,
+    inheritedEventCount: session.inheritedEventCount,
+    ...(session.incarnation === undefined ? {} : { incarnation: session.incarnation }),
+    writer: persistenceWriter(f.persistence, session.id),
+  });
+
+describe('observeSession sources', () => {
+  it('a cold session is observed as cold: header, events, cursor and projections describe one cut', async () => {
+    const written = await f.storedSession('cold-1', 3);
+    const obs = await f.query.observeSession(written.id, { projectionMode: 'all' });
+    expect(obs.source).toBe('cold');
+    expect(obs.header).toEqual(written.header);
+    expect(obs.events).toEqual(written.events);
+    expect(obs.cursor).toBe(written.events.length);
+    expect(obs.projections?.asOfSeq).toBe(obs.cursor - 1);
+    expect(obs.projections?.values).toMatchObject({ title: 'Title of cold-1' });
+    expect(obs.revision).toBe(await f.persistence.revisionOf(written.id));
+    obs.dispose();
+  });
+
+  it('an attached session is observed as live with zero log reads', async () => {
+    const written = await f.storedSession('live-1', 2);
+    const live = liveCopyOf(written);
+    f.store.attach(live);
+    await live.append({ type: 'session/title', data: { title: 'Renamed live' } });
+    const inspect = vi.spyOn(f.persistence, 'inspect');
+    const readFrom = vi.spyOn(f.persistence, 'readFrom');
+    const obs = await f.query.observeSession(live.id, { projectionMode: 'all', window: { last: 3 } });
+    expect(obs.source).toBe('live');
+    expect(obs.cursor).toBe(live.events.length);
+    expect(obs.events).toEqual(live.events.slice(-3));
+    expect(obs.firstSeq).toBe(live.events.length - 3);
+    expect(obs.projections).toEqual({ asOfSeq: live.events.length - 1, values: expect.objectContaining({ title: 'Renamed live' }) });
+    expect(inspect).not.toHaveBeenCalled();
+    expect(readFrom).not.toHaveBeenCalled();
+    obs.dispose();
+  });
+
+  it('a session that becomes live while its cold load is in flight is published as live', async () => {
+    const written = await f.storedSession('race-1', 2);
+    f.hooks.afterColdBorrow = () => {
+      delete f.hooks.afterColdBorrow;
+      f.store.attach(liveCopyOf(written));
+    };
+    const obs = await f.query.observeSession(written.id, { projectionMode: 'all' });
+    expect(obs.source).toBe('live');
+    obs.dispose();
+    expect(f.preparations.stats().outstandingLeases).toBe(0);
+  });
+
+  it('a live session that detaches while being observed is retried as cold, not reported missing', async () => {
+    const written = await f.storedSession('race-2', 2);
+    const live = liveCopyOf(written);
+    f.store.attach(live);
+    f.hooks.beforeLivePublish = () => {
+      delete f.hooks.beforeLivePublish;
+      f.store.detach(live);
+    };
+    const obs = await f.query.observeSession(written.id, { projectionMode: 'all' });
+    expect(obs.source).toBe('cold');
+    expect(obs.events).toEqual(written.events);
+    obs.dispose();
+  });
+});
+
+describe('observeSession errors', () => {
+  it('not-found only when neither live nor persisted exists', async () => {
+    await expect(f.query.observeSession(SessionId('nobody'))).rejects.toMatchObject({ code: 'SESSION_QUERY_NOT_FOUND' });
+    // A live-only session (never written) is found.
+    const live = new Session({ header: (await f.storedSession('x', 0)).header });
+    await f.persistence.delete(live.id);
+    f.store.attach(live);
+    const obs = await f.query.observeSession(live.id);
+    expect(obs.source).toBe('live');
+    obs.dispose();
+  });
+
+  it('corrupt data, cancellation and persistence failure each have their own code', async () => {
+    const written = await f.storedSession('bad', 1);
+    const corrupt = Object.assign(new Error('x'), {});
+    vi.spyOn(f.persistence, 'inspect').mockRejectedValueOnce(
+      new (await import('@strand/persistence')).PersistenceError('PERSISTENCE_CORRUPT', 'damaged', { sessionId: 'bad' }),
+    );
+    await expect(f.query.observeSession(written.id)).rejects.toMatchObject({ code: 'SESSION_QUERY_CORRUPT_SESSION' });
+    vi.spyOn(f.persistence, 'inspect').mockRejectedValueOnce(
+      new (await import('@strand/persistence')).PersistenceError('PERSISTENCE_IO', 'disk', { cause: corrupt }),
+    );
+    await expect(f.query.observeSession(written.id)).rejects.toMatchObject({ code: 'SESSION_QUERY_PERSISTENCE_FAILED' });
+    await expect(f.query.observeSession(written.id, { signal: AbortSignal.abort() })).rejects.toMatchObject({ code: 'SESSION_QUERY_ABORTED' });
+    expect(f.query.outstandingLeases).toBe(0);
+    expect(f.preparations.stats().outstandingLeases).toBe(0);
+  });
+
+  it('a unit that throws fails an exact all-observation as corrupt session data', async () => {
+    const written = await f.storedSession('poison', 1, [{ type: 'x/poison', data: {} }]);
+    f.registry.register({
+      key: 'poisonous',
+      stateVersion: 1,
+      init: () => 0,
+      apply: (s: number, e: SessionEvent) => {
+        if (e.type === 'x/poison') throw new Error('unit bug');
+        return s;
+      },
+      view: (s: number) => s,
+    });
+    await expect(f.query.observeSession(written.id, { projectionMode: 'all' })).rejects.toMatchObject({ code: 'SESSION_QUERY_CORRUPT_SESSION' });
+    // 'none' does no projection work, so the same session reads fine.
+    const obs = await f.query.observeSession(written.id, { projectionMode: 'none' });
+    expect(obs.projections).toBeUndefined();
+    obs.dispose();
+  });
+
+  it('an invalid window is a typed error', async () => {
+    await expect(f.query.observeSession(SessionId('a'), { window: { last: -1 } })).rejects.toMatchObject({ code: 'SESSION_QUERY_INVALID_QUERY' });
+  });
+});
+
+describe('projection modes', () => {
+  it("'none' performs no projection work at all; 'all' computes every registered unit at the cursor", async () => {
+    const written = await f.storedSession('modes', 2);
+    const foldAll = vi.spyOn(f.registry, 'foldAll');
+    const restore = vi.spyOn(f.registry, 'restore');
+    const snapshot = vi.spyOn(f.registry, 'snapshot');
+    const none = await f.query.observeSession(written.id, { projectionMode: 'none' });
+    expect(none.projections).toBeUndefined();
+    expect(foldAll).not.toHaveBeenCalled();
+    expect(restore).not.toHaveBeenCalled();
+    expect(snapshot).not.toHaveBeenCalled();
+    none.dispose();
+    const all = await f.query.observeSession(written.id, { projectionMode: 'all' });
+    expect(Object.keys(all.projections!.values).sort()).toEqual(f.registry.keys().sort());
+    expect(all.projections!.values).toMatchObject({ usage: expect.anything(), title: 'Title of modes' });
+    all.dispose();
+  });
+
+  it('a window limits the events returned, never the projection cut', async () => {
+    const written = await f.storedSession('window', 5);
+    const obs = await f.query.observeSession(written.id, { projectionMode: 'all', window: { last: 2 }, requirePrepared: true });
+    expect(obs.events).toEqual(written.events.slice(-2));
+    expect(obs.projections!.asOfSeq).toBe(written.events.length - 1);
+    obs.dispose();
+  });
+
+  it('a tail read through cache rows gives exactly the cut the whole-log read gives', async () => {
+    const written = await f.storedSession('tail', 6);
+    // A cache row at an earlier cut, as the write policy would have left at a turn end.
+    const midCut = 1 + 4 * 4;
+    const rows = f.registry.foldAll(written.header, written.events.slice(0, midCut)).rows;
+    f.cache.put({ header: written.header, incarnation: written.incarnation! }, written.inheritedEventCount, rows);
+    const readFrom = vi.spyOn(f.persistence, 'readFrom');
+    const inspect = vi.spyOn(f.persistence, 'inspect');
+    const tail = await f.query.observeSession(written.id, { projectionMode: 'all', window: { last: 3 } });
+    expect(inspect).not.toHaveBeenCalled();
+    expect(readFrom).toHaveBeenCalled();
+    expect(tail.hasPreparedSource).toBe(false);
+    const whole = await f.query.observeSession(written.id, { projectionMode: 'all', window: { last: 3 }, requirePrepared: true });
+    expect(whole.hasPreparedSource).toBe(true);
+    expect({ events: tail.events, cursor: tail.cursor, firstSeq: tail.firstSeq, projections: tail.projections, header: tail.header }).toEqual({
+      events: whole.events,
+      cursor: whole.cursor,
+      firstSeq: whole.firstSeq,
+      projections: whole.projections,
+      header: whole.header,
+    });
+    tail.dispose();
+    whole.dispose();
+  });
+
+  it('a cold log with a turn left open by a crash is observed with its repair closers, as a repairing load would leave it', async () => {
+    const written = await f.storedSession('open', 1, [{ type: 'turn/start', data: {} }, { type: 'step/start', data: {} }]);
+    const obs = await f.query.observeSession(written.id, { projectionMode: 'none' });
+    expect(obs.events.slice(-2).map((e) => e.type)).toEqual(['step/end', 'turn/end']);
+    expect(obs.cursor).toBe(written.events.length + 2);
+    obs.dispose();
+    expect((await f.persistence.inspect(written.id)).events).toHaveLength(written.events.length); // nothing written
+  });
+});
+
+describe('leases', () => {
+  it('retain() yields an independent lease on the same cut; after all are disposed the prepared entry can retire', async () => {
+    const written = await f.storedSession('lease', 1);
+    const first = await f.query.observeSession(written.id);
+    const second = first.retain();
+    expect(second.events).toBe(first.events);
+    expect(f.query.outstandingLeases).toBe(2);
+    first.dispose();
+    first.dispose(); // idempotent
+    expect(f.preparations.stats().outstandingLeases).toBe(1);
+    expect(second.events).toEqual(written.events);
+    second.dispose();
+    expect(f.query.outstandingLeases).toBe(0);
+    expect(f.preparations.stats().outstandingLeases).toBe(0);
+    expect(() => second.retain()).toThrow();
+  });
+
+  it('property: under random aborts every lease is released and cancellation never becomes not-found', async () => {
+    const ids = await Promise.all([0, 1, 2].map(async (i) => (await f.storedSession(`p${i}`, 2 + i)).id));
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.record({ session: fc.integer({ min: 0, max: 2 }), abortAfterMs: fc.option(fc.integer({ min: 0, max: 3 })) }), { minLength: 1, maxLength: 8 }), async (plans) => {
+        f.preparations.invalidate(ids[0]!);
+        const results = await Promise.allSettled(
+          plans.map(async (plan) => {
+            const controller = new AbortController();
+            if (plan.abortAfterMs !== null) setTimeout(() => controller.abort(), plan.abortAfterMs);
+            const obs = await f.query.observeSession(ids[plan.session]!, { projectionMode: 'all', signal: controller.signal });
+            obs.dispose();
+          }),
+        );
+        for (const r of results) {
+          if (r.status === 'rejected') expect(isSessionQueryError(r.reason, 'SESSION_QUERY_ABORTED')).toBe(true);
+        }
+        expect(f.query.outstandingLeases).toBe(0);
+        expect(f.preparations.stats().outstandingLeases).toBe(0);
+      }),
+      { numRuns: 30 },
+    );
+  });
+});
+
+describe('listSessions', () => {
+  it('merges persisted headers with attached sessions, the live record winning, without reading logs', async () => {
+    const a = await f.storedSession('a', 1);
+    await f.storedSession('b', 1);
+    const live = liveCopyOf(a);
+    f.store.attach(live);
+    const inspect = vi.spyOn(f.persistence, 'inspect');
+    const rows = await f.query.listSessions();
+    expect(inspect).not.toHaveBeenCalled();
+    const byId = new Map(rows.map((r) => [r.header.id, r]));
+    expect(byId.get(a.id)).toMatchObject({ live: true, persisted: true, incarnation: a.incarnation });
+    expect(byId.get(SessionId('b'))).toMatchObject({ live: false, persisted: true });
+    expect(rows.every((r) => !('inheritedEventCount' in r))).toBe(true);
+    expect(turn(0)).toHaveLength(4);
+  });
+});

@@ -1,0 +1,274 @@
+import {
+  isPersistenceError,
+  type PreparationLease,
+  type SessionPersistence,
+  type SessionPreparations,
+} from '@strand/persistence';
+import type { ProjectionCache } from '@strand/projection-cache';
+import type { ProjectionRegistry, ProjectionSnapshot } from '@strand/projection';
+import { SessionLogOffset, SessionSeq, type Session, type SessionId, type SessionStore } from '@strand/session';
+import { listCorpus, type CorpusRow } from './corpus.js';
+import { checkAborted, toQueryError } from './error-mapping.js';
+import { SessionQueryError } from './errors.js';
+import { SessionObservation, type ObservationCut } from './observation.js';
+import { suffixRepairs } from './suffix-repairs.js';
+
+export type ProjectionMode = 'all' | 'none';
+
+/** Limits the events returned — never the projection cut. */
+export type ObservationWindow =
+  /** The last `last` events (the tail a conversation view shows first). */
+  | { readonly last: number }
+  /** Events with `fromSeq <= seq < toSeq` (older history, gap repair). */
+  | { readonly fromSeq: number; readonly toSeq?: number };
+
+export interface ObserveOptions {
+  /** `'none'` (default) does no projection work at all; `'all'` computes every registered unit at the cursor. */
+  readonly projectionMode?: ProjectionMode;
+  readonly signal?: AbortSignal;
+  readonly window?: ObservationWindow;
+  /**
+   * Back a cold cut with the whole prepared log even when a window would allow a tail read, so
+   * the observation can later be handed to agent promotion without a second read.
+   */
+  readonly requirePrepared?: boolean;
+}
+
+/** Test and diagnostics seams inside the resolution, where real races happen. */
+export interface ResolutionHooks {
+  /** After a cold borrow settled, before the live re-check. */
+  afterColdBorrow?(id: SessionId): void | Promise<void>;
+  /** After a live source was chosen, before its cut is published. */
+  beforeLivePublish?(id: SessionId): void | Promise<void>;
+}
+
+export interface SessionQueryDeps {
+  readonly persistence: SessionPersistence;
+  readonly preparations: SessionPreparations;
+  readonly store: SessionStore;
+  readonly registry: ProjectionRegistry;
+  /** Optional acceleration: restorable state rows for cold `'all'` observations. */
+  readonly cache?: ProjectionCache;
+  readonly hooks?: ResolutionHooks;
+}
+
+const RESOLUTION_ATTEMPTS = 4;
+const END_OF_LOG = SessionSeq(Number.MAX_SAFE_INTEGER);
+
+/**
+ * The point-read service: the live-preferred corpus and exact observations. It knows only
+ * "projection work: all or none" — no domain vocabulary.
+ */
+export class SessionQuery {
+  readonly #deps: SessionQueryDeps;
+  #outstanding = 0;
+  readonly #unbind: () => void;
+
+  constructor(deps: SessionQueryDeps) {
+    this.#deps = deps;
+    // Live 'all' observations read the registry's watermark cache, so every attached session
+    // must be tracked: the query service binds the store once.
+    this.#unbind = deps.registry.bindStore(deps.store);
+  }
+
+  /** Observation leases handed out and not yet disposed (tests and diagnostics). */
+  get outstandingLeases(): number {
+    return this.#outstanding;
+  }
+
+  close(): void {
+    this.#unbind();
+  }
+
+  listSessions(options: { signal?: AbortSignal } = {}): Promise<CorpusRow[]> {
+    return listCorpus(this.#deps.persistence, this.#deps.store, options.signal);
+  }
+
+  async observeSession(id: SessionId, options: ObserveOptions = {}): Promise<SessionObservation> {
+    validateWindow(options.window, id);
+    const { store, hooks } = this.#deps;
+    for (let attempt = 0; attempt < RESOLUTION_ATTEMPTS; attempt++) {
+      checkAborted(options.signal, id);
+      const live = store.get(id);
+      if (live !== undefined) {
+        await hooks?.beforeLivePublish?.(id);
+        checkAborted(options.signal, id);
+        // Detached (or replaced) while resolving: never publish a reference nobody holds.
+        if (store.get(id) !== live) continue;
+        return this.#publish(this.#liveCut(live, options), undefined);
+      }
+      const cold = await this.#resolveCold(id, options);
+      if (cold === 'retry') continue;
+      return cold;
+    }
+    throw new SessionQueryError('SESSION_QUERY_SOURCE_CONFLICT', `session ${id} kept changing between live and cold while being observed`, {
+      sessionId: id,
+    });
+  }
+
+  #publish(cut: ObservationCut, preparation: PreparationLease | undefined): SessionObservation {
+    return SessionObservation.create(cut, preparation, (delta) => (this.#outstanding += delta));
+  }
+
+  #liveCut(session: Session, options: ObserveOptions): ObservationCut {
+    const cursor = session.cursor;
+    const [start, end] = windowBounds(options.window, cursor);
+    let projections: ProjectionSnapshot<string> | undefined;
+    if (options.projectionMode === 'all') {
+      try {
+        projections = this.#deps.registry.snapshot(session);
+      } catch (error) {
+        throw toQueryError(error, session.id);
+      }
+      if (projections.asOfSeq !== cursor - 1) {
+        throw new SessionQueryError('SESSION_QUERY_SOURCE_CONFLICT', `live projections of ${session.id} are at ${projections.asOfSeq}, the log at ${cursor - 1}`, {
+          sessionId: session.id,
+        });
+      }
+    }
+    return {
+      source: 'live',
+      header: session.header,
+      inheritedEventCount: session.inheritedEventCount,
+      events: Object.freeze(session.events.slice(start, end)),
+      firstSeq: start,
+      cursor,
+      projections,
+      revision: undefined,
+      incarnation: session.incarnation,
+    };
+  }
+
+  async #resolveCold(id: SessionId, options: ObserveOptions): Promise<SessionObservation | 'retry'> {
+    if (options.window !== undefined && options.requirePrepared !== true) {
+      const tail = await this.#tailCut(id, options);
+      if (tail === 'retry') return 'retry';
+      if (tail !== undefined) {
+        await this.#deps.hooks?.afterColdBorrow?.(id);
+        checkAborted(options.signal, id);
+        if (this.#deps.store.get(id) !== undefined) return 'retry';
+        return this.#publish(tail, undefined);
+      }
+    }
+    let lease: PreparationLease;
+    try {
+      lease = await this.#deps.preparations.borrow(id, options.signal === undefined ? {} : { signal: options.signal });
+    } catch (error) {
+      if (isPersistenceError(error, 'PERSISTENCE_NOT_FOUND') && this.#deps.store.get(id) !== undefined) return 'retry';
+      throw toQueryError(error, id);
+    }
+    try {
+      await this.#deps.hooks?.afterColdBorrow?.(id);
+      checkAborted(options.signal, id);
+      // Attached while the cold load was in flight: the live session wins.
+      if (this.#deps.store.get(id) !== undefined) {
+        lease.release();
+        return 'retry';
+      }
+      return this.#publish(this.#preparedCut(lease, options), lease);
+    } catch (error) {
+      lease.release();
+      throw toQueryError(error, id);
+    }
+  }
+
+  #preparedCut(lease: PreparationLease, options: ObserveOptions): ObservationCut {
+    const prepared = lease.prepared;
+    const cursor = SessionLogOffset(prepared.events.length);
+    const [start, end] = windowBounds(options.window, cursor);
+    let projections: ProjectionSnapshot<string> | undefined;
+    if (options.projectionMode === 'all') {
+      const { registry, cache } = this.#deps;
+      const rows = cache?.cachedStates(prepared, prepared.inheritedEventCount, { cursor: SessionLogOffset(prepared.storedEventCount) });
+      let done = false;
+      if (rows !== undefined && Object.keys(rows).length > 0) {
+        const from = registry.restoreStart(rows, cursor);
+        const restored = registry.restore({ header: prepared.header, rows, events: prepared.events.slice(from), from });
+        if (restored.kind === 'restored') {
+          projections = restored.projection.snapshot;
+          done = true;
+        }
+      }
+      if (!done) projections = registry.foldAll(prepared.header, prepared.events).snapshot;
+    }
+    return {
+      source: 'cold',
+      header: prepared.header,
+      inheritedEventCount: prepared.inheritedEventCount,
+      events: start === 0 && end === prepared.events.length ? prepared.events : Object.freeze(prepared.events.slice(start, end)),
+      firstSeq: start,
+      cursor,
+      projections,
+      revision: prepared.revision,
+      incarnation: prepared.incarnation,
+    };
+  }
+
+  /**
+   * A windowed cold cut read through `readFrom`: the window and, for `'all'`, the events after
+   * the projection cache's rows — instead of decoding the whole log. Undefined when that cannot
+   * give an exact cut (no usable rows, a suffix that cannot tell the crash repairs, a log that
+   * changed between the two reads); the caller then takes the prepared path.
+   */
+  async #tailCut(id: SessionId, options: ObserveOptions): Promise<ObservationCut | undefined | 'retry'> {
+    const { persistence, registry, cache } = this.#deps;
+    if (options.projectionMode === 'all' && cache === undefined) return undefined;
+    const signalOption = options.signal === undefined ? {} : { signal: options.signal };
+    try {
+      const probe = await persistence.readFrom(id, END_OF_LOG, signalOption);
+      const storedCursor = probe.cursor;
+      let from = windowBounds(options.window, storedCursor)[0];
+      let rows;
+      if (options.projectionMode === 'all') {
+        rows = cache!.cachedStates(probe, probe.inheritedEventCount, { cursor: storedCursor });
+        if (Object.keys(rows).length === 0) return undefined;
+        from = Math.min(from, registry.restoreStart(rows, storedCursor));
+      }
+      const suffix = await persistence.readFrom(id, SessionSeq(from), signalOption);
+      if (suffix.revision !== probe.revision || suffix.cursor !== storedCursor) return undefined;
+      const repairs = suffixRepairs(suffix.events, storedCursor);
+      if (repairs === undefined) return undefined;
+      const events = repairs.length === 0 ? suffix.events : [...suffix.events, ...repairs];
+      const cursor = SessionLogOffset(storedCursor + repairs.length);
+      let projections: ProjectionSnapshot<string> | undefined;
+      if (rows !== undefined) {
+        const restored = registry.restore({ header: suffix.header, rows, events, from: SessionLogOffset(from) });
+        if (restored.kind !== 'restored') return undefined;
+        projections = restored.projection.snapshot;
+      }
+      const [start, end] = windowBounds(options.window, cursor);
+      return {
+        source: 'cold',
+        header: suffix.header,
+        inheritedEventCount: suffix.inheritedEventCount,
+        events: Object.freeze(events.slice(start - from, end - from)),
+        firstSeq: start,
+        cursor,
+        projections,
+        revision: suffix.revision,
+        incarnation: suffix.incarnation,
+      };
+    } catch (error) {
+      if (isPersistenceError(error, 'PERSISTENCE_NOT_FOUND') && this.#deps.store.get(id) !== undefined) return 'retry';
+      throw toQueryError(error, id);
+    }
+  }
+}
+
+/** The [start, end) seqs a window selects at `cursor`. */
+export function windowBounds(window: ObservationWindow | undefined, cursor: number): [number, number] {
+  if (window === undefined) return [0, cursor];
+  if ('last' in window) return [Math.max(0, cursor - window.last), cursor];
+  const end = Math.min(cursor, window.toSeq ?? cursor);
+  return [Math.min(window.fromSeq, end), end];
+}
+
+function validateWindow(window: ObservationWindow | undefined, id: string): void {
+  if (window === undefined) return;
+  const ok =
+    'last' in window
+      ? Number.isSafeInteger(window.last) && window.last >= 0
+      : Number.isSafeInteger(window.fromSeq) && window.fromSeq >= 0 && (window.toSeq === undefined || (Number.isSafeInteger(window.toSeq) && window.toSeq >= window.fromSeq));
+  if (!ok) throw new SessionQueryError('SESSION_QUERY_INVALID_QUERY', `invalid observation window ${JSON.stringify(window)}`, { sessionId: id });
+}
+
