@@ -1,0 +1,73 @@
+/**
+ * Session data as it crosses the wire. Structural copies of the `session` package's types, so
+ * browsers never import Node-bound packages; `host` checks assignability at compile time.
+ */
+export type WireJson = null | boolean | number | string | readonly WireJson[] | { readonly [key: string]: WireJson };
+
+export interface WireSessionHeader {
+  readonly version: number;
+  readonly id: string;
+  readonly createdAt: number;
+  readonly cwd?: string;
+  readonly parentSession?: string;
+  readonly origin?: 'subagent';
+  readonly delegationDepth?: number;
+  readonly agentPreset?: string | null;
+  readonly forkedFrom?: string;
+  readonly isSeeded: boolean;
+}
+
+export interface WireEvent {
+  readonly type: string;
+  readonly seq: number;
+  readonly time: number;
+  readonly data: WireJson;
+}
+
+/** Client values by projection key. */
+export type ProjectionValueMap = { readonly [key: string]: unknown };
+
+/** Partial, possibly stale values: a missing key means "unknown". */
+export interface ProjectionHints {
+  readonly asOfSeq: number;
+  readonly values: ProjectionValueMap;
+}
+
+/** Complete for this host at `asOfSeq`: a missing key means "capability absent". */
+export interface ProjectionBaseline {
+  readonly asOfSeq: number;
+  readonly values: ProjectionValueMap;
+}
+
+// The client views of the built-in units are the projection package's own types (it is
+// browser-safe); re-exported so clients import only this package.
+export type {
+  TitleView as TitleValue,
+  ListMetadataView as ListMetadataValue,
+  ModelRoute as ModelRouteValue,
+  ModelSelectionView as ModelSelectionValue,
+  AgentPresetView as AgentPresetValue,
+  UsageView as UsageValue,
+} from '@strand/projection';
+
+export type SubagentIdentityValue =
+  | { readonly mode: 'one-shot'; readonly label?: string; readonly seq: number }
+  | { readonly mode: 'continuable'; readonly label: string; readonly seq: number }
+  | null;
+
+/** A row of `subagent.list` (seed 002's `SubagentListEntry`). */
+export type SubagentListEntry =
+  | ({
+      readonly kind: 'child';
+      readonly id: string;
+      readonly activity: 'running' | 'inactive';
+      readonly hasChildren: boolean;
+    } & ({ readonly mode: 'one-shot'; readonly label?: string } | { readonly mode: 'continuable'; readonly label: string }))
+  | {
+      readonly kind: 'diagnostic';
+      readonly id: string;
+      readonly reason: 'corrupt' | 'unsupported' | 'unavailable';
+    };
+
+/** A descendant row adds where it hangs in the tree. */
+export type SubagentTreeEntry = SubagentListEntry & { readonly parentId: string; readonly depth: number };
