@@ -1,0 +1,218 @@
+import type { FollowSnapshot, WireEvent, WireSessionHeader } from '@strand/protocol';
+import type { SessionObservation } from '@strand/query';
+import type { Session, SessionEvent, SessionId } from '@strand/session';
+import type { HostServices } from '../services.js';
+import type { Outbound } from './outbound.js';
+
+/** One follower: a client's view of one session in one generation. */
+interface Follow {
+  readonly followId: string;
+  readonly generation: number;
+  readonly sessionId: SessionId;
+  readonly out: Outbound;
+  /** The next seq this follower must receive. */
+  nextSeq: number;
+  /** Frames are held until the snapshot (the RPC result) is on the wire. */
+  opened: boolean;
+  held: string[];
+  stopped: boolean;
+}
+
+/** Per session: the live subscription shared by every follower of it. */
+interface Fanout {
+  readonly followers: Set<Follow>;
+  session: Session | undefined;
+  unsubscribe: (() => void) | undefined;
+}
+
+/**
+ * Live delivery for `session.follow`. Each batch and each projection value is serialized once per
+ * session and wrapped per follower by string concatenation (fan-out costs one `JSON.stringify`).
+ * A follower whose connection has more than `maxQueuedBytes` queued gets `follow.resync` and
+ * is dropped — memory stays bounded; the client re-follows for a new generation.
+ */
+export class FollowHub {
+  readonly #services: HostServices;
+  readonly #maxQueuedBytes: number;
+  readonly #fanouts = new Map<SessionId, Fanout>();
+  readonly #byId = new Map<string, Follow>();
+  readonly #disposers: (() => void)[] = [];
+  #generation = 0;
+  #nextFollowId = 0;
+
+  constructor(services: HostServices, maxQueuedBytes: number) {
+    this.#services = services;
+    this.#maxQueuedBytes = maxQueuedBytes;
+    this.#disposers.push(
+      services.store.subscribe((change) => {
+        const fanout = this.#fanouts.get(change.session.id);
+        if (fanout === undefined) return;
+        if (change.kind === 'attached') this.#attach(fanout, change.session);
+        else if (fanout.session === change.session) this.#detach(fanout);
+      }),
+      services.registry.onChanged((sessionId, key, value, seq) => this.#projection(sessionId, key, value, seq)),
+    );
+    if (services.agents !== undefined) {
+      this.#disposers.push(services.agents.onBusyChange((id, busy) => this.#state(id, busy)));
+    }
+  }
+
+  get followerCount(): number {
+    return this.#byId.size;
+  }
+
+  close(): void {
+    for (const dispose of this.#disposers) dispose();
+    for (const fanout of this.#fanouts.values()) fanout.unsubscribe?.();
+    this.#fanouts.clear();
+    this.#byId.clear();
+  }
+
+  /**
+   * Registers a follower at the observation's cut and builds its opening snapshot. Frames for it
+   * are held until `open(followId)` is called after the snapshot was written to the socket.
+   */
+  start(observation: SessionObservation, out: Outbound): FollowSnapshot {
+    const generation = ++this.#generation;
+    const followId = `f${++this.#nextFollowId}`;
+    const sessionId = observation.header.id;
+    const follow: Follow = { followId, generation, sessionId, out, nextSeq: observation.cursor, opened: false, held: [], stopped: false };
+    this.#byId.set(followId, follow);
+    let fanout = this.#fanouts.get(sessionId);
+    if (fanout === undefined) {
+      fanout = { followers: new Set(), session: undefined, unsubscribe: undefined };
+      this.#fanouts.set(sessionId, fanout);
+    }
+    fanout.followers.add(follow);
+    const live = this.#services.store.get(sessionId);
+    if (live !== undefined && fanout.session !== live) this.#attach(fanout, live);
+    // Appends between the observation's cut and now reach this follower as its first frame.
+    else if (live !== undefined) this.#backfill(follow, live);
+    return {
+      followId,
+      generation,
+      header: observation.header,
+      inheritedEventCount: observation.inheritedEventCount,
+      cursor: observation.cursor,
+      firstSeq: observation.firstSeq,
+      events: observation.events,
+      baseline: observation.projections ?? { asOfSeq: observation.cursor - 1, values: {} },
+      live: live !== undefined,
+      busy: live !== undefined && (this.#services.agents?.isBusy(sessionId) ?? false),
+    };
+  }
+
+  /** The snapshot is on the wire: release held frames in order. */
+  open(followId: string): void {
+    const follow = this.#byId.get(followId);
+    if (follow === undefined || follow.opened) return;
+    follow.opened = true;
+    for (const text of follow.held.splice(0)) this.#send(follow, text);
+  }
+
+  stop(followId: string): boolean {
+    const follow = this.#byId.get(followId);
+    if (follow === undefined) return false;
+    this.#remove(follow);
+    return true;
+  }
+
+  /** Drops every follow of a closed connection. */
+  dropConnection(out: Outbound): void {
+    for (const follow of [...this.#byId.values()]) if (follow.out === out) this.#remove(follow);
+  }
+
+  #remove(follow: Follow): void {
+    follow.stopped = true;
+    this.#byId.delete(follow.followId);
+    const fanout = this.#fanouts.get(follow.sessionId);
+    if (fanout === undefined) return;
+    fanout.followers.delete(follow);
+    if (fanout.followers.size === 0) {
+      fanout.unsubscribe?.();
+      this.#fanouts.delete(follow.sessionId);
+    }
+  }
+
+  #attach(fanout: Fanout, session: Session): void {
+    fanout.unsubscribe?.();
+    fanout.session = session;
+    fanout.unsubscribe = session.subscribe((batch) => this.#events(fanout, batch));
+    for (const follow of fanout.followers) this.#backfill(follow, session);
+    for (const follow of fanout.followers) this.#queue(follow, this.#stateFrame(follow, true, this.#services.agents?.isBusy(session.id) ?? false));
+  }
+
+  #detach(fanout: Fanout): void {
+    fanout.unsubscribe?.();
+    fanout.unsubscribe = undefined;
+    fanout.session = undefined;
+    for (const follow of fanout.followers) this.#queue(follow, this.#stateFrame(follow, false, false));
+  }
+
+  #backfill(follow: Follow, session: Session): void {
+    if (session.cursor > follow.nextSeq) {
+      const missing = session.events.slice(follow.nextSeq);
+      this.#deliverEvents(follow, missing, JSON.stringify(missing));
+    }
+  }
+
+  #events(fanout: Fanout, batch: readonly SessionEvent[]): void {
+    const json = JSON.stringify(batch);
+    for (const follow of fanout.followers) this.#deliverEvents(follow, batch, json);
+  }
+
+  #deliverEvents(follow: Follow, batch: readonly SessionEvent[], json: string): void {
+    const first = batch[0]?.seq;
+    if (first === undefined) return;
+    const last = first + batch.length;
+    if (last <= follow.nextSeq) return; // already delivered (a backfill overlapped)
+    if (first !== follow.nextSeq) {
+      // A slice keeps seqs contiguous for this follower; the shared JSON no longer fits it.
+      const slice = batch.slice(follow.nextSeq - first);
+      if (follow.nextSeq < first) return this.#resync(follow, 'gap');
+      return this.#deliverEvents(follow, slice, JSON.stringify(slice));
+    }
+    follow.nextSeq = last;
+    this.#queue(follow, `{"jsonrpc":"2.0","method":"follow.events","params":{"followId":"${follow.followId}","generation":${follow.generation},"events":${json}}}`);
+  }
+
+  #projection(sessionId: SessionId, key: string, value: unknown, seq: number): void {
+    const fanout = this.#fanouts.get(sessionId);
+    if (fanout === undefined) return;
+    const tail = `,"key":${JSON.stringify(key)},"value":${JSON.stringify(value) ?? 'null'},"seq":${seq}}}`;
+    for (const follow of fanout.followers) {
+      this.#queue(follow, `{"jsonrpc":"2.0","method":"follow.projection","params":{"followId":"${follow.followId}","generation":${follow.generation}${tail}`);
+    }
+  }
+
+  #state(sessionId: SessionId, busy: boolean): void {
+    const fanout = this.#fanouts.get(sessionId);
+    if (fanout === undefined) return;
+    for (const follow of fanout.followers) this.#queue(follow, this.#stateFrame(follow, fanout.session !== undefined, busy));
+  }
+
+  #stateFrame(follow: Follow, live: boolean, busy: boolean): string {
+    return JSON.stringify({ jsonrpc: '2.0', method: 'follow.state', params: { followId: follow.followId, generation: follow.generation, live, busy } });
+  }
+
+  #queue(follow: Follow, text: string): void {
+    if (follow.stopped) return;
+    if (!follow.opened) {
+      follow.held.push(text);
+      return;
+    }
+    this.#send(follow, text);
+  }
+
+  #send(follow: Follow, text: string): void {
+    if (!follow.out.open) return this.#remove(follow);
+    if (follow.out.bufferedAmount > this.#maxQueuedBytes) return this.#resync(follow, 'slow-consumer');
+    follow.out.send(text);
+  }
+
+  #resync(follow: Follow, reason: string): void {
+    const frame = JSON.stringify({ jsonrpc: '2.0', method: 'follow.resync', params: { followId: follow.followId, generation: follow.generation, reason } });
+    this.#remove(follow);
+    if (follow.out.open) follow.out.send(frame);
+  }
+}

@@ -1,0 +1,156 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { WebSocket } from 'ws';
+import { SessionPreparations, openJsonlPersistence, persistenceWriter, type JsonlSessionPersistence } from '@strand/persistence';
+import { BUILT_IN_UNITS, ProjectionRegistry } from '@strand/projection';
+import { ProjectionCache } from '@strand/projection-cache';
+import { SessionQuery } from '@strand/query';
+import { Session, SessionId, SessionStore, newSessionHeader, type NewSessionHeader, type SessionEventInput } from '@strand/session';
+import { startHost, type HostOptions, type RunningHost } from './server.js';
+import type { HostServices } from './services.js';
+
+/** A real host over a real stack in a temp folder, for the host's integration tests. */
+export interface HostFixture {
+  readonly host: RunningHost;
+  readonly services: HostServices & { persistence: JsonlSessionPersistence; cache: ProjectionCache };
+  storedSession(id: string, turns: number, header?: Partial<NewSessionHeader>): Promise<Session>;
+  /** A session attached to the live store (it writes through persistence). */
+  liveSession(id: string, turns: number): Promise<Session>;
+  connect(options?: { token?: string }): Promise<RpcTestClient>;
+  close(): Promise<void>;
+}
+
+export function turn(n: number): SessionEventInput[] {
+  return [
+    { type: 'turn/start', data: {} },
+    { type: 'user/message', data: { content: `prompt number ${n}`, author: 'human' } },
+    { type: 'assistant/message', data: { content: `answer ${n}`, usage: { input: 10, output: 5 } } },
+    { type: 'turn/end', data: { reason: 'completed' } },
+  ];
+}
+
+export async function hostFixture(options: Partial<Omit<HostOptions, 'services'>> & { services?: Partial<HostServices> } = {}): Promise<HostFixture> {
+  const root = mkdtempSync(path.join(tmpdir(), 'strand-host-'));
+  const persistence = await openJsonlPersistence({ root });
+  const preparations = new SessionPreparations(persistence);
+  const store = new SessionStore();
+  const registry = new ProjectionRegistry();
+  for (const unit of BUILT_IN_UNITS) registry.register(unit);
+  const cache = ProjectionCache.open({ path: ':memory:', registry });
+  const query = new SessionQuery({ persistence, preparations, store, registry, cache });
+  const services = { persistence, preparations, store, registry, cache, query, ...options.services };
+  const host = await startHost({ ...options, services });
+  const clients: RpcTestClient[] = [];
+
+  const write = async (id: string, turns: number, header: Partial<NewSessionHeader> = {}): Promise<Session> => {
+    const sid = SessionId(id);
+    const h = newSessionHeader({ createdAt: 1_000, ...header, id: sid });
+    const { incarnation } = await persistence.create({ header: h });
+    const session = new Session({ header: h, incarnation, writer: persistenceWriter(persistence, sid) });
+    await session.append({ type: 'session/title', data: { title: `Title of ${id}` } });
+    for (let n = 0; n < turns; n++) await session.append(turn(n));
+    return session;
+  };
+
+  return {
+    host,
+    services,
+    storedSession: write,
+    async liveSession(id, turns) {
+      const session = await write(id, turns);
+      store.attach(session);
+      return session;
+    },
+    async connect(connectOptions = {}) {
+      const client = await RpcTestClient.open(host.rpcUrl + (connectOptions.token === undefined ? '' : `?token=${encodeURIComponent(connectOptions.token)}`));
+      clients.push(client);
+      return client;
+    },
+    async close() {
+      for (const client of clients) client.close();
+      await host.close();
+      query.close();
+      cache.close();
+      await persistence.close();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+type Message = { id?: number | string | null; method?: string; params?: unknown; result?: unknown; error?: { code: number; message: string; data: { code: string } } };
+
+/** A raw JSON-RPC client over `ws` that records every frame in arrival order. */
+export class RpcTestClient {
+  readonly frames: Message[] = [];
+  readonly #waiters = new Map<number | string, (message: Message) => void>();
+  readonly #listeners = new Set<(message: Message) => void>();
+  #nextId = 1;
+
+  private constructor(readonly ws: WebSocket) {
+    ws.on('message', (data: Buffer) => {
+      const message = JSON.parse(data.toString('utf8')) as Message;
+      this.frames.push(message);
+      if (message.id !== undefined && message.id !== null) this.#waiters.get(message.id)?.(message);
+      for (const listener of this.#listeners) listener(message);
+    });
+  }
+
+  static open(url: string): Promise<RpcTestClient> {
+    return new Promise((resolve, reject) => {
+      const ws = new WebSocket(url);
+      ws.once('open', () => resolve(new RpcTestClient(ws)));
+      ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
+      ws.once('error', reject);
+    });
+  }
+
+  /** Sends a request and resolves with the whole response message (result or error). */
+  request(method: string, params: unknown = {}): Promise<Message> {
+    const id = this.#nextId++;
+    return this.raw(JSON.stringify({ jsonrpc: '2.0', id, method, params }), id);
+  }
+
+  raw(text: string, id: number | string | null = null): Promise<Message> {
+    return new Promise((resolve) => {
+      if (id !== null) this.#waiters.set(id, resolve);
+      else {
+        const listener = (message: Message): void => {
+          if (message.id === null && message.error !== undefined) {
+            this.#listeners.delete(listener);
+            resolve(message);
+          }
+        };
+        this.#listeners.add(listener);
+      }
+      this.ws.send(text);
+    });
+  }
+
+  async call<T = unknown>(method: string, params: unknown = {}): Promise<T> {
+    const reply = await this.request(method, params);
+    if (reply.error !== undefined) throw Object.assign(new Error(reply.error.message), { code: reply.error.data.code, rpcCode: reply.error.code });
+    return reply.result as T;
+  }
+
+  /** Resolves with the first notification matching `predicate` (already received or future). */
+  waitFor(predicate: (message: Message) => boolean, timeoutMs = 5000): Promise<Message> {
+    const seen = this.frames.find((m) => m.method !== undefined && predicate(m));
+    if (seen !== undefined) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('timed out waiting for a frame')), timeoutMs);
+      const listener = (message: Message): void => {
+        if (message.method !== undefined && predicate(message)) {
+          clearTimeout(timer);
+          this.#listeners.delete(listener);
+          resolve(message);
+        }
+      };
+      this.#listeners.add(listener);
+    });
+  }
+
+  close(): void {
+    this.ws.close();
+  }
+}

@@ -1,0 +1,6 @@
+export { startHost, HostConfigError, type HostOptions, type RunningHost } from './server.js';
+export { DEFAULT_LIMITS, LIST_HINT_KEYS, type HostServices, type HostLimits } from './services.js';
+export type { AgentPort, SubagentPort, SearchPort, CatalogPort } from './ports.js';
+export { HostError, toWireError } from './errors.js';
+export { FollowHub } from './follow/follow-hub.js';
+export { isLoopbackHost } from './auth.js';

@@ -1,0 +1,78 @@
+import { SessionId, type Session, type SessionEventInput } from '@strand/session';
+import { HostError } from '../errors.js';
+import type { AgentPort } from '../ports.js';
+import type { HostServices } from '../services.js';
+
+/**
+ * The only wire writes. Each appends its event through the live session; a command on a cold
+ * ordinary session publishes the prepared log to the store (writing any crash repairs), appends,
+ * and detaches again — no agent is started unless the command needs one (`prompt` does). Commands
+ * on a subagent child are refused: only its parent drives it.
+ */
+export async function appendCommand(services: HostServices, rawId: string, event: SessionEventInput, signal: AbortSignal): Promise<{ seq: number }> {
+  const id = SessionId(rawId);
+  await refuseChild(services, id, signal);
+  const live = services.store.get(id);
+  if (live !== undefined) return { seq: await appendOne(live, event) };
+  const reservation = await services.preparations.reserve(id, { signal });
+  const session = await reservation.publish(services.store);
+  try {
+    return { seq: await appendOne(session, event) };
+  } finally {
+    services.store.detach(session);
+  }
+}
+
+export async function promptCommand(services: HostServices, rawId: string, text: string, signal: AbortSignal): Promise<{ accepted: true }> {
+  const id = SessionId(rawId);
+  await refuseChild(services, id, signal);
+  await requireAgents(services).prompt(id, text);
+  return { accepted: true };
+}
+
+export async function cancelCommand(services: HostServices, rawId: string, signal: AbortSignal): Promise<{ cancelled: boolean }> {
+  const id = SessionId(rawId);
+  await refuseChild(services, id, signal);
+  return { cancelled: await requireAgents(services).cancel(id) };
+}
+
+export async function createCommand(
+  services: HostServices,
+  params: { cwd?: string | undefined; model?: { provider: string; model: string; reasoningEffort?: string | undefined } | undefined; preset?: string | undefined; prompt?: string | undefined },
+): Promise<{ id: string }> {
+  const agents = requireAgents(services);
+  const model = params.model === undefined ? undefined : { provider: params.model.provider, model: params.model.model, ...(params.model.reasoningEffort === undefined ? {} : { reasoningEffort: params.model.reasoningEffort }) };
+  const session = await agents.createSession({
+    ...(params.cwd === undefined ? {} : { cwd: params.cwd }),
+    ...(model === undefined ? {} : { model }),
+    ...(params.preset === undefined ? {} : { preset: params.preset }),
+  });
+  if (params.prompt !== undefined) await agents.prompt(session.id, params.prompt);
+  return { id: session.id };
+}
+
+async function appendOne(session: Session, event: SessionEventInput): Promise<number> {
+  const [appended] = await session.append(event);
+  return appended!.seq;
+}
+
+function requireAgents(services: HostServices): AgentPort {
+  if (services.agents === undefined) throw new HostError('AGENT_FAILED', 'this host runs no agents');
+  return services.agents;
+}
+
+async function refuseChild(services: HostServices, id: SessionId, signal: AbortSignal): Promise<void> {
+  const header = services.store.get(id)?.header ?? (await headerOf(services, id, signal));
+  if (header.origin === 'subagent') {
+    throw new HostError('HOST_CHILD_SESSION_READ_ONLY', `session ${id} is a subagent child: only its parent drives it`, { sessionId: id });
+  }
+}
+
+async function headerOf(services: HostServices, id: SessionId, signal: AbortSignal): Promise<Session['header']> {
+  const observation = await services.query.observeSession(id, { projectionMode: 'none', window: { last: 0 }, signal });
+  try {
+    return observation.header;
+  } finally {
+    observation.dispose();
+  }
+}

@@ -1,0 +1,39 @@
+import type { ModelCatalogEntry, PresetCatalogEntry, SearchResult, SubagentListEntry, SubagentTreeEntry } from '@strand/protocol';
+import type { SessionObservation } from '@strand/query';
+import type { Session, SessionId } from '@strand/session';
+
+/**
+ * What the host needs from the agent runtime. The host never folds events or runs turns itself;
+ * it hands commands to this port.
+ */
+export interface AgentPort {
+  /** Creates a live ordinary session (attached to the store) with a staged model/preset selection. */
+  createSession(input: {
+    readonly cwd?: string;
+    readonly model?: { readonly provider: string; readonly model: string; readonly reasoningEffort?: string };
+    readonly preset?: string;
+  }): Promise<Session>;
+  /** Starts a turn on an ordinary session (promoting a cold one first). */
+  prompt(id: SessionId, text: string): Promise<void>;
+  /** Cancels the running turn, if any. */
+  cancel(id: SessionId): Promise<boolean>;
+  /** Hands a retained cold observation's prepared session to the live store (no second read). */
+  promote(observation: SessionObservation): Promise<void>;
+  /** A turn is in progress on this session. */
+  isBusy(id: SessionId): boolean;
+  /** Busy/idle changes, for list rows and follow state frames. */
+  onBusyChange(listener: (id: SessionId, busy: boolean) => void): () => void;
+}
+
+export interface SubagentPort {
+  list(id: SessionId, scope: 'children' | 'descendants', signal: AbortSignal): Promise<readonly (SubagentListEntry | SubagentTreeEntry)[]>;
+}
+
+export interface SearchPort {
+  search(query: string, options: { limit?: number; cursor?: string; signal?: AbortSignal }): Promise<{ results: readonly SearchResult[]; nextCursor?: string }>;
+}
+
+export interface CatalogPort {
+  models(): Promise<readonly ModelCatalogEntry[]>;
+  presets(): Promise<readonly PresetCatalogEntry[]>;
+}
