@@ -13,7 +13,7 @@ import type { HostServices } from './services.js';
 /** A real host over a real stack in a temp folder, for the host's integration tests. */
 export interface HostFixture {
   readonly host: RunningHost;
-  readonly services: HostServices & { persistence: JsonlSessionPersistence; cache: ProjectionCache };
+  readonly services: HostServices & { readonly jsonl: JsonlSessionPersistence; readonly cache: ProjectionCache };
   storedSession(id: string, turns: number, header?: Partial<NewSessionHeader>): Promise<Session>;
   /** A session attached to the live store (it writes through persistence). */
   liveSession(id: string, turns: number): Promise<Session>;
@@ -39,7 +39,7 @@ export async function hostFixture(options: Partial<Omit<HostOptions, 'services'>
   for (const unit of BUILT_IN_UNITS) registry.register(unit);
   const cache = ProjectionCache.open({ path: ':memory:', registry });
   const query = new SessionQuery({ persistence, preparations, store, registry, cache });
-  const services = { persistence, preparations, store, registry, cache, query, ...options.services };
+  const services = { persistence, preparations, store, registry, cache, query, ...options.services, jsonl: persistence };
   const host = await startHost({ ...options, services });
   const clients: RpcTestClient[] = [];
 

@@ -1,4 +1,4 @@
-import type { FollowSnapshot, WireEvent, WireSessionHeader } from '@strand/protocol';
+import type { FollowSnapshot } from '@strand/protocol';
 import type { SessionObservation } from '@strand/query';
 import type { Session, SessionEvent, SessionId } from '@strand/session';
 import type { HostServices } from '../services.js';

@@ -1,4 +1,4 @@
-import type { ProjectionHints, SessionListRow, WireSessionHeader } from '@strand/protocol';
+import type { ProjectionHints, SessionListRow } from '@strand/protocol';
 import { SessionLogOffset } from '@strand/session';
 import type { CorpusRow } from '@strand/query';
 import { LIST_HINT_KEYS, type HostLimits, type HostServices } from '../services.js';
