@@ -24,7 +24,7 @@ export interface HostLimits {
   readonly maxFrameBytes: number;
   /** Requests in flight per connection before HOST_TOO_MANY_REQUESTS. */
   readonly maxInFlight: number;
-  /** Outbound bytes queued on one connection before its follows get `follow.resync`. */
+  /** Outbound bytes queued on one connection (beyond the kernel socket buffers) before its follows get `follow.resync`. */
   readonly maxQueuedBytes: number;
   /** `session.list`: stored size under which a row without cache hints gets one bounded observation. */
   readonly smallLogBytes: number;
@@ -35,7 +35,7 @@ export interface HostLimits {
 export const DEFAULT_LIMITS: HostLimits = {
   maxFrameBytes: 1024 * 1024,
   maxInFlight: 64,
-  maxQueuedBytes: 8 * 1024 * 1024,
+  maxQueuedBytes: 1024 * 1024,
   smallLogBytes: 64 * 1024,
   followWindow: 200,
 };
