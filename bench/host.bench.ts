@@ -136,7 +136,7 @@ try {
   const startedAt = Date.now();
   let appended = 0;
   // Ten events every 10 ms; the workload's 21-event turns are cut to size.
-  let buffer: { type: string; data: unknown }[] = [];
+  const buffer: { type: string; data: unknown }[] = [];
   while (Date.now() - startedAt < DURATION_MS) {
     while (buffer.length < 10) buffer.push(...turns.next().value!.map(({ type, data }) => ({ type, data })));
     const batch = buffer.splice(0, 10);

@@ -7,3 +7,35 @@ export {
   type SubagentDescriptor,
   type DescriptorParse,
 } from './descriptor.js';
+export {
+  SubagentControlError,
+  isSubagentControlError,
+  type SubagentControlErrorCode,
+  type SubagentControlErrorDetails,
+} from './errors.js';
+export type {
+  SubagentIdentityProjection,
+  SubagentIdentityState,
+  SubagentTimingProjection,
+  SubagentTimingState,
+  SubagentActiveTurn,
+} from './projection/projection-types.js';
+export { subagentIdentityUnit, SUBAGENT_IDENTITY_KEY, SUBAGENT_IDENTITY_READS } from './projection/identity-unit.js';
+export { subagentTimingUnit, SUBAGENT_TIMING_KEY } from './projection/timing-unit.js';
+export { isSubagentIdentity, isSubagentTiming } from './projection/identity-shape.js';
+export { registerSubagentUnits } from './projection/register.js';
+export type {
+  SubagentListEntry,
+  SubagentDescendantEntry,
+  SubagentListingContext,
+  ListingProjections,
+  ListingSessions,
+  ListingQuery,
+  ListingCache,
+} from './listing/types.js';
+export { listChildren } from './listing/list-children.js';
+export { listDescendants } from './listing/list-descendants.js';
+export { SUBAGENT_COLD_READ_CONCURRENCY } from './listing/limits.js';
+export { LIFECYCLE_WITNESS_FIELDS } from './listing/witness.js';
+export { renderAgentList, type AgentListScope } from './tools/render-agent-list.js';
+export { listAgentsTool, LIST_AGENTS_TOOL_NAME, type ListAgentsArgs, type SubagentTool } from './tools/list-agents.js';
