@@ -6,6 +6,7 @@
 import { Session, SessionId, SessionStore, newSessionHeader } from '@strand/session';
 import { isPersistenceError } from '../errors.js';
 import { openJsonlPersistence } from '../jsonl/jsonl-persistence.js';
+import { openSqlitePersistence } from '../sqlite/sqlite-persistence.js';
 import { SessionPreparations } from '../preparation/session-preparations.js';
 import { persistenceWriter } from '../preparation/persistence-writer.js';
 import type { SessionPersistence } from '../types.js';
@@ -16,9 +17,6 @@ const id = SessionId(rawId);
 
 async function open(): Promise<SessionPersistence> {
   if (backend === 'jsonl') return openJsonlPersistence({ root: root! });
-  const { openSqlitePersistence } = (await import('../index.js')) as unknown as {
-    openSqlitePersistence: (o: { path: string }) => SessionPersistence;
-  };
   return openSqlitePersistence({ path: `${root!}/strand.db` });
 }
 

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SessionId, checkLogInvariants } from '@strand/session';
 import { openJsonlPersistence } from '../jsonl/jsonl-persistence.js';
+import { openSqlitePersistence } from '../sqlite/sqlite-persistence.js';
 import type { SessionPersistence } from '../types.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -77,4 +78,8 @@ export function crashRounds(backend: string, rounds: number, open: (root: string
 
 describe('crash safety (JSONL + zstd)', () => {
   crashRounds('jsonl', Number(process.env.STRAND_CRASH_ROUNDS ?? 50), (root) => openJsonlPersistence({ root }));
+});
+
+describe('crash safety (SQLite)', () => {
+  crashRounds('sqlite', Number(process.env.STRAND_CRASH_ROUNDS_SQLITE ?? 20), (root) => Promise.resolve(openSqlitePersistence({ path: path.join(root, 'strand.db') })));
 });

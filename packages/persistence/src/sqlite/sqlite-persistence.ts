@@ -1,0 +1,272 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type Database from 'better-sqlite3';
+import { parseSessionHeader, type SessionEvent, type SessionId, type SessionSeq } from '@strand/session';
+import { isPersistenceError, PersistenceError, throwIfAborted } from '../errors.js';
+import type {
+  Attachment,
+  CreateSessionInput,
+  PersistedSessionSummary,
+  ReadOptions,
+  SessionPersistence,
+  StoredLog,
+  StoredSuffix,
+} from '../types.js';
+import { openDatabase } from './open-database.js';
+import { decodeHeader } from './row-codec.js';
+import { readStoredLog, readStoredSuffix } from './read-log.js';
+import { prepareStatements, type Statements } from './statements.js';
+import { attachmentNotFound, exists, notFound, toPersistenceError } from './sqlite-errors.js';
+import {
+  checkInherited,
+  revisionToken,
+  writeBatch,
+  type PendingSession,
+  type WriteResult,
+} from './write-batch.js';
+
+export interface SqlitePersistenceOptions {
+  /** The database file; created and initialized when it does not exist or is empty. */
+  readonly path: string;
+}
+
+/** How often a repairing `load` re-reads after losing a race with another writer. */
+const LOAD_ATTEMPTS = 3;
+
+/**
+ * The SQLite backend of `SessionPersistence`: one database file, one connection, synchronous
+ * better-sqlite3 calls behind the async interface. Every append is one IMMEDIATE transaction
+ * committed with `synchronous=FULL`, so it is durable when the promise resolves; a lone writer
+ * never waits for a batch window.
+ */
+export class SqliteSessionPersistence implements SessionPersistence {
+  readonly kind = 'sqlite';
+  readonly path: string;
+  readonly #db: Database.Database;
+  readonly #sql: Statements;
+  readonly #pending = new Map<SessionId, PendingSession>();
+  readonly #writeTx: Database.Transaction<
+    (
+      id: SessionId,
+      events: readonly SessionEvent[],
+      pending?: PendingSession,
+      incarnation?: string,
+    ) => WriteResult
+  >;
+  readonly #readTx: Database.Transaction<(read: () => unknown) => unknown>;
+  readonly #deleteTx: Database.Transaction<(key: number) => void>;
+  #closed = false;
+
+  constructor(options: SqlitePersistenceOptions) {
+    this.path = options.path;
+    this.#db = openDatabase(options.path);
+    try {
+      this.#sql = prepareStatements(this.#db);
+    } catch (error) {
+      this.#db.close();
+      throw toPersistenceError(error, `preparing statements for ${options.path}`);
+    }
+    this.#writeTx = this.#db.transaction(
+      (id: SessionId, events: readonly SessionEvent[], pending?: PendingSession, incarnation?: string) =>
+        writeBatch(this.#sql, id, events, pending, incarnation),
+    );
+    this.#readTx = this.#db.transaction((read: () => unknown) => read());
+    this.#deleteTx = this.#db.transaction((key: number) => {
+      this.#sql.deleteEvents.run(key);
+      this.#sql.deleteAttachments.run(key);
+      this.#sql.deleteSession.run(key);
+    });
+  }
+
+  create(input: CreateSessionInput): Promise<{ readonly incarnation: string }> {
+    return this.#run('create', input.header.id, () => {
+      const header = parseSessionHeader(input.header);
+      const inherited = input.inheritedEvents ?? [];
+      checkInherited(header, inherited);
+      if (this.#pending.has(header.id) || this.#sql.sessionKey.get(header.id) !== undefined) {
+        throw exists(header.id);
+      }
+      const pending: PendingSession = {
+        incarnation: randomUUID(),
+        headerJson: JSON.stringify(header),
+        inheritedEventCount: inherited.length,
+        attachments: new Map(),
+      };
+      // A seeded prefix is written at once; an ordinary session waits for its first append.
+      if (inherited.length > 0) this.#writeTx.immediate(header.id, inherited, pending);
+      else this.#pending.set(header.id, pending);
+      return { incarnation: pending.incarnation };
+    });
+  }
+
+  append(id: SessionId, events: readonly SessionEvent[]): Promise<{ readonly revision: string }> {
+    return this.#run('append', id, () => {
+      const pending = this.#pending.get(id);
+      if (events.length === 0) {
+        // Nothing to write: the revision stays what it is.
+        if (pending !== undefined) return { revision: revisionToken(pending.incarnation, 0) };
+        const row = this.#sql.revisionOf.get(id);
+        if (row === undefined) throw notFound(id);
+        return { revision: revisionToken(row[0], row[1]) };
+      }
+      const { revision } = this.#writeTx.immediate(id, events, pending);
+      if (pending !== undefined) this.#pending.delete(id);
+      return { revision };
+    });
+  }
+
+  list(options?: ReadOptions): Promise<PersistedSessionSummary[]> {
+    return this.#run('list', undefined, () => {
+      throwIfAborted(options?.signal);
+      return this.#sql.listSessions.all().map(([id, incarnation, headerJson, revision, storedBytes]) =>
+        Object.freeze({
+          header: decodeHeader(headerJson, id),
+          incarnation,
+          revision: revisionToken(incarnation, revision),
+          storedBytes,
+        }),
+      );
+    });
+  }
+
+  revisionOf(id: SessionId, options?: ReadOptions): Promise<string | undefined> {
+    return this.#run('revisionOf', id, () => {
+      throwIfAborted(options?.signal, id);
+      const row = this.#sql.revisionOf.get(id);
+      return row === undefined ? undefined : revisionToken(row[0], row[1]);
+    });
+  }
+
+  inspect(id: SessionId, options?: ReadOptions): Promise<StoredLog> {
+    return this.#run('inspect', id, () => {
+      throwIfAborted(options?.signal, id);
+      return this.#read(() => readStoredLog(this.#sql, id));
+    });
+  }
+
+  load(id: SessionId, options?: ReadOptions): Promise<StoredLog> {
+    return this.#run('load', id, () => {
+      throwIfAborted(options?.signal, id);
+      for (let attempt = 1; ; attempt++) {
+        const log = this.#read(() => readStoredLog(this.#sql, id));
+        if (log.repairs.length === 0) return log;
+        try {
+          // The write checks incarnation and next seq, so closers computed from a log another
+          // writer has since extended (or replaced) are never written.
+          const written = this.#writeTx.immediate(id, log.repairs, undefined, log.incarnation);
+          return Object.freeze({
+            ...log,
+            events: Object.freeze([...log.events, ...log.repairs]),
+            repairs: Object.freeze([]),
+            revision: written.revision,
+            storedBytes: written.storedBytes,
+          });
+        } catch (error) {
+          if (attempt >= LOAD_ATTEMPTS || !isPersistenceError(error, 'PERSISTENCE_SEQ_CONFLICT')) throw error;
+        }
+      }
+    });
+  }
+
+  readFrom(id: SessionId, from: SessionSeq, options?: ReadOptions): Promise<StoredSuffix> {
+    return this.#run('readFrom', id, () => {
+      throwIfAborted(options?.signal, id);
+      return this.#read(() => readStoredSuffix(this.#sql, id, from));
+    });
+  }
+
+  putAttachment(id: SessionId, attachment: Attachment): Promise<string> {
+    return this.#run('putAttachment', id, () => {
+      const ref = createHash('sha256').update(attachment.bytes).digest('hex');
+      const key = this.#sql.sessionKey.get(id);
+      if (key !== undefined) {
+        const { bytes } = attachment;
+        this.#sql.insertAttachment.run(
+          key,
+          ref,
+          attachment.mediaType,
+          Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+        );
+        return ref;
+      }
+      const pending = this.#pending.get(id);
+      if (pending === undefined) throw notFound(id);
+      // Copied: the caller may reuse its buffer before the first append writes this one.
+      if (!pending.attachments.has(ref)) {
+        pending.attachments.set(ref, {
+          bytes: new Uint8Array(attachment.bytes),
+          mediaType: attachment.mediaType,
+        });
+      }
+      return ref;
+    });
+  }
+
+  readAttachment(id: SessionId, ref: string, options?: ReadOptions): Promise<Attachment> {
+    return this.#run('readAttachment', id, () => {
+      throwIfAborted(options?.signal, id);
+      const key = this.#sql.sessionKey.get(id);
+      if (key === undefined) {
+        const pending = this.#pending.get(id);
+        if (pending === undefined) throw notFound(id);
+        const held = pending.attachments.get(ref);
+        if (held === undefined) throw attachmentNotFound(id, ref);
+        return { bytes: new Uint8Array(held.bytes), mediaType: held.mediaType };
+      }
+      const row = this.#sql.attachment.get(key, ref);
+      if (row === undefined) throw attachmentNotFound(id, ref);
+      return { bytes: new Uint8Array(row[1]), mediaType: row[0] };
+    });
+  }
+
+  delete(id: SessionId): Promise<void> {
+    return this.#run('delete', id, () => {
+      const wasPending = this.#pending.delete(id);
+      const key = this.#sql.sessionKey.get(id);
+      if (key !== undefined) this.#deleteTx.immediate(key);
+      else if (!wasPending) throw notFound(id);
+    });
+  }
+
+  /** Every append is durable when it resolves, so there is never anything to wait for. */
+  flush(): Promise<void> {
+    return this.#run('flush', undefined, () => undefined);
+  }
+
+  close(): Promise<void> {
+    if (this.#closed) return Promise.resolve();
+    return this.#run('close', undefined, () => {
+      this.#closed = true;
+      this.#pending.clear();
+      this.#db.close();
+    });
+  }
+
+  /**
+   * Runs `body` against the open database and settles with its result. better-sqlite3 is
+   * synchronous, so the work is done when this returns; every failure (including a closed
+   * store) becomes a rejection with a typed error, never a synchronous throw.
+   */
+  #run<T>(what: string, sessionId: string | undefined, body: () => T): Promise<T> {
+    try {
+      if (this.#closed) {
+        throw new PersistenceError('PERSISTENCE_CLOSED', `${what}: the SQLite store ${this.path} is closed`, {
+          ...(sessionId === undefined ? {} : { sessionId }),
+        });
+      }
+      return Promise.resolve(body());
+    } catch (error) {
+      const where = sessionId === undefined ? what : `${what} of session ${sessionId}`;
+      return Promise.reject(toPersistenceError(error, where, sessionId));
+    }
+  }
+
+  /** Runs `read` in one read transaction: one snapshot across its statements. */
+  #read<T>(read: () => T): T {
+    return this.#readTx.deferred(read) as T;
+  }
+}
+
+/** Opens (creating or initializing if needed) a SQLite session store at `options.path`. */
+export function openSqlitePersistence(options: SqlitePersistenceOptions): SqliteSessionPersistence {
+  return new SqliteSessionPersistence(options);
+}

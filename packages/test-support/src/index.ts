@@ -1,0 +1,19 @@
+export {
+  mulberry32,
+  intBetween,
+  prose,
+  code,
+  workloadTurn,
+  workloadSession,
+  workloadTurns,
+  workloadBatches,
+  workloadEvents,
+  workloadEventCount,
+  EVENTS_PER_TURN,
+  WORKLOAD_START_TIME,
+  WORKLOAD_BASE_SEED,
+  type Rng,
+} from './workload/index.js';
+export { persistenceContract, type PersistenceUnderTest } from './persistence-contract.js';
+export { closedTurn, crashedTurn, createWritingSession, testHeader, writingSession } from './log-builders.js';
+export { eventBatches, eventInput, holdsNegativeZero, losslessJson, unknownEventType } from './log-arbitraries.js';
