@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { closeSync, fstatSync, openSync, promises as fsp, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, promises as fsp, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { SessionLogOffset, repairEvents, type SessionEvent, type SessionId, type SessionSeq } from '@strand/session';
 import { PersistenceError, throwIfAborted } from '../errors.js';
@@ -70,6 +70,8 @@ export class JsonlSessionPersistence implements SessionPersistence {
   /** Frame locations learned from reads and writes, so a tail read need not rescan. */
   readonly #frameIndexes = new Map<string, FrameIndex>();
   readonly #onSkippedFile: (file: string, error: unknown) => void;
+  /** Header records by file, valid while the file's inode and birth time are unchanged. */
+  readonly #headers = new Map<string, { identity: string; record: HeaderRecord }>();
   #closed = false;
 
   constructor(
@@ -149,7 +151,7 @@ export class JsonlSessionPersistence implements SessionPersistence {
       if (id === undefined) continue;
       const file = path.join(this.#sessionsDir, name);
       try {
-        const { record, size, mtimeNs } = readHeaderSync(id, { file, compressed });
+        const { record, size, mtimeNs } = this.#headerOf(id, { file, compressed });
         out.push({ header: record.header, incarnation: record.incarnation, revision: revisionOf(record.incarnation, size, mtimeNs), storedBytes: Number(size) });
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue; // deleted while listing
@@ -166,7 +168,7 @@ export class JsonlSessionPersistence implements SessionPersistence {
     const located = await this.#locate(id);
     if (located === undefined) return undefined;
     try {
-      const { record, size, mtimeNs } = readHeaderSync(id, located);
+      const { record, size, mtimeNs } = this.#headerOf(id, located);
       return revisionOf(record.incarnation, size, mtimeNs);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
@@ -244,7 +246,10 @@ export class JsonlSessionPersistence implements SessionPersistence {
     this.#frameIndexes.delete(id);
     const located = await this.#locate(id, escaped);
     if (located === undefined && !wasPending) throw this.#notFound(id);
-    if (located !== undefined) await fsp.rm(located.file, { force: true });
+    if (located !== undefined) {
+      this.#headers.delete(located.file);
+      await fsp.rm(located.file, { force: true });
+    }
     await fsp.rm(path.join(this.#indexDir, escaped + '.idx'), { force: true });
     await this.#attachments.remove(escaped);
     await fsyncDir(this.#sessionsDir);
@@ -360,6 +365,21 @@ export class JsonlSessionPersistence implements SessionPersistence {
       events,
       cursor: SessionLogOffset(nextSeq),
     };
+  }
+
+  /**
+   * A file's header record never changes while the file exists, so a listing re-reads only files
+   * it has not seen: one `stat` per file, keyed by inode and birth time (a deleted and recreated
+   * session is a new file even if the inode number is reused).
+   */
+  #headerOf(id: string, located: Located): { record: HeaderRecord; size: bigint; mtimeNs: bigint } {
+    const stat = statSync(located.file, { bigint: true });
+    const identity = `${stat.ino}:${stat.birthtimeNs}`;
+    const cached = this.#headers.get(located.file);
+    if (cached !== undefined && cached.identity === identity) return { record: cached.record, size: stat.size, mtimeNs: stat.mtimeNs };
+    const read = readHeaderSync(id, located);
+    this.#headers.set(located.file, { identity, record: read.record });
+    return read;
   }
 
   #rememberFrames(id: string, index: FrameIndex): void {
