@@ -1,0 +1,253 @@
+import Database from 'better-sqlite3';
+import type {
+  AnyProjectionUnit,
+  CheckpointRow,
+  CheckpointRows,
+  ProjectionKey,
+  ProjectionRegistry,
+  ProjectionSnapshot,
+} from '@strand/projection';
+import type { SessionId, SessionLogOffset } from '@strand/session';
+import { ProjectionCacheError } from './errors.js';
+import { consoleLogger, type CacheLogger } from './logger.js';
+import { prepareSchema } from './schema.js';
+import type { CacheSubject } from './subject.js';
+
+/** A row as SQLite returns it in raw mode (arrays: no per-row object on the hot list path). */
+type RawRow = readonly [key: string, stateVersion: number, cut: number, state: string];
+const KEY = 0;
+const STATE_VERSION = 1;
+const CUT = 2;
+const STATE = 3;
+
+export interface CacheReadOptions {
+  /** The log's length when the caller knows it: a row with a cut beyond it is a miss. */
+  readonly cursor?: SessionLogOffset;
+}
+
+export interface ProjectionCacheOptions {
+  readonly logger?: CacheLogger;
+}
+
+export interface OpenProjectionCacheOptions extends ProjectionCacheOptions {
+  /** A database file, or `':memory:'`. */
+  readonly path: string;
+  readonly registry: ProjectionRegistry;
+}
+
+/**
+ * Persisted checkpoint rows: an optional acceleration with no authority over any value.
+ *
+ * Reads (`cachedSnapshot`, `cachedStates`) do zero log I/O and never throw: a row with another
+ * stateVersion, another identity, a cut beyond the caller's cursor, unparsable JSON, or a state
+ * the registered unit's `view` throws on is a miss — never an error and never a verdict; the
+ * caller falls through to an exact read. Rows are interpreted only through the registry's current
+ * units, so a row for an unregistered key is never served.
+ */
+export class ProjectionCache {
+  readonly #db: Database.Database;
+  readonly #registry: ProjectionRegistry;
+  readonly #logger: CacheLogger;
+  readonly #select: Database.Statement<[string, string, number], RawRow>;
+  readonly #upsert: Database.Statement<[string, string, number, string, number, number, string]>;
+  readonly #dropOtherIdentities: Database.Statement<[string, string, number]>;
+  readonly #forget: Database.Statement<[string]>;
+
+  constructor(db: Database.Database, registry: ProjectionRegistry, options: ProjectionCacheOptions = {}) {
+    prepareSchema(db);
+    this.#db = db;
+    this.#registry = registry;
+    this.#logger = options.logger ?? consoleLogger;
+    this.#select = db
+      .prepare<
+        [string, string, number],
+        RawRow
+      >('SELECT key, state_version, cut, state FROM projection_rows WHERE session_id = ? AND incarnation = ? AND inherited_cut = ?')
+      .raw(true);
+    // A row never moves back to an older cut of the same stateVersion (e.g. a slower writer elsewhere).
+    this.#upsert = db.prepare(
+      `INSERT INTO projection_rows (session_id, incarnation, inherited_cut, key, state_version, cut, state)
+       VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (session_id, incarnation, inherited_cut, key) DO UPDATE SET
+         state_version = excluded.state_version, cut = excluded.cut, state = excluded.state
+       WHERE excluded.cut >= projection_rows.cut OR excluded.state_version <> projection_rows.state_version`,
+    );
+    this.#dropOtherIdentities = db.prepare(
+      'DELETE FROM projection_rows WHERE session_id = ? AND NOT (incarnation = ? AND inherited_cut = ?)',
+    );
+    this.#forget = db.prepare('DELETE FROM projection_rows WHERE session_id = ?');
+  }
+
+  static open(options: OpenProjectionCacheOptions): ProjectionCache {
+    let db: Database.Database | undefined;
+    try {
+      db = new Database(options.path);
+      db.pragma('busy_timeout = 5000');
+      // Rows are derived and rewritten at every turn end; losing the last ones in a power cut only costs a refold.
+      if (!db.memory) db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      return new ProjectionCache(
+        db,
+        options.registry,
+        options.logger === undefined ? {} : { logger: options.logger },
+      );
+    } catch (error) {
+      db?.close();
+      if (error instanceof ProjectionCacheError) throw error;
+      throw new ProjectionCacheError(
+        'PROJECTION_CACHE_OPEN_FAILED',
+        `cannot open projection cache ${options.path}`,
+        { cause: error },
+      );
+    }
+  }
+
+  /**
+   * Client values of `keys` (default: every registered key) from rows of this identity, or
+   * `undefined` when no key is served. Keys that miss are absent (a list hint's "unknown"). `asOfSeq`
+   * is the lowest served row's cut − 1: values from rows at different cuts are labelled with the
+   * oldest, so a client's higher-seq-wins store never lets them override fresher values.
+   */
+  cachedSnapshot<K extends string = ProjectionKey>(
+    subject: CacheSubject,
+    inheritedCut: SessionLogOffset,
+    keys?: readonly K[],
+    options: CacheReadOptions = {},
+  ): ProjectionSnapshot<K> | undefined {
+    // One pass over the identity's rows (this runs per listed session: keep it allocation-light).
+    const values: Record<string, unknown> = {};
+    let served = 0;
+    let lowestCut = Number.POSITIVE_INFINITY;
+    for (const row of this.#read(subject, inheritedCut)) {
+      const key = row[KEY];
+      if (keys !== undefined && !keys.includes(key as K)) continue;
+      const unit = this.#registry.unit(key);
+      if (unit === undefined) continue;
+      const decoded = this.#decode(subject, unit, row, options);
+      if (decoded === undefined) continue;
+      let value: unknown;
+      try {
+        value = unit.view(decoded);
+      } catch (error) {
+        this.#miss(subject, key, 'view threw on the stored state', error);
+        continue;
+      }
+      // Plain assignment is safe: a registered key is never `__proto__` (checkUnit refuses it).
+      values[key] = value;
+      served++;
+      if (row[CUT] < lowestCut) lowestCut = row[CUT];
+    }
+    if (served === 0) return undefined;
+    return { asOfSeq: lowestCut - 1, values: values as ProjectionSnapshot<K>['values'] };
+  }
+
+  /**
+   * Restorable state rows of this identity, for an exact cold read that folds only the events after
+   * a row's cut (`ProjectionRegistry.restore`). Rows that would be misses for `cachedSnapshot`
+   * (including a state whose view throws) are left out.
+   */
+  cachedStates(
+    subject: CacheSubject,
+    inheritedCut: SessionLogOffset,
+    options: CacheReadOptions = {},
+  ): CheckpointRows {
+    const rows: Record<string, CheckpointRow> = {};
+    for (const row of this.#read(subject, inheritedCut)) {
+      const key = row[KEY];
+      const unit = this.#registry.unit(key);
+      if (unit === undefined) continue;
+      const state = this.#decode(subject, unit, row, options);
+      if (state === undefined) continue;
+      try {
+        unit.view(state);
+      } catch (error) {
+        this.#miss(subject, key, 'view threw on the stored state', error);
+        continue;
+      }
+      rows[key] = { stateVersion: row[STATE_VERSION], cut: row[CUT] as SessionLogOffset, state };
+    }
+    return rows;
+  }
+
+  /**
+   * Writes rows for this identity in one transaction and drops the rows of every other identity of
+   * the same session id (a recreated session never inherits them). The caller guarantees the log
+   * holds every row's cut durably (the write policy flushes first). Throws
+   * `PROJECTION_CACHE_WRITE_FAILED` / `PROJECTION_CACHE_CLOSED`.
+   */
+  put(subject: CacheSubject, inheritedCut: SessionLogOffset, rows: CheckpointRows): void {
+    const id = subject.header.id;
+    if (!this.#db.open)
+      throw new ProjectionCacheError('PROJECTION_CACHE_CLOSED', 'the projection cache is closed', {
+        sessionId: id,
+      });
+    try {
+      const encoded = Object.entries(rows).map(([key, row]) => {
+        const state = JSON.stringify(row.state);
+        if (state === undefined) throw new TypeError(`state of ${key} is not JSON`);
+        return [key, row.stateVersion, row.cut, state] as const;
+      });
+      this.#db.transaction(() => {
+        this.#dropOtherIdentities.run(id, subject.incarnation, inheritedCut);
+        for (const [key, stateVersion, cut, state] of encoded) {
+          this.#upsert.run(id, subject.incarnation, inheritedCut, key, stateVersion, cut, state);
+        }
+      })();
+    } catch (error) {
+      throw new ProjectionCacheError(
+        'PROJECTION_CACHE_WRITE_FAILED',
+        `cannot write projection cache rows of ${id}`,
+        {
+          cause: error,
+          sessionId: id,
+        },
+      );
+    }
+  }
+
+  /** Drops every row of a session id (it was deleted). */
+  forget(sessionId: SessionId): void {
+    if (!this.#db.open)
+      throw new ProjectionCacheError('PROJECTION_CACHE_CLOSED', 'the projection cache is closed', {
+        sessionId,
+      });
+    this.#forget.run(sessionId);
+  }
+
+  close(): void {
+    if (this.#db.open) this.#db.close();
+  }
+
+  #read(subject: CacheSubject, inheritedCut: SessionLogOffset): RawRow[] {
+    if (!this.#db.open) return [];
+    try {
+      return this.#select.all(subject.header.id, subject.incarnation, inheritedCut);
+    } catch (error) {
+      this.#miss(subject, undefined, 'reading rows failed', error);
+      return [];
+    }
+  }
+
+  /** The row's parsed state, or undefined for a miss (JSON.parse never yields undefined, so it is unambiguous). */
+  #decode(subject: CacheSubject, unit: AnyProjectionUnit, row: RawRow, options: CacheReadOptions): unknown {
+    if (row[STATE_VERSION] !== unit.stateVersion) return undefined;
+    const cut = row[CUT];
+    if (!Number.isSafeInteger(cut) || cut < 0) return undefined;
+    if (options.cursor !== undefined && cut > options.cursor) return undefined;
+    try {
+      return JSON.parse(row[STATE]) as unknown;
+    } catch (error) {
+      this.#miss(subject, row[KEY], 'stored state is not JSON', error);
+      return undefined;
+    }
+  }
+
+  #miss(subject: CacheSubject, key: string | undefined, why: string, error: unknown): void {
+    this.#logger.warn(`row miss: ${why}`, {
+      sessionId: subject.header.id,
+      incarnation: subject.incarnation,
+      key,
+      error,
+    });
+  }
+}

@@ -1,0 +1,16 @@
+export {
+  ProjectionCache,
+  type CacheReadOptions,
+  type ProjectionCacheOptions,
+  type OpenProjectionCacheOptions,
+} from './cache.js';
+export {
+  CacheWritePolicy,
+  type CacheWritePolicyOptions,
+  type CacheRowWriter,
+  type PolicyTimers,
+} from './write-policy.js';
+export { ProjectionCacheError, isProjectionCacheError, type ProjectionCacheErrorCode } from './errors.js';
+export type { CacheSubject } from './subject.js';
+export type { CacheLogger } from './logger.js';
+export { CACHE_SCHEMA_VERSION } from './schema.js';

@@ -1,0 +1,279 @@
+import {
+  BUILT_IN_UNITS,
+  ProjectionRegistry,
+  type AnyProjectionUnit,
+  type CheckpointRows,
+  type ProjectionUnit,
+} from '@strand/projection';
+import {
+  Session,
+  SessionLogOffset,
+  SessionStore,
+  type SessionEventInput,
+  type SessionLogOffset as Offset,
+} from '@strand/session';
+import { describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { ProjectionCache } from './cache.js';
+import type { CacheSubject } from './subject.js';
+import { FakeDurableLog, manualTimers } from './testing/fake-log.js';
+import { header, recordingLogger } from './testing/fixtures.js';
+import { CacheWritePolicy, type CacheWritePolicyOptions } from './write-policy.js';
+
+const turn: SessionEventInput[] = [
+  { type: 'turn/start', data: {} },
+  { type: 'session/title', data: { title: 'T' } },
+  { type: 'turn/end', data: { reason: 'completed' } },
+];
+const tick: SessionEventInput = { type: 'x/tick', data: {} };
+const tickMany = (n: number): SessionEventInput[] => Array.from({ length: n }, () => tick);
+const settleMicrotasks = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+function setup(
+  options: Partial<CacheWritePolicyOptions> = {},
+  units: readonly AnyProjectionUnit[] = BUILT_IN_UNITS,
+) {
+  const registry = new ProjectionRegistry({ units, reportError: () => {} });
+  const cache = new ProjectionCache(new Database(':memory:'), registry, { logger: recordingLogger() });
+  const log = new FakeDurableLog();
+  const logger = recordingLogger();
+  const timers = manualTimers();
+  const puts: { subject: CacheSubject; cut: number; durable: number }[] = [];
+  const writer = {
+    put(subject: CacheSubject, inheritedCut: Offset, rows: CheckpointRows) {
+      const cut = Object.values(rows)[0]!.cut;
+      puts.push({ subject, cut, durable: log.durable.get(subject.header.id) ?? 0 });
+      cache.put(subject, inheritedCut, rows);
+    },
+  };
+  const policy = new CacheWritePolicy({
+    registry,
+    cache: writer,
+    flush: log.flush,
+    logger,
+    everyEvents: 1_000,
+    everyMs: 60_000,
+    timers,
+    ...options,
+  });
+  const session = (id = 's1', incarnation: string | null = 'inc-1') =>
+    new Session({
+      header: header(id),
+      writer: log.writerFor(id),
+      ...(incarnation === null ? {} : { incarnation }),
+      reportListenerError: () => {},
+    });
+  return { registry, cache, log, logger, timers, puts, policy, session };
+}
+
+const cut0 = SessionLogOffset(0);
+
+describe('CacheWritePolicy', () => {
+  it('writes at turn end, only after flush resolved, so the row never claims an undurable cut', async () => {
+    const { registry, cache, log, puts, policy, session } = setup();
+    const s = session();
+    registry.track(s);
+    const appended = s.append(turn);
+    await settleMicrotasks();
+    expect(log.flushCalls).toBe(1);
+    expect(puts).toEqual([]);
+    log.settle();
+    await appended;
+    await policy.drain();
+    expect(puts.map(({ cut, durable }) => ({ cut, durable }))).toEqual([{ cut: 3, durable: 3 }]);
+    expect(cache.cachedSnapshot({ header: s.header, incarnation: 'inc-1' }, cut0, ['title'])).toEqual({
+      asOfSeq: 2,
+      values: { title: 'T' },
+    });
+  });
+
+  it('writes nothing while the flush is pending', async () => {
+    const { registry, log, puts, session } = setup();
+    const s = session();
+    registry.track(s);
+    void s.append(turn);
+    await settleMicrotasks();
+    await settleMicrotasks();
+    expect(log.pendingWrites).toBe(1);
+    expect(puts).toEqual([]);
+  });
+
+  it('throttles by event count between turn ends', async () => {
+    const { registry, log, puts, policy, session } = setup({ everyEvents: 5 });
+    const s = session();
+    registry.track(s);
+    void s.append(tickMany(4));
+    await settleMicrotasks();
+    expect(log.flushCalls).toBe(0);
+    void s.append(tick);
+    await settleMicrotasks();
+    log.settle();
+    await policy.drain();
+    expect(puts.map((p) => p.cut)).toEqual([5]);
+  });
+
+  it('throttles by time: the first unwritten event arms one timer', async () => {
+    const { registry, log, puts, policy, session, timers } = setup();
+    const s = session();
+    registry.track(s);
+    void s.append(tick);
+    void s.append(tick);
+    expect(timers.armed).toBe(1);
+    timers.fire();
+    await settleMicrotasks();
+    log.settle();
+    await policy.drain();
+    expect(puts.map((p) => p.cut)).toEqual([2]);
+  });
+
+  it('writes the final rows when a live session detaches', async () => {
+    const { registry, log, puts, policy, session } = setup();
+    const store = new SessionStore();
+    registry.bindStore(store);
+    const s = session();
+    store.attach(s);
+    void s.append(tickMany(2));
+    store.detach(s);
+    await settleMicrotasks();
+    log.settle();
+    await policy.drain();
+    expect(puts.map((p) => p.cut)).toEqual([2]);
+  });
+
+  it('follows sessions that were tracked before the policy started', async () => {
+    const { registry, log, puts, policy, session } = setup();
+    policy.dispose();
+    const s = session();
+    registry.track(s);
+    const late = new CacheWritePolicy({
+      registry,
+      cache: {
+        put: (subject, _cut, rows) =>
+          puts.push({ subject, cut: Object.values(rows)[0]!.cut, durable: log.durable.get('s1') ?? 0 }),
+      },
+      flush: log.flush,
+      logger: recordingLogger(),
+    });
+    void s.append(turn);
+    await settleMicrotasks();
+    log.settle();
+    await late.drain();
+    expect(puts.map((p) => p.cut)).toEqual([3]);
+  });
+
+  it('coalesces triggers during a write into one more write at the newest cut', async () => {
+    const { registry, log, puts, policy, session } = setup();
+    const s = session();
+    registry.track(s);
+    void s.append(turn);
+    await settleMicrotasks();
+    void s.append(turn);
+    void s.append(turn);
+    log.settle();
+    await settleMicrotasks();
+    log.settle();
+    await policy.drain();
+    expect(puts.map((p) => p.cut)).toEqual([3, 9]);
+  });
+
+  it('contains a failed row write, logs it, and the next write heals', async () => {
+    const { registry, cache, log, logger, policy, session } = setup();
+    let fail = true;
+    const flaky = new CacheWritePolicy({
+      registry,
+      cache: {
+        put: (subject, inheritedCut, rows) => {
+          if (fail) {
+            fail = false;
+            throw new Error('SQLITE_BUSY');
+          }
+          cache.put(subject, inheritedCut, rows);
+        },
+      },
+      flush: log.flush,
+      logger,
+    });
+    policy.dispose();
+    const s = session();
+    registry.track(s);
+    const first = s.append(turn);
+    await settleMicrotasks();
+    log.settle();
+    await first;
+    await flaky.drain();
+    expect(logger.entries.map((e) => e.message)).toEqual([
+      'projection cache write failed; the next write heals it',
+    ]);
+    expect(cache.cachedSnapshot({ header: s.header, incarnation: 'inc-1' }, cut0)).toBeUndefined();
+    void s.append(turn);
+    await settleMicrotasks();
+    log.settle();
+    await flaky.drain();
+    expect(cache.cachedSnapshot({ header: s.header, incarnation: 'inc-1' }, cut0, ['title'])?.asOfSeq).toBe(
+      5,
+    );
+  });
+
+  it('never writes a row for a batch whose durable write failed', async () => {
+    const { registry, log, logger, puts, policy, session } = setup();
+    const s = session();
+    registry.track(s);
+    log.failNextWrite = true;
+    const appended = s.append(turn);
+    await settleMicrotasks();
+    log.settle();
+    await expect(appended).rejects.toMatchObject({ code: 'SESSION_WRITE_FAILED' });
+    await policy.drain();
+    expect(puts).toEqual([]);
+    expect(logger.entries).toHaveLength(1);
+  });
+
+  it('writes nothing for a session without incarnation or whose fold failed', async () => {
+    const bomb: ProjectionUnit<number, number, 'test/bomb'> = {
+      key: 'test/bomb',
+      stateVersion: 1,
+      init: () => 0,
+      apply: (state, event) => {
+        if (event.type === 'x/boom') throw new Error('boom');
+        return state;
+      },
+      view: (state) => state,
+    };
+    const { registry, log, puts, policy, session } = setup({}, [...BUILT_IN_UNITS, bomb]);
+    const unstored = session('mem', null);
+    const broken = session('broken');
+    registry.track(unstored);
+    registry.track(broken);
+    void unstored.append(turn);
+    void broken.append([{ type: 'x/boom', data: {} }, ...turn]);
+    await settleMicrotasks();
+    log.settle();
+    await policy.drain();
+    expect(puts).toEqual([]);
+  });
+
+  it('the cache never leads the log under random interleavings of appends, durability and triggers', async () => {
+    for (let seed = 1; seed <= 20; seed++) {
+      let x = seed;
+      const random = () => (x = (x * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+      const { registry, log, puts, policy, session, timers } = setup({ everyEvents: 3 });
+      const sessions = [session('a'), session('b'), session('c')];
+      for (const s of sessions) registry.track(s);
+      const appends: Promise<unknown>[] = [];
+      for (let step = 0; step < 60; step++) {
+        const s = sessions[Math.floor(random() * sessions.length)]!;
+        const roll = random();
+        if (roll < 0.5) appends.push(s.append(roll < 0.2 ? turn : tickMany(1 + Math.floor(random() * 3))));
+        else if (roll < 0.7) log.settle(1 + Math.floor(random() * 3));
+        else if (roll < 0.8) timers.fire();
+        else await settleMicrotasks();
+        for (const p of puts) expect(p.cut).toBeLessThanOrEqual(p.durable);
+      }
+      log.settle();
+      await Promise.all(appends);
+      await policy.drain();
+      for (const p of puts) expect(p.cut).toBeLessThanOrEqual(p.durable);
+      expect(puts.length).toBeGreaterThan(0);
+    }
+  });
+});

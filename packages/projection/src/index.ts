@@ -1,0 +1,51 @@
+export type {
+  ProjectionStateMap,
+  ProjectionViewMap,
+  ProjectionKey,
+  StateOf,
+  ViewOf,
+  ProjectionUnit,
+  ProjectionUnitFor,
+  AnyProjectionUnit,
+  ProjectionValues,
+  ProjectionSnapshot,
+  CheckpointRow,
+  CheckpointRows,
+} from './types.js';
+export {
+  ProjectionError,
+  isProjectionError,
+  type ProjectionErrorCode,
+  type ProjectionErrorDetails,
+} from './errors.js';
+export { ProjectionRegistry, type ProjectionRegistryOptions, type LiveSessionSource } from './registry.js';
+export type { ProjectionChangeListener, TrackingEvent, TrackingListener } from './feeds.js';
+export type { ColdProjection, RestoreInput, RestoreResult } from './cold.js';
+export { BUILT_IN_UNITS } from './units/built-in.js';
+export { titleUnit, TITLE_READS, type TitleState, type TitleView } from './units/title/title.js';
+export {
+  listMetadataUnit,
+  LIST_METADATA_READS,
+  type ListMetadataState,
+  type ListMetadataView,
+} from './units/list-metadata/list-metadata.js';
+export {
+  modelSelectionUnit,
+  MODEL_SELECTION_READS,
+  type ModelRoute,
+  type ModelSelectionState,
+  type ModelSelectionView,
+} from './units/model-selection/model-selection.js';
+export {
+  agentPresetUnit,
+  AGENT_PRESET_READS,
+  type AgentPresetState,
+  type AgentPresetView,
+} from './units/agent-preset/agent-preset.js';
+export {
+  usageUnit,
+  USAGE_READS,
+  type UsageState,
+  type UsageTotals,
+  type UsageView,
+} from './units/usage/usage.js';

@@ -1,0 +1,48 @@
+import fc from 'fast-check';
+import { SessionLogOffset } from '@strand/session';
+import { describe, expect, it } from 'vitest';
+import { ProjectionRegistry } from '../registry.js';
+import { headerArbitrary, logArbitrary } from '../testing/log-arbitrary.js';
+import { ScriptedSession } from '../testing/sessions.js';
+import { BUILT_IN_UNITS } from './built-in.js';
+
+describe('built-in units together', () => {
+  it('register under their documented keys', () => {
+    expect(new ProjectionRegistry({ units: BUILT_IN_UNITS }).keys()).toEqual([
+      'title',
+      'listMetadata',
+      'modelSelection',
+      'agentPreset',
+      'usage',
+    ]);
+  });
+
+  it('a live session appended in random batches snapshots exactly what a cold fold of its log computes', () => {
+    fc.assert(
+      fc.property(
+        headerArbitrary,
+        logArbitrary(60),
+        fc.array(fc.integer({ min: 1, max: 7 }), { minLength: 1 }),
+        (header, events, sizes) => {
+          const registry = new ProjectionRegistry({ units: BUILT_IN_UNITS });
+          const live = new ScriptedSession(header);
+          registry.track(live.asSession());
+          for (let at = 0, i = 0; at < events.length; i++) {
+            const size = sizes[i % sizes.length]!;
+            live.push(events.slice(at, at + size));
+            at += size;
+          }
+          const cold = registry.foldAll(header, events);
+          expect(registry.snapshot(live.asSession())).toEqual(cold.snapshot);
+          const resumed = registry.restore({
+            header,
+            rows: registry.checkpoint(live.asSession()),
+            events: [],
+            from: SessionLogOffset(events.length),
+          });
+          expect(resumed.kind === 'restored' && resumed.projection.snapshot).toEqual(cold.snapshot);
+        },
+      ),
+    );
+  });
+});

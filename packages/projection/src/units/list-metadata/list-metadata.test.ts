@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { foldView, log } from '../../testing/events.js';
+import { describeUnitLaws } from '../../testing/unit-laws.js';
+import { LIST_METADATA_READS, listMetadataUnit } from './list-metadata.js';
+
+describe('listMetadata unit', () => {
+  it('is blank with no prompt until the first turn starts', () => {
+    expect(foldView(listMetadataUnit, log(['session/title', { title: 'x' }]))).toEqual({
+      blank: true,
+      lastPromptAt: null,
+    });
+  });
+
+  it('stops being blank at the first turn/start', () => {
+    expect(foldView(listMetadataUnit, log(['turn/start', {}])).blank).toBe(false);
+  });
+
+  it('moves lastPromptAt only on a human user/message, to that event time', () => {
+    const events = log(
+      ['turn/start', {}],
+      ['user/message', { content: 'hi', author: 'human' }], // time 1002
+      ['user/message', { content: 'from parent', author: 'agent' }],
+      ['user/message', { content: 'sys', author: 'system' }],
+      ['assistant/message', { content: 'ok' }],
+    );
+    expect(foldView(listMetadataUnit, events)).toEqual({ blank: false, lastPromptAt: 1002 });
+  });
+});
+
+describeUnitLaws(listMetadataUnit, LIST_METADATA_READS);

@@ -1,0 +1,45 @@
+import type { ProjectionUnit } from '../../types.js';
+import { isRecord } from '../read.js';
+
+export interface ListMetadataState {
+  /** True until the first `turn/start`. */
+  readonly blank: boolean;
+  /** `time` (integer ms) of the last `user/message` written by a human; `null` before one. */
+  readonly lastPromptAt: number | null;
+}
+export type ListMetadataView = ListMetadataState;
+
+declare module '../../types.js' {
+  interface ProjectionStateMap {
+    listMetadata: ListMetadataState;
+  }
+  interface ProjectionViewMap {
+    listMetadata: ListMetadataView;
+  }
+}
+
+export const LIST_METADATA_READS: readonly string[] = ['turn/start', 'user/message'];
+
+const INITIAL: ListMetadataState = Object.freeze({ blank: true, lastPromptAt: null });
+
+/** What a session list needs to sort and filter: blankness and recency of the last human prompt. */
+export const listMetadataUnit: ProjectionUnit<ListMetadataState, ListMetadataView, 'listMetadata'> = {
+  key: 'listMetadata',
+  stateVersion: 1,
+  init: () => INITIAL,
+  apply(state, event) {
+    switch (event.type) {
+      case 'turn/start':
+        return state.blank ? { blank: false, lastPromptAt: state.lastPromptAt } : state;
+      case 'user/message': {
+        // Agent- and system-authored messages (a parent's message to a child) are not prompts.
+        if (!isRecord(event.data) || event.data.author !== 'human' || state.lastPromptAt === event.time)
+          return state;
+        return { blank: state.blank, lastPromptAt: event.time };
+      }
+      default:
+        return state;
+    }
+  },
+  view: (state) => state,
+};
