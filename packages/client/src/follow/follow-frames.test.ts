@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { parseFollowNotification } from './follow-frames.js';
+
+const address = { followId: 'f1', generation: 2 };
+
+describe('parseFollowNotification', () => {
+  it('parses each follow frame kind', () => {
+    expect(parseFollowNotification('follow.events', { ...address, events: [] })).toEqual({
+      kind: 'frame',
+      frame: { ...address, kind: 'events', events: [] },
+    });
+    expect(
+      parseFollowNotification('follow.projection', { ...address, key: 'title', value: null, seq: 4 }),
+    ).toEqual({
+      kind: 'frame',
+      frame: { ...address, kind: 'projection', key: 'title', value: null, seq: 4 },
+    });
+    expect(parseFollowNotification('follow.state', { ...address, live: true, busy: false })).toEqual({
+      kind: 'frame',
+      frame: { ...address, kind: 'state', live: true, busy: false },
+    });
+    expect(parseFollowNotification('follow.resync', { ...address, reason: 'behind' })).toEqual({
+      kind: 'frame',
+      frame: { ...address, kind: 'resync', reason: 'behind' },
+    });
+  });
+
+  it('a projection frame without a value key is invalid (null must be explicit)', () => {
+    expect(parseFollowNotification('follow.projection', { ...address, key: 'title', seq: 4 }).kind).toBe(
+      'invalid',
+    );
+  });
+
+  it('refuses frames without an address', () => {
+    expect(parseFollowNotification('follow.events', { events: [] }).kind).toBe('invalid');
+  });
+
+  it('leaves other notifications, and follow notifications a newer host added, alone', () => {
+    expect(parseFollowNotification('catalog.changed', {})).toEqual({ kind: 'other' });
+    expect(parseFollowNotification('follow.typing', address)).toEqual({ kind: 'other' });
+  });
+});

@@ -1,0 +1,225 @@
+import fc from 'fast-check';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { WebSocket } from 'ws';
+import { StrandConnection } from '../connection/strand-connection.js';
+import { ProjectionStore } from '../projection-store/projection-store.js';
+import { FakeHost } from '../test/fake-host.js';
+import { SessionFollower } from './session-follower.js';
+
+let host: FakeHost;
+let sessionCounter = 0;
+const cleanups: (() => Promise<void> | void)[] = [];
+
+beforeAll(async () => {
+  host = await FakeHost.start();
+});
+
+afterAll(async () => {
+  await host.close();
+});
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  host.holdFollows = false;
+  host.afterSnapshot = null;
+});
+
+function client(options: { window?: number } = {}) {
+  const connection = new StrandConnection({
+    url: host.url,
+    WebSocket,
+    backoff: { initialMs: 10, maxMs: 40 },
+  });
+  const store = new ProjectionStore();
+  const follower = new SessionFollower({ connection, store, ...options });
+  cleanups.push(() => connection.close());
+  cleanups.push(() => follower.unfollow());
+  return { connection, store, follower };
+}
+
+function newSession(eventCount: number): string {
+  const id = `s${++sessionCounter}`;
+  host.addSession(id, eventCount);
+  return id;
+}
+
+const range = (from: number, to: number): number[] =>
+  Array.from({ length: to - from }, (_, index) => from + index);
+const seqs = (follower: SessionFollower): number[] =>
+  follower.view.shown?.events.map((event) => event.seq) ?? [];
+
+/** Waits until the follower shows exactly the whole log of `id`: every seq once, in order. */
+async function convergedToLog(follower: SessionFollower, id: string): Promise<void> {
+  const length = host.sessions.get(id)!.events.length;
+  await vi.waitFor(() => expect(follower.view.shown?.cursor).toBe(length), { timeout: 5_000, interval: 5 });
+  await follower.settled();
+  const shown = follower.view.shown!;
+  expect(seqs(follower)).toEqual(range(shown.firstSeq, length));
+}
+
+describe('SessionFollower against a scripted host on a real WebSocket', () => {
+  it('opens with the snapshot (the tail window and the baseline), then applies live frames', async () => {
+    const id = newSession(8);
+    host.sessions.get(id)!.projections.set('title', { value: 'hello', seq: 7 });
+    const { follower, store } = client();
+    await follower.follow(id, { interactive: true });
+    expect(host.requests.at(-1)).toEqual({ method: 'session.follow', params: { id, interactive: true } });
+    expect(follower.view.shown).toMatchObject({
+      firstSeq: 3,
+      cursor: 8,
+      generation: expect.any(Number) as number,
+    });
+    expect(store.get(id, 'title')).toEqual({ known: true, value: 'hello', seq: 7 });
+    host.append(id, 4);
+    host.setProjection(id, 'title', null);
+    host.setState(id, true, true);
+    await convergedToLog(follower, id);
+    expect(seqs(follower)).toEqual(range(3, 12));
+    await vi.waitFor(() => expect(store.get(id, 'title')).toEqual({ known: true, value: null, seq: 11 }));
+    expect(follower.view.shown?.busy).toBe(true);
+  });
+
+  it('applies frames the host sends in the same tick as the snapshot result', async () => {
+    const id = newSession(2);
+    host.afterSnapshot = (followed) => {
+      if (followed.sessionId === id) host.append(id, 3);
+    };
+    const { follower } = client();
+    await follower.follow(id);
+    await convergedToLog(follower, id);
+    expect(seqs(follower)).toEqual(range(0, 5));
+  });
+
+  it('reconnect: the previous generation stays shown until the new snapshot, then converges with no lost or duplicated seq', async () => {
+    const id = newSession(4);
+    const { follower, connection } = client();
+    await follower.follow(id);
+    host.append(id, 3);
+    await convergedToLog(follower, id);
+    const before = follower.view.shown!;
+
+    host.holdFollows = true;
+    host.dropAll();
+    host.append(id, 12); // appended during the gap: more than the snapshot window
+    const follows = (): number =>
+      host.requests.filter((r) => r.method === 'session.follow' && r.params.id === id).length;
+    await vi.waitFor(() => expect(follows()).toBe(2));
+    expect(connection.state).toBe('open');
+    expect(follower.view.phase).toBe('refollowing');
+    expect(follower.view.shown).toBe(before);
+
+    host.releaseFollows();
+    await convergedToLog(follower, id);
+    expect(follower.view.phase).toBe('following');
+    expect(follower.view.shown!.generation).toBeGreaterThan(before.generation);
+    expect(seqs(follower)).toEqual(range(0, 19)); // the hole was paged in: the old window is kept
+    host.append(id, 2);
+    await convergedToLog(follower, id);
+    expect(seqs(follower)).toEqual(range(0, 21));
+  });
+
+  it('ignores frames of an older generation after a reconnect', async () => {
+    const id = newSession(3);
+    const { follower, store } = client();
+    await follower.follow(id);
+    const old = follower.view.shown!;
+    host.dropAll();
+    await vi.waitFor(() => expect(follower.view.shown?.generation).not.toBe(old.generation));
+    host.sendToAll({
+      jsonrpc: '2.0',
+      method: 'follow.projection',
+      params: { followId: old.followId, generation: old.generation, key: 'title', value: 'stale', seq: 99 },
+    });
+    host.append(id, 1);
+    await convergedToLog(follower, id);
+    expect(store.get(id, 'title')).toEqual({ known: false });
+  });
+
+  it('follow.resync opens a new generation and keeps converging', async () => {
+    const id = newSession(3);
+    const { follower } = client();
+    await follower.follow(id);
+    const first = follower.view.shown!;
+    host.resync(id);
+    host.append(id, 2); // the old generation is gone on the host: these reach the client via the new snapshot
+    await vi.waitFor(() => expect(follower.view.shown?.generation).not.toBe(first.generation));
+    host.append(id, 2);
+    await convergedToLog(follower, id);
+    expect(seqs(follower)).toEqual(range(0, 7));
+  });
+
+  it("two followers share one connection without seeing each other's frames", async () => {
+    const a = newSession(2);
+    const b = newSession(5);
+    const { connection, store, follower } = client();
+    const other = new SessionFollower({ connection, store });
+    cleanups.push(() => other.unfollow());
+    await Promise.all([follower.follow(a), other.follow(b)]);
+    host.append(a, 3);
+    host.append(b, 1);
+    host.setProjection(b, 'title', 'only b');
+    await convergedToLog(follower, a);
+    await convergedToLog(other, b);
+    expect(seqs(follower)).toEqual(range(0, 5));
+    expect(seqs(other)).toEqual(range(0, 6));
+    await vi.waitFor(() => expect(store.get(b, 'title')).toMatchObject({ value: 'only b' }));
+    expect(store.get(a, 'title')).toEqual({ known: false });
+  });
+
+  it('loadOlder pages history in before the tail window', async () => {
+    const id = newSession(20);
+    const { follower } = client({ window: 4 });
+    await follower.follow(id);
+    expect(follower.view.shown).toMatchObject({ firstSeq: 16, cursor: 20 });
+    await expect(follower.loadOlder(10)).resolves.toEqual({ kind: 'loaded', count: 10 });
+    await expect(follower.loadOlder(10)).resolves.toEqual({ kind: 'loaded', count: 6 });
+    await expect(follower.loadOlder(10)).resolves.toEqual({ kind: 'complete' });
+    expect(seqs(follower)).toEqual(range(0, 20));
+  });
+
+  it('a follow of a missing session rejects with the host error code', async () => {
+    const { follower } = client();
+    await expect(follower.follow('missing')).rejects.toMatchObject({
+      code: 'SESSION_QUERY_NOT_FOUND',
+      rpcCode: -32020,
+    });
+    expect(follower.view.phase).toBe('idle');
+  });
+
+  it('unfollow releases the follow on the host', async () => {
+    const id = newSession(1);
+    const { follower } = client();
+    await follower.follow(id);
+    expect([...host.followers].filter((f) => f.sessionId === id)).toHaveLength(1);
+    await follower.unfollow();
+    expect([...host.followers].filter((f) => f.sessionId === id)).toHaveLength(0);
+  });
+
+  it('gap repair: with random frame drops on the host, the follower converges to the full log', async () => {
+    const repairs = (): number =>
+      host.requests.filter((r) => r.method === 'session.page' && r.params.fromSeq !== undefined).length;
+    const repairsBefore = repairs();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1, maxLength: 8 }),
+        fc.array(fc.boolean(), { minLength: 48, maxLength: 48 }),
+        async (batches, dropMask) => {
+          const id = newSession(3);
+          const { follower, connection } = client({ window: 10 });
+          await follower.follow(id);
+          const total = 3 + batches.reduce((sum, size) => sum + size, 0);
+          for (const size of batches) {
+            // The last event is always delivered: only a later frame can reveal an earlier loss.
+            host.append(id, size, (seq) => seq !== total - 1 && (dropMask[seq] ?? false));
+          }
+          await convergedToLog(follower, id);
+          expect(seqs(follower)).toEqual(range(0, total));
+          await follower.unfollow();
+          connection.close();
+        },
+      ),
+      { numRuns: 12 },
+    );
+    expect(repairs()).toBeGreaterThan(repairsBefore); // drops happened and were repaired by page
+  });
+});

@@ -1,0 +1,85 @@
+import type { FollowSnapshot } from '@strand/protocol';
+import { describe, expect, it } from 'vitest';
+import { checkSnapshot } from './snapshot-check.js';
+
+function snapshot(overrides: Partial<Record<keyof FollowSnapshot, unknown>> = {}): unknown {
+  return {
+    followId: 'f1',
+    generation: 1,
+    header: { version: 1, id: 's', createdAt: 5, isSeeded: false },
+    inheritedEventCount: 0,
+    cursor: 4,
+    firstSeq: 2,
+    events: [
+      { type: 'a', seq: 2, time: 1, data: null },
+      { type: 'b', seq: 3, time: 2, data: {} },
+    ],
+    baseline: { asOfSeq: 3, values: { title: null } },
+    live: true,
+    busy: false,
+    ...overrides,
+  };
+}
+
+describe('checkSnapshot', () => {
+  it('accepts a snapshot whose events are exactly [firstSeq, cursor) and whose baseline is at cursor − 1', () => {
+    expect(checkSnapshot(snapshot(), 's').kind).toBe('valid');
+  });
+
+  it('accepts the snapshot of an empty log', () => {
+    expect(
+      checkSnapshot(
+        snapshot({ cursor: 0, firstSeq: 0, events: [], baseline: { asOfSeq: -1, values: {} } }),
+        's',
+      ).kind,
+    ).toBe('valid');
+  });
+
+  it.each([
+    [
+      'another session',
+      snapshot({ header: { version: 1, id: 'other', createdAt: 5, isSeeded: false } }),
+      'expected header id s, got other',
+    ],
+    [
+      'a window short of the cursor',
+      snapshot({ cursor: 5, baseline: { asOfSeq: 4, values: {} } }),
+      'expected 3 events to reach cursor 5, got 2',
+    ],
+    [
+      'non-contiguous events',
+      snapshot({
+        events: [
+          { type: 'a', seq: 2, time: 1, data: null },
+          { type: 'b', seq: 4, time: 2, data: null },
+        ],
+      }),
+      'expected seq 3, got 4',
+    ],
+    [
+      'a baseline at another cut',
+      snapshot({ baseline: { asOfSeq: 2, values: {} } }),
+      'expected baseline asOfSeq 3, got 2',
+    ],
+    ['firstSeq beyond the cursor', snapshot({ firstSeq: 5 }), 'firstSeq 5 is beyond cursor 4'],
+    ['a missing followId', snapshot({ followId: 3 }), 'followId is not a string'],
+    [
+      'a malformed event',
+      snapshot({
+        events: [
+          { type: 'a', seq: 2, time: 1 },
+          { type: 'b', seq: 3, time: 2, data: null },
+        ],
+      }),
+      'event 0 is not a wire event',
+    ],
+  ])('refuses %s', (_name, value, reason) => {
+    const result = checkSnapshot(value, 's');
+    expect(result.kind).toBe('invalid');
+    if (result.kind === 'invalid') expect(result.reason).toContain(reason);
+  });
+
+  it('refuses what is not an object', () => {
+    expect(checkSnapshot(null, 's').kind).toBe('invalid');
+  });
+});
