@@ -4,3 +4,5 @@ export type { AgentPort, SubagentPort, SearchPort, CatalogPort } from './ports.j
 export { HostError, toWireError } from './errors.js';
 export { FollowHub } from './follow/follow-hub.js';
 export { isLoopbackHost } from './auth.js';
+export { openStrandRuntime, type RuntimeOptions, type StrandRuntime } from './runtime/strand-runtime.js';
+export { DEFAULT_PRESETS, loadPresets, PresetConfigError } from './runtime/presets.js';

@@ -17,8 +17,11 @@ export interface AgentPort {
   prompt(id: SessionId, text: string): Promise<void>;
   /** Cancels the running turn, if any. */
   cancel(id: SessionId): Promise<boolean>;
-  /** Hands a retained cold observation's prepared session to the live store (no second read). */
-  promote(observation: SessionObservation): Promise<void>;
+  /**
+   * Hands a retained cold observation's prepared session to the live store (no second read) and
+   * attaches an agent; the agent stays attached until the returned release is called.
+   */
+  promote(observation: SessionObservation): Promise<() => void>;
   /** A turn is in progress on this session. */
   isBusy(id: SessionId): boolean;
   /** Busy/idle changes, for list rows and follow state frames. */

@@ -37,6 +37,8 @@ export class FollowHub {
   readonly #fanouts = new Map<SessionId, Fanout>();
   readonly #byId = new Map<string, Follow>();
   readonly #disposers: (() => void)[] = [];
+  /** Work to run when a follow ends (e.g. releasing the agent an interactive follow promoted). */
+  readonly #onStop = new Map<string, () => void>();
   #generation = 0;
   #nextFollowId = 0;
 
@@ -63,6 +65,8 @@ export class FollowHub {
 
   close(): void {
     for (const dispose of this.#disposers) dispose();
+    for (const release of this.#onStop.values()) release();
+    this.#onStop.clear();
     for (const fanout of this.#fanouts.values()) fanout.unsubscribe?.();
     this.#fanouts.clear();
     this.#byId.clear();
@@ -110,6 +114,12 @@ export class FollowHub {
     for (const text of follow.held.splice(0)) this.#send(follow, text);
   }
 
+  /** Runs `release` when the follow ends — at once if it already has. */
+  onStop(followId: string, release: () => void): void {
+    if (this.#byId.has(followId)) this.#onStop.set(followId, release);
+    else release();
+  }
+
   stop(followId: string): boolean {
     const follow = this.#byId.get(followId);
     if (follow === undefined) return false;
@@ -125,6 +135,9 @@ export class FollowHub {
   #remove(follow: Follow): void {
     follow.stopped = true;
     this.#byId.delete(follow.followId);
+    const release = this.#onStop.get(follow.followId);
+    this.#onStop.delete(follow.followId);
+    release?.();
     const fanout = this.#fanouts.get(follow.sessionId);
     if (fanout === undefined) return;
     fanout.followers.delete(follow);

@@ -42,10 +42,14 @@ export async function sessionFollow(
     afterSend: () => {
       hub.open(snapshot.followId);
       if (promotion !== undefined) {
-        promotion.agents.promote(promotion.lease).catch((error: unknown) => {
+        promotion.agents.promote(promotion.lease).then(
+          // The interactive view keeps the agent attached until it unfollows or disconnects.
+          (release) => hub.onStop(snapshot.followId, release),
+          (error: unknown) => {
           // The follow stays a read-only view; the next interactive follow or prompt retries.
           console.error(`strand host: promotion of ${params.id} failed`, error);
-        });
+          },
+        );
       }
     },
   };

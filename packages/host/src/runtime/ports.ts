@@ -1,0 +1,67 @@
+import type { AgentController } from '@strand/agent';
+import type { PresetCatalogEntry, ModelCatalogEntry, SearchResult } from '@strand/protocol';
+import type { SessionSearchIndex } from '@strand/query';
+import { listChildren, listDescendants, type SubagentListingContext } from '@strand/subagent';
+import type { SessionId } from '@strand/session';
+import type { AgentPort, CatalogPort, SearchPort, SubagentPort } from '../ports.js';
+
+/** Adapts the agent controller to the host's port; promotion leases live until the follow ends. */
+export function agentPort(controller: AgentController): AgentPort {
+  return {
+    async createSession(input) {
+      const lease = await controller.create({
+        ...(input.cwd === undefined ? {} : { cwd: input.cwd }),
+        ...(input.preset === undefined ? {} : { agentPreset: input.preset }),
+        ...(input.model === undefined ? {} : { model: input.model }),
+      });
+      // The session is created and persisted; an idle agent need not stay attached.
+      const session = lease.agent.session;
+      lease.release();
+      return session;
+    },
+    async prompt(id, text) {
+      await controller.prompt(id, text);
+    },
+    cancel(id) {
+      return Promise.resolve(controller.cancel(id));
+    },
+    async promote(observation) {
+      const lease = await controller.promote(observation);
+      return () => lease.release();
+    },
+    isBusy(id) {
+      return controller.status(id) === 'running';
+    },
+    onBusyChange(listener) {
+      return controller.onChange((change) => {
+        if (change.kind === 'status') listener(change.agent.id, change.status === 'running');
+        else if (change.kind === 'detached') listener(change.agent.id, false);
+      });
+    },
+  };
+}
+
+export function subagentPort(ctx: SubagentListingContext): SubagentPort {
+  return {
+    async list(id: SessionId, scope, signal) {
+      return scope === 'descendants' ? listDescendants(ctx, id, signal) : listChildren(ctx, id, signal);
+    },
+  };
+}
+
+export function searchPort(index: SessionSearchIndex): SearchPort {
+  return {
+    async search(query, options) {
+      const page = await index.search(query, options);
+      const results: SearchResult[] = page.results.map((r) => ({ sessionId: r.sessionId, hits: r.hits.map((h) => ({ seq: h.seq, snippet: h.snippet })) }));
+      return page.nextCursor === null ? { results } : { results, nextCursor: page.nextCursor };
+    },
+  };
+}
+
+export function catalogPort(models: readonly ModelCatalogEntry[], presets: readonly PresetCatalogEntry[]): CatalogPort {
+  return {
+    models: () => Promise.resolve(models),
+    presets: () => Promise.resolve(presets),
+  };
+}

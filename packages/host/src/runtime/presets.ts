@@ -1,0 +1,45 @@
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import type { PresetCatalogEntry } from '@strand/protocol';
+
+/** Built-in agent presets; a `presets.json` in the data folder replaces them. */
+export const DEFAULT_PRESETS: readonly PresetCatalogEntry[] = [
+  { name: 'general', description: 'A general coding agent that may delegate to subagents.', allowedTools: ['spawn_agent', 'send_message', 'list_agents'] },
+  { name: 'solo', description: 'Works alone: no subagents.', allowedTools: [] },
+  { name: 'reviewer', description: 'Reads and reviews; may list its subagents but not spawn them.', allowedTools: ['list_agents'] },
+];
+
+const PresetFile = z.array(
+  z.strictObject({
+    name: z.string().min(1).max(200),
+    description: z.string().max(2000),
+    systemPrompt: z.string().max(100_000).optional(),
+    allowedTools: z.array(z.string().min(1)).max(100),
+    defaultModel: z.strictObject({ provider: z.string().min(1), model: z.string().min(1) }).optional(),
+  }),
+);
+
+export class PresetConfigError extends Error {
+  override readonly name = 'PresetConfigError';
+  readonly code = 'HOST_PRESETS_INVALID';
+}
+
+/** Loads presets from `file` if it exists, else the built-ins. A malformed file is a clear error, not a silent default. */
+export async function loadPresets(file: string): Promise<readonly PresetCatalogEntry[]> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return DEFAULT_PRESETS;
+    throw error;
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new PresetConfigError(`${file} is not valid JSON: ${(error as Error).message}`);
+  }
+  const parsed = PresetFile.safeParse(raw);
+  if (!parsed.success) throw new PresetConfigError(`${file}: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
+  return parsed.data.map(({ name, description, allowedTools, defaultModel }) => ({ name, description, allowedTools, ...(defaultModel === undefined ? {} : { defaultModel }) }));
+}

@@ -1,0 +1,119 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { persistenceWriter } from '@strand/persistence';
+import type { FollowSnapshot, SessionListRow } from '@strand/protocol';
+import { Session, SessionId, newSessionHeader } from '@strand/session';
+import { RpcTestClient, turn } from '../host-fixture.js';
+import { startHost, type RunningHost } from '../server.js';
+import { openStrandRuntime, type StrandRuntime } from './strand-runtime.js';
+
+let root: string;
+let runtime: StrandRuntime;
+let host: RunningHost;
+let clients: RpcTestClient[] = [];
+
+async function start(): Promise<RpcTestClient> {
+  root = mkdtempSync(path.join(tmpdir(), 'strand-runtime-'));
+  runtime = await openStrandRuntime({ dataDir: root });
+  host = await startHost({ services: runtime.services });
+  const client = await RpcTestClient.open(host.rpcUrl);
+  clients.push(client);
+  return client;
+}
+
+afterEach(async () => {
+  for (const c of clients) c.close();
+  clients = [];
+  await host.close();
+  await runtime.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+async function stored(id: string, turns: number, extra: Partial<Parameters<typeof newSessionHeader>[0]> = {}): Promise<Session> {
+  const { persistence } = runtime.services;
+  const header = newSessionHeader({ id: SessionId(id), createdAt: 1_000, ...extra });
+  const { incarnation } = await persistence.create({ header });
+  const session = new Session({ header, incarnation, writer: persistenceWriter(persistence, header.id) });
+  for (let n = 0; n < turns; n++) await session.append(turn(n));
+  return session;
+}
+
+const until = async (condition: () => boolean, timeoutMs = 5000): Promise<void> => {
+  const started = Date.now();
+  while (!condition()) {
+    if (Date.now() - started > timeoutMs) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+};
+
+describe('promotion by follow', () => {
+  it('only an interactive follow promotes a cold ordinary session, after its snapshot was delivered, without a second read', async () => {
+    const client = await start();
+    await stored('cold', 3);
+    const inspect = vi.spyOn(runtime.services.persistence, 'inspect');
+    const readOnly = await client.call<FollowSnapshot>('session.follow', { id: 'cold' });
+    expect(readOnly.live).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(runtime.services.store.has(SessionId('cold'))).toBe(false);
+    const interactive = await client.call<FollowSnapshot>('session.follow', { id: 'cold', interactive: true });
+    expect(interactive.live).toBe(false); // the snapshot describes the cold cut it was read at
+    await until(() => runtime.services.store.has(SessionId('cold')));
+    // One decode in all: the read-only follow's; the interactive observation and the publication reused it.
+    expect(inspect).toHaveBeenCalledTimes(1);
+    const state = await client.waitFor((m) => m.method === 'follow.state' && (m.params as { followId: string; live: boolean }).followId === interactive.followId && (m.params as { live: boolean }).live);
+    const replyIndex = client.frames.findIndex((m) => (m.result as FollowSnapshot | undefined)?.followId === interactive.followId);
+    expect(replyIndex).toBeLessThan(client.frames.indexOf(state));
+    // Unfollowing releases the agent: the session settles back to cold.
+    await client.call('session.unfollow', { followId: interactive.followId });
+    await until(() => !runtime.services.store.has(SessionId('cold')));
+  });
+
+  it('list, search, page, fork and subagent listing never promote; a child is never promoted by a follow', async () => {
+    const client = await start();
+    await stored('parent', 2);
+    await stored('kid', 1, { origin: 'subagent', parentSession: SessionId('parent'), delegationDepth: 1 });
+    await runtime.searchReady;
+    await client.call('session.list');
+    await client.call('session.search', { query: 'prompt' });
+    await client.call('session.page', { id: 'parent', fromSeq: 0, toSeq: 3 });
+    await client.call('session.fork', { id: 'parent', atSeq: 1 });
+    await client.call('subagent.list', { id: 'parent' });
+    await client.call('session.follow', { id: 'kid', interactive: true });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(runtime.services.store.size).toBe(0);
+  });
+});
+
+describe('commands through the agent runtime', () => {
+  it('create + prompt runs a turn with the scripted model; the follower sees its events and the title projection frame', async () => {
+    const client = await start();
+    const { id } = await client.call<{ id: string }>('session.create', { cwd: '/tmp/project' });
+    const snapshot = await client.call<FollowSnapshot>('session.follow', { id, interactive: true });
+    await client.call('session.prompt', { id, text: 'Summarize the design of Strand' });
+    await client.waitFor((m) => m.method === 'follow.events' && (m.params as { events: { type: string }[] }).events.some((e) => e.type === 'turn/end'));
+    const title = await client.waitFor((m) => m.method === 'follow.projection' && (m.params as { key: string }).key === 'title');
+    expect((title.params as { value: string }).value).toMatch(/Summarize/);
+    expect(snapshot.baseline.values).toHaveProperty('subagent');
+    const { sessions } = await client.call<{ sessions: SessionListRow[] }>('session.list');
+    expect(sessions.map((s) => s.id)).toContain(id);
+  });
+
+  it('catalogs list the built-in scripted model and the default presets', async () => {
+    const client = await start();
+    const { models } = await client.call<{ models: { provider: string; model: string }[] }>('catalog.models');
+    expect(models).toContainEqual(expect.objectContaining({ provider: 'strand', model: 'scripted' }));
+    const { presets } = await client.call<{ presets: { name: string }[] }>('catalog.presets');
+    expect(presets.map((p) => p.name)).toContain('general');
+  });
+
+  it('search finds a phrase written to a stored session', async () => {
+    const client = await start();
+    const s = await stored('searchable', 1);
+    await s.append({ type: 'user/message', data: { content: 'the zebra crossing protocol', author: 'human' } });
+    await runtime.search.sync({ persistence: runtime.services.persistence, live: runtime.services.store });
+    const page = await client.call<{ results: { sessionId: string; hits: { snippet: string }[] }[] }>('session.search', { query: 'zebra crossing' });
+    expect(page.results[0]?.sessionId).toBe('searchable');
+  });
+});
