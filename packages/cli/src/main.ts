@@ -4,15 +4,18 @@
  */
 import { Command, CommanderError } from 'commander';
 import { demoCommand } from './commands/demo.js';
+import { importCommand } from './commands/import.js';
+import { serveCommand } from './commands/serve.js';
 
-export const DEFAULT_DATA_DIR = '.strand-data';
 
 const program = new Command('strand')
   .description('Strand: the session layer for AI agent harnesses')
   .showHelpAfterError()
   .exitOverride();
 
+program.addCommand(serveCommand());
 program.addCommand(demoCommand());
+program.addCommand(importCommand());
 
 try {
   await program.parseAsync(process.argv);

@@ -1,50 +1,87 @@
-import { openJsonlPersistence, persistenceWriter } from '@strand/persistence';
-import { Session, SessionId, newSessionHeader, planFork } from '@strand/session';
+import { persistenceWriter, type SessionPersistence } from '@strand/persistence';
+import { Session, SessionId, newSessionHeader, planFork, type SessionEventInput, type SessionHeader } from '@strand/session';
+import { descriptorEvent } from '@strand/subagent';
 import { workloadTurns } from '@strand/test-support';
 
+export const DEMO_LIVE_SESSION = SessionId('demo-live');
+
+export interface DemoCorpusReport {
+  readonly sessions: number;
+  readonly events: number;
+}
+
+const DAY = 24 * 60 * 60 * 1000;
+
 /**
- * Writes a small demo corpus (if the folder does not have one yet) and prints a summary: every
- * session listed from headers only, then one exact read of each.
+ * Writes the demo corpus: titled parent sessions, a subagent tree three levels deep with
+ * one-shot and continuable children and a forked child, one deliberately corrupt child, one long
+ * session (≥ 50k events), and the session `demo-live` that `strand serve` keeps producing events in.
+ * Deterministic (workload generator), written through persistence like any session.
  */
-export async function runDemo(options: { dataDir: string }): Promise<void> {
-  const persistence = await openJsonlPersistence({ root: options.dataDir });
-  try {
-    const existing = await persistence.list();
-    if (existing.length === 0) {
-      console.log(`Writing a demo corpus to ${persistence.root} …`);
-      for (let i = 0; i < 4; i++) {
-        const id = SessionId(`demo-${i + 1}`);
-        const header = newSessionHeader({ id, cwd: '/home/demo/project', createdAt: Date.UTC(2026, 10, 1 + i) });
-        const { incarnation } = await persistence.create({ header });
-        const session = new Session({ header, incarnation, writer: persistenceWriter(persistence, id) });
-        await session.append({ type: 'session/title', data: { title: `Demo session ${i + 1}` } });
-        let turns = 0;
-        for (const turn of workloadTurns(i, 21 * (2 + i * 3))) {
-          await session.append(turn);
-          turns++;
-        }
-        if (i === 0) {
-          // A forked child seeded with the parent's completed turns.
-          const plan = planFork(id, session.events, session.events.length, { id: SessionId('demo-1-fork'), cwd: '/home/demo/project' });
-          const fork = await persistence.create({ header: plan.header, inheritedEvents: plan.events });
-          const child = new Session({ ...plan, incarnation: fork.incarnation, writer: persistenceWriter(persistence, plan.header.id) });
-          await child.append({ type: 'session/title', data: { title: 'Fork of demo session 1' } });
-        }
-        console.log(`  wrote ${id}: ${turns} turns, ${session.events.length} events`);
+export async function writeDemoCorpus(persistence: SessionPersistence, onProgress: (done: number, total: number) => void = () => undefined): Promise<DemoCorpusReport> {
+  let sessions = 0;
+  let events = 0;
+  const base = Date.UTC(2026, 10, 1);
+  const write = async (header: SessionHeader, inputs: Iterable<SessionEventInput | SessionEventInput[]>, inherited?: Session): Promise<Session> => {
+    const prefix = inherited === undefined ? undefined : planFork(inherited.id, inherited.events, inherited.events.length, header);
+    const finalHeader = prefix?.header ?? header;
+    const { incarnation } = await persistence.create({ header: finalHeader, ...(prefix === undefined ? {} : { inheritedEvents: prefix.events }) });
+    const session = new Session({
+      header: finalHeader,
+      incarnation,
+      writer: persistenceWriter(persistence, finalHeader.id),
+      ...(prefix === undefined ? {} : { events: prefix.events, inheritedEventCount: prefix.inheritedEventCount }),
+    });
+    for (const batch of inputs) await session.append(batch);
+    sessions++;
+    events += session.events.length;
+    return session;
+  };
+  const turns = (seed: number, count: number): Generator<SessionEventInput[]> => workloadTurns(seed, count * 21);
+  const titled = (title: string, seed: number, count: number): SessionEventInput[][] => [[{ type: 'session/title', data: { title } }], ...turns(seed, count)];
+  const child = (id: string, parent: SessionId, depth: number, at: number): SessionHeader =>
+    newSessionHeader({ id: SessionId(id), parentSession: parent, origin: 'subagent', delegationDepth: depth, createdAt: at, cwd: '/home/demo/strand' });
+  const total = 13;
+
+  const titles = ['Refactor the persistence layer', 'Why does the follow reconnect flicker?', 'Write the importer for Codex rollouts', 'Benchmark cold inspect on 100k events'];
+  const parents: Session[] = [];
+  for (const [i, title] of titles.entries()) {
+    const header = newSessionHeader({ id: SessionId(`demo-${i + 1}`), cwd: '/home/demo/strand', createdAt: base + i * DAY, agentPreset: 'general' });
+    parents.push(await write(header, [[{ type: 'model/selection', data: { provider: 'strand', model: 'scripted' } }], ...titled(title, i, 2 + i)]));
+    onProgress(sessions, total);
+  }
+
+  // A subagent tree three levels deep under demo-1.
+  const root = parents[0]!;
+  const research = await write(child('demo-1-researcher', root.id, 1, base + 3600_000), [[descriptorEvent({ version: 2, mode: 'continuable', label: 'researcher' })], ...turns(20, 3)]);
+  const summarizer = await write(child('demo-1-summarizer', research.id, 2, base + 3700_000), [[descriptorEvent({ version: 2, mode: 'one-shot', label: 'summarizer' })], ...turns(21, 1)]);
+  await write(child('demo-1-fact-checker', summarizer.id, 3, base + 3800_000), [[descriptorEvent({ version: 2, mode: 'one-shot', label: 'fact-checker' })], ...turns(22, 1)]);
+  await write(child('demo-1-tester', root.id, 1, base + 3900_000), [[descriptorEvent({ version: 2, mode: 'one-shot' })], ...turns(23, 2)]);
+  // A forked child: seeded with the parent's completed turns, its descriptor the first own event.
+  await write(child('demo-1-fork', root.id, 1, base + 4000_000), [[descriptorEvent({ version: 2, mode: 'continuable', label: 'forked-reviewer' })], ...turns(24, 1)], root);
+  // A deliberately corrupt child: its descriptor is malformed, so the listing shows a diagnostic.
+  await write(child('demo-1-broken', root.id, 1, base + 4100_000), [[{ type: 'subagent/descriptor', data: { version: 2, mode: 'continuable' } }], ...turns(25, 1)]);
+  onProgress(sessions, total);
+
+  // One long session.
+  const long = newSessionHeader({ id: SessionId('demo-long'), cwd: '/home/demo/strand', createdAt: base + 5 * DAY });
+  const longTurns = function* (): Generator<SessionEventInput[]> {
+    yield [{ type: 'session/title', data: { title: 'A very long session (50k+ events)' } }];
+    let batch: SessionEventInput[] = [];
+    for (const turn of workloadTurns(30, 50_001)) {
+      batch.push(...turn);
+      if (batch.length >= 2100) {
+        yield batch;
+        batch = [];
+        onProgress(sessions, total);
       }
     }
-    const sessions = await persistence.list();
-    sessions.sort((a, b) => a.header.createdAt - b.header.createdAt || (a.header.id < b.header.id ? -1 : 1));
-    console.log(`\n${sessions.length} sessions in ${persistence.root}`);
-    for (const summary of sessions) {
-      const log = await persistence.inspect(summary.header.id);
-      const title = [...log.events].reverse().find((e) => e.type === 'session/title');
-      console.log(
-        `  ${summary.header.id.padEnd(14)} ${String(log.events.length).padStart(6)} events  ${(summary.storedBytes / 1024).toFixed(1).padStart(8)} KiB` +
-          `${log.header.isSeeded ? `  seeded (${log.inheritedEventCount} inherited)` : ''}  ${title === undefined ? '' : JSON.stringify((title.data as { title: string }).title)}`,
-      );
-    }
-  } finally {
-    await persistence.close();
-  }
+    if (batch.length > 0) yield batch;
+  };
+  await write(long, longTurns());
+
+  // The session `strand serve` keeps live.
+  await write(newSessionHeader({ id: DEMO_LIVE_SESSION, cwd: '/home/demo/strand', createdAt: base + 6 * DAY, agentPreset: 'general' }), titled('Live: a session that keeps working', 40, 1));
+  onProgress(sessions, total);
+  return { sessions, events };
 }

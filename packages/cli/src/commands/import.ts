@@ -1,0 +1,115 @@
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { Argument, Command, CommanderError } from 'commander';
+import cliProgress from 'cli-progress';
+import {
+  IMPORT_HARNESSES,
+  defaultSourceDir,
+  importTranscripts,
+  isImportError,
+  type Harness,
+  type ImportReport,
+  type ImportSummary,
+} from '@strand/import';
+
+/** Reports printed in text mode; `--json` lists them all. */
+const SHOWN_REPORTS = 20;
+
+/**
+ * `strand import <claude-code|codex|gemini> [dir] [--data <dir>] [--json]`: the importer owns
+ * everything about transcripts; this module only parses arguments, shows progress and prints.
+ * Exit codes: 0 ok, 1 when any file failed, 2 on usage errors (including a missing folder).
+ */
+export function importCommand(): Command {
+  return new Command('import')
+    .description(
+      "import another harness's transcripts as Strand sessions (re-running imports only what changed)",
+    )
+    .addArgument(new Argument('<harness>', 'the harness that wrote them').choices(IMPORT_HARNESSES))
+    .argument('[dir]', 'folder to read (default: ~/.claude/projects, ~/.codex/sessions or ~/.gemini/tmp)')
+    .option('--data <dir>', 'data folder', '.strand-data')
+    .option(
+      '--json',
+      'print one JSON object (imported, updated, unchanged, skipped, failed, reports) instead of text',
+    )
+    .showHelpAfterError()
+    .exitOverride()
+    .action(async (harness: Harness, dir: string | undefined, options: { data: string; json?: boolean }) => {
+      const sourceDir = dir ?? defaultSourceDir(harness, homedir());
+      const bar = progressBar(options.json === true);
+      let summary: ImportSummary;
+      try {
+        summary = await importTranscripts({
+          harness,
+          sourceDir,
+          dataDir: options.data,
+          ...(bar === undefined ? {} : { onProgress: bar.update }),
+        });
+      } catch (error) {
+        bar?.stop();
+        if (isImportError(error) && error.code === 'IMPORT_SOURCE_NOT_FOUND') {
+          // A usage error (exit 2), but one line is enough: the arguments parsed fine.
+          console.error(`strand import: ${error.message}`);
+          throw new CommanderError(2, 'strand.import.no-source', error.message);
+        }
+        throw error;
+      }
+      bar?.stop();
+      if (options.json === true) console.log(JSON.stringify(summary));
+      else printSummary(summary, harness, sourceDir, options.data);
+      if (summary.failed > 0) process.exitCode = 1;
+    });
+}
+
+/** A progress bar on stderr, only for a person watching a terminal (never with --json). */
+function progressBar(
+  json: boolean,
+): { update: (done: number, total: number, file: string) => void; stop: () => void } | undefined {
+  if (json || process.stderr.isTTY !== true) return undefined;
+  const bar = new cliProgress.SingleBar(
+    {
+      stream: process.stderr,
+      format: 'importing [{bar}] {value}/{total} files | {file}',
+      hideCursor: true,
+      clearOnComplete: true,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  let started = false;
+  return {
+    update: (done, total, file) => {
+      if (!started) {
+        bar.start(total, done, { file: '' });
+        started = true;
+      }
+      bar.update(done, { file: file === '' ? '' : shorten(path.basename(file)) });
+    },
+    stop: () => {
+      if (started) bar.stop();
+    },
+  };
+}
+
+function printSummary(summary: ImportSummary, harness: Harness, sourceDir: string, dataDir: string): void {
+  const replaced = summary.replaced > 0 ? ` (${summary.replaced} replaced)` : '';
+  console.log(`${harness}: ${summary.files} files in ${sourceDir} → ${dataDir}`);
+  console.log(
+    `  imported ${summary.imported}, updated ${summary.updated}${replaced}, unchanged ${summary.unchanged} sessions; skipped ${summary.skipped}, failed ${summary.failed}`,
+  );
+  const worst = [...summary.reports].sort((a, b) => rank(a) - rank(b));
+  for (const report of worst.slice(0, SHOWN_REPORTS)) {
+    console.log(
+      `  ${report.kind.padEnd(14)} ${report.file}${report.line === null ? '' : `:${report.line}`}: ${report.reason}`,
+    );
+  }
+  if (worst.length > SHOWN_REPORTS)
+    console.log(`  … ${worst.length - SHOWN_REPORTS} more reports (--json lists them all)`);
+}
+
+function rank(report: ImportReport): number {
+  return ['failed', 'replaced', 'skipped-file', 'skipped-record', 'note'].indexOf(report.kind);
+}
+
+function shorten(name: string): string {
+  return name.length > 48 ? `…${name.slice(-47)}` : name;
+}
