@@ -6,6 +6,8 @@ import { Command, CommanderError } from 'commander';
 import { demoCommand } from './commands/demo.js';
 import { importCommand } from './commands/import.js';
 import { serveCommand } from './commands/serve.js';
+import { doctorCommand } from './commands/doctor.js';
+import { agentsCommand, followCommand, listCommand, searchCommand, showCommand } from './commands/read-commands.js';
 
 
 const program = new Command('strand')
@@ -14,7 +16,9 @@ const program = new Command('strand')
   .exitOverride();
 
 program.addCommand(serveCommand());
+for (const command of [listCommand(), showCommand(), followCommand(), agentsCommand(), searchCommand()]) program.addCommand(command);
 program.addCommand(demoCommand());
+program.addCommand(doctorCommand());
 program.addCommand(importCommand());
 
 try {

@@ -1,0 +1,26 @@
+/** Small text helpers for command output. */
+export const HIGHLIGHT = /\u0002([^\u0003]*)\u0003/g;
+
+export function highlight(snippet: string, tty: boolean): string {
+  return snippet.replace(HIGHLIGHT, (_m, text: string) => (tty ? `\u001b[1m${text}\u001b[22m` : `[${text}]`));
+}
+
+export function describeValue(value: unknown): string {
+  if (value === undefined) return '?';
+  if (value === null) return '—';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+export function oneLine(text: string, max = 100): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? flat.slice(0, max - 1) + '…' : flat;
+}
+
+export function eventSummary(event: { type: string; seq: number; data: unknown }): string {
+  const data = event.data as Record<string, unknown> | null;
+  const content = data?.content;
+  const text = typeof content === 'string' ? content : Array.isArray(content) ? content.map((b: { text?: string }) => b.text ?? '[image]').join(' ') : '';
+  const extra =
+    event.type === 'tool/call' ? `${String(data?.name)} ${String(data?.arguments)}` : event.type === 'session/title' ? String(data?.title) : event.type === 'turn/end' ? String(data?.reason) : text;
+  return `${String(event.seq).padStart(6)}  ${event.type.padEnd(20)} ${oneLine(extra, 90)}`;
+}
