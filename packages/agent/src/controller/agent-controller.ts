@@ -1,0 +1,384 @@
+import { randomUUID } from 'node:crypto';
+import type { SessionPersistence, SessionPreparations } from '@strand/persistence';
+import type { ProjectionRegistry } from '@strand/projection';
+import { isSessionQueryError, type SessionObservation, type SessionQuery } from '@strand/query';
+import {
+  newSessionHeader,
+  SessionError,
+  SessionId,
+  type MessageContent,
+  type Session,
+  type SessionStore,
+} from '@strand/session';
+import type { Agent, AgentLease, AgentStatus, PromptOptions, TurnOutcome } from '../agent.js';
+import { AgentError } from '../errors.js';
+import type { Model, ModelResolver } from '../model/model.js';
+import { routeData } from '../model/route-data.js';
+import { ScriptedModel } from '../model/scripted/scripted-model.js';
+import { DEFAULT_MAX_DELEGATION_DEPTH } from '../subagent-control.js';
+import { subagentTools } from '../tools/subagent-tools.js';
+import { runTurn, type TurnInput } from '../turn/run-turn.js';
+import { childRuntimeFor, type ChildRuntimeHost } from './child-runtime.js';
+import { nonNegativeInteger, positiveInteger } from './config-checks.js';
+import { LiveAgent, type AgentRuntime } from './live-agent.js';
+import {
+  DEFAULT_MAX_STEPS,
+  type ActivateOptions,
+  type AgentChange,
+  type AgentControllerOptions,
+  type CreateSessionOptions,
+} from './options.js';
+import { publishObserved } from './publication.js';
+import { presetOf, selectionOf, titleIfUntitled } from './session-facts.js';
+import { Settler } from './settler.js';
+import { createStoredSession } from './stored-session.js';
+
+/**
+ * The session controller (SYSTEM.md §2): the one place agents are attached to sessions and
+ * detached from them.
+ *
+ * - Activation: `create` (a new session), `promote` (a cold session a follower observed, published
+ *   without a second read), `activate` (any ordinary session by id). Each returns a lease.
+ * - An agent settles when it is idle and nobody holds a lease (`Settler`): persistence is flushed,
+ *   the session is detached from the store (the cache write policy writes its row), the agent ends.
+ * - Children (`origin: 'subagent'`) are refused here; they are created and continued only through
+ *   the `spawn_agent` / `send_message` tools of their parent's agent (`childRuntimeFor`).
+ */
+export class AgentController {
+  readonly #persistence: SessionPersistence;
+  readonly #preparations: SessionPreparations;
+  readonly #store: SessionStore;
+  readonly #registry: ProjectionRegistry;
+  readonly #query: SessionQuery;
+  readonly #cacheWrites: { drain(): Promise<void> } | undefined;
+  readonly #model: Model | ModelResolver;
+  readonly #tools: NonNullable<AgentControllerOptions['tools']>;
+  readonly #instructions: AgentControllerOptions['instructions'];
+  readonly #maxSteps: number;
+  readonly #now: () => number;
+  readonly #newSessionId: () => SessionId;
+  readonly #reportError: (error: unknown) => void;
+  readonly #agents = new Map<SessionId, LiveAgent>();
+  readonly #activating = new Map<SessionId, Promise<LiveAgent>>();
+  readonly #listeners = new Set<(change: AgentChange) => void>();
+  readonly #pending = new Set<Promise<unknown>>();
+  readonly #runtime: AgentRuntime;
+  readonly #children: ChildRuntimeHost;
+  readonly #settler: Settler;
+  #closed = false;
+
+  constructor(options: AgentControllerOptions) {
+    this.#persistence = options.persistence;
+    this.#preparations = options.preparations;
+    this.#store = options.store;
+    this.#registry = options.registry;
+    this.#query = options.query;
+    this.#cacheWrites = options.cacheWrites;
+    this.#model = options.model ?? new ScriptedModel();
+    this.#tools =
+      options.tools ??
+      subagentTools({
+        listing: {
+          sessionProjections: options.registry,
+          sessions: options.store,
+          sessionQuery: options.query,
+          ...(options.cache === undefined ? {} : { sessionProjectionCache: options.cache }),
+        },
+      });
+    this.#instructions = options.instructions;
+    this.#maxSteps = positiveInteger(options.maxSteps ?? DEFAULT_MAX_STEPS, 'maxSteps');
+    this.#now = options.now ?? Date.now;
+    this.#newSessionId = options.newSessionId ?? (() => SessionId(randomUUID()));
+    this.#reportError = options.reportError ?? ((error) => console.error('strand: agent', error));
+    this.#runtime = {
+      runTurn: (agent, input, signal) => this.#runTurn(agent, input, signal),
+      changed: (agent, status) => this.#changed(agent, status),
+      reportError: this.#reportError,
+    };
+    this.#children = {
+      persistence: this.#persistence,
+      query: this.#query,
+      maxDepth: nonNegativeInteger(
+        options.maxDelegationDepth ?? DEFAULT_MAX_DELEGATION_DEPTH,
+        'maxDelegationDepth',
+      ),
+      newSessionId: this.#newSessionId,
+      now: this.#now,
+      assertOpen: () => this.#assertOpen(),
+      attach: (session) => this.#attach(session),
+      adopt: (observation) => this.#adopt(observation),
+    };
+    this.#settler = new Settler({
+      idleDetachMs: nonNegativeInteger(options.idleDetachMs ?? 0, 'idleDetachMs'),
+      flush: () => this.#flush(),
+      detach: (agent) => this.#detach(agent),
+      cacheWrites: this.#cacheWrites,
+      isClosed: () => this.#closed,
+    });
+  }
+
+  /** The attached agent of a session, if this controller has one. */
+  agent(id: SessionId): Agent | undefined {
+    return this.#agents.get(id);
+  }
+
+  agents(): Agent[] {
+    return [...this.#agents.values()];
+  }
+
+  /** `running` / `idle` for an attached agent, undefined when the session has none here. */
+  status(id: SessionId): AgentStatus | undefined {
+    return this.#agents.get(id)?.status;
+  }
+
+  /** Agent attached, status changed, agent detached — for every agent of this controller. */
+  onChange(listener: (change: AgentChange) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Creates an ordinary session (persisted, live in the store) with an idle agent. */
+  async create(options: CreateSessionOptions = {}): Promise<AgentLease> {
+    this.#assertOpen();
+    const header = newSessionHeader({
+      id: options.id ?? this.#newSessionId(),
+      createdAt: this.#now(),
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+      ...(options.agentPreset === undefined ? {} : { agentPreset: options.agentPreset }),
+    });
+    const session = await createStoredSession(this.#persistence, {
+      header,
+      ...(options.model === undefined
+        ? {}
+        : { firstEvents: [{ type: 'model/selection', data: routeData(options.model) }] }),
+    });
+    return this.#attach(session).retain();
+  }
+
+  /**
+   * Promotes the cold session a follower observed: reserves and publishes its prepared log through
+   * the preparation layer (no second read) and attaches an agent. Takes ownership of the
+   * observation's lease and disposes it in every outcome. A session already live here gives a
+   * lease on its agent. Refuses `AGENT_CHILD_SESSION`, `AGENT_PROMOTION_UNPREPARED`,
+   * `AGENT_PROMOTION_STALE`, `AGENT_SESSION_LIVE_ELSEWHERE`.
+   */
+  async promote(observation: SessionObservation): Promise<AgentLease> {
+    try {
+      this.#assertOpen();
+      refuseChild(observation.header);
+      return (await this.#adopt(observation)).retain();
+    } finally {
+      observation.dispose();
+    }
+  }
+
+  /** A lease on an ordinary session's agent, promoting the session from persistence if it is cold. */
+  async activate(id: SessionId, options: ActivateOptions = {}): Promise<AgentLease> {
+    this.#assertOpen();
+    const live = this.#agents.get(id);
+    if (live !== undefined) {
+      refuseChild(live.session.header);
+      return live.retain();
+    }
+    let observation: SessionObservation;
+    try {
+      observation = await this.#query.observeSession(id, {
+        requirePrepared: true,
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+      });
+    } catch (cause) {
+      if (isSessionQueryError(cause, 'SESSION_QUERY_NOT_FOUND'))
+        throw new AgentError('AGENT_SESSION_NOT_FOUND', `no session ${id}`, { cause, sessionId: id });
+      if (isSessionQueryError(cause, 'SESSION_QUERY_ABORTED'))
+        throw new AgentError('AGENT_CANCELLED', `activating ${id} was cancelled`, { cause, sessionId: id });
+      throw new AgentError('AGENT_PERSISTENCE_FAILED', `reading session ${id} failed`, {
+        cause,
+        sessionId: id,
+      });
+    }
+    return this.promote(observation);
+  }
+
+  /**
+   * Activates the session and starts a turn with a person's message. Resolves once the turn is
+   * accepted (the agent is `running`); `outcome` resolves when it ends. The lease taken here is
+   * released when the turn ends.
+   */
+  async prompt(
+    id: SessionId,
+    message: MessageContent,
+    options: PromptOptions = {},
+  ): Promise<{ agent: Agent; outcome: Promise<TurnOutcome> }> {
+    const lease = await this.activate(id, options);
+    try {
+      const outcome = (lease.agent as LiveAgent).start({ content: message, author: 'human' }, options.signal);
+      void outcome.finally(() => lease.release());
+      return { agent: lease.agent, outcome };
+    } catch (error) {
+      lease.release();
+      throw error;
+    }
+  }
+
+  /** Cancels the running turn of a session's agent; false when none is running here. */
+  cancel(id: SessionId, reason?: string): boolean {
+    return this.#agents.get(id)?.cancel(reason) ?? false;
+  }
+
+  /**
+   * Resolves when no turn runs and no detach is pending — including agents waiting out
+   * `idleDetachMs` (tests, orderly shutdown).
+   */
+  async whenSettled(): Promise<void> {
+    while (this.#pending.size > 0) await Promise.allSettled([...this.#pending]);
+  }
+
+  /** Cancels running turns, detaches every agent (flushing first) and refuses further activations. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#settler.wakeAll();
+    for (const agent of this.#agents.values()) agent.cancel('the agent controller is closing');
+    await this.whenSettled();
+    await this.#flush();
+    for (const agent of [...this.#agents.values()]) this.#detach(agent);
+    await this.#cacheWrites?.drain();
+  }
+
+  #attach(session: Session, alreadyInStore = false): LiveAgent {
+    if (!alreadyInStore) {
+      try {
+        this.#store.attach(session);
+      } catch (cause) {
+        if (cause instanceof SessionError && cause.code === 'SESSION_ALREADY_ATTACHED') {
+          throw new AgentError('AGENT_SESSION_LIVE_ELSEWHERE', `session ${session.id} is already live`, {
+            cause,
+            sessionId: session.id,
+          });
+        }
+        throw cause;
+      }
+    }
+    // A no-op when the registry follows the store (SessionQuery binds it); needed otherwise.
+    this.#registry.track(session);
+    const agent = new LiveAgent(session, this.#runtime);
+    this.#agents.set(session.id, agent);
+    this.#emit({ kind: 'attached', agent });
+    return agent;
+  }
+
+  /** The agent for an observed session: the live one here, one in flight, or a new publication. */
+  async #adopt(observation: SessionObservation): Promise<LiveAgent> {
+    const id = observation.header.id;
+    const live = this.#agents.get(id);
+    if (live !== undefined) return live;
+    const inFlight = this.#activating.get(id);
+    if (inFlight !== undefined) return inFlight;
+    if (observation.source === 'live') {
+      throw new AgentError(
+        'AGENT_SESSION_LIVE_ELSEWHERE',
+        `session ${id} is live but not attached by this controller`,
+        { sessionId: id },
+      );
+    }
+    const publication = publishObserved(this.#preparations, this.#store, observation).then((session) =>
+      this.#attach(session, true),
+    );
+    this.#activating.set(id, publication);
+    try {
+      return await publication;
+    } finally {
+      this.#activating.delete(id);
+    }
+  }
+
+  #runTurn(agent: LiveAgent, input: TurnInput, signal: AbortSignal): Promise<TurnOutcome> {
+    const session = agent.session;
+    // Read once per turn: a preset chosen mid-turn applies from the next turn.
+    const setup = { header: session.header, preset: presetOf(this.#registry, session) };
+    const turn = runTurn(
+      {
+        session,
+        tools: typeof this.#tools === 'function' ? this.#tools(setup) : this.#tools,
+        instructions:
+          typeof this.#instructions === 'function' ? this.#instructions(setup) : this.#instructions,
+        maxSteps: this.#maxSteps,
+        resolveModel: () => this.#resolveModel(session),
+        toolContext: (toolSignal) => ({
+          agent,
+          signal: toolSignal,
+          subagents: childRuntimeFor(this.#children, agent),
+        }),
+        onDelta: (text) => agent.emit({ kind: 'text-delta', text }),
+        reportError: this.#reportError,
+      },
+      input,
+      signal,
+    ).then(async (outcome) => {
+      if (outcome.reason === 'completed')
+        await titleIfUntitled(this.#registry, session, input.content).catch(this.#reportError);
+      return outcome;
+    });
+    this.#track(turn);
+    return turn;
+  }
+
+  #resolveModel(session: Session): Model {
+    const model = this.#model;
+    if (typeof model !== 'function') return model;
+    return model({ header: session.header, selection: selectionOf(this.#registry, session) });
+  }
+
+  #changed(agent: LiveAgent, status: AgentStatus | undefined): void {
+    if (status !== undefined) this.#emit({ kind: 'status', agent, status });
+    if (this.#settler.canDetach(agent)) this.#track(this.#settler.settle(agent, agent.activity));
+  }
+
+  async #flush(): Promise<void> {
+    try {
+      await this.#persistence.flush();
+    } catch (error) {
+      // The session's own write failure is on the session; detaching does not make it worse.
+      this.#reportError(error);
+    }
+  }
+
+  #detach(agent: LiveAgent): void {
+    if (!agent.attached) return;
+    this.#agents.delete(agent.id);
+    this.#store.detach(agent.session);
+    // A no-op when the registry follows the store; otherwise this hands the cache its final row.
+    this.#registry.untrack(agent.session);
+    agent.markDetached();
+    this.#emit({ kind: 'detached', agent });
+  }
+
+  #track(work: Promise<unknown>): void {
+    const tracked = work.catch((error: unknown) => this.#reportError(error));
+    this.#pending.add(tracked);
+    void tracked.finally(() => this.#pending.delete(tracked));
+  }
+
+  #emit(change: AgentChange): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(change);
+      } catch (error) {
+        this.#reportError(error);
+      }
+    }
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new AgentError('AGENT_CLOSED', 'the agent controller is closed');
+  }
+}
+
+function refuseChild(header: Session['header']): void {
+  if (header.origin === 'subagent') {
+    throw new AgentError(
+      'AGENT_CHILD_SESSION',
+      `session ${header.id} is a subagent child: only its parent drives it`,
+      { sessionId: header.id },
+    );
+  }
+}

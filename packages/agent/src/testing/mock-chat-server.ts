@@ -1,0 +1,79 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ReceivedRequest {
+  readonly headers: IncomingMessage['headers'];
+  readonly body: Record<string, unknown>;
+}
+
+export type ChatHandler = (request: ReceivedRequest, response: ServerResponse) => void | Promise<void>;
+
+/** A local chat-completions endpoint speaking the streaming protocol, scripted per request. */
+export interface MockChatServer {
+  /** The base URL to configure (`…/v1`). */
+  readonly baseUrl: string;
+  readonly requests: ReceivedRequest[];
+  /** Handlers used in order, one per request; the last one repeats. */
+  handle(...handlers: ChatHandler[]): void;
+  close(): Promise<void>;
+}
+
+export async function mockChatServer(): Promise<MockChatServer> {
+  const requests: ReceivedRequest[] = [];
+  let handlers: ChatHandler[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const received = {
+        headers: req.headers,
+        body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>,
+      };
+      requests.push(received);
+      const handler = handlers.length > 1 ? handlers.shift()! : handlers[0];
+      if (handler === undefined || req.url !== '/v1/chat/completions') {
+        res.writeHead(404).end();
+        return;
+      }
+      Promise.resolve(handler(received, res)).catch(() => res.destroy());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    requests,
+    handle: (...next) => {
+      handlers = next;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Starts an event stream response. */
+export function startStream(response: ServerResponse): void {
+  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  response.flushHeaders();
+}
+
+/** One `data:` event carrying a chat-completions chunk. */
+export function sse(chunk: unknown): string {
+  return `data: ${JSON.stringify(chunk)}\n\n`;
+}
+
+export const textChunk = (content: string): unknown => ({ choices: [{ index: 0, delta: { content } }] });
+export const finishChunk = (reason: string): unknown => ({
+  choices: [{ index: 0, delta: {}, finish_reason: reason }],
+});
+export const usageChunk = (input: number, output: number): unknown => ({
+  choices: [],
+  usage: { prompt_tokens: input, completion_tokens: output },
+});
+
+export function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

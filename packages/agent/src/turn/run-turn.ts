@@ -1,0 +1,172 @@
+import {
+  SessionError,
+  type MessageContent,
+  type Session,
+  type SessionEventInput,
+  type SessionSeq,
+} from '@strand/session';
+import type { TurnOutcome } from '../agent.js';
+import { AgentError, isAgentError } from '../errors.js';
+import type { Model } from '../model/model.js';
+import { routeData } from '../model/route-data.js';
+import type { ToolContext } from '../tools/tool.js';
+import type { ToolRegistry } from '../tools/tool-registry.js';
+import { closingEvents, type TurnEnding } from './close-turn.js';
+import { contextMessages } from './context-messages.js';
+import { executeTool } from './execute-tool.js';
+import { readStep, StepAccumulator } from './step-stream.js';
+import { TurnState } from './turn-state.js';
+
+export interface TurnDeps {
+  readonly session: Session;
+  readonly tools: ToolRegistry;
+  readonly instructions: string | undefined;
+  readonly maxSteps: number;
+  /** Called before every model request: a selection made mid-turn applies to the next request. */
+  readonly resolveModel: () => Model;
+  readonly toolContext: (signal: AbortSignal) => ToolContext;
+  readonly onDelta: (text: string) => void;
+  /** Where a failure to write the closing events goes (the log then stays open for crash repair). */
+  readonly reportError: (error: unknown) => void;
+}
+
+export interface TurnInput {
+  readonly content: MessageContent;
+  readonly author: 'human' | 'agent' | 'system';
+}
+
+/**
+ * One turn, appended through the session as it happens:
+ * `turn/start`, `user/message`, then per model step `step/start`, `request/header` (the route the
+ * request uses), `assistant/message` (with `usage`), a `tool/call` + `tool/result` per tool call,
+ * `step/end`; the turn ends when a step calls no tool: `turn/end completed`. A cancelled turn ends
+ * `aborted`, a model stream cut mid-way `interrupted`, any other failure `error` — always closed
+ * by `closingEvents`. Never rejects: the outcome says how the turn ended.
+ */
+export async function runTurn(deps: TurnDeps, input: TurnInput, signal: AbortSignal): Promise<TurnOutcome> {
+  const { session } = deps;
+  const state = new TurnState();
+  let turnStartSeq: SessionSeq | undefined;
+  const append = async (events: SessionEventInput | readonly SessionEventInput[]): Promise<void> => {
+    state.phase = 'append';
+    await session.append(events);
+  };
+  try {
+    const [start] = await session.append([
+      { type: 'turn/start', data: {} },
+      { type: 'user/message', data: { content: input.content, author: input.author } },
+    ]);
+    turnStartSeq = start?.seq;
+    for (let step = 0; ; step++) {
+      throwIfCancelled(signal);
+      if (step >= deps.maxSteps)
+        throw new AgentError('AGENT_STEP_LIMIT', `the turn used its ${deps.maxSteps} model steps`, {
+          sessionId: session.id,
+        });
+      // A resolver that throws is a model failure, not a persistence one.
+      state.phase = 'model';
+      const model = deps.resolveModel();
+      await append([
+        { type: 'step/start', data: {} },
+        { type: 'request/header', data: routeData(model.route) },
+      ]);
+      // Only once appended: a refused batch left no step to close.
+      state.stepOpen = true;
+      const acc = new StepAccumulator();
+      state.partial = acc;
+      await readStep(
+        model,
+        { messages: contextMessages(session.events, deps.instructions), tools: deps.tools.specs(), signal },
+        acc,
+        deps.onDelta,
+      );
+      await append({
+        type: 'assistant/message',
+        data: {
+          content: acc.text,
+          ...(acc.toolCalls.length === 0 ? {} : { toolCalls: acc.toolCalls }),
+          ...(acc.usage === undefined ? {} : { usage: acc.usage }),
+        },
+      });
+      state.partial = undefined;
+      state.lastText = acc.text;
+      state.outstanding = [...acc.toolCalls];
+      for (const call of acc.toolCalls) {
+        throwIfCancelled(signal);
+        await append({
+          type: 'tool/call',
+          data: { callId: call.id, name: call.name, arguments: call.arguments },
+        });
+        state.started.add(call.id);
+        state.phase = 'tool';
+        const output = await executeTool(deps.tools, call, deps.toolContext(signal));
+        await append({
+          type: 'tool/result',
+          data: {
+            callId: call.id,
+            content: output.content,
+            ...(output.isError === true ? { isError: true } : {}),
+            ...(output.code === undefined ? {} : { code: output.code }),
+          },
+        });
+        state.answered(call.id);
+      }
+      await append({ type: 'step/end', data: {} });
+      state.stepOpen = false;
+      if (acc.toolCalls.length === 0) break;
+    }
+    await append({ type: 'turn/end', data: { reason: 'completed' } });
+    return {
+      reason: 'completed',
+      text: state.lastText,
+      ...(turnStartSeq === undefined ? {} : { turnStartSeq }),
+    };
+  } catch (error) {
+    const ending = classify(error, signal, state, session.id);
+    const text = state.partial?.text ?? state.lastText;
+    if (turnStartSeq !== undefined) {
+      try {
+        await session.append(closingEvents(state, ending));
+      } catch (closeError) {
+        // The session refuses appends after a failed write; crash repair closes the turn on the next load.
+        deps.reportError(closeError);
+      }
+    }
+    return {
+      reason: ending.reason,
+      text,
+      error: ending.error,
+      ...(turnStartSeq === undefined ? {} : { turnStartSeq }),
+    };
+  }
+}
+
+function throwIfCancelled(signal: AbortSignal): void {
+  if (signal.aborted)
+    throw new AgentError('AGENT_CANCELLED', 'the turn was cancelled', { cause: signal.reason });
+}
+
+function classify(error: unknown, signal: AbortSignal, state: TurnState, sessionId: string): TurnEnding {
+  if (signal.aborted) {
+    const cancelled = isAgentError(error, 'AGENT_CANCELLED')
+      ? error
+      : new AgentError('AGENT_CANCELLED', 'the turn was cancelled', { cause: signal.reason, sessionId });
+    return { reason: 'aborted', error: cancelled };
+  }
+  if (isAgentError(error))
+    return { reason: error.code === 'AGENT_MODEL_INTERRUPTED' ? 'interrupted' : 'error', error };
+  if (error instanceof SessionError || state.phase === 'append') {
+    return {
+      reason: 'error',
+      error: new AgentError('AGENT_PERSISTENCE_FAILED', `appending to session ${sessionId} failed`, {
+        cause: error,
+        sessionId,
+      }),
+    };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return {
+    reason: 'error',
+    error: new AgentError('AGENT_MODEL_FAILED', `the model failed: ${message}`, { cause: error, sessionId }),
+  };
+}
