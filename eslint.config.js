@@ -32,7 +32,10 @@ export default tseslint.config(
   {
     files: ['packages/projection/src/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['node:*'], message: 'projection must run in a browser.' }] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['node:*'], message: 'projection must run in a browser.' }] },
+      ],
     },
   },
 );

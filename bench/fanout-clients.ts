@@ -32,7 +32,14 @@ function follow(ws: WebSocket): Promise<void> {
         delivered++;
       }
     });
-    ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'session.follow', params: { id: sessionId, window: 10 } }));
+    ws.send(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'session.follow',
+        params: { id: sessionId, window: 10 },
+      }),
+    );
   });
 }
 
@@ -45,7 +52,14 @@ stalled.on('message', (data: Buffer) => {
 });
 await new Promise<void>((resolve) => {
   stalled.once('message', () => resolve());
-  stalled.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'session.follow', params: { id: sessionId, window: 10 } }));
+  stalled.send(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'session.follow',
+      params: { id: sessionId, window: 10 },
+    }),
+  );
 });
 (stalled as unknown as { _socket: { pause(): void } })._socket.pause();
 process.stdout.write('ready\n');
@@ -55,5 +69,13 @@ await new Promise((resolve) => setTimeout(resolve, durationMs + 500));
 await new Promise((resolve) => setTimeout(resolve, 2000));
 lags.sort((a, b) => a - b);
 const pct = (p: number): number => lags[Math.min(lags.length - 1, Math.floor(p * lags.length))] ?? NaN;
-console.log(JSON.stringify({ delivered, seconds: (Date.now() - started) / 1000, lagP50Ms: pct(0.5), lagP99Ms: pct(0.99), stalledGotResync }));
+console.log(
+  JSON.stringify({
+    delivered,
+    seconds: (Date.now() - started) / 1000,
+    lagP50Ms: pct(0.5),
+    lagP99Ms: pct(0.99),
+    stalledGotResync,
+  }),
+);
 for (const ws of [...followers, stalled]) ws.terminate();

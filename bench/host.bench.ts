@@ -11,7 +11,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
-import { SessionPreparations, openJsonlPersistence, persistenceWriter, type SessionPersistence } from '@strand/persistence';
+import {
+  SessionPreparations,
+  openJsonlPersistence,
+  persistenceWriter,
+  type SessionPersistence,
+} from '@strand/persistence';
 import { BUILT_IN_UNITS, ProjectionRegistry } from '@strand/projection';
 import { ProjectionCache } from '@strand/projection-cache';
 import { SessionQuery } from '@strand/query';
@@ -29,10 +34,12 @@ const EVENTS_PER_SEC = 1_000;
 /** Counts body reads (inspect/load/readFrom) going through a persistence; every other call delegates. */
 function counting(persistence: SessionPersistence): { persistence: SessionPersistence; reads: () => number } {
   let reads = 0;
-  const counted = <A extends unknown[], R>(fn: (...args: A) => Promise<R>) => (...args: A): Promise<R> => {
-    reads++;
-    return fn(...args);
-  };
+  const counted =
+    <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
+    (...args: A): Promise<R> => {
+      reads++;
+      return fn(...args);
+    };
   const wrapped: SessionPersistence = {
     kind: persistence.kind,
     create: (input) => persistence.create(input),
@@ -77,7 +84,11 @@ try {
           const session = new Session({ header, incarnation, writer: persistenceWriter(base, id) });
           await session.append({ type: 'session/title', data: { title: `Session ${i}` } });
           await session.append([...workloadTurns(i, 21)][0]!);
-          cache.put({ header, incarnation }, header.isSeeded ? session.inheritedEventCount : (0 as never), registry.foldAll(header, session.events).rows);
+          cache.put(
+            { header, incarnation },
+            header.isSeeded ? session.inheritedEventCount : (0 as never),
+            registry.foldAll(header, session.events).rows,
+          );
         }
       }),
     );
@@ -88,7 +99,10 @@ try {
   const ws = new WebSocket(host.rpcUrl);
   await new Promise((resolve) => ws.once('open', resolve));
   let nextId = 1;
-  const call = (method: string, params: unknown): Promise<{ result?: { sessions?: { hints?: unknown }[] } }> =>
+  const call = (
+    method: string,
+    params: unknown,
+  ): Promise<{ result?: { sessions?: { hints?: unknown }[] } }> =>
     new Promise((resolve) => {
       const id = nextId++;
       const onMessage = (data: Buffer): void => {
@@ -108,11 +122,17 @@ try {
     const { ms, value } = await timeIt(() => call('session.list', {}));
     listReads = reads() - before;
     const sessions = value.result?.sessions ?? [];
-    if (sessions.length !== SESSIONS || sessions.some((s) => s.hints === undefined)) throw new Error(`list did not return every session with hints: ${sessions.length} rows, e.g. ${JSON.stringify(sessions.find((s) => s.hints === undefined) ?? value).slice(0, 300)}`);
+    if (sessions.length !== SESSIONS || sessions.some((s) => s.hints === undefined))
+      throw new Error(
+        `list did not return every session with hints: ${sessions.length} rows, e.g. ${JSON.stringify(sessions.find((s) => s.hints === undefined) ?? value).slice(0, 300)}`,
+      );
     listTimes.push(ms);
   }
   const list10kMs = median(listTimes);
-  line(`session.list over ${SESSIONS} cold sessions (cache hints)`, `${round(list10kMs)} ms, ${listReads} body reads`);
+  line(
+    `session.list over ${SESSIONS} cold sessions (cache hints)`,
+    `${round(list10kMs)} ms, ${listReads} body reads`,
+  );
   ws.close();
 
   // Fan-out: one live session appending 1,000 events/s.
@@ -122,9 +142,21 @@ try {
   const live = new Session({ header, incarnation, writer: persistenceWriter(base, liveId) });
   await live.append({ type: 'session/title', data: { title: 'fan-out' } });
   store.attach(live);
-  const clients = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'fanout-clients.ts'), host.rpcUrl, liveId, String(FOLLOWERS), String(DURATION_MS)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const clients = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      path.join(here, 'fanout-clients.ts'),
+      host.rpcUrl,
+      liveId,
+      String(FOLLOWERS),
+      String(DURATION_MS),
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   let output = '';
   clients.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   await new Promise<void>((resolve) => {
@@ -147,9 +179,18 @@ try {
   }
   await Promise.all(pending);
   await new Promise<void>((resolve) => clients.once('exit', () => resolve()));
-  const result = JSON.parse(output.trim().split('\n').at(-1)!) as { delivered: number; seconds: number; lagP50Ms: number; lagP99Ms: number; stalledGotResync: boolean };
+  const result = JSON.parse(output.trim().split('\n').at(-1)!) as {
+    delivered: number;
+    seconds: number;
+    lagP50Ms: number;
+    lagP99Ms: number;
+    stalledGotResync: boolean;
+  };
   const fanoutEventsPerSec = result.delivered / (DURATION_MS / 1000);
-  line(`fan-out: ${FOLLOWERS} followers, ${appended} events appended`, `${Math.round(fanoutEventsPerSec)} events/s delivered in total`);
+  line(
+    `fan-out: ${FOLLOWERS} followers, ${appended} events appended`,
+    `${Math.round(fanoutEventsPerSec)} events/s delivered in total`,
+  );
   line('delivery lag p50 / p99', `${result.lagP50Ms} ms / ${result.lagP99Ms} ms`);
   line('host peak RSS (sampled every 50 ms)', `${round(peakRss / 1e6)} MB`);
   line('stalled follower got follow.resync', String(result.stalledGotResync));

@@ -5,5 +5,7 @@ import { openBackend } from './backends.js';
 const [backend, root, id] = process.argv.slice(2) as [string, string, string];
 const persistence = await openBackend(backend, root);
 const log = await persistence.inspect(SessionId(id));
-console.log(JSON.stringify({ events: log.events.length, maxRssBytes: process.resourceUsage().maxRSS * 1024 }));
+console.log(
+  JSON.stringify({ events: log.events.length, maxRssBytes: process.resourceUsage().maxRSS * 1024 }),
+);
 await persistence.close();

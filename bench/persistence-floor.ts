@@ -23,7 +23,9 @@ export function sqliteFloor(dbFile: string, sessionId: string): number {
   const db = new Database(dbFile, { readonly: true });
   try {
     const rows = db
-      .prepare('SELECT e.type, e.seq, e.time, e.data FROM events e JOIN sessions s ON s.key = e.session_key WHERE s.id = ? ORDER BY e.seq')
+      .prepare(
+        'SELECT e.type, e.seq, e.time, e.data FROM events e JOIN sessions s ON s.key = e.session_key WHERE s.id = ? ORDER BY e.seq',
+      )
       .raw()
       .all(sessionId) as [string, number, number, string][];
     for (const row of rows) JSON.parse(row[3]);

@@ -34,12 +34,18 @@ interface Figures {
   list10kMs: number;
 }
 
-async function writeSession(persistence: SessionPersistence, id: string, eventCount: number, batchEvents: number): Promise<{ ms: number; events: number; logicalBytes: number }> {
+async function writeSession(
+  persistence: SessionPersistence,
+  id: string,
+  eventCount: number,
+  batchEvents: number,
+): Promise<{ ms: number; events: number; logicalBytes: number }> {
   const sid = SessionId(id);
   const header = newSessionHeader({ id: sid, createdAt: 1_700_000_000_000 });
   const { incarnation } = await persistence.create({ header });
   const session = new Session({ header, incarnation, writer: persistenceWriter(persistence, sid) });
-  const batches = batchEvents === 21 ? [...workloadTurns(0, eventCount)] : [...workloadBatches(0, eventCount, batchEvents)];
+  const batches =
+    batchEvents === 21 ? [...workloadTurns(0, eventCount)] : [...workloadBatches(0, eventCount, batchEvents)];
   const { ms } = await timeIt(async () => {
     for (const batch of batches) await session.append(batch);
   });
@@ -67,7 +73,10 @@ async function benchBackend(name: BackendName): Promise<Figures> {
       const r = await writeSession(persistence, `thousands-${size}`, size, 1000);
       const rate = r.events / (r.ms / 1000);
       if (size === 100_000) append1000EventsPerSec = rate;
-      line(`append, 1,000 events per append, ${workloadEventCount(size)} events`, `${Math.round(rate)} events/s`);
+      line(
+        `append, 1,000 events per append, ${workloadEventCount(size)} events`,
+        `${Math.round(rate)} events/s`,
+      );
     }
     await persistence.close();
 
@@ -76,19 +85,32 @@ async function benchBackend(name: BackendName): Promise<Figures> {
     const big = perSize.get(100_000)!;
     const bigSummary = summaries.find((s) => s.header.id === big.id)!;
     const storedOverLogical = bigSummary.storedBytes / big.logicalBytes;
-    line('stored size / logical JSON (100k)', `${round(storedOverLogical, 3)} (${round(big.logicalBytes / 1e6)} MB logical)`);
+    line(
+      'stored size / logical JSON (100k)',
+      `${round(storedOverLogical, 3)} (${round(big.logicalBytes / 1e6)} MB logical)`,
+    );
 
     let inspectMs100k = 0;
     for (const size of sizes) {
       const { id, logicalBytes } = perSize.get(size)!;
       const ms = await medianMs(size >= 1_000_000 ? 1 : 5, () => persistence.inspect(SessionId(id)));
       if (size === 100_000) inspectMs100k = ms;
-      line(`cold inspect ${workloadEventCount(size)} events`, `${round(ms)} ms, ${round(logicalBytes / 1e6 / (ms / 1000))} MB/s`);
+      line(
+        `cold inspect ${workloadEventCount(size)} events`,
+        `${round(ms)} ms, ${round(logicalBytes / 1e6 / (ms / 1000))} MB/s`,
+      );
     }
-    const floorMs = await medianMs(5, () => (name === 'jsonl' ? jsonlFloor(path.join(root, 'sessions', `${big.id}.zst`)) : sqliteFloor(path.join(root, 'strand.db'), big.id)));
+    const floorMs = await medianMs(5, () =>
+      name === 'jsonl'
+        ? jsonlFloor(path.join(root, 'sessions', `${big.id}.zst`))
+        : sqliteFloor(path.join(root, 'strand.db'), big.id),
+    );
     const inspectMBps = big.logicalBytes / 1e6 / (inspectMs100k / 1000);
     const floorMBps = big.logicalBytes / 1e6 / (floorMs / 1000);
-    line('floor (read + decompress + JSON.parse per line), 100k', `${round(floorMs)} ms, ${round(floorMBps)} MB/s`);
+    line(
+      'floor (read + decompress + JSON.parse per line), 100k',
+      `${round(floorMs)} ms, ${round(floorMBps)} MB/s`,
+    );
     line('inspect / floor (throughput ratio)', round(inspectMBps / floorMBps, 3));
 
     // The tail read runs on a fresh instance: the derived frame index comes from disk, not memory.
@@ -101,13 +123,23 @@ async function benchBackend(name: BackendName): Promise<Figures> {
       tailTimes.push((await timeIt(() => fresh.readFrom(SessionId(big.id), SessionSeq(last)))).ms);
     }
     const tailReadMs100k = median(tailTimes);
-    line('readFrom last turn of 100k', `${round(tailReadMs100k, 3)} ms (first ${round(tailTimes[0]!, 3)} ms)`);
+    line(
+      'readFrom last turn of 100k',
+      `${round(tailReadMs100k, 3)} ms (first ${round(tailTimes[0]!, 3)} ms)`,
+    );
     await persistence.close();
 
-    const child = execFileSync(process.execPath, ['--import', 'tsx', path.join(here, 'inspect-child.ts'), name, root, big.id], { encoding: 'utf8' });
+    const child = execFileSync(
+      process.execPath,
+      ['--import', 'tsx', path.join(here, 'inspect-child.ts'), name, root, big.id],
+      { encoding: 'utf8' },
+    );
     const { maxRssBytes } = JSON.parse(child.trim().split('\n').at(-1)!) as { maxRssBytes: number };
     const inspectPeakRssOverLogSize = maxRssBytes / big.logicalBytes;
-    line('fresh process inspecting 100k: peak RSS', `${round(maxRssBytes / 1e6)} MB = ${round(inspectPeakRssOverLogSize, 3)}× logical`);
+    line(
+      'fresh process inspecting 100k: peak RSS',
+      `${round(maxRssBytes / 1e6)} MB = ${round(inspectPeakRssOverLogSize, 3)}× logical`,
+    );
 
     const listRoot = mkdtempSync(path.join(tmpdir(), `strand-bench-list-${name}-`));
     try {

@@ -29,7 +29,12 @@ try {
   const preparations = new SessionPreparations(persistence, { capacity: 0 });
   const query = new SessionQuery({ persistence, preparations, store, registry, cache });
 
-  const write = async (id: string, events: number, attach = false, target = persistence): Promise<Session> => {
+  const write = async (
+    id: string,
+    events: number,
+    attach = false,
+    target = persistence,
+  ): Promise<Session> => {
     const sid = SessionId(id);
     const header = newSessionHeader({ id: sid, createdAt: 1_700_000_000_000 });
     const { incarnation } = await target.create({ header });
@@ -41,8 +46,15 @@ try {
 
   console.log('writing the 100k-event session …');
   // Keep only the identity: holding 100k live events would tax every GC of the timed reads.
-  const big = await write('big', 100_000).then((session) => ({ id: session.id, header: session.header, incarnation: session.incarnation, length: session.events.length }));
-  const coldObserveMs100k = await medianMs(3, async () => (await query.observeSession(big.id, { projectionMode: 'all' })).dispose());
+  const big = await write('big', 100_000).then((session) => ({
+    id: session.id,
+    header: session.header,
+    incarnation: session.incarnation,
+    length: session.events.length,
+  }));
+  const coldObserveMs100k = await medianMs(3, async () =>
+    (await query.observeSession(big.id, { projectionMode: 'all' })).dispose(),
+  );
   const floorMs = await medianMs(3, () => jsonlFloor(path.join(root, 'sessions', 'big.zst')));
   line('cold observeSession(all), 100k events', `${round(coldObserveMs100k)} ms`);
   line('persistence floor (read + decompress + JSON.parse)', `${round(floorMs)} ms`);
@@ -51,22 +63,56 @@ try {
   // A cache row at 99% of the log, as the write policy leaves at a turn end.
   const cut = Math.floor((big.length * 0.99) / 21) * 21;
   const stored = await persistence.inspect(big.id);
-  cache.put({ header: big.header, incarnation: big.incarnation! }, SessionLogOffset(0), registry.foldAll(big.header, stored.events.slice(0, cut)).rows);
+  cache.put(
+    { header: big.header, incarnation: big.incarnation! },
+    SessionLogOffset(0),
+    registry.foldAll(big.header, stored.events.slice(0, cut)).rows,
+  );
   await persistence.close();
   const fresh = await openJsonlPersistence({ root });
-  const freshQuery = new SessionQuery({ persistence: fresh, preparations: new SessionPreparations(fresh, { capacity: 0 }), store: new SessionStore(), registry, cache });
-  const tailMs = await medianMs(5, async () => (await freshQuery.observeSession(big.id, { projectionMode: 'all', window: { last: 100 } })).dispose());
-  const wholeMs = await medianMs(3, async () => (await freshQuery.observeSession(big.id, { projectionMode: 'all', window: { last: 100 }, requirePrepared: true })).dispose());
+  const freshQuery = new SessionQuery({
+    persistence: fresh,
+    preparations: new SessionPreparations(fresh, { capacity: 0 }),
+    store: new SessionStore(),
+    registry,
+    cache,
+  });
+  const tailMs = await medianMs(5, async () =>
+    (await freshQuery.observeSession(big.id, { projectionMode: 'all', window: { last: 100 } })).dispose(),
+  );
+  const wholeMs = await medianMs(3, async () =>
+    (
+      await freshQuery.observeSession(big.id, {
+        projectionMode: 'all',
+        window: { last: 100 },
+        requirePrepared: true,
+      })
+    ).dispose(),
+  );
   line('follow opening read: last 100 events + all projections (row at 99%)', `${round(tailMs, 2)} ms`);
   line('the same from the whole cold log', `${round(wholeMs)} ms → speedup ${round(wholeMs / tailMs, 1)}×`);
 
   const live1k = await write('live-1k', 1_000, true, fresh);
-  const live100k = new Session({ header: big.header, events: (await fresh.inspect(big.id)).events, incarnation: big.incarnation! });
+  const live100k = new Session({
+    header: big.header,
+    events: (await fresh.inspect(big.id)).events,
+    incarnation: big.incarnation!,
+  });
   store.attach(live100k);
   const liveUs = async (session: Session): Promise<number> => {
-    for (let i = 0; i < 200; i++) (await query.observeSession(session.id, { projectionMode: 'all', window: { last: 100 } })).dispose();
+    for (let i = 0; i < 200; i++)
+      (await query.observeSession(session.id, { projectionMode: 'all', window: { last: 100 } })).dispose();
     const times: number[] = [];
-    for (let i = 0; i < 2000; i++) times.push((await timeIt(async () => (await query.observeSession(session.id, { projectionMode: 'all', window: { last: 100 } })).dispose())).ms * 1000);
+    for (let i = 0; i < 2000; i++)
+      times.push(
+        (
+          await timeIt(async () =>
+            (
+              await query.observeSession(session.id, { projectionMode: 'all', window: { last: 100 } })
+            ).dispose(),
+          )
+        ).ms * 1000,
+      );
     return median(times);
   };
   const liveObserveUs1k = await liveUs(live1k);
@@ -85,7 +131,9 @@ try {
         const id = SessionId(`s-${i}`);
         const header = newSessionHeader({ id, createdAt: 1_700_000_000_000 + i });
         const { incarnation } = await fresh.create({ header });
-        await new Session({ header, incarnation, writer: persistenceWriter(fresh, id) }).append([...workloadTurns(i, 21)][0]!);
+        await new Session({ header, incarnation, writer: persistenceWriter(fresh, id) }).append(
+          [...workloadTurns(i, 21)][0]!,
+        );
       }
     }),
   );
@@ -94,7 +142,9 @@ try {
 
   let search = { indexEventsPerSec: NaN, searchP50Ms: NaN, searchP99Ms: NaN };
   try {
-    const { benchSearch } = (await import('./query-search.js')) as { benchSearch: () => Promise<typeof search> };
+    const { benchSearch } = (await import('./query-search.js')) as {
+      benchSearch: () => Promise<typeof search>;
+    };
     search = await benchSearch();
   } catch (error) {
     console.log(`  search benchmark unavailable: ${String(error)}`);

@@ -16,11 +16,33 @@ const ALLOWED: Record<string, readonly string[]> = {
   subagent: ['session', 'persistence', 'projection', 'projection-cache', 'query', 'protocol'],
   agent: ['session', 'persistence', 'projection', 'projection-cache', 'query', 'subagent'],
   protocol: ['projection'],
-  host: ['session', 'persistence', 'projection', 'projection-cache', 'query', 'subagent', 'agent', 'protocol'],
+  host: [
+    'session',
+    'persistence',
+    'projection',
+    'projection-cache',
+    'query',
+    'subagent',
+    'agent',
+    'protocol',
+  ],
   client: ['protocol'],
   web: ['protocol', 'client'],
   import: ['session', 'persistence', 'subagent'],
-  cli: ['session', 'persistence', 'projection', 'projection-cache', 'query', 'subagent', 'agent', 'protocol', 'host', 'client', 'import', 'test-support'],
+  cli: [
+    'session',
+    'persistence',
+    'projection',
+    'projection-cache',
+    'query',
+    'subagent',
+    'agent',
+    'protocol',
+    'host',
+    'client',
+    'import',
+    'test-support',
+  ],
   'test-support': ['session', 'persistence', 'projection', 'projection-cache'],
 };
 const BROWSER = new Set(['projection', 'protocol', 'client', 'web']);
@@ -37,7 +59,9 @@ function* sourceFiles(dir: string): Generator<string> {
 }
 
 const IMPORT = /(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
-const packages = readdirSync(path.join(root, 'packages')).filter((p) => statSync(path.join(root, 'packages', p)).isDirectory());
+const packages = readdirSync(path.join(root, 'packages')).filter((p) =>
+  statSync(path.join(root, 'packages', p)).isDirectory(),
+);
 
 for (const pkg of packages) {
   const allowed = ALLOWED[pkg];

@@ -7,8 +7,13 @@ import { demoCommand } from './commands/demo.js';
 import { importCommand } from './commands/import.js';
 import { serveCommand } from './commands/serve.js';
 import { doctorCommand } from './commands/doctor.js';
-import { agentsCommand, followCommand, listCommand, searchCommand, showCommand } from './commands/read-commands.js';
-
+import {
+  agentsCommand,
+  followCommand,
+  listCommand,
+  searchCommand,
+  showCommand,
+} from './commands/read-commands.js';
 
 const program = new Command('strand')
   .description('Strand: the session layer for AI agent harnesses')
@@ -16,7 +21,8 @@ const program = new Command('strand')
   .exitOverride();
 
 program.addCommand(serveCommand());
-for (const command of [listCommand(), showCommand(), followCommand(), agentsCommand(), searchCommand()]) program.addCommand(command);
+for (const command of [listCommand(), showCommand(), followCommand(), agentsCommand(), searchCommand()])
+  program.addCommand(command);
 program.addCommand(demoCommand());
 program.addCommand(doctorCommand());
 program.addCommand(importCommand());

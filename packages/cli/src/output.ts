@@ -19,8 +19,19 @@ export function oneLine(text: string, max = 100): string {
 export function eventSummary(event: { type: string; seq: number; data: unknown }): string {
   const data = event.data as Record<string, unknown> | null;
   const content = data?.content;
-  const text = typeof content === 'string' ? content : Array.isArray(content) ? content.map((b: { text?: string }) => b.text ?? '[image]').join(' ') : '';
+  const text =
+    typeof content === 'string'
+      ? content
+      : Array.isArray(content)
+        ? content.map((b: { text?: string }) => b.text ?? '[image]').join(' ')
+        : '';
   const extra =
-    event.type === 'tool/call' ? `${String(data?.name)} ${String(data?.arguments)}` : event.type === 'session/title' ? String(data?.title) : event.type === 'turn/end' ? String(data?.reason) : text;
+    event.type === 'tool/call'
+      ? `${String(data?.name)} ${String(data?.arguments)}`
+      : event.type === 'session/title'
+        ? String(data?.title)
+        : event.type === 'turn/end'
+          ? String(data?.reason)
+          : text;
   return `${String(event.seq).padStart(6)}  ${event.type.padEnd(20)} ${oneLine(extra, 90)}`;
 }

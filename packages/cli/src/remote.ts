@@ -13,9 +13,16 @@ export interface RemoteOptions {
  * the data folder on a private loopback port. Either way the CLI reads through the same API as
  * every other client — it owns no read logic of its own.
  */
-export async function withConnection<T>(options: RemoteOptions, fn: (connection: StrandConnection) => Promise<T>): Promise<T> {
+export async function withConnection<T>(
+  options: RemoteOptions,
+  fn: (connection: StrandConnection) => Promise<T>,
+): Promise<T> {
   if (options.url !== undefined) {
-    const connection = new StrandConnection({ url: toRpcUrl(options.url), WebSocket: WebSocket as unknown as WebSocketConstructor, ...(options.token === undefined ? {} : { token: options.token }) });
+    const connection = new StrandConnection({
+      url: toRpcUrl(options.url),
+      WebSocket: WebSocket as unknown as WebSocketConstructor,
+      ...(options.token === undefined ? {} : { token: options.token }),
+    });
     try {
       return await fn(connection);
     } finally {
@@ -24,7 +31,10 @@ export async function withConnection<T>(options: RemoteOptions, fn: (connection:
   }
   const runtime = await openStrandRuntime({ dataDir: options.data });
   const host = await startHost({ services: runtime.services, port: 0 });
-  const connection = new StrandConnection({ url: host.rpcUrl, WebSocket: WebSocket as unknown as WebSocketConstructor });
+  const connection = new StrandConnection({
+    url: host.rpcUrl,
+    WebSocket: WebSocket as unknown as WebSocketConstructor,
+  });
   try {
     await runtime.searchReady;
     return await fn(connection);

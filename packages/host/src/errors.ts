@@ -29,9 +29,17 @@ export function toWireError(error: unknown): RpcErrorObject {
   if (typeof code === 'string' && code.startsWith('AGENT_')) {
     return { code: ERROR_TABLE.AGENT_FAILED.rpc, message: (error as Error).message, data: { code } };
   }
-  return { code: ERROR_TABLE.RPC_INTERNAL_ERROR.rpc, message: 'internal error', data: { code: 'RPC_INTERNAL_ERROR' } };
+  return {
+    code: ERROR_TABLE.RPC_INTERNAL_ERROR.rpc,
+    message: 'internal error',
+    data: { code: 'RPC_INTERNAL_ERROR' },
+  };
 }
 
-export function wireError(code: WireErrorCode, message: string, data: Record<string, unknown> = {}): RpcErrorObject {
+export function wireError(
+  code: WireErrorCode,
+  message: string,
+  data: Record<string, unknown> = {},
+): RpcErrorObject {
   return { code: ERROR_TABLE[code].rpc, message, data: { ...data, code } };
 }

@@ -2,18 +2,33 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { WebSocket } from 'ws';
-import { SessionPreparations, openJsonlPersistence, persistenceWriter, type JsonlSessionPersistence } from '@strand/persistence';
+import {
+  SessionPreparations,
+  openJsonlPersistence,
+  persistenceWriter,
+  type JsonlSessionPersistence,
+} from '@strand/persistence';
 import { BUILT_IN_UNITS, ProjectionRegistry } from '@strand/projection';
 import { ProjectionCache } from '@strand/projection-cache';
 import { SessionQuery } from '@strand/query';
-import { Session, SessionId, SessionStore, newSessionHeader, type NewSessionHeader, type SessionEventInput } from '@strand/session';
+import {
+  Session,
+  SessionId,
+  SessionStore,
+  newSessionHeader,
+  type NewSessionHeader,
+  type SessionEventInput,
+} from '@strand/session';
 import { startHost, type HostOptions, type RunningHost } from './server.js';
 import type { HostServices } from './services.js';
 
 /** A real host over a real stack in a temp folder, for the host's integration tests. */
 export interface HostFixture {
   readonly host: RunningHost;
-  readonly services: HostServices & { readonly jsonl: JsonlSessionPersistence; readonly cache: ProjectionCache };
+  readonly services: HostServices & {
+    readonly jsonl: JsonlSessionPersistence;
+    readonly cache: ProjectionCache;
+  };
   storedSession(id: string, turns: number, header?: Partial<NewSessionHeader>): Promise<Session>;
   /** A session attached to the live store (it writes through persistence). */
   liveSession(id: string, turns: number): Promise<Session>;
@@ -30,7 +45,9 @@ export function turn(n: number): SessionEventInput[] {
   ];
 }
 
-export async function hostFixture(options: Partial<Omit<HostOptions, 'services'>> & { services?: Partial<HostServices> } = {}): Promise<HostFixture> {
+export async function hostFixture(
+  options: Partial<Omit<HostOptions, 'services'>> & { services?: Partial<HostServices> } = {},
+): Promise<HostFixture> {
   const root = mkdtempSync(path.join(tmpdir(), 'strand-host-'));
   const persistence = await openJsonlPersistence({ root });
   const preparations = new SessionPreparations(persistence);
@@ -39,11 +56,24 @@ export async function hostFixture(options: Partial<Omit<HostOptions, 'services'>
   for (const unit of BUILT_IN_UNITS) registry.register(unit);
   const cache = ProjectionCache.open({ path: ':memory:', registry });
   const query = new SessionQuery({ persistence, preparations, store, registry, cache });
-  const services = { persistence, preparations, store, registry, cache, query, ...options.services, jsonl: persistence };
+  const services = {
+    persistence,
+    preparations,
+    store,
+    registry,
+    cache,
+    query,
+    ...options.services,
+    jsonl: persistence,
+  };
   const host = await startHost({ ...options, services });
   const clients: RpcTestClient[] = [];
 
-  const write = async (id: string, turns: number, header: Partial<NewSessionHeader> = {}): Promise<Session> => {
+  const write = async (
+    id: string,
+    turns: number,
+    header: Partial<NewSessionHeader> = {},
+  ): Promise<Session> => {
     const sid = SessionId(id);
     const h = newSessionHeader({ createdAt: 1_000, ...header, id: sid });
     const { incarnation } = await persistence.create({ header: h });
@@ -63,7 +93,10 @@ export async function hostFixture(options: Partial<Omit<HostOptions, 'services'>
       return session;
     },
     async connect(connectOptions = {}) {
-      const client = await RpcTestClient.open(host.rpcUrl + (connectOptions.token === undefined ? '' : `?token=${encodeURIComponent(connectOptions.token)}`));
+      const client = await RpcTestClient.open(
+        host.rpcUrl +
+          (connectOptions.token === undefined ? '' : `?token=${encodeURIComponent(connectOptions.token)}`),
+      );
       clients.push(client);
       return client;
     },
@@ -78,7 +111,13 @@ export async function hostFixture(options: Partial<Omit<HostOptions, 'services'>
   };
 }
 
-type Message = { id?: number | string | null; method?: string; params?: unknown; result?: unknown; error?: { code: number; message: string; data: { code: string } } };
+type Message = {
+  id?: number | string | null;
+  method?: string;
+  params?: unknown;
+  result?: unknown;
+  error?: { code: number; message: string; data: { code: string } };
+};
 
 /** A raw JSON-RPC client over `ws` that records every frame in arrival order. */
 export class RpcTestClient {
@@ -129,7 +168,11 @@ export class RpcTestClient {
 
   async call<T = unknown>(method: string, params: unknown = {}): Promise<T> {
     const reply = await this.request(method, params);
-    if (reply.error !== undefined) throw Object.assign(new Error(reply.error.message), { code: reply.error.data.code, rpcCode: reply.error.code });
+    if (reply.error !== undefined)
+      throw Object.assign(new Error(reply.error.message), {
+        code: reply.error.data.code,
+        rpcCode: reply.error.code,
+      });
     return reply.result as T;
   }
 

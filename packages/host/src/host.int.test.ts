@@ -22,20 +22,33 @@ describe('session.follow', () => {
     const reply = await pending;
     await appending;
     const snapshot = reply.result as FollowSnapshot;
-    await client.waitFor((m) => m.method === 'follow.projection' && (m.params as { key: string }).key === 'title');
-    await client.waitFor((m) => m.method === 'follow.events' && (m.params as { events: { seq: number }[] }).events.at(-1)!.seq === live.events.length - 1);
+    await client.waitFor(
+      (m) => m.method === 'follow.projection' && (m.params as { key: string }).key === 'title',
+    );
+    await client.waitFor(
+      (m) =>
+        m.method === 'follow.events' &&
+        (m.params as { events: { seq: number }[] }).events.at(-1)!.seq === live.events.length - 1,
+    );
     const replyIndex = client.frames.findIndex((m) => m.id === reply.id);
-    const firstFrame = client.frames.findIndex((m) => m.method?.startsWith('follow.') && (m.params as { followId: string }).followId === snapshot.followId);
+    const firstFrame = client.frames.findIndex(
+      (m) =>
+        m.method?.startsWith('follow.') && (m.params as { followId: string }).followId === snapshot.followId,
+    );
     expect(replyIndex).toBeLessThan(firstFrame);
     expect(snapshot.events.length).toBeLessThanOrEqual(5);
     expect(snapshot.events.at(-1)?.seq).toBe(snapshot.cursor - 1); // the window is the tail
     expect(Object.keys(snapshot.baseline.values).sort()).toEqual(f.services.registry.keys().sort());
     expect(snapshot.baseline.asOfSeq).toBe(snapshot.cursor - 1);
     const seqs = [...snapshot.events.map((e) => e.seq)];
-    for (const m of client.frames) if (m.method === 'follow.events') seqs.push(...(m.params as { events: { seq: number }[] }).events.map((e) => e.seq));
+    for (const m of client.frames)
+      if (m.method === 'follow.events')
+        seqs.push(...(m.params as { events: { seq: number }[] }).events.map((e) => e.seq));
     expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => seqs[0]! + i));
     expect(seqs.at(-1)).toBe(live.events.length - 1);
-    const title = client.frames.find((m) => m.method === 'follow.projection' && (m.params as { key: string }).key === 'title')!;
+    const title = client.frames.find(
+      (m) => m.method === 'follow.projection' && (m.params as { key: string }).key === 'title',
+    )!;
     expect(title.params).toMatchObject({ key: 'title', value: 'Renamed', seq: live.events.length - 1 });
   });
 
@@ -60,7 +73,12 @@ describe('session.follow', () => {
     (slow.ws as unknown as { _socket: { pause(): void } })._socket.pause();
     const big = 'x'.repeat(20_000);
     for (let i = 0; i < 400; i++) await live.append({ type: 'x/blob', data: { big, i } });
-    await fast.waitFor((m) => m.method === 'follow.events' && (m.params as { events: { seq: number }[] }).events.at(-1)!.seq === live.events.length - 1, 10_000);
+    await fast.waitFor(
+      (m) =>
+        m.method === 'follow.events' &&
+        (m.params as { events: { seq: number }[] }).events.at(-1)!.seq === live.events.length - 1,
+      10_000,
+    );
     expect(f.host.hub.followerCount).toBe(1); // the slow follow was dropped, the fast one remains
     (slow.ws as unknown as { _socket: { resume(): void } })._socket.resume();
     const resync = await slow.waitFor((m) => m.method === 'follow.resync', 10_000);
@@ -79,7 +97,10 @@ describe('session.list and session.page', () => {
     expect(sessions.map((s) => s.id)).toEqual(['new', 'old']);
     const byId = new Map(sessions.map((s) => [s.id, s]));
     expect(byId.get('new')).toMatchObject({ live: true, hints: { values: { title: 'Title of new' } } });
-    expect(byId.get('old')).toMatchObject({ live: false, hints: { values: { title: 'Title of old', listMetadata: { blank: false } } } });
+    expect(byId.get('old')).toMatchObject({
+      live: false,
+      hints: { values: { title: 'Title of old', listMetadata: { blank: false } } },
+    });
   });
 
   it('a large cold session without cache rows stays visible with unknown hints', async () => {
@@ -95,9 +116,17 @@ describe('session.list and session.page', () => {
     f = await hostFixture();
     const s = await f.storedSession('paged', 10);
     const client = await f.connect();
-    const older = await client.call<{ firstSeq: number; events: { seq: number }[] }>('session.page', { id: 'paged', beforeSeq: 20, limit: 5 });
+    const older = await client.call<{ firstSeq: number; events: { seq: number }[] }>('session.page', {
+      id: 'paged',
+      beforeSeq: 20,
+      limit: 5,
+    });
     expect(older.events.map((e) => e.seq)).toEqual([15, 16, 17, 18, 19]);
-    const gap = await client.call<{ events: { seq: number }[] }>('session.page', { id: 'paged', fromSeq: 3, toSeq: 6 });
+    const gap = await client.call<{ events: { seq: number }[] }>('session.page', {
+      id: 'paged',
+      fromSeq: 3,
+      toSeq: 6,
+    });
     expect(gap.events.map((e) => e.seq)).toEqual([3, 4, 5]);
     expect(gap.events).toEqual(JSON.parse(JSON.stringify(s.events.slice(3, 6))));
   });
@@ -110,20 +139,43 @@ describe('bad requests', () => {
     const a = await f.connect();
     const b = await f.connect();
     expect((await a.raw('{not json')).error?.data.code).toBe('RPC_PARSE_ERROR');
-    expect((await a.raw(JSON.stringify({ jsonrpc: '2.0', id: 'x', method: 'nope' }), 'x')).error?.data.code).toBe('RPC_METHOD_NOT_FOUND');
+    expect(
+      (await a.raw(JSON.stringify({ jsonrpc: '2.0', id: 'x', method: 'nope' }), 'x')).error?.data.code,
+    ).toBe('RPC_METHOD_NOT_FOUND');
     expect((await a.request('session.follow', { id: 42 })).error?.data.code).toBe('RPC_INVALID_PARAMS');
-    expect((await a.request('session.list', { unexpected: true })).error?.data.code).toBe('RPC_INVALID_PARAMS');
-    expect((await a.raw(JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'session.list', params: { pad: 'x'.repeat(10_000) } }))).error?.data.code).toBe('HOST_FRAME_TOO_LARGE');
-    expect((await a.request('session.follow', { id: '../../../etc/passwd' })).error?.data.code).toBe('SESSION_QUERY_NOT_FOUND');
-    expect((await a.request('session.follow', { id: 'bad\u0000id' })).error?.data.code).toBe('SESSION_ID_INVALID');
-    expect((await a.request('session.prompt', { id: 'ok', text: 'hi' })).error?.data.code).toBe('AGENT_FAILED');
+    expect((await a.request('session.list', { unexpected: true })).error?.data.code).toBe(
+      'RPC_INVALID_PARAMS',
+    );
+    expect(
+      (
+        await a.raw(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: 9,
+            method: 'session.list',
+            params: { pad: 'x'.repeat(10_000) },
+          }),
+        )
+      ).error?.data.code,
+    ).toBe('HOST_FRAME_TOO_LARGE');
+    expect((await a.request('session.follow', { id: '../../../etc/passwd' })).error?.data.code).toBe(
+      'SESSION_QUERY_NOT_FOUND',
+    );
+    expect((await a.request('session.follow', { id: 'bad\u0000id' })).error?.data.code).toBe(
+      'SESSION_ID_INVALID',
+    );
+    expect((await a.request('session.prompt', { id: 'ok', text: 'hi' })).error?.data.code).toBe(
+      'AGENT_FAILED',
+    );
     expect((await b.call<{ sessions: unknown[] }>('session.list')).sessions).toHaveLength(1);
     expect((await a.call<{ sessions: unknown[] }>('session.list')).sessions).toHaveLength(1);
   });
 
   it('refuses to bind a non-loopback interface without a token, and checks the token on connect', async () => {
     f = await hostFixture({ token: 'a-long-enough-secret-token' });
-    await expect(startHost({ services: f.services, host: '0.0.0.0' })).rejects.toBeInstanceOf(HostConfigError);
+    await expect(startHost({ services: f.services, host: '0.0.0.0' })).rejects.toBeInstanceOf(
+      HostConfigError,
+    );
     await expect(f.connect()).rejects.toThrow(/401/);
     await expect(f.connect({ token: 'wrong-token-wrong-token!!' })).rejects.toThrow(/401/);
     const client = await f.connect({ token: 'a-long-enough-secret-token' });
@@ -136,7 +188,10 @@ describe('commands', () => {
     f = await hostFixture();
     const s = await f.storedSession('cold-cmd', 1);
     const client = await f.connect();
-    const { seq } = await client.call<{ seq: number }>('session.rename', { id: 'cold-cmd', title: 'New name' });
+    const { seq } = await client.call<{ seq: number }>('session.rename', {
+      id: 'cold-cmd',
+      title: 'New name',
+    });
     expect(seq).toBe(s.events.length);
     expect(f.services.store.size).toBe(0);
     const log = await f.services.persistence.inspect(s.id);
@@ -146,10 +201,19 @@ describe('commands', () => {
   it('commands on a subagent child are refused; reads of it are allowed', async () => {
     f = await hostFixture();
     await f.storedSession('parent', 1);
-    await f.storedSession('child', 1, { origin: 'subagent', parentSession: 'parent' as never, delegationDepth: 1 });
+    await f.storedSession('child', 1, {
+      origin: 'subagent',
+      parentSession: 'parent' as never,
+      delegationDepth: 1,
+    });
     const client = await f.connect();
-    expect((await client.request('session.rename', { id: 'child', title: 'x' })).error?.data.code).toBe('HOST_CHILD_SESSION_READ_ONLY');
-    expect((await client.request('session.selectModel', { id: 'child', provider: 'p', model: 'm' })).error?.data.code).toBe('HOST_CHILD_SESSION_READ_ONLY');
+    expect((await client.request('session.rename', { id: 'child', title: 'x' })).error?.data.code).toBe(
+      'HOST_CHILD_SESSION_READ_ONLY',
+    );
+    expect(
+      (await client.request('session.selectModel', { id: 'child', provider: 'p', model: 'm' })).error?.data
+        .code,
+    ).toBe('HOST_CHILD_SESSION_READ_ONLY');
     const snapshot = await client.call<FollowSnapshot>('session.follow', { id: 'child', interactive: true });
     expect(snapshot.header.origin).toBe('subagent');
   });

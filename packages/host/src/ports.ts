@@ -1,4 +1,10 @@
-import type { ModelCatalogEntry, PresetCatalogEntry, SearchResult, SubagentListEntry, SubagentTreeEntry } from '@strand/protocol';
+import type {
+  ModelCatalogEntry,
+  PresetCatalogEntry,
+  SearchResult,
+  SubagentListEntry,
+  SubagentTreeEntry,
+} from '@strand/protocol';
 import type { SessionObservation } from '@strand/query';
 import type { Session, SessionId } from '@strand/session';
 
@@ -29,11 +35,18 @@ export interface AgentPort {
 }
 
 export interface SubagentPort {
-  list(id: SessionId, scope: 'children' | 'descendants', signal: AbortSignal): Promise<readonly (SubagentListEntry | SubagentTreeEntry)[]>;
+  list(
+    id: SessionId,
+    scope: 'children' | 'descendants',
+    signal: AbortSignal,
+  ): Promise<readonly (SubagentListEntry | SubagentTreeEntry)[]>;
 }
 
 export interface SearchPort {
-  search(query: string, options: { limit?: number; cursor?: string; signal?: AbortSignal }): Promise<{ results: readonly SearchResult[]; nextCursor?: string }>;
+  search(
+    query: string,
+    options: { limit?: number; cursor?: string; signal?: AbortSignal },
+  ): Promise<{ results: readonly SearchResult[]; nextCursor?: string }>;
 }
 
 export interface CatalogPort {

@@ -54,7 +54,9 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
 
   const server: Server = createServer((request, response) => {
     if (request.url === '/health') {
-      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true, connections: sockets.size }));
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ ok: true, connections: sockets.size }));
       return;
     }
     if (webRoot === undefined) {
@@ -66,7 +68,10 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
 
   // The frame limit is checked per message so an oversized request gets a typed error; `maxPayload`
   // is only the hard ceiling past which ws drops the connection.
-  const wss = new WebSocketServer({ noServer: true, maxPayload: Math.max(limits.maxFrameBytes * 4, 16 * 1024 * 1024) });
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: Math.max(limits.maxFrameBytes * 4, 16 * 1024 * 1024),
+  });
   server.on('upgrade', (request, socket, head) => {
     const pathname = new URL(request.url ?? '/', 'http://host').pathname;
     if (pathname !== '/rpc') {
@@ -74,7 +79,10 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       return;
     }
     if (options.token !== undefined && !tokenMatches(options.token, presentedToken(request))) {
-      socket.end('HTTP/1.1 401 Unauthorized\r\ncontent-type: application/json\r\n\r\n' + JSON.stringify({ error: wireError('HOST_UNAUTHORIZED', 'a valid token is required') }));
+      socket.end(
+        'HTTP/1.1 401 Unauthorized\r\ncontent-type: application/json\r\n\r\n' +
+          JSON.stringify({ error: wireError('HOST_UNAUTHORIZED', 'a valid token is required') }),
+      );
       return;
     }
     wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
@@ -92,21 +100,36 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       },
       send: (text, done) => ws.send(text, done),
     };
-    const ctx: ConnectionContext = { services: options.services, hub, limits, out, signal: controller.signal };
+    const ctx: ConnectionContext = {
+      services: options.services,
+      hub,
+      limits,
+      out,
+      signal: controller.signal,
+    };
     let inFlight = 0;
     ws.on('message', (data, isBinary) => {
-      const size = Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : (data).byteLength;
+      const size = Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : data.byteLength;
       if (isBinary || size > limits.maxFrameBytes) {
-        const error = isBinary ? wireError('RPC_INVALID_REQUEST', 'binary frames are not accepted') : wireError('HOST_FRAME_TOO_LARGE', `frame of ${size} bytes exceeds ${limits.maxFrameBytes}`);
+        const error = isBinary
+          ? wireError('RPC_INVALID_REQUEST', 'binary frames are not accepted')
+          : wireError('HOST_FRAME_TOO_LARGE', `frame of ${size} bytes exceeds ${limits.maxFrameBytes}`);
         ws.send(errorReply(null, error).text);
         return;
       }
       if (inFlight >= limits.maxInFlight) {
-        ws.send(errorReply(null, wireError('HOST_TOO_MANY_REQUESTS', `more than ${limits.maxInFlight} requests in flight`)).text);
+        ws.send(
+          errorReply(
+            null,
+            wireError('HOST_TOO_MANY_REQUESTS', `more than ${limits.maxInFlight} requests in flight`),
+          ).text,
+        );
         return;
       }
       inFlight++;
-      const text = Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8');
+      const text = Buffer.isBuffer(data)
+        ? data.toString('utf8')
+        : Buffer.from(data as ArrayBuffer).toString('utf8');
       handleFrame(ctx, text)
         .then((reply) => {
           if (ws.readyState !== ws.OPEN) return;

@@ -14,7 +14,11 @@ const TYPES: Record<string, string> = {
 };
 
 /** Serves a built web folder; unknown paths fall back to index.html (a single-page app). Never leaves `root`. */
-export async function serveStatic(root: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
+export async function serveStatic(
+  root: string,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
   const url = new URL(request.url ?? '/', 'http://host');
   let file = path.resolve(root, '.' + decodeURIComponent(url.pathname));
   if (file !== root && !file.startsWith(root + path.sep)) {
@@ -30,6 +34,9 @@ export async function serveStatic(root: string, request: IncomingMessage, respon
     response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
     return;
   }
-  response.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', 'content-length': stat.size });
+  response.writeHead(200, {
+    'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
+    'content-length': stat.size,
+  });
   createReadStream(file).pipe(response);
 }

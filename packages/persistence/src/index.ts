@@ -1,4 +1,10 @@
-export { PersistenceError, isPersistenceError, throwIfAborted, type PersistenceErrorCode, type CorruptionLocation } from './errors.js';
+export {
+  PersistenceError,
+  isPersistenceError,
+  throwIfAborted,
+  type PersistenceErrorCode,
+  type CorruptionLocation,
+} from './errors.js';
 export type {
   SessionPersistence,
   PersistedSessionSummary,
@@ -8,7 +14,11 @@ export type {
   Attachment,
   ReadOptions,
 } from './types.js';
-export { openJsonlPersistence, JsonlSessionPersistence, type JsonlPersistenceOptions } from './jsonl/jsonl-persistence.js';
+export {
+  openJsonlPersistence,
+  JsonlSessionPersistence,
+  type JsonlPersistenceOptions,
+} from './jsonl/jsonl-persistence.js';
 export { escapeSessionId, unescapeSessionId } from './jsonl/file-names.js';
 export {
   SessionPreparations,
@@ -19,4 +29,10 @@ export {
 } from './preparation/session-preparations.js';
 export { prepare, type PreparedSession } from './preparation/prepared-session.js';
 export { persistenceWriter } from './preparation/persistence-writer.js';
-export { openSqlitePersistence, SqliteSessionPersistence, SQLITE_APPLICATION_ID, SQLITE_SCHEMA_VERSION, type SqlitePersistenceOptions } from './sqlite/index.js';
+export {
+  openSqlitePersistence,
+  SqliteSessionPersistence,
+  SQLITE_APPLICATION_ID,
+  SQLITE_SCHEMA_VERSION,
+  type SqlitePersistenceOptions,
+} from './sqlite/index.js';

@@ -1,5 +1,11 @@
 export type { RpcId, RpcRequest, RpcNotification, RpcResponse, RpcErrorObject } from './json-rpc.js';
-export { ERROR_TABLE, StrandRpcError, isWireErrorCode, type ErrorEntry, type WireErrorCode } from './errors.js';
+export {
+  ERROR_TABLE,
+  StrandRpcError,
+  isWireErrorCode,
+  type ErrorEntry,
+  type WireErrorCode,
+} from './errors.js';
 export type {
   WireJson,
   WireSessionHeader,

@@ -61,19 +61,37 @@ export interface PresetCatalogEntry {
 
 /** Every method: params and result. */
 export interface Methods {
-  'session.list': { params: { readonly limit?: number }; result: { readonly sessions: readonly SessionListRow[] } };
+  'session.list': {
+    params: { readonly limit?: number };
+    result: { readonly sessions: readonly SessionListRow[] };
+  };
   'session.search': {
     params: { readonly query: string; readonly limit?: number; readonly cursor?: string };
     result: { readonly results: readonly SearchResult[]; readonly nextCursor?: string };
   };
-  'session.follow': { params: { readonly id: string; readonly interactive?: boolean; readonly window?: number }; result: FollowSnapshot };
+  'session.follow': {
+    params: { readonly id: string; readonly interactive?: boolean; readonly window?: number };
+    result: FollowSnapshot;
+  };
   'session.unfollow': { params: { readonly followId: string }; result: { readonly ok: true } };
   'session.page': {
-    params: { readonly id: string; readonly beforeSeq?: number; readonly fromSeq?: number; readonly toSeq?: number; readonly limit?: number };
+    params: {
+      readonly id: string;
+      readonly beforeSeq?: number;
+      readonly fromSeq?: number;
+      readonly toSeq?: number;
+      readonly limit?: number;
+    };
     result: { readonly firstSeq: number; readonly events: readonly WireEvent[]; readonly cursor: number };
   };
-  'session.attachment': { params: { readonly id: string; readonly ref: string }; result: { readonly mediaType: string; readonly base64: string } };
-  'session.fork': { params: { readonly id: string; readonly atSeq: number }; result: { readonly id: string } };
+  'session.attachment': {
+    params: { readonly id: string; readonly ref: string };
+    result: { readonly mediaType: string; readonly base64: string };
+  };
+  'session.fork': {
+    params: { readonly id: string; readonly atSeq: number };
+    result: { readonly id: string };
+  };
   'subagent.list': {
     params: { readonly id: string; readonly scope?: 'children' | 'descendants' };
     result: { readonly rows: readonly (SubagentListEntry | SubagentTreeEntry)[] };
@@ -81,22 +99,46 @@ export interface Methods {
   'session.create': {
     params: {
       readonly cwd?: string;
-      readonly model?: { readonly provider: string; readonly model: string; readonly reasoningEffort?: string };
+      readonly model?: {
+        readonly provider: string;
+        readonly model: string;
+        readonly reasoningEffort?: string;
+      };
       readonly preset?: string;
       readonly prompt?: string;
     };
     result: { readonly id: string };
   };
-  'session.prompt': { params: { readonly id: string; readonly text: string }; result: { readonly accepted: true } };
+  'session.prompt': {
+    params: { readonly id: string; readonly text: string };
+    result: { readonly accepted: true };
+  };
   'session.cancel': { params: { readonly id: string }; result: { readonly cancelled: boolean } };
-  'session.rename': { params: { readonly id: string; readonly title: string }; result: { readonly seq: number } };
-  'session.selectModel': {
-    params: { readonly id: string; readonly provider: string; readonly model: string; readonly reasoningEffort?: string };
+  'session.rename': {
+    params: { readonly id: string; readonly title: string };
     result: { readonly seq: number };
   };
-  'session.selectPreset': { params: { readonly id: string; readonly preset: string | null }; result: { readonly seq: number } };
-  'catalog.models': { params: Record<string, never>; result: { readonly models: readonly ModelCatalogEntry[] } };
-  'catalog.presets': { params: Record<string, never>; result: { readonly presets: readonly PresetCatalogEntry[] } };
+  'session.selectModel': {
+    params: {
+      readonly id: string;
+      readonly provider: string;
+      readonly model: string;
+      readonly reasoningEffort?: string;
+    };
+    result: { readonly seq: number };
+  };
+  'session.selectPreset': {
+    params: { readonly id: string; readonly preset: string | null };
+    result: { readonly seq: number };
+  };
+  'catalog.models': {
+    params: Record<string, never>;
+    result: { readonly models: readonly ModelCatalogEntry[] };
+  };
+  'catalog.presets': {
+    params: Record<string, never>;
+    result: { readonly presets: readonly PresetCatalogEntry[] };
+  };
 }
 
 export type MethodName = keyof Methods;
@@ -106,11 +148,26 @@ export type ResultOf<M extends MethodName> = Methods[M]['result'];
 /** Server → client notifications of a follow. Frames carry their generation; older ones are ignored. */
 export interface Notifications {
   /** Live events appended after the snapshot's cursor (contiguous seqs). */
-  'follow.events': { readonly followId: string; readonly generation: number; readonly events: readonly WireEvent[] };
+  'follow.events': {
+    readonly followId: string;
+    readonly generation: number;
+    readonly events: readonly WireEvent[];
+  };
   /** One key's whole new value at `seq`. */
-  'follow.projection': { readonly followId: string; readonly generation: number; readonly key: string; readonly value: unknown; readonly seq: number };
+  'follow.projection': {
+    readonly followId: string;
+    readonly generation: number;
+    readonly key: string;
+    readonly value: unknown;
+    readonly seq: number;
+  };
   /** Session state that is not a projection: live/busy. */
-  'follow.state': { readonly followId: string; readonly generation: number; readonly live: boolean; readonly busy: boolean };
+  'follow.state': {
+    readonly followId: string;
+    readonly generation: number;
+    readonly live: boolean;
+    readonly busy: boolean;
+  };
   /** The follower fell too far behind (or the source changed): re-follow for a new generation. */
   'follow.resync': { readonly followId: string; readonly generation: number; readonly reason: string };
 }

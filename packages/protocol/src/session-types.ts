@@ -2,7 +2,13 @@
  * Session data as it crosses the wire. Structural copies of the `session` package's types, so
  * browsers never import Node-bound packages; `host` checks assignability at compile time.
  */
-export type WireJson = null | boolean | number | string | readonly WireJson[] | { readonly [key: string]: WireJson };
+export type WireJson =
+  | null
+  | boolean
+  | number
+  | string
+  | readonly WireJson[]
+  | { readonly [key: string]: WireJson };
 
 export interface WireSessionHeader {
   readonly version: number;
@@ -62,7 +68,10 @@ export type SubagentListEntry =
       readonly id: string;
       readonly activity: 'running' | 'inactive';
       readonly hasChildren: boolean;
-    } & ({ readonly mode: 'one-shot'; readonly label?: string } | { readonly mode: 'continuable'; readonly label: string }))
+    } & (
+      | { readonly mode: 'one-shot'; readonly label?: string }
+      | { readonly mode: 'continuable'; readonly label: string }
+    ))
   | {
       readonly kind: 'diagnostic';
       readonly id: string;

@@ -22,7 +22,11 @@ export interface CorpusRow {
 }
 
 /** Lists the corpus without materializing any log: persisted headers merged with attached sessions. */
-export async function listCorpus(persistence: SessionPersistence, store: SessionStore, signal?: AbortSignal): Promise<CorpusRow[]> {
+export async function listCorpus(
+  persistence: SessionPersistence,
+  store: SessionStore,
+  signal?: AbortSignal,
+): Promise<CorpusRow[]> {
   checkAborted(signal, '*');
   let persisted;
   try {

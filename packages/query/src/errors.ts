@@ -20,17 +20,29 @@ export class SessionQueryError extends Error {
   readonly code: SessionQueryErrorCode;
   readonly sessionId: string | undefined;
 
-  constructor(code: SessionQueryErrorCode, message: string, options: { cause?: unknown; sessionId?: string } = {}) {
+  constructor(
+    code: SessionQueryErrorCode,
+    message: string,
+    options: { cause?: unknown; sessionId?: string } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.sessionId = options.sessionId;
   }
 
   toJSON(): { name: string; code: SessionQueryErrorCode; message: string; sessionId?: string } {
-    return { name: this.name, code: this.code, message: this.message, ...(this.sessionId === undefined ? {} : { sessionId: this.sessionId }) };
+    return {
+      name: this.name,
+      code: this.code,
+      message: this.message,
+      ...(this.sessionId === undefined ? {} : { sessionId: this.sessionId }),
+    };
   }
 }
 
-export function isSessionQueryError(error: unknown, code?: SessionQueryErrorCode): error is SessionQueryError {
+export function isSessionQueryError(
+  error: unknown,
+  code?: SessionQueryErrorCode,
+): error is SessionQueryError {
   return error instanceof SessionQueryError && (code === undefined || error.code === code);
 }

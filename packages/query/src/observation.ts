@@ -51,7 +51,11 @@ export class SessionObservation implements ObservationCut {
     holder.onLease(+1);
   }
 
-  static create(cut: ObservationCut, preparation: PreparationLease | undefined, onLease: (delta: number) => void): SessionObservation {
+  static create(
+    cut: ObservationCut,
+    preparation: PreparationLease | undefined,
+    onLease: (delta: number) => void,
+  ): SessionObservation {
     return new SessionObservation(new CutHolder(cut, preparation, onLease));
   }
 
@@ -92,7 +96,11 @@ export class SessionObservation implements ObservationCut {
   }
 
   retain(): SessionObservation {
-    if (this.#disposed) throw new SessionQueryError('SESSION_QUERY_INVALID_QUERY', `observation of ${this.header.id} was already disposed`);
+    if (this.#disposed)
+      throw new SessionQueryError(
+        'SESSION_QUERY_INVALID_QUERY',
+        `observation of ${this.header.id} was already disposed`,
+      );
     return new SessionObservation(this.#holder);
   }
 

@@ -1,7 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { SessionPreparations, openJsonlPersistence, persistenceWriter, type JsonlSessionPersistence } from '@strand/persistence';
+import {
+  SessionPreparations,
+  openJsonlPersistence,
+  persistenceWriter,
+  type JsonlSessionPersistence,
+} from '@strand/persistence';
 import { BUILT_IN_UNITS, ProjectionRegistry } from '@strand/projection';
 import { ProjectionCache } from '@strand/projection-cache';
 import { Session, SessionId, SessionStore, newSessionHeader, type SessionEventInput } from '@strand/session';
@@ -40,7 +45,14 @@ export async function queryFixture(options: { withCache?: boolean } = {}): Promi
   for (const unit of BUILT_IN_UNITS) registry.register(unit);
   const cache = ProjectionCache.open({ path: ':memory:', registry });
   const hooks: ResolutionHooks = {};
-  const query = new SessionQuery({ persistence, preparations, store, registry, ...(options.withCache === false ? {} : { cache }), hooks });
+  const query = new SessionQuery({
+    persistence,
+    preparations,
+    store,
+    registry,
+    ...(options.withCache === false ? {} : { cache }),
+    hooks,
+  });
   return {
     root,
     persistence,

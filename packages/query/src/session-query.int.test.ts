@@ -48,7 +48,10 @@ describe('observeSession sources', () => {
     expect(obs.cursor).toBe(live.events.length);
     expect(obs.events).toEqual(live.events.slice(-3));
     expect(obs.firstSeq).toBe(live.events.length - 3);
-    expect(obs.projections).toEqual({ asOfSeq: live.events.length - 1, values: expect.objectContaining({ title: 'Renamed live' }) });
+    expect(obs.projections).toEqual({
+      asOfSeq: live.events.length - 1,
+      values: expect.objectContaining({ title: 'Renamed live' }),
+    });
     expect(inspect).not.toHaveBeenCalled();
     expect(readFrom).not.toHaveBeenCalled();
     obs.dispose();
@@ -83,7 +86,9 @@ describe('observeSession sources', () => {
 
 describe('observeSession errors', () => {
   it('not-found only when neither live nor persisted exists', async () => {
-    await expect(f.query.observeSession(SessionId('nobody'))).rejects.toMatchObject({ code: 'SESSION_QUERY_NOT_FOUND' });
+    await expect(f.query.observeSession(SessionId('nobody'))).rejects.toMatchObject({
+      code: 'SESSION_QUERY_NOT_FOUND',
+    });
     // A live-only session (never written) is found.
     const live = new Session({ header: (await f.storedSession('x', 0)).header });
     await f.persistence.delete(live.id);
@@ -97,14 +102,24 @@ describe('observeSession errors', () => {
     const written = await f.storedSession('bad', 1);
     const corrupt = Object.assign(new Error('x'), {});
     vi.spyOn(f.persistence, 'inspect').mockRejectedValueOnce(
-      new (await import('@strand/persistence')).PersistenceError('PERSISTENCE_CORRUPT', 'damaged', { sessionId: 'bad' }),
+      new (await import('@strand/persistence')).PersistenceError('PERSISTENCE_CORRUPT', 'damaged', {
+        sessionId: 'bad',
+      }),
     );
-    await expect(f.query.observeSession(written.id)).rejects.toMatchObject({ code: 'SESSION_QUERY_CORRUPT_SESSION' });
+    await expect(f.query.observeSession(written.id)).rejects.toMatchObject({
+      code: 'SESSION_QUERY_CORRUPT_SESSION',
+    });
     vi.spyOn(f.persistence, 'inspect').mockRejectedValueOnce(
-      new (await import('@strand/persistence')).PersistenceError('PERSISTENCE_IO', 'disk', { cause: corrupt }),
+      new (await import('@strand/persistence')).PersistenceError('PERSISTENCE_IO', 'disk', {
+        cause: corrupt,
+      }),
     );
-    await expect(f.query.observeSession(written.id)).rejects.toMatchObject({ code: 'SESSION_QUERY_PERSISTENCE_FAILED' });
-    await expect(f.query.observeSession(written.id, { signal: AbortSignal.abort() })).rejects.toMatchObject({ code: 'SESSION_QUERY_ABORTED' });
+    await expect(f.query.observeSession(written.id)).rejects.toMatchObject({
+      code: 'SESSION_QUERY_PERSISTENCE_FAILED',
+    });
+    await expect(f.query.observeSession(written.id, { signal: AbortSignal.abort() })).rejects.toMatchObject({
+      code: 'SESSION_QUERY_ABORTED',
+    });
     expect(f.query.outstandingLeases).toBe(0);
     expect(f.preparations.stats().outstandingLeases).toBe(0);
   });
@@ -121,7 +136,9 @@ describe('observeSession errors', () => {
       },
       view: (s: number) => s,
     });
-    await expect(f.query.observeSession(written.id, { projectionMode: 'all' })).rejects.toMatchObject({ code: 'SESSION_QUERY_CORRUPT_SESSION' });
+    await expect(f.query.observeSession(written.id, { projectionMode: 'all' })).rejects.toMatchObject({
+      code: 'SESSION_QUERY_CORRUPT_SESSION',
+    });
     // 'none' does no projection work, so the same session reads fine.
     const obs = await f.query.observeSession(written.id, { projectionMode: 'none' });
     expect(obs.projections).toBeUndefined();
@@ -129,7 +146,9 @@ describe('observeSession errors', () => {
   });
 
   it('an invalid window is a typed error', async () => {
-    await expect(f.query.observeSession(SessionId('a'), { window: { last: -1 } })).rejects.toMatchObject({ code: 'SESSION_QUERY_INVALID_QUERY' });
+    await expect(f.query.observeSession(SessionId('a'), { window: { last: -1 } })).rejects.toMatchObject({
+      code: 'SESSION_QUERY_INVALID_QUERY',
+    });
   });
 });
 
@@ -153,7 +172,11 @@ describe('projection modes', () => {
 
   it('a window limits the events returned, never the projection cut', async () => {
     const written = await f.storedSession('window', 5);
-    const obs = await f.query.observeSession(written.id, { projectionMode: 'all', window: { last: 2 }, requirePrepared: true });
+    const obs = await f.query.observeSession(written.id, {
+      projectionMode: 'all',
+      window: { last: 2 },
+      requirePrepared: true,
+    });
     expect(obs.events).toEqual(written.events.slice(-2));
     expect(obs.projections!.asOfSeq).toBe(written.events.length - 1);
     obs.dispose();
@@ -164,16 +187,30 @@ describe('projection modes', () => {
     // A cache row at an earlier cut, as the write policy would have left at a turn end.
     const midCut = 1 + 4 * 4;
     const rows = f.registry.foldAll(written.header, written.events.slice(0, midCut)).rows;
-    f.cache.put({ header: written.header, incarnation: written.incarnation! }, written.inheritedEventCount, rows);
+    f.cache.put(
+      { header: written.header, incarnation: written.incarnation! },
+      written.inheritedEventCount,
+      rows,
+    );
     const readFrom = vi.spyOn(f.persistence, 'readFrom');
     const inspect = vi.spyOn(f.persistence, 'inspect');
     const tail = await f.query.observeSession(written.id, { projectionMode: 'all', window: { last: 3 } });
     expect(inspect).not.toHaveBeenCalled();
     expect(readFrom).toHaveBeenCalled();
     expect(tail.hasPreparedSource).toBe(false);
-    const whole = await f.query.observeSession(written.id, { projectionMode: 'all', window: { last: 3 }, requirePrepared: true });
+    const whole = await f.query.observeSession(written.id, {
+      projectionMode: 'all',
+      window: { last: 3 },
+      requirePrepared: true,
+    });
     expect(whole.hasPreparedSource).toBe(true);
-    expect({ events: tail.events, cursor: tail.cursor, firstSeq: tail.firstSeq, projections: tail.projections, header: tail.header }).toEqual({
+    expect({
+      events: tail.events,
+      cursor: tail.cursor,
+      firstSeq: tail.firstSeq,
+      projections: tail.projections,
+      header: tail.header,
+    }).toEqual({
       events: whole.events,
       cursor: whole.cursor,
       firstSeq: whole.firstSeq,
@@ -185,7 +222,10 @@ describe('projection modes', () => {
   });
 
   it('a cold log with a turn left open by a crash is observed with its repair closers, as a repairing load would leave it', async () => {
-    const written = await f.storedSession('open', 1, [{ type: 'turn/start', data: {} }, { type: 'step/start', data: {} }]);
+    const written = await f.storedSession('open', 1, [
+      { type: 'turn/start', data: {} },
+      { type: 'step/start', data: {} },
+    ]);
     const obs = await f.query.observeSession(written.id, { projectionMode: 'none' });
     expect(obs.events.slice(-2).map((e) => e.type)).toEqual(['step/end', 'turn/end']);
     expect(obs.cursor).toBe(written.events.length + 2);
@@ -214,22 +254,35 @@ describe('leases', () => {
   it('property: under random aborts every lease is released and cancellation never becomes not-found', async () => {
     const ids = await Promise.all([0, 1, 2].map(async (i) => (await f.storedSession(`p${i}`, 2 + i)).id));
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.record({ session: fc.integer({ min: 0, max: 2 }), abortAfterMs: fc.option(fc.integer({ min: 0, max: 3 })) }), { minLength: 1, maxLength: 8 }), async (plans) => {
-        f.preparations.invalidate(ids[0]!);
-        const results = await Promise.allSettled(
-          plans.map(async (plan) => {
-            const controller = new AbortController();
-            if (plan.abortAfterMs !== null) setTimeout(() => controller.abort(), plan.abortAfterMs);
-            const obs = await f.query.observeSession(ids[plan.session]!, { projectionMode: 'all', signal: controller.signal });
-            obs.dispose();
+      fc.asyncProperty(
+        fc.array(
+          fc.record({
+            session: fc.integer({ min: 0, max: 2 }),
+            abortAfterMs: fc.option(fc.integer({ min: 0, max: 3 })),
           }),
-        );
-        for (const r of results) {
-          if (r.status === 'rejected') expect(isSessionQueryError(r.reason, 'SESSION_QUERY_ABORTED')).toBe(true);
-        }
-        expect(f.query.outstandingLeases).toBe(0);
-        expect(f.preparations.stats().outstandingLeases).toBe(0);
-      }),
+          { minLength: 1, maxLength: 8 },
+        ),
+        async (plans) => {
+          f.preparations.invalidate(ids[0]!);
+          const results = await Promise.allSettled(
+            plans.map(async (plan) => {
+              const controller = new AbortController();
+              if (plan.abortAfterMs !== null) setTimeout(() => controller.abort(), plan.abortAfterMs);
+              const obs = await f.query.observeSession(ids[plan.session]!, {
+                projectionMode: 'all',
+                signal: controller.signal,
+              });
+              obs.dispose();
+            }),
+          );
+          for (const r of results) {
+            if (r.status === 'rejected')
+              expect(isSessionQueryError(r.reason, 'SESSION_QUERY_ABORTED')).toBe(true);
+          }
+          expect(f.query.outstandingLeases).toBe(0);
+          expect(f.preparations.stats().outstandingLeases).toBe(0);
+        },
+      ),
       { numRuns: 30 },
     );
   });

@@ -6,7 +6,13 @@ import {
 } from '@strand/persistence';
 import type { ProjectionCache } from '@strand/projection-cache';
 import type { ProjectionRegistry, ProjectionSnapshot } from '@strand/projection';
-import { SessionLogOffset, SessionSeq, type Session, type SessionId, type SessionStore } from '@strand/session';
+import {
+  SessionLogOffset,
+  SessionSeq,
+  type Session,
+  type SessionId,
+  type SessionStore,
+} from '@strand/session';
 import { listCorpus, type CorpusRow } from './corpus.js';
 import { checkAborted, toQueryError } from './error-mapping.js';
 import { SessionQueryError } from './errors.js';
@@ -101,9 +107,13 @@ export class SessionQuery {
       if (cold === 'retry') continue;
       return cold;
     }
-    throw new SessionQueryError('SESSION_QUERY_SOURCE_CONFLICT', `session ${id} kept changing between live and cold while being observed`, {
-      sessionId: id,
-    });
+    throw new SessionQueryError(
+      'SESSION_QUERY_SOURCE_CONFLICT',
+      `session ${id} kept changing between live and cold while being observed`,
+      {
+        sessionId: id,
+      },
+    );
   }
 
   #publish(cut: ObservationCut, preparation: PreparationLease | undefined): SessionObservation {
@@ -121,9 +131,13 @@ export class SessionQuery {
         throw toQueryError(error, session.id);
       }
       if (projections.asOfSeq !== cursor - 1) {
-        throw new SessionQueryError('SESSION_QUERY_SOURCE_CONFLICT', `live projections of ${session.id} are at ${projections.asOfSeq}, the log at ${cursor - 1}`, {
-          sessionId: session.id,
-        });
+        throw new SessionQueryError(
+          'SESSION_QUERY_SOURCE_CONFLICT',
+          `live projections of ${session.id} are at ${projections.asOfSeq}, the log at ${cursor - 1}`,
+          {
+            sessionId: session.id,
+          },
+        );
       }
     }
     return {
@@ -152,9 +166,13 @@ export class SessionQuery {
     }
     let lease: PreparationLease;
     try {
-      lease = await this.#deps.preparations.borrow(id, options.signal === undefined ? {} : { signal: options.signal });
+      lease = await this.#deps.preparations.borrow(
+        id,
+        options.signal === undefined ? {} : { signal: options.signal },
+      );
     } catch (error) {
-      if (isPersistenceError(error, 'PERSISTENCE_NOT_FOUND') && this.#deps.store.get(id) !== undefined) return 'retry';
+      if (isPersistenceError(error, 'PERSISTENCE_NOT_FOUND') && this.#deps.store.get(id) !== undefined)
+        return 'retry';
       throw toQueryError(error, id);
     }
     try {
@@ -179,11 +197,18 @@ export class SessionQuery {
     let projections: ProjectionSnapshot<string> | undefined;
     if (options.projectionMode === 'all') {
       const { registry, cache } = this.#deps;
-      const rows = cache?.cachedStates(prepared, prepared.inheritedEventCount, { cursor: SessionLogOffset(prepared.storedEventCount) });
+      const rows = cache?.cachedStates(prepared, prepared.inheritedEventCount, {
+        cursor: SessionLogOffset(prepared.storedEventCount),
+      });
       let done = false;
       if (rows !== undefined && Object.keys(rows).length > 0) {
         const from = registry.restoreStart(rows, cursor);
-        const restored = registry.restore({ header: prepared.header, rows, events: prepared.events.slice(from), from });
+        const restored = registry.restore({
+          header: prepared.header,
+          rows,
+          events: prepared.events.slice(from),
+          from,
+        });
         if (restored.kind === 'restored') {
           projections = restored.projection.snapshot;
           done = true;
@@ -195,7 +220,10 @@ export class SessionQuery {
       source: 'cold',
       header: prepared.header,
       inheritedEventCount: prepared.inheritedEventCount,
-      events: start === 0 && end === prepared.events.length ? prepared.events : Object.freeze(prepared.events.slice(start, end)),
+      events:
+        start === 0 && end === prepared.events.length
+          ? prepared.events
+          : Object.freeze(prepared.events.slice(start, end)),
       firstSeq: start,
       cursor,
       projections,
@@ -232,7 +260,12 @@ export class SessionQuery {
       const cursor = SessionLogOffset(storedCursor + repairs.length);
       let projections: ProjectionSnapshot<string> | undefined;
       if (rows !== undefined) {
-        const restored = registry.restore({ header: suffix.header, rows, events, from: SessionLogOffset(from) });
+        const restored = registry.restore({
+          header: suffix.header,
+          rows,
+          events,
+          from: SessionLogOffset(from),
+        });
         if (restored.kind !== 'restored') return undefined;
         projections = restored.projection.snapshot;
       }
@@ -249,7 +282,8 @@ export class SessionQuery {
         incarnation: suffix.incarnation,
       };
     } catch (error) {
-      if (isPersistenceError(error, 'PERSISTENCE_NOT_FOUND') && this.#deps.store.get(id) !== undefined) return 'retry';
+      if (isPersistenceError(error, 'PERSISTENCE_NOT_FOUND') && this.#deps.store.get(id) !== undefined)
+        return 'retry';
       throw toQueryError(error, id);
     }
   }
@@ -268,7 +302,14 @@ function validateWindow(window: ObservationWindow | undefined, id: string): void
   const ok =
     'last' in window
       ? Number.isSafeInteger(window.last) && window.last >= 0
-      : Number.isSafeInteger(window.fromSeq) && window.fromSeq >= 0 && (window.toSeq === undefined || (Number.isSafeInteger(window.toSeq) && window.toSeq >= window.fromSeq));
-  if (!ok) throw new SessionQueryError('SESSION_QUERY_INVALID_QUERY', `invalid observation window ${JSON.stringify(window)}`, { sessionId: id });
+      : Number.isSafeInteger(window.fromSeq) &&
+        window.fromSeq >= 0 &&
+        (window.toSeq === undefined ||
+          (Number.isSafeInteger(window.toSeq) && window.toSeq >= window.fromSeq));
+  if (!ok)
+    throw new SessionQueryError(
+      'SESSION_QUERY_INVALID_QUERY',
+      `invalid observation window ${JSON.stringify(window)}`,
+      { sessionId: id },
+    );
 }
-

@@ -18,6 +18,11 @@ export function suffixRepairs(suffix: readonly SessionEvent[], cursor: number): 
   if (lastEnd > lastStart) return [];
   let seq = cursor;
   return repairClosers(suffix.slice(lastStart)).map((input) =>
-    Object.freeze({ type: input.type, seq: SessionSeq(seq++), time: input.time ?? 0, data: toFrozenJson(input.data) }),
+    Object.freeze({
+      type: input.type,
+      seq: SessionSeq(seq++),
+      time: input.time ?? 0,
+      data: toFrozenJson(input.data),
+    }),
   );
 }

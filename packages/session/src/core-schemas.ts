@@ -7,7 +7,8 @@ import type { CoreEventType } from './event.js';
  */
 type Check = (data: Record<string, unknown>) => string | undefined;
 
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObj = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): v is string => typeof v === 'string';
 const count = (v: unknown): boolean => Number.isSafeInteger(v) && (v as number) >= 0;
 
@@ -32,7 +33,9 @@ const empty: Check = (d) => onlyKeys(d, []);
 const route: Check = (d) =>
   onlyKeys(d, ['provider', 'model', 'reasoningEffort']) ??
   (!str(d.provider) || !str(d.model) ? 'provider and model must be strings' : undefined) ??
-  (d.reasoningEffort !== undefined && !str(d.reasoningEffort) ? 'reasoningEffort must be a string' : undefined);
+  (d.reasoningEffort !== undefined && !str(d.reasoningEffort)
+    ? 'reasoningEffort must be a string'
+    : undefined);
 
 export const CORE_SCHEMAS: Readonly<Record<CoreEventType, Check>> = {
   'turn/start': empty,
@@ -45,14 +48,17 @@ export const CORE_SCHEMAS: Readonly<Record<CoreEventType, Check>> = {
   'user/message': (d) =>
     onlyKeys(d, ['content', 'author']) ??
     content(d.content) ??
-    (['human', 'agent', 'system'].includes(d.author as string) ? undefined : 'author must be human, agent or system'),
+    (['human', 'agent', 'system'].includes(d.author as string)
+      ? undefined
+      : 'author must be human, agent or system'),
   'assistant/message': (d) => {
     const keys = onlyKeys(d, ['content', 'toolCalls', 'usage']) ?? content(d.content);
     if (keys !== undefined) return keys;
     if (d.toolCalls !== undefined) {
       if (!Array.isArray(d.toolCalls)) return 'toolCalls must be a list';
       for (const call of d.toolCalls) {
-        if (!isObj(call) || !str(call.id) || !str(call.name) || !str(call.arguments)) return 'toolCalls entries need id, name, arguments strings';
+        if (!isObj(call) || !str(call.id) || !str(call.name) || !str(call.arguments))
+          return 'toolCalls entries need id, name, arguments strings';
       }
     }
     if (d.usage !== undefined && (!isObj(d.usage) || !count(d.usage.input) || !count(d.usage.output))) {
@@ -62,7 +68,9 @@ export const CORE_SCHEMAS: Readonly<Record<CoreEventType, Check>> = {
   },
   'tool/call': (d) =>
     onlyKeys(d, ['callId', 'name', 'arguments']) ??
-    (str(d.callId) && str(d.name) && str(d.arguments) ? undefined : 'callId, name and arguments must be strings'),
+    (str(d.callId) && str(d.name) && str(d.arguments)
+      ? undefined
+      : 'callId, name and arguments must be strings'),
   'tool/result': (d) =>
     onlyKeys(d, ['callId', 'content', 'isError', 'code']) ??
     (str(d.callId) ? undefined : 'callId must be a string') ??
@@ -73,7 +81,8 @@ export const CORE_SCHEMAS: Readonly<Record<CoreEventType, Check>> = {
   'model/selection': route,
   'request/header': route,
   'agent-preset/select': (d) =>
-    onlyKeys(d, ['preset']) ?? (d.preset === null || str(d.preset) ? undefined : 'preset must be a string or null'),
+    onlyKeys(d, ['preset']) ??
+    (d.preset === null || str(d.preset) ? undefined : 'preset must be a string or null'),
 };
 
 /** Returns a reason if `data` is invalid for the core `type`; undefined for valid or non-core types. */

@@ -25,13 +25,22 @@ export class SessionError extends Error {
   readonly code: SessionErrorCode;
   readonly details: Readonly<Record<string, unknown>>;
 
-  constructor(code: SessionErrorCode, message: string, options?: { cause?: unknown; details?: Record<string, unknown> }) {
+  constructor(
+    code: SessionErrorCode,
+    message: string,
+    options?: { cause?: unknown; details?: Record<string, unknown> },
+  ) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.details = options?.details ?? {};
   }
 
-  toJSON(): { name: string; code: SessionErrorCode; message: string; details: Readonly<Record<string, unknown>> } {
+  toJSON(): {
+    name: string;
+    code: SessionErrorCode;
+    message: string;
+    details: Readonly<Record<string, unknown>>;
+  } {
     return { name: this.name, code: this.code, message: this.message, details: this.details };
   }
 }

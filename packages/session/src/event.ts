@@ -22,7 +22,10 @@ export interface SessionEventInput {
 
 export type MessageContent =
   | string
-  | readonly ({ readonly type: 'text'; readonly text: string } | { readonly type: 'image'; readonly ref: string })[];
+  | readonly (
+      | { readonly type: 'text'; readonly text: string }
+      | { readonly type: 'image'; readonly ref: string }
+    )[];
 
 export type TurnEndReason = 'completed' | 'aborted' | 'error' | 'interrupted';
 
@@ -35,11 +38,20 @@ export interface CoreEventDataMap {
   'user/message': { readonly content: MessageContent; readonly author: 'human' | 'agent' | 'system' };
   'assistant/message': {
     readonly content: MessageContent;
-    readonly toolCalls?: readonly { readonly id: string; readonly name: string; readonly arguments: string }[];
+    readonly toolCalls?: readonly {
+      readonly id: string;
+      readonly name: string;
+      readonly arguments: string;
+    }[];
     readonly usage?: { readonly input: number; readonly output: number };
   };
   'tool/call': { readonly callId: string; readonly name: string; readonly arguments: string };
-  'tool/result': { readonly callId: string; readonly content: MessageContent; readonly isError?: boolean; readonly code?: string };
+  'tool/result': {
+    readonly callId: string;
+    readonly content: MessageContent;
+    readonly isError?: boolean;
+    readonly code?: string;
+  };
   'session/title': { readonly title: string };
   'model/selection': { readonly provider: string; readonly model: string; readonly reasoningEffort?: string };
   'request/header': { readonly provider: string; readonly model: string; readonly reasoningEffort?: string };

@@ -1,6 +1,11 @@
 import { SessionError } from './errors.js';
 import type { SessionEvent } from './event.js';
-import { parseSessionHeader, SESSION_HEADER_VERSION, type NewSessionHeader, type SessionHeader } from './header.js';
+import {
+  parseSessionHeader,
+  SESSION_HEADER_VERSION,
+  type NewSessionHeader,
+  type SessionHeader,
+} from './header.js';
 import { SessionLogOffset } from './ids.js';
 import { isClosedTurnBoundary } from './turns.js';
 
@@ -15,9 +20,17 @@ export interface ForkPlan {
  * Plans a child seeded with `parentEvents[0, cut)`. The cut must be a closed-turn boundary: a
  * child never inherits half a turn. A cut of 0 makes an ordinary, unseeded session.
  */
-export function planFork(parentId: SessionHeader['id'], parentEvents: readonly SessionEvent[], cut: number, child: NewSessionHeader): ForkPlan {
+export function planFork(
+  parentId: SessionHeader['id'],
+  parentEvents: readonly SessionEvent[],
+  cut: number,
+  child: NewSessionHeader,
+): ForkPlan {
   if (!Number.isSafeInteger(cut) || cut < 0 || cut > parentEvents.length) {
-    throw new SessionError('SESSION_FORK_CUT_INVALID', `fork cut ${cut} is outside the parent log (0..${parentEvents.length})`);
+    throw new SessionError(
+      'SESSION_FORK_CUT_INVALID',
+      `fork cut ${cut} is outside the parent log (0..${parentEvents.length})`,
+    );
   }
   const offset = SessionLogOffset(cut);
   if (!isClosedTurnBoundary(parentEvents, offset)) {

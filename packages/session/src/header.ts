@@ -48,15 +48,22 @@ export function parseSessionHeader(raw: unknown): SessionHeader {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) bad('not an object');
   const h = raw as Record<string, unknown>;
   for (const key of Object.keys(h)) if (!HEADER_KEYS.has(key)) bad(`unknown key ${key}`);
-  if (!Number.isSafeInteger(h.version) || (h.version as number) < 1) bad('version must be a positive integer');
-  if ((h.version as number) > SESSION_HEADER_VERSION) bad(`format version ${String(h.version)} is newer than this build reads (${SESSION_HEADER_VERSION})`);
+  if (!Number.isSafeInteger(h.version) || (h.version as number) < 1)
+    bad('version must be a positive integer');
+  if ((h.version as number) > SESSION_HEADER_VERSION)
+    bad(`format version ${String(h.version)} is newer than this build reads (${SESSION_HEADER_VERSION})`);
   if (!isSessionId(h.id)) bad('id');
   if (!Number.isSafeInteger(h.createdAt)) bad('createdAt must be integer milliseconds');
   if (h.cwd !== undefined && typeof h.cwd !== 'string') bad('cwd');
   if (h.parentSession !== undefined && !isSessionId(h.parentSession)) bad('parentSession');
   if (h.origin !== undefined && h.origin !== 'subagent') bad('origin');
-  if (h.delegationDepth !== undefined && (!Number.isSafeInteger(h.delegationDepth) || (h.delegationDepth as number) < 0)) bad('delegationDepth');
-  if (h.agentPreset !== undefined && h.agentPreset !== null && typeof h.agentPreset !== 'string') bad('agentPreset');
+  if (
+    h.delegationDepth !== undefined &&
+    (!Number.isSafeInteger(h.delegationDepth) || (h.delegationDepth as number) < 0)
+  )
+    bad('delegationDepth');
+  if (h.agentPreset !== undefined && h.agentPreset !== null && typeof h.agentPreset !== 'string')
+    bad('agentPreset');
   if (h.forkedFrom !== undefined && !isSessionId(h.forkedFrom)) bad('forkedFrom');
   if (typeof h.isSeeded !== 'boolean') bad('isSeeded must be a boolean');
   return Object.freeze({ ...h }) as unknown as SessionHeader;

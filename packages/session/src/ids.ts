@@ -17,25 +17,39 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 
 export function SessionId(value: string): SessionId {
   if (typeof value !== 'string' || value.length === 0 || value.length > 128) {
-    throw new SessionError('SESSION_ID_INVALID', `session id must be 1–128 characters, got ${JSON.stringify(value)}`);
+    throw new SessionError(
+      'SESSION_ID_INVALID',
+      `session id must be 1–128 characters, got ${JSON.stringify(value)}`,
+    );
   }
   if (CONTROL.test(value) || LONE_SURROGATE.test(value)) {
-    throw new SessionError('SESSION_ID_INVALID', `session id has control or unpaired surrogate characters: ${JSON.stringify(value)}`);
+    throw new SessionError(
+      'SESSION_ID_INVALID',
+      `session id has control or unpaired surrogate characters: ${JSON.stringify(value)}`,
+    );
   }
   return value as SessionId;
 }
 
 export function isSessionId(value: unknown): value is SessionId {
-  return typeof value === 'string' && value.length > 0 && value.length <= 128 && !CONTROL.test(value) && !LONE_SURROGATE.test(value);
+  return (
+    typeof value === 'string' &&
+    value.length > 0 &&
+    value.length <= 128 &&
+    !CONTROL.test(value) &&
+    !LONE_SURROGATE.test(value)
+  );
 }
 
 export function SessionSeq(value: number): SessionSeq {
-  if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`a seq is a non-negative integer, got ${value}`);
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new RangeError(`a seq is a non-negative integer, got ${value}`);
   return value as SessionSeq;
 }
 
 export function SessionLogOffset(value: number): SessionLogOffset {
-  if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`a log offset is a non-negative integer, got ${value}`);
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new RangeError(`a log offset is a non-negative integer, got ${value}`);
   return value as SessionLogOffset;
 }
 

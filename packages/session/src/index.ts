@@ -1,7 +1,13 @@
 export { SessionError, type SessionErrorCode } from './errors.js';
 export { SessionId, SessionSeq, SessionLogOffset, isSessionId, asOfSeqAt } from './ids.js';
 export { toFrozenJson, deepFreezeParsed, type JsonValue, type JsonObject } from './json.js';
-export { parseSessionHeader, newSessionHeader, SESSION_HEADER_VERSION, type SessionHeader, type NewSessionHeader } from './header.js';
+export {
+  parseSessionHeader,
+  newSessionHeader,
+  SESSION_HEADER_VERSION,
+  type SessionHeader,
+  type NewSessionHeader,
+} from './header.js';
 export {
   isEventOfType,
   type SessionEvent,

@@ -23,10 +23,12 @@ export function checkLogInvariants(
     }
   });
   const inherited = options.inheritedEventCount ?? 0;
-  if (inherited > events.length) violations.push({ kind: 'inherited-beyond-log', inheritedEventCount: inherited, length: events.length });
+  if (inherited > events.length)
+    violations.push({ kind: 'inherited-beyond-log', inheritedEventCount: inherited, length: events.length });
   if (options.closedTurns === true) {
     const open = openWorkAt(events);
-    if (open.openTurnSeq !== undefined) violations.push({ kind: 'open-turn', turnStartSeq: open.openTurnSeq });
+    if (open.openTurnSeq !== undefined)
+      violations.push({ kind: 'open-turn', turnStartSeq: open.openTurnSeq });
   }
   return violations;
 }

@@ -1,11 +1,19 @@
 import { SessionError } from './errors.js';
 
 /** A value that survives `JSON.stringify` → `JSON.parse` unchanged. */
-export type JsonValue = null | boolean | number | string | readonly JsonValue[] | { readonly [key: string]: JsonValue };
+export type JsonValue =
+  | null
+  | boolean
+  | number
+  | string
+  | readonly JsonValue[]
+  | { readonly [key: string]: JsonValue };
 export type JsonObject = { readonly [key: string]: JsonValue };
 
 function refuse(path: string, why: string): never {
-  throw new SessionError('SESSION_DATA_NOT_JSON', `data at ${path} is not lossless JSON: ${why}`, { details: { path } });
+  throw new SessionError('SESSION_DATA_NOT_JSON', `data at ${path} is not lossless JSON: ${why}`, {
+    details: { path },
+  });
 }
 
 /**
@@ -46,7 +54,8 @@ function copy(value: unknown, path: string, ancestors: Set<object>): JsonValue {
         const out: Record<string, JsonValue> = {};
         for (const key of Object.keys(value)) {
           const descriptor = Object.getOwnPropertyDescriptor(value, key);
-          if (descriptor === undefined || !('value' in descriptor)) refuse(`${path}.${key}`, 'accessor property');
+          if (descriptor === undefined || !('value' in descriptor))
+            refuse(`${path}.${key}`, 'accessor property');
           // __proto__ as an own key would become the prototype on a naive copy; define it as data.
           Object.defineProperty(out, key, {
             value: copy(descriptor.value, `${path}.${key}`, ancestors),

@@ -21,7 +21,12 @@ describe('crash repair closers', () => {
       [6, 'step/end', 9],
       [7, 'turn/end', 9],
     ]);
-    expect(closers[0]!.data).toEqual({ callId: 'b', content: '', isError: true, code: 'TOOL_OUTCOME_UNKNOWN' });
+    expect(closers[0]!.data).toEqual({
+      callId: 'b',
+      content: '',
+      isError: true,
+      code: 'TOOL_OUTCOME_UNKNOWN',
+    });
     expect(closers[2]!.data).toEqual({ reason: 'interrupted' });
     // Deterministic: a pure function of the log.
     expect(repairEvents(session.events)).toEqual(closers);
@@ -30,7 +35,10 @@ describe('crash repair closers', () => {
 
   it('need nothing for a log whose turns are closed', async () => {
     const session = new Session({ header: newSessionHeader({ id: SessionId('r') }) });
-    await session.append([{ type: 'turn/start', data: {} }, { type: 'turn/end', data: { reason: 'completed' } }]);
+    await session.append([
+      { type: 'turn/start', data: {} },
+      { type: 'turn/end', data: { reason: 'completed' } },
+    ]);
     expect(repairEvents(session.events)).toEqual([]);
   });
 });

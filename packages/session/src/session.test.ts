@@ -38,7 +38,12 @@ describe('Session.append', () => {
     ['a symbol key', { [Symbol('k')]: 1 }],
   ])('refuses data holding %s before anything is appended', async (_label, data) => {
     const session = new Session({ header: header() });
-    await expect(session.append([{ type: 'x/ok', data: {} }, { type: 'x/bad', data }])).rejects.toMatchObject({ code: 'SESSION_DATA_NOT_JSON' });
+    await expect(
+      session.append([
+        { type: 'x/ok', data: {} },
+        { type: 'x/bad', data },
+      ]),
+    ).rejects.toMatchObject({ code: 'SESSION_DATA_NOT_JSON' });
     expect(session.events).toHaveLength(0);
   });
 
@@ -46,21 +51,32 @@ describe('Session.append', () => {
     const session = new Session({ header: header() });
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
-    await expect(session.append({ type: 'x/bad', data: cyclic })).rejects.toMatchObject({ code: 'SESSION_DATA_NOT_JSON' });
+    await expect(session.append({ type: 'x/bad', data: cyclic })).rejects.toMatchObject({
+      code: 'SESSION_DATA_NOT_JSON',
+    });
   });
 
   it('validates core event data and names the type', async () => {
     const session = new Session({ header: header() });
-    await expect(session.append({ type: 'turn/end', data: { reason: 'maybe' } })).rejects.toMatchObject({ code: 'SESSION_EVENT_INVALID' });
-    await expect(session.append({ type: 'user/message', data: { content: 'x', author: 'robot' } })).rejects.toThrow(/user\/message/);
-    await expect(session.append({ type: 'session/title', data: { title: 'ok', extra: 1 } })).rejects.toThrow(/unexpected key extra/);
+    await expect(session.append({ type: 'turn/end', data: { reason: 'maybe' } })).rejects.toMatchObject({
+      code: 'SESSION_EVENT_INVALID',
+    });
+    await expect(
+      session.append({ type: 'user/message', data: { content: 'x', author: 'robot' } }),
+    ).rejects.toThrow(/user\/message/);
+    await expect(session.append({ type: 'session/title', data: { title: 'ok', extra: 1 } })).rejects.toThrow(
+      /unexpected key extra/,
+    );
     expect(session.events).toHaveLength(0);
   });
 
   it('keeps unknown event types opaque', async () => {
     const session = new Session({ header: header() });
     await session.append({ type: 'plugin/whatever', data: { nested: { deep: [1, 'two', null] } } });
-    expect(session.events[0]).toMatchObject({ type: 'plugin/whatever', data: { nested: { deep: [1, 'two', null] } } });
+    expect(session.events[0]).toMatchObject({
+      type: 'plugin/whatever',
+      data: { nested: { deep: [1, 'two', null] } },
+    });
   });
 
   it('makes appended events deeply immutable, independent of the caller’s object', async () => {
@@ -104,7 +120,10 @@ describe('Session.append', () => {
   it('property: any batch split of lossless JSON appends the same contiguous log', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.jsonValue().filter((v) => !JSON.stringify(v).includes('-0')), { maxLength: 20 }),
+        fc.array(
+          fc.jsonValue().filter((v) => !JSON.stringify(v).includes('-0')),
+          { maxLength: 20 },
+        ),
         fc.integer({ min: 1, max: 5 }),
         async (datas, chunk) => {
           const session = new Session({ header: header() });
@@ -112,7 +131,9 @@ describe('Session.append', () => {
             await session.append(datas.slice(i, i + chunk).map((data) => ({ type: 'x/v', data })));
           }
           expect(session.events.map((e) => e.seq)).toEqual(datas.map((_, i) => i));
-          expect(session.events.map((e) => e.data)).toEqual(datas.map((d) => JSON.parse(JSON.stringify(d)) as unknown));
+          expect(session.events.map((e) => e.data)).toEqual(
+            datas.map((d) => JSON.parse(JSON.stringify(d)) as unknown),
+          );
         },
       ),
       { numRuns: 50 },
@@ -125,7 +146,11 @@ describe('forks', () => {
     const parent = new Session({ header: header('parent') });
     await parent.append([...turn(0), ...turn(1)]);
     const plan = planFork(parent.id, parent.events, 6, { id: SessionId('child') });
-    const child = new Session({ header: plan.header, events: plan.events, inheritedEventCount: plan.inheritedEventCount });
+    const child = new Session({
+      header: plan.header,
+      events: plan.events,
+      inheritedEventCount: plan.inheritedEventCount,
+    });
     await child.append(turn(2));
     expect(child.isSeeded).toBe(true);
     expect(child.header.isSeeded).toBe(true);
@@ -140,14 +165,20 @@ describe('forks', () => {
   it('a fork cut inside an open turn is refused', async () => {
     const parent = new Session({ header: header('parent') });
     await parent.append(turn(0));
-    expect(() => planFork(parent.id, parent.events, 2, { id: SessionId('child') })).toThrow(expect.objectContaining({ code: 'SESSION_FORK_CUT_INVALID' }));
-    expect(() => planFork(parent.id, parent.events, 9, { id: SessionId('child') })).toThrow(expect.objectContaining({ code: 'SESSION_FORK_CUT_INVALID' }));
+    expect(() => planFork(parent.id, parent.events, 2, { id: SessionId('child') })).toThrow(
+      expect.objectContaining({ code: 'SESSION_FORK_CUT_INVALID' }),
+    );
+    expect(() => planFork(parent.id, parent.events, 9, { id: SessionId('child') })).toThrow(
+      expect.objectContaining({ code: 'SESSION_FORK_CUT_INVALID' }),
+    );
     const unseeded = planFork(parent.id, parent.events, 0, { id: SessionId('child') });
     expect(unseeded.header.isSeeded).toBe(false);
   });
 
   it('a header whose isSeeded contradicts the inherited count is refused', () => {
-    expect(() => new Session({ header: header(), events: [], inheritedEventCount: 0 as never })).not.toThrow();
+    expect(
+      () => new Session({ header: header(), events: [], inheritedEventCount: 0 as never }),
+    ).not.toThrow();
     expect(() => new Session({ header: { ...header(), isSeeded: true }, events: [] })).toThrow(/contradicts/);
   });
 });
@@ -159,7 +190,9 @@ describe('SessionStore', () => {
     store.subscribe((c) => changes.push(`${c.kind}:${c.session.id}`));
     const a = new Session({ header: header('a') });
     store.attach(a);
-    expect(() => store.attach(new Session({ header: header('a') }))).toThrow(expect.objectContaining({ code: 'SESSION_ALREADY_ATTACHED' }));
+    expect(() => store.attach(new Session({ header: header('a') }))).toThrow(
+      expect.objectContaining({ code: 'SESSION_ALREADY_ATTACHED' }),
+    );
     expect(store.get(SessionId('a'))).toBe(a);
     expect(store.detach(a)).toBe(true);
     expect(store.detach(a)).toBe(false);

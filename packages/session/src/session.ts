@@ -48,17 +48,23 @@ export class Session {
     this.#events = init.events === undefined ? [] : [...init.events];
     this.inheritedEventCount = init.inheritedEventCount ?? SessionLogOffset(0);
     if (this.inheritedEventCount > this.#events.length) {
-      throw new RangeError(`inheritedEventCount ${this.inheritedEventCount} exceeds log length ${this.#events.length}`);
+      throw new RangeError(
+        `inheritedEventCount ${this.inheritedEventCount} exceeds log length ${this.#events.length}`,
+      );
     }
     if (this.header.isSeeded !== this.inheritedEventCount > 0) {
-      throw new SessionError('SESSION_HEADER_INVALID', `header.isSeeded=${String(this.header.isSeeded)} contradicts inheritedEventCount=${this.inheritedEventCount}`);
+      throw new SessionError(
+        'SESSION_HEADER_INVALID',
+        `header.isSeeded=${String(this.header.isSeeded)} contradicts inheritedEventCount=${this.inheritedEventCount}`,
+      );
     }
     this.#events.forEach((e, i) => {
       if (e.seq !== i) throw new SessionError('SESSION_SEQ_MISMATCH', `expected seq ${i}, got ${e.seq}`);
     });
     this.#writer = init.writer;
     this.incarnation = init.incarnation;
-    this.#reportListenerError = init.reportListenerError ?? ((error) => console.error('strand: session subscriber threw', error));
+    this.#reportListenerError =
+      init.reportListenerError ?? ((error) => console.error('strand: session subscriber threw', error));
   }
 
   get id(): SessionId {
@@ -97,7 +103,9 @@ export class Session {
   append(inputs: SessionEventInput | readonly SessionEventInput[]): Promise<readonly SessionEvent[]> {
     let batch: SessionEvent[];
     try {
-      batch = this.#prepare(Array.isArray(inputs) ? (inputs as readonly SessionEventInput[]) : [inputs as SessionEventInput]);
+      batch = this.#prepare(
+        Array.isArray(inputs) ? (inputs as readonly SessionEventInput[]) : [inputs as SessionEventInput],
+      );
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
@@ -115,16 +123,22 @@ export class Session {
       () => batch,
       (error: unknown) => {
         this.#writeFailure ??= error;
-        throw new SessionError('SESSION_WRITE_FAILED', `durable write of session ${this.id} failed`, { cause: error });
+        throw new SessionError('SESSION_WRITE_FAILED', `durable write of session ${this.id} failed`, {
+          cause: error,
+        });
       },
     );
   }
 
   #prepare(inputs: readonly SessionEventInput[]): SessionEvent[] {
     if (this.#writeFailure !== undefined) {
-      throw new SessionError('SESSION_WRITE_FAILED', `session ${this.id} refuses appends after a failed durable write`, {
-        cause: this.#writeFailure,
-      });
+      throw new SessionError(
+        'SESSION_WRITE_FAILED',
+        `session ${this.id} refuses appends after a failed durable write`,
+        {
+          cause: this.#writeFailure,
+        },
+      );
     }
     const now = Date.now();
     let seq = this.#events.length;
@@ -133,11 +147,14 @@ export class Session {
         throw new SessionError('SESSION_EVENT_INVALID', `event ${index}: type must be a non-empty string`);
       }
       const time = input.time ?? now;
-      if (!Number.isSafeInteger(time)) throw new SessionError('SESSION_EVENT_INVALID', `event ${index}: time must be integer ms`);
+      if (!Number.isSafeInteger(time))
+        throw new SessionError('SESSION_EVENT_INVALID', `event ${index}: time must be integer ms`);
       const data = toFrozenJson(input.data);
       const reason = checkCoreEventData(input.type, data);
       if (reason !== undefined) {
-        throw new SessionError('SESSION_EVENT_INVALID', `event ${index} (${input.type}): ${reason}`, { details: { type: input.type } });
+        throw new SessionError('SESSION_EVENT_INVALID', `event ${index} (${input.type}): ${reason}`, {
+          details: { type: input.type },
+        });
       }
       return Object.freeze({ type: input.type, seq: SessionSeq(seq++), time, data });
     });

@@ -2,7 +2,9 @@ import { SessionError } from './errors.js';
 import type { SessionId } from './ids.js';
 import type { Session } from './session.js';
 
-export type StoreChange = { readonly kind: 'attached'; readonly session: Session } | { readonly kind: 'detached'; readonly session: Session };
+export type StoreChange =
+  | { readonly kind: 'attached'; readonly session: Session }
+  | { readonly kind: 'detached'; readonly session: Session };
 export type StoreListener = (change: StoreChange) => void;
 
 /**

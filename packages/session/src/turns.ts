@@ -60,9 +60,13 @@ export function isClosedTurnBoundary(events: readonly SessionEvent[], cut: Sessi
 }
 
 /** The end (as an offset) of the turn containing `seq`, or `seq + 1` if it is outside any turn. */
-export function endOfTurnContaining(events: readonly SessionEvent[], seq: number): SessionLogOffset | undefined {
+export function endOfTurnContaining(
+  events: readonly SessionEvent[],
+  seq: number,
+): SessionLogOffset | undefined {
   if (seq < 0 || seq >= events.length) return undefined;
   if (openWorkAt(events, seq + 1).openTurnSeq === undefined) return SessionLogOffset(seq + 1);
-  for (let i = seq + 1; i < events.length; i++) if (events[i]!.type === 'turn/end') return SessionLogOffset(i + 1);
+  for (let i = seq + 1; i < events.length; i++)
+    if (events[i]!.type === 'turn/end') return SessionLogOffset(i + 1);
   return undefined;
 }

@@ -1,5 +1,12 @@
 import { persistenceWriter, type SessionPersistence } from '@strand/persistence';
-import { Session, SessionId, newSessionHeader, planFork, type SessionEventInput, type SessionHeader } from '@strand/session';
+import {
+  Session,
+  SessionId,
+  newSessionHeader,
+  planFork,
+  type SessionEventInput,
+  type SessionHeader,
+} from '@strand/session';
 import { descriptorEvent } from '@strand/subagent';
 import { workloadTurns } from '@strand/test-support';
 
@@ -18,53 +25,117 @@ const DAY = 24 * 60 * 60 * 1000;
  * session (≥ 50k events), and the session `demo-live` that `strand serve` keeps producing events in.
  * Deterministic (workload generator), written through persistence like any session.
  */
-export async function writeDemoCorpus(persistence: SessionPersistence, onProgress: (done: number, total: number) => void = () => undefined): Promise<DemoCorpusReport> {
+export async function writeDemoCorpus(
+  persistence: SessionPersistence,
+  onProgress: (done: number, total: number) => void = () => undefined,
+): Promise<DemoCorpusReport> {
   let sessions = 0;
   let events = 0;
   const base = Date.UTC(2026, 10, 1);
-  const write = async (header: SessionHeader, inputs: Iterable<SessionEventInput | SessionEventInput[]>, inherited?: Session): Promise<Session> => {
-    const prefix = inherited === undefined ? undefined : planFork(inherited.id, inherited.events, inherited.events.length, header);
+  const write = async (
+    header: SessionHeader,
+    inputs: Iterable<SessionEventInput | SessionEventInput[]>,
+    inherited?: Session,
+  ): Promise<Session> => {
+    const prefix =
+      inherited === undefined
+        ? undefined
+        : planFork(inherited.id, inherited.events, inherited.events.length, header);
     const finalHeader = prefix?.header ?? header;
-    const { incarnation } = await persistence.create({ header: finalHeader, ...(prefix === undefined ? {} : { inheritedEvents: prefix.events }) });
+    const { incarnation } = await persistence.create({
+      header: finalHeader,
+      ...(prefix === undefined ? {} : { inheritedEvents: prefix.events }),
+    });
     const session = new Session({
       header: finalHeader,
       incarnation,
       writer: persistenceWriter(persistence, finalHeader.id),
-      ...(prefix === undefined ? {} : { events: prefix.events, inheritedEventCount: prefix.inheritedEventCount }),
+      ...(prefix === undefined
+        ? {}
+        : { events: prefix.events, inheritedEventCount: prefix.inheritedEventCount }),
     });
     for (const batch of inputs) await session.append(batch);
     sessions++;
     events += session.events.length;
     return session;
   };
-  const turns = (seed: number, count: number): Generator<SessionEventInput[]> => workloadTurns(seed, count * 21);
-  const titled = (title: string, seed: number, count: number): SessionEventInput[][] => [[{ type: 'session/title', data: { title } }], ...turns(seed, count)];
+  const turns = (seed: number, count: number): Generator<SessionEventInput[]> =>
+    workloadTurns(seed, count * 21);
+  const titled = (title: string, seed: number, count: number): SessionEventInput[][] => [
+    [{ type: 'session/title', data: { title } }],
+    ...turns(seed, count),
+  ];
   const child = (id: string, parent: SessionId, depth: number, at: number): SessionHeader =>
-    newSessionHeader({ id: SessionId(id), parentSession: parent, origin: 'subagent', delegationDepth: depth, createdAt: at, cwd: '/home/demo/strand' });
+    newSessionHeader({
+      id: SessionId(id),
+      parentSession: parent,
+      origin: 'subagent',
+      delegationDepth: depth,
+      createdAt: at,
+      cwd: '/home/demo/strand',
+    });
   const total = 13;
 
-  const titles = ['Refactor the persistence layer', 'Why does the follow reconnect flicker?', 'Write the importer for Codex rollouts', 'Benchmark cold inspect on 100k events'];
+  const titles = [
+    'Refactor the persistence layer',
+    'Why does the follow reconnect flicker?',
+    'Write the importer for Codex rollouts',
+    'Benchmark cold inspect on 100k events',
+  ];
   const parents: Session[] = [];
   for (const [i, title] of titles.entries()) {
-    const header = newSessionHeader({ id: SessionId(`demo-${i + 1}`), cwd: '/home/demo/strand', createdAt: base + i * DAY, agentPreset: 'general' });
-    parents.push(await write(header, [[{ type: 'model/selection', data: { provider: 'strand', model: 'scripted' } }], ...titled(title, i, 2 + i)]));
+    const header = newSessionHeader({
+      id: SessionId(`demo-${i + 1}`),
+      cwd: '/home/demo/strand',
+      createdAt: base + i * DAY,
+      agentPreset: 'general',
+    });
+    parents.push(
+      await write(header, [
+        [{ type: 'model/selection', data: { provider: 'strand', model: 'scripted' } }],
+        ...titled(title, i, 2 + i),
+      ]),
+    );
     onProgress(sessions, total);
   }
 
   // A subagent tree three levels deep under demo-1.
   const root = parents[0]!;
-  const research = await write(child('demo-1-researcher', root.id, 1, base + 3600_000), [[descriptorEvent({ version: 2, mode: 'continuable', label: 'researcher' })], ...turns(20, 3)]);
-  const summarizer = await write(child('demo-1-summarizer', research.id, 2, base + 3700_000), [[descriptorEvent({ version: 2, mode: 'one-shot', label: 'summarizer' })], ...turns(21, 1)]);
-  await write(child('demo-1-fact-checker', summarizer.id, 3, base + 3800_000), [[descriptorEvent({ version: 2, mode: 'one-shot', label: 'fact-checker' })], ...turns(22, 1)]);
-  await write(child('demo-1-tester', root.id, 1, base + 3900_000), [[descriptorEvent({ version: 2, mode: 'one-shot' })], ...turns(23, 2)]);
+  const research = await write(child('demo-1-researcher', root.id, 1, base + 3600_000), [
+    [descriptorEvent({ version: 2, mode: 'continuable', label: 'researcher' })],
+    ...turns(20, 3),
+  ]);
+  const summarizer = await write(child('demo-1-summarizer', research.id, 2, base + 3700_000), [
+    [descriptorEvent({ version: 2, mode: 'one-shot', label: 'summarizer' })],
+    ...turns(21, 1),
+  ]);
+  await write(child('demo-1-fact-checker', summarizer.id, 3, base + 3800_000), [
+    [descriptorEvent({ version: 2, mode: 'one-shot', label: 'fact-checker' })],
+    ...turns(22, 1),
+  ]);
+  await write(child('demo-1-tester', root.id, 1, base + 3900_000), [
+    [descriptorEvent({ version: 2, mode: 'one-shot' })],
+    ...turns(23, 2),
+  ]);
   // A forked child: seeded with the parent's completed turns, its descriptor the first own event.
-  await write(child('demo-1-fork', root.id, 1, base + 4000_000), [[descriptorEvent({ version: 2, mode: 'continuable', label: 'forked-reviewer' })], ...turns(24, 1)], root);
+  await write(
+    child('demo-1-fork', root.id, 1, base + 4000_000),
+    [[descriptorEvent({ version: 2, mode: 'continuable', label: 'forked-reviewer' })], ...turns(24, 1)],
+    root,
+  );
   // A deliberately corrupt child: its descriptor is malformed, so the listing shows a diagnostic.
-  await write(child('demo-1-broken', root.id, 1, base + 4100_000), [[{ type: 'subagent/descriptor', data: { version: 2, mode: 'continuable' } }], ...turns(25, 1)]);
+  await write(child('demo-1-broken', root.id, 1, base + 4100_000), [
+    [{ type: 'subagent/descriptor', data: { version: 2, mode: 'continuable' } }],
+    ...turns(25, 1),
+  ]);
   onProgress(sessions, total);
 
   // One long session.
-  const long = newSessionHeader({ id: SessionId('demo-long'), cwd: '/home/demo/strand', createdAt: base + 5 * DAY });
+  const long = newSessionHeader({
+    id: SessionId('demo-long'),
+    cwd: '/home/demo/strand',
+    createdAt: base + 5 * DAY,
+  });
   const longTurns = function* (): Generator<SessionEventInput[]> {
     yield [{ type: 'session/title', data: { title: 'A very long session (50k+ events)' } }];
     let batch: SessionEventInput[] = [];
@@ -81,7 +152,15 @@ export async function writeDemoCorpus(persistence: SessionPersistence, onProgres
   await write(long, longTurns());
 
   // The session `strand serve` keeps live.
-  await write(newSessionHeader({ id: DEMO_LIVE_SESSION, cwd: '/home/demo/strand', createdAt: base + 6 * DAY, agentPreset: 'general' }), titled('Live: a session that keeps working', 40, 1));
+  await write(
+    newSessionHeader({
+      id: DEMO_LIVE_SESSION,
+      cwd: '/home/demo/strand',
+      createdAt: base + 6 * DAY,
+      agentPreset: 'general',
+    }),
+    titled('Live: a session that keeps working', 40, 1),
+  );
   onProgress(sessions, total);
   return { sessions, events };
 }

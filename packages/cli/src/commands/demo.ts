@@ -7,23 +7,35 @@ import { DEFAULT_DATA_DIR } from '../defaults.js';
 /** `strand demo`: writes the demo corpus into an empty data folder. */
 export function demoCommand(): Command {
   return new Command('demo')
-    .description('write the demo corpus (titled sessions, a subagent tree, a corrupt child, a 50k-event session)')
+    .description(
+      'write the demo corpus (titled sessions, a subagent tree, a corrupt child, a 50k-event session)',
+    )
     .option('--data <dir>', 'data folder', DEFAULT_DATA_DIR)
     .option('--json', 'print the result as JSON')
     .action(async (options: { data: string; json?: boolean }) => {
       const written = await ensureDemoCorpus(options.data, options.json !== true);
       if (options.json === true) console.log(JSON.stringify({ dataDir: options.data, ...written }));
-      else if (written.sessions === 0) console.log(`${options.data} already holds sessions; nothing written.`);
+      else if (written.sessions === 0)
+        console.log(`${options.data} already holds sessions; nothing written.`);
       else console.log(`Wrote ${written.sessions} sessions (${written.events} events) to ${options.data}.`);
     });
 }
 
 /** Writes the demo corpus if `dataDir` holds no session; returns what was written. */
-export async function ensureDemoCorpus(dataDir: string, showProgress: boolean): Promise<{ sessions: number; events: number }> {
+export async function ensureDemoCorpus(
+  dataDir: string,
+  showProgress: boolean,
+): Promise<{ sessions: number; events: number }> {
   const persistence = await openJsonlPersistence({ root: dataDir });
   try {
     if ((await persistence.list()).length > 0) return { sessions: 0, events: 0 };
-    const bar = showProgress && process.stderr.isTTY ? new cliProgress.SingleBar({ format: 'demo corpus [{bar}] {value}/{total} sessions', stream: process.stderr }, cliProgress.Presets.shades_classic) : undefined;
+    const bar =
+      showProgress && process.stderr.isTTY
+        ? new cliProgress.SingleBar(
+            { format: 'demo corpus [{bar}] {value}/{total} sessions', stream: process.stderr },
+            cliProgress.Presets.shades_classic,
+          )
+        : undefined;
     bar?.start(13, 0);
     const report = await writeDemoCorpus(persistence, (done) => bar?.update(done));
     bar?.stop();

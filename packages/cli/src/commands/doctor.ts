@@ -33,7 +33,9 @@ export interface DoctorFinding {
  */
 export function doctorCommand(): Command {
   return new Command('doctor')
-    .description('verify every session log; optionally repair torn tails and rebuild the search index and projection cache')
+    .description(
+      'verify every session log; optionally repair torn tails and rebuild the search index and projection cache',
+    )
     .option('--data <dir>', 'data folder', DEFAULT_DATA_DIR)
     .option('--repair', 'truncate torn tails and close crashed turns (repairing load)')
     .option('--rebuild-index', 'rebuild the search index from the logs')
@@ -44,7 +46,12 @@ export function doctorCommand(): Command {
       const showBar = options.json !== true && process.stderr.isTTY;
       try {
         const sessions = await persistence.list();
-        const bar = showBar ? new cliProgress.SingleBar({ format: 'verify [{bar}] {value}/{total} sessions', stream: process.stderr }, cliProgress.Presets.shades_classic) : undefined;
+        const bar = showBar
+          ? new cliProgress.SingleBar(
+              { format: 'verify [{bar}] {value}/{total} sessions', stream: process.stderr },
+              cliProgress.Presets.shades_classic,
+            )
+          : undefined;
         bar?.start(sessions.length, 0);
         const findings: DoctorFinding[] = [];
         for (const [i, summary] of sessions.entries()) {
@@ -65,35 +72,74 @@ export function doctorCommand(): Command {
         if (options.rebuildCache === true) cached = await rebuildCache(persistence, options.data);
         const remaining = findings.filter((f) => f.repaired !== true);
         if (options.json === true) {
-          console.log(JSON.stringify({ sessions: sessions.length, findings, ...(indexed === undefined ? {} : { eventsIndexed: indexed }), ...(cached === undefined ? {} : { cacheRows: cached }) }));
+          console.log(
+            JSON.stringify({
+              sessions: sessions.length,
+              findings,
+              ...(indexed === undefined ? {} : { eventsIndexed: indexed }),
+              ...(cached === undefined ? {} : { cacheRows: cached }),
+            }),
+          );
         } else {
-          console.log(`${sessions.length} sessions checked; ${findings.length} finding(s)${remaining.length < findings.length ? `, ${findings.length - remaining.length} repaired` : ''}.`);
-          for (const f of findings) console.log(`  ${f.sessionId}: ${f.problem}${f.repaired === true ? ' (repaired)' : ''} — ${f.detail}${f.location === undefined ? '' : ` at ${JSON.stringify(f.location)}`}`);
+          console.log(
+            `${sessions.length} sessions checked; ${findings.length} finding(s)${remaining.length < findings.length ? `, ${findings.length - remaining.length} repaired` : ''}.`,
+          );
+          for (const f of findings)
+            console.log(
+              `  ${f.sessionId}: ${f.problem}${f.repaired === true ? ' (repaired)' : ''} — ${f.detail}${f.location === undefined ? '' : ` at ${JSON.stringify(f.location)}`}`,
+            );
           if (indexed !== undefined) console.log(`Search index rebuilt: ${indexed} events.`);
           if (cached !== undefined) console.log(`Projection cache rebuilt: ${cached} sessions.`);
         }
-        if (remaining.some((f) => f.problem === 'corrupt' || f.problem === 'unsupported' || f.problem === 'unreadable')) process.exitCode = 1;
+        if (
+          remaining.some(
+            (f) => f.problem === 'corrupt' || f.problem === 'unsupported' || f.problem === 'unreadable',
+          )
+        )
+          process.exitCode = 1;
       } finally {
         await persistence.close();
       }
     });
 }
 
-async function check(persistence: SessionPersistence, id: Parameters<SessionPersistence['inspect']>[0], repair: boolean): Promise<DoctorFinding[]> {
+async function check(
+  persistence: SessionPersistence,
+  id: Parameters<SessionPersistence['inspect']>[0],
+  repair: boolean,
+): Promise<DoctorFinding[]> {
   try {
     const log = await persistence.inspect(id);
     const findings: DoctorFinding[] = [];
-    if (log.tornTail) findings.push({ sessionId: id, problem: 'torn-tail', detail: 'a torn final frame (an interrupted write) is ignored by reads' });
-    if (log.repairs.length > 0) findings.push({ sessionId: id, problem: 'open-turn', detail: `a turn left open by a crash needs ${log.repairs.length} closing event(s)` });
+    if (log.tornTail)
+      findings.push({
+        sessionId: id,
+        problem: 'torn-tail',
+        detail: 'a torn final frame (an interrupted write) is ignored by reads',
+      });
+    if (log.repairs.length > 0)
+      findings.push({
+        sessionId: id,
+        problem: 'open-turn',
+        detail: `a turn left open by a crash needs ${log.repairs.length} closing event(s)`,
+      });
     if (repair && findings.length > 0) {
       await persistence.load(id);
       return findings.map((f) => ({ ...f, repaired: true }));
     }
     return findings;
   } catch (error) {
-    if (isPersistenceError(error, 'PERSISTENCE_CORRUPT')) return [{ sessionId: id, problem: 'corrupt', detail: error.message, location: error.location }];
-    if (isPersistenceError(error, 'PERSISTENCE_FORMAT_UNSUPPORTED')) return [{ sessionId: id, problem: 'unsupported', detail: error.message }];
-    return [{ sessionId: id, problem: 'unreadable', detail: error instanceof Error ? error.message : String(error) }];
+    if (isPersistenceError(error, 'PERSISTENCE_CORRUPT'))
+      return [{ sessionId: id, problem: 'corrupt', detail: error.message, location: error.location }];
+    if (isPersistenceError(error, 'PERSISTENCE_FORMAT_UNSUPPORTED'))
+      return [{ sessionId: id, problem: 'unsupported', detail: error.message }];
+    return [
+      {
+        sessionId: id,
+        problem: 'unreadable',
+        detail: error instanceof Error ? error.message : String(error),
+      },
+    ];
   }
 }
 
@@ -107,7 +153,11 @@ async function rebuildCache(persistence: SessionPersistence, dataDir: string): P
     for (const summary of await persistence.list()) {
       try {
         const log = await persistence.inspect(summary.header.id);
-        cache.put(summary, SessionLogOffset(log.inheritedEventCount), registry.foldAll(log.header, log.events).rows);
+        cache.put(
+          summary,
+          SessionLogOffset(log.inheritedEventCount),
+          registry.foldAll(log.header, log.events).rows,
+        );
         written++;
       } catch {
         // A corrupt log has no rows to rebuild; verification reports it.

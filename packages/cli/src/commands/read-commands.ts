@@ -1,5 +1,12 @@
 import { Command } from 'commander';
-import type { FollowSnapshot, SearchResult, SessionListRow, SubagentListEntry, SubagentTreeEntry, WireEvent } from '@strand/protocol';
+import type {
+  FollowSnapshot,
+  SearchResult,
+  SessionListRow,
+  SubagentListEntry,
+  SubagentTreeEntry,
+  WireEvent,
+} from '@strand/protocol';
 import { renderAgentList } from '@strand/subagent';
 import { DEFAULT_DATA_DIR } from '../defaults.js';
 import { describeValue, eventSummary, highlight } from '../output.js';
@@ -21,13 +28,18 @@ export function listCommand(): Command {
   return common(new Command('list').description('list sessions, newest first, with their title hints'))
     .option('--limit <n>', 'at most this many sessions')
     .action(async (options: Common & { limit?: string }) => {
-      const { sessions } = await withConnection(options, (c) => c.call('session.list', options.limit === undefined ? {} : { limit: Number(options.limit) }));
+      const { sessions } = await withConnection(options, (c) =>
+        c.call('session.list', options.limit === undefined ? {} : { limit: Number(options.limit) }),
+      );
       if (options.json === true) return void console.log(JSON.stringify({ sessions }));
       if (sessions.length === 0) return void console.log('No sessions.');
       for (const row of sessions as readonly SessionListRow[]) {
         const marker = row.busy ? 'running' : row.live ? 'live' : '';
-        const kind = row.header.origin === 'subagent' ? ` (child of ${String(row.header.parentSession)})` : '';
-        console.log(`${row.id.padEnd(28)} ${new Date(row.header.createdAt).toISOString().slice(0, 16)}  ${marker.padEnd(8)} ${describeValue(row.hints?.values.title)}${kind}`);
+        const kind =
+          row.header.origin === 'subagent' ? ` (child of ${String(row.header.parentSession)})` : '';
+        console.log(
+          `${row.id.padEnd(28)} ${new Date(row.header.createdAt).toISOString().slice(0, 16)}  ${marker.padEnd(8)} ${describeValue(row.hints?.values.title)}${kind}`,
+        );
       }
     });
 }
@@ -42,25 +54,46 @@ export function showCommand(): Command {
         await c.call('session.unfollow', { followId: snap.followId });
         return snap;
       });
-      if (options.json === true) return void console.log(JSON.stringify({ header: snapshot.header, cursor: snapshot.cursor, projections: snapshot.baseline, events: snapshot.events }));
+      if (options.json === true)
+        return void console.log(
+          JSON.stringify({
+            header: snapshot.header,
+            cursor: snapshot.cursor,
+            projections: snapshot.baseline,
+            events: snapshot.events,
+          }),
+        );
       printSnapshot(snapshot);
     });
 }
 
 function printSnapshot(snapshot: FollowSnapshot): void {
   const h = snapshot.header;
-  console.log(`${h.id}  created ${new Date(h.createdAt).toISOString()}${h.cwd === undefined ? '' : `  in ${h.cwd}`}`);
-  if (h.origin === 'subagent') console.log(`  subagent of ${String(h.parentSession)} (depth ${String(h.delegationDepth)})`);
-  if (h.isSeeded) console.log(`  seeded: ${snapshot.inheritedEventCount} inherited events${h.forkedFrom === undefined ? '' : ` from ${h.forkedFrom}`}`);
-  console.log(`  ${snapshot.cursor} events${snapshot.live ? ', live' : ''}${snapshot.busy ? ', running' : ''}`);
+  console.log(
+    `${h.id}  created ${new Date(h.createdAt).toISOString()}${h.cwd === undefined ? '' : `  in ${h.cwd}`}`,
+  );
+  if (h.origin === 'subagent')
+    console.log(`  subagent of ${String(h.parentSession)} (depth ${String(h.delegationDepth)})`);
+  if (h.isSeeded)
+    console.log(
+      `  seeded: ${snapshot.inheritedEventCount} inherited events${h.forkedFrom === undefined ? '' : ` from ${h.forkedFrom}`}`,
+    );
+  console.log(
+    `  ${snapshot.cursor} events${snapshot.live ? ', live' : ''}${snapshot.busy ? ', running' : ''}`,
+  );
   console.log('Projections:');
-  for (const [key, value] of Object.entries(snapshot.baseline.values)) console.log(`  ${key.padEnd(16)} ${describeValue(value)}`);
+  for (const [key, value] of Object.entries(snapshot.baseline.values))
+    console.log(`  ${key.padEnd(16)} ${describeValue(value)}`);
   console.log(`Last ${snapshot.events.length} events:`);
   for (const event of snapshot.events) console.log(eventSummary(event));
 }
 
 export function followCommand(): Command {
-  return common(new Command('follow').description('print a session, then its live events as they are appended (Ctrl-C to stop)'))
+  return common(
+    new Command('follow').description(
+      'print a session, then its live events as they are appended (Ctrl-C to stop)',
+    ),
+  )
     .argument('<id>', 'session id')
     .action(async (id: string, options: Common) => {
       await withConnection(options, async (c) => {
@@ -70,11 +103,22 @@ export function followCommand(): Command {
         });
         let followId = '';
         c.onNotification((n) => {
-          const params = n.params as { followId?: string; events?: WireEvent[]; key?: string; value?: unknown; seq?: number; reason?: string };
+          const params = n.params as {
+            followId?: string;
+            events?: WireEvent[];
+            key?: string;
+            value?: unknown;
+            seq?: number;
+            reason?: string;
+          };
           if (params.followId !== followId) return;
-          if (n.method === 'follow.events') for (const e of params.events ?? []) console.log(options.json === true ? JSON.stringify(e) : eventSummary(e));
-          else if (n.method === 'follow.projection' && options.json !== true) console.log(`        ${String(params.key)} = ${describeValue(params.value)}`);
-          else if (n.method === 'follow.resync') console.error(`strand: follow resynced (${String(params.reason)}); run follow again`);
+          if (n.method === 'follow.events')
+            for (const e of params.events ?? [])
+              console.log(options.json === true ? JSON.stringify(e) : eventSummary(e));
+          else if (n.method === 'follow.projection' && options.json !== true)
+            console.log(`        ${String(params.key)} = ${describeValue(params.value)}`);
+          else if (n.method === 'follow.resync')
+            console.error(`strand: follow resynced (${String(params.reason)}); run follow again`);
         });
         const snapshot = await c.call('session.follow', { id, window: 20 });
         followId = snapshot.followId;
@@ -93,7 +137,9 @@ export function agentsCommand(): Command {
       const scope = options.descendants === true ? 'descendants' : 'children';
       const { rows } = await withConnection(options, (c) => c.call('subagent.list', { id, scope }));
       if (options.json === true) return void console.log(JSON.stringify({ rows }));
-      console.log(renderAgentList(rows as never as readonly (SubagentListEntry | SubagentTreeEntry)[] as never, scope));
+      console.log(
+        renderAgentList(rows as never as readonly (SubagentListEntry | SubagentTreeEntry)[] as never, scope),
+      );
     });
 }
 
@@ -102,12 +148,15 @@ export function searchCommand(): Command {
     .argument('<text...>', 'text to find')
     .option('--limit <n>', 'sessions per page', '10')
     .action(async (words: string[], options: Common & { limit: string }) => {
-      const page = await withConnection(options, (c) => c.call('session.search', { query: words.join(' '), limit: Number(options.limit) }));
+      const page = await withConnection(options, (c) =>
+        c.call('session.search', { query: words.join(' '), limit: Number(options.limit) }),
+      );
       if (options.json === true) return void console.log(JSON.stringify(page));
       if (page.results.length === 0) return void console.log('No matches.');
       for (const result of page.results as readonly SearchResult[]) {
         console.log(result.sessionId);
-        for (const hit of result.hits) console.log(`  ${String(hit.seq).padStart(6)}  ${highlight(hit.snippet, process.stdout.isTTY)}`);
+        for (const hit of result.hits)
+          console.log(`  ${String(hit.seq).padStart(6)}  ${highlight(hit.snippet, process.stdout.isTTY)}`);
       }
     });
 }

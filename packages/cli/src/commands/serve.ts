@@ -32,21 +32,39 @@ export function serveCommand(): Command {
     .option('--port <port>', 'port (0: any free port)', '4400')
     .option('--host <host>', 'interface to bind; anything but loopback requires a token', '127.0.0.1')
     .option('--token <token>', 'token clients must present (generated and printed when binding off loopback)')
-    .addOption(new Option('--backend <backend>', 'storage backend').choices(['jsonl', 'sqlite']).default('jsonl'))
-    .option('--model <name>', 'model name of an OpenAI-compatible endpoint (default: the built-in scripted model)')
+    .addOption(
+      new Option('--backend <backend>', 'storage backend').choices(['jsonl', 'sqlite']).default('jsonl'),
+    )
+    .option(
+      '--model <name>',
+      'model name of an OpenAI-compatible endpoint (default: the built-in scripted model)',
+    )
     .option('--base-url <url>', 'base URL of the OpenAI-compatible endpoint')
     .option('--api-key-env <var>', 'environment variable holding the API key', 'OPENAI_API_KEY')
-    .option('--demo', 'write the demo corpus first when the data folder is empty, and keep demo-live producing events')
+    .option(
+      '--demo',
+      'write the demo corpus first when the data folder is empty, and keep demo-live producing events',
+    )
     .option('--json', 'print the URL as JSON')
     .action(async (options: ServeOptions) => {
       const port = Number(options.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0–65535, got ${options.port}`);
-      const token = options.token ?? (isLoopbackHost(options.host) ? undefined : randomBytes(24).toString('base64url'));
+      if (!Number.isInteger(port) || port < 0 || port > 65535)
+        throw new Error(`--port must be 0–65535, got ${options.port}`);
+      const token =
+        options.token ?? (isLoopbackHost(options.host) ? undefined : randomBytes(24).toString('base64url'));
       if (options.demo === true) await ensureDemoCorpus(options.data, options.json !== true);
       const runtime = await openStrandRuntime({
         dataDir: options.data,
         backend: options.backend,
-        ...(options.baseUrl === undefined ? {} : { model: { baseUrl: options.baseUrl, ...(options.model === undefined ? {} : { model: options.model }), apiKeyEnv: options.apiKeyEnv ?? 'OPENAI_API_KEY' } }),
+        ...(options.baseUrl === undefined
+          ? {}
+          : {
+              model: {
+                baseUrl: options.baseUrl,
+                ...(options.model === undefined ? {} : { model: options.model }),
+                apiKeyEnv: options.apiKeyEnv ?? 'OPENAI_API_KEY',
+              },
+            }),
       });
       const host = await startHost({
         services: runtime.services,
@@ -57,7 +75,15 @@ export function serveCommand(): Command {
       });
       const stopTicker = options.demo === true ? startDemoTicker(runtime) : () => undefined;
       const url = token === undefined ? host.url : `${host.url}/?token=${encodeURIComponent(token)}`;
-      if (options.json === true) console.log(JSON.stringify({ url, rpcUrl: host.rpcUrl, dataDir: options.data, ...(token === undefined ? {} : { token }) }));
+      if (options.json === true)
+        console.log(
+          JSON.stringify({
+            url,
+            rpcUrl: host.rpcUrl,
+            dataDir: options.data,
+            ...(token === undefined ? {} : { token }),
+          }),
+        );
       else {
         console.log(`Strand is serving ${path.resolve(options.data)}`);
         console.log(`  web UI:  ${url}`);
@@ -93,7 +119,10 @@ function startDemoTicker(runtime: StrandRuntime): () => void {
     }
     while (!stopped) {
       try {
-        const { outcome } = await runtime.agents.prompt(SessionId(DEMO_LIVE_SESSION), `Tick ${++tick}: report what changed since the last tick.`);
+        const { outcome } = await runtime.agents.prompt(
+          SessionId(DEMO_LIVE_SESSION),
+          `Tick ${++tick}: report what changed since the last tick.`,
+        );
         await outcome;
       } catch (error) {
         if (!stopped) console.error('strand demo: the live session could not run a turn', error);

@@ -52,7 +52,9 @@ export class FollowHub {
         if (change.kind === 'attached') this.#attach(fanout, change.session);
         else if (fanout.session === change.session) this.#detach(fanout);
       }),
-      services.registry.onChanged((sessionId, key, value, seq) => this.#projection(sessionId, key, value, seq)),
+      services.registry.onChanged((sessionId, key, value, seq) =>
+        this.#projection(sessionId, key, value, seq),
+      ),
     );
     if (services.agents !== undefined) {
       this.#disposers.push(services.agents.onBusyChange((id, busy) => this.#state(id, busy)));
@@ -80,7 +82,16 @@ export class FollowHub {
     const generation = ++this.#generation;
     const followId = `f${++this.#nextFollowId}`;
     const sessionId = observation.header.id;
-    const follow: Follow = { followId, generation, sessionId, out, nextSeq: observation.cursor, opened: false, held: [], stopped: false };
+    const follow: Follow = {
+      followId,
+      generation,
+      sessionId,
+      out,
+      nextSeq: observation.cursor,
+      opened: false,
+      held: [],
+      stopped: false,
+    };
     this.#byId.set(followId, follow);
     let fanout = this.#fanouts.get(sessionId);
     if (fanout === undefined) {
@@ -152,7 +163,8 @@ export class FollowHub {
     fanout.session = session;
     fanout.unsubscribe = session.subscribe((batch) => this.#events(fanout, batch));
     for (const follow of fanout.followers) this.#backfill(follow, session);
-    for (const follow of fanout.followers) this.#queue(follow, this.#stateFrame(follow, true, this.#services.agents?.isBusy(session.id) ?? false));
+    for (const follow of fanout.followers)
+      this.#queue(follow, this.#stateFrame(follow, true, this.#services.agents?.isBusy(session.id) ?? false));
   }
 
   #detach(fanout: Fanout): void {
@@ -186,7 +198,10 @@ export class FollowHub {
       return this.#deliverEvents(follow, slice, JSON.stringify(slice));
     }
     follow.nextSeq = last;
-    this.#queue(follow, `{"jsonrpc":"2.0","method":"follow.events","params":{"followId":"${follow.followId}","generation":${follow.generation},"events":${json}}}`);
+    this.#queue(
+      follow,
+      `{"jsonrpc":"2.0","method":"follow.events","params":{"followId":"${follow.followId}","generation":${follow.generation},"events":${json}}}`,
+    );
   }
 
   #projection(sessionId: SessionId, key: string, value: unknown, seq: number): void {
@@ -194,18 +209,26 @@ export class FollowHub {
     if (fanout === undefined) return;
     const tail = `,"key":${JSON.stringify(key)},"value":${JSON.stringify(value) ?? 'null'},"seq":${seq}}}`;
     for (const follow of fanout.followers) {
-      this.#queue(follow, `{"jsonrpc":"2.0","method":"follow.projection","params":{"followId":"${follow.followId}","generation":${follow.generation}${tail}`);
+      this.#queue(
+        follow,
+        `{"jsonrpc":"2.0","method":"follow.projection","params":{"followId":"${follow.followId}","generation":${follow.generation}${tail}`,
+      );
     }
   }
 
   #state(sessionId: SessionId, busy: boolean): void {
     const fanout = this.#fanouts.get(sessionId);
     if (fanout === undefined) return;
-    for (const follow of fanout.followers) this.#queue(follow, this.#stateFrame(follow, fanout.session !== undefined, busy));
+    for (const follow of fanout.followers)
+      this.#queue(follow, this.#stateFrame(follow, fanout.session !== undefined, busy));
   }
 
   #stateFrame(follow: Follow, live: boolean, busy: boolean): string {
-    return JSON.stringify({ jsonrpc: '2.0', method: 'follow.state', params: { followId: follow.followId, generation: follow.generation, live, busy } });
+    return JSON.stringify({
+      jsonrpc: '2.0',
+      method: 'follow.state',
+      params: { followId: follow.followId, generation: follow.generation, live, busy },
+    });
   }
 
   #queue(follow: Follow, text: string): void {
@@ -224,7 +247,11 @@ export class FollowHub {
   }
 
   #resync(follow: Follow, reason: string): void {
-    const frame = JSON.stringify({ jsonrpc: '2.0', method: 'follow.resync', params: { followId: follow.followId, generation: follow.generation, reason } });
+    const frame = JSON.stringify({
+      jsonrpc: '2.0',
+      method: 'follow.resync',
+      params: { followId: follow.followId, generation: follow.generation, reason },
+    });
     this.#remove(follow);
     if (follow.out.open) follow.out.send(frame);
   }

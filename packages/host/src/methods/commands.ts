@@ -9,7 +9,12 @@ import type { HostServices } from '../services.js';
  * and detaches again — no agent is started unless the command needs one (`prompt` does). Commands
  * on a subagent child are refused: only its parent drives it.
  */
-export async function appendCommand(services: HostServices, rawId: string, event: SessionEventInput, signal: AbortSignal): Promise<{ seq: number }> {
+export async function appendCommand(
+  services: HostServices,
+  rawId: string,
+  event: SessionEventInput,
+  signal: AbortSignal,
+): Promise<{ seq: number }> {
   const id = SessionId(rawId);
   await refuseChild(services, id, signal);
   const live = services.store.get(id);
@@ -23,14 +28,23 @@ export async function appendCommand(services: HostServices, rawId: string, event
   }
 }
 
-export async function promptCommand(services: HostServices, rawId: string, text: string, signal: AbortSignal): Promise<{ accepted: true }> {
+export async function promptCommand(
+  services: HostServices,
+  rawId: string,
+  text: string,
+  signal: AbortSignal,
+): Promise<{ accepted: true }> {
   const id = SessionId(rawId);
   await refuseChild(services, id, signal);
   await requireAgents(services).prompt(id, text);
   return { accepted: true };
 }
 
-export async function cancelCommand(services: HostServices, rawId: string, signal: AbortSignal): Promise<{ cancelled: boolean }> {
+export async function cancelCommand(
+  services: HostServices,
+  rawId: string,
+  signal: AbortSignal,
+): Promise<{ cancelled: boolean }> {
   const id = SessionId(rawId);
   await refuseChild(services, id, signal);
   return { cancelled: await requireAgents(services).cancel(id) };
@@ -38,10 +52,24 @@ export async function cancelCommand(services: HostServices, rawId: string, signa
 
 export async function createCommand(
   services: HostServices,
-  params: { cwd?: string | undefined; model?: { provider: string; model: string; reasoningEffort?: string | undefined } | undefined; preset?: string | undefined; prompt?: string | undefined },
+  params: {
+    cwd?: string | undefined;
+    model?: { provider: string; model: string; reasoningEffort?: string | undefined } | undefined;
+    preset?: string | undefined;
+    prompt?: string | undefined;
+  },
 ): Promise<{ id: string }> {
   const agents = requireAgents(services);
-  const model = params.model === undefined ? undefined : { provider: params.model.provider, model: params.model.model, ...(params.model.reasoningEffort === undefined ? {} : { reasoningEffort: params.model.reasoningEffort }) };
+  const model =
+    params.model === undefined
+      ? undefined
+      : {
+          provider: params.model.provider,
+          model: params.model.model,
+          ...(params.model.reasoningEffort === undefined
+            ? {}
+            : { reasoningEffort: params.model.reasoningEffort }),
+        };
   const session = await agents.createSession({
     ...(params.cwd === undefined ? {} : { cwd: params.cwd }),
     ...(model === undefined ? {} : { model }),
@@ -64,12 +92,24 @@ function requireAgents(services: HostServices): AgentPort {
 async function refuseChild(services: HostServices, id: SessionId, signal: AbortSignal): Promise<void> {
   const header = services.store.get(id)?.header ?? (await headerOf(services, id, signal));
   if (header.origin === 'subagent') {
-    throw new HostError('HOST_CHILD_SESSION_READ_ONLY', `session ${id} is a subagent child: only its parent drives it`, { sessionId: id });
+    throw new HostError(
+      'HOST_CHILD_SESSION_READ_ONLY',
+      `session ${id} is a subagent child: only its parent drives it`,
+      { sessionId: id },
+    );
   }
 }
 
-async function headerOf(services: HostServices, id: SessionId, signal: AbortSignal): Promise<Session['header']> {
-  const observation = await services.query.observeSession(id, { projectionMode: 'none', window: { last: 0 }, signal });
+async function headerOf(
+  services: HostServices,
+  id: SessionId,
+  signal: AbortSignal,
+): Promise<Session['header']> {
+  const observation = await services.query.observeSession(id, {
+    projectionMode: 'none',
+    window: { last: 0 },
+    signal,
+  });
   try {
     return observation.header;
   } finally {

@@ -32,7 +32,12 @@ export async function sessionFollow(
   try {
     snapshot = hub.start(observation, out);
     const agents = services.agents;
-    const promotable = interactive && agents !== undefined && observation.source === 'cold' && observation.header.origin !== 'subagent' && observation.hasPreparedSource;
+    const promotable =
+      interactive &&
+      agents !== undefined &&
+      observation.source === 'cold' &&
+      observation.header.origin !== 'subagent' &&
+      observation.hasPreparedSource;
     promotion = promotable ? { agents, lease: observation.retain() } : undefined;
   } finally {
     observation.dispose();
@@ -46,8 +51,8 @@ export async function sessionFollow(
           // The interactive view keeps the agent attached until it unfollows or disconnects.
           (release) => hub.onStop(snapshot.followId, release),
           (error: unknown) => {
-          // The follow stays a read-only view; the next interactive follow or prompt retries.
-          console.error(`strand host: promotion of ${params.id} failed`, error);
+            // The follow stays a read-only view; the next interactive follow or prompt retries.
+            console.error(`strand host: promotion of ${params.id} failed`, error);
           },
         );
       }

@@ -9,13 +9,24 @@ import { LIST_HINT_KEYS, type HostLimits, type HostServices } from '../services.
  * session is blank and its stored size is small, one bounded observation fills the hints;
  * otherwise hints stay missing (unknown) and the row stays visible. Never activates an agent.
  */
-export async function sessionList(services: HostServices, limits: HostLimits, params: { limit?: number | undefined }, signal: AbortSignal): Promise<{ sessions: SessionListRow[] }> {
+export async function sessionList(
+  services: HostServices,
+  limits: HostLimits,
+  params: { limit?: number | undefined },
+  signal: AbortSignal,
+): Promise<{ sessions: SessionListRow[] }> {
   const corpus = await services.query.listSessions({ signal });
-  corpus.sort((a, b) => b.header.createdAt - a.header.createdAt || (a.header.id < b.header.id ? -1 : a.header.id > b.header.id ? 1 : 0));
+  corpus.sort(
+    (a, b) =>
+      b.header.createdAt - a.header.createdAt ||
+      (a.header.id < b.header.id ? -1 : a.header.id > b.header.id ? 1 : 0),
+  );
   const rows = params.limit === undefined ? corpus : corpus.slice(0, params.limit);
   const out: SessionListRow[] = [];
   for (const row of rows) {
-    const hints = row.live ? liveHints(services, row) : ((await coldHints(services, limits, row, signal)) ?? undefined);
+    const hints = row.live
+      ? liveHints(services, row)
+      : ((await coldHints(services, limits, row, signal)) ?? undefined);
     out.push({
       id: row.header.id,
       header: row.header,
@@ -38,11 +49,20 @@ function liveHints(services: HostServices, row: CorpusRow): ProjectionHints | un
   }
 }
 
-async function coldHints(services: HostServices, limits: HostLimits, row: CorpusRow, signal: AbortSignal): Promise<ProjectionHints | undefined> {
+async function coldHints(
+  services: HostServices,
+  limits: HostLimits,
+  row: CorpusRow,
+  signal: AbortSignal,
+): Promise<ProjectionHints | undefined> {
   let hints: ProjectionHints | undefined;
   // The cache identity needs the exact inherited cut; a header only proves it for unseeded sessions.
   if (services.cache !== undefined && row.incarnation !== undefined && !row.header.isSeeded) {
-    hints = services.cache.cachedSnapshot({ header: row.header, incarnation: row.incarnation }, SessionLogOffset(0), LIST_HINT_KEYS);
+    hints = services.cache.cachedSnapshot(
+      { header: row.header, incarnation: row.incarnation },
+      SessionLogOffset(0),
+      LIST_HINT_KEYS,
+    );
   }
   const knowsBlank = hints !== undefined && Object.hasOwn(hints.values, 'listMetadata');
   if (knowsBlank || row.storedBytes === undefined || row.storedBytes > limits.smallLogBytes) return hints;
@@ -50,7 +70,9 @@ async function coldHints(services: HostServices, limits: HostLimits, row: Corpus
     const observation = await services.query.observeSession(row.header.id, { projectionMode: 'all', signal });
     try {
       const values: Record<string, unknown> = {};
-      for (const key of LIST_HINT_KEYS) if (observation.projections !== undefined && Object.hasOwn(observation.projections.values, key)) values[key] = observation.projections.values[key];
+      for (const key of LIST_HINT_KEYS)
+        if (observation.projections !== undefined && Object.hasOwn(observation.projections.values, key))
+          values[key] = observation.projections.values[key];
       return { asOfSeq: observation.cursor - 1, values };
     } finally {
       observation.dispose();

@@ -9,17 +9,28 @@ import type { HostServices } from '../services.js';
  */
 export async function sessionPage(
   services: HostServices,
-  params: { id: string; beforeSeq?: number | undefined; fromSeq?: number | undefined; toSeq?: number | undefined; limit?: number | undefined },
+  params: {
+    id: string;
+    beforeSeq?: number | undefined;
+    fromSeq?: number | undefined;
+    toSeq?: number | undefined;
+    limit?: number | undefined;
+  },
   signal: AbortSignal,
 ): Promise<{ firstSeq: number; events: readonly WireEvent[]; cursor: number }> {
   const limit = params.limit ?? 200;
   let window: ObservationWindow;
-  if (params.beforeSeq !== undefined) window = { fromSeq: Math.max(0, params.beforeSeq - limit), toSeq: params.beforeSeq };
+  if (params.beforeSeq !== undefined)
+    window = { fromSeq: Math.max(0, params.beforeSeq - limit), toSeq: params.beforeSeq };
   else {
     const from = params.fromSeq ?? 0;
     window = { fromSeq: from, toSeq: Math.min(params.toSeq ?? from + limit, from + limit) };
   }
-  const observation = await services.query.observeSession(SessionId(params.id), { projectionMode: 'none', window, signal });
+  const observation = await services.query.observeSession(SessionId(params.id), {
+    projectionMode: 'none',
+    window,
+    signal,
+  });
   try {
     return { firstSeq: observation.firstSeq, events: observation.events, cursor: observation.cursor };
   } finally {

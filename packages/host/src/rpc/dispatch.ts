@@ -29,21 +29,40 @@ function plain<R>(result: R): HandlerResult<R> {
 }
 
 /** Routes one validated request; every method is a read, a follow, a catalog or a command. */
-async function route<M extends MethodName>(ctx: ConnectionContext, method: M, params: Params<M>): Promise<HandlerResult> {
+async function route<M extends MethodName>(
+  ctx: ConnectionContext,
+  method: M,
+  params: Params<M>,
+): Promise<HandlerResult> {
   const { services, signal } = ctx;
   switch (method) {
     case 'session.list':
       return plain(await sessionList(services, ctx.limits, params as Params<'session.list'>, signal));
     case 'session.search': {
       const p = params as Params<'session.search'>;
-      if (services.search === undefined) throw new HostError('SESSION_QUERY_INVALID_QUERY', 'this host has no search index');
-      return plain(await services.search.search(p.query, { ...(p.limit === undefined ? {} : { limit: p.limit }), ...(p.cursor === undefined ? {} : { cursor: p.cursor }), signal }));
+      if (services.search === undefined)
+        throw new HostError('SESSION_QUERY_INVALID_QUERY', 'this host has no search index');
+      return plain(
+        await services.search.search(p.query, {
+          ...(p.limit === undefined ? {} : { limit: p.limit }),
+          ...(p.cursor === undefined ? {} : { cursor: p.cursor }),
+          signal,
+        }),
+      );
     }
     case 'session.follow':
-      return sessionFollow(services, ctx.hub, ctx.limits, params as Params<'session.follow'>, ctx.out, signal);
+      return sessionFollow(
+        services,
+        ctx.hub,
+        ctx.limits,
+        params as Params<'session.follow'>,
+        ctx.out,
+        signal,
+      );
     case 'session.unfollow': {
       const p = params as Params<'session.unfollow'>;
-      if (!ctx.hub.stop(p.followId)) throw new HostError('HOST_FOLLOW_NOT_FOUND', `no follow ${p.followId} on this connection`);
+      if (!ctx.hub.stop(p.followId))
+        throw new HostError('HOST_FOLLOW_NOT_FOUND', `no follow ${p.followId} on this connection`);
       return plain({ ok: true });
     }
     case 'session.page':
@@ -54,7 +73,8 @@ async function route<M extends MethodName>(ctx: ConnectionContext, method: M, pa
       return plain(await sessionFork(services, params as Params<'session.fork'>, signal));
     case 'subagent.list': {
       const p = params as Params<'subagent.list'>;
-      if (services.subagents === undefined) throw new HostError('SUBAGENT_CONTROL_QUERY_UNAVAILABLE', 'this host has no subagent catalog');
+      if (services.subagents === undefined)
+        throw new HostError('SUBAGENT_CONTROL_QUERY_UNAVAILABLE', 'this host has no subagent catalog');
       return plain({ rows: await services.subagents.list(p.id as never, p.scope ?? 'children', signal) });
     }
     case 'session.create':
@@ -67,22 +87,37 @@ async function route<M extends MethodName>(ctx: ConnectionContext, method: M, pa
       return plain(await cancelCommand(services, (params as Params<'session.cancel'>).id, signal));
     case 'session.rename': {
       const p = params as Params<'session.rename'>;
-      return plain(await appendCommand(services, p.id, { type: 'session/title', data: { title: p.title } }, signal));
+      return plain(
+        await appendCommand(services, p.id, { type: 'session/title', data: { title: p.title } }, signal),
+      );
     }
     case 'session.selectModel': {
       const p = params as Params<'session.selectModel'>;
-      const data = { provider: p.provider, model: p.model, ...(p.reasoningEffort === undefined ? {} : { reasoningEffort: p.reasoningEffort }) };
+      const data = {
+        provider: p.provider,
+        model: p.model,
+        ...(p.reasoningEffort === undefined ? {} : { reasoningEffort: p.reasoningEffort }),
+      };
       return plain(await appendCommand(services, p.id, { type: 'model/selection', data }, signal));
     }
     case 'session.selectPreset': {
       const p = params as Params<'session.selectPreset'>;
-      return plain(await appendCommand(services, p.id, { type: 'agent-preset/select', data: { preset: p.preset } }, signal));
+      return plain(
+        await appendCommand(
+          services,
+          p.id,
+          { type: 'agent-preset/select', data: { preset: p.preset } },
+          signal,
+        ),
+      );
     }
     case 'catalog.models':
-      if (services.catalogs === undefined) throw new HostError('HOST_CATALOG_UNAVAILABLE', 'no model catalog');
+      if (services.catalogs === undefined)
+        throw new HostError('HOST_CATALOG_UNAVAILABLE', 'no model catalog');
       return plain({ models: await services.catalogs.models() });
     case 'catalog.presets':
-      if (services.catalogs === undefined) throw new HostError('HOST_CATALOG_UNAVAILABLE', 'no preset catalog');
+      if (services.catalogs === undefined)
+        throw new HostError('HOST_CATALOG_UNAVAILABLE', 'no preset catalog');
       return plain({ presets: await services.catalogs.presets() });
     default: {
       const exhaustive: never = method;
@@ -99,16 +134,26 @@ export type Reply = { readonly text: string; readonly afterSend?: () => void };
  */
 export async function handleFrame(ctx: ConnectionContext, text: string): Promise<Reply> {
   const frame = parseFrame(text);
-  if (frame.kind === 'invalid') return { text: JSON.stringify({ jsonrpc: '2.0', id: frame.id, error: frame.error }) };
+  if (frame.kind === 'invalid')
+    return { text: JSON.stringify({ jsonrpc: '2.0', id: frame.id, error: frame.error }) };
   const { id, method } = frame;
   if (!isMethodName(method)) return errorReply(id, wireError('RPC_METHOD_NOT_FOUND', `no method ${method}`));
   const parsed = PARAM_SCHEMAS[method].safeParse(frame.params);
   if (!parsed.success) {
-    return errorReply(id, wireError('RPC_INVALID_PARAMS', `invalid params for ${method}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(params)'} ${i.message}`).join('; ')}`));
+    return errorReply(
+      id,
+      wireError(
+        'RPC_INVALID_PARAMS',
+        `invalid params for ${method}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(params)'} ${i.message}`).join('; ')}`,
+      ),
+    );
   }
   try {
     const handled = await route(ctx, method, parsed.data);
-    return { text: JSON.stringify({ jsonrpc: '2.0', id, result: handled.result }), ...(handled.afterSend === undefined ? {} : { afterSend: handled.afterSend }) };
+    return {
+      text: JSON.stringify({ jsonrpc: '2.0', id, result: handled.result }),
+      ...(handled.afterSend === undefined ? {} : { afterSend: handled.afterSend }),
+    };
   } catch (error) {
     const wire = toWireError(error);
     if (wire.data.code === 'RPC_INTERNAL_ERROR') console.error(`strand host: ${method} failed`, error);

@@ -15,12 +15,20 @@ export function parseFrame(text: string): ParsedFrame {
     return { kind: 'invalid', id: null, error: wireError('RPC_PARSE_ERROR', 'frame is not valid JSON') };
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    return { kind: 'invalid', id: null, error: wireError('RPC_INVALID_REQUEST', 'expected one JSON-RPC 2.0 request object') };
+    return {
+      kind: 'invalid',
+      id: null,
+      error: wireError('RPC_INVALID_REQUEST', 'expected one JSON-RPC 2.0 request object'),
+    };
   }
   const r = raw as Record<string, unknown>;
   const id = typeof r.id === 'string' || (typeof r.id === 'number' && Number.isFinite(r.id)) ? r.id : null;
   if (r.jsonrpc !== '2.0' || typeof r.method !== 'string' || id === null) {
-    return { kind: 'invalid', id, error: wireError('RPC_INVALID_REQUEST', 'a request needs jsonrpc "2.0", a method and an id') };
+    return {
+      kind: 'invalid',
+      id,
+      error: wireError('RPC_INVALID_REQUEST', 'a request needs jsonrpc "2.0", a method and an id'),
+    };
   }
   return { kind: 'request', id, method: r.method, params: r.params ?? {} };
 }

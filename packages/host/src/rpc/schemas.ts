@@ -7,14 +7,32 @@ import type { MethodName } from '@strand/protocol';
  */
 const id = z.string().min(1).max(128);
 const seq = z.number().int().min(0);
-const route = { provider: z.string().min(1).max(200), model: z.string().min(1).max(200), reasoningEffort: z.string().min(1).max(50).optional() };
+const route = {
+  provider: z.string().min(1).max(200),
+  model: z.string().min(1).max(200),
+  reasoningEffort: z.string().min(1).max(50).optional(),
+};
 
 export const PARAM_SCHEMAS = {
   'session.list': z.strictObject({ limit: z.number().int().min(1).max(100_000).optional() }),
-  'session.search': z.strictObject({ query: z.string().max(1000), limit: z.number().int().min(1).max(100).optional(), cursor: z.string().max(2000).optional() }),
-  'session.follow': z.strictObject({ id, interactive: z.boolean().optional(), window: z.number().int().min(0).max(10_000).optional() }),
+  'session.search': z.strictObject({
+    query: z.string().max(1000),
+    limit: z.number().int().min(1).max(100).optional(),
+    cursor: z.string().max(2000).optional(),
+  }),
+  'session.follow': z.strictObject({
+    id,
+    interactive: z.boolean().optional(),
+    window: z.number().int().min(0).max(10_000).optional(),
+  }),
   'session.unfollow': z.strictObject({ followId: z.string().min(1).max(100) }),
-  'session.page': z.strictObject({ id, beforeSeq: seq.optional(), fromSeq: seq.optional(), toSeq: seq.optional(), limit: z.number().int().min(1).max(10_000).optional() }),
+  'session.page': z.strictObject({
+    id,
+    beforeSeq: seq.optional(),
+    fromSeq: seq.optional(),
+    toSeq: seq.optional(),
+    limit: z.number().int().min(1).max(10_000).optional(),
+  }),
   'session.attachment': z.strictObject({ id, ref: z.string().min(1).max(200) }),
   'session.fork': z.strictObject({ id, atSeq: seq }),
   'subagent.list': z.strictObject({ id, scope: z.enum(['children', 'descendants']).optional() }),

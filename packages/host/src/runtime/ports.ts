@@ -53,13 +53,19 @@ export function searchPort(index: SessionSearchIndex): SearchPort {
   return {
     async search(query, options) {
       const page = await index.search(query, options);
-      const results: SearchResult[] = page.results.map((r) => ({ sessionId: r.sessionId, hits: r.hits.map((h) => ({ seq: h.seq, snippet: h.snippet })) }));
+      const results: SearchResult[] = page.results.map((r) => ({
+        sessionId: r.sessionId,
+        hits: r.hits.map((h) => ({ seq: h.seq, snippet: h.snippet })),
+      }));
       return page.nextCursor === null ? { results } : { results, nextCursor: page.nextCursor };
     },
   };
 }
 
-export function catalogPort(models: readonly ModelCatalogEntry[], presets: readonly PresetCatalogEntry[]): CatalogPort {
+export function catalogPort(
+  models: readonly ModelCatalogEntry[],
+  presets: readonly PresetCatalogEntry[],
+): CatalogPort {
   return {
     models: () => Promise.resolve(models),
     presets: () => Promise.resolve(presets),

@@ -4,9 +4,17 @@ import type { PresetCatalogEntry } from '@strand/protocol';
 
 /** Built-in agent presets; a `presets.json` in the data folder replaces them. */
 export const DEFAULT_PRESETS: readonly PresetCatalogEntry[] = [
-  { name: 'general', description: 'A general coding agent that may delegate to subagents.', allowedTools: ['spawn_agent', 'send_message', 'list_agents'] },
+  {
+    name: 'general',
+    description: 'A general coding agent that may delegate to subagents.',
+    allowedTools: ['spawn_agent', 'send_message', 'list_agents'],
+  },
   { name: 'solo', description: 'Works alone: no subagents.', allowedTools: [] },
-  { name: 'reviewer', description: 'Reads and reviews; may list its subagents but not spawn them.', allowedTools: ['list_agents'] },
+  {
+    name: 'reviewer',
+    description: 'Reads and reviews; may list its subagents but not spawn them.',
+    allowedTools: ['list_agents'],
+  },
 ];
 
 const PresetFile = z.array(
@@ -40,6 +48,14 @@ export async function loadPresets(file: string): Promise<readonly PresetCatalogE
     throw new PresetConfigError(`${file} is not valid JSON: ${(error as Error).message}`);
   }
   const parsed = PresetFile.safeParse(raw);
-  if (!parsed.success) throw new PresetConfigError(`${file}: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
-  return parsed.data.map(({ name, description, allowedTools, defaultModel }) => ({ name, description, allowedTools, ...(defaultModel === undefined ? {} : { defaultModel }) }));
+  if (!parsed.success)
+    throw new PresetConfigError(
+      `${file}: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`,
+    );
+  return parsed.data.map(({ name, description, allowedTools, defaultModel }) => ({
+    name,
+    description,
+    allowedTools,
+    ...(defaultModel === undefined ? {} : { defaultModel }),
+  }));
 }

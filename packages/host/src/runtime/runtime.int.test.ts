@@ -31,7 +31,11 @@ afterEach(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-async function stored(id: string, turns: number, extra: Partial<Parameters<typeof newSessionHeader>[0]> = {}): Promise<Session> {
+async function stored(
+  id: string,
+  turns: number,
+  extra: Partial<Parameters<typeof newSessionHeader>[0]> = {},
+): Promise<Session> {
   const { persistence } = runtime.services;
   const header = newSessionHeader({ id: SessionId(id), createdAt: 1_000, ...extra });
   const { incarnation } = await persistence.create({ header });
@@ -57,13 +61,23 @@ describe('promotion by follow', () => {
     expect(readOnly.live).toBe(false);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(runtime.services.store.has(SessionId('cold'))).toBe(false);
-    const interactive = await client.call<FollowSnapshot>('session.follow', { id: 'cold', interactive: true });
+    const interactive = await client.call<FollowSnapshot>('session.follow', {
+      id: 'cold',
+      interactive: true,
+    });
     expect(interactive.live).toBe(false); // the snapshot describes the cold cut it was read at
     await until(() => runtime.services.store.has(SessionId('cold')));
     // One decode in all: the read-only follow's; the interactive observation and the publication reused it.
     expect(inspect).toHaveBeenCalledTimes(1);
-    const state = await client.waitFor((m) => m.method === 'follow.state' && (m.params as { followId: string; live: boolean }).followId === interactive.followId && (m.params as { live: boolean }).live);
-    const replyIndex = client.frames.findIndex((m) => (m.result as FollowSnapshot | undefined)?.followId === interactive.followId);
+    const state = await client.waitFor(
+      (m) =>
+        m.method === 'follow.state' &&
+        (m.params as { followId: string; live: boolean }).followId === interactive.followId &&
+        (m.params as { live: boolean }).live,
+    );
+    const replyIndex = client.frames.findIndex(
+      (m) => (m.result as FollowSnapshot | undefined)?.followId === interactive.followId,
+    );
     expect(replyIndex).toBeLessThan(client.frames.indexOf(state));
     // Unfollowing releases the agent: the session settles back to cold.
     await client.call('session.unfollow', { followId: interactive.followId });
@@ -92,8 +106,14 @@ describe('commands through the agent runtime', () => {
     const { id } = await client.call<{ id: string }>('session.create', { cwd: '/tmp/project' });
     const snapshot = await client.call<FollowSnapshot>('session.follow', { id, interactive: true });
     await client.call('session.prompt', { id, text: 'Summarize the design of Strand' });
-    await client.waitFor((m) => m.method === 'follow.events' && (m.params as { events: { type: string }[] }).events.some((e) => e.type === 'turn/end'));
-    const title = await client.waitFor((m) => m.method === 'follow.projection' && (m.params as { key: string }).key === 'title');
+    await client.waitFor(
+      (m) =>
+        m.method === 'follow.events' &&
+        (m.params as { events: { type: string }[] }).events.some((e) => e.type === 'turn/end'),
+    );
+    const title = await client.waitFor(
+      (m) => m.method === 'follow.projection' && (m.params as { key: string }).key === 'title',
+    );
     expect((title.params as { value: string }).value).toMatch(/Summarize/);
     expect(snapshot.baseline.values).toHaveProperty('subagent');
     const { sessions } = await client.call<{ sessions: SessionListRow[] }>('session.list');
@@ -111,9 +131,15 @@ describe('commands through the agent runtime', () => {
   it('search finds a phrase written to a stored session', async () => {
     const client = await start();
     const s = await stored('searchable', 1);
-    await s.append({ type: 'user/message', data: { content: 'the zebra crossing protocol', author: 'human' } });
+    await s.append({
+      type: 'user/message',
+      data: { content: 'the zebra crossing protocol', author: 'human' },
+    });
     await runtime.search.sync({ persistence: runtime.services.persistence, live: runtime.services.store });
-    const page = await client.call<{ results: { sessionId: string; hits: { snippet: string }[] }[] }>('session.search', { query: 'zebra crossing' });
+    const page = await client.call<{ results: { sessionId: string; hits: { snippet: string }[] }[] }>(
+      'session.search',
+      { query: 'zebra crossing' },
+    );
     expect(page.results[0]?.sessionId).toBe('searchable');
   });
 });

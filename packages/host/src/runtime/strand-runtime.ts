@@ -1,7 +1,12 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { AgentController, modelFromConfig, type ModelConfig } from '@strand/agent';
-import { SessionPreparations, openJsonlPersistence, openSqlitePersistence, type SessionPersistence } from '@strand/persistence';
+import {
+  SessionPreparations,
+  openJsonlPersistence,
+  openSqlitePersistence,
+  type SessionPersistence,
+} from '@strand/persistence';
 import { BUILT_IN_UNITS, ProjectionRegistry } from '@strand/projection';
 import { CacheWritePolicy, ProjectionCache } from '@strand/projection-cache';
 import type { ModelCatalogEntry } from '@strand/protocol';
@@ -41,22 +46,44 @@ export async function openStrandRuntime(options: RuntimeOptions): Promise<Strand
   const dataDir = path.resolve(options.dataDir);
   await mkdir(dataDir, { recursive: true });
   const persistence: SessionPersistence =
-    options.backend === 'sqlite' ? openSqlitePersistence({ path: path.join(dataDir, 'strand.db') }) : await openJsonlPersistence({ root: dataDir });
+    options.backend === 'sqlite'
+      ? openSqlitePersistence({ path: path.join(dataDir, 'strand.db') })
+      : await openJsonlPersistence({ root: dataDir });
   const preparations = new SessionPreparations(persistence);
   const store = new SessionStore();
   const registry = new ProjectionRegistry();
   for (const unit of BUILT_IN_UNITS) registry.register(unit);
   registerSubagentUnits(registry);
   const cache = ProjectionCache.open({ path: path.join(dataDir, 'projection-cache.db'), registry });
-  const cacheWrites = new CacheWritePolicy({ registry, cache, flush: () => persistence.flush(), logger: console });
+  const cacheWrites = new CacheWritePolicy({
+    registry,
+    cache,
+    flush: () => persistence.flush(),
+    logger: console,
+  });
   const query = new SessionQuery({ persistence, preparations, store, registry, cache });
   const search = SessionSearchIndex.open({ path: path.join(dataDir, 'search.db') });
   const stopLiveSearch = feedLiveSearch(store, search);
   const model = modelFromConfig(options.model ?? {});
-  const agents = new AgentController({ persistence, preparations, store, registry, query, cacheWrites, cache, model });
-  const models: ModelCatalogEntry[] = [{ provider: 'strand', model: 'scripted', label: 'Scripted (built-in, deterministic)' }];
+  const agents = new AgentController({
+    persistence,
+    preparations,
+    store,
+    registry,
+    query,
+    cacheWrites,
+    cache,
+    model,
+  });
+  const models: ModelCatalogEntry[] = [
+    { provider: 'strand', model: 'scripted', label: 'Scripted (built-in, deterministic)' },
+  ];
   if (options.model?.baseUrl !== undefined && options.model.model !== undefined) {
-    models.push({ provider: options.model.provider ?? 'openai-compatible', model: options.model.model, label: `${options.model.model} (${options.model.baseUrl})` });
+    models.push({
+      provider: options.model.provider ?? 'openai-compatible',
+      model: options.model.model,
+      label: `${options.model.model} (${options.model.baseUrl})`,
+    });
   }
   const presets = await loadPresets(path.join(dataDir, 'presets.json'));
   const services: HostServices = {
@@ -67,7 +94,12 @@ export async function openStrandRuntime(options: RuntimeOptions): Promise<Strand
     cache,
     query,
     agents: agentPort(agents),
-    subagents: subagentPort({ sessionProjections: registry, sessions: store, sessionQuery: query, sessionProjectionCache: cache }),
+    subagents: subagentPort({
+      sessionProjections: registry,
+      sessions: store,
+      sessionQuery: query,
+      sessionProjectionCache: cache,
+    }),
     search: searchPort(search),
     catalogs: catalogPort(models, presets),
   };

@@ -37,15 +37,31 @@ const ack = (events: readonly { seq: number }[]): void => {
   const last = events.at(-1);
   if (last !== undefined) process.stdout.write(`ack ${last.seq}\n`);
 };
-const payload = (text: string): { type: string; data: unknown } => ({ type: 'test/payload', data: { seq: session.events.length, text } });
+const payload = (text: string): { type: string; data: unknown } => ({
+  type: 'test/payload',
+  data: { seq: session.events.length, text },
+});
 
 process.stdout.write('ready\n');
 for (let turn = 0; ; turn++) {
-  await session.append([{ type: 'turn/start', data: {} }, { type: 'user/message', data: { content: `prompt ${turn}`, author: 'human' } }]).then(ack);
+  await session
+    .append([
+      { type: 'turn/start', data: {} },
+      { type: 'user/message', data: { content: `prompt ${turn}`, author: 'human' } },
+    ])
+    .then(ack);
   // Two appends in flight at once: the second joins the first's group commit.
-  const a = session.append([{ type: 'step/start', data: {} }, { type: 'tool/call', data: { callId: `c${turn}`, name: 'write', arguments: '{}' } }]);
+  const a = session.append([
+    { type: 'step/start', data: {} },
+    { type: 'tool/call', data: { callId: `c${turn}`, name: 'write', arguments: '{}' } },
+  ]);
   const b = session.append(payload('x'.repeat((turn * 37) % 900)));
   await Promise.all([a.then(ack), b.then(ack)]);
-  await session.append([{ type: 'tool/result', data: { callId: `c${turn}`, content: 'ok' } }, { type: 'step/end', data: {} }]).then(ack);
+  await session
+    .append([
+      { type: 'tool/result', data: { callId: `c${turn}`, content: 'ok' } },
+      { type: 'step/end', data: {} },
+    ])
+    .then(ack);
   await session.append({ type: 'turn/end', data: { reason: 'completed' } }).then(ack);
 }

@@ -21,17 +21,21 @@ afterAll(() => {
 /** Runs the writer until it has acknowledged something, SIGKILLs it after a random delay, returns the highest acked seq. */
 function runAndKill(root: string, backend: string, killAfterMs: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', child, root, backend], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, ['--import', 'tsx', child, root, backend], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     let timer: NodeJS.Timeout | undefined;
     proc.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
-      if (timer === undefined && out.includes('ready\n')) timer = setTimeout(() => proc.kill('SIGKILL'), killAfterMs);
+      if (timer === undefined && out.includes('ready\n'))
+        timer = setTimeout(() => proc.kill('SIGKILL'), killAfterMs);
     });
     proc.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
     proc.on('exit', (code, signal) => {
-      if (signal !== 'SIGKILL') return reject(new Error(`writer exited on its own (code ${String(code)}): ${err}`));
+      if (signal !== 'SIGKILL')
+        return reject(new Error(`writer exited on its own (code ${String(code)}): ${err}`));
       const acks = [...out.matchAll(/^ack (\d+)$/gm)].map((m) => Number(m[1]));
       resolve(acks.length === 0 ? -1 : Math.max(...acks));
     });
@@ -55,7 +59,11 @@ async function verifyRound(persistence: SessionPersistence, acked: number): Prom
   return log.repairs.length;
 }
 
-export function crashRounds(backend: string, rounds: number, open: (root: string) => Promise<SessionPersistence>): void {
+export function crashRounds(
+  backend: string,
+  rounds: number,
+  open: (root: string) => Promise<SessionPersistence>,
+): void {
   it(`a SIGKILLed ${backend} writer loses no acknowledged append over ${rounds} rounds, and the log repairs cleanly`, async () => {
     const root = mkdtempSync(path.join(tmpdir(), `strand-crash-${backend}-`));
     roots.push(root);
@@ -77,9 +85,13 @@ export function crashRounds(backend: string, rounds: number, open: (root: string
 }
 
 describe('crash safety (JSONL + zstd)', () => {
-  crashRounds('jsonl', Number(process.env.STRAND_CRASH_ROUNDS ?? 50), (root) => openJsonlPersistence({ root }));
+  crashRounds('jsonl', Number(process.env.STRAND_CRASH_ROUNDS ?? 50), (root) =>
+    openJsonlPersistence({ root }),
+  );
 });
 
 describe('crash safety (SQLite)', () => {
-  crashRounds('sqlite', Number(process.env.STRAND_CRASH_ROUNDS_SQLITE ?? 20), (root) => Promise.resolve(openSqlitePersistence({ path: path.join(root, 'strand.db') })));
+  crashRounds('sqlite', Number(process.env.STRAND_CRASH_ROUNDS_SQLITE ?? 20), (root) =>
+    Promise.resolve(openSqlitePersistence({ path: path.join(root, 'strand.db') })),
+  );
 });

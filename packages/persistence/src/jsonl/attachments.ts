@@ -33,14 +33,26 @@ export class AttachmentFiles {
       await replaceFileAtomically(this.tmpDir, `${file}.type`, Buffer.from(attachment.mediaType, 'utf8'));
       await replaceFileAtomically(this.tmpDir, file, attachment.bytes);
     } catch (error) {
-      throw new PersistenceError('PERSISTENCE_IO', `could not store attachment of ${sessionId}`, { cause: error, sessionId });
+      throw new PersistenceError('PERSISTENCE_IO', `could not store attachment of ${sessionId}`, {
+        cause: error,
+        sessionId,
+      });
     }
     return ref;
   }
 
-  async read(sessionId: string, escapedId: string, ref: string, signal: AbortSignal | undefined): Promise<Attachment> {
+  async read(
+    sessionId: string,
+    escapedId: string,
+    ref: string,
+    signal: AbortSignal | undefined,
+  ): Promise<Attachment> {
     const notFound = (): PersistenceError =>
-      new PersistenceError('PERSISTENCE_ATTACHMENT_NOT_FOUND', `session ${sessionId} has no attachment ${ref}`, { sessionId });
+      new PersistenceError(
+        'PERSISTENCE_ATTACHMENT_NOT_FOUND',
+        `session ${sessionId} has no attachment ${ref}`,
+        { sessionId },
+      );
     if (!REF.test(ref)) throw notFound();
     const file = path.join(this.dirFor(escapedId), ref);
     try {

@@ -15,7 +15,10 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-async function writeLog(compression: 'zstd' | 'none', batches = 6): Promise<{ file: string; events: readonly SessionEvent[] }> {
+async function writeLog(
+  compression: 'zstd' | 'none',
+  batches = 6,
+): Promise<{ file: string; events: readonly SessionEvent[] }> {
   const persistence = await openJsonlPersistence({ root, compression });
   const header = newSessionHeader({ id });
   const { incarnation } = await persistence.create({ header });
@@ -97,13 +100,25 @@ describe('corruption corpus (zstd frames)', () => {
     const header = { ...newSessionHeader({ id }) };
     writeFileSync(
       path.join(root, 'sessions', 'corpus.jsonl'),
-      JSON.stringify({ format: 'strand-session', formatVersion: 99, incarnation: 'i', inheritedEventCount: 0, header }) + '\n',
+      JSON.stringify({
+        format: 'strand-session',
+        formatVersion: 99,
+        incarnation: 'i',
+        inheritedEventCount: 0,
+        header,
+      }) + '\n',
     );
     const again = await reopen();
     await expect(again.inspect(id)).rejects.toMatchObject({ code: 'PERSISTENCE_FORMAT_UNSUPPORTED' });
     writeFileSync(
       path.join(root, 'sessions', 'corpus.jsonl'),
-      JSON.stringify({ format: 'strand-session', formatVersion: 1, incarnation: 'i', inheritedEventCount: 0, header: { ...header, version: 7 } }) + '\n',
+      JSON.stringify({
+        format: 'strand-session',
+        formatVersion: 1,
+        incarnation: 'i',
+        inheritedEventCount: 0,
+        header: { ...header, version: 7 },
+      }) + '\n',
     );
     await expect(again.inspect(id)).rejects.toMatchObject({ code: 'PERSISTENCE_FORMAT_UNSUPPORTED' });
     await again.close();
@@ -118,7 +133,10 @@ describe('corruption corpus (plain JSONL)', () => {
     middle[3] = '{"type":"turn/start",';
     writeFileSync(file, middle.join('\n'));
     const persistence = await reopen();
-    await expect(persistence.inspect(id)).rejects.toMatchObject({ code: 'PERSISTENCE_CORRUPT', location: { line: 4 } });
+    await expect(persistence.inspect(id)).rejects.toMatchObject({
+      code: 'PERSISTENCE_CORRUPT',
+      location: { line: 4 },
+    });
     const tail = [...lines];
     tail[tail.length - 1] = '{"type":"turn/st'; // no newline: a torn last write
     writeFileSync(file, tail.join('\n'));

@@ -33,7 +33,8 @@ export function parseEventBlock(bytes: Buffer, firstSeq: number, count: number):
     if (bytes.length !== 1) throw new EventLineError('non-empty block with zero events', firstSeq);
     return [];
   }
-  if (bytes.length < 2 || bytes[bytes.length - 1] !== 10) throw new EventLineError('block does not end with a newline', firstSeq);
+  if (bytes.length < 2 || bytes[bytes.length - 1] !== 10)
+    throw new EventLineError('block does not end with a newline', firstSeq);
   bytes[0] = 0x5b; // '['
   let lines = 0;
   for (let nl = bytes.indexOf(10, 1); nl >= 0; nl = bytes.indexOf(10, nl + 1)) {
@@ -49,17 +50,21 @@ export function parseEventBlock(bytes: Buffer, firstSeq: number, count: number):
     throw new EventLineError(`bad JSON: ${(error as Error).message}`, firstSeq);
   }
   const events = parsed as unknown[];
-  if (!Array.isArray(events) || events.length !== count) throw new EventLineError(`expected ${count} events`, firstSeq);
+  if (!Array.isArray(events) || events.length !== count)
+    throw new EventLineError(`expected ${count} events`, firstSeq);
   for (let i = 0; i < count; i++) checkEnvelope(events[i], firstSeq + i);
   return events as SessionEvent[];
 }
 
 export function checkEnvelope(raw: unknown, expectedSeq: number): asserts raw is SessionEvent {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new EventLineError('event is not an object', expectedSeq);
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw new EventLineError('event is not an object', expectedSeq);
   const e = raw as Record<string, unknown>;
   if (typeof e.type !== 'string' || e.type.length === 0) throw new EventLineError('event type', expectedSeq);
-  if (e.seq !== expectedSeq) throw new EventLineError(`expected seq ${expectedSeq}, got ${String(e.seq)}`, expectedSeq);
+  if (e.seq !== expectedSeq)
+    throw new EventLineError(`expected seq ${expectedSeq}, got ${String(e.seq)}`, expectedSeq);
   if (!Number.isSafeInteger(e.time)) throw new EventLineError('event time', expectedSeq);
-  if (!('data' in e) || Object.keys(e).length !== 4) throw new EventLineError('event envelope must be {type, seq, time, data}', expectedSeq);
+  if (!('data' in e) || Object.keys(e).length !== 4)
+    throw new EventLineError('event envelope must be {type, seq, time, data}', expectedSeq);
   if (!deepFreezeParsed(e)) throw new EventLineError('event data holds -0', expectedSeq);
 }

@@ -20,9 +20,13 @@ export function escapeSessionId(id: string): string {
     for (const byte of Buffer.from(char, 'utf8')) out += '_' + byte.toString(16).padStart(2, '0');
   }
   if (out.length > MAX_ESCAPED_LENGTH) {
-    throw new PersistenceError('PERSISTENCE_ID_UNSTORABLE', `session id is too long to store as a file name (${out.length} > ${MAX_ESCAPED_LENGTH} escaped characters)`, {
-      sessionId: id,
-    });
+    throw new PersistenceError(
+      'PERSISTENCE_ID_UNSTORABLE',
+      `session id is too long to store as a file name (${out.length} > ${MAX_ESCAPED_LENGTH} escaped characters)`,
+      {
+        sessionId: id,
+      },
+    );
   }
   return out;
 }

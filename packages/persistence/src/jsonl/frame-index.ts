@@ -52,7 +52,11 @@ export function decodeFrameIndex(buf: Buffer): FrameIndex | undefined {
     if (buf.length !== p + count * 16) return undefined;
     const frames: FrameLocation[] = new Array<FrameLocation>(count);
     for (let i = 0; i < count; i++, p += 16) {
-      frames[i] = { firstSeq: buf.readUInt32LE(p), count: buf.readUInt32LE(p + 4), offset: buf.readDoubleLE(p + 8) };
+      frames[i] = {
+        firstSeq: buf.readUInt32LE(p),
+        count: buf.readUInt32LE(p + 4),
+        offset: buf.readDoubleLE(p + 8),
+      };
     }
     return { incarnation, coveredSize, frames };
   } catch {

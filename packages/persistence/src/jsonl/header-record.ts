@@ -1,4 +1,9 @@
-import { parseSessionHeader, SESSION_HEADER_VERSION, SessionLogOffset, type SessionHeader } from '@strand/session';
+import {
+  parseSessionHeader,
+  SESSION_HEADER_VERSION,
+  SessionLogOffset,
+  type SessionHeader,
+} from '@strand/session';
 import { PersistenceError } from '../errors.js';
 
 /** The first record of every session file: the logical header plus what is stored beside it. */
@@ -13,8 +18,18 @@ export interface HeaderRecord {
 
 export const FILE_FORMAT_VERSION = 1;
 
-export function encodeHeaderRecord(header: SessionHeader, incarnation: string, inheritedEventCount: number): Buffer {
-  const record = { format: 'strand-session', formatVersion: FILE_FORMAT_VERSION, incarnation, inheritedEventCount, header };
+export function encodeHeaderRecord(
+  header: SessionHeader,
+  incarnation: string,
+  inheritedEventCount: number,
+): Buffer {
+  const record = {
+    format: 'strand-session',
+    formatVersion: FILE_FORMAT_VERSION,
+    incarnation,
+    inheritedEventCount,
+    header,
+  };
   return Buffer.from(JSON.stringify(record) + '\n', 'utf8');
 }
 
@@ -39,7 +54,12 @@ export function parseHeaderRecord(raw: unknown, sessionId: string): HeaderRecord
     );
   }
   const header = r.header as Record<string, unknown> | undefined;
-  if (typeof header === 'object' && header !== null && Number.isSafeInteger(header.version) && (header.version as number) > SESSION_HEADER_VERSION) {
+  if (
+    typeof header === 'object' &&
+    header !== null &&
+    Number.isSafeInteger(header.version) &&
+    (header.version as number) > SESSION_HEADER_VERSION
+  ) {
     throw new PersistenceError(
       'PERSISTENCE_FORMAT_UNSUPPORTED',
       `session ${sessionId} has header version ${String(header.version)}; this build reads up to ${SESSION_HEADER_VERSION}`,
@@ -47,7 +67,8 @@ export function parseHeaderRecord(raw: unknown, sessionId: string): HeaderRecord
     );
   }
   if (typeof r.incarnation !== 'string' || r.incarnation.length === 0) return corrupt('incarnation');
-  if (!Number.isSafeInteger(r.inheritedEventCount) || (r.inheritedEventCount as number) < 0) return corrupt('inheritedEventCount');
+  if (!Number.isSafeInteger(r.inheritedEventCount) || (r.inheritedEventCount as number) < 0)
+    return corrupt('inheritedEventCount');
   let parsed: SessionHeader;
   try {
     parsed = parseSessionHeader(r.header);
@@ -55,7 +76,8 @@ export function parseHeaderRecord(raw: unknown, sessionId: string): HeaderRecord
     return corrupt('header', error);
   }
   if (parsed.id !== sessionId) return corrupt(`header names session ${parsed.id}`);
-  if (parsed.isSeeded !== (r.inheritedEventCount as number) > 0) return corrupt('isSeeded contradicts inheritedEventCount');
+  if (parsed.isSeeded !== (r.inheritedEventCount as number) > 0)
+    return corrupt('isSeeded contradicts inheritedEventCount');
   return {
     format: 'strand-session',
     formatVersion: r.formatVersion as number,

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { closeSync, fstatSync, openSync, promises as fsp, readSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { SessionLogOffset, repairEvents, type SessionEvent, type SessionId, type SessionSeq } from '@strand/session';
+import {
+  SessionLogOffset,
+  repairEvents,
+  type SessionEvent,
+  type SessionId,
+  type SessionSeq,
+} from '@strand/session';
 import { PersistenceError, throwIfAborted } from '../errors.js';
 import type {
   Attachment,
@@ -18,7 +24,14 @@ import { escapeSessionId, unescapeSessionId } from './file-names.js';
 import { frameContaining, readFrameIndex, encodeFrameIndex, type FrameIndex } from './frame-index.js';
 import { fsyncDir, replaceFileAtomically, writeNewFileAtomically } from './fs-util.js';
 import { encodeHeaderRecord, type HeaderRecord } from './header-record.js';
-import { decodePlainLog, decodeZstdFrames, decodeZstdHeader, decodeZstdLog, type DecodedLog, type FrameLocation } from './log-decoder.js';
+import {
+  decodePlainLog,
+  decodeZstdFrames,
+  decodeZstdHeader,
+  decodeZstdLog,
+  type DecodedLog,
+  type FrameLocation,
+} from './log-decoder.js';
 import { LogWriter, revisionOf } from './log-writer.js';
 import { FrameKind, encodeFrame, readMeta } from './zstd-frames.js';
 import { scanZstdFrames } from './log-scan.js';
@@ -46,11 +59,15 @@ const HEADER_PROBE = 2 * 1024;
 const EXT_ZST = '.zst';
 const EXT_PLAIN = '.jsonl';
 
-export async function openJsonlPersistence(options: JsonlPersistenceOptions): Promise<JsonlSessionPersistence> {
+export async function openJsonlPersistence(
+  options: JsonlPersistenceOptions,
+): Promise<JsonlSessionPersistence> {
   const root = path.resolve(options.root);
-  for (const dir of ['sessions', 'index', 'attachments', 'tmp']) await fsp.mkdir(path.join(root, dir), { recursive: true });
+  for (const dir of ['sessions', 'index', 'attachments', 'tmp'])
+    await fsp.mkdir(path.join(root, dir), { recursive: true });
   // Temp files of interrupted atomic writes are never linked anywhere: sweep them.
-  for (const name of await fsp.readdir(path.join(root, 'tmp'))) await fsp.rm(path.join(root, 'tmp', name), { force: true });
+  for (const name of await fsp.readdir(path.join(root, 'tmp')))
+    await fsp.rm(path.join(root, 'tmp', name), { force: true });
   return new JsonlSessionPersistence(root, options);
 }
 
@@ -92,10 +109,19 @@ export class JsonlSessionPersistence implements SessionPersistence {
     const escaped = escapeSessionId(id);
     const inherited = input.inheritedEvents ?? [];
     if (input.header.isSeeded !== inherited.length > 0) {
-      throw new PersistenceError('PERSISTENCE_CORRUPT', `session ${id}: header.isSeeded contradicts the inherited prefix`, { sessionId: id });
+      throw new PersistenceError(
+        'PERSISTENCE_CORRUPT',
+        `session ${id}: header.isSeeded contradicts the inherited prefix`,
+        { sessionId: id },
+      );
     }
     inherited.forEach((e, i) => {
-      if (e.seq !== i) throw new PersistenceError('PERSISTENCE_SEQ_CONFLICT', `session ${id}: inherited prefix expected seq ${i}, got ${e.seq}`, { sessionId: id });
+      if (e.seq !== i)
+        throw new PersistenceError(
+          'PERSISTENCE_SEQ_CONFLICT',
+          `session ${id}: inherited prefix expected seq ${i}, got ${e.seq}`,
+          { sessionId: id },
+        );
     });
     if (this.#pending.has(id) || (await this.#locate(id, escaped)) !== undefined) {
       throw new PersistenceError('PERSISTENCE_EXISTS', `session ${id} already exists`, { sessionId: id });
@@ -114,13 +140,25 @@ export class JsonlSessionPersistence implements SessionPersistence {
     this.#assertOpen();
     const pending = this.#pending.get(id);
     if (pending !== undefined) {
-      if (events.length === 0) throw new PersistenceError('PERSISTENCE_NOT_FOUND', `session ${id} is not stored yet`, { sessionId: id });
+      if (events.length === 0)
+        throw new PersistenceError('PERSISTENCE_NOT_FOUND', `session ${id} is not stored yet`, {
+          sessionId: id,
+        });
       if (events[0]!.seq !== 0) {
-        throw new PersistenceError('PERSISTENCE_SEQ_CONFLICT', `session ${id}: expected seq 0, got ${events[0]!.seq}`, { sessionId: id });
+        throw new PersistenceError(
+          'PERSISTENCE_SEQ_CONFLICT',
+          `session ${id}: expected seq 0, got ${events[0]!.seq}`,
+          { sessionId: id },
+        );
       }
       this.#pending.delete(id);
       try {
-        const writer = await this.#materialize(id, escapeSessionId(id), encodeHeaderRecord(pending.header, pending.incarnation, 0), events);
+        const writer = await this.#materialize(
+          id,
+          escapeSessionId(id),
+          encodeHeaderRecord(pending.header, pending.incarnation, 0),
+          events,
+        );
         return { revision: await this.#currentRevision(writer) };
       } catch (error) {
         this.#pending.set(id, pending);
@@ -152,7 +190,12 @@ export class JsonlSessionPersistence implements SessionPersistence {
       const file = path.join(this.#sessionsDir, name);
       try {
         const { record, size, mtimeNs } = this.#headerOf(id, { file, compressed });
-        out.push({ header: record.header, incarnation: record.incarnation, revision: revisionOf(record.incarnation, size, mtimeNs), storedBytes: Number(size) });
+        out.push({
+          header: record.header,
+          incarnation: record.incarnation,
+          revision: revisionOf(record.incarnation, size, mtimeNs),
+          storedBytes: Number(size),
+        });
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue; // deleted while listing
         this.#onSkippedFile(file, error);
@@ -217,7 +260,11 @@ export class JsonlSessionPersistence implements SessionPersistence {
       // A corrupt-looking tail read through the index is re-judged by the full read below.
     }
     const { decoded, size } = await this.#readWhole(id, options.signal, located);
-    await this.#saveFrameIndex(id, { incarnation: decoded.record.incarnation, coveredSize: decoded.validEnd, frames: decoded.frames }, size);
+    await this.#saveFrameIndex(
+      id,
+      { incarnation: decoded.record.incarnation, coveredSize: decoded.validEnd, frames: decoded.frames },
+      size,
+    );
     return this.#suffix(decoded.record, from, decoded.events.slice(from), decoded.nextSeq, options);
   }
 
@@ -267,7 +314,11 @@ export class JsonlSessionPersistence implements SessionPersistence {
       if (writer === undefined) continue;
       await writer.close();
       if (this.#compressed || writer.frames.length > 0) {
-        await this.#saveFrameIndex(id, { incarnation: writer.incarnation, coveredSize: writer.size, frames: writer.frames }, BigInt(writer.size)).catch(() => {
+        await this.#saveFrameIndex(
+          id,
+          { incarnation: writer.incarnation, coveredSize: writer.size, frames: writer.frames },
+          BigInt(writer.size),
+        ).catch(() => {
           // The index is derived; a failed save only costs a rebuild later.
         });
       }
@@ -289,10 +340,16 @@ export class JsonlSessionPersistence implements SessionPersistence {
     if (error instanceof PersistenceError) return error;
     const e = error as NodeJS.ErrnoException;
     if (e.name === 'AbortError' || e.code === 'ABORT_ERR') {
-      return new PersistenceError('PERSISTENCE_ABORTED', `read of ${id} was aborted`, { cause: error, sessionId: id });
+      return new PersistenceError('PERSISTENCE_ABORTED', `read of ${id} was aborted`, {
+        cause: error,
+        sessionId: id,
+      });
     }
     if (e.code === 'ENOENT') return this.#notFound(id);
-    return new PersistenceError('PERSISTENCE_IO', `storage failed for session ${id}: ${e.message}`, { cause: error, sessionId: id });
+    return new PersistenceError('PERSISTENCE_IO', `storage failed for session ${id}: ${e.message}`, {
+      cause: error,
+      sessionId: id,
+    });
   }
 
   async #locate(id: string, escaped = escapeSessionId(id)): Promise<Located | undefined> {
@@ -335,7 +392,12 @@ export class JsonlSessionPersistence implements SessionPersistence {
     }
     throwIfAborted(signal, id);
     const decoded = located.compressed ? decodeZstdLog(buf, id) : decodePlainLog(buf, id, keepFrom);
-    if (located.compressed) this.#rememberFrames(id, { incarnation: decoded.record.incarnation, coveredSize: decoded.validEnd, frames: decoded.frames });
+    if (located.compressed)
+      this.#rememberFrames(id, {
+        incarnation: decoded.record.incarnation,
+        coveredSize: decoded.validEnd,
+        frames: decoded.frames,
+      });
     return { decoded, size, mtimeNs };
   }
 
@@ -353,7 +415,13 @@ export class JsonlSessionPersistence implements SessionPersistence {
     };
   }
 
-  async #suffix(record: HeaderRecord, from: SessionSeq, events: readonly SessionEvent[], nextSeq: number, options: ReadOptions): Promise<StoredSuffix> {
+  async #suffix(
+    record: HeaderRecord,
+    from: SessionSeq,
+    events: readonly SessionEvent[],
+    nextSeq: number,
+    options: ReadOptions,
+  ): Promise<StoredSuffix> {
     throwIfAborted(options.signal, record.header.id);
     const revision = (await this.revisionOf(record.header.id, options)) ?? '';
     return {
@@ -376,7 +444,8 @@ export class JsonlSessionPersistence implements SessionPersistence {
     const stat = statSync(located.file, { bigint: true });
     const identity = `${stat.ino}:${stat.birthtimeNs}`;
     const cached = this.#headers.get(located.file);
-    if (cached !== undefined && cached.identity === identity) return { record: cached.record, size: stat.size, mtimeNs: stat.mtimeNs };
+    if (cached !== undefined && cached.identity === identity)
+      return { record: cached.record, size: stat.size, mtimeNs: stat.mtimeNs };
     const read = readHeaderSync(id, located);
     this.#headers.set(located.file, { identity, record: read.record });
     return read;
@@ -391,7 +460,11 @@ export class JsonlSessionPersistence implements SessionPersistence {
 
   async #saveFrameIndex(id: string, index: FrameIndex, _size: bigint): Promise<void> {
     this.#rememberFrames(id, index);
-    await replaceFileAtomically(this.#tmpDir, path.join(this.#indexDir, escapeSessionId(id) + '.idx'), encodeFrameIndex(index)).catch(() => {
+    await replaceFileAtomically(
+      this.#tmpDir,
+      path.join(this.#indexDir, escapeSessionId(id) + '.idx'),
+      encodeFrameIndex(index),
+    ).catch(() => {
       // Derived data: a failed save only costs a rebuild later.
     });
   }
@@ -409,7 +482,9 @@ export class JsonlSessionPersistence implements SessionPersistence {
   ): Promise<{ record: HeaderRecord; events: SessionEvent[]; nextSeq: number } | undefined> {
     const live = this.#writers.has(id) ? await this.#writers.get(id)!.catch(() => undefined) : undefined;
     const index =
-      (live !== undefined ? { incarnation: live.incarnation, coveredSize: live.size, frames: live.frames } : undefined) ??
+      (live !== undefined
+        ? { incarnation: live.incarnation, coveredSize: live.size, frames: live.frames }
+        : undefined) ??
       this.#frameIndexes.get(id) ??
       (await readFrameIndex(path.join(this.#indexDir, escapeSessionId(id) + '.idx')));
     if (index === undefined) return undefined;
@@ -424,7 +499,8 @@ export class JsonlSessionPersistence implements SessionPersistence {
       const last = index.frames.at(-1);
       const coveredNext = last === undefined ? 0 : last.firstSeq + last.count;
       let start: FrameLocation | { firstSeq: number; offset: number };
-      if (from >= coveredNext) start = { firstSeq: coveredNext, offset: index.coveredSize === 0 ? head.end : index.coveredSize };
+      if (from >= coveredNext)
+        start = { firstSeq: coveredNext, offset: index.coveredSize === 0 ? head.end : index.coveredSize };
       else start = index.frames[Math.max(0, frameContaining(index.frames, from))]!;
       if (start.offset < head.end) return undefined;
       const length = stat.size - start.offset;
@@ -433,7 +509,12 @@ export class JsonlSessionPersistence implements SessionPersistence {
       throwIfAborted(signal, id);
       if (length > 0) {
         const meta = readMeta(buf, 0);
-        if (meta.status !== 'ok' || meta.meta.kind !== FrameKind.Events || meta.meta.firstSeq !== start.firstSeq) return undefined;
+        if (
+          meta.status !== 'ok' ||
+          meta.meta.kind !== FrameKind.Events ||
+          meta.meta.firstSeq !== start.firstSeq
+        )
+          return undefined;
       }
       const decoded = decodeZstdFrames(buf, id, 0, start.firstSeq, from);
       return { record: head.record, events: decoded.events, nextSeq: decoded.nextSeq };
@@ -450,7 +531,12 @@ export class JsonlSessionPersistence implements SessionPersistence {
   }
 
   /** Writes a new session file atomically (header + first batch) and opens its writer. */
-  async #materialize(id: string, escaped: string, record: Buffer, events: readonly SessionEvent[]): Promise<LogWriter> {
+  async #materialize(
+    id: string,
+    escaped: string,
+    record: Buffer,
+    events: readonly SessionEvent[],
+  ): Promise<LogWriter> {
     const file = path.join(this.#sessionsDir, escaped + (this.#compressed ? EXT_ZST : EXT_PLAIN));
     const lines = encodeEventLines(events);
     const head = this.#compressed ? encodeFrame(FrameKind.Header, 0, 0, record) : record;
@@ -459,13 +545,27 @@ export class JsonlSessionPersistence implements SessionPersistence {
     try {
       created = await writeNewFileAtomically(this.#tmpDir, file, Buffer.concat([head, body]));
     } catch (error) {
-      throw new PersistenceError('PERSISTENCE_IO', `could not create session ${id}`, { cause: error, sessionId: id });
+      throw new PersistenceError('PERSISTENCE_IO', `could not create session ${id}`, {
+        cause: error,
+        sessionId: id,
+      });
     }
-    if (!created) throw new PersistenceError('PERSISTENCE_EXISTS', `session ${id} already exists`, { sessionId: id });
+    if (!created)
+      throw new PersistenceError('PERSISTENCE_EXISTS', `session ${id} already exists`, { sessionId: id });
     const incarnation = (JSON.parse(record.toString('utf8')) as { incarnation: string }).incarnation;
-    const frames: FrameLocation[] = this.#compressed ? [{ firstSeq: 0, count: events.length, offset: head.length }] : [];
+    const frames: FrameLocation[] = this.#compressed
+      ? [{ firstSeq: 0, count: events.length, offset: head.length }]
+      : [];
     const handle = await fsp.open(file, 'r+');
-    const writer = new LogWriter(id, incarnation, handle, head.length + body.length, events.length, this.#compressed, frames);
+    const writer = new LogWriter(
+      id,
+      incarnation,
+      handle,
+      head.length + body.length,
+      events.length,
+      this.#compressed,
+      frames,
+    );
     this.#writers.set(id, Promise.resolve(writer));
     return writer;
   }
@@ -493,7 +593,15 @@ export class JsonlSessionPersistence implements SessionPersistence {
         await handle.datasync();
       }
       const frames = located.compressed ? scan.frames : [];
-      return new LogWriter(id, scan.record.incarnation, handle, scan.validEnd, scan.nextSeq, located.compressed, frames);
+      return new LogWriter(
+        id,
+        scan.record.incarnation,
+        handle,
+        scan.validEnd,
+        scan.nextSeq,
+        located.compressed,
+        frames,
+      );
     } catch (error) {
       await handle.close();
       throw this.#mapError(error, id);
@@ -502,7 +610,10 @@ export class JsonlSessionPersistence implements SessionPersistence {
 }
 
 /** Reads and validates a session file's header record with a few small sync reads. */
-function readHeaderSync(id: string, located: Located): { record: HeaderRecord; size: bigint; mtimeNs: bigint } {
+function readHeaderSync(
+  id: string,
+  located: Located,
+): { record: HeaderRecord; size: bigint; mtimeNs: bigint } {
   const fd = openSync(located.file, 'r');
   try {
     const stat = fstatSync(fd, { bigint: true });
@@ -515,10 +626,17 @@ function readHeaderSync(id: string, located: Located): { record: HeaderRecord; s
         const head = decodeZstdHeader(slice, id);
         if (head !== 'short') return { record: head.record, size: stat.size, mtimeNs: stat.mtimeNs };
       } else if (slice.includes(10)) {
-        return { record: decodePlainLog(slice.subarray(0, slice.indexOf(10) + 1), id).record, size: stat.size, mtimeNs: stat.mtimeNs };
+        return {
+          record: decodePlainLog(slice.subarray(0, slice.indexOf(10) + 1), id).record,
+          size: stat.size,
+          mtimeNs: stat.mtimeNs,
+        };
       }
       if (probe >= total) {
-        throw new PersistenceError('PERSISTENCE_CORRUPT', `session ${id}: truncated header`, { sessionId: id, location: { byteOffset: 0 } });
+        throw new PersistenceError('PERSISTENCE_CORRUPT', `session ${id}: truncated header`, {
+          sessionId: id,
+          location: { byteOffset: 0 },
+        });
       }
       probe = Math.min(probe * 8, total);
     }

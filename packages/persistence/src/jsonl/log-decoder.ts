@@ -23,18 +23,31 @@ export interface DecodedLog {
   readonly tornTail: boolean;
 }
 
-function corrupt(sessionId: string, why: string, location: { byteOffset: number; frame?: number; line?: number; seq?: number }, cause?: unknown): never {
-  throw new PersistenceError('PERSISTENCE_CORRUPT', `session ${sessionId} is corrupt at byte ${location.byteOffset}: ${why}`, {
-    sessionId,
-    location,
-    ...(cause === undefined ? {} : { cause }),
-  });
+function corrupt(
+  sessionId: string,
+  why: string,
+  location: { byteOffset: number; frame?: number; line?: number; seq?: number },
+  cause?: unknown,
+): never {
+  throw new PersistenceError(
+    'PERSISTENCE_CORRUPT',
+    `session ${sessionId} is corrupt at byte ${location.byteOffset}: ${why}`,
+    {
+      sessionId,
+      location,
+      ...(cause === undefined ? {} : { cause }),
+    },
+  );
 }
 
-export function decodeZstdHeader(buf: Buffer, sessionId: string): { record: HeaderRecord; end: number } | 'short' {
+export function decodeZstdHeader(
+  buf: Buffer,
+  sessionId: string,
+): { record: HeaderRecord; end: number } | 'short' {
   const read = readMeta(buf, 0);
   if (read.status === 'short') return 'short';
-  if (read.status === 'bad' || read.meta.kind !== FrameKind.Header) return corrupt(sessionId, 'no header frame', { byteOffset: 0, frame: 0 });
+  if (read.status === 'bad' || read.meta.kind !== FrameKind.Header)
+    return corrupt(sessionId, 'no header frame', { byteOffset: 0, frame: 0 });
   const end = META_SIZE + read.meta.zlen;
   if (buf.length < end) return 'short';
   let text: string;
@@ -91,7 +104,12 @@ export function decodeZstdFrames(
       }
     } catch (error) {
       if (isLast) return { events, frames, validEnd: pos, nextSeq: seq, tornTail: true };
-      return corrupt(sessionId, error instanceof Error ? error.message : 'bad frame', { byteOffset: pos, frame: frameNo, seq }, error);
+      return corrupt(
+        sessionId,
+        error instanceof Error ? error.message : 'bad frame',
+        { byteOffset: pos, frame: frameNo, seq },
+        error,
+      );
     }
     frames.push({ firstSeq: seq, count: meta.count, offset: pos });
     seq += meta.count;
@@ -135,7 +153,12 @@ export function decodePlainLog(buf: Buffer, sessionId: string, keepFrom = 0): De
       if (seq >= keepFrom) events.push(parsed);
     } catch (error) {
       if (isLast) return { record, events, frames, validEnd: pos, nextSeq: seq, tornTail: true };
-      return corrupt(sessionId, error instanceof Error ? error.message : 'bad line', { byteOffset: pos, line, seq }, error);
+      return corrupt(
+        sessionId,
+        error instanceof Error ? error.message : 'bad line',
+        { byteOffset: pos, line, seq },
+        error,
+      );
     }
     frames.push({ firstSeq: seq, count: 1, offset: pos });
     seq++;

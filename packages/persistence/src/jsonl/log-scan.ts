@@ -15,7 +15,10 @@ export function scanZstdFrames(
 ): { record: HeaderRecord; frames: FrameLocation[]; validEnd: number; nextSeq: number } {
   const head = decodeZstdHeader(buf, sessionId);
   if (head === 'short') {
-    throw new PersistenceError('PERSISTENCE_CORRUPT', `session ${sessionId}: truncated header frame`, { sessionId, location: { byteOffset: 0 } });
+    throw new PersistenceError('PERSISTENCE_CORRUPT', `session ${sessionId}: truncated header frame`, {
+      sessionId,
+      location: { byteOffset: 0 },
+    });
   }
   const frames: FrameLocation[] = [];
   let pos = head.end;
@@ -25,20 +28,28 @@ export function scanZstdFrames(
     if (read.status === 'short') break;
     if (read.status === 'bad') {
       if (isZeroTail(buf, pos)) break;
-      throw new PersistenceError('PERSISTENCE_CORRUPT', `session ${sessionId} is corrupt at byte ${pos}: not a frame boundary`, {
-        sessionId,
-        location: { byteOffset: pos, frame: frames.length + 1, seq },
-      });
+      throw new PersistenceError(
+        'PERSISTENCE_CORRUPT',
+        `session ${sessionId} is corrupt at byte ${pos}: not a frame boundary`,
+        {
+          sessionId,
+          location: { byteOffset: pos, frame: frames.length + 1, seq },
+        },
+      );
     }
     const end = pos + META_SIZE + read.meta.zlen;
     if (end > buf.length) break;
     if (read.meta.kind !== FrameKind.Events || read.meta.firstSeq !== seq) {
       if (end === buf.length) break;
       // Never truncate past damage that valid data follows: that would destroy acknowledged events.
-      throw new PersistenceError('PERSISTENCE_CORRUPT', `session ${sessionId} is corrupt at byte ${pos}: expected seq ${seq}, got ${read.meta.firstSeq}`, {
-        sessionId,
-        location: { byteOffset: pos, frame: frames.length + 1, seq },
-      });
+      throw new PersistenceError(
+        'PERSISTENCE_CORRUPT',
+        `session ${sessionId} is corrupt at byte ${pos}: expected seq ${seq}, got ${read.meta.firstSeq}`,
+        {
+          sessionId,
+          location: { byteOffset: pos, frame: frames.length + 1, seq },
+        },
+      );
     }
     if (end === buf.length) {
       try {

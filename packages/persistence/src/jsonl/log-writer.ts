@@ -52,21 +52,34 @@ export class LogWriter {
   }
 
   append(events: readonly SessionEvent[]): Promise<string> {
-    if (this.#closed) return Promise.reject(new PersistenceError('PERSISTENCE_CLOSED', `writer of ${this.sessionId} is closed`, { sessionId: this.sessionId }));
+    if (this.#closed)
+      return Promise.reject(
+        new PersistenceError('PERSISTENCE_CLOSED', `writer of ${this.sessionId} is closed`, {
+          sessionId: this.sessionId,
+        }),
+      );
     const first = events[0]?.seq;
     if (first !== this.#acceptedNext) {
       return Promise.reject(
-        new PersistenceError('PERSISTENCE_SEQ_CONFLICT', `session ${this.sessionId}: expected seq ${this.#acceptedNext}, got ${String(first)}`, {
-          sessionId: this.sessionId,
-        }),
+        new PersistenceError(
+          'PERSISTENCE_SEQ_CONFLICT',
+          `session ${this.sessionId}: expected seq ${this.#acceptedNext}, got ${String(first)}`,
+          {
+            sessionId: this.sessionId,
+          },
+        ),
       );
     }
     for (let i = 1; i < events.length; i++) {
       if (events[i]!.seq !== first + i) {
         return Promise.reject(
-          new PersistenceError('PERSISTENCE_SEQ_CONFLICT', `session ${this.sessionId}: expected seq ${first + i}, got ${events[i]!.seq}`, {
-            sessionId: this.sessionId,
-          }),
+          new PersistenceError(
+            'PERSISTENCE_SEQ_CONFLICT',
+            `session ${this.sessionId}: expected seq ${first + i}, got ${events[i]!.seq}`,
+            {
+              sessionId: this.sessionId,
+            },
+          ),
         );
       }
     }
@@ -118,13 +131,18 @@ export class LogWriter {
     const fd = this.handle.fd;
     const size = fstatSync(fd).size;
     if (size !== before) {
-      throw new PersistenceError('PERSISTENCE_SEQ_CONFLICT', `session ${this.sessionId} was written by another writer (size ${size}, expected ${before})`, {
-        sessionId: this.sessionId,
-      });
+      throw new PersistenceError(
+        'PERSISTENCE_SEQ_CONFLICT',
+        `session ${this.sessionId} was written by another writer (size ${size}, expected ${before})`,
+        {
+          sessionId: this.sessionId,
+        },
+      );
     }
     try {
       let written = 0;
-      while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written, before + written);
+      while (written < bytes.length)
+        written += writeSync(fd, bytes, written, bytes.length - written, before + written);
       await this.handle.datasync();
     } catch (error) {
       try {
@@ -132,7 +150,10 @@ export class LogWriter {
       } catch {
         // If even truncation fails the torn bytes sit at the tail, where reads drop them.
       }
-      throw new PersistenceError('PERSISTENCE_IO', `durable write to session ${this.sessionId} failed`, { cause: error, sessionId: this.sessionId });
+      throw new PersistenceError('PERSISTENCE_IO', `durable write to session ${this.sessionId} failed`, {
+        cause: error,
+        sessionId: this.sessionId,
+      });
     }
     this.#size = before + bytes.length;
     this.#durableNext = firstSeq + events.length;

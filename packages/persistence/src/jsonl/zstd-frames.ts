@@ -88,14 +88,23 @@ export type MetaRead =
 
 export function readMeta(buf: Buffer, pos: number): MetaRead {
   if (buf.length - pos < META_SIZE) return { status: 'short' };
-  if (buf.readUInt32LE(pos) !== META_MAGIC || buf.readUInt32LE(pos + 4) !== META_PAYLOAD || buf.readUInt32LE(pos + 8) !== TAG) {
+  if (
+    buf.readUInt32LE(pos) !== META_MAGIC ||
+    buf.readUInt32LE(pos + 4) !== META_PAYLOAD ||
+    buf.readUInt32LE(pos + 8) !== TAG
+  ) {
     return { status: 'bad' };
   }
   const rawKind = buf.readUInt8(pos + 12);
   if (rawKind !== FrameKind.Header && rawKind !== FrameKind.Events) return { status: 'bad' };
   const kind: FrameKind = rawKind;
   if (buf.readUIntLE(pos + 13, 3) !== metaCheck(buf, pos)) return { status: 'bad' };
-  const meta = { kind, firstSeq: buf.readUInt32LE(pos + 16), count: buf.readUInt32LE(pos + 20), zlen: buf.readUInt32LE(pos + 24) };
+  const meta = {
+    kind,
+    firstSeq: buf.readUInt32LE(pos + 16),
+    count: buf.readUInt32LE(pos + 20),
+    zlen: buf.readUInt32LE(pos + 24),
+  };
   if (kind === FrameKind.Header && (meta.firstSeq !== 0 || meta.count !== 0)) return { status: 'bad' };
   return { status: 'ok', meta };
 }

@@ -24,7 +24,10 @@ async function stored(id: string, openTurn = false): Promise<SessionId> {
   const header = newSessionHeader({ id: sid });
   const { incarnation } = await persistence.create({ header });
   const session = new Session({ header, incarnation, writer: persistenceWriter(persistence, sid) });
-  await session.append([{ type: 'turn/start', data: {} }, { type: 'user/message', data: { content: 'hello', author: 'human' } }]);
+  await session.append([
+    { type: 'turn/start', data: {} },
+    { type: 'user/message', data: { content: 'hello', author: 'human' } },
+  ]);
   if (!openTurn) await session.append({ type: 'turn/end', data: { reason: 'completed' } });
   return sid;
 }
@@ -70,7 +73,9 @@ describe('SessionPreparations', () => {
   it('an already-aborted signal is refused before any read', async () => {
     const id = await stored('a');
     const preparations = new SessionPreparations(persistence);
-    await expect(preparations.borrow(id, { signal: AbortSignal.abort() })).rejects.toMatchObject({ code: 'PERSISTENCE_ABORTED' });
+    await expect(preparations.borrow(id, { signal: AbortSignal.abort() })).rejects.toMatchObject({
+      code: 'PERSISTENCE_ABORTED',
+    });
     expect(preparations.stats()).toMatchObject({ decodes: 0, outstandingLeases: 0 });
   });
 
@@ -126,9 +131,18 @@ describe('SessionPreparations', () => {
     lease.release();
     expect(preparations.stats().outstandingLeases).toBe(0);
     // The closers are durable; the live session appends after them.
-    await session.append([{ type: 'turn/start', data: {} }, { type: 'turn/end', data: { reason: 'completed' } }]);
+    await session.append([
+      { type: 'turn/start', data: {} },
+      { type: 'turn/end', data: { reason: 'completed' } },
+    ]);
     const log = await persistence.inspect(id);
-    expect(log.events.map((e) => e.type)).toEqual(['turn/start', 'user/message', 'turn/end', 'turn/start', 'turn/end']);
+    expect(log.events.map((e) => e.type)).toEqual([
+      'turn/start',
+      'user/message',
+      'turn/end',
+      'turn/start',
+      'turn/end',
+    ]);
     expect(log.repairs).toEqual([]);
   });
 });

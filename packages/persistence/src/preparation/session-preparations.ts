@@ -77,7 +77,11 @@ export class SessionPreparations {
     const entry = await this.#acquire(id, options);
     if (entry.reserved) {
       this.#unpin(entry);
-      throw new PersistenceError('PERSISTENCE_RESERVED', `session ${id} is already reserved for publication`, { sessionId: id });
+      throw new PersistenceError(
+        'PERSISTENCE_RESERVED',
+        `session ${id} is already reserved for publication`,
+        { sessionId: id },
+      );
     }
     entry.reserved = true;
     const lease = this.#lease(entry);
@@ -111,7 +115,11 @@ export class SessionPreparations {
     const id = entry.id;
     const current = await this.#persistence.revisionOf(id);
     if (current !== prepared.revision) {
-      throw new PersistenceError('PERSISTENCE_SEQ_CONFLICT', `session ${id} changed since it was prepared; prepare it again`, { sessionId: id });
+      throw new PersistenceError(
+        'PERSISTENCE_SEQ_CONFLICT',
+        `session ${id} changed since it was prepared; prepare it again`,
+        { sessionId: id },
+      );
     }
     if (prepared.repairs.length > 0) await this.#persistence.append(id, prepared.repairs);
     const session = new Session({
@@ -208,7 +216,12 @@ function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined, id: 
   throwIfAborted(signal, id);
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => {
-      reject(new PersistenceError('PERSISTENCE_ABORTED', `read of ${id} was aborted while queued`, { cause: signal.reason, sessionId: id }));
+      reject(
+        new PersistenceError('PERSISTENCE_ABORTED', `read of ${id} was aborted while queued`, {
+          cause: signal.reason,
+          sessionId: id,
+        }),
+      );
     };
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(
