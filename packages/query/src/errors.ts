@@ -13,7 +13,9 @@ export type SessionQueryErrorCode =
   /** Options are invalid (a negative window, an empty search…). */
   | 'SESSION_QUERY_INVALID_QUERY'
   /** A search cursor from before an index rebuild. */
-  | 'SESSION_QUERY_STALE_CURSOR';
+  | 'SESSION_QUERY_STALE_CURSOR'
+  /** The search index cannot be opened or read (foreign, newer or damaged file; closed index). */
+  | 'SESSION_QUERY_SEARCH_INDEX_FAILED';
 
 export class SessionQueryError extends Error {
   override readonly name = 'SessionQueryError';

@@ -1,0 +1,73 @@
+import type { SessionEvent } from '@strand/session';
+
+/**
+ * Chooses the text of an event to index, or `undefined` for an event that has none. The index knows
+ * no event vocabulary: this function is its only window onto event meaning. It must be pure and
+ * must not throw (the index treats a throw as "no text" and reports nothing).
+ */
+export type TextExtractor = (event: SessionEvent) => string | undefined;
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** `content` of a message or result: a string, or the text blocks of a block list (images have no text). */
+function contentText(content: unknown): string | undefined {
+  if (typeof content === 'string') return content.length > 0 ? content : undefined;
+  if (!Array.isArray(content)) return undefined;
+  const texts: string[] = [];
+  for (const block of content) {
+    if (isRecord(block) && block.type === 'text' && typeof block.text === 'string' && block.text.length > 0)
+      texts.push(block.text);
+  }
+  return texts.length > 0 ? texts.join('\n') : undefined;
+}
+
+/**
+ * Tool-call arguments are a JSON string. Indexing the raw string would glue JSON escapes to words
+ * (`\nfunction` tokenizes as `nfunction`), so when it parses, the string leaves are indexed, one per
+ * line; otherwise the raw string is.
+ */
+function argumentsText(args: unknown): string | undefined {
+  if (typeof args !== 'string' || args.length === 0) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(args);
+  } catch {
+    // Not JSON (some models send plain text): the raw string is the text.
+    return args;
+  }
+  const leaves: string[] = [];
+  collectStrings(parsed, leaves);
+  return leaves.length > 0 ? leaves.join('\n') : undefined;
+}
+
+function collectStrings(value: unknown, out: string[]): void {
+  if (typeof value === 'string') {
+    if (value.length > 0) out.push(value);
+  } else if (Array.isArray(value)) {
+    for (const item of value) collectStrings(item, out);
+  } else if (isRecord(value)) {
+    for (const item of Object.values(value)) collectStrings(item, out);
+  }
+}
+
+/**
+ * The default extractor over the core vocabulary: message text of `user/message`,
+ * `assistant/message` and `tool/result` (string content or its text blocks) and the arguments of
+ * `tool/call`. An assistant message's `toolCalls` are not indexed: each call is also logged as a
+ * `tool/call` event, which is where its hit points.
+ */
+export function defaultTextExtractor(event: SessionEvent): string | undefined {
+  const data = event.data;
+  if (!isRecord(data)) return undefined;
+  switch (event.type) {
+    case 'user/message':
+    case 'assistant/message':
+    case 'tool/result':
+      return contentText(data.content);
+    case 'tool/call':
+      return argumentsText(data.arguments);
+    default:
+      return undefined;
+  }
+}

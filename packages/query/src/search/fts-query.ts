@@ -1,0 +1,53 @@
+import { SearchIndexError } from './errors.js';
+
+/** Longest accepted query, in UTF-16 units: a search box, not a document. */
+export const MAX_QUERY_CHARS = 1_000;
+/** Most whitespace-separated terms in one query (each is one FTS5 phrase to evaluate). */
+export const MAX_QUERY_TERMS = 32;
+
+/**
+ * Turns user text into an FTS5 MATCH expression that matches it *literally*.
+ *
+ * The text is split on whitespace and every piece becomes one FTS5 string (`"…"`, inner quotes
+ * doubled), so nothing the user types is syntax: `OR`, `NOT`, `NEAR(…)`, `*`, `^`, `-`, `+`,
+ * parentheses and `column:` filters are data. Pieces are joined by FTS5's implicit AND: an event
+ * matches when it contains every piece; a piece the tokenizer splits (`foo-bar`, `col:val`) is a
+ * phrase. A piece with no token characters (`-`) is an empty phrase, which FTS5 ignores in an AND.
+ *
+ * Throws `SESSION_QUERY_INVALID_QUERY` for an empty, whitespace-only or oversized query.
+ */
+export function literalMatchExpression(query: string): string {
+  return literalQuery(query).expression;
+}
+
+export interface LiteralQuery {
+  /** The FTS5 MATCH expression. */
+  readonly expression: string;
+  /** The whitespace-separated terms, as typed. */
+  readonly terms: readonly string[];
+}
+
+/** `literalMatchExpression` plus the terms it quoted (snippets highlight them). */
+export function literalQuery(query: string): LiteralQuery {
+  if (typeof query !== 'string')
+    throw new SearchIndexError('SESSION_QUERY_INVALID_QUERY', 'a search query must be a string');
+  if (query.length > MAX_QUERY_CHARS) {
+    throw new SearchIndexError(
+      'SESSION_QUERY_INVALID_QUERY',
+      `a search query is at most ${MAX_QUERY_CHARS} characters, got ${query.length}`,
+    );
+  }
+  const terms = query.split(/\s+/u).filter((term) => term.length > 0);
+  if (terms.length === 0)
+    throw new SearchIndexError(
+      'SESSION_QUERY_INVALID_QUERY',
+      'an empty or whitespace-only search query is refused',
+    );
+  if (terms.length > MAX_QUERY_TERMS) {
+    throw new SearchIndexError(
+      'SESSION_QUERY_INVALID_QUERY',
+      `a search query has at most ${MAX_QUERY_TERMS} terms, got ${terms.length}`,
+    );
+  }
+  return { expression: terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(' '), terms };
+}

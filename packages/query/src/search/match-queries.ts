@@ -1,0 +1,72 @@
+import type Database from 'better-sqlite3';
+import { HIGHLIGHT_END, HIGHLIGHT_START, SNIPPET_ELLIPSIS } from './snippet.js';
+
+/** `[sid, seq, bm25]`; bm25 as FTS5 computes it: lower (more negative) is more relevant. */
+export type MatchRow = readonly [sid: number, seq: number, bm25: number];
+
+/** Tokens FTS5's `snippet()` may return (its maximum is 64); the result is then bounded in characters. */
+const SNIPPET_TOKENS = 24;
+
+/** Read-side statements over the FTS table. */
+export class MatchQueries {
+  readonly #firstWindow: Database.Statement<[string, number], MatchRow>;
+  readonly #window: Database.Statement<[string, number, number], MatchRow>;
+  readonly #sessionHits: Database.Statement<[string, number, number, number], MatchRow>;
+  readonly #snippet: Database.Statement<[string, number, number], string>;
+  readonly #text: Database.Statement<[number, number], string>;
+
+  constructor(db: Database.Database) {
+    const columns = 'rowid >> 32, rowid & 4294967295, bm25(search_text)';
+    // Newest rows first (descending rowid), so a window is the next `size` matches below a session
+    // boundary; FTS5 walks its doclists backwards and stops at LIMIT.
+    this.#firstWindow = db
+      .prepare<
+        [string, number],
+        MatchRow
+      >(`SELECT ${columns} FROM search_text WHERE search_text MATCH ? ORDER BY rowid DESC LIMIT ?`)
+      .raw();
+    this.#window = db
+      .prepare<
+        [string, number, number],
+        MatchRow
+      >(`SELECT ${columns} FROM search_text WHERE search_text MATCH ? AND rowid < (? << 32) ORDER BY rowid DESC LIMIT ?`)
+      .raw();
+    this.#sessionHits = db
+      .prepare<
+        [string, number, number, number],
+        MatchRow
+      >(`SELECT ${columns} FROM search_text WHERE search_text MATCH ? AND rowid >= (? << 32) AND rowid < ((? + 1) << 32) ORDER BY bm25(search_text) LIMIT ?`)
+      .raw();
+    this.#snippet = db
+      .prepare<
+        [string, number, number],
+        string
+      >(`SELECT snippet(search_text, 0, '${HIGHLIGHT_START}', '${HIGHLIGHT_END}', '${SNIPPET_ELLIPSIS}', ${SNIPPET_TOKENS}) FROM search_text WHERE search_text MATCH ? AND rowid = ((? << 32) | ?)`)
+      .pluck();
+    this.#text = db
+      .prepare<[number, number], string>('SELECT text FROM search_text WHERE rowid = ((? << 32) | ?)')
+      .pluck();
+  }
+
+  /** The next `size` matching rows of sessions with `sid < upperSid` (all sessions for `null`), newest first. */
+  window(expression: string, upperSid: number | null, size: number): MatchRow[] {
+    return upperSid === null
+      ? this.#firstWindow.all(expression, size)
+      : this.#window.all(expression, upperSid, size);
+  }
+
+  /** The session's best `limit` matching rows (a fallback when a snapshot's hits no longer match). */
+  sessionHits(expression: string, sid: number, limit: number): MatchRow[] {
+    return this.#sessionHits.all(expression, sid, sid, limit);
+  }
+
+  /** The indexed text of one event, or undefined when it has no row. */
+  text(sid: number, seq: number): string | undefined {
+    return this.#text.get(sid, seq);
+  }
+
+  /** FTS5's snippet of one event, or undefined when it no longer exists or no longer matches. */
+  snippet(expression: string, sid: number, seq: number): string | undefined {
+    return this.#snippet.get(expression, sid, seq);
+  }
+}

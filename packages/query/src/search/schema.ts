@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import Database from 'better-sqlite3';
+import { SearchIndexError } from './errors.js';
+
+/** Bumped on any incompatible change below; a newer file is refused, never misread. */
+export const SEARCH_SCHEMA_VERSION = 1;
+/** `PRAGMA application_id` of a search index file ("SSIX"), so another program's database is never touched. */
+export const SEARCH_APPLICATION_ID = 0x53534958;
+
+/**
+ * - `search_text`: one FTS5 row per indexed event. The rowid packs the session's small integer key
+ *   and the event's seq (`sid << 32 | seq`), so a session's rows are one contiguous rowid range and
+ *   grouping, range deletes and per-session hit queries need no content lookup.
+ * - `search_sessions`: bookkeeping per session. `cut` is the next seq to index; `durable_cut` the
+ *   prefix known to match persistence (rows at and after it came from a live session's memory and
+ *   are re-read from disk once the session is cold); `revision` the persisted revision last read.
+ *   AUTOINCREMENT: a sid is never reused, so a snapshot never names a different session.
+ * - `search_snapshots` / `search_snapshot_chunks`: frozen result orders behind pagination cursors;
+ *   the entries ranked by one page call are one JSON chunk (one row write, however many sessions).
+ * - `search_meta`: `index_id` (random, per file) and `generation` (bumped by every rebuild).
+ */
+const TEXT_DDL = `CREATE VIRTUAL TABLE IF NOT EXISTS search_text USING fts5(text, tokenize = 'unicode61 remove_diacritics 2')`;
+
+const DDL = `
+CREATE TABLE IF NOT EXISTS search_meta (
+  key   TEXT PRIMARY KEY,
+  value ANY NOT NULL
+) WITHOUT ROWID, STRICT;
+CREATE TABLE IF NOT EXISTS search_sessions (
+  sid         INTEGER PRIMARY KEY AUTOINCREMENT,
+  session_id  TEXT    NOT NULL UNIQUE,
+  incarnation TEXT,
+  revision    TEXT,
+  cut         INTEGER NOT NULL,
+  durable_cut INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS search_snapshots (
+  id         INTEGER PRIMARY KEY AUTOINCREMENT,
+  generation INTEGER NOT NULL,
+  expression TEXT    NOT NULL,
+  upper_sid  INTEGER,
+  size       INTEGER NOT NULL,
+  touched_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS search_snapshots_touched ON search_snapshots (touched_at, id);
+CREATE TABLE IF NOT EXISTS search_snapshot_chunks (
+  snapshot_id    INTEGER NOT NULL,
+  first_position INTEGER NOT NULL,
+  count          INTEGER NOT NULL,
+  entries        TEXT    NOT NULL,
+  PRIMARY KEY (snapshot_id, first_position)
+);
+${TEXT_DDL};
+`;
+
+export interface IndexIdentity {
+  readonly indexId: string;
+  readonly generation: number;
+}
+
+/**
+ * Opens (or creates) a search index file, or `':memory:'`. The format is checked before anything is
+ * written. `synchronous = OFF`: the index is derived and rebuildable from the logs, so losing the
+ * last commits in a power cut costs a re-sync, not data; it makes each batch commit cheap.
+ */
+export function openSearchDatabase(path: string): Database.Database {
+  let db: Database.Database;
+  try {
+    db = new Database(path);
+  } catch (error) {
+    throw new SearchIndexError('SESSION_QUERY_SEARCH_INDEX_FAILED', `cannot open search index ${path}`, {
+      cause: error,
+    });
+  }
+  try {
+    const applicationId = db.pragma('application_id', { simple: true }) as number;
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (applicationId === 0) {
+      const objects = db.prepare('SELECT count(*) FROM sqlite_schema').pluck().get() as number;
+      if (objects !== 0 || version !== 0) refuse(`${path} is a SQLite database of another program`);
+    } else if (applicationId !== SEARCH_APPLICATION_ID) {
+      refuse(`${path} is not a Strand search index (application_id 0x${(applicationId >>> 0).toString(16)})`);
+    } else if (version > SEARCH_SCHEMA_VERSION) {
+      refuse(`${path} has search schema ${version}, newer than this build reads (${SEARCH_SCHEMA_VERSION})`);
+    }
+    if (!db.memory) db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = OFF');
+    db.pragma('busy_timeout = 5000');
+    db.pragma('cache_size = -32768');
+    db.transaction(() => {
+      db.exec(DDL);
+      db.prepare(
+        `INSERT OR IGNORE INTO search_meta (key, value) VALUES ('index_id', ?), ('generation', 1)`,
+      ).run(randomUUID());
+      db.pragma(`application_id = ${SEARCH_APPLICATION_ID}`);
+      db.pragma(`user_version = ${SEARCH_SCHEMA_VERSION}`);
+    }).immediate();
+    return db;
+  } catch (error) {
+    db.close();
+    if (error instanceof SearchIndexError) throw error;
+    throw new SearchIndexError('SESSION_QUERY_SEARCH_INDEX_FAILED', `cannot open search index ${path}`, {
+      cause: error,
+    });
+  }
+}
+
+/** Reads the index identity; read at every search, since another handle on the file may rebuild it. */
+export class IndexMeta {
+  readonly #select: Database.Statement<[], { key: string; value: unknown }>;
+
+  constructor(db: Database.Database) {
+    this.#select = db.prepare(`SELECT key, value FROM search_meta WHERE key IN ('index_id', 'generation')`);
+  }
+
+  read(): IndexIdentity {
+    const rows = this.#select.all();
+    const value = (key: string): unknown => rows.find((row) => row.key === key)?.value;
+    return { indexId: String(value('index_id')), generation: Number(value('generation')) };
+  }
+}
+
+/**
+ * Empties the index and bumps the generation, in one transaction: every cursor issued before is
+ * stale from here on. The FTS table is dropped and recreated (far cheaper than deleting its rows).
+ */
+export function resetIndex(db: Database.Database): number {
+  return db
+    .transaction(() => {
+      db.exec(`DROP TABLE IF EXISTS search_text; ${TEXT_DDL};
+      DELETE FROM search_sessions; DELETE FROM search_snapshot_chunks; DELETE FROM search_snapshots;
+      UPDATE search_meta SET value = value + 1 WHERE key = 'generation';`);
+      return new IndexMeta(db).read().generation;
+    })
+    .immediate();
+}
+
+function refuse(message: string): never {
+  throw new SearchIndexError('SESSION_QUERY_SEARCH_INDEX_FAILED', message);
+}

@@ -1,0 +1,97 @@
+import type Database from 'better-sqlite3';
+import type { SessionId } from '@strand/session';
+
+/** Bookkeeping of one indexed session (`search_sessions`). */
+export interface SessionRow {
+  /** Small integer key; the high half of the session's FTS rowids. Never reused. */
+  readonly sid: number;
+  readonly sessionId: SessionId;
+  /** The persistence incarnation indexed; `null` for a live session with no persisted incarnation. */
+  readonly incarnation: string | null;
+  /** The persisted revision last read into the index; `null` when none was. */
+  readonly revision: string | null;
+  /** The next seq to index: every event below it has been offered to the extractor. */
+  readonly cut: number;
+  /** Events below it were indexed from persistence; those in [durableCut, cut) from a live session's memory. */
+  readonly durableCut: number;
+}
+
+interface RawRow {
+  readonly sid: number;
+  readonly session_id: string;
+  readonly incarnation: string | null;
+  readonly revision: string | null;
+  readonly cut: number;
+  readonly durable_cut: number;
+}
+
+const toRow = (raw: RawRow): SessionRow => ({
+  sid: raw.sid,
+  sessionId: raw.session_id as SessionId,
+  incarnation: raw.incarnation,
+  revision: raw.revision,
+  cut: raw.cut,
+  durableCut: raw.durable_cut,
+});
+
+/** Prepared statements over `search_sessions`. Callers own the transactions. */
+export class SessionRows {
+  readonly #get: Database.Statement<[string], RawRow>;
+  readonly #all: Database.Statement<[], RawRow>;
+  readonly #insert: Database.Statement<[string, string | null], RawRow>;
+  readonly #progress: Database.Statement<[number, number, number]>;
+  readonly #revision: Database.Statement<[string | null, number]>;
+  readonly #reset: Database.Statement<[string | null, number]>;
+  readonly #delete: Database.Statement<[number]>;
+  readonly #idOf: Database.Statement<[number], string>;
+
+  constructor(db: Database.Database) {
+    const columns = 'sid, session_id, incarnation, revision, cut, durable_cut';
+    this.#get = db.prepare(`SELECT ${columns} FROM search_sessions WHERE session_id = ?`);
+    this.#all = db.prepare(`SELECT ${columns} FROM search_sessions ORDER BY sid`);
+    this.#insert = db.prepare(
+      `INSERT INTO search_sessions (session_id, incarnation, revision, cut, durable_cut) VALUES (?, ?, NULL, 0, 0) RETURNING ${columns}`,
+    );
+    this.#progress = db.prepare('UPDATE search_sessions SET cut = ?, durable_cut = ? WHERE sid = ?');
+    this.#revision = db.prepare('UPDATE search_sessions SET revision = ? WHERE sid = ?');
+    this.#reset = db.prepare(
+      'UPDATE search_sessions SET incarnation = ?, revision = NULL, cut = 0, durable_cut = 0 WHERE sid = ?',
+    );
+    this.#delete = db.prepare('DELETE FROM search_sessions WHERE sid = ?');
+    this.#idOf = db.prepare<[number], string>('SELECT session_id FROM search_sessions WHERE sid = ?').pluck();
+  }
+
+  get(sessionId: SessionId): SessionRow | undefined {
+    const raw = this.#get.get(sessionId);
+    return raw === undefined ? undefined : toRow(raw);
+  }
+
+  all(): SessionRow[] {
+    return this.#all.all().map(toRow);
+  }
+
+  insert(sessionId: SessionId, incarnation: string | null): SessionRow {
+    return toRow(this.#insert.get(sessionId, incarnation)!);
+  }
+
+  setProgress(sid: number, cut: number, durableCut: number): void {
+    this.#progress.run(cut, durableCut, sid);
+  }
+
+  setRevision(sid: number, revision: string | null): void {
+    this.#revision.run(revision, sid);
+  }
+
+  /** Forgets what was indexed (rows must be deleted by the caller) and binds another incarnation. */
+  reset(sid: number, incarnation: string | null): void {
+    this.#reset.run(incarnation, sid);
+  }
+
+  delete(sid: number): void {
+    this.#delete.run(sid);
+  }
+
+  sessionIdOf(sid: number): SessionId | undefined {
+    return this.#idOf.get(sid) as SessionId | undefined;
+  }
+}

@@ -1,0 +1,182 @@
+import type Database from 'better-sqlite3';
+import type { Session, SessionEvent } from '@strand/session';
+import { decodeCursor } from './cursor.js';
+import { defaultTextExtractor, type TextExtractor } from './default-extractor.js';
+import { SearchIndexError, throwIfSearchAborted } from './errors.js';
+import { literalQuery } from './fts-query.js';
+import { guard, IndexWriter } from './index-writer.js';
+import { MatchQueries } from './match-queries.js';
+import { indexMemoryNow } from './memory-indexing.js';
+import { ResultSnapshots, type SnapshotRetention } from './result-snapshots.js';
+import { IndexMeta, openSearchDatabase, resetIndex } from './schema.js';
+import { searchPage, type PageContext } from './search-page.js';
+import { syncIndex } from './sync.js';
+import { queryPhrases } from './text-tokens.js';
+import type {
+  LiveIndexReport,
+  SearchOptions,
+  SearchPage,
+  SearchSources,
+  SyncOptions,
+  SyncReport,
+} from './types.js';
+
+/** Matching events ranked together per rank window (README: "Ranking"). */
+export const DEFAULT_RANK_WINDOW = 1_024;
+export const DEFAULT_SEARCH_LIMIT = 20;
+export const MAX_SEARCH_LIMIT = 100;
+
+export interface SessionSearchIndexOptions {
+  /** The index file, or `':memory:'`. Created if missing; it holds nothing the logs do not. */
+  readonly path: string;
+  /** Which text of an event to index; default `defaultTextExtractor`. */
+  readonly extractor?: TextExtractor;
+  /** Matching events ranked together per window; default 1,024. Smaller is faster and less exact. */
+  readonly rankWindow?: number;
+  /** Result snapshots (cursors) unused this long are dropped; default one hour. */
+  readonly snapshotIdleMs?: number;
+  /** Result snapshots kept at most; default 1,000. */
+  readonly maxSnapshots?: number;
+  /** Clock for snapshot retention (tests). */
+  readonly now?: () => number;
+}
+
+/**
+ * A SQLite FTS5 index of session message text, derived from the logs and rebuildable at any time.
+ * See README.md for what it indexes, the cursor design and the error codes.
+ *
+ * Concurrency: `sync` and `rebuild` run one at a time (a later call waits for the earlier one);
+ * `search` and `indexLive` are synchronous SQLite work between their awaits, so they never see a
+ * half-written batch.
+ */
+export class SessionSearchIndex {
+  readonly #db: Database.Database;
+  readonly #writer: IndexWriter;
+  readonly #page: PageContext;
+  #exclusive: Promise<unknown> = Promise.resolve();
+  #closed = false;
+
+  private constructor(db: Database.Database, options: SessionSearchIndexOptions) {
+    this.#db = db;
+    this.#writer = new IndexWriter(db, options.extractor ?? defaultTextExtractor);
+    const rankWindow = options.rankWindow ?? DEFAULT_RANK_WINDOW;
+    if (!Number.isSafeInteger(rankWindow) || rankWindow < 1)
+      throw new RangeError(`rankWindow must be a positive integer, got ${rankWindow}`);
+    const retention: SnapshotRetention = {
+      maxIdleMs: options.snapshotIdleMs ?? 60 * 60 * 1000,
+      maxSnapshots: options.maxSnapshots ?? 1_000,
+    };
+    this.#page = {
+      db,
+      meta: new IndexMeta(db),
+      matches: new MatchQueries(db),
+      snapshots: new ResultSnapshots(db),
+      sessions: this.#writer.sessions,
+      rankWindow,
+      retention,
+      now: options.now ?? Date.now,
+    };
+  }
+
+  static open(options: SessionSearchIndexOptions): SessionSearchIndex {
+    const db = openSearchDatabase(options.path);
+    try {
+      return new SessionSearchIndex(db, options);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  }
+
+  /** The current index generation; every rebuild bumps it and makes older cursors stale. */
+  get generation(): number {
+    this.#assertOpen();
+    return guard(() => this.#page.meta.read().generation);
+  }
+
+  /**
+   * Brings the index up to date incrementally: live sessions from memory beyond the indexed cut,
+   * persisted sessions whose revision changed from their indexed cut (`readFrom`), a new
+   * incarnation from 0; vanished sessions are dropped. Per-session read failures are reported, not
+   * thrown.
+   */
+  sync(sources: SearchSources, options: SyncOptions = {}): Promise<SyncReport> {
+    return this.#runExclusive(() => syncIndex(this.#writer, sources, options));
+  }
+
+  /**
+   * Drops everything, bumps the generation (cursors issued before become stale) and indexes the
+   * sources from scratch. Until it finishes, searches see the part re-indexed so far.
+   */
+  rebuild(sources: SearchSources, options: SyncOptions = {}): Promise<SyncReport> {
+    return this.#runExclusive(() => {
+      throwIfSearchAborted(options.signal, 'search index rebuild');
+      guard(() => resetIndex(this.#db));
+      return syncIndex(this.#writer, sources, options);
+    });
+  }
+
+  /**
+   * Indexes a live session's in-memory events up to the last of `events` (default: all of them),
+   * from the indexed cut — no disk read. Meant for a `Session.subscribe` listener: the listener's
+   * batch names how far to go, and anything the index missed before it is filled in from memory.
+   * Synchronous: the batch is committed when it returns.
+   */
+  indexLive(
+    session: Pick<Session, 'id' | 'incarnation' | 'events'>,
+    events?: readonly SessionEvent[],
+  ): LiveIndexReport {
+    this.#assertOpen();
+    const last = events?.[events.length - 1];
+    const counts = indexMemoryNow(this.#writer, session, last === undefined ? {} : { upTo: last.seq + 1 });
+    return { events: counts.events, rows: counts.rows };
+  }
+
+  /**
+   * One page of sessions matching `query` literally, ranked and grouped (see README). Throws
+   * `SESSION_QUERY_INVALID_QUERY` (empty query, bad limit or cursor), `SESSION_QUERY_STALE_CURSOR`
+   * (rebuilt index, expired snapshot), `SESSION_QUERY_ABORTED`.
+   */
+  search(query: string, options: SearchOptions = {}): Promise<SearchPage> {
+    try {
+      this.#assertOpen();
+      throwIfSearchAborted(options.signal, 'search');
+      const { expression, terms } = literalQuery(query);
+      const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
+      if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT) {
+        throw new SearchIndexError(
+          'SESSION_QUERY_INVALID_QUERY',
+          `limit must be an integer in 1…${MAX_SEARCH_LIMIT}, got ${limit}`,
+        );
+      }
+      const cursor = options.cursor === undefined ? undefined : decodeCursor(options.cursor);
+      return Promise.resolve(
+        guard(() => searchPage(this.#page, { expression, phrases: queryPhrases(terms), limit, cursor })),
+      );
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  /** Closes the database; later calls fail with `SESSION_QUERY_SEARCH_INDEX_FAILED`. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#db.close();
+  }
+
+  #runExclusive<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.#exclusive.then(() => {
+      this.#assertOpen();
+      return task();
+    });
+    // The chain only orders tasks; each caller sees its own task's failure.
+    this.#exclusive = run.catch(() => undefined);
+    return run;
+  }
+
+  #assertOpen(): void {
+    if (this.#closed)
+      throw new SearchIndexError('SESSION_QUERY_SEARCH_INDEX_FAILED', 'the search index is closed');
+  }
+}

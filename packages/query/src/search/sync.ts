@@ -1,0 +1,247 @@
+import { isPersistenceError, type PersistedSessionSummary } from '@strand/persistence';
+import { SessionSeq, type Session, type SessionId } from '@strand/session';
+import { SearchIndexError, throwIfSearchAborted } from './errors.js';
+import type { IndexWriter } from './index-writer.js';
+import { INDEX_BATCH_EVENTS, indexMemorySteps } from './memory-indexing.js';
+import { planLiveSync, planPersistedSync, type IndexMemoryPlan, type ReadSuffixPlan } from './sync-plan.js';
+import type { SearchSources, SyncFailure, SyncOptions, SyncReport } from './types.js';
+
+/** Sessions planned between two yields to the event loop when none needed an await. */
+const YIELD_EVERY_SESSIONS = 256;
+
+const nextTick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+interface Counters {
+  updated: number;
+  reindexed: number;
+  dropped: number;
+  eventsRead: number;
+  eventsIndexed: number;
+  rowsWritten: number;
+  failures: SyncFailure[];
+}
+
+interface CorpusEntry {
+  readonly sessionId: SessionId;
+  readonly createdAt: number;
+  readonly summary: PersistedSessionSummary | undefined;
+}
+
+/**
+ * Brings the index up to date with the sources, then drops sessions that vanished (per-session
+ * rules: sync-plan.ts). Sessions are visited in creation order, so new sessions get ascending keys
+ * and "newer rank window first" means newer sessions first.
+ *
+ * Failure is isolated: a session whose read fails is reported in `failures` and keeps its rows; a
+ * session deleted between the listing and its read is dropped. Abort is checked before each
+ * session and each batch; everything committed before stays (each batch is one transaction).
+ */
+export async function syncIndex(
+  writer: IndexWriter,
+  sources: SearchSources,
+  options: SyncOptions = {},
+): Promise<SyncReport> {
+  const { signal } = options;
+  throwIfSearchAborted(signal, 'search index sync');
+  let summaries: PersistedSessionSummary[];
+  try {
+    summaries = await sources.persistence.list(signal === undefined ? {} : { signal });
+  } catch (error) {
+    throw fromPersistence(error, 'listing the persisted corpus for search');
+  }
+  const corpus = new Map<SessionId, CorpusEntry>();
+  for (const summary of summaries)
+    corpus.set(summary.header.id, {
+      sessionId: summary.header.id,
+      createdAt: summary.header.createdAt,
+      summary,
+    });
+  for (const session of sources.live?.list() ?? []) {
+    if (!corpus.has(session.id))
+      corpus.set(session.id, {
+        sessionId: session.id,
+        createdAt: session.header.createdAt,
+        summary: undefined,
+      });
+  }
+  const ordered = [...corpus.values()].sort(
+    (a, b) =>
+      a.createdAt - b.createdAt || (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0),
+  );
+
+  const counters: Counters = {
+    updated: 0,
+    reindexed: 0,
+    dropped: 0,
+    eventsRead: 0,
+    eventsIndexed: 0,
+    rowsWritten: 0,
+    failures: [],
+  };
+  const progress = (done: number): void =>
+    options.onProgress?.({
+      sessionsDone: done,
+      sessionsTotal: ordered.length,
+      eventsRead: counters.eventsRead,
+      eventsIndexed: counters.eventsIndexed,
+    });
+
+  let sinceYield = 0;
+  for (let i = 0; i < ordered.length; i++) {
+    throwIfSearchAborted(signal, 'search index sync');
+    const entry = ordered[i]!;
+    const worked = await syncOne(writer, sources, entry, counters, signal);
+    if (!worked && ++sinceYield >= YIELD_EVERY_SESSIONS) {
+      sinceYield = 0;
+      await nextTick();
+    }
+    progress(i + 1);
+  }
+  throwIfSearchAborted(signal, 'search index sync');
+  for (const row of writer.sessions.all()) {
+    // Re-checked now: a session attached (and indexed live) after the listing is not gone.
+    if (
+      !corpus.has(row.sessionId) &&
+      sources.live?.get(row.sessionId) === undefined &&
+      writer.drop(row.sessionId)
+    )
+      counters.dropped++;
+  }
+  progress(ordered.length);
+  return { sessions: ordered.length, ...counters };
+}
+
+/** Syncs one session; returns whether it awaited anything. */
+async function syncOne(
+  writer: IndexWriter,
+  sources: SearchSources,
+  entry: CorpusEntry,
+  counters: Counters,
+  signal: AbortSignal | undefined,
+): Promise<boolean> {
+  // Live wins, checked at the moment of indexing rather than at listing time.
+  const live = sources.live?.get(entry.sessionId);
+  const row = writer.sessions.get(entry.sessionId);
+  if (live !== undefined) {
+    const plan = planLiveSync(row, { incarnation: live.incarnation ?? null, length: live.events.length });
+    if (plan.kind === 'unchanged') return false;
+    await indexLiveSession(writer, live, plan, counters, signal);
+    return true;
+  }
+  if (entry.summary === undefined) return false; // was live at listing time, detached since: the next sync reads it
+  const plan = planPersistedSync(row, {
+    incarnation: entry.summary.incarnation,
+    revision: entry.summary.revision,
+  });
+  if (plan.kind === 'unchanged') return false;
+  try {
+    await readSuffix(writer, sources, entry.sessionId, plan, row?.incarnation ?? null, counters, signal);
+  } catch (error) {
+    if (error instanceof SearchIndexError) throw error;
+    if (isPersistenceError(error, 'PERSISTENCE_NOT_FOUND')) {
+      if (writer.drop(entry.sessionId)) counters.dropped++;
+    } else if (isPersistenceError(error, 'PERSISTENCE_ABORTED')) {
+      throw new SearchIndexError('SESSION_QUERY_ABORTED', 'search index sync was aborted', { cause: error });
+    } else {
+      counters.failures.push({
+        sessionId: entry.sessionId,
+        error: fromPersistence(error, `reading session ${entry.sessionId} for search`, entry.sessionId),
+      });
+    }
+  }
+  return true;
+}
+
+async function indexLiveSession(
+  writer: IndexWriter,
+  session: Session,
+  plan: IndexMemoryPlan,
+  counters: Counters,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  counters.updated++;
+  if (plan.reset) counters.reindexed++;
+  let before = { events: 0, rows: 0 };
+  for (const step of indexMemorySteps(writer, session, { reset: plan.reset })) {
+    counters.eventsIndexed += step.events - before.events;
+    counters.rowsWritten += step.rows - before.rows;
+    before = { ...step };
+    await nextTick();
+    throwIfSearchAborted(signal, 'search index sync');
+  }
+}
+
+async function readSuffix(
+  writer: IndexWriter,
+  sources: SearchSources,
+  sessionId: SessionId,
+  plan: ReadSuffixPlan,
+  indexedIncarnation: string | null,
+  counters: Counters,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  let { from, start } = plan;
+  for (;;) {
+    const suffix = await sources.persistence.readFrom(
+      sessionId,
+      SessionSeq(from),
+      signal === undefined ? {} : { signal },
+    );
+    counters.eventsRead += suffix.events.length;
+    // A log shorter than the durable cut, or another incarnation under a kept cut, is not the log
+    // that was indexed (deleted and recreated between listing and read): index it from 0.
+    const consistent =
+      start === 'reset' || (suffix.incarnation === indexedIncarnation && suffix.cursor >= from);
+    if (!consistent && from > 0) {
+      from = 0;
+      start = 'reset';
+      continue;
+    }
+    counters.updated++;
+    if (start === 'reset' || !consistent) counters.reindexed++;
+    writer.begin(
+      sessionId,
+      suffix.incarnation,
+      start === 'reset' || !consistent
+        ? { kind: 'reset' }
+        : start === 'truncate'
+          ? { kind: 'truncate', from }
+          : { kind: 'keep' },
+    );
+    const events = suffix.events;
+    if (events.length === 0) {
+      writer.append(sessionId, suffix.incarnation, events, 'disk', suffix.revision);
+      return;
+    }
+    for (let i = 0; i < events.length; i += INDEX_BATCH_EVENTS) {
+      if (i > 0) {
+        await nextTick();
+        throwIfSearchAborted(signal, 'search index sync');
+      }
+      const last = i + INDEX_BATCH_EVENTS >= events.length;
+      const outcome = writer.append(
+        sessionId,
+        suffix.incarnation,
+        events.slice(i, i + INDEX_BATCH_EVENTS),
+        'disk',
+        last ? suffix.revision : undefined,
+      );
+      if (outcome.stale) return; // re-bound concurrently (a live attach re-indexed it): the next sync reconciles
+      counters.eventsIndexed += outcome.events;
+      counters.rowsWritten += outcome.rows;
+    }
+    return;
+  }
+}
+
+function fromPersistence(error: unknown, what: string, sessionId?: SessionId): SearchIndexError {
+  if (error instanceof SearchIndexError) return error;
+  const options = { cause: error, ...(sessionId === undefined ? {} : { sessionId }) };
+  if (isPersistenceError(error, 'PERSISTENCE_ABORTED'))
+    return new SearchIndexError('SESSION_QUERY_ABORTED', `${what} was aborted`, options);
+  return new SearchIndexError(
+    'SESSION_QUERY_PERSISTENCE_FAILED',
+    `${what} failed: ${error instanceof Error ? error.message : String(error)}`,
+    options,
+  );
+}

@@ -1,0 +1,27 @@
+import type Database from 'better-sqlite3';
+
+/** Seqs occupy the low 32 bits of a rowid (see schema.ts); a longer log is not indexable past it. */
+export const MAX_INDEXED_SEQ = 0xffff_ffff;
+
+/** Write-side statements over the FTS table. Callers own the transactions. */
+export class TextRows {
+  readonly #insert: Database.Statement<[number, number, string]>;
+  readonly #deleteFrom: Database.Statement<[number, number, number]>;
+
+  constructor(db: Database.Database) {
+    // The rowid is computed by SQLite: sid << 32 exceeds 2^53 (a JS number) for large sids.
+    this.#insert = db.prepare('INSERT INTO search_text (rowid, text) VALUES ((? << 32) | ?, ?)');
+    this.#deleteFrom = db.prepare(
+      'DELETE FROM search_text WHERE rowid >= ((? << 32) | ?) AND rowid < ((? + 1) << 32)',
+    );
+  }
+
+  insert(sid: number, seq: number, text: string): void {
+    this.#insert.run(sid, seq, text);
+  }
+
+  /** Deletes the session's rows with `seq >= fromSeq` (all of them for 0). */
+  deleteFrom(sid: number, fromSeq: number): void {
+    this.#deleteFrom.run(sid, fromSeq, sid);
+  }
+}
