@@ -96,6 +96,11 @@ export const ERROR_TABLE = {
     owner: 'query',
     meaning: 'The search cursor predates an index rebuild; search again.',
   },
+  SESSION_QUERY_SEARCH_INDEX_FAILED: {
+    rpc: -32027,
+    owner: 'query',
+    meaning: 'The search index could not be opened or read.',
+  },
   PERSISTENCE_SEQ_CONFLICT: {
     rpc: -32030,
     owner: 'persistence',

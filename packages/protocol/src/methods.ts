@@ -21,7 +21,7 @@ export interface SessionListRow {
 
 export interface SearchHit {
   readonly seq: number;
-  /** At most ~200 characters; matched terms are wrapped in `[` `]`. */
+  /** At most 200 characters; matched terms are wrapped in U+0002 … U+0003. */
   readonly snippet: string;
 }
 export interface SearchResult {
