@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '**/dist/**', 'artifacts/**', '.strand-data/**', 'packages/cli/bin/**'] },
+  { ignores: ['node_modules/**', '**/dist/**', 'artifacts/**', '.strand-data/**', 'bench/.tmp*/**', 'bench/.tmp*'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -20,6 +20,11 @@ export default tseslint.config(
         { selector: 'ExportAllDeclaration', message: 'Re-export named symbols only (STYLE.md §3).' },
       ],
     },
+  },
+  {
+    // Plain JS (this config, launchers) is outside the TypeScript program.
+    files: ['**/*.js', '**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
   },
   {
     files: ['**/*.test.ts'],

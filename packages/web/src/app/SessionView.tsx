@@ -1,0 +1,513 @@
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import {
+  Alert,
+  Badge,
+  Box,
+  Button,
+  Code,
+  Group,
+  Loader,
+  Paper,
+  Select,
+  Stack,
+  Text,
+  Textarea,
+  Title,
+} from '@mantine/core';
+import { selectModel, selectPreset, type SessionFollower } from '@strand/client';
+import type { WireEvent } from '@strand/protocol';
+import { describeError, isRecord, truncate } from './format.js';
+
+function formatCount(value: unknown): string {
+  return typeof value === 'number' ? value.toLocaleString() : '?';
+}
+import { useCatalog, useFollowView, useProjection, useProjectionVersion, useStrand } from './hooks.js';
+
+interface Props {
+  readonly sessionId: string;
+  /** Known to be a subagent child before the follow: follow non-interactively. */
+  readonly child: boolean;
+  readonly onChildDetected: (id: string) => void;
+}
+
+const OLDER_PAGE = 200;
+
+/** One opened session: a follow (interactive unless a child), its events, projections and controls. */
+export function SessionView({ sessionId, child, onChildDetected }: Props): React.JSX.Element {
+  const strand = useStrand();
+  const [follower, setFollower] = useState<SessionFollower | null>(null);
+  useEffect(() => {
+    const next = strand.newFollower();
+    setFollower(next);
+    next.follow(sessionId, { interactive: !child }).catch(() => undefined); // failures show through view.error
+    return () => {
+      void next.unfollow().catch(() => undefined);
+    };
+  }, [strand, sessionId, child]);
+  const view = useFollowView(follower);
+  const shown = view?.shown ?? null;
+  const isChild = child || shown?.header.origin === 'subagent';
+  useEffect(() => {
+    if (shown?.header.origin === 'subagent' && !child) onChildDetected(sessionId);
+  }, [shown?.header.origin, child, sessionId, onChildDetected]);
+
+  return (
+    <Stack gap="sm" h="100%" data-testid="session-view" data-session-id={sessionId}>
+      <SessionHeader
+        sessionId={sessionId}
+        readOnly={isChild}
+        live={shown?.live ?? false}
+        busy={shown?.busy ?? false}
+        phase={view?.phase ?? 'opening'}
+      />
+      {view?.error !== null && view?.error !== undefined && (
+        <Alert color="red" title="Follow failed" data-testid="follow-error">
+          {describeError(view.error)}
+        </Alert>
+      )}
+      {shown === null ? (
+        <Group gap="xs">
+          <Loader size="sm" /> <Text size="sm">Opening {sessionId}…</Text>
+        </Group>
+      ) : (
+        <EventList follower={follower} events={shown.events} firstSeq={shown.firstSeq} />
+      )}
+      {isChild ? (
+        <Text size="sm" c="dimmed" data-testid="read-only-note">
+          Subagent child: read-only (its parent drives it).
+        </Text>
+      ) : (
+        <Composer sessionId={sessionId} busy={shown?.busy ?? false} />
+      )}
+    </Stack>
+  );
+}
+
+function SessionHeader({
+  sessionId,
+  readOnly,
+  live,
+  busy,
+  phase,
+}: {
+  sessionId: string;
+  readOnly: boolean;
+  live: boolean;
+  busy: boolean;
+  phase: string;
+}): React.JSX.Element {
+  const title = useProjection(sessionId, 'title');
+  const usage = useProjection(sessionId, 'usage');
+  return (
+    <Paper withBorder p="sm">
+      <Group justify="space-between" align="flex-start">
+        <Box>
+          <Title order={4} data-testid="view-title">
+            {!title.known ? (
+              <Text span c="dimmed" fs="italic" inherit>
+                (title unknown)
+              </Text>
+            ) : typeof title.value === 'string' ? (
+              title.value
+            ) : (
+              <Text span c="dimmed" inherit>
+                (untitled)
+              </Text>
+            )}
+          </Title>
+          <Text size="xs" c="dimmed">
+            {sessionId}
+          </Text>
+        </Box>
+        <Group gap={4}>
+          <Badge variant="light" data-testid="follow-phase">
+            {phase}
+          </Badge>
+          {readOnly && <Badge variant="outline">read-only child</Badge>}
+          {busy ? (
+            <Badge color="orange" data-testid="view-running">
+              running
+            </Badge>
+          ) : live ? (
+            <Badge color="green">live</Badge>
+          ) : (
+            <Badge color="gray">cold</Badge>
+          )}
+        </Group>
+      </Group>
+      <Group gap="md" mt="xs" align="flex-end">
+        <ModelSelector sessionId={sessionId} readOnly={readOnly} />
+        <PresetSelector sessionId={sessionId} readOnly={readOnly} />
+        <Box data-testid="view-usage">
+          <Text size="xs" c="dimmed">
+            Usage
+          </Text>
+          <Text size="sm">
+            {!usage.known
+              ? 'unknown'
+              : isRecord(usage.value)
+                ? `${formatCount(usage.value.input)} in · ${formatCount(usage.value.output)} out`
+                : 'none yet'}
+          </Text>
+        </Box>
+      </Group>
+    </Paper>
+  );
+}
+
+function ModelSelector({ sessionId, readOnly }: { sessionId: string; readOnly: boolean }): React.JSX.Element {
+  const strand = useStrand();
+  const catalog = useCatalog(strand.models);
+  useProjectionVersion(sessionId);
+  const display = selectModel(strand.store, catalog, sessionId);
+  const [error, setError] = useState<string | null>(null);
+  if (display.status === 'loading')
+    return (
+      <Box data-testid="model-select">
+        <Text size="xs" c="dimmed">
+          Model
+        </Text>
+        <Text size="sm">loading…</Text>
+      </Box>
+    );
+  if (display.status === 'error')
+    return (
+      <Box data-testid="model-select">
+        <Text size="xs" c="dimmed">
+          Model
+        </Text>
+        <Text size="sm" c="red">
+          {describeError(display.error)}
+        </Text>
+      </Box>
+    );
+  const entries = catalog.last?.value ?? [];
+  const current = display.current;
+  const key = (provider: string, model: string): string => `${provider}/${model}`;
+  const data = entries.map((entry) => ({ value: key(entry.provider, entry.model), label: entry.label }));
+  if (current?.kind === 'unknown')
+    data.push({
+      value: key(current.route.provider, current.route.model),
+      label: `${current.route.provider}/${current.route.model} (unknown)`,
+    });
+  return (
+    <Box data-testid="model-select">
+      <Select
+        label={display.isPending ? 'Model (pending)' : 'Model'}
+        size="xs"
+        placeholder="none selected"
+        data={data}
+        value={current === null ? null : key(current.route.provider, current.route.model)}
+        disabled={readOnly}
+        allowDeselect={false}
+        onChange={(value) => {
+          const entry = entries.find((candidate) => key(candidate.provider, candidate.model) === value);
+          if (entry === undefined) return;
+          strand.connection
+            .call('session.selectModel', { id: sessionId, provider: entry.provider, model: entry.model })
+            .then(
+              () => setError(null),
+              (failure: unknown) => setError(describeError(failure)),
+            );
+        }}
+        error={error}
+      />
+    </Box>
+  );
+}
+
+function PresetSelector({
+  sessionId,
+  readOnly,
+}: {
+  sessionId: string;
+  readOnly: boolean;
+}): React.JSX.Element {
+  const strand = useStrand();
+  const catalog = useCatalog(strand.presets);
+  useProjectionVersion(sessionId);
+  const display = selectPreset(strand.store, catalog, sessionId);
+  const [error, setError] = useState<string | null>(null);
+  if (display.status === 'loading')
+    return (
+      <Box data-testid="preset-select">
+        <Text size="xs" c="dimmed">
+          Agent preset
+        </Text>
+        <Text size="sm">loading…</Text>
+      </Box>
+    );
+  if (display.status === 'error')
+    return (
+      <Box data-testid="preset-select">
+        <Text size="xs" c="dimmed">
+          Agent preset
+        </Text>
+        <Text size="sm" c="red">
+          {describeError(display.error)}
+        </Text>
+      </Box>
+    );
+  const entries = catalog.last?.value ?? [];
+  const data = entries.map((entry) => ({ value: entry.name, label: entry.name }));
+  const preset = display.preset;
+  if (preset?.kind === 'unknown') data.push({ value: preset.name, label: `${preset.name} (unknown)` });
+  return (
+    <Box data-testid="preset-select">
+      <Select
+        label="Agent preset"
+        size="xs"
+        placeholder="none recorded"
+        data={data}
+        value={preset === null ? null : preset.kind === 'known' ? preset.entry.name : preset.name}
+        disabled={readOnly}
+        allowDeselect={false}
+        onChange={(value) => {
+          if (value === null) return;
+          strand.connection.call('session.selectPreset', { id: sessionId, preset: value }).then(
+            () => setError(null),
+            (failure: unknown) => setError(describeError(failure)),
+          );
+        }}
+        error={error}
+      />
+    </Box>
+  );
+}
+
+function EventList({
+  follower,
+  events,
+  firstSeq,
+}: {
+  follower: SessionFollower | null;
+  events: readonly WireEvent[];
+  firstSeq: number;
+}): React.JSX.Element {
+  const scroller = useRef<HTMLDivElement>(null);
+  const [loadingOlder, setLoadingOlder] = useState(false);
+  const [olderError, setOlderError] = useState<string | null>(null);
+  const anchor = useRef<{ firstSeq: number; height: number; top: number } | null>(null);
+  const stickToBottom = useRef(true);
+  const visible = useMemo(() => events.filter((event) => !HIDDEN.has(event.type)), [events]);
+
+  const loadOlder = (): void => {
+    const element = scroller.current;
+    if (follower === null || element === null || loadingOlder || firstSeq === 0) return;
+    anchor.current = { firstSeq, height: element.scrollHeight, top: element.scrollTop };
+    setLoadingOlder(true);
+    follower.loadOlder(OLDER_PAGE).then(
+      () => {
+        setLoadingOlder(false);
+        setOlderError(null);
+      },
+      (failure: unknown) => {
+        setLoadingOlder(false);
+        setOlderError(describeError(failure));
+      },
+    );
+  };
+
+  useLayoutEffect(() => {
+    const element = scroller.current;
+    if (element === null) return;
+    const saved = anchor.current;
+    if (saved !== null && saved.firstSeq !== firstSeq) {
+      // Older events were prepended: keep the same content under the viewport.
+      element.scrollTop = saved.top + (element.scrollHeight - saved.height);
+      anchor.current = null;
+    } else if (stickToBottom.current) {
+      element.scrollTop = element.scrollHeight;
+    }
+  }, [events, firstSeq]);
+
+  return (
+    <Box
+      ref={scroller}
+      data-testid="event-list"
+      style={{
+        flex: 1,
+        overflowY: 'auto',
+        minHeight: 0,
+        border: '1px solid var(--mantine-color-gray-3)',
+        borderRadius: 4,
+        padding: 8,
+      }}
+      onScroll={(event) => {
+        const element = event.currentTarget;
+        stickToBottom.current = element.scrollHeight - element.scrollTop - element.clientHeight < 40;
+        if (element.scrollTop < 40) loadOlder();
+      }}
+    >
+      <Group justify="center" mb="xs">
+        {firstSeq === 0 ? (
+          <Text size="xs" c="dimmed" data-testid="history-start">
+            Start of the session
+          </Text>
+        ) : (
+          <Button
+            size="compact-xs"
+            variant="subtle"
+            onClick={loadOlder}
+            loading={loadingOlder}
+            data-testid="load-older"
+          >
+            Load older events (before #{firstSeq})
+          </Button>
+        )}
+        {olderError !== null && (
+          <Text size="xs" c="red">
+            {olderError}
+          </Text>
+        )}
+      </Group>
+      <Stack gap={6}>
+        {visible.map((event) => (
+          <EventRow key={event.seq} event={event} />
+        ))}
+      </Stack>
+    </Box>
+  );
+}
+
+/** Structural markers carry no content worth a row. */
+const HIDDEN = new Set(['step/start', 'step/end']);
+
+function field(data: unknown, name: string): unknown {
+  return isRecord(data) ? data[name] : undefined;
+}
+
+function text(data: unknown, name: string): string {
+  const value = field(data, name);
+  return typeof value === 'string' ? value : value === undefined ? '' : JSON.stringify(value);
+}
+
+function EventRow({ event }: { event: WireEvent }): React.JSX.Element {
+  const common = { 'data-testid': 'event', 'data-seq': event.seq, 'data-type': event.type } as const;
+  switch (event.type) {
+    case 'user/message':
+      return (
+        <Paper {...common} p="xs" bg="var(--mantine-color-blue-light)">
+          <Text size="xs" fw={700}>
+            User{' '}
+            <Text span size="xs" c="dimmed">
+              #{event.seq}
+            </Text>
+          </Text>
+          <Text size="sm" style={{ whiteSpace: 'pre-wrap' }} lineClamp={8}>
+            {text(event.data, 'content')}
+          </Text>
+        </Paper>
+      );
+    case 'assistant/message': {
+      const calls = field(event.data, 'toolCalls');
+      return (
+        <Paper {...common} p="xs" withBorder>
+          <Text size="xs" fw={700}>
+            Assistant{' '}
+            <Text span size="xs" c="dimmed">
+              #{event.seq}
+            </Text>
+          </Text>
+          <Text size="sm" style={{ whiteSpace: 'pre-wrap' }} lineClamp={8}>
+            {text(event.data, 'content')}
+          </Text>
+          {Array.isArray(calls) && calls.length > 0 && (
+            <Text size="xs" c="dimmed">
+              calls: {calls.map((call) => text(call, 'name')).join(', ')}
+            </Text>
+          )}
+        </Paper>
+      );
+    }
+    case 'tool/call':
+      return (
+        <Text {...common} size="xs" c="dimmed">
+          #{event.seq} ⚙ {text(event.data, 'name')}(
+          <Code>{truncate(text(event.data, 'arguments'), 120)}</Code>)
+        </Text>
+      );
+    case 'tool/result':
+      return (
+        <Text {...common} size="xs" c="dimmed">
+          #{event.seq} ↳ result: <Code>{truncate(text(event.data, 'content'), 160)}</Code>
+        </Text>
+      );
+    case 'turn/start':
+    case 'turn/end':
+      return (
+        <Text {...common} size="xs" c="dimmed" ta="center">
+          —{' '}
+          {event.type === 'turn/start'
+            ? 'turn started'
+            : `turn ended${field(event.data, 'reason') === undefined ? '' : ` (${text(event.data, 'reason')})`}`}{' '}
+          · #{event.seq} —
+        </Text>
+      );
+    default:
+      return (
+        <Text {...common} size="xs" c="dimmed">
+          #{event.seq} {event.type} <Code>{truncate(JSON.stringify(event.data), 160)}</Code>
+        </Text>
+      );
+  }
+}
+
+function Composer({ sessionId, busy }: { sessionId: string; busy: boolean }): React.JSX.Element {
+  const { connection } = useStrand();
+  const [draft, setDraft] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+  const send = (): void => {
+    const value = draft.trim();
+    if (value === '') return;
+    setSending(true);
+    connection.call('session.prompt', { id: sessionId, text: value }).then(
+      () => {
+        setDraft('');
+        setError(null);
+        setSending(false);
+      },
+      (failure: unknown) => {
+        setError(describeError(failure));
+        setSending(false);
+      },
+    );
+  };
+  const stop = (): void => {
+    connection.call('session.cancel', { id: sessionId }).then(
+      () => setError(null),
+      (failure: unknown) => setError(describeError(failure)),
+    );
+  };
+  return (
+    <Stack gap={4} data-testid="composer">
+      <Group align="flex-end" wrap="nowrap">
+        <Textarea
+          style={{ flex: 1 }}
+          placeholder="Prompt the agent… (Ctrl+Enter to send)"
+          autosize
+          minRows={1}
+          maxRows={6}
+          value={draft}
+          onChange={(event) => setDraft(event.currentTarget.value)}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) send();
+          }}
+          data-testid="composer-input"
+        />
+        <Button onClick={send} loading={sending} disabled={draft.trim() === ''} data-testid="composer-send">
+          Send
+        </Button>
+        <Button color="red" variant="light" onClick={stop} disabled={!busy} data-testid="composer-stop">
+          Stop
+        </Button>
+      </Group>
+      {error !== null && (
+        <Text size="xs" c="red" data-testid="composer-error">
+          {error}
+        </Text>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,53 @@
+import {
+  ProjectionStore,
+  SessionFollower,
+  StrandConnection,
+  createModelCatalog,
+  createPresetCatalog,
+  type ModelCatalog,
+  type PresetCatalog,
+} from '@strand/client';
+
+/** Everything the UI talks to: one connection, one shared projection store, the two catalogs. */
+export interface Strand {
+  readonly connection: StrandConnection;
+  readonly store: ProjectionStore;
+  readonly models: ModelCatalog;
+  readonly presets: PresetCatalog;
+  newFollower(): SessionFollower;
+}
+
+/** `ws(s)://<host>/rpc` of the page's own origin, with `?token=` carried over from the page URL. */
+export function rpcUrlFrom(location: Pick<Location, 'protocol' | 'host' | 'search'>): {
+  url: string;
+  token?: string;
+} {
+  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+  const token = new URLSearchParams(location.search).get('token');
+  return { url: `${scheme}://${location.host}/rpc`, ...(token === null || token === '' ? {} : { token }) };
+}
+
+export function createStrand(): Strand {
+  const { url, token } = rpcUrlFrom(window.location);
+  const connection = new StrandConnection({ url, WebSocket, ...(token === undefined ? {} : { token }) });
+  const store = new ProjectionStore();
+  const models = createModelCatalog(connection);
+  const presets = createPresetCatalog(connection);
+  const refreshCatalogs = (): void => {
+    void models.refresh();
+    void presets.refresh();
+  };
+  refreshCatalogs();
+  // A catalog that failed while the host was away loads again once the connection is back.
+  connection.onStateChange((state) => {
+    if (state === 'open' && (models.state.status === 'error' || presets.state.status === 'error'))
+      refreshCatalogs();
+  });
+  return {
+    connection,
+    store,
+    models,
+    presets,
+    newFollower: () => new SessionFollower({ connection, store }),
+  };
+}

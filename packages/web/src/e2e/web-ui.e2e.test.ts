@@ -1,0 +1,296 @@
+/**
+ * Browser tests (tier: e2e): a real headless Chromium (Debian's `chromium`, driven by
+ * `playwright-core`) against an in-process host serving the built web UI over a small demo-shaped
+ * corpus. Screenshots of every state land in `artifacts/e2e/` (ignored by git).
+ */
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build } from 'vite';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { workloadTurns } from '@strand/test-support';
+import {
+  openStrandRuntime,
+  startHost,
+  type RunningHost,
+  type StrandRuntime,
+} from '../../../host/src/index.js';
+import { openJsonlPersistence, persistenceWriter } from '../../../persistence/src/index.js';
+import {
+  Session,
+  SessionId,
+  newSessionHeader,
+  type SessionEventInput,
+  type SessionHeader,
+} from '../../../session/src/index.js';
+import { descriptorEvent } from '../../../subagent/src/index.js';
+
+const CHROMIUM = process.env.STRAND_CHROMIUM ?? '/usr/bin/chromium';
+const WEB_DIR = path.resolve(import.meta.dirname, '../..');
+const ARTIFACTS = path.resolve(import.meta.dirname, '../../../../artifacts/e2e');
+const UI_TIMEOUT = 30_000;
+const SEARCH_PHRASE = 'quokka migration';
+
+let tmp: string;
+let dataDir: string;
+let webRoot: string;
+let runtime: StrandRuntime;
+let host: RunningHost;
+let context: BrowserContext;
+let page: Page;
+
+/** A demo-shaped corpus without the 50k-event session: titled parents, a 3-level tree with a corrupt child, a live candidate. */
+async function writeCorpus(root: string): Promise<void> {
+  const persistence = await openJsonlPersistence({ root });
+  const base = Date.UTC(2026, 10, 1);
+  const write = async (header: SessionHeader, batches: Iterable<SessionEventInput[]>): Promise<void> => {
+    const { incarnation } = await persistence.create({ header });
+    const session = new Session({ header, incarnation, writer: persistenceWriter(persistence, header.id) });
+    for (const batch of batches) await session.append(batch);
+  };
+  const turns = (seed: number, count: number): SessionEventInput[][] => [...workloadTurns(seed, count * 21)];
+  const title = (text: string): SessionEventInput[] => [{ type: 'session/title', data: { title: text } }];
+  const child = (id: string, parent: string, depth: number, at: number): SessionHeader =>
+    newSessionHeader({
+      id: SessionId(id),
+      parentSession: SessionId(parent),
+      origin: 'subagent',
+      delegationDepth: depth,
+      createdAt: at,
+      cwd: '/home/demo',
+    });
+  const parent = (id: string, at: number): SessionHeader =>
+    newSessionHeader({ id: SessionId(id), cwd: '/home/demo', createdAt: at, agentPreset: 'general' });
+  const model: SessionEventInput[] = [
+    { type: 'model/selection', data: { provider: 'strand', model: 'scripted' } },
+  ];
+  const searchable: SessionEventInput[] = [
+    { type: 'turn/start', data: {} },
+    {
+      type: 'user/message',
+      data: { content: `Draft the ${SEARCH_PHRASE} plan for the burrow.`, author: 'human' },
+    },
+    { type: 'step/start', data: {} },
+    { type: 'assistant/message', data: { content: 'Here is the plan.' } },
+    { type: 'step/end', data: {} },
+    { type: 'turn/end', data: { reason: 'completed' } },
+  ];
+  await write(parent('demo-1', base), [model, title('Refactor the persistence layer'), ...turns(0, 2)]);
+  await write(parent('demo-2', base + 1000), [
+    model,
+    title('Why does the follow reconnect flicker?'),
+    ...turns(1, 2),
+    searchable,
+  ]);
+  await write(parent('demo-3', base + 2000), [
+    model,
+    title('Write the importer for Codex rollouts'),
+    ...turns(2, 1),
+  ]);
+  await write(child('demo-1-researcher', 'demo-1', 1, base + 100), [
+    [descriptorEvent({ version: 2, mode: 'continuable', label: 'researcher' })],
+    ...turns(20, 1),
+  ]);
+  await write(child('demo-1-summarizer', 'demo-1-researcher', 2, base + 200), [
+    [descriptorEvent({ version: 2, mode: 'one-shot', label: 'summarizer' })],
+    ...turns(21, 1),
+  ]);
+  await write(child('demo-1-fact-checker', 'demo-1-summarizer', 3, base + 300), [
+    [descriptorEvent({ version: 2, mode: 'one-shot', label: 'fact-checker' })],
+    ...turns(22, 1),
+  ]);
+  await write(child('demo-1-tester', 'demo-1', 1, base + 400), [
+    [descriptorEvent({ version: 2, mode: 'one-shot' })],
+    ...turns(23, 1),
+  ]);
+  await write(child('demo-1-broken', 'demo-1', 1, base + 500), [
+    [{ type: 'subagent/descriptor', data: { version: 2, mode: 'continuable' } }],
+    ...turns(25, 1),
+  ]);
+  await write(parent('demo-live', base + 5000), [
+    title('Live: a session that keeps working'),
+    ...turns(40, 1),
+  ]);
+  await persistence.close();
+}
+
+async function openHost(port: number): Promise<void> {
+  runtime = await openStrandRuntime({ dataDir });
+  host = await startHost({ services: runtime.services, port, webRoot });
+  await runtime.searchReady;
+}
+
+async function closeHost(): Promise<void> {
+  await host.close();
+  await runtime.close();
+}
+
+async function shot(name: string): Promise<void> {
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+async function promptLive(text: string): Promise<void> {
+  const { outcome } = await runtime.agents.prompt(SessionId('demo-live'), text);
+  await outcome;
+}
+
+async function waitConnection(state: string): Promise<void> {
+  await page
+    .locator(`[data-testid="connection-state"][data-state="${state}"]`)
+    .waitFor({ timeout: UI_TIMEOUT });
+}
+
+async function openSession(id: string): Promise<void> {
+  await page.locator(`[data-testid="session-row"][data-session-id="${id}"]`).click();
+  await page
+    .locator(`[data-testid="session-view"][data-session-id="${id}"] [data-testid="event"]`)
+    .first()
+    .waitFor({ timeout: UI_TIMEOUT });
+}
+
+// Generous: the suite must pass on a loaded 2-core machine next to the other suites.
+describe('web UI in Chromium', { timeout: 120_000 }, () => {
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM))
+      throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium (or set STRAND_CHROMIUM)`);
+    tmp = await mkdtemp(path.join(os.tmpdir(), 'strand-web-e2e-'));
+    dataDir = path.join(tmp, 'data');
+    webRoot = path.join(tmp, 'web');
+    await mkdir(ARTIFACTS, { recursive: true });
+    await build({
+      root: WEB_DIR,
+      configFile: path.join(WEB_DIR, 'vite.config.ts'),
+      logLevel: 'warn',
+      build: { outDir: webRoot, emptyOutDir: true },
+    });
+    await writeCorpus(dataDir);
+    await openHost(0);
+    context = await chromium.launchPersistentContext(path.join(tmp, 'profile'), {
+      executablePath: CHROMIUM,
+      headless: true,
+      viewport: { width: 1400, height: 900 },
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+    page = context.pages()[0] ?? (await context.newPage());
+    page.setDefaultTimeout(UI_TIMEOUT);
+  }, 180_000);
+
+  afterAll(async () => {
+    await context?.close();
+    await host?.close();
+    await runtime?.close();
+    if (tmp !== undefined) await rm(tmp, { recursive: true, force: true });
+  }, 60_000);
+
+  it('renders the session list with titles, newest first', async () => {
+    await page.goto(host.url);
+    await waitConnection('open');
+    const list = page.getByTestId('session-list');
+    await list.getByText('Refactor the persistence layer').waitFor();
+    await list.getByText('Live: a session that keeps working').waitFor();
+    const ids = await page
+      .locator('[data-testid="session-row"]')
+      .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-session-id')));
+    expect(ids.indexOf('demo-live')).toBeLessThan(ids.indexOf('demo-1'));
+    await shot('01-session-list');
+  });
+
+  it('opens a session with its events and projections', async () => {
+    await openSession('demo-1');
+    const view = page.getByTestId('session-view');
+    await expect
+      .poll(() => view.getByTestId('view-title').textContent(), { timeout: UI_TIMEOUT })
+      .toBe('Refactor the persistence layer');
+    await view.locator('[data-testid="event"][data-type="user/message"]').first().waitFor();
+    await expect
+      .poll(() => view.locator('[data-testid="preset-select"] input[aria-haspopup="listbox"]').inputValue(), {
+        timeout: UI_TIMEOUT,
+      })
+      .toBe('general');
+    await expect
+      .poll(() => view.locator('[data-testid="model-select"] input[aria-haspopup="listbox"]').inputValue(), {
+        timeout: UI_TIMEOUT,
+      })
+      .not.toBe('');
+    await expect
+      .poll(() => view.getByTestId('view-usage').textContent(), { timeout: UI_TIMEOUT })
+      .toMatch(/\d in · [\d,]+ out/);
+    await view.getByTestId('composer').waitFor();
+    await shot('02-session-open');
+  });
+
+  it('expands the subagent tree three levels and shows the corrupt child as a diagnostic', async () => {
+    const tree = page.getByTestId('subagent-tree');
+    const row = (id: string) => tree.locator(`[data-testid="tree-row"][data-session-id="${id}"]`);
+    await row('demo-1-researcher').waitFor();
+    const diagnostic = tree.locator('[data-testid="tree-diagnostic"][data-session-id="demo-1-broken"]');
+    await diagnostic.waitFor();
+    expect(await diagnostic.textContent()).toContain('corrupt');
+    await row('demo-1-researcher').getByTestId('tree-chevron').click();
+    await row('demo-1-summarizer').getByTestId('tree-chevron').click();
+    await row('demo-1-fact-checker').waitFor();
+    expect(await row('demo-1-fact-checker').textContent()).toContain('fact-checker');
+    expect(await row('demo-1-tester').getByTestId('tree-chevron').count()).toBe(0);
+    await shot('03-subagent-tree');
+    // A child opens read-only, without a composer.
+    await row('demo-1-summarizer').getByText('summarizer').click();
+    await page
+      .locator(
+        '[data-testid="session-view"][data-session-id="demo-1-summarizer"] [data-testid="read-only-note"]',
+      )
+      .waitFor();
+    expect(await page.getByTestId('composer').count()).toBe(0);
+    await shot('04-child-read-only');
+  });
+
+  it('appends a live event without a reload', async () => {
+    await openSession('demo-live');
+    const phrase = 'Heliotrope checkpoint one';
+    await promptLive(phrase);
+    await page.getByTestId('event-list').getByText(phrase, { exact: true }).waitFor();
+    await shot('05-live-event');
+  });
+
+  it('finds a phrase through search with a highlighted snippet', async () => {
+    await page.getByTestId('search-input').fill(SEARCH_PHRASE);
+    const result = page.locator('[data-testid="search-result"][data-session-id="demo-2"]');
+    await result.waitFor();
+    const marked = await result.locator('mark').allTextContents();
+    expect(marked.join(' ').toLowerCase()).toContain('quokka');
+    await shot('06-search');
+    await page.getByTestId('search-input').fill('');
+  });
+
+  it('converges the open view after the host is killed and restarted', async () => {
+    await openSession('demo-live');
+    const port = host.port;
+    await closeHost();
+    await expect
+      .poll(() => page.getByTestId('connection-state').getAttribute('data-state'), { timeout: UI_TIMEOUT })
+      .not.toBe('open');
+    await shot('07-host-down');
+    await openHost(port);
+    await waitConnection('open');
+    const phrase = 'Heliotrope checkpoint two after restart';
+    await promptLive(phrase);
+    await page.getByTestId('event-list').getByText(phrase, { exact: true }).waitFor();
+    // The event from before the restart is still shown, exactly once.
+    expect(
+      await page.getByTestId('event-list').getByText('Heliotrope checkpoint one', { exact: true }).count(),
+    ).toBe(1);
+    await expect
+      .poll(() => page.getByTestId('follow-phase').textContent(), { timeout: UI_TIMEOUT })
+      .toBe('following');
+    await shot('08-after-restart');
+  });
+});
