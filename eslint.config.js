@@ -25,6 +25,7 @@ export default tseslint.config(
     // Plain JS (this config, launchers) is outside the TypeScript program.
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
+    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },
   {
     files: ['**/*.test.ts'],

@@ -16,4 +16,4 @@ export {
   type ContinueResult,
   type SpawnMode,
   type SpawnResult,
-} from '../../subagent/src/control/index.js';
+} from '@strand/subagent';

@@ -1,4 +1,5 @@
 /** Small text helpers for command output. */
+// eslint-disable-next-line no-control-regex -- the host marks matches with U+0002 … U+0003
 export const HIGHLIGHT = /\u0002([^\u0003]*)\u0003/g;
 
 export function highlight(snippet: string, tty: boolean): string {

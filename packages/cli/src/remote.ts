@@ -1,5 +1,5 @@
 import { WebSocket } from 'ws';
-import { StrandConnection, type WebSocketConstructor } from '@strand/client';
+import { StrandConnection } from '@strand/client';
 import { openStrandRuntime, startHost } from '@strand/host';
 
 export interface RemoteOptions {
@@ -20,7 +20,7 @@ export async function withConnection<T>(
   if (options.url !== undefined) {
     const connection = new StrandConnection({
       url: toRpcUrl(options.url),
-      WebSocket: WebSocket as unknown as WebSocketConstructor,
+      WebSocket: WebSocket,
       ...(options.token === undefined ? {} : { token: options.token }),
     });
     try {
@@ -33,7 +33,7 @@ export async function withConnection<T>(
   const host = await startHost({ services: runtime.services, port: 0 });
   const connection = new StrandConnection({
     url: host.rpcUrl,
-    WebSocket: WebSocket as unknown as WebSocketConstructor,
+    WebSocket: WebSocket,
   });
   try {
     await runtime.searchReady;

@@ -1,12 +1,5 @@
 import { Command } from 'commander';
-import type {
-  FollowSnapshot,
-  SearchResult,
-  SessionListRow,
-  SubagentListEntry,
-  SubagentTreeEntry,
-  WireEvent,
-} from '@strand/protocol';
+import type { FollowSnapshot, WireEvent } from '@strand/protocol';
 import { renderAgentList } from '@strand/subagent';
 import { DEFAULT_DATA_DIR } from '../defaults.js';
 import { describeValue, eventSummary, highlight } from '../output.js';
@@ -33,7 +26,7 @@ export function listCommand(): Command {
       );
       if (options.json === true) return void console.log(JSON.stringify({ sessions }));
       if (sessions.length === 0) return void console.log('No sessions.');
-      for (const row of sessions as readonly SessionListRow[]) {
+      for (const row of sessions) {
         const marker = row.busy ? 'running' : row.live ? 'live' : '';
         const kind =
           row.header.origin === 'subagent' ? ` (child of ${String(row.header.parentSession)})` : '';
@@ -138,7 +131,7 @@ export function agentsCommand(): Command {
       const { rows } = await withConnection(options, (c) => c.call('subagent.list', { id, scope }));
       if (options.json === true) return void console.log(JSON.stringify({ rows }));
       console.log(
-        renderAgentList(rows as never as readonly (SubagentListEntry | SubagentTreeEntry)[] as never, scope),
+        renderAgentList(rows as never, scope),
       );
     });
 }
@@ -153,7 +146,7 @@ export function searchCommand(): Command {
       );
       if (options.json === true) return void console.log(JSON.stringify(page));
       if (page.results.length === 0) return void console.log('No matches.');
-      for (const result of page.results as readonly SearchResult[]) {
+      for (const result of page.results) {
         console.log(result.sessionId);
         for (const hit of result.hits)
           console.log(`  ${String(hit.seq).padStart(6)}  ${highlight(hit.snippet, process.stdout.isTTY)}`);

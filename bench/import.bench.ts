@@ -1,0 +1,290 @@
+/**
+ * npm run bench:import [-- --mb=200]
+ *
+ * Import throughput on a generated Claude Code corpus (~200 MB of JSONL transcripts, some with
+ * `subagents/` children and `.meta.json`), then a re-import with nothing changed. The corpus is
+ * deterministic (seeded PRNG). Target: ≥ 40 MB/s of source; re-import ≤ 5% of the first import's
+ * time. The last line is one JSON object with every figure.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { importTranscripts } from '@strand/import';
+import { mulberry32, type Rng } from '@strand/test-support';
+import { line, round, timeIt } from './bench-util.js';
+
+const targetMB = Number(
+  /^--mb=(\d+)$/.exec(process.argv.find((a) => a.startsWith('--mb=')) ?? '')?.[1] ?? 200,
+);
+
+const WORDS =
+  'the a session turn model tool file read write project test build error fix change import module function value type check result output input stream line event log store index query cache child parent agent'.split(
+    ' ',
+  );
+
+function words(rng: Rng, n: number): string {
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) out.push(WORDS[Math.floor(rng() * WORDS.length)]!);
+  return out.join(' ');
+}
+
+function hex(rng: Rng, n: number): string {
+  let s = '';
+  for (let i = 0; i < n; i++) s += Math.floor(rng() * 16).toString(16);
+  return s;
+}
+
+function uuid(rng: Rng): string {
+  return `${hex(rng, 8)}-${hex(rng, 4)}-4${hex(rng, 3)}-a${hex(rng, 3)}-${hex(rng, 12)}`;
+}
+
+/** A source file: code-ish lines, so JSON escaping costs what it costs in real logs. */
+function codeFile(rng: Rng, lines: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < lines; i++)
+    out.push(`const ${words(rng, 1)}_${i} = "${words(rng, 6)}"; // ${words(rng, 4)}`);
+  return out;
+}
+
+interface Writer {
+  readonly lines: string[];
+  time: number;
+  parent: string | null;
+}
+
+/** Appends the lines of one turn: prompt, a few tool rounds (streamed chunks), a final answer. */
+function turn(
+  rng: Rng,
+  w: Writer,
+  base: Record<string, unknown>,
+  promptText: string,
+  agentFile: boolean,
+): void {
+  const step = (): string => new Date((w.time += 500 + Math.floor(rng() * 4000))).toISOString();
+  const push = (record: Record<string, unknown>): void => {
+    const id = uuid(rng);
+    w.lines.push(
+      JSON.stringify({
+        parentUuid: w.parent,
+        isSidechain: agentFile,
+        ...base,
+        ...record,
+        uuid: id,
+        timestamp: step(),
+      }),
+    );
+    w.parent = id;
+  };
+  push({ type: 'user', message: { role: 'user', content: promptText } });
+  const rounds = 1 + Math.floor(rng() * 6);
+  for (let r = 0; r < rounds; r++) {
+    const msgId = `msg_${hex(rng, 24)}`;
+    const usage = {
+      input_tokens: 3,
+      cache_creation_input_tokens: Math.floor(rng() * 2000),
+      cache_read_input_tokens: Math.floor(rng() * 40000),
+      output_tokens: 1 + Math.floor(rng() * 400),
+    };
+    const callId = `toolu_${hex(rng, 24)}`;
+    push({
+      type: 'assistant',
+      requestId: `req_${hex(rng, 24)}`,
+      message: {
+        id: msgId,
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-sonnet-4-5',
+        content: [{ type: 'text', text: words(rng, 20 + Math.floor(rng() * 60)) }],
+        stop_reason: null,
+        usage,
+      },
+    });
+    push({
+      type: 'assistant',
+      requestId: `req_${hex(rng, 24)}`,
+      message: {
+        id: msgId,
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-sonnet-4-5',
+        content: [
+          {
+            type: 'tool_use',
+            id: callId,
+            name: 'Read',
+            input: { file_path: `/home/user/src/${words(rng, 1)}.ts` },
+          },
+        ],
+        stop_reason: null,
+        usage,
+      },
+    });
+    // As Claude Code writes a Read result: the model sees `cat -n` style lines; the side object
+    // `toolUseResult` repeats the raw file (real transcripts repeat outputs there, see
+    // TRANSCRIPT-FORMATS.md), which the importer parses and drops.
+    const file = codeFile(rng, 20 + Math.floor(rng() * 400));
+    const numbered = file.map((l, i) => `${String(i + 1).padStart(6)}→${l}`).join('\n');
+    push({
+      type: 'user',
+      message: { role: 'user', content: [{ tool_use_id: callId, type: 'tool_result', content: numbered }] },
+      toolUseResult: {
+        type: 'text',
+        file: {
+          filePath: '/home/user/src/x.ts',
+          content: file.join('\n'),
+          numLines: file.length,
+          startLine: 1,
+          totalLines: file.length,
+        },
+      },
+    });
+  }
+  push({
+    type: 'assistant',
+    message: {
+      id: `msg_${hex(rng, 24)}`,
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-sonnet-4-5',
+      content: [{ type: 'text', text: words(rng, 80) }],
+      stop_reason: 'end_turn',
+      usage: { input_tokens: 3, output_tokens: 200 },
+    },
+  });
+  if (!agentFile)
+    w.lines.push(
+      JSON.stringify({
+        type: 'system',
+        subtype: 'turn_duration',
+        durationMs: 12000,
+        ...base,
+        uuid: uuid(rng),
+        parentUuid: w.parent,
+        timestamp: step(),
+      }),
+    );
+}
+
+/** Writes the corpus; returns its size in bytes and the number of transcript files. */
+function generateCorpus(root: string, bytesTarget: number): { bytes: number; files: number } {
+  const rng = mulberry32(20_260_501);
+  let bytes = 0;
+  let files = 0;
+  let project = 0;
+  while (bytes < bytesTarget) {
+    const dir = path.join(root, `-home-user-project-${project++}`);
+    mkdirSync(dir, { recursive: true });
+    const sessionsInProject = 3 + Math.floor(rng() * 10);
+    for (let s = 0; s < sessionsInProject && bytes < bytesTarget; s++) {
+      const sessionId = uuid(rng);
+      const base = {
+        userType: 'external',
+        cwd: `/home/user/project-${project}`,
+        sessionId,
+        version: '2.1.88',
+        gitBranch: 'main',
+      };
+      const w: Writer = { lines: [], time: Date.UTC(2026, 0, 1) + Math.floor(rng() * 1e10), parent: null };
+      w.lines.push(
+        JSON.stringify({
+          type: 'queue-operation',
+          operation: 'dequeue',
+          timestamp: new Date(w.time).toISOString(),
+          sessionId,
+        }),
+      );
+      // Session sizes vary from a few KB to several MB, like real history.
+      const turns = 1 + Math.floor(rng() * rng() * 60);
+      for (let t = 0; t < turns; t++) turn(rng, w, base, words(rng, 8 + Math.floor(rng() * 30)), false);
+      if (rng() < 0.3)
+        w.lines.push(JSON.stringify({ type: 'custom-title', customTitle: words(rng, 5), sessionId }));
+      const text = w.lines.join('\n') + '\n';
+      writeFileSync(path.join(dir, `${sessionId}.jsonl`), text);
+      bytes += Buffer.byteLength(text);
+      files++;
+      // About a quarter of the sessions delegated to subagents (2.1 layout with meta files).
+      const agents = rng() < 0.25 ? 1 + Math.floor(rng() * 3) : 0;
+      for (let a = 0; a < agents; a++) {
+        const agentId = `a${hex(rng, 16)}`;
+        const sub = path.join(dir, sessionId, 'subagents');
+        mkdirSync(sub, { recursive: true });
+        const aw: Writer = { lines: [], time: w.time, parent: null };
+        const agentBase = { ...base, agentId };
+        const agentTurns = 1 + Math.floor(rng() * 3);
+        for (let t = 0; t < agentTurns; t++) turn(rng, aw, agentBase, words(rng, 40), true);
+        const agentText = aw.lines.join('\n') + '\n';
+        writeFileSync(path.join(sub, `agent-${agentId}.jsonl`), agentText);
+        writeFileSync(
+          path.join(sub, `agent-${agentId}.meta.json`),
+          JSON.stringify({ agentType: 'Explore', description: words(rng, 4) }),
+        );
+        bytes += Buffer.byteLength(agentText);
+        files++;
+      }
+    }
+  }
+  return { bytes, files };
+}
+
+const work = mkdtempSync(path.join(tmpdir(), 'strand-bench-import-'));
+try {
+  const source = path.join(work, 'projects');
+  const data = path.join(work, 'data');
+  console.log(`import benchmark (Claude Code corpus, target ${targetMB} MB)`);
+  const { ms: genMs, value: corpus } = await timeIt(() => generateCorpus(source, targetMB * 1e6));
+  const mb = corpus.bytes / 1e6;
+  line(
+    'corpus',
+    `${round(mb, 1)} MB in ${corpus.files} transcript files (generated in ${round(genMs / 1000, 1)} s)`,
+  );
+
+  const cpuBefore = process.cpuUsage();
+  const first = await timeIt(() =>
+    importTranscripts({ harness: 'claude-code', sourceDir: source, dataDir: data }),
+  );
+  // CPU time of every thread of this process (worker lanes included): a figure that, unlike
+  // wall time, does not depend on what else the machine is running.
+  const cpu = process.cpuUsage(cpuBefore);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+  const sessions = first.value.imported;
+  if (first.value.failed > 0 || sessions === 0)
+    throw new Error(
+      `first import failed: ${JSON.stringify({ ...first.value, sessions: undefined, reports: first.value.reports.slice(0, 5) })}`,
+    );
+  const importMBps = mb / (first.ms / 1000);
+  line('first import', `${round(first.ms / 1000, 2)} s`);
+  line('  throughput', `${round(importMBps, 1)} MB/s of source (target ≥ 40)`);
+  line('  sessions', `${sessions} imported, ${round(sessions / (first.ms / 1000), 0)} sessions/s`);
+  line('  CPU', `${round(cpuSeconds, 2)} s on all threads (${round(mb / cpuSeconds, 1)} MB per CPU-second)`);
+
+  const again = await timeIt(() =>
+    importTranscripts({ harness: 'claude-code', sourceDir: source, dataDir: data }),
+  );
+  if (again.value.imported + again.value.updated > 0 || again.value.unchanged !== sessions) {
+    throw new Error(
+      `re-import changed something: ${JSON.stringify({ ...again.value, sessions: undefined, reports: again.value.reports.slice(0, 5) })}`,
+    );
+  }
+  const reimportRatio = again.ms / first.ms;
+  line(
+    're-import, nothing changed',
+    `${round(again.ms, 1)} ms (${round(reimportRatio * 100, 2)}% of the first import; target ≤ 5%)`,
+  );
+
+  console.log(
+    JSON.stringify({
+      corpusMB: round(mb, 1),
+      files: corpus.files,
+      sessions,
+      importSeconds: round(first.ms / 1000, 3),
+      importMBps: round(importMBps, 2),
+      sessionsPerSecond: round(sessions / (first.ms / 1000), 1),
+      cpuSeconds: round(cpuSeconds, 2),
+      mbPerCpuSecond: round(mb / cpuSeconds, 1),
+      reimportMs: round(again.ms, 1),
+      reimportRatio: round(reimportRatio, 4),
+    }),
+  );
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}

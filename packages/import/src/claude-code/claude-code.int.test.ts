@@ -1,0 +1,205 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { checkLogInvariants } from '@strand/session';
+import { parseSubagentDescriptor } from '@strand/subagent';
+import { importTranscripts } from '../run/import-transcripts.js';
+import {
+  PACKAGE_SRC,
+  copyInto,
+  dataOf,
+  readStore,
+  workspace,
+  type Workspace,
+} from '../testing/fixture-dirs.js';
+
+const FIXTURES = path.join(PACKAGE_SRC, 'claude-code', 'fixtures');
+const SID = '5b1c2d3e-4f50-4617-8829-3a4b5c6d7e8f';
+
+let ws: Workspace;
+beforeEach(() => {
+  ws = workspace();
+});
+afterEach(() => ws.dispose());
+
+describe('Claude Code 2.1 subagents/ layout', () => {
+  it('imports the main session and one child per subagent file, labelled from .meta.json or else the parent Agent call', async () => {
+    copyInto(path.join(FIXTURES, 'subagents-layout'), ws.source);
+    const summary = await importTranscripts({
+      harness: 'claude-code',
+      sourceDir: ws.source,
+      dataDir: ws.data,
+    });
+    expect(summary).toMatchObject({ imported: 3, failed: 0, skipped: 0, files: 3 });
+    // Children name a parent that is in the store: no "absent parent" note.
+    expect(summary.reports).toEqual([]);
+    const store = await readStore(ws.data);
+    const main = store.get(`claude-${SID}`)!;
+    expect(main.header).toMatchObject({
+      cwd: '/home/dev/app',
+      createdAt: Date.parse('2026-04-02T09:00:00.000Z'),
+      isSeeded: false,
+    });
+    expect(main.header.origin).toBeUndefined();
+
+    const labelled = store.get(`claude-${SID}-agent-a0123456789abcdef`)!;
+    const fromParent = store.get(`claude-${SID}-agent-afedcba9876543210`)!;
+    for (const child of [labelled, fromParent]) {
+      expect(child.header).toMatchObject({
+        origin: 'subagent',
+        parentSession: `claude-${SID}`,
+        delegationDepth: 1,
+        cwd: '/home/dev/app',
+      });
+      expect(child.events[0]!.type).toBe('subagent/descriptor');
+      expect(checkLogInvariants(child.events, { closedTurns: true })).toEqual([]);
+    }
+    expect(parseSubagentDescriptor(labelled.events[0]!.data)).toEqual({
+      kind: 'ok',
+      descriptor: { version: 2, mode: 'one-shot', label: 'Find the config loader' },
+    });
+    // No meta file: the description of the parent's Agent call whose result names this agent id.
+    expect(parseSubagentDescriptor(fromParent.events[0]!.data)).toEqual({
+      kind: 'ok',
+      descriptor: { version: 2, mode: 'one-shot', label: 'Check config validation' },
+    });
+    expect(dataOf(fromParent, 'tool/call')).toHaveLength(3);
+  });
+
+  it('maps the main conversation: merged streamed chunks, usage once per response, the route, titles and turn end', async () => {
+    copyInto(path.join(FIXTURES, 'subagents-layout'), ws.source);
+    await importTranscripts({ harness: 'claude-code', sourceDir: ws.source, dataDir: ws.data });
+    const main = (await readStore(ws.data)).get(`claude-${SID}`)!;
+    expect(main.events.map((e) => e.type)).toEqual([
+      'session/title',
+      'turn/start',
+      'user/message',
+      'request/header',
+      'assistant/message',
+      'tool/call',
+      'tool/call',
+      'tool/result',
+      'tool/result',
+      'assistant/message',
+      'turn/end',
+      'session/title',
+    ]);
+    const [firstAnswer, lastAnswer] = dataOf<Record<string, unknown>>(main, 'assistant/message');
+    // Four chunk lines of one response (thinking, text, two Agent calls) are one message; the
+    // usage is the last chunk's (input counts cache reads and writes).
+    expect(firstAnswer).toEqual({
+      content: 'I will look at both in parallel.',
+      toolCalls: [
+        {
+          id: 'toolu_AG1',
+          name: 'Agent',
+          arguments: JSON.stringify({
+            description: 'Find the config loader',
+            prompt: 'Find where the app loads its config file.',
+            subagent_type: 'Explore',
+          }),
+        },
+        {
+          id: 'toolu_AG2',
+          name: 'Agent',
+          arguments: JSON.stringify({
+            description: 'Check config validation',
+            prompt: 'Check whether the config is validated after loading.',
+            subagent_type: 'general-purpose',
+          }),
+        },
+      ],
+      usage: { input: 1110, output: 90 },
+    });
+    expect(lastAnswer).toMatchObject({ usage: { input: 2055, output: 40 } });
+    expect(dataOf(main, 'request/header')).toEqual([{ provider: 'anthropic', model: 'claude-opus-4-6' }]);
+    expect(dataOf(main, 'user/message')).toEqual([
+      { content: 'Where is the config loaded, and is it validated?', author: 'human' },
+    ]);
+    // The first prompt titles the session; the custom title written later wins (last-wins).
+    expect(dataOf<{ title: string }>(main, 'session/title').map((t) => t.title)).toEqual([
+      'Where is the config loaded, and is it validated?',
+      'Config loading review',
+    ]);
+    expect(dataOf(main, 'turn/end')).toEqual([{ reason: 'completed' }]);
+    // Events carry the transcript's times.
+    expect(main.events.find((e) => e.type === 'user/message')!.time).toBe(
+      Date.parse('2026-04-02T09:00:00.100Z'),
+    );
+  });
+
+  it('ignores tool-results/ and reads a subagent meta file written without a trailing newline', async () => {
+    copyInto(path.join(FIXTURES, 'subagents-layout'), ws.source);
+    const meta = path.join(ws.source, '-home-dev-app', SID, 'subagents', 'agent-a0123456789abcdef.meta.json');
+    // As Claude Code writes it: compact, no newline at the end.
+    writeFileSync(meta, JSON.stringify({ agentType: 'Explore', description: 'Locate config' }));
+    const summary = await importTranscripts({
+      harness: 'claude-code',
+      sourceDir: ws.source,
+      dataDir: ws.data,
+    });
+    expect(summary.reports.filter((r) => r.file.includes('tool-results'))).toEqual([]);
+    expect(summary.files).toBe(3);
+    const child = (await readStore(ws.data)).get(`claude-${SID}-agent-a0123456789abcdef`)!;
+    expect(parseSubagentDescriptor(child.events[0]!.data)).toEqual({
+      kind: 'ok',
+      descriptor: { version: 2, mode: 'one-shot', label: 'Locate config' },
+    });
+  });
+
+  it('a changed .meta.json re-maps its child (the companion is part of the fingerprint)', async () => {
+    copyInto(path.join(FIXTURES, 'subagents-layout'), ws.source);
+    await importTranscripts({ harness: 'claude-code', sourceDir: ws.source, dataDir: ws.data });
+    const meta = path.join(ws.source, '-home-dev-app', SID, 'subagents', 'agent-a0123456789abcdef.meta.json');
+    writeFileSync(
+      meta,
+      JSON.stringify({ agentType: 'Explore', description: 'Find the config loader, again' }),
+    );
+    const summary = await importTranscripts({
+      harness: 'claude-code',
+      sourceDir: ws.source,
+      dataDir: ws.data,
+    });
+    expect(summary).toMatchObject({ updated: 1, replaced: 1, unchanged: 2 });
+    expect(summary.sessions).toEqual([
+      {
+        id: `claude-${SID}-agent-a0123456789abcdef`,
+        file: expect.stringContaining('agent-a0123456789abcdef.jsonl'),
+        outcome: 'replaced',
+      },
+    ]);
+  });
+});
+
+describe('a damaged Claude Code transcript', () => {
+  it('reports a malformed line, an unknown record type and a torn last line by line, and imports the rest with the open turn interrupted', async () => {
+    copyInto(path.join(FIXTURES, 'damaged'), ws.source);
+    const summary = await importTranscripts({
+      harness: 'claude-code',
+      sourceDir: ws.source,
+      dataDir: ws.data,
+    });
+    const file = path.join(ws.source, '0d0d0d0d-1111-4222-8333-444455556666.jsonl');
+    expect(summary).toMatchObject({ imported: 1, failed: 0, skipped: 3 });
+    expect(summary.reports).toEqual([
+      { file, line: 3, kind: 'skipped-record', reason: expect.stringContaining('malformed JSON') },
+      { file, line: 4, kind: 'skipped-record', reason: 'unknown record type "mystery-record"' },
+      { file, line: 9, kind: 'skipped-record', reason: 'torn last line (no newline, incomplete JSON)' },
+    ]);
+    const stored = (await readStore(ws.data)).get('claude-0d0d0d0d-1111-4222-8333-444455556666')!;
+    expect(checkLogInvariants(stored.events, { closedTurns: true })).toEqual([]);
+    // The second turn's Bash call has no result in the file (its line was torn): it gets the
+    // unknown-outcome result crash repair writes, and the turn ends interrupted.
+    expect(dataOf(stored, 'tool/result').at(-1)).toEqual({
+      callId: 'toolu_D3',
+      content: '',
+      isError: true,
+      code: 'TOOL_OUTCOME_UNKNOWN',
+    });
+    expect(dataOf<{ reason: string }>(stored, 'turn/end').map((e) => e.reason)).toEqual([
+      'completed',
+      'interrupted',
+    ]);
+    expect(stored.events.at(-1)!.time).toBe(Date.parse('2026-01-10T10:01:01.000Z'));
+  });
+});

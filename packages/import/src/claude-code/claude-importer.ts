@@ -1,0 +1,13 @@
+import path from 'node:path';
+import type { HarnessImporter } from '../run/harness-importer.js';
+import { discoverClaude } from './discover.js';
+import { mapClaude } from './map-claude.js';
+import { peekClaude } from './peek.js';
+
+export const claudeCodeImporter: HarnessImporter = {
+  harness: 'claude-code',
+  defaultDir: (home) => path.join(home, '.claude', 'projects'),
+  discover: discoverClaude,
+  peek: peekClaude,
+  map: mapClaude,
+};

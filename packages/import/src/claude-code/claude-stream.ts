@@ -1,0 +1,149 @@
+import { AttachmentSink } from '../mapping/attachments.js';
+import { TranscriptBuilder, type Author } from '../mapping/transcript-builder.js';
+import { count, isRecord, str, timeOf, type JsonRecord } from '../source/json-record.js';
+import { classifyUserLine, contentBlocks, resultContent } from './user-content.js';
+
+const PROVIDER = 'anthropic';
+// Claude Code writes local failures as assistant lines from this pseudo-model; no request was made.
+const SYNTHETIC_MODEL = '<synthetic>';
+
+/**
+ * The records of one Claude Code conversation (a main session, an inline sidechain, or a
+ * subagent file) mapped to events, in file order.
+ */
+export class ClaudeStream {
+  readonly builder = new TranscriptBuilder();
+  readonly attachments = new AttachmentSink();
+  firstTime: number | undefined;
+  cwd: string | undefined;
+  /** The text of the first prompt (an inline sidechain's Task prompt, matched to its call). */
+  firstPrompt: string | undefined;
+  /** The response whose chunks are being merged, and responses already written. */
+  #messageId: string | undefined;
+  readonly #flushed = new Set<string>();
+
+  constructor(
+    /** `agent` in a subagent: its prompts come from the parent. */
+    private readonly promptAuthor: Author,
+  ) {}
+
+  /** Notes the envelope facts every record may carry; returns the record's time. */
+  stamp(record: JsonRecord): number {
+    const time = timeOf(record.timestamp);
+    if (time !== undefined) this.firstTime ??= time;
+    this.cwd ??= str(record.cwd);
+    return time ?? this.builder.lastTime ?? this.firstTime ?? 0;
+  }
+
+  user(record: JsonRecord, time: number): void {
+    this.#endResponse();
+    const line = classifyUserLine(record, this.attachments);
+    switch (line.kind) {
+      case 'prompt':
+        this.firstPrompt ??= typeof line.content === 'string' ? line.content : undefined;
+        this.builder.prompt(
+          line.content,
+          this.promptAuthor,
+          time,
+          line.titleText === undefined ? {} : { titleText: line.titleText },
+        );
+        return;
+      case 'system':
+        this.builder.note(line.content, time);
+        return;
+      case 'interrupt':
+        this.builder.endTurn('aborted');
+        return;
+      case 'results':
+        for (const item of line.items) {
+          if (item.kind === 'result') this.builder.toolResult(item.callId, item.content, item.isError, time);
+          else if (item.kind === 'text') this.builder.note(item.content, time);
+          else this.builder.endTurn('aborted');
+        }
+        return;
+      default: {
+        const exhaustive: never = line;
+        return exhaustive;
+      }
+    }
+  }
+
+  assistant(record: JsonRecord, time: number): void {
+    const message = isRecord(record.message) ? record.message : {};
+    const id = str(message.id) ?? str(record.uuid) ?? '';
+    if (id !== this.#messageId) this.#endResponse();
+    this.#messageId = id;
+    const model = str(message.model);
+    const synthetic = model === SYNTHETIC_MODEL || record.isApiErrorMessage === true;
+    if (model !== undefined && !synthetic) this.builder.assistantRoute({ provider: PROVIDER, model }, time);
+    const blocks =
+      typeof message.content === 'string'
+        ? [{ type: 'text', text: message.content }]
+        : Array.isArray(message.content)
+          ? message.content
+          : [];
+    const texts: string[] = [];
+    for (const block of blocks) {
+      if (!isRecord(block)) continue;
+      if (block.type === 'text' && typeof block.text === 'string') {
+        texts.push(block.text);
+        this.builder.assistantText(block.text, time);
+      } else if (block.type === 'tool_use' || block.type === 'server_tool_use') {
+        this.builder.assistantToolCall(
+          str(block.id) ?? '',
+          str(block.name) ?? 'unknown',
+          JSON.stringify(block.input ?? {}),
+          time,
+        );
+      } else if (typeof block.tool_use_id === 'string') {
+        // Results inside assistant content: server tools (web search) and a few client ones.
+        this.#endResponse();
+        this.builder.toolResult(
+          block.tool_use_id,
+          resultContent(block.content, this.attachments),
+          block.is_error === true,
+          time,
+        );
+      } else if (block.type === 'image') {
+        for (const b of contentBlocks([block], this.attachments)) this.builder.assistantBlock(b, time);
+      }
+      // thinking / redacted_thinking: private reasoning, not conversation content.
+    }
+    // Every streamed chunk repeats the response's usage, with output growing: keep the latest.
+    // A response split by a tool result keeps its usage on the first part only.
+    const usage = isRecord(message.usage) ? message.usage : undefined;
+    if (usage !== undefined && !this.#flushed.has(id)) {
+      const input =
+        count(usage.input_tokens) +
+        count(usage.cache_creation_input_tokens) +
+        count(usage.cache_read_input_tokens);
+      this.builder.assistantUsage({ input, output: count(usage.output_tokens) }, 'replace');
+    }
+    if (record.isApiErrorMessage === true)
+      this.builder.turnError(texts.join('\n') || str(record.error) || 'API error');
+  }
+
+  /** `system` records: only a recorded turn end matters to the event log. */
+  system(record: JsonRecord): void {
+    if (record.subtype === 'turn_duration') {
+      this.#endResponse();
+      this.builder.endTurn('auto');
+    }
+  }
+
+  title(text: string, time: number | undefined): void {
+    this.#endResponse();
+    this.builder.explicitTitle(text, time);
+  }
+
+  finish(): void {
+    this.#endResponse();
+    this.builder.finish();
+  }
+
+  #endResponse(): void {
+    if (this.#messageId !== undefined) this.#flushed.add(this.#messageId);
+    this.#messageId = undefined;
+    this.builder.flushAssistant();
+  }
+}

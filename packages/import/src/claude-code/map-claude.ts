@@ -1,0 +1,176 @@
+import { descriptorEvent } from '@strand/subagent';
+import type { SessionEventInput, SessionId } from '@strand/session';
+import { FileReports } from '../mapping/file-reports.js';
+import type { MappedFile, SessionPlan } from '../mapping/session-plan.js';
+import { shortTitle } from '../mapping/title.js';
+import type { SessionPeek, SourceUnit } from '../run/harness-importer.js';
+import { SourceLineReader } from '../source/line-reader.js';
+import { isRecord, parseLine, str, type JsonRecord } from '../source/json-record.js';
+import { findRoleInParent, labelOf, readAgentMeta, type AgentRole } from './agent-label.js';
+import { ClaudeStream } from './claude-stream.js';
+import { claudeAgentId, claudeMainId, claudeSidechainId } from './ids.js';
+import type { ClaudeFacts } from './peek.js';
+
+/** Record types that carry no conversation: bookkeeping the event log has no place for. */
+const SIDE_RECORDS = new Set(['agent-name', 'last-prompt', 'queue-operation', 'file-history-snapshot']);
+
+/**
+ * Maps one Claude Code JSONL file. A main file yields its session plus one child per inline
+ * sidechain (1.0.x, `isSidechain: true`, grouped by parent chain from each `parentUuid: null`
+ * root, because sidechain blocks are written in completion order, not time order). A subagent
+ * file (2.0+, `agentId` on every line) yields one child of the session its `sessionId` names.
+ */
+export async function mapClaude(unit: SourceUnit, peek: SessionPeek): Promise<MappedFile> {
+  const facts = peek.facts as ClaudeFacts;
+  const reports = new FileReports(unit.file);
+  const agentId = facts.agentId;
+  const isAgentFile = agentId !== undefined;
+  const main = new ClaudeStream(isAgentFile ? 'agent' : 'human');
+  const sidechains: { root: string; stream: ClaudeStream }[] = [];
+  const sidechainOf = new Map<string, ClaudeStream>();
+  /** Task/Agent calls of the main conversation, by prompt, to label inline sidechains. */
+  const taskRoles = new Map<string, AgentRole[]>();
+  const seen = new Set<string>();
+  const reader = new SourceLineReader(unit.file, false);
+
+  for await (const line of reader.lines()) {
+    const parsed = parseLine(line);
+    if (parsed.kind === 'blank') continue;
+    if (parsed.kind === 'bad') {
+      reports.skipRecord(line.line, parsed.reason);
+      continue;
+    }
+    const record = parsed.record;
+    const type = str(record.type);
+    const uuid = str(record.uuid);
+    if (uuid !== undefined) {
+      if (seen.has(uuid)) {
+        reports.skipRecord(line.line, `duplicate uuid ${uuid}`);
+        continue;
+      }
+      seen.add(uuid);
+    }
+    if (type === 'user' || type === 'assistant' || type === 'system') {
+      let stream = main;
+      if (!isAgentFile && record.isSidechain === true) {
+        const parent = str(record.parentUuid);
+        stream =
+          (parent === undefined ? undefined : sidechainOf.get(parent)) ??
+          newSidechain(uuid ?? `line-${line.line}`);
+        if (uuid !== undefined) sidechainOf.set(uuid, stream);
+      }
+      const time = stream.stamp(record);
+      if (type === 'user') stream.user(record, time);
+      else if (type === 'assistant') {
+        if (stream === main && !isAgentFile) collectTaskRoles(record, taskRoles);
+        stream.assistant(record, time);
+      } else stream.system(record);
+    } else if (type === 'summary') {
+      main.title(str(record.summary) ?? '', undefined);
+    } else if (type === 'custom-title') {
+      main.title(str(record.customTitle) ?? '', undefined);
+    } else if (type !== undefined && SIDE_RECORDS.has(type)) {
+      main.stamp(record);
+    } else {
+      reports.skipRecord(
+        line.line,
+        type === undefined ? 'record has no type' : `unknown record type "${type}"`,
+      );
+    }
+  }
+  const end = reader.end!;
+
+  main.finish();
+  for (const { stream } of sidechains) stream.finish();
+  const plans: SessionPlan[] = [];
+  const parentId = claudeMainId(facts.sessionId);
+  if (agentId !== undefined) {
+    const metaFile = unit.companions.find((c) => c.endsWith('.meta.json'));
+    const role =
+      (metaFile === undefined ? undefined : await readAgentMeta(metaFile)) ??
+      (await findRoleInParent(unit.file, facts.sessionId, agentId));
+    if (main.builder.hasConversation)
+      plans.push(childPlan(claudeAgentId(facts.sessionId, agentId), parentId, main, labelOf(role)));
+  } else {
+    if (main.builder.hasConversation) plans.push(mainPlan(parentId, main));
+    for (const { root, stream } of sidechains) {
+      if (!stream.builder.hasConversation) continue;
+      const role = stream.firstPrompt === undefined ? undefined : taskRoles.get(stream.firstPrompt)?.shift();
+      plans.push(childPlan(claudeSidechainId(facts.sessionId, root), parentId, stream, labelOf(role)));
+    }
+  }
+  if (plans.length === 0)
+    return { kind: 'empty', reason: 'no conversation records', reports, hash: end.hash };
+  return { kind: 'sessions', plans, reports, hash: end.hash };
+
+  function newSidechain(root: string): ClaudeStream {
+    const stream = new ClaudeStream('agent');
+    sidechains.push({ root, stream });
+    return stream;
+  }
+}
+
+function collectTaskRoles(record: JsonRecord, roles: Map<string, AgentRole[]>): void {
+  const message = isRecord(record.message) ? record.message : undefined;
+  if (message === undefined || !Array.isArray(message.content)) return;
+  for (const block of message.content) {
+    if (
+      !isRecord(block) ||
+      block.type !== 'tool_use' ||
+      (block.name !== 'Task' && block.name !== 'Agent') ||
+      !isRecord(block.input)
+    )
+      continue;
+    const prompt = str(block.input.prompt);
+    if (prompt === undefined) continue;
+    const description = str(block.input.description);
+    const type = str(block.input.subagent_type);
+    const role = {
+      ...(description === undefined ? {} : { description }),
+      ...(type === undefined ? {} : { type }),
+    };
+    const list = roles.get(prompt);
+    if (list === undefined) roles.set(prompt, [role]);
+    else list.push(role);
+  }
+}
+
+function mainPlan(id: SessionId, stream: ClaudeStream): SessionPlan {
+  return {
+    header: {
+      id,
+      createdAt: stream.firstTime ?? 0,
+      ...(stream.cwd === undefined ? {} : { cwd: stream.cwd }),
+    },
+    events: stream.builder.events,
+    attachments: stream.attachments.items,
+  };
+}
+
+function childPlan(
+  id: SessionId,
+  parentSession: SessionId,
+  stream: ClaudeStream,
+  label: string | undefined,
+): SessionPlan {
+  const events = stream.builder.events;
+  const short = label === undefined ? undefined : shortTitle(label);
+  const descriptor: SessionEventInput = {
+    ...descriptorEvent(
+      short === undefined ? { version: 2, mode: 'one-shot' } : { version: 2, mode: 'one-shot', label: short },
+    ),
+    time: events[0]?.time ?? stream.firstTime ?? 0,
+  };
+  return {
+    header: {
+      id,
+      createdAt: stream.firstTime ?? 0,
+      ...(stream.cwd === undefined ? {} : { cwd: stream.cwd }),
+      parentSession,
+      origin: 'subagent',
+      delegationDepth: 1,
+    },
+    events: [descriptor, ...events],
+    attachments: stream.attachments.items,
+  };
+}

@@ -1,0 +1,92 @@
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { REAL_FIXTURES, workspace, type Workspace } from './testing/fixture-dirs.js';
+
+/**
+ * `strand import` end to end, through the real CLI entry (a child process): the JSON summary's
+ * shape and the exit codes. Lives here because the command is a thin shell over this package.
+ */
+const REPO = path.resolve(fileURLToPath(import.meta.url), '../../../..');
+const BIN = path.join(REPO, 'packages', 'cli', 'bin', 'strand.js');
+
+let ws: Workspace;
+beforeEach(() => {
+  ws = workspace();
+  mkdirSync(ws.source, { recursive: true });
+});
+afterEach(() => ws.dispose());
+
+function strand(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [BIN, ...args], {
+    cwd: REPO,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe('strand import', () => {
+  it('--json prints exactly one JSON object with numeric counts and a report list, and exits 0', () => {
+    copyFileSync(
+      path.join(
+        REAL_FIXTURES,
+        'gemini',
+        'acore2026__free5gc-compose__session-2026-04-28T15-09-887ba529.jsonl',
+      ),
+      path.join(ws.source, 'session.jsonl'),
+    );
+    const run = strand('import', 'gemini', ws.source, '--data', ws.data, '--json');
+    expect(run.status).toBe(0);
+    const lines = run.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    const summary = JSON.parse(lines[0]!) as Record<string, unknown>;
+    expect(summary).toMatchObject({
+      imported: 1,
+      updated: 0,
+      unchanged: 0,
+      skipped: 0,
+      failed: 0,
+      reports: [],
+    });
+    for (const key of ['imported', 'updated', 'unchanged', 'skipped', 'failed'])
+      expect(typeof summary[key]).toBe('number');
+    expect(
+      JSON.parse(strand('import', 'gemini', ws.source, '--data', ws.data, '--json').stdout),
+    ).toMatchObject({ imported: 0, unchanged: 1 });
+  });
+
+  it('exits 1 when a file failed, and still imports the others', () => {
+    copyFileSync(
+      path.join(
+        REAL_FIXTURES,
+        'gemini',
+        'acore2026__free5gc-compose__session-2026-04-28T15-09-887ba529.jsonl',
+      ),
+      path.join(ws.source, 'session.jsonl'),
+    );
+    writeFileSync(path.join(ws.source, 'session-cut.json'), '{"sessionId":"x","messages":[{"id":"a"');
+    const run = strand('import', 'gemini', ws.source, '--data', ws.data, '--json');
+    expect(run.status).toBe(1);
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      imported: 1,
+      failed: 1,
+      reports: [expect.objectContaining({ kind: 'failed' })],
+    });
+  });
+
+  it('exits 2 on usage errors: an unknown harness, a missing folder', () => {
+    expect(strand('import', 'cursor', ws.source, '--data', ws.data).status).toBe(2);
+    const missing = strand('import', 'codex', path.join(ws.root, 'nope'), '--data', ws.data);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain('no such folder');
+  });
+
+  it('prints a text summary without --json', () => {
+    const run = strand('import', 'codex', ws.source, '--data', ws.data);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('imported 0, updated 0, unchanged 0 sessions; skipped 0, failed 0');
+  });
+});

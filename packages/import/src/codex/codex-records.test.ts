@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { SessionSeq, type SessionEvent } from '@strand/session';
+import { isContextMessage, typedRequest } from './codex-text.js';
+import { outputOf, usageDelta } from './codex-records.js';
+import { spawnCut } from './fork-cut.js';
+
+const totals = (input: number, output: number, lastIn = input, lastOut = output) => ({
+  total_token_usage: { input_tokens: input, output_tokens: output },
+  last_token_usage: { input_tokens: lastIn, output_tokens: lastOut },
+});
+
+describe('usageDelta', () => {
+  it('counts the growth of the running total, so repeated token_count events add nothing', () => {
+    const first = usageDelta(totals(100, 10), undefined)!;
+    expect(first.delta).toEqual({ input: 100, output: 10 });
+    const repeat = usageDelta(totals(100, 10), first.totals)!;
+    expect(repeat.delta).toEqual({ input: 0, output: 0 });
+    expect(usageDelta(totals(250, 30, 150, 20), first.totals)!.delta).toEqual({ input: 150, output: 20 });
+  });
+
+  it('falls back to the last request when the total went down, and ignores an empty info', () => {
+    expect(usageDelta(totals(50, 5, 40, 4), { input: 900, output: 90 })!.delta).toEqual({
+      input: 40,
+      output: 4,
+    });
+    expect(usageDelta(null, undefined)).toBeUndefined();
+  });
+});
+
+describe('Codex text conventions', () => {
+  it('tells injected context from prompts and unwraps the IDE preamble', () => {
+    expect(isContextMessage('<environment_context>\n<cwd>/x</cwd>\n</environment_context>')).toBe(true);
+    expect(isContextMessage('# AGENTS.md instructions for /x\n\n<INSTRUCTIONS>')).toBe(true);
+    expect(isContextMessage('please fix <environment_context>')).toBe(false);
+    expect(
+      typedRequest(
+        '# Context from my IDE setup:\n\n## Open tabs:\n- a\n\n## My request for Codex:\nrename foo',
+      ),
+    ).toBe('\nrename foo');
+  });
+
+  it('reads tool outputs given as strings or {content, success}', () => {
+    expect(outputOf('ok')).toEqual({ content: 'ok', isError: false });
+    expect(outputOf({ content: 'denied', success: false })).toEqual({ content: 'denied', isError: true });
+  });
+});
+
+describe('spawnCut', () => {
+  const ev = (seq: number, type: string, data: object = {}): SessionEvent => ({
+    seq: SessionSeq(seq),
+    time: seq,
+    type,
+    data: data as never,
+  });
+  const parent = [
+    ev(0, 'turn/start'),
+    ev(1, 'user/message', { content: 'a', author: 'human' }),
+    ev(2, 'turn/end', { reason: 'completed' }),
+    ev(3, 'turn/start'),
+    ev(4, 'tool/call', { callId: 'c1', name: 'spawn_agent', arguments: '{}' }),
+    ev(5, 'tool/result', { callId: 'c1', content: '{"agent_id":"child-1","nickname":"Ada"}' }),
+    ev(6, 'turn/end', { reason: 'completed' }),
+  ];
+
+  it('cuts at the start of the turn whose spawn call returned the child id', () => {
+    expect(spawnCut('child-1')(parent)).toBe(3);
+  });
+
+  it('finds no cut when the parent never returned the child id', () => {
+    expect(spawnCut('child-2')(parent)).toBeUndefined();
+  });
+});

@@ -1,0 +1,92 @@
+import type { AttachmentSink, ContentBlock } from '../mapping/attachments.js';
+import type { Usage } from '../mapping/transcript-builder.js';
+import { count, isRecord, str, type JsonRecord } from '../source/json-record.js';
+
+/** Rollout record kinds and payload readers shared by the Codex mapping. */
+
+/** Envelope record types with nothing for the event log (compaction bookkeeping). */
+export const QUIET_RECORDS = new Set(['compacted']);
+/** response_item payloads that are not conversation: reasoning, git checkpoints, server searches. */
+export const QUIET_ITEMS = new Set(['reasoning', 'ghost_snapshot', 'web_search_call']);
+/** event_msg payloads that repeat response items or only drive the UI. */
+export const QUIET_EVENTS = new Set([
+  'user_message',
+  'agent_message',
+  'agent_reasoning',
+  'agent_reasoning_raw_content',
+  'agent_reasoning_section_break',
+  'context_compacted',
+  'item_completed',
+  'item_started',
+  'exec_command_begin',
+  'exec_command_end',
+  'exec_command_output_delta',
+  'mcp_tool_call_begin',
+  'mcp_tool_call_end',
+  'patch_apply_begin',
+  'patch_apply_end',
+  'web_search_begin',
+  'web_search_end',
+  'view_image_tool_call',
+  'turn_diff',
+  'plan_update',
+  'entered_review_mode',
+  'exited_review_mode',
+  'background_event',
+  'stream_error',
+  'warning',
+  'thread_name_updated',
+]);
+export function callIdOf(p: JsonRecord): string {
+  return str(p.call_id) ?? str(p.id) ?? '';
+}
+
+export function messageBlocks(content: unknown, sink: AttachmentSink): ContentBlock[] {
+  if (typeof content === 'string') return [{ type: 'text', text: content }];
+  if (!Array.isArray(content)) return [];
+  const out: ContentBlock[] = [];
+  for (const block of content) {
+    if (!isRecord(block)) continue;
+    if (
+      (block.type === 'input_text' || block.type === 'output_text' || block.type === 'text') &&
+      typeof block.text === 'string'
+    )
+      out.push({ type: 'text', text: block.text });
+    else if (block.type === 'input_image') out.push(sink.imageUrl(str(block.image_url) ?? 'unknown'));
+  }
+  return out;
+}
+
+export function outputOf(output: unknown): { content: string; isError: boolean } {
+  if (typeof output === 'string') return { content: output, isError: false };
+  if (isRecord(output) && typeof output.content === 'string')
+    return { content: output.content, isError: output.success === false };
+  return { content: output === undefined || output === null ? '' : JSON.stringify(output), isError: false };
+}
+
+/**
+ * The usage one `token_count` adds. Rollouts repeat the running total (often twice per request),
+ * so the delta of `total_token_usage` is what is new; a total that went down (a new context
+ * after compaction) falls back to `last_token_usage`.
+ */
+export function usageDelta(
+  info: unknown,
+  before: Usage | undefined,
+): { delta: Usage; totals: Usage } | undefined {
+  if (!isRecord(info)) return undefined;
+  const total = usageOf(info.total_token_usage);
+  const last = usageOf(info.last_token_usage);
+  if (total === undefined) return last === undefined ? undefined : { delta: last, totals: before ?? last };
+  if (before === undefined) return { delta: last ?? total, totals: total };
+  if (total.input >= before.input && total.output >= before.output)
+    return {
+      delta: { input: total.input - before.input, output: total.output - before.output },
+      totals: total,
+    };
+  return { delta: last ?? total, totals: total };
+}
+
+function usageOf(raw: unknown): Usage | undefined {
+  if (!isRecord(raw)) return undefined;
+  return { input: count(raw.input_tokens), output: count(raw.output_tokens) };
+}

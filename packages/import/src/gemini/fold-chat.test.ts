@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { FileReports } from '../mapping/file-reports.js';
+import { ChatFolder, foldWholeJson } from './fold-chat.js';
+
+const ids = (folder: ChatFolder) => folder.result().messages.map((m) => m.record.id);
+
+function fold(records: object[]): ChatFolder {
+  const folder = new ChatFolder(new FileReports('f'));
+  records.forEach((r, i) => folder.line({ text: JSON.stringify(r), line: i + 1, terminated: true }, i === 0));
+  return folder;
+}
+
+describe('ChatFolder', () => {
+  it('upserts rows by id in first-written position', () => {
+    const folder = fold([
+      { sessionId: 's' },
+      { id: 'a', type: 'user' },
+      { id: 'b', type: 'gemini', content: 'v1' },
+      { id: 'c', type: 'user' },
+      { id: 'b', type: 'gemini', content: 'v2' },
+    ]);
+    expect(ids(folder)).toEqual(['a', 'b', 'c']);
+    expect(folder.result().messages[1]!.record.content).toBe('v2');
+  });
+
+  it('$rewindTo removes the target and everything after it; an unknown target clears all', () => {
+    expect(
+      ids(
+        fold([
+          { sessionId: 's' },
+          { id: 'a', type: 'user' },
+          { id: 'b', type: 'gemini' },
+          { id: 'c', type: 'user' },
+          { $rewindTo: 'b' },
+          { id: 'd', type: 'user' },
+        ]),
+      ),
+    ).toEqual(['a', 'd']);
+    expect(ids(fold([{ sessionId: 's' }, { id: 'a', type: 'user' }, { $rewindTo: 'zzz' }]))).toEqual([]);
+  });
+
+  it('patches metadata with $set and uses $set.messages only when there are no message rows', () => {
+    const withRows = fold([
+      { sessionId: 's' },
+      { id: 'a', type: 'user' },
+      { $set: { messages: [{ id: 'x', type: 'user' }], summary: 'S' } },
+    ]);
+    expect(ids(withRows)).toEqual(['a']);
+    expect(withRows.result().summary).toEqual({ text: 'S', after: 1 });
+    expect(
+      ids(fold([{ sessionId: 'a2a-server' }, { $set: { messages: [{ id: 'x', type: 'user' }] } }])),
+    ).toEqual(['x']);
+  });
+
+  it('reports lines it cannot place', () => {
+    const reports = new FileReports('f');
+    const folder = new ChatFolder(reports);
+    folder.line({ text: '{"sessionId":"s"}', line: 1, terminated: true }, true);
+    folder.line({ text: '{"what":1}', line: 2, terminated: true }, false);
+    folder.line({ text: '{"id":"m","ty', line: 3, terminated: false }, false);
+    expect(reports.list().map((r) => r.line)).toEqual([2, 3]);
+  });
+
+  it('folds a whole-JSON document the same way', () => {
+    const folded = foldWholeJson(
+      {
+        sessionId: 's',
+        startTime: 't',
+        messages: [{ id: 'a', type: 'user' }, 'junk', { id: 'a', type: 'user', content: 'again' }],
+      },
+      new FileReports('f'),
+    );
+    expect(folded.messages.map((m) => m.record.content)).toEqual(['again']);
+    expect(folded.meta).toEqual({ sessionId: 's', startTime: 't' });
+  });
+});

@@ -1,0 +1,101 @@
+import type { FileReports } from '../mapping/file-reports.js';
+import { isRecord, parseLine, str, type JsonRecord } from '../source/json-record.js';
+import type { SourceLine } from '../source/line-reader.js';
+
+export interface ChatMessage {
+  readonly record: JsonRecord;
+  /** The line of the row that wrote its final state (null in a whole-JSON file). */
+  readonly line: number | null;
+}
+
+/** A chat file folded to what Gemini CLI itself would load. */
+export interface FoldedChat {
+  readonly meta: JsonRecord;
+  readonly messages: readonly ChatMessage[];
+  /** A summary title and how many messages preceded the `$set` that wrote it. */
+  readonly summary?: { readonly text: string; readonly after: number };
+}
+
+/**
+ * Folds JSONL chat records the way gemini-cli's loader does: rows are upserts by `id` (a message
+ * is written again, whole, when its tool calls finish — it keeps its first position);
+ * `{"$rewindTo": id}` removes that message and everything after it (an unknown id clears all);
+ * `{"$set": {...}}` patches the metadata. A `$set.messages` list (the model's context after
+ * compression, or the a2a-server variant's whole history) is used only when the file has no
+ * message rows at all: following it would drop history at every compression.
+ */
+export class ChatFolder {
+  meta: JsonRecord = {};
+  readonly #messages = new Map<string, ChatMessage>();
+  #setMessages: unknown[] | undefined;
+  #summary: { text: string; after: number } | undefined;
+
+  constructor(private readonly reports: FileReports) {}
+
+  line(line: SourceLine, first: boolean): void {
+    const parsed = parseLine(line);
+    if (parsed.kind === 'blank') return;
+    if (parsed.kind === 'bad') {
+      this.reports.skipRecord(line.line, parsed.reason);
+      return;
+    }
+    this.record(parsed.record, line.line, first);
+  }
+
+  record(record: JsonRecord, line: number | null, first: boolean): void {
+    if (typeof record.$rewindTo === 'string') {
+      const ids = [...this.#messages.keys()];
+      const at = ids.indexOf(record.$rewindTo);
+      for (const id of at < 0 ? ids : ids.slice(at)) this.#messages.delete(id);
+    } else if (typeof record.id === 'string') {
+      const existing = this.#messages.get(record.id);
+      // Map.set keeps an existing key's position: a rewritten row stays where it first appeared.
+      this.#messages.set(record.id, { record, line });
+      if (existing === undefined && typeof record.type !== 'string')
+        this.reports.skipRecord(line, `message ${record.id} has no type`);
+    } else if (isRecord(record.$set)) {
+      this.#patch(record.$set);
+    } else if (typeof record.sessionId === 'string' && (first || typeof record.projectHash === 'string')) {
+      this.#patch(record);
+    } else {
+      this.reports.skipRecord(
+        line,
+        'unknown record (neither a message, $set, $rewindTo nor the metadata line)',
+      );
+    }
+  }
+
+  #patch(patch: JsonRecord): void {
+    const { messages, ...rest } = patch;
+    this.meta = { ...this.meta, ...rest };
+    if (Array.isArray(messages)) this.#setMessages = messages;
+    const summary = str(rest.summary);
+    if (summary !== undefined) this.#summary = { text: summary, after: this.#messages.size };
+  }
+
+  result(): FoldedChat {
+    let messages = [...this.#messages.values()];
+    if (messages.length === 0 && this.#setMessages !== undefined) {
+      messages = this.#setMessages.filter(isRecord).map((record) => ({ record, line: null }));
+    }
+    return { meta: this.meta, messages, ...(this.#summary === undefined ? {} : { summary: this.#summary }) };
+  }
+}
+
+/** A whole-JSON chat file: `{sessionId, projectHash, startTime, lastUpdated, messages[]}`. */
+export function foldWholeJson(document: JsonRecord, reports: FileReports): FoldedChat {
+  const folder = new ChatFolder(reports);
+  const { messages, ...meta } = document;
+  folder.meta = meta;
+  if (Array.isArray(messages)) {
+    for (const message of messages) {
+      if (isRecord(message)) folder.record(message, null, false);
+      else reports.skipRecord(null, 'a messages entry is not an object');
+    }
+  }
+  const folded = folder.result();
+  const summary = str(meta.summary);
+  return summary === undefined
+    ? folded
+    : { ...folded, summary: { text: summary, after: folded.messages.length } };
+}

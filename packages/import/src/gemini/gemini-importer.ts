@@ -1,0 +1,13 @@
+import path from 'node:path';
+import type { HarnessImporter } from '../run/harness-importer.js';
+import { discoverGemini } from './discover.js';
+import { mapGemini } from './map-gemini.js';
+import { peekGemini } from './peek.js';
+
+export const geminiImporter: HarnessImporter = {
+  harness: 'gemini',
+  defaultDir: (home) => path.join(home, '.gemini', 'tmp'),
+  discover: discoverGemini,
+  peek: peekGemini,
+  map: mapGemini,
+};

@@ -1,0 +1,216 @@
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import { descriptorEvent } from '@strand/subagent';
+import type { SessionEventInput } from '@strand/session';
+import { AttachmentSink, toContent, type ContentBlock } from '../mapping/attachments.js';
+import { FileReports } from '../mapping/file-reports.js';
+import type { MappedFile, SessionPlan } from '../mapping/session-plan.js';
+import { TranscriptBuilder } from '../mapping/transcript-builder.js';
+import type { SessionPeek, SourceUnit } from '../run/harness-importer.js';
+import { hashBytes } from '../source/file-hash.js';
+import { SourceLineReader } from '../source/line-reader.js';
+import { count, isRecord, str, timeOf, type JsonRecord } from '../source/json-record.js';
+import { ChatFolder, foldWholeJson, type ChatMessage, type FoldedChat } from './fold-chat.js';
+import { geminiId, type GeminiFacts } from './peek.js';
+
+const PROVIDER = 'google';
+// The notice gemini-cli records when the person cancels a running request.
+const CANCELLED = 'Request cancelled.';
+// Tool call states that mean the call never finished.
+const UNFINISHED = new Set(['scheduled', 'validating', 'awaiting_approval', 'executing']);
+
+/** Maps one Gemini CLI chat file (whole-JSON or JSONL) to one session. */
+export async function mapGemini(unit: SourceUnit, peek: SessionPeek): Promise<MappedFile> {
+  const facts = peek.facts as GeminiFacts;
+  const reports = new FileReports(unit.file);
+  let folded: FoldedChat;
+  let hash: string;
+  if (facts.jsonl) {
+    const folder = new ChatFolder(reports);
+    const reader = new SourceLineReader(unit.file, false);
+    let first = true;
+    for await (const line of reader.lines()) {
+      folder.line(line, first);
+      if (line.text.trim().length > 0) first = false;
+    }
+    folded = folder.result();
+    hash = reader.end!.hash;
+  } else {
+    const bytes = await fsp.readFile(unit.file);
+    hash = hashBytes(bytes);
+    let raw: unknown;
+    try {
+      raw = JSON.parse(bytes.toString('utf8'));
+    } catch (error) {
+      // One document rewritten on every update: a crash mid-write leaves it unparseable as a whole.
+      return {
+        kind: 'failed',
+        reason: `whole-JSON chat does not parse (truncated by a crash?): ${(error as Error).message}`,
+        reports,
+      };
+    }
+    if (!isRecord(raw)) return { kind: 'failed', reason: 'whole-JSON chat is not an object', reports };
+    folded = foldWholeJson(raw, reports);
+  }
+
+  const builder = new TranscriptBuilder();
+  const sink = new AttachmentSink();
+  const startTime = timeOf(folded.meta.startTime);
+  const summaryAt = folded.summary?.after ?? -1;
+  folded.messages.forEach((message, index) => {
+    if (index === summaryAt)
+      builder.explicitTitle(folded.summary!.text, timeOf(message.record.timestamp) ?? startTime);
+    mapMessage(message, builder, sink, reports, startTime ?? 0);
+  });
+  if (folded.summary !== undefined && summaryAt >= folded.messages.length)
+    builder.explicitTitle(folded.summary.text, undefined);
+  builder.finish();
+  if (!builder.hasConversation) return { kind: 'empty', reason: 'no conversation messages', reports, hash };
+
+  const id = geminiId(facts, unit.file);
+  const cwd = cwdOf(folded.meta) ?? (await projectRoot(unit.file));
+  const createdAt = startTime ?? builder.events[0]?.time ?? 0;
+  const header = { id, createdAt, ...(cwd === undefined ? {} : { cwd }) };
+  let plan: SessionPlan = { header, events: builder.events, attachments: sink.items };
+  if (facts.parentSessionId !== undefined) {
+    const descriptor: SessionEventInput = {
+      ...descriptorEvent({ version: 2, mode: 'one-shot' }),
+      time: builder.events[0]?.time ?? createdAt,
+    };
+    plan = {
+      header: {
+        ...header,
+        parentSession: geminiId({ sessionId: facts.parentSessionId }, unit.file),
+        origin: 'subagent',
+        delegationDepth: 1,
+      },
+      events: [descriptor, ...builder.events],
+      attachments: sink.items,
+    };
+  }
+  return { kind: 'sessions', plans: [plan], reports, hash };
+}
+
+function mapMessage(
+  message: ChatMessage,
+  builder: TranscriptBuilder,
+  sink: AttachmentSink,
+  reports: FileReports,
+  fallback: number,
+): void {
+  const m = message.record;
+  const time = timeOf(m.timestamp) ?? builder.lastTime ?? fallback;
+  switch (m.type) {
+    case 'user': {
+      const blocks = partsToBlocks(m.content, sink);
+      if (blocks.length === 0) return; // only functionResponse parts: results already on the tool calls
+      const shown = m.displayContent === undefined ? undefined : partsToBlocks(m.displayContent, sink);
+      // A row whose displayed form has no text was written by the CLI itself ("Please continue.").
+      if (shown !== undefined && shown.length === 0) {
+        builder.note(toContent(blocks), time);
+        return;
+      }
+      builder.prompt(toContent(blocks), 'human', time, { titleText: textOf(shown ?? blocks) });
+      return;
+    }
+    case 'gemini': {
+      const model = str(m.model);
+      if (model !== undefined) builder.assistantRoute({ provider: PROVIDER, model }, time);
+      for (const block of partsToBlocks(m.content, sink)) builder.assistantBlock(block, time);
+      const calls = Array.isArray(m.toolCalls) ? m.toolCalls.filter(isRecord) : [];
+      for (const call of calls)
+        builder.assistantToolCall(
+          str(call.id) ?? '',
+          str(call.name) ?? 'unknown',
+          JSON.stringify(call.args ?? {}),
+          time,
+        );
+      if (isRecord(m.tokens)) {
+        builder.assistantUsage(
+          { input: count(m.tokens.input), output: count(m.tokens.output) + count(m.tokens.thoughts) },
+          'replace',
+        );
+      }
+      builder.flushAssistant();
+      for (const call of calls) {
+        const status = str(call.status);
+        if (status !== undefined && UNFINISHED.has(status) && call.result === undefined) continue;
+        builder.toolResult(
+          str(call.id) ?? '',
+          resultOf(call),
+          status === 'error' || status === 'cancelled',
+          timeOf(call.timestamp) ?? time,
+        );
+      }
+      return;
+    }
+    case 'info':
+      if (typeof m.content === 'string' && m.content.trim() === CANCELLED) builder.endTurn('aborted', time);
+      return;
+    case 'error':
+    case 'warning':
+      // Interleaved notices (MCP discovery failures and the like), not conversation.
+      return;
+    default:
+      reports.skipRecord(message.line, `unknown message type "${String(m.type)}"`);
+  }
+}
+
+/** Gemini content: a string, or parts (`text`, `inlineData` images; function parts are tool traffic). */
+function partsToBlocks(content: unknown, sink: AttachmentSink): ContentBlock[] {
+  if (typeof content === 'string') return content.length === 0 ? [] : [{ type: 'text', text: content }];
+  const parts = Array.isArray(content) ? content : isRecord(content) ? [content] : [];
+  const out: ContentBlock[] = [];
+  for (const part of parts) {
+    if (typeof part === 'string') out.push({ type: 'text', text: part });
+    else if (!isRecord(part)) continue;
+    else if (typeof part.text === 'string') {
+      if (part.thought !== true) out.push({ type: 'text', text: part.text });
+    } else if (isRecord(part.inlineData) && typeof part.inlineData.data === 'string') {
+      out.push(sink.image(part.inlineData.data, str(part.inlineData.mimeType) ?? 'application/octet-stream'));
+    } else if (isRecord(part.fileData))
+      out.push({ type: 'text', text: `[file: ${str(part.fileData.fileUri) ?? 'unknown'}]` });
+  }
+  return out;
+}
+
+function textOf(blocks: readonly ContentBlock[]): string {
+  return blocks.map((b) => (b.type === 'text' ? b.text : '')).join('\n');
+}
+
+/** A tool call's output: the functionResponse `output`/`error`, else its display text. */
+function resultOf(call: JsonRecord): string {
+  const texts: string[] = [];
+  const results = Array.isArray(call.result) ? call.result : [];
+  for (const part of results) {
+    if (!isRecord(part) || !isRecord(part.functionResponse)) continue;
+    const response = part.functionResponse.response;
+    if (isRecord(response)) {
+      const value = response.output ?? response.error ?? response;
+      texts.push(typeof value === 'string' ? value : JSON.stringify(value));
+    }
+  }
+  if (texts.length > 0) return texts.join('\n');
+  if (typeof call.resultDisplay === 'string') return call.resultDisplay;
+  return call.resultDisplay === undefined ? '' : JSON.stringify(call.resultDisplay);
+}
+
+function cwdOf(meta: JsonRecord): string | undefined {
+  return Array.isArray(meta.directories) ? str(meta.directories[0]) : undefined;
+}
+
+/** `tmp/<project>/.project_root` names the project folder when the chat itself does not. */
+async function projectRoot(file: string): Promise<string | undefined> {
+  for (const candidate of [
+    path.join(path.dirname(file), '..', '.project_root'),
+    path.join(path.dirname(file), '..', '..', '.project_root'),
+  ]) {
+    try {
+      const text = (await fsp.readFile(candidate, 'utf8')).trim();
+      if (text.length > 0) return text;
+    } catch {
+      // No marker at this level; try the next, or leave cwd unknown.
+    }
+  }
+  return undefined;
+}

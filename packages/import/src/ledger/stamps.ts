@@ -1,0 +1,57 @@
+import { promises as fsp } from 'node:fs';
+import { hashFile } from '../source/file-hash.js';
+import type { SourceUnit } from '../run/harness-importer.js';
+import type { CompanionStamp, FileStamp, LedgerEntry } from './ledger.js';
+
+export interface UnitStamps {
+  readonly main: FileStamp;
+  readonly companions: readonly CompanionStamp[];
+}
+
+export async function stampUnit(unit: SourceUnit): Promise<UnitStamps> {
+  const main = await fsp.stat(unit.file);
+  const companions: CompanionStamp[] = [];
+  for (const companion of unit.companions) {
+    try {
+      const s = await fsp.stat(companion);
+      companions.push({ path: companion, size: s.size, mtimeMs: s.mtimeMs });
+    } catch (error) {
+      // A companion deleted since discovery is simply absent now.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+  return { main: { size: main.size, mtimeMs: main.mtimeMs }, companions };
+}
+
+/**
+ * How a unit compares with its ledger entry: `same` (size and mtime of every file equal — not
+ * read at all), `touched` (same sizes, other mtimes: worth a hash before re-mapping) or `changed`.
+ */
+export function compareStamps(
+  stamps: UnitStamps,
+  entry: LedgerEntry | undefined,
+): 'same' | 'touched' | 'changed' {
+  if (entry === undefined) return 'changed';
+  if (stamps.main.size !== entry.size || stamps.companions.length !== entry.companions.length)
+    return 'changed';
+  let touched = stamps.main.mtimeMs !== entry.mtimeMs;
+  for (let i = 0; i < stamps.companions.length; i++) {
+    const now = stamps.companions[i]!;
+    const then = entry.companions[i]!;
+    if (now.path !== then.path || now.size !== then.size) return 'changed';
+    if (now.mtimeMs !== then.mtimeMs) touched = true;
+  }
+  return touched ? 'touched' : 'same';
+}
+
+/** The digest the ledger keeps: the file's bytes, then each companion's. */
+export function combineHashes(main: string, companions: readonly string[]): string {
+  return companions.length === 0 ? main : [main, ...companions].join('+');
+}
+
+export async function unitHash(unit: SourceUnit, stamps: UnitStamps): Promise<string> {
+  const main = await hashFile(unit.file);
+  const companions: string[] = [];
+  for (const c of stamps.companions) companions.push(await hashFile(c.path));
+  return combineHashes(main, companions);
+}

@@ -1,0 +1,276 @@
+import type { SessionEventInput, TurnEndReason } from '@strand/session';
+import { toContent, type ContentBlock } from './attachments.js';
+import { shortTitle } from './title.js';
+
+export type Content = string | readonly ContentBlock[];
+export type Author = 'human' | 'agent' | 'system';
+
+export interface Route {
+  readonly provider: string;
+  readonly model: string;
+  readonly reasoningEffort?: string;
+}
+
+export interface Usage {
+  readonly input: number;
+  readonly output: number;
+}
+
+interface PendingAssistant {
+  time: number;
+  texts: ContentBlock[];
+  calls: { id: string; name: string; arguments: string }[];
+  usage: Usage | undefined;
+  route: Route | undefined;
+}
+
+/**
+ * Turns a harness's records, fed in conversation order, into core-vocabulary events.
+ *
+ * Invariants it keeps, whatever the input:
+ * - every turn it opens is closed: by the next turn, by an explicit end, or by `finish()`;
+ * - every `tool/call` (one per call id) gets exactly one `tool/result` (a call left unanswered
+ *   when its turn closes gets the `TOOL_OUTCOME_UNKNOWN` result crash repair would write);
+ * - an `assistant/message` is followed by the `tool/call`s it announces, and a `request/header`
+ *   precedes it whenever the route differs from the last one written;
+ * - the events are a pure function of the records: synthetic events take the time of the record
+ *   they stand for (a turn's implicit end takes the time of its last event), so mapping a
+ *   transcript that only grew yields the earlier mapping as a prefix.
+ *
+ * Assistant output is buffered until something else happens (a result, a prompt, a turn end, or
+ * `flushAssistant`), so the chunks of one streamed response become one message.
+ */
+export class TranscriptBuilder {
+  readonly events: SessionEventInput[] = [];
+  #turnOpen = false;
+  #lastTime: number | undefined;
+  #titled = false;
+  #pendingTitle: string | undefined;
+  #lastRouteKey: string | undefined;
+  /** Unanswered calls of the open turn, in call order. */
+  #openCalls: string[] = [];
+  readonly #answered = new Set<string>();
+  readonly #called = new Set<string>();
+  #pending: PendingAssistant | undefined;
+  #orphanUsage: Usage | undefined;
+  #turnError: string | undefined;
+  /** Whether the last event of the open turn is a final answer (an assistant message without calls). */
+  #endsWithAnswer = false;
+  #messages = 0;
+
+  /** True once any user or assistant message was written: a transcript without one is not a session. */
+  get hasConversation(): boolean {
+    return this.#messages > 0;
+  }
+
+  get turnOpen(): boolean {
+    return this.#turnOpen;
+  }
+
+  get lastTime(): number | undefined {
+    return this.#lastTime;
+  }
+
+  /**
+   * A title the transcript states (a summary, a custom title). Without a known time yet (a
+   * summary line ahead of any timestamp) it waits for the next event and takes its time.
+   */
+  explicitTitle(text: string, time: number | undefined): void {
+    const title = shortTitle(text);
+    if (title === undefined) return;
+    this.#titled = true;
+    const at = time ?? this.#lastTime;
+    if (at === undefined) {
+      this.#pendingTitle = title;
+      return;
+    }
+    this.flushAssistant();
+    this.#emit('session/title', { title }, at);
+  }
+
+  /**
+   * A prompt. With `startsTurn` (the default) it closes an open turn and opens a new one; without
+   * it the prompt joins the open turn (a message typed while the agent works). The first prompt
+   * titles a session that has no title yet.
+   */
+  prompt(
+    content: Content,
+    author: Author,
+    time: number,
+    options: { titleText?: string; startsTurn?: boolean } = {},
+  ): void {
+    this.flushAssistant();
+    const starts = options.startsTurn ?? true;
+    if (starts && this.#turnOpen) this.endTurn('auto');
+    if (!this.#titled && options.titleText !== undefined) {
+      const title = shortTitle(options.titleText);
+      if (title !== undefined) {
+        this.#titled = true;
+        this.#emit('session/title', { title }, time);
+      }
+    }
+    if (!this.#turnOpen) this.startTurn(time);
+    this.#emit('user/message', { content, author }, time);
+    this.#messages++;
+    this.#endsWithAnswer = false;
+  }
+
+  /** A message no person typed (injected context, hook feedback): kept where it occurs, turn or not. */
+  note(content: Content, time: number): void {
+    this.flushAssistant();
+    this.#emit('user/message', { content, author: 'system' }, time);
+    this.#messages++;
+    if (this.#turnOpen) this.#endsWithAnswer = false;
+  }
+
+  /** Opens a turn explicitly (a harness that records turn starts); closes an open one first. */
+  startTurn(time: number): void {
+    this.flushAssistant();
+    if (this.#turnOpen) this.endTurn('auto');
+    this.#emit('turn/start', {}, time);
+    this.#turnOpen = true;
+    this.#openCalls = [];
+    this.#turnError = undefined;
+    this.#endsWithAnswer = false;
+  }
+
+  assistantText(text: string, time: number): void {
+    if (text.length === 0) return;
+    this.#pendingAt(time).texts.push({ type: 'text', text });
+  }
+
+  assistantBlock(block: ContentBlock, time: number): void {
+    this.#pendingAt(time).texts.push(block);
+  }
+
+  assistantToolCall(id: string, name: string, args: string, time: number): void {
+    this.#pendingAt(time).calls.push({ id, name, arguments: args });
+  }
+
+  assistantRoute(route: Route, time: number): void {
+    this.#pendingAt(time).route = route;
+  }
+
+  /**
+   * Token usage. `add` sums into the buffered response (or, with none buffered, into the next
+   * one: some harnesses log a request's usage before its output); `replace` sets the buffered
+   * response's usage (harnesses that repeat a growing usage on every streamed chunk).
+   */
+  assistantUsage(usage: Usage, mode: 'add' | 'replace'): void {
+    if (usage.input === 0 && usage.output === 0) return;
+    const pending = this.#pending;
+    if (mode === 'replace' && pending !== undefined) pending.usage = usage;
+    else if (pending !== undefined) pending.usage = sum(pending.usage, usage);
+    else this.#orphanUsage = sum(this.#orphanUsage, usage);
+  }
+
+  /** Remembers an error of the open turn; an implicit end then closes it with `error`. */
+  turnError(message: string): void {
+    this.flushAssistant();
+    if (this.#turnOpen) this.#turnError = message;
+  }
+
+  /** Writes the buffered assistant response, if any. */
+  flushAssistant(): void {
+    const pending = this.#pending;
+    if (pending === undefined) return;
+    this.#pending = undefined;
+    const usage = sum(pending.usage, this.#orphanUsage);
+    this.#orphanUsage = undefined;
+    if (pending.texts.length === 0 && pending.calls.length === 0 && usage === undefined) return;
+    if (!this.#turnOpen) this.startTurn(pending.time);
+    if (pending.route !== undefined) {
+      const key = `${pending.route.provider}\u0000${pending.route.model}\u0000${pending.route.reasoningEffort ?? ''}`;
+      if (key !== this.#lastRouteKey) {
+        this.#lastRouteKey = key;
+        this.#emit('request/header', { ...pending.route }, pending.time);
+      }
+    }
+    const data: Record<string, unknown> = { content: toContent(pending.texts) };
+    if (pending.calls.length > 0) data.toolCalls = pending.calls;
+    if (usage !== undefined) data.usage = usage;
+    this.#emit('assistant/message', data, pending.time);
+    this.#messages++;
+    for (const call of pending.calls) {
+      // A reused call id cannot be told apart from the first use by its result: one call event.
+      if (this.#called.has(call.id)) continue;
+      this.#called.add(call.id);
+      this.#emit('tool/call', { callId: call.id, name: call.name, arguments: call.arguments }, pending.time);
+      this.#openCalls.push(call.id);
+    }
+    this.#endsWithAnswer = pending.calls.length === 0;
+  }
+
+  /** A tool's outcome. A second result for one call (or one after its unknown-outcome closer) is dropped. */
+  toolResult(callId: string, content: Content, isError: boolean, time: number): void {
+    this.flushAssistant();
+    if (this.#answered.has(callId)) return;
+    if (!this.#turnOpen) this.startTurn(time);
+    this.#answered.add(callId);
+    this.#openCalls = this.#openCalls.filter((c) => c !== callId);
+    this.#emit('tool/result', isError ? { callId, content, isError: true } : { callId, content }, time);
+    this.#endsWithAnswer = false;
+  }
+
+  /**
+   * Closes the open turn. `auto` means "the transcript moved on": `error` if the turn recorded
+   * an error, else `completed`. Without `time` the end takes the time of the turn's last event.
+   */
+  endTurn(reason: TurnEndReason | 'auto', time?: number, error?: string): void {
+    this.flushAssistant();
+    if (!this.#turnOpen) return;
+    const at = time ?? this.#lastTime!;
+    for (const callId of this.#openCalls) {
+      // A result logged ahead of its call (out-of-order lines) already answered it.
+      if (this.#answered.has(callId)) continue;
+      this.#answered.add(callId);
+      this.#emit('tool/result', { callId, content: '', isError: true, code: 'TOOL_OUTCOME_UNKNOWN' }, at);
+    }
+    this.#openCalls = [];
+    const resolved = reason === 'auto' ? (this.#turnError !== undefined ? 'error' : 'completed') : reason;
+    const message = error ?? (resolved === 'error' ? this.#turnError : undefined);
+    this.#emit(
+      'turn/end',
+      message === undefined ? { reason: resolved } : { reason: resolved, error: message },
+      at,
+    );
+    this.#turnOpen = false;
+    this.#turnError = undefined;
+  }
+
+  /**
+   * End of transcript. A turn still open is `completed` when it ends with a final answer and the
+   * harness does not record turn ends itself, `error` after a recorded error, else `interrupted`
+   * (the transcript stops mid-turn: a live session, a crash, a cut copy).
+   */
+  finish(options: { turnEndsRecorded?: boolean } = {}): void {
+    this.flushAssistant();
+    if (!this.#turnOpen) return;
+    if (this.#turnError !== undefined) this.endTurn('error');
+    else if (this.#endsWithAnswer && options.turnEndsRecorded !== true && this.#openCalls.length === 0)
+      this.endTurn('completed');
+    else this.endTurn('interrupted');
+  }
+
+  #pendingAt(time: number): PendingAssistant {
+    this.#pending ??= { time, texts: [], calls: [], usage: undefined, route: undefined };
+    return this.#pending;
+  }
+
+  #emit(type: string, data: Record<string, unknown>, time: number): void {
+    if (this.#pendingTitle !== undefined) {
+      const title = this.#pendingTitle;
+      this.#pendingTitle = undefined;
+      this.events.push({ type: 'session/title', time, data: { title } });
+    }
+    this.events.push({ type, time, data });
+    this.#lastTime = time;
+    if (type !== 'turn/end' && type !== 'session/title') this.#endsWithAnswer = false;
+  }
+}
+
+function sum(a: Usage | undefined, b: Usage | undefined): Usage | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return { input: a.input + b.input, output: a.output + b.output };
+}

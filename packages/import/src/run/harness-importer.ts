@@ -1,0 +1,44 @@
+import type { SessionId } from '@strand/session';
+import type { MappedFile } from '../mapping/session-plan.js';
+import type { Harness } from '../types.js';
+
+/** A transcript file plus the companion files its mapping reads (a subagent's `.meta.json`). */
+export interface SourceUnit {
+  readonly file: string;
+  readonly companions: readonly string[];
+}
+
+/**
+ * What a cheap look at a file's head tells: which session it is (so two copies of one session
+ * can be told apart before either is mapped) and what it depends on.
+ */
+export type Peek =
+  | {
+      readonly kind: 'session';
+      readonly primaryId: SessionId;
+      /** Between copies of one session the higher rank wins, then the larger file, then the path. */
+      readonly rank: number;
+      /** A parent whose stored log this transcript is seeded from when present (a fork). */
+      readonly forkParent?: SessionId;
+      /** Mapping order among forks: parents (lower depth) first. */
+      readonly depth: number;
+      /** Harness-specific facts the mapper reuses. */
+      readonly facts: unknown;
+    }
+  /** Not a transcript of this harness (or an empty one): skipped, and remembered as such. */
+  | { readonly kind: 'skip'; readonly reason: string }
+  /** A transcript that cannot be read (corrupt compression): failed, and retried next run. */
+  | { readonly kind: 'fail'; readonly reason: string };
+
+export type SessionPeek = Extract<Peek, { kind: 'session' }>;
+
+/** One harness: where its files live, how to recognise them, how to map them. */
+export interface HarnessImporter {
+  readonly harness: Harness;
+  /** The per-user folder the harness writes transcripts to. */
+  defaultDir(home: string): string;
+  /** Every candidate transcript under `root`, sorted by path. Never follows symlinks. */
+  discover(root: string): Promise<SourceUnit[]>;
+  peek(unit: SourceUnit): Promise<Peek>;
+  map(unit: SourceUnit, peek: SessionPeek): Promise<MappedFile>;
+}

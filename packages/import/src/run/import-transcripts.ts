@@ -1,0 +1,248 @@
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import { ImportError } from '../errors.js';
+import { importerFor } from '../harnesses.js';
+import { Ledger, type LedgerEntry } from '../ledger/ledger.js';
+import { compareStamps, stampUnit, unitHash, type UnitStamps } from '../ledger/stamps.js';
+import type { ImportOptions, ImportSummary } from '../types.js';
+import { chooseCopies } from './choose-copies.js';
+import type { SourceUnit } from './harness-importer.js';
+import { inProcessLane, type Lane } from './lanes.js';
+import type { FileOutcome } from './process-file.js';
+import { RunTally } from './run-tally.js';
+import { runBatch, startWorkers, task, type Changed } from './schedule.js';
+import { DataFolder } from './data-folder.js';
+
+/** Files mapped between two saves of the ledger. */
+const BATCH = 128;
+
+interface Pending {
+  readonly unit: SourceUnit;
+  readonly stamps: UnitStamps;
+}
+
+/**
+ * Imports every transcript of one harness under `sourceDir` into the Strand data folder.
+ *
+ * A run: discover files → compare each with the ledger by size and mtime (unchanged files are not
+ * read) → peek the changed ones to learn which session each is → among copies of one session keep
+ * the best → map and write, parents of forks before their forks. Per-file problems are reports,
+ * never exceptions; only a missing source folder or an unwritable ledger throws.
+ * Source files are only ever opened for reading.
+ */
+export async function importTranscripts(options: ImportOptions): Promise<ImportSummary> {
+  const importer = importerFor(options.harness);
+  const root = path.resolve(options.sourceDir);
+  const dataDir = path.resolve(options.dataDir);
+  const stat = await fsp.stat(root).catch(() => undefined);
+  if (stat === undefined || !stat.isDirectory())
+    throw new ImportError('IMPORT_SOURCE_NOT_FOUND', `no such folder: ${root}`);
+  const { ledger, problem } = await Ledger.load(dataDir);
+  // The data folder may sit inside the source folder (`strand import codex .`): never read it.
+  const units = (await importer.discover(root)).filter((u) => !isInside(u.file, dataDir));
+  const tally = new RunTally(units.length);
+  if (problem !== undefined) tally.note(path.join(dataDir, 'import-ledger.json'), problem);
+  const compression = options.compression ?? 'zstd';
+  const folder = new DataFolder(dataDir, compression);
+  let done = 0;
+  const progress = (file: string): void => options.onProgress?.(++done, units.length, file);
+  options.onProgress?.(0, units.length, '');
+  const entry = (
+    pending: Pending,
+    hash: string,
+    sessions: LedgerEntry['sessions'],
+    extra: Partial<LedgerEntry> = {},
+  ): LedgerEntry => ({
+    harness: importer.harness,
+    size: pending.stamps.main.size,
+    mtimeMs: pending.stamps.main.mtimeMs,
+    hash,
+    companions: pending.stamps.companions,
+    sessions,
+    ...extra,
+  });
+
+  // 1. Stamps against the ledger. Unchanged files are settled here without being read.
+  const changed: Pending[] = [];
+  const unchanged = new Map<string, LedgerEntry>();
+  for (const unit of units) {
+    let stamps: UnitStamps;
+    try {
+      stamps = await stampUnit(unit);
+    } catch (error) {
+      tally.failedFile(unit.file, `cannot read: ${(error as Error).message}`);
+      progress(unit.file);
+      continue;
+    }
+    const known = ledger.get(unit.file);
+    let status = compareStamps(stamps, known);
+    if (
+      status === 'touched' &&
+      known !== undefined &&
+      (await unitHash(unit, stamps).catch(() => '')) === known.hash
+    ) {
+      ledger.set(unit.file, {
+        ...known,
+        size: stamps.main.size,
+        mtimeMs: stamps.main.mtimeMs,
+        companions: stamps.companions,
+      });
+      status = 'same';
+    }
+    if (status === 'same' && known !== undefined) unchanged.set(unit.file, known);
+    else changed.push({ unit, stamps });
+  }
+
+  // 2. Peek the changed files; forks waiting for a parent that arrives now are retried.
+  const candidates: Changed[] = [];
+  const peekOne = async (pending: Pending): Promise<void> => {
+    const peek = await importer.peek(pending.unit).catch((error: unknown) => ({
+      kind: 'fail' as const,
+      reason: `cannot read: ${(error as Error).message}`,
+    }));
+    if (peek.kind === 'fail') {
+      tally.failedFile(pending.unit.file, peek.reason);
+      progress(pending.unit.file);
+      return;
+    }
+    if (peek.kind === 'skip') {
+      tally.skippedFile(pending.unit.file, peek.reason);
+      ledger.set(
+        pending.unit.file,
+        entry(pending, await unitHash(pending.unit, pending.stamps).catch(() => ''), []),
+      );
+      progress(pending.unit.file);
+      return;
+    }
+    candidates.push({
+      ...pending,
+      peek,
+      file: pending.unit.file,
+      primaryId: peek.primaryId,
+      rank: peek.rank,
+      size: pending.stamps.main.size,
+    });
+  };
+  for (const pending of changed) await peekOne(pending);
+  const arriving = new Set<string>(candidates.map((c) => c.primaryId));
+  for (const [file, known] of [...unchanged]) {
+    if (known.awaitingParent === undefined || !arriving.has(known.awaitingParent)) continue;
+    const unit = units.find((u) => u.file === file)!;
+    unchanged.delete(file);
+    await peekOne({ unit, stamps: await stampUnit(unit) });
+  }
+
+  // 3. Copies of one session: keep one, whether the others changed this run or not.
+  const choice = chooseCopies(candidates, unchanged);
+  for (const loser of choice.losers) {
+    const pending = candidates.find((c) => c.file === loser.file);
+    const duplicate = { primaryId: loser.primaryId, duplicateOf: loser.winner };
+    if (pending !== undefined) {
+      tally.skippedFile(
+        loser.file,
+        `another copy of session ${loser.primaryId} holds more (${loser.winner}); this copy was not imported`,
+      );
+      ledger.set(
+        loser.file,
+        entry(pending, await unitHash(pending.unit, pending.stamps).catch(() => ''), [], {
+          ...duplicate,
+          rank: pending.rank,
+        }),
+      );
+    } else {
+      const known = unchanged.get(loser.file)!;
+      unchanged.delete(loser.file);
+      ledger.set(loser.file, { ...known, sessions: [], ...duplicate });
+    }
+    progress(loser.file);
+  }
+  for (const [file, known] of unchanged) {
+    tally.unchangedSessions(known.sessions.length);
+    progress(file);
+  }
+
+  // 4. Map and write: plain transcripts on every lane, then forks one by one in this thread,
+  //    parents (lower depth) first, so a parent present in this run is stored before its fork.
+  const winners = candidates.filter((c) => choice.winners.has(c.file));
+  const plain = winners.filter((c) => c.peek.forkParent === undefined);
+  const forks = winners
+    .filter((c) => c.peek.forkParent !== undefined)
+    .sort((a, b) => a.peek.depth - b.peek.depth);
+  const children: { file: string; id: string; parent: string }[] = [];
+  const apply = (task: Changed, outcome: FileOutcome, stored: Set<string>): void => {
+    tally.fileReports(outcome.skippedRecords, outcome.reports);
+    const r = outcome.result;
+    if (r.kind === 'failed') tally.failedFile(task.file, r.reason);
+    else if (r.kind === 'empty') {
+      tally.skippedFile(task.file, r.reason);
+      ledger.set(task.file, entry(task, r.hash, [], { primaryId: task.primaryId, rank: task.rank }));
+    } else {
+      for (const s of r.sessions) {
+        tally.session(s.id, task.file, s.outcome);
+        stored.add(s.id);
+      }
+      for (const note of r.notes) tally.note(task.file, note);
+      for (const child of r.children) children.push({ file: task.file, ...child });
+      // A file whose write failed stays out of the ledger: the next run maps it again.
+      if (r.writeError !== undefined) tally.failedFile(task.file, r.writeError);
+      else {
+        const sessions = r.sessions.map(({ id, events }) => ({ id, events }));
+        ledger.set(
+          task.file,
+          entry(task, r.hash, sessions, {
+            primaryId: task.primaryId,
+            rank: task.rank,
+            ...(r.awaitingParent === undefined ? {} : { awaitingParent: r.awaitingParent }),
+          }),
+        );
+      }
+    }
+    progress(task.file);
+  };
+
+  if (winners.length > 0) {
+    await folder.prepare(); // before any lane writes: preparing sweeps tmp/
+    const { stored } = folder;
+    const main = inProcessLane(importer, folder);
+    // Workers join as they come up (starting one takes a moment); the main lane starts at once.
+    const workers = startWorkers(options, plain, dataDir, compression, stored);
+    const lanes: Promise<Lane | undefined>[] = [Promise.resolve(main), ...workers];
+    try {
+      const perLane = Math.max(1, options.concurrency ?? 4);
+      for (let i = 0; i < plain.length; i += BATCH) {
+        await runBatch(plain.slice(i, i + BATCH), lanes, perLane, (task, outcome) =>
+          apply(task, outcome, stored),
+        );
+        // Progress survives a crash of a long import (a lost ledger only costs re-mapping).
+        await ledger.save();
+      }
+    } finally {
+      for (const lane of lanes) await (await lane)?.close();
+    }
+    for (const fork of forks) apply(fork, await main.run(task(fork)), stored);
+  }
+
+  // 5. A subagent child whose parent is neither stored nor in this run still imports (its
+  //    header names the parent, so importing the parent later links them); say so.
+  if (children.length > 0) {
+    const { stored } = folder;
+    for (const child of children) {
+      if (!stored.has(child.parent))
+        tally.note(
+          child.file,
+          `subagent ${child.id}: parent session ${child.parent} is not in the data folder; imported as a child of an absent parent`,
+        );
+    }
+  }
+
+  // Files that vanished since an earlier run leave the ledger; their sessions stay stored.
+  const seen = new Set(units.map((u) => u.file));
+  for (const [file] of [...ledger.under(root, options.harness)]) if (!seen.has(file)) ledger.delete(file);
+  await ledger.save();
+  return tally.summary();
+}
+
+function isInside(file: string, dir: string): boolean {
+  const rel = path.relative(dir, file);
+  return rel.length > 0 && !rel.startsWith('..') && !path.isAbsolute(rel);
+}

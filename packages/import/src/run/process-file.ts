@@ -1,0 +1,111 @@
+import { combineHashes } from '../ledger/stamps.js';
+import { hashFile } from '../source/file-hash.js';
+import type { ImportReport, SessionOutcome } from '../types.js';
+import { writePlan } from '../write/write-plan.js';
+import type { DataFolder } from './data-folder.js';
+import type { HarnessImporter, SessionPeek, SourceUnit } from './harness-importer.js';
+
+/**
+ * Everything one file's import produced, as plain data: it crosses a worker boundary (structured
+ * clone) and is applied to the ledger and the tally by the coordinating thread only.
+ */
+export interface FileOutcome {
+  readonly file: string;
+  readonly skippedRecords: number;
+  readonly reports: readonly ImportReport[];
+  readonly result:
+    | { readonly kind: 'failed'; readonly reason: string }
+    | { readonly kind: 'empty'; readonly reason: string; readonly hash: string }
+    | {
+        readonly kind: 'written';
+        readonly hash: string;
+        readonly sessions: readonly {
+          readonly id: string;
+          readonly events: number;
+          readonly outcome: SessionOutcome;
+        }[];
+        readonly awaitingParent?: string;
+        readonly notes: readonly string[];
+        /** Subagent children written, with the parent their header names. */
+        readonly children: readonly { readonly id: string; readonly parent: string }[];
+        /** Set when a write failed part-way: the file counts as failed and stays out of the ledger. */
+        readonly writeError?: string;
+      };
+}
+
+/** A unit of work: a changed file, what its peek said, and its companion files. */
+export interface FileTask {
+  readonly unit: SourceUnit;
+  readonly peek: SessionPeek;
+  readonly companions: readonly string[];
+}
+
+/** Maps one file and writes its sessions. Never throws for problems of the file itself. */
+export async function processFile(
+  importer: HarnessImporter,
+  task: FileTask,
+  folder: DataFolder,
+): Promise<FileOutcome> {
+  const { file } = task.unit;
+  let mapped;
+  try {
+    mapped = await importer.map(task.unit, task.peek);
+  } catch (error) {
+    return {
+      file,
+      skippedRecords: 0,
+      reports: [],
+      result: { kind: 'failed', reason: `cannot map: ${(error as Error).message}` },
+    };
+  }
+  const base = { file, skippedRecords: mapped.reports.skippedRecords, reports: mapped.reports.list() };
+  if (mapped.kind === 'failed') return { ...base, result: { kind: 'failed', reason: mapped.reason } };
+  const companionHashes: string[] = [];
+  for (const companion of task.companions) companionHashes.push(await hashFile(companion).catch(() => ''));
+  const hash = combineHashes(mapped.hash, companionHashes);
+  if (mapped.kind === 'empty') return { ...base, result: { kind: 'empty', reason: mapped.reason, hash } };
+
+  const sessions: { id: string; events: number; outcome: SessionOutcome }[] = [];
+  const notes: string[] = [];
+  const children: { id: string; parent: string }[] = [];
+  let awaitingParent: string | undefined;
+  let writeError: string | undefined;
+  await folder
+    .write(async (target) => {
+      for (const plan of mapped.plans) {
+        try {
+          const result = await writePlan(target, plan);
+          sessions.push({ id: plan.header.id, events: result.events, outcome: result.outcome });
+          if (result.awaitingParent !== undefined) {
+            awaitingParent = result.awaitingParent;
+            notes.push(
+              `fork ${plan.header.id}: parent ${result.awaitingParent} is not in the data folder; imported unseeded (re-imported seeded once the parent is imported)`,
+            );
+          }
+          if (result.seedProblem !== undefined)
+            notes.push(`fork ${plan.header.id} imported unseeded: ${result.seedProblem}`);
+          if (plan.header.origin === 'subagent' && plan.header.parentSession !== undefined)
+            children.push({ id: plan.header.id, parent: plan.header.parentSession });
+        } catch (error) {
+          writeError = `cannot write session ${plan.header.id}: ${(error as Error).message}`;
+          return;
+        }
+      }
+    })
+    .catch((error: unknown) => {
+      // Closing the per-file persistence failed after the writes (an fsync of a derived index).
+      writeError ??= `cannot close the data folder: ${(error as Error).message}`;
+    });
+  return {
+    ...base,
+    result: {
+      kind: 'written',
+      hash,
+      sessions,
+      notes,
+      children,
+      ...(awaitingParent === undefined ? {} : { awaitingParent }),
+      ...(writeError === undefined ? {} : { writeError }),
+    },
+  };
+}

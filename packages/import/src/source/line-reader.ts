@@ -1,0 +1,147 @@
+import { createHash, type Hash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { DecompressStream } from 'zstd-napi';
+
+export interface SourceLine {
+  /** The line without its terminator (`\n` or `\r\n`). */
+  readonly text: string;
+  /** 1-based line number in the (decompressed) file. */
+  readonly line: number;
+  /** False only for a final line with no newline after it: possibly torn. */
+  readonly terminated: boolean;
+}
+
+/** How a read ended; set once the line iterator is exhausted. */
+export interface LineReadEnd {
+  /** Hex digest of the raw (compressed, for `.zst`) bytes read. */
+  readonly hash: string;
+  readonly bytes: number;
+  /**
+   * `truncated`: the zstd stream ended inside a frame (a rollout still being written, or a cut
+   * copy); the lines before the cut were delivered. `corrupt`: zstd refused the data.
+   */
+  readonly zstd: 'ok' | 'truncated' | 'corrupt';
+  readonly zstdError?: string;
+}
+
+// zstd-napi's streaming decoder reports a stream that stops mid-frame with this message from its
+// flush; every other error comes from libzstd itself (bad magic, checksum, corrupt block).
+const ZSTD_TRUNCATED = 'Stream ended in middle of compressed data frame';
+
+/**
+ * Streams the lines of a transcript, plain or zstd-compressed, hashing the raw bytes on the way.
+ *
+ * Compressed files go through the *streaming* decoder on purpose: zstd-napi's one-shot
+ * `decompress()` returns partial output for a truncated input without saying so, which would
+ * import a cut rollout as if it were whole.
+ */
+export class SourceLineReader {
+  #end: LineReadEnd | undefined;
+
+  constructor(
+    readonly file: string,
+    readonly compressed: boolean,
+  ) {}
+
+  /** Available after `lines()` finished; undefined while reading or after an early `break`. */
+  get end(): LineReadEnd | undefined {
+    return this.#end;
+  }
+
+  async *lines(): AsyncGenerator<SourceLine> {
+    const hash = createHash('sha1');
+    const source = createReadStream(this.file, { highWaterMark: 1 << 20 });
+    let bytes = 0;
+    let input: AsyncIterable<Buffer>;
+    let decoder: DecompressStream | undefined;
+    if (this.compressed) {
+      decoder = new DecompressStream();
+      const sink = decoder;
+      source.on('data', (chunk: string | Buffer) => {
+        hash.update(chunk);
+        bytes += chunk.length;
+      });
+      source.on('error', (error) => sink.destroy(error));
+      source.pipe(sink);
+      input = sink;
+    } else {
+      input = hashing(source as AsyncIterable<Buffer>, hash, (n) => (bytes += n));
+    }
+    const splitter = new LineSplitter();
+    let zstd: LineReadEnd['zstd'] = 'ok';
+    let zstdError: string | undefined;
+    try {
+      try {
+        for await (const chunk of input) {
+          for (const line of splitter.push(chunk)) yield line;
+        }
+      } catch (error) {
+        if (decoder === undefined || (error as NodeJS.ErrnoException).code !== undefined) throw error;
+        const message = error instanceof Error ? error.message : String(error);
+        zstd = message.includes(ZSTD_TRUNCATED) ? 'truncated' : 'corrupt';
+        zstdError = message;
+      }
+      // A cut zstd stream leaves half a line behind: it is torn whatever it looks like.
+      const last = splitter.finish();
+      if (last !== undefined && zstd === 'ok') yield last;
+      this.#end = {
+        hash: hash.digest('hex'),
+        bytes,
+        zstd,
+        ...(zstdError === undefined ? {} : { zstdError }),
+      };
+    } finally {
+      source.destroy();
+      decoder?.destroy();
+    }
+  }
+}
+
+async function* hashing(
+  source: AsyncIterable<Buffer>,
+  hash: Hash,
+  count: (n: number) => void,
+): AsyncGenerator<Buffer> {
+  for await (const chunk of source) {
+    hash.update(chunk);
+    count(chunk.length);
+    yield chunk;
+  }
+}
+
+/**
+ * Splits byte chunks into lines. A line spanning chunks is kept as a list of parts and joined
+ * once, so a multi-megabyte line (spilled tool output, base instructions) costs one copy.
+ */
+export class LineSplitter {
+  #parts: Buffer[] = [];
+  #line = 0;
+
+  *push(chunk: Buffer): Generator<SourceLine> {
+    let start = 0;
+    for (let nl = chunk.indexOf(10, start); nl >= 0; nl = chunk.indexOf(10, start)) {
+      let bytes: Buffer;
+      if (this.#parts.length === 0) bytes = chunk.subarray(start, nl);
+      else {
+        this.#parts.push(chunk.subarray(start, nl));
+        bytes = Buffer.concat(this.#parts);
+        this.#parts = [];
+      }
+      start = nl + 1;
+      this.#line++;
+      const end = bytes.length > 0 && bytes[bytes.length - 1] === 13 ? bytes.length - 1 : bytes.length;
+      yield { text: bytes.toString('utf8', 0, end), line: this.#line, terminated: true };
+    }
+    // Copy the remainder: the stream may reuse the chunk's memory after we return.
+    if (start < chunk.length) this.#parts.push(Buffer.from(chunk.subarray(start)));
+  }
+
+  /** The unterminated final line, if any. */
+  finish(): SourceLine | undefined {
+    if (this.#parts.length === 0) return undefined;
+    const text = Buffer.concat(this.#parts).toString('utf8');
+    this.#parts = [];
+    this.#line++;
+    return { text, line: this.#line, terminated: false };
+  }
+}

@@ -1,0 +1,77 @@
+import { chmodSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openJsonlPersistence, type StoredLog } from '@strand/persistence';
+
+/** Test helpers: real folders in a temp dir, real JSONL persistence. Not part of the public API. */
+
+export const REAL_FIXTURES = path.resolve(
+  fileURLToPath(import.meta.url),
+  '../../../../../../shared/fixtures/real',
+);
+export const PACKAGE_SRC = path.resolve(fileURLToPath(import.meta.url), '../..');
+
+export interface Workspace {
+  readonly root: string;
+  /** A fresh source folder; fixtures are copied into it (never used in place). */
+  readonly source: string;
+  readonly data: string;
+  dispose(): void;
+}
+
+export function workspace(prefix = 'strand-import-'): Workspace {
+  const root = mkdtempSync(path.join(tmpdir(), prefix));
+  return {
+    root,
+    source: path.join(root, 'source'),
+    data: path.join(root, 'data'),
+    dispose: () => rmSync(root, { recursive: true, force: true }),
+  };
+}
+
+/** Copies a file or folder into `dest`, making the copies writable (the shared fixtures are read-only). */
+export function copyInto(from: string, dest: string): void {
+  cpSync(from, dest, { recursive: true });
+  chmodTree(dest);
+}
+
+function chmodTree(target: string): void {
+  if (statSync(target).isDirectory()) {
+    chmodSync(target, 0o755);
+    for (const name of readdirSync(target)) chmodTree(path.join(target, name));
+  } else chmodSync(target, 0o644);
+}
+
+/** Every stored session, fully read. */
+export async function readStore(data: string): Promise<Map<string, StoredLog>> {
+  const persistence = await openJsonlPersistence({ root: data });
+  try {
+    const out = new Map<string, StoredLog>();
+    for (const summary of await persistence.list())
+      out.set(summary.header.id, await persistence.inspect(summary.header.id));
+    return out;
+  } finally {
+    await persistence.close();
+  }
+}
+
+/** sha1 of every file under `dir`, by relative path: proof that sources were not touched. */
+export function snapshotTree(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (d: string): void => {
+    for (const name of readdirSync(d)) {
+      const full = path.join(d, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else out.set(path.relative(dir, full), createHash('sha1').update(readFileSync(full)).digest('hex'));
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** The `data` of events of one type, in order. */
+export function dataOf<T = Record<string, unknown>>(log: StoredLog, type: string): T[] {
+  return log.events.filter((e) => e.type === type).map((e) => e.data as T);
+}

@@ -1,0 +1,96 @@
+import { SessionId } from '@strand/session';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { listingStack, type ListingStack } from '../testing/listing-stack.js';
+import { listChildren } from './list-children.js';
+import { listDescendants } from './list-descendants.js';
+
+// Seed 002: "the caller's signal is checked before and after each persistence read, and a read
+// that settles only after abort is rejected, normalized to the stable error code CANCELLED".
+
+let stack: ListingStack;
+const P = SessionId('parent');
+const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 50));
+
+beforeEach(async () => {
+  stack = await listingStack();
+  for (let i = 0; i < 8; i++) await stack.child({ id: `c${i}`, parent: 'parent', state: 'cold' });
+  stack.resetCounts();
+});
+afterEach(async () => {
+  await stack.close();
+});
+
+describe('cancellation', () => {
+  it('an already-aborted signal is CANCELLED before the corpus is listed or any log read', async () => {
+    const list = vi.spyOn(stack.jsonl, 'list');
+    await expect(listChildren(stack.ctx, P, AbortSignal.abort())).rejects.toMatchObject({
+      name: 'SubagentControlError',
+      code: 'CANCELLED',
+    });
+    expect(list).not.toHaveBeenCalled();
+    expect(stack.persistence.bodyReads).toBe(0);
+  });
+
+  it('an abort while the corpus is being listed is CANCELLED, never not-found', async () => {
+    const controller = new AbortController();
+    const listing = listChildren(stack.ctx, P, controller.signal);
+    controller.abort();
+    await expect(listing).rejects.toMatchObject({ code: 'CANCELLED' });
+    expect(stack.observed.observed).toEqual([]);
+  });
+
+  it('an abort during cold reads rejects at once, starts no further read, and every observation is disposed', async () => {
+    const controller = new AbortController();
+    stack.observed.delayMs = 20;
+    stack.observed.beforeObserve = (id) => {
+      if (id === 'c1') setTimeout(() => controller.abort(), 5);
+    };
+    await expect(listChildren(stack.ctxWithoutCache, P, controller.signal)).rejects.toMatchObject({
+      code: 'CANCELLED',
+    });
+    expect(stack.observed.observed).toEqual(['c0', 'c1', 'c2', 'c3']);
+    await settle();
+    expect(stack.query.outstandingLeases).toBe(0);
+    expect(stack.preparations.stats().outstandingLeases).toBe(0);
+  });
+
+  it('a read that settles after the abort is rejected as CANCELLED and its observation disposed', async () => {
+    const controller = new AbortController();
+    stack.observed.afterObserve = (id) => {
+      if (id === 'c0') controller.abort();
+    };
+    const error: unknown = await listChildren(stack.ctxWithoutCache, P, controller.signal).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({ code: 'CANCELLED' });
+    await settle();
+    expect(stack.query.outstandingLeases).toBe(0);
+    expect(stack.preparations.stats().outstandingLeases).toBe(0);
+  });
+
+  it('the query’s abort code is normalized to CANCELLED with the original as cause', async () => {
+    const controller = new AbortController();
+    stack.observed.beforeObserve = () => controller.abort();
+    const error = (await listChildren(stack.ctxWithoutCache, P, controller.signal).catch(
+      (e: unknown) => e,
+    )) as Error & { code: string };
+    expect(error.code).toBe('CANCELLED');
+    expect(error.cause).toBeDefined();
+    expect(JSON.parse(JSON.stringify(error))).toMatchObject({
+      name: 'SubagentControlError',
+      code: 'CANCELLED',
+    });
+  });
+
+  it('listDescendants is cancelled the same way and disposes every observation', async () => {
+    await stack.child({ id: 'g', parent: 'c0', state: 'cold' });
+    const controller = new AbortController();
+    stack.observed.delayMs = 10;
+    stack.observed.beforeObserve = () => controller.abort();
+    await expect(listDescendants(stack.ctxWithoutCache, P, controller.signal)).rejects.toMatchObject({
+      code: 'CANCELLED',
+    });
+    await settle();
+    expect(stack.query.outstandingLeases).toBe(0);
+  });
+});

@@ -1,0 +1,59 @@
+import type { ProjectionRegistry } from '@strand/projection';
+import type { ProjectionCache } from '@strand/projection-cache';
+import type { SessionQuery } from '@strand/query';
+import type { SessionId, SessionStore } from '@strand/session';
+
+/**
+ * One row of a subagent listing (seed 002, unchanged wire shape). A `child` row carries the strong
+ * mode/label contract of the descriptor schema and no `seq` (that is the projection's internal
+ * own-suffix proof). `unsupported` stays in the type but is never produced: an unknown descriptor
+ * version folds to the null sentinel like a corrupt one.
+ */
+export type SubagentListEntry =
+  | ({
+      readonly kind: 'child';
+      readonly id: SessionId;
+      readonly activity: 'running' | 'inactive';
+      readonly hasChildren: boolean;
+    } & (
+      | { readonly mode: 'one-shot'; readonly label?: string }
+      | { readonly mode: 'continuable'; readonly label: string }
+    ))
+  | {
+      readonly kind: 'diagnostic';
+      readonly id: SessionId;
+      readonly reason: 'corrupt' | 'unsupported' | 'unavailable';
+    };
+
+/** A `listDescendants` row: the child's entry plus where it hangs in the tree (direct children have depth 1). */
+export type SubagentDescendantEntry = SubagentListEntry & {
+  readonly parentId: SessionId;
+  readonly depth: number;
+};
+
+/** The slices of the runtime services listing uses (narrow, so tests can wrap them). */
+export type ListingProjections = Pick<ProjectionRegistry, 'snapshot' | 'has'>;
+export type ListingSessions = Pick<SessionStore, 'get'>;
+export type ListingQuery = Pick<SessionQuery, 'listSessions' | 'observeSession'>;
+export type ListingCache = Pick<ProjectionCache, 'cachedSnapshot'>;
+
+/**
+ * What listing reads from the runtime. `sessionProjections`, `sessions` and `sessionQuery` are
+ * required — each missing one fails with its own code, whatever the parent — and must be the
+ * registry, store and query of one composition (the query binds that registry to that store).
+ * `sessionProjectionCache` is an optional acceleration: when absent it is skipped, no error.
+ */
+export interface SubagentListingContext {
+  readonly sessionProjections?: ListingProjections | undefined;
+  readonly sessions?: ListingSessions | undefined;
+  readonly sessionQuery?: ListingQuery | undefined;
+  readonly sessionProjectionCache?: ListingCache | undefined;
+}
+
+/** The context after the required-service check. */
+export interface ListingServices {
+  readonly projections: ListingProjections;
+  readonly sessions: ListingSessions;
+  readonly query: ListingQuery;
+  readonly cache: ListingCache | undefined;
+}
