@@ -3,7 +3,16 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '**/dist/**', 'artifacts/**', '.strand-data/**', 'bench/.tmp*/**', 'bench/.tmp*'] },
+  {
+    ignores: [
+      'node_modules/**',
+      '**/dist/**',
+      'artifacts/**',
+      '.strand-data/**',
+      'bench/.tmp*/**',
+      'bench/.tmp*',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -25,7 +34,10 @@ export default tseslint.config(
     // Plain JS (this config, launchers) is outside the TypeScript program.
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
-    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      globals: { process: 'readonly', console: 'readonly' },
+    },
   },
   {
     files: ['**/*.test.ts'],

@@ -142,7 +142,7 @@ try {
 
   let search = { indexEventsPerSec: NaN, searchP50Ms: NaN, searchP99Ms: NaN };
   try {
-    const { benchSearch } = (await import('./query-search.js'));
+    const { benchSearch } = await import('./query-search.js');
     search = await benchSearch();
   } catch (error) {
     console.log(`  search benchmark unavailable: ${String(error)}`);

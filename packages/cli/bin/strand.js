@@ -5,5 +5,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
 const main = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'src', 'main.ts');
-const result = spawnSync(process.execPath, ['--import', 'tsx', main, ...process.argv.slice(2)], { stdio: 'inherit' });
+const result = spawnSync(process.execPath, ['--import', 'tsx', main, ...process.argv.slice(2)], {
+  stdio: 'inherit',
+});
 process.exit(result.status ?? 1);

@@ -49,7 +49,13 @@ export class PersistenceError extends Error {
     this.location = options.location;
   }
 
-  toJSON(): { name: string; code: PersistenceErrorCode; message: string; sessionId?: string; location?: CorruptionLocation } {
+  toJSON(): {
+    name: string;
+    code: PersistenceErrorCode;
+    message: string;
+    sessionId?: string;
+    location?: CorruptionLocation;
+  } {
     return {
       name: this.name,
       code: this.code,

@@ -22,19 +22,31 @@ export type DescriptorParse =
   | { readonly kind: 'malformed'; readonly reason: string };
 
 export function parseSubagentDescriptor(data: unknown): DescriptorParse {
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) return { kind: 'malformed', reason: 'not an object' };
+  if (typeof data !== 'object' || data === null || Array.isArray(data))
+    return { kind: 'malformed', reason: 'not an object' };
   const d = data as Record<string, unknown>;
   if (d.version !== SUBAGENT_DESCRIPTOR_VERSION) {
-    return Number.isSafeInteger(d.version) ? { kind: 'unknown-version', version: d.version } : { kind: 'malformed', reason: 'version' };
+    return Number.isSafeInteger(d.version)
+      ? { kind: 'unknown-version', version: d.version }
+      : { kind: 'malformed', reason: 'version' };
   }
   const keys = Object.keys(d);
   if (d.mode === 'one-shot') {
-    if (keys.some((k) => k !== 'version' && k !== 'mode' && k !== 'label')) return { kind: 'malformed', reason: 'unexpected key' };
-    if (d.label !== undefined && (typeof d.label !== 'string' || d.label.length === 0)) return { kind: 'malformed', reason: 'label' };
-    return { kind: 'ok', descriptor: d.label === undefined ? { version: 2, mode: 'one-shot' } : { version: 2, mode: 'one-shot', label: d.label } };
+    if (keys.some((k) => k !== 'version' && k !== 'mode' && k !== 'label'))
+      return { kind: 'malformed', reason: 'unexpected key' };
+    if (d.label !== undefined && (typeof d.label !== 'string' || d.label.length === 0))
+      return { kind: 'malformed', reason: 'label' };
+    return {
+      kind: 'ok',
+      descriptor:
+        d.label === undefined
+          ? { version: 2, mode: 'one-shot' }
+          : { version: 2, mode: 'one-shot', label: d.label },
+    };
   }
   if (d.mode === 'continuable') {
-    if (keys.length !== 3 || !keys.includes('label')) return { kind: 'malformed', reason: 'a continuable descriptor has exactly version, mode and label' };
+    if (keys.length !== 3 || !keys.includes('label'))
+      return { kind: 'malformed', reason: 'a continuable descriptor has exactly version, mode and label' };
     if (typeof d.label !== 'string' || d.label.length === 0) return { kind: 'malformed', reason: 'label' };
     return { kind: 'ok', descriptor: { version: 2, mode: 'continuable', label: d.label } };
   }
@@ -59,6 +71,9 @@ export function descriptorEvent(descriptor: SubagentDescriptor): SessionEventInp
   }
   const roundTrip = JSON.parse(JSON.stringify(data)) as unknown;
   const parsed = parseSubagentDescriptor(roundTrip);
-  if (parsed.kind !== 'ok') throw new DescriptorWriteError(`subagent descriptor refused: ${parsed.kind === 'malformed' ? parsed.reason : 'unknown version'}`);
+  if (parsed.kind !== 'ok')
+    throw new DescriptorWriteError(
+      `subagent descriptor refused: ${parsed.kind === 'malformed' ? parsed.reason : 'unknown version'}`,
+    );
   return { type: SUBAGENT_DESCRIPTOR_EVENT, data };
 }

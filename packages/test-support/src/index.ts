@@ -16,4 +16,10 @@ export {
 } from './workload/index.js';
 export { persistenceContract, type PersistenceUnderTest } from './persistence-contract.js';
 export { closedTurn, crashedTurn, createWritingSession, testHeader, writingSession } from './log-builders.js';
-export { eventBatches, eventInput, holdsNegativeZero, losslessJson, unknownEventType } from './log-arbitraries.js';
+export {
+  eventBatches,
+  eventInput,
+  holdsNegativeZero,
+  losslessJson,
+  unknownEventType,
+} from './log-arbitraries.js';

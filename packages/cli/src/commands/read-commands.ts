@@ -130,9 +130,7 @@ export function agentsCommand(): Command {
       const scope = options.descendants === true ? 'descendants' : 'children';
       const { rows } = await withConnection(options, (c) => c.call('subagent.list', { id, scope }));
       if (options.json === true) return void console.log(JSON.stringify({ rows }));
-      console.log(
-        renderAgentList(rows as never, scope),
-      );
+      console.log(renderAgentList(rows as never, scope));
     });
 }
 
