@@ -1,0 +1,96 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const main = path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.ts');
+let data: string;
+
+/** Runs the real CLI in a child process, as a person would. */
+function strand(...args: string[]): { code: number | null; stdout: string; stderr: string; json: () => unknown } {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', main, ...args], { encoding: 'utf8', timeout: 120_000 });
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr, json: () => JSON.parse(run.stdout.trim().split('\n').at(-1)!) as unknown };
+}
+
+beforeAll(() => {
+  data = mkdtempSync(path.join(tmpdir(), 'strand-cli-'));
+  const demo = strand('demo', '--data', data, '--json');
+  expect(demo.code).toBe(0);
+  expect(demo.json()).toMatchObject({ sessions: 12 });
+}, 300_000);
+
+afterAll(() => rmSync(data, { recursive: true, force: true }));
+
+describe('strand CLI (--json and exit codes)', () => {
+  it('demo writes nothing into a folder that already holds sessions', () => {
+    const again = strand('demo', '--data', data, '--json');
+    expect(again.code).toBe(0);
+    expect(again.json()).toMatchObject({ sessions: 0, events: 0 });
+  });
+
+  it('list prints every session with its hints, newest first', () => {
+    const run = strand('list', '--data', data, '--json');
+    expect(run.code).toBe(0);
+    const { sessions } = run.json() as { sessions: { id: string; header: { createdAt: number }; hints?: { values: { title?: unknown } } }[] };
+    expect(sessions).toHaveLength(12);
+    expect(sessions.find((s) => s.id === 'demo-1')?.hints?.values.title).toBe('Refactor the persistence layer');
+    const created = sessions.map((s) => s.header.createdAt);
+    expect(created).toEqual([...created].sort((a, b) => b - a));
+  });
+
+  it('show prints the header, every projection and the last events', () => {
+    const run = strand('show', 'demo-2', '--events', '5', '--data', data, '--json');
+    expect(run.code).toBe(0);
+    const shown = run.json() as { header: { id: string }; cursor: number; projections: { values: Record<string, unknown> }; events: { seq: number }[] };
+    expect(shown.header.id).toBe('demo-2');
+    expect(shown.projections.values).toMatchObject({ title: 'Why does the follow reconnect flicker?', agentPreset: 'general' });
+    expect(shown.events.map((e) => e.seq)).toEqual([0, 1, 2, 3, 4].map((i) => shown.cursor - 5 + i));
+  });
+
+  it('agents --descendants lists the tree with the corrupt child as a diagnostic', () => {
+    const run = strand('agents', 'demo-1', '--descendants', '--data', data, '--json');
+    expect(run.code).toBe(0);
+    const { rows } = run.json() as { rows: { id: string; kind: string; depth: number; reason?: string }[] };
+    expect(rows.find((r) => r.id === 'demo-1-fact-checker')).toMatchObject({ kind: 'child', depth: 3 });
+    expect(rows.find((r) => r.id === 'demo-1-broken')).toMatchObject({ kind: 'diagnostic', reason: 'corrupt' });
+    const text = strand('agents', 'demo-1', '--data', data);
+    expect(text.stdout).toContain('demo-1-researcher');
+  });
+
+  it('search finds a phrase and marks the match', () => {
+    const run = strand('search', 'reconnect', 'flicker', '--data', data, '--json');
+    expect(run.code).toBe(0);
+    const page = run.json() as { results: { sessionId: string; hits: { snippet: string }[] }[] };
+    expect(page.results.map((r) => r.sessionId)).toContain('demo-2');
+  });
+
+  it('an unknown session is exit code 1 with one clear line; an unknown command is exit code 2', () => {
+    const missing = strand('show', 'no-such-session', '--data', data);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr.trim().split('\n')).toHaveLength(1);
+    expect(missing.stderr).toMatch(/no-such-session was not found/);
+    expect(strand('bogus').code).toBe(2);
+    expect(strand('list', '--limit').code).toBe(2);
+  });
+
+  it('doctor verifies every log, and reports a corrupt one with its location (exit code 1)', () => {
+    const clean = strand('doctor', '--data', data, '--json');
+    expect(clean.code).toBe(0);
+    expect(clean.json()).toMatchObject({ sessions: 12, findings: [] });
+    const file = path.join(data, 'sessions', readdirSync(path.join(data, 'sessions')).find((n) => n.startsWith('demo-3'))!);
+    const bytes = readFileSync(file);
+    const damaged = Buffer.from(bytes);
+    damaged[Math.floor(bytes.length / 3)] ^= 0xff;
+    writeFileSync(file, damaged);
+    try {
+      const run = strand('doctor', '--data', data, '--json');
+      expect(run.code).toBe(1);
+      const report = run.json() as { findings: { sessionId: string; problem: string; location?: { byteOffset?: number } }[] };
+      expect(report.findings).toContainEqual(expect.objectContaining({ sessionId: 'demo-3', problem: 'corrupt', location: expect.objectContaining({ byteOffset: expect.any(Number) }) }));
+    } finally {
+      writeFileSync(file, bytes);
+    }
+  });
+});
