@@ -4,14 +4,28 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VOCABULARY } from '@strand/test-support';
 
 const main = path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.ts');
 let data: string;
 
 /** Runs the real CLI in a child process, as a person would. */
-function strand(...args: string[]): { code: number | null; stdout: string; stderr: string; json: () => unknown } {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', main, ...args], { encoding: 'utf8', timeout: 120_000 });
-  return { code: run.status, stdout: run.stdout, stderr: run.stderr, json: () => JSON.parse(run.stdout.trim().split('\n').at(-1)!) as unknown };
+function strand(...args: string[]): {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  json: () => unknown;
+} {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', main, ...args], {
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  return {
+    code: run.status,
+    stdout: run.stdout,
+    stderr: run.stderr,
+    json: () => JSON.parse(run.stdout.trim().split('\n').at(-1)!) as unknown,
+  };
 }
 
 beforeAll(() => {
@@ -33,9 +47,13 @@ describe('strand CLI (--json and exit codes)', () => {
   it('list prints every session with its hints, newest first', () => {
     const run = strand('list', '--data', data, '--json');
     expect(run.code).toBe(0);
-    const { sessions } = run.json() as { sessions: { id: string; header: { createdAt: number }; hints?: { values: { title?: unknown } } }[] };
+    const { sessions } = run.json() as {
+      sessions: { id: string; header: { createdAt: number }; hints?: { values: { title?: unknown } } }[];
+    };
     expect(sessions).toHaveLength(12);
-    expect(sessions.find((s) => s.id === 'demo-1')?.hints?.values.title).toBe('Refactor the persistence layer');
+    expect(sessions.find((s) => s.id === 'demo-1')?.hints?.values.title).toBe(
+      'Refactor the persistence layer',
+    );
     const created = sessions.map((s) => s.header.createdAt);
     expect(created).toEqual([...created].sort((a, b) => b - a));
   });
@@ -43,9 +61,17 @@ describe('strand CLI (--json and exit codes)', () => {
   it('show prints the header, every projection and the last events', () => {
     const run = strand('show', 'demo-2', '--events', '5', '--data', data, '--json');
     expect(run.code).toBe(0);
-    const shown = run.json() as { header: { id: string }; cursor: number; projections: { values: Record<string, unknown> }; events: { seq: number }[] };
+    const shown = run.json() as {
+      header: { id: string };
+      cursor: number;
+      projections: { values: Record<string, unknown> };
+      events: { seq: number }[];
+    };
     expect(shown.header.id).toBe('demo-2');
-    expect(shown.projections.values).toMatchObject({ title: 'Why does the follow reconnect flicker?', agentPreset: 'general' });
+    expect(shown.projections.values).toMatchObject({
+      title: 'Why does the follow reconnect flicker?',
+      agentPreset: 'general',
+    });
     expect(shown.events.map((e) => e.seq)).toEqual([0, 1, 2, 3, 4].map((i) => shown.cursor - 5 + i));
   });
 
@@ -54,16 +80,24 @@ describe('strand CLI (--json and exit codes)', () => {
     expect(run.code).toBe(0);
     const { rows } = run.json() as { rows: { id: string; kind: string; depth: number; reason?: string }[] };
     expect(rows.find((r) => r.id === 'demo-1-fact-checker')).toMatchObject({ kind: 'child', depth: 3 });
-    expect(rows.find((r) => r.id === 'demo-1-broken')).toMatchObject({ kind: 'diagnostic', reason: 'corrupt' });
+    expect(rows.find((r) => r.id === 'demo-1-broken')).toMatchObject({
+      kind: 'diagnostic',
+      reason: 'corrupt',
+    });
     const text = strand('agents', 'demo-1', '--data', data);
     expect(text.stdout).toContain('demo-1-researcher');
   });
 
-  it('search finds a phrase and marks the match', () => {
-    const run = strand('search', 'reconnect', 'flicker', '--data', data, '--json');
+  it('search finds a word of the demo messages and marks the match', () => {
+    // The workload's most frequent word (Zipf index 0) is in every demo session's messages.
+    const word = VOCABULARY[0]!;
+    const run = strand('search', word, '--data', data, '--json');
     expect(run.code).toBe(0);
     const page = run.json() as { results: { sessionId: string; hits: { snippet: string }[] }[] };
-    expect(page.results.map((r) => r.sessionId)).toContain('demo-2');
+    expect(page.results.length).toBeGreaterThan(0);
+    expect(page.results[0]!.hits[0]!.snippet).toContain(`\u0002${word}\u0003`);
+    const text = strand('search', word, '--data', data, '--limit', '1');
+    expect(text.stdout).toContain(`[${word}]`);
   });
 
   it('an unknown session is exit code 1 with one clear line; an unknown command is exit code 2', () => {
@@ -79,16 +113,29 @@ describe('strand CLI (--json and exit codes)', () => {
     const clean = strand('doctor', '--data', data, '--json');
     expect(clean.code).toBe(0);
     expect(clean.json()).toMatchObject({ sessions: 12, findings: [] });
-    const file = path.join(data, 'sessions', readdirSync(path.join(data, 'sessions')).find((n) => n.startsWith('demo-3'))!);
+    const file = path.join(
+      data,
+      'sessions',
+      readdirSync(path.join(data, 'sessions')).find((n) => n.startsWith('demo-3'))!,
+    );
     const bytes = readFileSync(file);
     const damaged = Buffer.from(bytes);
-    damaged[Math.floor(bytes.length / 3)] ^= 0xff;
+    const at = Math.floor(bytes.length / 3);
+    damaged[at] = damaged[at]! ^ 0xff;
     writeFileSync(file, damaged);
     try {
       const run = strand('doctor', '--data', data, '--json');
       expect(run.code).toBe(1);
-      const report = run.json() as { findings: { sessionId: string; problem: string; location?: { byteOffset?: number } }[] };
-      expect(report.findings).toContainEqual(expect.objectContaining({ sessionId: 'demo-3', problem: 'corrupt', location: expect.objectContaining({ byteOffset: expect.any(Number) }) }));
+      const report = run.json() as {
+        findings: { sessionId: string; problem: string; location?: { byteOffset?: number } }[];
+      };
+      expect(report.findings).toContainEqual(
+        expect.objectContaining({
+          sessionId: 'demo-3',
+          problem: 'corrupt',
+          location: expect.objectContaining({ byteOffset: expect.any(Number) }),
+        }),
+      );
     } finally {
       writeFileSync(file, bytes);
     }

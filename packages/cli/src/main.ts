@@ -26,6 +26,8 @@ for (const command of [listCommand(), showCommand(), followCommand(), agentsComm
 program.addCommand(demoCommand());
 program.addCommand(doctorCommand());
 program.addCommand(importCommand());
+// Usage errors of every command throw instead of exiting, so they map to exit code 2 below.
+for (const command of program.commands) command.exitOverride().showHelpAfterError();
 
 try {
   await program.parseAsync(process.argv);

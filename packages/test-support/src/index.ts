@@ -1,5 +1,6 @@
 export {
   mulberry32,
+  VOCABULARY,
   intBetween,
   prose,
   code,
