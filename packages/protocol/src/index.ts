@@ -20,6 +20,7 @@ export type {
   AgentPresetValue,
   UsageValue,
   SubagentIdentityValue,
+  SubagentTimingValue,
   SubagentListEntry,
   SubagentTreeEntry,
 } from './session-types.js';

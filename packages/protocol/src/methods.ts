@@ -94,7 +94,14 @@ export interface Methods {
   };
   'subagent.list': {
     params: { readonly id: string; readonly scope?: 'children' | 'descendants' };
-    result: { readonly rows: readonly (SubagentListEntry | SubagentTreeEntry)[] };
+    result: {
+      readonly rows: readonly (SubagentListEntry | SubagentTreeEntry)[];
+      /**
+       * `subagentTiming` hints per child id (live watermark cache or cache rows; partial: a missing
+       * id is unknown). Beside the rows, never in them: the row shape is the seed's.
+       */
+      readonly timing?: { readonly [childId: string]: ProjectionHints };
+    };
   };
   'session.create': {
     params: {

@@ -56,6 +56,13 @@ export type {
   UsageView as UsageValue,
 } from '@strand/projection';
 
+/** The client view of `subagentTiming`: settled active time plus the open turn, if any. */
+export interface SubagentTimingValue {
+  readonly settledMs: number;
+  readonly settledTurns: number;
+  readonly active: { readonly since: number; readonly through: number } | null;
+}
+
 export type SubagentIdentityValue =
   | { readonly mode: 'one-shot'; readonly label?: string; readonly seq: number }
   | { readonly mode: 'continuable'; readonly label: string; readonly seq: number }

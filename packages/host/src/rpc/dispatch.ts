@@ -5,6 +5,7 @@ import { sessionAttachment, sessionFork } from '../methods/session-reads.js';
 import { sessionFollow } from '../methods/session-follow.js';
 import { sessionList } from '../methods/session-list.js';
 import { sessionPage } from '../methods/session-page.js';
+import { subagentList } from '../methods/subagent-list.js';
 import type { FollowHub } from '../follow/follow-hub.js';
 import type { Outbound } from '../follow/outbound.js';
 import type { HostLimits, HostServices } from '../services.js';
@@ -71,12 +72,8 @@ async function route<M extends MethodName>(
       return plain(await sessionAttachment(services, params as Params<'session.attachment'>, signal));
     case 'session.fork':
       return plain(await sessionFork(services, params as Params<'session.fork'>, signal));
-    case 'subagent.list': {
-      const p = params as Params<'subagent.list'>;
-      if (services.subagents === undefined)
-        throw new HostError('SUBAGENT_CONTROL_QUERY_UNAVAILABLE', 'this host has no subagent catalog');
-      return plain({ rows: await services.subagents.list(p.id as never, p.scope ?? 'children', signal) });
-    }
+    case 'subagent.list':
+      return plain(await subagentList(services, params as Params<'subagent.list'>, signal));
     case 'session.create':
       return plain(await createCommand(services, params as Params<'session.create'>));
     case 'session.prompt': {

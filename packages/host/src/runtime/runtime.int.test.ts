@@ -100,6 +100,60 @@ describe('promotion by follow', () => {
   });
 });
 
+describe('subagent.list', () => {
+  it('returns the listing rows with subagentTiming hints beside them: live children from memory, settled ones from cache rows', async () => {
+    const client = await start();
+    await stored('tree-parent', 1);
+    const settled = await stored('settled-child', 0, {
+      origin: 'subagent',
+      parentSession: SessionId('tree-parent'),
+      delegationDepth: 1,
+    });
+    await settled.append({
+      type: 'subagent/descriptor',
+      data: { version: 2, mode: 'one-shot', label: 'settled' },
+    });
+    await settled.append([
+      { type: 'turn/start', data: {}, time: 1_000 },
+      { type: 'turn/end', data: { reason: 'completed' }, time: 4_000 },
+    ]);
+    runtime.services.cache!.put(
+      { header: settled.header, incarnation: settled.incarnation! },
+      settled.inheritedEventCount,
+      runtime.services.registry.foldAll(settled.header, settled.events).rows,
+    );
+    const running = await stored('running-child', 0, {
+      origin: 'subagent',
+      parentSession: SessionId('tree-parent'),
+      delegationDepth: 1,
+    });
+    await running.append({
+      type: 'subagent/descriptor',
+      data: { version: 2, mode: 'continuable', label: 'running' },
+    });
+    await running.append({ type: 'turn/start', data: {}, time: 10_000 });
+    runtime.services.store.attach(running);
+    const result = await client.call<{
+      rows: { id: string; activity: string }[];
+      timing: Record<string, { values: { subagentTiming: { settledMs: number; active: unknown } } }>;
+    }>('subagent.list', { id: 'tree-parent' });
+    // Same createdAt: ordered by id in code-unit order.
+    expect(result.rows.map((r) => [r.id, r.activity])).toEqual([
+      ['running-child', 'running'],
+      ['settled-child', 'inactive'],
+    ]);
+    expect(result.timing['settled-child']?.values.subagentTiming).toMatchObject({
+      settledMs: 3_000,
+      active: null,
+    });
+    expect(result.timing['running-child']?.values.subagentTiming).toMatchObject({
+      settledMs: 0,
+      active: { since: 10_000 },
+    });
+    runtime.services.store.detach(running);
+  });
+});
+
 describe('commands through the agent runtime', () => {
   it('create + prompt runs a turn with the scripted model; the follower sees its events and the title projection frame', async () => {
     const client = await start();

@@ -1,14 +1,14 @@
 import { useCallback, useEffect, useState } from 'react';
 import { ActionIcon, Badge, Box, Button, Group, Loader, Stack, Text, UnstyledButton } from '@mantine/core';
-import type { SubagentListEntry } from '@strand/protocol';
-import { describeError } from './format.js';
+import type { ProjectionHints, SubagentListEntry, SubagentTimingValue } from '@strand/protocol';
+import { activeMs, describeError, formatDuration } from './format.js';
 import { useConnectionState, useStrand } from './hooks.js';
 import type { OpenRequest } from './SessionList.js';
 
 type LevelState =
   | { kind: 'loading' }
   | { kind: 'error'; message: string }
-  | { kind: 'ready'; rows: readonly SubagentListEntry[] };
+  | { kind: 'ready'; rows: readonly SubagentListEntry[]; timing: { readonly [id: string]: ProjectionHints } };
 
 /** The subagent tree of one session: `subagent.list { scope: 'children' }` per level, loaded when expanded. */
 export function SubagentTree({
@@ -47,8 +47,8 @@ function Level({
     let current = true;
     setState({ kind: 'loading' });
     connection.call('subagent.list', { id: parentId, scope: 'children' }).then(
-      ({ rows }) => {
-        if (current) setState({ kind: 'ready', rows });
+      ({ rows, timing }) => {
+        if (current) setState({ kind: 'ready', rows, timing: timing ?? {} });
       },
       (failure: unknown) => {
         if (current) setState({ kind: 'error', message: describeError(failure) });
@@ -89,7 +89,14 @@ function Level({
   return (
     <Stack gap={2}>
       {state.rows.map((row) => (
-        <Row key={row.id} row={row} depth={depth} onOpen={onOpen} onRetry={retry} />
+        <Row
+          key={row.id}
+          row={row}
+          depth={depth}
+          onOpen={onOpen}
+          onRetry={retry}
+          timing={state.timing[row.id]?.values.subagentTiming as SubagentTimingValue | null | undefined}
+        />
       ))}
     </Stack>
   );
@@ -100,11 +107,14 @@ function Row({
   depth,
   onOpen,
   onRetry,
+  timing,
 }: {
   row: SubagentListEntry;
   depth: number;
   onOpen: (request: OpenRequest) => void;
   onRetry: () => void;
+  /** The `subagentTiming` hint; undefined when unknown. */
+  timing?: SubagentTimingValue | null | undefined;
 }): React.JSX.Element {
   const [expanded, setExpanded] = useState(false);
   const indent = depth * 16;
@@ -154,8 +164,32 @@ function Row({
         <Badge size="xs" color={row.activity === 'running' ? 'orange' : 'gray'} variant="light">
           {row.activity}
         </Badge>
+        {timing !== undefined && timing !== null && (
+          <ActiveTime timing={timing} running={row.activity === 'running'} />
+        )}
       </Group>
       {expanded && <Level parentId={row.id} depth={depth + 1} onOpen={onOpen} />}
     </Box>
+  );
+}
+
+/** Active time from the timing projection; ticks every second while the child runs. */
+function ActiveTime({
+  timing,
+  running,
+}: {
+  timing: SubagentTimingValue;
+  running: boolean;
+}): React.JSX.Element {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!running || timing.active === null) return undefined;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [running, timing.active]);
+  return (
+    <Text size="xs" c="dimmed" data-testid="tree-active-time">
+      {formatDuration(activeMs(timing, running ? now : undefined))}
+    </Text>
   );
 }

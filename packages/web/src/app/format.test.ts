@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { snippetParts } from './format.js';
+import { snippetParts, activeMs } from './format.js';
 import { rpcUrlFrom } from './strand.js';
 
 describe('snippetParts', () => {
@@ -30,5 +30,14 @@ describe('rpcUrlFrom', () => {
       url: 'wss://strand.example/rpc',
       token: 'abc',
     });
+  });
+});
+
+describe('activeMs', () => {
+  it('adds the open turn up to now while running, and up to its last event otherwise', () => {
+    const timing = { settledMs: 5_000, active: { since: 10_000, through: 12_000 } };
+    expect(activeMs(timing)).toBe(7_000);
+    expect(activeMs(timing, 15_000)).toBe(10_000);
+    expect(activeMs({ settledMs: 5_000, active: null }, 15_000)).toBe(5_000);
   });
 });

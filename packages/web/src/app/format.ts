@@ -49,3 +49,19 @@ export function snippetParts(snippet: string): { text: string; highlighted: bool
   }
   return parts;
 }
+
+/**
+ * Active time of a subagent from its `subagentTiming` value: settled turns plus the open turn,
+ * which runs until `now` while the child is running (and until its last event otherwise).
+ */
+export function activeMs(
+  timing: {
+    readonly settledMs: number;
+    readonly active: { readonly since: number; readonly through: number } | null;
+  },
+  now?: number,
+): number {
+  if (timing.active === null) return timing.settledMs;
+  const end = now === undefined ? timing.active.through : Math.max(now, timing.active.through);
+  return timing.settledMs + Math.max(0, end - timing.active.since);
+}
