@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -36,6 +36,35 @@ beforeAll(() => {
 }, 300_000);
 
 afterAll(() => rmSync(data, { recursive: true, force: true }));
+
+/** Starts a long-running command, resolves with its stdout once `ready` matches it, then stops it with SIGINT. */
+function longRunning(
+  args: string[],
+  ready: (stdout: string) => boolean,
+): Promise<{ stdout: string; code: number | null }> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, ['--import', 'tsx', main, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stopped = false;
+    const timer = setTimeout(() => {
+      proc.kill('SIGKILL');
+      reject(new Error(`timed out; stdout so far: ${stdout}`));
+    }, 120_000);
+    proc.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (!stopped && ready(stdout)) {
+        stopped = true;
+        proc.kill('SIGINT');
+      }
+    });
+    proc.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ stdout, code });
+    });
+  });
+}
 
 describe('strand CLI (--json and exit codes)', () => {
   it('demo writes nothing into a folder that already holds sessions', () => {
@@ -98,6 +127,36 @@ describe('strand CLI (--json and exit codes)', () => {
     expect(page.results[0]!.hits[0]!.snippet).toContain(`\u0002${word}\u0003`);
     const text = strand('search', word, '--data', data, '--limit', '1');
     expect(text.stdout).toContain(`[${word}]`);
+  });
+
+  it('serve --json prints its loopback URLs and stops cleanly on SIGINT', async () => {
+    const empty = mkdtempSync(path.join(tmpdir(), 'strand-serve-'));
+    try {
+      const run = await longRunning(['serve', '--data', empty, '--port', '0', '--json'], (stdout) =>
+        stdout.includes('\n'),
+      );
+      const started = JSON.parse(run.stdout.split('\n')[0]!) as { url: string; rpcUrl: string };
+      expect(started.rpcUrl).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/rpc$/);
+      expect(run.code).toBe(0);
+      expect(started.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+
+  it('follow --json prints the snapshot window as JSON lines, one event each', async () => {
+    const run = await longRunning(
+      ['follow', 'demo-2', '--data', data, '--json'],
+      (stdout) => stdout.split('\n').filter(Boolean).length >= 20,
+    );
+    const events = run.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { seq: number; type: string });
+    expect(events.length).toBeGreaterThanOrEqual(20);
+    const seqs = events.map((e) => e.seq);
+    expect(seqs).toEqual(seqs.map((_, i) => seqs[0]! + i));
+    expect(run.code).toBe(0);
   });
 
   it('an unknown session is exit code 1 with one clear line; an unknown command is exit code 2', () => {
