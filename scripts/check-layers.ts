@@ -15,6 +15,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   query: ['session', 'persistence', 'projection', 'projection-cache'],
   subagent: ['session', 'persistence', 'projection', 'projection-cache', 'query', 'protocol'],
   agent: ['session', 'persistence', 'projection', 'projection-cache', 'query', 'subagent'],
+  postgres: ['session', 'persistence', 'projection', 'projection-cache', 'query'],
   protocol: ['projection'],
   host: [
     'session',
@@ -25,6 +26,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'subagent',
     'agent',
     'protocol',
+    'postgres',
   ],
   client: ['protocol'],
   web: ['protocol', 'client'],
@@ -41,6 +43,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'host',
     'client',
     'import',
+    'postgres',
     'test-support',
   ],
   'test-support': ['session', 'persistence', 'projection', 'projection-cache'],

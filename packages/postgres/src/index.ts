@@ -1,0 +1,1 @@
+export { ensureSchema, SchemaVersionError } from './schema-versions.js';

@@ -1,0 +1,58 @@
+import type { PoolClient } from 'pg';
+
+/**
+ * Every PostgreSQL component (persistence, cache, search, coordination) owns its own tables and
+ * one row here: `component → version`. A component creates its tables when the row is absent and
+ * refuses a database whose row is newer than it understands — the same rule the SQLite backends
+ * apply with `user_version`.
+ */
+export class SchemaVersionError extends Error {
+  readonly code = 'POSTGRES_SCHEMA_NEWER';
+  constructor(
+    readonly component: string,
+    readonly found: number,
+    readonly supported: number,
+  ) {
+    super(
+      `the database's ${component} schema is version ${found}; this Strand understands up to ${supported} — upgrade Strand`,
+    );
+    this.name = 'SchemaVersionError';
+  }
+}
+
+/**
+ * Runs `ddl` once per database for `component` at `version`, under an advisory lock so several
+ * hosts starting together never race the migration.
+ */
+export async function ensureSchema(
+  client: PoolClient,
+  component: string,
+  version: number,
+  ddl: string,
+): Promise<void> {
+  await client.query('BEGIN');
+  try {
+    // One lock key for all components: migrations are rare and tiny.
+    await client.query("SELECT pg_advisory_xact_lock(hashtext('strand-schema'))");
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS strand_schema (component text PRIMARY KEY, version integer NOT NULL)',
+    );
+    const found = await client.query<{ version: number }>(
+      'SELECT version FROM strand_schema WHERE component = $1',
+      [component],
+    );
+    const current = found.rows[0]?.version;
+    if (current !== undefined && current > version) throw new SchemaVersionError(component, current, version);
+    if (current === undefined) {
+      await client.query(ddl);
+      await client.query('INSERT INTO strand_schema (component, version) VALUES ($1, $2)', [
+        component,
+        version,
+      ]);
+    }
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}

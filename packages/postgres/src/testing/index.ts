@@ -1,0 +1,1 @@
+export { createTestDatabase, noPostgres, testPgUrl, type TestDatabase } from './pg-test-database.js';
