@@ -35,6 +35,7 @@ import {
 import { LogWriter, revisionOf } from './log-writer.js';
 import { FrameKind, encodeFrame, readMeta } from './zstd-frames.js';
 import { scanZstdFrames } from './log-scan.js';
+import { STREAMED_DECODE_MIN_BYTES, decodeZstdLogStreamed } from './inflate/streamed-decode.js';
 
 export interface JsonlPersistenceOptions {
   /** The root folder; created if missing. Nothing is ever written outside it. */
@@ -43,6 +44,11 @@ export interface JsonlPersistenceOptions {
   readonly compression?: 'zstd' | 'none';
   /** Told about files `list` had to skip (an unreadable header); listing goes on. */
   readonly onSkippedFile?: (file: string, error: unknown) => void;
+  /**
+   * Whether whole reads of large `.zst` logs inflate frames on a worker thread while this thread
+   * parses (default true). Off, the same streamed decode runs on this thread (less memory, slower).
+   */
+  readonly inflateOffThread?: boolean;
 }
 
 interface Located {
@@ -87,6 +93,7 @@ export class JsonlSessionPersistence implements SessionPersistence {
   /** Frame locations learned from reads and writes, so a tail read need not rescan. */
   readonly #frameIndexes = new Map<string, FrameIndex>();
   readonly #onSkippedFile: (file: string, error: unknown) => void;
+  readonly #inflateOffThread: boolean;
   /** Header records by file, valid while the file's inode and birth time are unchanged. */
   readonly #headers = new Map<string, { identity: string; record: HeaderRecord }>();
   #closed = false;
@@ -101,6 +108,7 @@ export class JsonlSessionPersistence implements SessionPersistence {
     this.#compressed = (options.compression ?? 'zstd') === 'zstd';
     this.#attachments = new AttachmentFiles(path.join(root, 'attachments'), this.#tmpDir);
     this.#onSkippedFile = options.onSkippedFile ?? (() => undefined);
+    this.#inflateOffThread = options.inflateOffThread ?? true;
   }
 
   async create(input: CreateSessionInput): Promise<{ readonly incarnation: string }> {
@@ -374,7 +382,8 @@ export class JsonlSessionPersistence implements SessionPersistence {
     throwIfAborted(signal, id);
     const located = known ?? (await this.#locate(id));
     if (located === undefined) throw this.#notFound(id);
-    let buf: Buffer;
+    let buf: Buffer | undefined;
+    let streamed: DecodedLog | undefined;
     let size: bigint;
     let mtimeNs: bigint;
     try {
@@ -383,7 +392,11 @@ export class JsonlSessionPersistence implements SessionPersistence {
         const stat = await handle.stat({ bigint: true });
         size = stat.size;
         mtimeNs = stat.mtimeNs;
-        buf = await handle.readFile(signal === undefined ? {} : { signal });
+        // A large clean log is inflated on the second core while this thread parses; anything
+        // unusual about it comes back undefined and takes the exact decoder below.
+        if (located.compressed && keepFrom === 0 && size >= STREAMED_DECODE_MIN_BYTES)
+          streamed = await decodeZstdLogStreamed(handle, Number(size), id, signal, this.#inflateOffThread);
+        if (streamed === undefined) buf = await handle.readFile(signal === undefined ? {} : { signal });
       } finally {
         await handle.close();
       }
@@ -391,7 +404,8 @@ export class JsonlSessionPersistence implements SessionPersistence {
       throw this.#mapError(error, id);
     }
     throwIfAborted(signal, id);
-    const decoded = located.compressed ? decodeZstdLog(buf, id) : decodePlainLog(buf, id, keepFrom);
+    const decoded =
+      streamed ?? (located.compressed ? decodeZstdLog(buf!, id) : decodePlainLog(buf!, id, keepFrom));
     if (located.compressed)
       this.#rememberFrames(id, {
         incarnation: decoded.record.incarnation,
