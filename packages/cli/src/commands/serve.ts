@@ -8,13 +8,16 @@ import { SessionId } from '@strand/session';
 import { DEMO_LIVE_SESSION } from './demo-corpus.js';
 import { ensureDemoCorpus } from './demo.js';
 import { DEFAULT_DATA_DIR } from '../defaults.js';
+import { storeOption } from '../store-option.js';
 
 interface ServeOptions {
   data: string;
   port: string;
   host: string;
   token?: string;
-  backend: 'jsonl' | 'sqlite';
+  backend?: 'jsonl' | 'sqlite';
+  store?: string;
+  coldReads?: string;
   model?: string;
   baseUrl?: string;
   apiKeyEnv?: string;
@@ -33,7 +36,13 @@ export function serveCommand(): Command {
     .option('--host <host>', 'interface to bind; anything but loopback requires a token', '127.0.0.1')
     .option('--token <token>', 'token clients must present (generated and printed when binding off loopback)')
     .addOption(
-      new Option('--backend <backend>', 'storage backend').choices(['jsonl', 'sqlite']).default('jsonl'),
+      // No commander default: the runtime defaults to jsonl, and refuses --backend beside --store.
+      new Option('--backend <backend>', 'files store format (default jsonl)').choices(['jsonl', 'sqlite']),
+    )
+    .addOption(storeOption())
+    .option(
+      '--cold-reads <n>',
+      'cold reads one subagent listing runs at once (1–64; default 4 on files, 8 on PostgreSQL)',
     )
     .option(
       '--model <name>',
@@ -52,10 +61,14 @@ export function serveCommand(): Command {
         throw new Error(`--port must be 0–65535, got ${options.port}`);
       const token =
         options.token ?? (isLoopbackHost(options.host) ? undefined : randomBytes(24).toString('base64url'));
+      if (options.demo === true && options.store !== undefined)
+        throw new Error('--demo writes its corpus to the data folder; it cannot be combined with --store');
       if (options.demo === true) await ensureDemoCorpus(options.data, options.json !== true);
       const runtime = await openStrandRuntime({
         dataDir: options.data,
-        backend: options.backend,
+        ...(options.backend === undefined ? {} : { backend: options.backend }),
+        ...(options.store === undefined ? {} : { store: options.store }),
+        ...(options.coldReads === undefined ? {} : { coldReadConcurrency: Number(options.coldReads) }),
         ...(options.baseUrl === undefined
           ? {}
           : {
@@ -75,30 +88,47 @@ export function serveCommand(): Command {
       });
       const stopTicker = options.demo === true ? startDemoTicker(runtime) : () => undefined;
       const url = token === undefined ? host.url : `${host.url}/?token=${encodeURIComponent(token)}`;
+      // Listen before announcing the URLs: whoever reads them may signal at once, and a signal
+      // with no listener kills the process without a clean close.
+      const stopped = new Promise<void>((resolve) => {
+        const stop = (): void => resolve();
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
       if (options.json === true)
         console.log(
           JSON.stringify({
             url,
             rpcUrl: host.rpcUrl,
             dataDir: options.data,
+            ...(options.store === undefined ? {} : { store: redactedStore(options.store) }),
             ...(token === undefined ? {} : { token }),
           }),
         );
       else {
-        console.log(`Strand is serving ${path.resolve(options.data)}`);
+        console.log(
+          `Strand is serving ${options.store === undefined ? path.resolve(options.data) : redactedStore(options.store)}`,
+        );
         console.log(`  web UI:  ${url}`);
         console.log(`  API:     ${host.rpcUrl}${token === undefined ? '' : '  (token required)'}`);
         if (!existsSync(WEB_ROOT)) console.log('  (the web UI is not built: npm run build:web)');
       }
-      await new Promise<void>((resolve) => {
-        const stop = (): void => resolve();
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
-      });
+      await stopped;
       stopTicker();
       await host.close();
       await runtime.close();
     });
+}
+
+/** A store URL without its password, for printing. */
+function redactedStore(store: string): string {
+  try {
+    const url = new URL(store);
+    if (url.password !== '') url.password = '***';
+    return url.toString();
+  } catch {
+    return store;
+  }
 }
 
 /**

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { INFLATE_WORKER } from './inflate-worker.mjs';
 
 /** One zstd frame of a group: its compressed length and the events it must hold. */
 export interface InflateFrame {
@@ -40,6 +41,7 @@ export class FrameInflater {
 
   private constructor() {
     this.#worker = new Worker(new URL('./inflate-worker.mjs', import.meta.url), {
+      workerData: { [INFLATE_WORKER]: true },
       resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 256 },
     });
     this.#worker.unref();

@@ -13,3 +13,6 @@ export interface InflateGroupReply {
 }
 
 export function inflateGroup(request: InflateGroupRequest): InflateGroupReply;
+
+/** The `workerData` key that makes the module listen (it is also imported as a plain module). */
+export const INFLATE_WORKER: string;

@@ -5,7 +5,7 @@
 // this file only sees bare zstd frames whose lengths the main thread has already read.
 import { Buffer } from 'node:buffer';
 import { createRequire } from 'node:module';
-import { isMainThread, parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 
 // The binding, not the high-level one-shot decompress(): that one returns partial output on a
 // truncated frame instead of failing.
@@ -13,6 +13,9 @@ const binding = createRequire(import.meta.url)('zstd-napi/binding');
 const dctx = new binding.DCtx();
 
 const SCRATCH_MAX = 4 * 1024 * 1024;
+/** The `workerData` flag FrameInflater starts this file with. */
+export const INFLATE_WORKER = 'strandInflateWorker';
+
 let scratch = Buffer.allocUnsafe(256 * 1024);
 
 const COMMA = 0x2c;
@@ -104,8 +107,9 @@ export function inflateGroup({ id, data, frames }) {
   return { id, text, done, error };
 }
 
-// Imported on the main thread too (the in-thread fallback); only a worker listens.
-if (!isMainThread && parentPort !== null) {
+// Also imported as a module (the in-thread path), possibly inside some other worker thread (the
+// importers run lanes in workers): only a worker started as the inflate worker listens.
+if (parentPort !== null && workerData?.[INFLATE_WORKER] === true) {
   parentPort.on('message', (request) => {
     parentPort.postMessage(inflateGroup(request));
   });
