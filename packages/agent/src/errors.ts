@@ -15,6 +15,8 @@ export type AgentErrorCode =
   | 'AGENT_PROMOTION_STALE'
   /** The session is live in the store but attached by someone other than this controller. */
   | 'AGENT_SESSION_LIVE_ELSEWHERE'
+  /** This host lost ownership of the session (its lease could not be renewed); the agent stopped (reported, not thrown). */
+  | 'AGENT_OWNERSHIP_LOST'
   /** `activate` of an id that is neither live nor stored. */
   | 'AGENT_SESSION_NOT_FOUND'
   /** Creating, reading or publishing a session failed in the layers below. */

@@ -4,6 +4,8 @@ import { openStrandRuntime, startHost } from '@strand/host';
 
 export interface RemoteOptions {
   readonly data: string;
+  /** A PostgreSQL store (`postgres://…`) the embedded host serves instead of the data folder's files. */
+  readonly store?: string;
   readonly url?: string;
   readonly token?: string;
 }
@@ -29,7 +31,10 @@ export async function withConnection<T>(
       connection.close();
     }
   }
-  const runtime = await openStrandRuntime({ dataDir: options.data });
+  const runtime = await openStrandRuntime({
+    dataDir: options.data,
+    ...(options.store === undefined ? {} : { store: options.store }),
+  });
   const host = await startHost({ services: runtime.services, port: 0 });
   const connection = new StrandConnection({
     url: host.rpcUrl,

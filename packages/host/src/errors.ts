@@ -20,7 +20,9 @@ export class HostError extends Error {
 export function toWireError(error: unknown): RpcErrorObject {
   const code = (error as { code?: unknown } | null)?.code;
   if (isWireErrorCode(code)) {
-    const extra = error instanceof HostError ? error.data : {};
+    // Host errors' data, and a package error's `details` (e.g. who owns a session), are facts a
+    // client may show; every package keeps internals out of `details`.
+    const extra = error instanceof HostError ? error.data : detailsOf(error);
     return { code: ERROR_TABLE[code].rpc, message: (error as Error).message, data: { ...extra, code } };
   }
   if (typeof code === 'string' && code.startsWith('SUBAGENT_')) {
@@ -42,4 +44,11 @@ export function wireError(
   data: Record<string, unknown> = {},
 ): RpcErrorObject {
   return { code: ERROR_TABLE[code].rpc, message, data: { ...data, code } };
+}
+
+function detailsOf(error: unknown): Record<string, unknown> {
+  const details = (error as { details?: unknown }).details;
+  return typeof details === 'object' && details !== null && !Array.isArray(details)
+    ? (details as Record<string, unknown>)
+    : {};
 }

@@ -1,8 +1,21 @@
 export { startHost, HostConfigError, type HostOptions, type RunningHost } from './server.js';
 export { DEFAULT_LIMITS, LIST_HINT_KEYS, type HostServices, type HostLimits } from './services.js';
-export type { AgentPort, SubagentPort, SearchPort, CatalogPort } from './ports.js';
+export type {
+  AgentPort,
+  SubagentPort,
+  SearchPort,
+  CatalogPort,
+  CoordinationPort,
+  AppendSignal,
+} from './ports.js';
 export { HostError, toWireError } from './errors.js';
 export { FollowHub } from './follow/follow-hub.js';
 export { isLoopbackHost } from './auth.js';
-export { openStrandRuntime, type RuntimeOptions, type StrandRuntime } from './runtime/strand-runtime.js';
+export { openStrandRuntime, type StrandRuntime } from './runtime/strand-runtime.js';
+export {
+  POSTGRES_COLD_READ_CONCURRENCY,
+  RuntimeConfigError,
+  type RuntimeOptions,
+} from './runtime/runtime-options.js';
+export type { RuntimeSearchIndex } from './runtime/stores.js';
 export { DEFAULT_PRESETS, loadPresets, PresetConfigError } from './runtime/presets.js';

@@ -53,3 +53,27 @@ export interface CatalogPort {
   models(): Promise<readonly ModelCatalogEntry[]>;
   presets(): Promise<readonly PresetCatalogEntry[]>;
 }
+
+/**
+ * Cross-host coordination when several hosts share one database (absent on a single host):
+ * session leases (who runs an agent, who may write) and the feed of appends other hosts commit.
+ */
+export interface CoordinationPort {
+  /** Sessions whose unexpired lease another host holds, in one query (for `session.list`). */
+  ownedElsewhere(): Promise<ReadonlyMap<string, { readonly owner: string; readonly expiresAt: Date }>>;
+  /**
+   * Takes this host's lease for a write without an agent (a command on a cold session); rejects
+   * `SESSION_OWNED_ELSEWHERE`. Counted: the last `release` frees it.
+   */
+  acquire(id: SessionId): Promise<void>;
+  release(id: SessionId): Promise<void>;
+  /**
+   * Appends committed to `id` by any host, as announced by the database: `append` names the seqs
+   * written, `resync` means announcements may have been missed — read from your next seq.
+   */
+  watchAppends(id: SessionId, listener: (signal: AppendSignal) => void): () => void;
+}
+
+export type AppendSignal =
+  | { readonly kind: 'append'; readonly incarnation: string; readonly from: number; readonly count: number }
+  | { readonly kind: 'resync' };

@@ -3,7 +3,7 @@ import type { ProjectionRegistry } from '@strand/projection';
 import type { ProjectionCache } from '@strand/projection-cache';
 import type { SessionQuery } from '@strand/query';
 import type { SessionStore } from '@strand/session';
-import type { AgentPort, CatalogPort, SearchPort, SubagentPort } from './ports.js';
+import type { AgentPort, CatalogPort, CoordinationPort, SearchPort, SubagentPort } from './ports.js';
 
 /** Everything the host serves from; built by the composition root (`runtime.ts`) or by tests. */
 export interface HostServices {
@@ -17,6 +17,8 @@ export interface HostServices {
   readonly subagents?: SubagentPort;
   readonly search?: SearchPort;
   readonly catalogs?: CatalogPort;
+  /** Several hosts on one database: leases and the cross-host append feed. */
+  readonly coordination?: CoordinationPort;
 }
 
 export interface HostLimits {

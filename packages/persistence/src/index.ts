@@ -21,6 +21,11 @@ export {
 } from './jsonl/jsonl-persistence.js';
 export { escapeSessionId, unescapeSessionId } from './jsonl/file-names.js';
 export {
+  checkEnvelope as checkStoredEnvelope,
+  encodeEventLines,
+  EventLineError,
+} from './jsonl/event-lines.js';
+export {
   SessionPreparations,
   type PreparationLease,
   type PublicationReservation,

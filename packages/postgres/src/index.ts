@@ -1,5 +1,37 @@
 export { ensureSchema, SchemaVersionError } from './schema-versions.js';
-export * from './persistence/index.js';
-export * from './cache/index.js';
-export * from './search/index.js';
-export * from './coordination/index.js';
+export {
+  APPENDS_CHANNEL,
+  openPostgresPersistence,
+  parseAppendNotice,
+  PERSISTENCE_SCHEMA_VERSION,
+  PostgresPersistence,
+  PostgresPersistenceConfigError,
+  type AppendNotice,
+  type PostgresPersistenceOptions,
+} from './persistence/index.js';
+export {
+  openPostgresProjectionCache,
+  PostgresProjectionCache,
+  type OpenPostgresProjectionCacheOptions,
+} from './cache/index.js';
+export {
+  openPostgresSearchIndex,
+  PostgresSearchIndex,
+  SEARCH_SCHEMA_VERSION,
+  type PostgresSearchIndexOptions,
+} from './search/index.js';
+export {
+  APPEND_FEED_APPLICATION_NAME,
+  AppendFeed,
+  CoordinationError,
+  DEFAULT_LEASE_TTL_MS,
+  isCoordinationError,
+  LEASES_APPLICATION_NAME,
+  SessionLeases,
+  type AppendFeedOptions,
+  type AppendFeedSignal,
+  type CoordinationErrorCode,
+  type LeaseHolder,
+  type LeaseLoss,
+  type SessionLeasesOptions,
+} from './coordination/index.js';

@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3';
 import type {
   AnyProjectionUnit,
   CheckpointRow,
@@ -10,11 +9,10 @@ import type {
 import type { SessionId, SessionLogOffset } from '@strand/session';
 import { ProjectionCacheError } from './errors.js';
 import { consoleLogger, type CacheLogger } from './logger.js';
-import { prepareSchema } from './schema.js';
+import type { CacheRow, CacheRowStore } from './row-store.js';
+import { SqliteCacheRowStore } from './sqlite-row-store.js';
 import type { CacheSubject } from './subject.js';
 
-/** A row as SQLite returns it in raw mode (arrays: no per-row object on the hot list path). */
-type RawRow = readonly [key: string, stateVersion: number, cut: number, state: string];
 const KEY = 0;
 const STATE_VERSION = 1;
 const CUT = 2;
@@ -42,57 +40,26 @@ export interface OpenProjectionCacheOptions extends ProjectionCacheOptions {
  * stateVersion, another identity, a cut beyond the caller's cursor, unparsable JSON, or a state
  * the registered unit's `view` throws on is a miss — never an error and never a verdict; the
  * caller falls through to an exact read. Rows are interpreted only through the registry's current
- * units, so a row for an unregistered key is never served.
+ * units, so a row for an unregistered key is never served. Where rows live is the `CacheRowStore`'s
+ * business (SQLite by default); these rules are the same for every store.
  */
 export class ProjectionCache {
-  readonly #db: Database.Database;
+  readonly #store: CacheRowStore;
   readonly #registry: ProjectionRegistry;
   readonly #logger: CacheLogger;
-  readonly #select: Database.Statement<[string, string, number], RawRow>;
-  readonly #upsert: Database.Statement<[string, string, number, string, number, number, string]>;
-  readonly #dropOtherIdentities: Database.Statement<[string, string, number]>;
-  readonly #forget: Database.Statement<[string]>;
 
-  constructor(db: Database.Database, registry: ProjectionRegistry, options: ProjectionCacheOptions = {}) {
-    prepareSchema(db);
-    this.#db = db;
+  constructor(store: CacheRowStore, registry: ProjectionRegistry, options: ProjectionCacheOptions = {}) {
+    this.#store = store;
     this.#registry = registry;
     this.#logger = options.logger ?? consoleLogger;
-    this.#select = db
-      .prepare<
-        [string, string, number],
-        RawRow
-      >('SELECT key, state_version, cut, state FROM projection_rows WHERE session_id = ? AND incarnation = ? AND inherited_cut = ?')
-      .raw(true);
-    // A row never moves back to an older cut of the same stateVersion (e.g. a slower writer elsewhere).
-    this.#upsert = db.prepare(
-      `INSERT INTO projection_rows (session_id, incarnation, inherited_cut, key, state_version, cut, state)
-       VALUES (?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (session_id, incarnation, inherited_cut, key) DO UPDATE SET
-         state_version = excluded.state_version, cut = excluded.cut, state = excluded.state
-       WHERE excluded.cut >= projection_rows.cut OR excluded.state_version <> projection_rows.state_version`,
-    );
-    this.#dropOtherIdentities = db.prepare(
-      'DELETE FROM projection_rows WHERE session_id = ? AND NOT (incarnation = ? AND inherited_cut = ?)',
-    );
-    this.#forget = db.prepare('DELETE FROM projection_rows WHERE session_id = ?');
   }
 
+  /** A cache over a SQLite database file (the embedded default). */
   static open(options: OpenProjectionCacheOptions): ProjectionCache {
-    let db: Database.Database | undefined;
+    let store: SqliteCacheRowStore;
     try {
-      db = new Database(options.path);
-      db.pragma('busy_timeout = 5000');
-      // Rows are derived and rewritten at every turn end; losing the last ones in a power cut only costs a refold.
-      if (!db.memory) db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = NORMAL');
-      return new ProjectionCache(
-        db,
-        options.registry,
-        options.logger === undefined ? {} : { logger: options.logger },
-      );
+      store = SqliteCacheRowStore.open(options.path);
     } catch (error) {
-      db?.close();
       if (error instanceof ProjectionCacheError) throw error;
       throw new ProjectionCacheError(
         'PROJECTION_CACHE_OPEN_FAILED',
@@ -100,6 +67,11 @@ export class ProjectionCache {
         { cause: error },
       );
     }
+    return new ProjectionCache(
+      store,
+      options.registry,
+      options.logger === undefined ? {} : { logger: options.logger },
+    );
   }
 
   /**
@@ -170,29 +142,22 @@ export class ProjectionCache {
   }
 
   /**
-   * Writes rows for this identity in one transaction and drops the rows of every other identity of
-   * the same session id (a recreated session never inherits them). The caller guarantees the log
-   * holds every row's cut durably (the write policy flushes first). Throws
-   * `PROJECTION_CACHE_WRITE_FAILED` / `PROJECTION_CACHE_CLOSED`.
+   * Writes rows for this identity in one step and drops the rows of every other identity of the
+   * same session id (a recreated session never inherits them). The caller guarantees the log holds
+   * every row's cut durably (the write policy flushes first). Throws `PROJECTION_CACHE_WRITE_FAILED`
+   * / `PROJECTION_CACHE_CLOSED`; a store that writes behind reports its later failures through its
+   * own logger instead.
    */
   put(subject: CacheSubject, inheritedCut: SessionLogOffset, rows: CheckpointRows): void {
     const id = subject.header.id;
-    if (!this.#db.open)
-      throw new ProjectionCacheError('PROJECTION_CACHE_CLOSED', 'the projection cache is closed', {
-        sessionId: id,
-      });
+    this.#refuseWhenClosed(id);
     try {
-      const encoded = Object.entries(rows).map(([key, row]) => {
+      const encoded = Object.entries(rows).map(([key, row]): CacheRow => {
         const state = JSON.stringify(row.state);
         if (state === undefined) throw new TypeError(`state of ${key} is not JSON`);
-        return [key, row.stateVersion, row.cut, state] as const;
+        return [key, row.stateVersion, row.cut, state];
       });
-      this.#db.transaction(() => {
-        this.#dropOtherIdentities.run(id, subject.incarnation, inheritedCut);
-        for (const [key, stateVersion, cut, state] of encoded) {
-          this.#upsert.run(id, subject.incarnation, inheritedCut, key, stateVersion, cut, state);
-        }
-      })();
+      this.#store.write(id, subject.incarnation, inheritedCut, encoded);
     } catch (error) {
       throw new ProjectionCacheError(
         'PROJECTION_CACHE_WRITE_FAILED',
@@ -205,23 +170,35 @@ export class ProjectionCache {
     }
   }
 
-  /** Drops every row of a session id (it was deleted). */
+  /** Drops every row of a session id (it was deleted). Throws like `put`. */
   forget(sessionId: SessionId): void {
-    if (!this.#db.open)
-      throw new ProjectionCacheError('PROJECTION_CACHE_CLOSED', 'the projection cache is closed', {
-        sessionId,
-      });
-    this.#forget.run(sessionId);
+    this.#refuseWhenClosed(sessionId);
+    try {
+      this.#store.forget(sessionId);
+    } catch (error) {
+      throw new ProjectionCacheError(
+        'PROJECTION_CACHE_WRITE_FAILED',
+        `cannot forget projection cache rows of ${sessionId}`,
+        { cause: error, sessionId },
+      );
+    }
   }
 
   close(): void {
-    if (this.#db.open) this.#db.close();
+    this.#store.close();
   }
 
-  #read(subject: CacheSubject, inheritedCut: SessionLogOffset): RawRow[] {
-    if (!this.#db.open) return [];
+  #refuseWhenClosed(sessionId: string): void {
+    if (!this.#store.isOpen)
+      throw new ProjectionCacheError('PROJECTION_CACHE_CLOSED', 'the projection cache is closed', {
+        sessionId,
+      });
+  }
+
+  #read(subject: CacheSubject, inheritedCut: SessionLogOffset): readonly CacheRow[] {
+    if (!this.#store.isOpen) return [];
     try {
-      return this.#select.all(subject.header.id, subject.incarnation, inheritedCut);
+      return this.#store.read(subject.header.id, subject.incarnation, inheritedCut);
     } catch (error) {
       this.#miss(subject, undefined, 'reading rows failed', error);
       return [];
@@ -229,7 +206,7 @@ export class ProjectionCache {
   }
 
   /** The row's parsed state, or undefined for a miss (JSON.parse never yields undefined, so it is unambiguous). */
-  #decode(subject: CacheSubject, unit: AnyProjectionUnit, row: RawRow, options: CacheReadOptions): unknown {
+  #decode(subject: CacheSubject, unit: AnyProjectionUnit, row: CacheRow, options: CacheReadOptions): unknown {
     if (row[STATE_VERSION] !== unit.stateVersion) return undefined;
     const cut = row[CUT];
     if (!Number.isSafeInteger(cut) || cut < 0) return undefined;

@@ -4,7 +4,10 @@ export type ProjectionCacheErrorCode =
   | 'PROJECTION_CACHE_OPEN_FAILED'
   /** The database was written by a newer cache schema than this build reads. */
   | 'PROJECTION_CACHE_SCHEMA_UNSUPPORTED'
-  /** A row write failed (SQLite error, state not serializable); thrown by `put`, contained and logged by the write policy. */
+  /**
+   * A row write or forget failed (store error, state not serializable): thrown by `put`/`forget`,
+   * contained and logged by the write policy; a store that writes behind logs later failures with it.
+   */
   | 'PROJECTION_CACHE_WRITE_FAILED'
   /** The cache was closed. */
   | 'PROJECTION_CACHE_CLOSED';

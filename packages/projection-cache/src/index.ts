@@ -4,6 +4,8 @@ export {
   type ProjectionCacheOptions,
   type OpenProjectionCacheOptions,
 } from './cache.js';
+export type { CacheRow, CacheRowStore } from './row-store.js';
+export { SqliteCacheRowStore } from './sqlite-row-store.js';
 export {
   CacheWritePolicy,
   type CacheWritePolicyOptions,
@@ -12,5 +14,5 @@ export {
 } from './write-policy.js';
 export { ProjectionCacheError, isProjectionCacheError, type ProjectionCacheErrorCode } from './errors.js';
 export type { CacheSubject } from './subject.js';
-export type { CacheLogger } from './logger.js';
+export { consoleLogger, type CacheLogger } from './logger.js';
 export { CACHE_SCHEMA_VERSION } from './schema.js';

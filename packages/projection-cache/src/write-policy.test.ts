@@ -15,6 +15,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { ProjectionCache } from './cache.js';
+import { SqliteCacheRowStore } from './sqlite-row-store.js';
 import type { CacheSubject } from './subject.js';
 import { FakeDurableLog, manualTimers } from './testing/fake-log.js';
 import { header, recordingLogger } from './testing/fixtures.js';
@@ -34,7 +35,9 @@ function setup(
   units: readonly AnyProjectionUnit[] = BUILT_IN_UNITS,
 ) {
   const registry = new ProjectionRegistry({ units, reportError: () => {} });
-  const cache = new ProjectionCache(new Database(':memory:'), registry, { logger: recordingLogger() });
+  const cache = new ProjectionCache(new SqliteCacheRowStore(new Database(':memory:')), registry, {
+    logger: recordingLogger(),
+  });
   const log = new FakeDurableLog();
   const logger = recordingLogger();
   const timers = manualTimers();

@@ -5,7 +5,15 @@
  */
 export interface ErrorEntry {
   readonly rpc: number;
-  readonly owner: 'json-rpc' | 'host' | 'session' | 'query' | 'persistence' | 'subagent' | 'agent';
+  readonly owner:
+    | 'json-rpc'
+    | 'host'
+    | 'session'
+    | 'query'
+    | 'persistence'
+    | 'subagent'
+    | 'agent'
+    | 'coordination';
   readonly meaning: string;
 }
 
@@ -125,6 +133,11 @@ export const ERROR_TABLE = {
   CANCELLED: { rpc: -32043, owner: 'subagent', meaning: 'The subagent operation was cancelled.' },
   AGENT_BUSY: { rpc: -32050, owner: 'agent', meaning: 'The session already runs a turn.' },
   AGENT_FAILED: { rpc: -32051, owner: 'agent', meaning: 'The agent could not run the command.' },
+  SESSION_OWNED_ELSEWHERE: {
+    rpc: -32060,
+    owner: 'coordination',
+    meaning: 'Another host holds the session lease (runs its agent); `data` names the owner and expiry.',
+  },
 } as const satisfies Record<string, ErrorEntry>;
 
 export type WireErrorCode = keyof typeof ERROR_TABLE;

@@ -13,8 +13,14 @@ export interface SessionListRow {
   readonly header: WireSessionHeader;
   /** Attached (an agent or live session) on this host. */
   readonly live: boolean;
-  /** A turn is in progress. */
+  /** A turn is in progress (here, or — with `ownedElsewhere` — possibly on the host that owns it). */
   readonly busy: boolean;
+  /**
+   * Another host holds this session's lease (a shared-database deployment): it runs the agent,
+   * commands that drive one are refused here with `SESSION_OWNED_ELSEWHERE`. Absent: not known
+   * to be owned elsewhere (always absent on a single host).
+   */
+  readonly ownedElsewhere?: boolean;
   /** List-relevant projection hints; absent keys are unknown. */
   readonly hints?: ProjectionHints;
 }

@@ -39,7 +39,12 @@ export type {
 } from './listing/types.js';
 export { listChildren } from './listing/list-children.js';
 export { listDescendants } from './listing/list-descendants.js';
-export { SUBAGENT_COLD_READ_CONCURRENCY } from './listing/limits.js';
+export {
+  SUBAGENT_COLD_READ_CONCURRENCY,
+  MAX_SUBAGENT_COLD_READ_CONCURRENCY,
+  DEFAULT_LISTING_LIMITS,
+  type ListingLimits,
+} from './listing/limits.js';
 export { LIFECYCLE_WITNESS_FIELDS } from './listing/witness.js';
 export { renderAgentList, type AgentListScope } from './tools/render-agent-list.js';
 export {

@@ -84,11 +84,13 @@ export function readBehaviour(withStore: WithStore): void {
       const session = await createWritingSession(p, testHeader('suffix'));
       for (const prompt of ['a', 'b', 'c']) await session.append(closedTurn(prompt));
       const length = session.events.length;
-      for (const from of [0, 1, 20, length - 1, length]) {
+      // Beyond the end (a follower asking "anything after my cursor?") is an empty suffix, up to
+      // the largest seq a client can send.
+      for (const from of [0, 1, 20, length - 1, length, length + 5, Number.MAX_SAFE_INTEGER]) {
         const suffix = await p.readFrom(session.id, SessionSeq(from));
         expect(suffix.from).toBe(from);
         expect(suffix.cursor).toBe(length);
-        expect(suffix.events).toEqual(session.events.slice(from));
+        expect(suffix.events).toEqual(from >= length ? [] : session.events.slice(from));
         expect(suffix.header).toEqual(session.header);
         expect(suffix.incarnation).toBe(session.incarnation);
         expect(suffix.revision).toBe(await p.revisionOf(session.id));

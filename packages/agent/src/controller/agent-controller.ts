@@ -21,6 +21,7 @@ import { runTurn, type TurnInput } from '../turn/run-turn.js';
 import { childRuntimeFor, type ChildRuntimeHost } from './child-runtime.js';
 import { nonNegativeInteger, positiveInteger } from './config-checks.js';
 import { LiveAgent, type AgentRuntime } from './live-agent.js';
+import { LOCAL_OWNERSHIP, type SessionOwnership } from './ownership.js';
 import {
   DEFAULT_MAX_STEPS,
   type ActivateOptions,
@@ -65,6 +66,10 @@ export class AgentController {
   readonly #runtime: AgentRuntime;
   readonly #children: ChildRuntimeHost;
   readonly #settler: Settler;
+  readonly #ownership: SessionOwnership;
+  /** Agents whose session ownership was lost: they detach as soon as their turn has ended. */
+  readonly #evicted = new WeakSet<LiveAgent>();
+  readonly #stopOwnershipWatch: () => void;
   #closed = false;
 
   constructor(options: AgentControllerOptions) {
@@ -90,6 +95,8 @@ export class AgentController {
     this.#now = options.now ?? Date.now;
     this.#newSessionId = options.newSessionId ?? (() => SessionId(randomUUID()));
     this.#reportError = options.reportError ?? ((error) => console.error('strand: agent', error));
+    this.#ownership = options.ownership ?? LOCAL_OWNERSHIP;
+    this.#stopOwnershipWatch = this.#ownership.onLost((id) => this.#ownershipLost(id));
     this.#runtime = {
       runTurn: (agent, input, signal) => this.#runTurn(agent, input, signal),
       changed: (agent, status) => this.#changed(agent, status),
@@ -106,6 +113,7 @@ export class AgentController {
       now: this.#now,
       assertOpen: () => this.#assertOpen(),
       attach: (session) => this.#attach(session),
+      owned: (id, work) => this.#owned(id, work),
       adopt: (observation) => this.#adopt(observation),
     };
     this.#settler = new Settler({
@@ -146,13 +154,16 @@ export class AgentController {
       ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
       ...(options.agentPreset === undefined ? {} : { agentPreset: options.agentPreset }),
     });
-    const session = await createStoredSession(this.#persistence, {
-      header,
-      ...(options.model === undefined
-        ? {}
-        : { firstEvents: [{ type: 'model/selection', data: routeData(options.model) }] }),
+    const agent = await this.#owned(header.id, async () => {
+      const session = await createStoredSession(this.#persistence, {
+        header,
+        ...(options.model === undefined
+          ? {}
+          : { firstEvents: [{ type: 'model/selection', data: routeData(options.model) }] }),
+      });
+      return this.#attach(session);
     });
-    return this.#attach(session).retain();
+    return agent.retain();
   }
 
   /**
@@ -180,23 +191,30 @@ export class AgentController {
       refuseChild(live.session.header);
       return live.retain();
     }
-    let observation: SessionObservation;
+    // Ownership before the read: a session another host owns is refused without reading its log,
+    // and the log is read while no other host may write it. The promotion counts its own use.
+    await this.#ownership.acquire(id);
     try {
-      observation = await this.#query.observeSession(id, {
-        requirePrepared: true,
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
-      });
-    } catch (cause) {
-      if (isSessionQueryError(cause, 'SESSION_QUERY_NOT_FOUND'))
-        throw new AgentError('AGENT_SESSION_NOT_FOUND', `no session ${id}`, { cause, sessionId: id });
-      if (isSessionQueryError(cause, 'SESSION_QUERY_ABORTED'))
-        throw new AgentError('AGENT_CANCELLED', `activating ${id} was cancelled`, { cause, sessionId: id });
-      throw new AgentError('AGENT_PERSISTENCE_FAILED', `reading session ${id} failed`, {
-        cause,
-        sessionId: id,
-      });
+      let observation: SessionObservation;
+      try {
+        observation = await this.#query.observeSession(id, {
+          requirePrepared: true,
+          ...(options.signal === undefined ? {} : { signal: options.signal }),
+        });
+      } catch (cause) {
+        if (isSessionQueryError(cause, 'SESSION_QUERY_NOT_FOUND'))
+          throw new AgentError('AGENT_SESSION_NOT_FOUND', `no session ${id}`, { cause, sessionId: id });
+        if (isSessionQueryError(cause, 'SESSION_QUERY_ABORTED'))
+          throw new AgentError('AGENT_CANCELLED', `activating ${id} was cancelled`, { cause, sessionId: id });
+        throw new AgentError('AGENT_PERSISTENCE_FAILED', `reading session ${id} failed`, {
+          cause,
+          sessionId: id,
+        });
+      }
+      return await this.promote(observation);
+    } finally {
+      this.#releaseOwnership(id);
     }
-    return this.promote(observation);
   }
 
   /**
@@ -236,11 +254,13 @@ export class AgentController {
   /** Cancels running turns, detaches every agent (flushing first) and refuses further activations. */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#stopOwnershipWatch();
     this.#settler.wakeAll();
     for (const agent of this.#agents.values()) agent.cancel('the agent controller is closing');
     await this.whenSettled();
     await this.#flush();
     for (const agent of [...this.#agents.values()]) this.#detach(agent);
+    await this.whenSettled(); // the ownership releases of those detaches
     await this.#cacheWrites?.drain();
   }
 
@@ -280,8 +300,9 @@ export class AgentController {
         { sessionId: id },
       );
     }
-    const publication = publishObserved(this.#preparations, this.#store, observation).then((session) =>
-      this.#attach(session, true),
+    // Ownership first: publishing writes the crash-repair closers, and only an owner may write.
+    const publication = this.#owned(id, async () =>
+      this.#attach(await publishObserved(this.#preparations, this.#store, observation), true),
     );
     this.#activating.set(id, publication);
     try {
@@ -330,7 +351,45 @@ export class AgentController {
 
   #changed(agent: LiveAgent, status: AgentStatus | undefined): void {
     if (status !== undefined) this.#emit({ kind: 'status', agent, status });
+    if (this.#evicted.has(agent)) {
+      if (agent.status === 'idle') this.#detach(agent);
+      return;
+    }
     if (this.#settler.canDetach(agent)) this.#track(this.#settler.settle(agent, agent.activity));
+  }
+
+  /** Runs `work` (which attaches an agent to `id`) as this host's owner of `id`; gives it back if `work` fails. */
+  async #owned<T>(id: SessionId, work: () => Promise<T>): Promise<T> {
+    await this.#ownership.acquire(id);
+    try {
+      return await work();
+    } catch (error) {
+      this.#releaseOwnership(id);
+      throw error;
+    }
+  }
+
+  #releaseOwnership(id: SessionId): void {
+    // Tracked, so `whenSettled()` covers it; a release that fails is reported and the lease expires.
+    this.#track(this.#ownership.release(id));
+  }
+
+  /**
+   * Another host may own the session now: cancel its turn and detach the agent once the turn has
+   * closed (at once when idle), whatever leases are held on it — the next activation must take
+   * ownership again. Detaching skips the settle flush: appends already resolved are durable.
+   */
+  #ownershipLost(id: SessionId): void {
+    const agent = this.#agents.get(id);
+    if (agent === undefined) return;
+    this.#reportError(
+      new AgentError('AGENT_OWNERSHIP_LOST', `this host lost ownership of session ${id}; its agent stops`, {
+        sessionId: id,
+      }),
+    );
+    this.#evicted.add(agent);
+    if (agent.status === 'idle') this.#detach(agent);
+    else agent.cancel('this host lost ownership of the session');
   }
 
   async #flush(): Promise<void> {
@@ -349,6 +408,7 @@ export class AgentController {
     // A no-op when the registry follows the store; otherwise this hands the cache its final row.
     this.#registry.untrack(agent.session);
     agent.markDetached();
+    this.#releaseOwnership(agent.id);
     this.#emit({ kind: 'detached', agent });
   }
 

@@ -18,6 +18,8 @@ export interface ChildRuntimeHost {
   assertOpen(): void;
   /** Attaches a new live session and its agent. */
   attach(session: Session): LiveAgent;
+  /** Runs `work` as this host's owner of `id` (taken first, given back if `work` fails). */
+  owned<T>(id: SessionId, work: () => Promise<T>): Promise<T>;
   /** The agent for an observed session: live here, in flight, or published from its prepared log. */
   adopt(observation: SessionObservation): Promise<LiveAgent>;
 }
@@ -50,13 +52,15 @@ async function startChild(host: ChildRuntimeHost, caller: LiveAgent, plan: Child
       },
     );
   }
-  const session = await createStoredSession(host.persistence, {
-    header: plan.header,
-    inheritedEvents: plan.inheritedEvents,
-    inheritedEventCount: plan.inheritedEventCount,
-    firstEvents: plan.firstEvents,
+  const agent = await host.owned(plan.header.id, async () => {
+    const session = await createStoredSession(host.persistence, {
+      header: plan.header,
+      inheritedEvents: plan.inheritedEvents,
+      inheritedEventCount: plan.inheritedEventCount,
+      firstEvents: plan.firstEvents,
+    });
+    return host.attach(session);
   });
-  const agent = host.attach(session);
   return childHandleOf(agent, agent.retain());
 }
 

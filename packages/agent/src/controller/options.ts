@@ -5,6 +5,7 @@ import type { SessionHeader, SessionId, SessionStore } from '@strand/session';
 import type { ListingCache } from '@strand/subagent';
 import type { Agent, AgentStatus } from '../agent.js';
 import type { Model, ModelResolver, ModelRoute } from '../model/model.js';
+import type { SessionOwnership } from './ownership.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 
 export interface AgentControllerOptions {
@@ -35,6 +36,11 @@ export interface AgentControllerOptions {
   readonly maxSteps?: number;
   /** Deepest `delegationDepth` a child may have (default 3). */
   readonly maxDelegationDepth?: number;
+  /**
+   * Cross-host ownership (a lease per session in a shared database). Taken before an agent is
+   * attached, given back when it detaches; losing it stops the agent. Default: `LOCAL_OWNERSHIP`.
+   */
+  readonly ownership?: SessionOwnership;
   /** How long a settled agent stays attached before it detaches (default 0: at once). */
   readonly idleDetachMs?: number;
   readonly newSessionId?: () => SessionId;

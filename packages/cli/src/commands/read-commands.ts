@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { storeOption } from '../store-option.js';
 import type { FollowSnapshot, WireEvent } from '@strand/protocol';
 import { renderAgentList } from '@strand/subagent';
 import { DEFAULT_DATA_DIR } from '../defaults.js';
@@ -12,6 +13,7 @@ interface Common extends RemoteOptions {
 function common(command: Command): Command {
   return command
     .option('--data <dir>', 'data folder (an embedded host reads it)', DEFAULT_DATA_DIR)
+    .addOption(storeOption())
     .option('--url <url>', 'a running host to ask instead (http://127.0.0.1:4400)')
     .option('--token <token>', 'token for a host bound off loopback')
     .option('--json', 'print JSON');
@@ -27,7 +29,8 @@ export function listCommand(): Command {
       if (options.json === true) return void console.log(JSON.stringify({ sessions }));
       if (sessions.length === 0) return void console.log('No sessions.');
       for (const row of sessions) {
-        const marker = row.busy ? 'running' : row.live ? 'live' : '';
+        const marker =
+          row.ownedElsewhere === true ? 'elsewhere' : row.busy ? 'running' : row.live ? 'live' : '';
         const kind =
           row.header.origin === 'subagent' ? ` (child of ${String(row.header.parentSession)})` : '';
         console.log(

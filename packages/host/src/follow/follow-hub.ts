@@ -3,6 +3,7 @@ import type { SessionObservation } from '@strand/query';
 import type { Session, SessionEvent, SessionId } from '@strand/session';
 import type { HostServices } from '../services.js';
 import type { Outbound } from './outbound.js';
+import { RemoteTail, type RemoteIdentity } from './remote-tail.js';
 
 /** One follower: a client's view of one session in one generation. */
 interface Follow {
@@ -23,6 +24,8 @@ interface Fanout {
   readonly followers: Set<Follow>;
   session: Session | undefined;
   unsubscribe: (() => void) | undefined;
+  /** Not live here, with several hosts on one database: other hosts' appends, read from the log. */
+  remote: RemoteTail | undefined;
 }
 
 /**
@@ -30,6 +33,12 @@ interface Fanout {
  * session and wrapped per follower by string concatenation (fan-out costs one `JSON.stringify`).
  * A follower whose connection has more than `maxQueuedBytes` queued gets `follow.resync` and
  * is dropped — memory stays bounded; the client re-follows for a new generation.
+ *
+ * With several hosts on one database (`services.coordination`), a session not live here may be
+ * written by another host: its fanout then has a `RemoteTail`, which reads what the followers miss
+ * from persistence on every append announcement and sends it through the same event path. The
+ * local path is unchanged; when the session attaches here the tail is dropped, when it detaches a
+ * new one takes over.
  */
 export class FollowHub {
   readonly #services: HostServices;
@@ -69,7 +78,10 @@ export class FollowHub {
     for (const dispose of this.#disposers) dispose();
     for (const release of this.#onStop.values()) release();
     this.#onStop.clear();
-    for (const fanout of this.#fanouts.values()) fanout.unsubscribe?.();
+    for (const fanout of this.#fanouts.values()) {
+      fanout.unsubscribe?.();
+      fanout.remote?.close();
+    }
     this.#fanouts.clear();
     this.#byId.clear();
   }
@@ -95,7 +107,7 @@ export class FollowHub {
     this.#byId.set(followId, follow);
     let fanout = this.#fanouts.get(sessionId);
     if (fanout === undefined) {
-      fanout = { followers: new Set(), session: undefined, unsubscribe: undefined };
+      fanout = { followers: new Set(), session: undefined, unsubscribe: undefined, remote: undefined };
       this.#fanouts.set(sessionId, fanout);
     }
     fanout.followers.add(follow);
@@ -103,6 +115,7 @@ export class FollowHub {
     if (live !== undefined && fanout.session !== live) this.#attach(fanout, live);
     // Appends between the observation's cut and now reach this follower as its first frame.
     else if (live !== undefined) this.#backfill(follow, live);
+    else this.#followRemote(fanout, observation, observation.projections?.values);
     return {
       followId,
       generation,
@@ -154,11 +167,14 @@ export class FollowHub {
     fanout.followers.delete(follow);
     if (fanout.followers.size === 0) {
       fanout.unsubscribe?.();
+      fanout.remote?.close();
       this.#fanouts.delete(follow.sessionId);
     }
   }
 
   #attach(fanout: Fanout, session: Session): void {
+    fanout.remote?.close();
+    fanout.remote = undefined;
     fanout.unsubscribe?.();
     fanout.session = session;
     fanout.unsubscribe = session.subscribe((batch) => this.#events(fanout, batch));
@@ -170,8 +186,52 @@ export class FollowHub {
   #detach(fanout: Fanout): void {
     fanout.unsubscribe?.();
     fanout.unsubscribe = undefined;
+    const session = fanout.session;
     fanout.session = undefined;
     for (const follow of fanout.followers) this.#queue(follow, this.#stateFrame(follow, false, false));
+    // Cold here again: another host may take the session over and write.
+    if (session !== undefined) this.#followRemote(fanout, session, undefined);
+  }
+
+  /** Starts (or nudges) the fanout's remote tail; a catch-up read covers appends before the subscription. */
+  #followRemote(
+    fanout: Fanout,
+    identity: RemoteIdentity & { readonly header: { readonly id: SessionId } },
+    knownValues: Readonly<Record<string, unknown>> | undefined,
+  ): void {
+    const coordination = this.#services.coordination;
+    if (coordination === undefined) return;
+    const id = identity.header.id;
+    fanout.remote ??= new RemoteTail(
+      {
+        persistence: this.#services.persistence,
+        registry: this.#services.registry,
+        cache: this.#services.cache,
+        coordination,
+      },
+      {
+        header: identity.header,
+        incarnation: identity.incarnation,
+        inheritedEventCount: identity.inheritedEventCount,
+      },
+      knownValues,
+      {
+        nextSeq: () => {
+          let lowest: number | undefined;
+          for (const follow of fanout.followers)
+            if (lowest === undefined || follow.nextSeq < lowest) lowest = follow.nextSeq;
+          return lowest;
+        },
+        active: () => fanout.session === undefined && this.#fanouts.get(id) === fanout,
+        events: (batch) => this.#events(fanout, batch),
+        projection: (key, value, seq) => this.#projection(id, key, value, seq),
+        resync: (reason) => {
+          for (const follow of [...fanout.followers]) this.#resync(follow, reason);
+        },
+      },
+      (error) => console.error(`strand host: following ${id} across hosts`, error),
+    );
+    fanout.remote.pull();
   }
 
   #backfill(follow: Follow, session: Session): void {

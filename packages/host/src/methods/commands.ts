@@ -7,7 +7,8 @@ import type { HostServices } from '../services.js';
  * The only wire writes. Each appends its event through the live session; a command on a cold
  * ordinary session publishes the prepared log to the store (writing any crash repairs), appends,
  * and detaches again — no agent is started unless the command needs one (`prompt` does). Commands
- * on a subagent child are refused: only its parent drives it.
+ * on a subagent child are refused: only its parent drives it. With several hosts on one database,
+ * a write to a cold session holds this host's lease while it runs.
  */
 export async function appendCommand(
   services: HostServices,
@@ -19,12 +20,20 @@ export async function appendCommand(
   await refuseChild(services, id, signal);
   const live = services.store.get(id);
   if (live !== undefined) return { seq: await appendOne(live, event) };
-  const reservation = await services.preparations.reserve(id, { signal });
-  const session = await reservation.publish(services.store);
+  // Another host may run an agent on it: writing needs the lease (refused SESSION_OWNED_ELSEWHERE).
+  const coordination = services.coordination;
+  await coordination?.acquire(id);
   try {
-    return { seq: await appendOne(session, event) };
+    const reservation = await services.preparations.reserve(id, { signal });
+    const session = await reservation.publish(services.store);
+    try {
+      return { seq: await appendOne(session, event) };
+    } finally {
+      services.store.detach(session);
+    }
   } finally {
-    services.store.detach(session);
+    // A release that fails leaves the lease to expire (ttl); the write itself stands.
+    await coordination?.release(id).catch(() => undefined);
   }
 }
 

@@ -52,7 +52,9 @@ export async function sessionFollow(
           (release) => hub.onStop(snapshot.followId, release),
           (error: unknown) => {
             // The follow stays a read-only view; the next interactive follow or prompt retries.
-            console.error(`strand host: promotion of ${params.id} failed`, error);
+            // Another host owning the session is an expected outcome, not a failure.
+            if ((error as { code?: unknown } | null)?.code !== 'SESSION_OWNED_ELSEWHERE')
+              console.error(`strand host: promotion of ${params.id} failed`, error);
           },
         );
       }

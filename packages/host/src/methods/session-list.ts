@@ -3,11 +3,15 @@ import { SessionLogOffset } from '@strand/session';
 import type { CorpusRow } from '@strand/query';
 import { LIST_HINT_KEYS, type HostLimits, type HostServices } from '../services.js';
 
+const NONE_ELSEWHERE: ReadonlyMap<string, unknown> = new Map();
+
 /**
  * `session.list`: corpus headers with partial hints — the live watermark cache for attached
  * sessions, projection-cache rows for cold unseeded ones. When the cache cannot tell whether a
  * session is blank and its stored size is small, one bounded observation fills the hints;
- * otherwise hints stay missing (unknown) and the row stays visible. Never activates an agent.
+ * otherwise hints stay missing (unknown) and the row stays visible. With several hosts on one
+ * database, a cold session another host holds the lease of is marked `ownedElsewhere` and `busy`
+ * (`live` keeps meaning "attached here"). Never activates an agent.
  */
 export async function sessionList(
   services: HostServices,
@@ -22,16 +26,20 @@ export async function sessionList(
       (a.header.id < b.header.id ? -1 : a.header.id > b.header.id ? 1 : 0),
   );
   const rows = params.limit === undefined ? corpus : corpus.slice(0, params.limit);
+  // One lease query per list call; a session live here is ours, whatever a stale row says.
+  const elsewhere = (await services.coordination?.ownedElsewhere()) ?? NONE_ELSEWHERE;
   const out: SessionListRow[] = [];
   for (const row of rows) {
     const hints = row.live
       ? liveHints(services, row)
       : ((await coldHints(services, limits, row, signal)) ?? undefined);
+    const ownedElsewhere = !row.live && elsewhere.has(row.header.id);
     out.push({
       id: row.header.id,
       header: row.header,
       live: row.live,
-      busy: row.live && (services.agents?.isBusy(row.header.id) ?? false),
+      busy: ownedElsewhere || (row.live && (services.agents?.isBusy(row.header.id) ?? false)),
+      ...(ownedElsewhere ? { ownedElsewhere } : {}),
       ...(hints === undefined ? {} : { hints }),
     });
   }

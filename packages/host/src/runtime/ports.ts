@@ -1,6 +1,6 @@
 import type { AgentController } from '@strand/agent';
 import type { PresetCatalogEntry, ModelCatalogEntry, SearchResult } from '@strand/protocol';
-import type { SessionSearchIndex } from '@strand/query';
+import type { RuntimeSearchIndex } from './stores.js';
 import { listChildren, listDescendants, type SubagentListingContext } from '@strand/subagent';
 import type { SessionId } from '@strand/session';
 import type { AgentPort, CatalogPort, SearchPort, SubagentPort } from '../ports.js';
@@ -49,7 +49,7 @@ export function subagentPort(ctx: SubagentListingContext): SubagentPort {
   };
 }
 
-export function searchPort(index: SessionSearchIndex): SearchPort {
+export function searchPort(index: RuntimeSearchIndex): SearchPort {
   return {
     async search(query, options) {
       const page = await index.search(query, options);

@@ -7,16 +7,17 @@ import type { FollowSnapshot, SessionListRow } from '@strand/protocol';
 import { Session, SessionId, newSessionHeader } from '@strand/session';
 import { RpcTestClient, turn } from '../host-fixture.js';
 import { startHost, type RunningHost } from '../server.js';
+import type { RuntimeOptions } from './runtime-options.js';
 import { openStrandRuntime, type StrandRuntime } from './strand-runtime.js';
 
-let root: string;
+let root: string | undefined;
 let runtime: StrandRuntime;
-let host: RunningHost;
+let host: RunningHost | undefined;
 let clients: RpcTestClient[] = [];
 
-async function start(): Promise<RpcTestClient> {
+async function start(options: Omit<RuntimeOptions, 'dataDir'> = {}): Promise<RpcTestClient> {
   root = mkdtempSync(path.join(tmpdir(), 'strand-runtime-'));
-  runtime = await openStrandRuntime({ dataDir: root });
+  runtime = await openStrandRuntime({ ...options, dataDir: root });
   host = await startHost({ services: runtime.services });
   const client = await RpcTestClient.open(host.rpcUrl);
   clients.push(client);
@@ -26,9 +27,12 @@ async function start(): Promise<RpcTestClient> {
 afterEach(async () => {
   for (const c of clients) c.close();
   clients = [];
+  if (host === undefined || root === undefined) return; // the test opened nothing
   await host.close();
   await runtime.close();
   rmSync(root, { recursive: true, force: true });
+  host = undefined;
+  root = undefined;
 });
 
 async function stored(
@@ -196,4 +200,77 @@ describe('commands through the agent runtime', () => {
     );
     expect(page.results[0]?.sessionId).toBe('searchable');
   });
+});
+
+describe('the cold-read bound of the subagent listing (a runtime option)', () => {
+  const peakDuring = async (work: () => Promise<unknown>): Promise<number> => {
+    const { query } = runtime.services;
+    const observe = query.observeSession.bind(query);
+    let inFlight = 0;
+    let peak = 0;
+    const spy = vi.spyOn(query, 'observeSession').mockImplementation(async (id, options) => {
+      peak = Math.max(peak, ++inFlight);
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        return await observe(id, options);
+      } finally {
+        inFlight--;
+      }
+    });
+    try {
+      await work();
+    } finally {
+      spy.mockRestore();
+    }
+    return peak;
+  };
+  const children = async (count: number): Promise<void> => {
+    await stored('bounded-parent', 1);
+    for (let i = 0; i < count; i++) {
+      const child = await stored(`bounded-child-${i}`, 0, {
+        origin: 'subagent',
+        parentSession: SessionId('bounded-parent'),
+        delegationDepth: 1,
+      });
+      // Unseeded, with no cache row yet: every child takes a cold read.
+      await child.append({
+        type: 'subagent/descriptor',
+        data: { version: 2, mode: 'one-shot', label: `c${i}` },
+      });
+    }
+  };
+
+  it('a configured bound of 2 is the observed peak of cold reads in subagent.list', async () => {
+    const client = await start({ coldReadConcurrency: 2 });
+    expect(runtime.coldReadConcurrency).toBe(2);
+    await children(8);
+    let rows: unknown[] = [];
+    const peak = await peakDuring(async () => {
+      ({ rows } = await client.call<{ rows: unknown[] }>('subagent.list', { id: 'bounded-parent' }));
+    });
+    expect(rows).toHaveLength(8);
+    expect(peak).toBe(2);
+  });
+
+  it('the files default is the seed constant 4', async () => {
+    const client = await start();
+    expect(runtime.coldReadConcurrency).toBe(4);
+    await children(8);
+    expect(await peakDuring(() => client.call('subagent.list', { id: 'bounded-parent' }))).toBe(4);
+  });
+
+  it.each([0, 1.5, 65])(
+    'refuses to open with coldReadConcurrency %s (HOST_RUNTIME_CONFIG_INVALID)',
+    async (bad) => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'strand-runtime-bad-'));
+      try {
+        await expect(openStrandRuntime({ dataDir: dir, coldReadConcurrency: bad })).rejects.toMatchObject({
+          code: 'HOST_RUNTIME_CONFIG_INVALID',
+          message: expect.stringMatching(/coldReadConcurrency must be/) as string,
+        });
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });

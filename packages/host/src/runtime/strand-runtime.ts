@@ -1,60 +1,57 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { AgentController, modelFromConfig, type ModelConfig } from '@strand/agent';
-import {
-  SessionPreparations,
-  openJsonlPersistence,
-  openSqlitePersistence,
-  type SessionPersistence,
-} from '@strand/persistence';
+import { AgentController, modelFromConfig, subagentTools } from '@strand/agent';
+import { SessionPreparations } from '@strand/persistence';
+import type { AppendFeed, SessionLeases } from '@strand/postgres';
 import { BUILT_IN_UNITS, ProjectionRegistry } from '@strand/projection';
-import { CacheWritePolicy, ProjectionCache } from '@strand/projection-cache';
+import { CacheWritePolicy } from '@strand/projection-cache';
 import type { ModelCatalogEntry } from '@strand/protocol';
-import { SessionQuery, SessionSearchIndex } from '@strand/query';
+import { SessionQuery } from '@strand/query';
 import { SessionStore } from '@strand/session';
-import { registerSubagentUnits } from '@strand/subagent';
+import { registerSubagentUnits, type SubagentListingContext } from '@strand/subagent';
 import type { HostServices } from '../services.js';
+import { coordinationPort, leaseOwnership } from './coordination.js';
 import { feedLiveSearch } from './live-search-feed.js';
 import { loadPresets } from './presets.js';
 import { agentPort, catalogPort, searchPort, subagentPort } from './ports.js';
+import { resolveRuntimeOptions, type ResolvedStore, type RuntimeOptions } from './runtime-options.js';
+import { openStores, type RuntimeSearchIndex } from './stores.js';
 
-export interface RuntimeOptions {
-  /** The data folder: session logs, projection cache, search index, presets.json. */
-  readonly dataDir: string;
-  /** `jsonl` (default: JSONL + zstd files) or `sqlite` (one database file). */
-  readonly backend?: 'jsonl' | 'sqlite';
-  /** An OpenAI-compatible model; default the built-in deterministic scripted model. */
-  readonly model?: ModelConfig;
-  /** Index the persisted corpus for search when the runtime opens (default true; runs in the background). */
-  readonly syncSearch?: boolean;
-}
+export type { RuntimeOptions };
 
 export interface StrandRuntime {
   readonly services: HostServices;
   readonly agents: AgentController;
-  readonly search: SessionSearchIndex;
+  readonly search: RuntimeSearchIndex;
+  /** Which store this runtime serves (files + SQLite, or a shared PostgreSQL database). */
+  readonly store: ResolvedStore['kind'];
+  /** PostgreSQL store only: this host's session leases and its feed of appends (diagnostics, tests). */
+  readonly coordination?: { readonly leases: SessionLeases; readonly feed: AppendFeed };
+  /** The subagent listing's cold-read bound in effect. */
+  readonly coldReadConcurrency: number;
   /** Resolves when the start-up search sync is done. */
   readonly searchReady: Promise<void>;
   close(): Promise<void>;
 }
 
 /**
- * The composition root: every package wired once over one data folder. The host, the CLI and
- * the tests that need a whole Strand build it here and nowhere else.
+ * The composition root: every package wired once over one store — the data folder's files and
+ * SQLite databases, or a PostgreSQL database several hosts share (then with session leases and
+ * the cross-host append feed). The host, the CLI and the tests that need a whole Strand build it
+ * here and nowhere else. Options are validated first (`HOST_RUNTIME_CONFIG_INVALID`).
  */
 export async function openStrandRuntime(options: RuntimeOptions): Promise<StrandRuntime> {
-  const dataDir = path.resolve(options.dataDir);
+  const config = resolveRuntimeOptions(options);
+  const dataDir = path.resolve(config.dataDir);
   await mkdir(dataDir, { recursive: true });
-  const persistence: SessionPersistence =
-    options.backend === 'sqlite'
-      ? openSqlitePersistence({ path: path.join(dataDir, 'strand.db') })
-      : await openJsonlPersistence({ root: dataDir });
-  const preparations = new SessionPreparations(persistence);
-  const store = new SessionStore();
+  const model = modelFromConfig(config.model ?? {});
   const registry = new ProjectionRegistry();
   for (const unit of BUILT_IN_UNITS) registry.register(unit);
   registerSubagentUnits(registry);
-  const cache = ProjectionCache.open({ path: path.join(dataDir, 'projection-cache.db'), registry });
+  const stores = await openStores(config, registry);
+  const { persistence, cache, search } = stores;
+  const preparations = new SessionPreparations(persistence);
+  const store = new SessionStore();
   const cacheWrites = new CacheWritePolicy({
     registry,
     cache,
@@ -62,9 +59,15 @@ export async function openStrandRuntime(options: RuntimeOptions): Promise<Strand
     logger: console,
   });
   const query = new SessionQuery({ persistence, preparations, store, registry, cache });
-  const search = SessionSearchIndex.open({ path: path.join(dataDir, 'search.db') });
   const stopLiveSearch = feedLiveSearch(store, search);
-  const model = modelFromConfig(options.model ?? {});
+  const listing: SubagentListingContext = {
+    sessionProjections: registry,
+    sessions: store,
+    sessionQuery: query,
+    sessionProjectionCache: cache,
+    limits: { coldReadConcurrency: config.coldReadConcurrency },
+  };
+  const coordination = stores.coordination;
   const agents = new AgentController({
     persistence,
     preparations,
@@ -74,15 +77,18 @@ export async function openStrandRuntime(options: RuntimeOptions): Promise<Strand
     cacheWrites,
     cache,
     model,
+    // The model's list_agents reads through the same bounded listing as subagent.list.
+    tools: subagentTools({ listing }),
+    ...(coordination === undefined ? {} : { ownership: leaseOwnership(coordination.leases) }),
   });
   const models: ModelCatalogEntry[] = [
     { provider: 'strand', model: 'scripted', label: 'Scripted (built-in, deterministic)' },
   ];
-  if (options.model?.baseUrl !== undefined && options.model.model !== undefined) {
+  if (config.model?.baseUrl !== undefined && config.model.model !== undefined) {
     models.push({
-      provider: options.model.provider ?? 'openai-compatible',
-      model: options.model.model,
-      label: `${options.model.model} (${options.model.baseUrl})`,
+      provider: config.model.provider ?? 'openai-compatible',
+      model: config.model.model,
+      label: `${config.model.model} (${config.model.baseUrl})`,
     });
   }
   const presets = await loadPresets(path.join(dataDir, 'presets.json'));
@@ -94,37 +100,35 @@ export async function openStrandRuntime(options: RuntimeOptions): Promise<Strand
     cache,
     query,
     agents: agentPort(agents),
-    subagents: subagentPort({
-      sessionProjections: registry,
-      sessions: store,
-      sessionQuery: query,
-      sessionProjectionCache: cache,
-    }),
+    subagents: subagentPort(listing),
     search: searchPort(search),
     catalogs: catalogPort(models, presets),
+    ...(coordination === undefined
+      ? {}
+      : { coordination: coordinationPort(coordination.leases, coordination.feed) }),
   };
-  const searchReady =
-    options.syncSearch === false
-      ? Promise.resolve()
-      : search.sync({ persistence, live: store }).then(
-          () => undefined,
-          (error: unknown) => console.error('strand: search index sync failed', error),
-        );
+  const searchReady = !config.syncSearch
+    ? Promise.resolve()
+    : search.sync({ persistence, live: store }).then(
+        () => undefined,
+        (error: unknown) => console.error('strand: search index sync failed', error),
+      );
   return {
     services,
     agents,
     search,
+    store: config.store.kind,
+    ...(coordination === undefined ? {} : { coordination }),
+    coldReadConcurrency: config.coldReadConcurrency,
     searchReady,
     async close() {
       await searchReady;
       await agents.close();
-      stopLiveSearch();
+      await stopLiveSearch();
       await cacheWrites.drain();
       cacheWrites.dispose();
       query.close();
-      search.close();
-      cache.close();
-      await persistence.close();
+      await stores.close();
     },
   };
 }

@@ -1,2 +1,6 @@
-// Public API of the PostgreSQL cache component (filled in by issue 9's work).
-export {};
+// Public API of the PostgreSQL projection cache.
+export {
+  openPostgresProjectionCache,
+  PostgresProjectionCache,
+  type OpenPostgresProjectionCacheOptions,
+} from './postgres-cache.js';

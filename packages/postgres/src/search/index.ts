@@ -1,2 +1,7 @@
-// Public API of the PostgreSQL search component (filled in by issue 9's work).
-export {};
+// Public API of the PostgreSQL search component.
+export {
+  PostgresSearchIndex,
+  openPostgresSearchIndex,
+  type PostgresSearchIndexOptions,
+} from './postgres-search-index.js';
+export { SEARCH_SCHEMA_VERSION } from './search-schema.js';

@@ -1,7 +1,5 @@
-import Database from 'better-sqlite3';
-import { BUILT_IN_UNITS, ProjectionRegistry, type ProjectionUnit } from '@strand/projection';
-import { SessionId, type SessionHeader } from '@strand/session';
-import { ProjectionCache } from '../cache.js';
+import type { ProjectionUnit } from '@strand/projection';
+import { SessionId, SessionSeq, type SessionEvent, type SessionHeader } from '@strand/session';
 import type { CacheLogger } from '../logger.js';
 import type { CacheSubject } from '../subject.js';
 
@@ -14,10 +12,23 @@ export const subject = (id = 's1', incarnation = 'inc-1'): CacheSubject => ({
   incarnation,
 });
 
-/** A logger that records what the cache contained. */
-export function recordingLogger(): CacheLogger & {
+export const event = (seq: number, type: string, data: unknown): SessionEvent =>
+  Object.freeze({ type, seq: SessionSeq(seq), time: 1_000 + seq, data: data as SessionEvent['data'] });
+
+/** A closed turn with a title: four events, so a full fold sits at cut 4 (`asOfSeq` 3). */
+export const turnEvents: readonly SessionEvent[] = [
+  event(0, 'turn/start', {}),
+  event(1, 'session/title', { title: 'Hello' }),
+  event(2, 'user/message', { content: 'hi', author: 'human' }),
+  event(3, 'turn/end', { reason: 'completed' }),
+];
+
+export type RecordingLogger = CacheLogger & {
   readonly entries: { message: string; fields: Readonly<Record<string, unknown>> }[];
-} {
+};
+
+/** A logger that records what the cache contained. */
+export function recordingLogger(): RecordingLogger {
   const entries: { message: string; fields: Readonly<Record<string, unknown>> }[] = [];
   return { entries, warn: (message, fields) => entries.push({ message, fields }) };
 }
@@ -33,13 +44,3 @@ export const strictCounter: ProjectionUnit<{ n: number }, number, 'test/strict'>
     return state.n;
   },
 };
-
-export function memoryCache(logger: CacheLogger = recordingLogger()): {
-  cache: ProjectionCache;
-  db: Database.Database;
-  registry: ProjectionRegistry;
-} {
-  const registry = new ProjectionRegistry({ units: [...BUILT_IN_UNITS, strictCounter] });
-  const db = new Database(':memory:');
-  return { cache: new ProjectionCache(db, registry, { logger }), db, registry };
-}

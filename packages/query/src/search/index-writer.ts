@@ -2,40 +2,27 @@ import type Database from 'better-sqlite3';
 import type { SessionEvent, SessionId } from '@strand/session';
 import type { TextExtractor } from './default-extractor.js';
 import { SearchIndexError } from './errors.js';
+import type { SearchIndexStore } from './index-store.js';
 import { SessionRows, type SessionRow } from './session-rows.js';
-import { sanitizeIndexedText } from './snippet.js';
 import { MAX_INDEXED_SEQ, TextRows } from './text-rows.js';
+import {
+  afterBegin,
+  indexedText,
+  planAppend,
+  planBegin,
+  type AppendOutcome,
+  type BeginMode,
+  type Provenance,
+} from './write-rules.js';
 
-/** Longest text indexed per event (UTF-16 units); the rest of a huge tool output is not searchable. */
-export const MAX_INDEXED_CHARS = 256 * 1024;
-
-/** Where events being indexed come from: the durable log, or a live session's memory. */
-export type Provenance = 'disk' | 'memory';
-
-/** How `begin` treats what is already indexed for the session. */
-export type BeginMode =
-  /** Keep the rows (continue at `cut`); a different incarnation still resets. */
-  | { readonly kind: 'keep' }
-  /** Drop every row: another incarnation, or a log that no longer extends what was indexed. */
-  | { readonly kind: 'reset' }
-  /** Drop the rows with `seq >= from` (indexed from memory, about to be replaced by the durable log). */
-  | { readonly kind: 'truncate'; readonly from: number };
-
-export interface AppendOutcome {
-  /** Events consumed (offered to the extractor), including those that had no text. */
-  readonly events: number;
-  /** FTS rows written. */
-  readonly rows: number;
-  /** The bookkeeping changed under the caller (another incarnation or cut): nothing was written. */
-  readonly stale: boolean;
-}
+export { MAX_INDEXED_CHARS, type AppendOutcome, type BeginMode, type Provenance } from './write-rules.js';
 
 /**
- * The only writer of the index tables. Every method is one transaction, so the bookkeeping row
- * and the FTS rows of a session always agree: `cut` is exactly one past the last event offered to
- * the extractor, and a row exists for every event below `cut` that had text.
+ * The only writer of the SQLite index tables. Every method is one transaction, so the bookkeeping
+ * row and the FTS rows of a session always agree (the rules: write-rules.ts). Synchronous: it
+ * satisfies `SearchIndexStore` with plain values.
  */
-export class IndexWriter {
+export class IndexWriter implements SearchIndexStore {
   readonly #extract: TextExtractor;
   readonly sessions: SessionRows;
   readonly #text: TextRows;
@@ -47,7 +34,7 @@ export class IndexWriter {
     provenance: Provenance,
     revision: string | undefined,
   ) => AppendOutcome;
-  readonly #drop: (sessionId: SessionId) => boolean;
+  readonly #drop: (sessionId: SessionId, sid: number | undefined) => boolean;
 
   constructor(db: Database.Database, extractor: TextExtractor) {
     this.#extract = extractor;
@@ -65,13 +52,17 @@ export class IndexWriter {
         revision: string | undefined,
       ) => this.#appendNow(sessionId, incarnation, events, provenance, revision),
     );
-    this.#drop = db.transaction((sessionId: SessionId) => {
+    this.#drop = db.transaction((sessionId: SessionId, sid: number | undefined) => {
       const row = this.sessions.get(sessionId);
-      if (row === undefined) return false;
+      if (row === undefined || (sid !== undefined && row.sid !== sid)) return false;
       this.#text.deleteFrom(row.sid, 0);
       this.sessions.delete(row.sid);
       return true;
     });
+  }
+
+  sessionRows(): SessionRow[] {
+    return guard(() => this.sessions.all());
   }
 
   /** Creates or re-binds the session's bookkeeping before indexing; returns the row as it now is. */
@@ -79,11 +70,7 @@ export class IndexWriter {
     return guard(() => this.#begin(sessionId, incarnation, mode), sessionId);
   }
 
-  /**
-   * Indexes the events with `seq >= cut` (earlier ones were indexed already and are skipped), in one
-   * transaction, stopping at a gap. Disk events extend the durable prefix; a `revision` is recorded
-   * only when the whole indexed prefix is durable (it names exactly what was read).
-   */
+  /** Indexes the events with `seq >= cut`, in one transaction, stopping at a gap (`planAppend`). */
   append(
     sessionId: SessionId,
     incarnation: string | null,
@@ -94,26 +81,23 @@ export class IndexWriter {
     return guard(() => this.#append(sessionId, incarnation, events, provenance, revision), sessionId);
   }
 
-  /** Drops the session's rows and bookkeeping; returns whether it was indexed. */
-  drop(sessionId: SessionId): boolean {
-    return guard(() => this.#drop(sessionId), sessionId);
+  /** Drops the session's rows and bookkeeping (only under key `sid`, if given); returns whether it did. */
+  drop(sessionId: SessionId, sid?: number): boolean {
+    return guard(() => this.#drop(sessionId, sid), sessionId);
   }
 
   #beginNow(sessionId: SessionId, incarnation: string | null, mode: BeginMode): SessionRow {
     const row = this.sessions.get(sessionId);
     if (row === undefined) return this.sessions.insert(sessionId, incarnation);
-    if (mode.kind === 'reset' || row.incarnation !== incarnation) {
+    const step = planBegin(row, incarnation, mode);
+    if (step.kind === 'reset') {
       this.#text.deleteFrom(row.sid, 0);
       this.sessions.reset(row.sid, incarnation);
-      return { ...row, incarnation, revision: null, cut: 0, durableCut: 0 };
+    } else if (step.kind === 'truncate') {
+      this.#text.deleteFrom(row.sid, step.from);
+      this.sessions.setProgress(row.sid, step.from, row.durableCut);
     }
-    if (mode.kind === 'truncate' && row.cut > mode.from) {
-      this.#text.deleteFrom(row.sid, mode.from);
-      const durableCut = Math.min(row.durableCut, mode.from);
-      this.sessions.setProgress(row.sid, mode.from, durableCut);
-      return { ...row, cut: mode.from, durableCut };
-    }
-    return row;
+    return afterBegin(row, step);
   }
 
   #appendNow(
@@ -125,63 +109,19 @@ export class IndexWriter {
   ): AppendOutcome {
     const row = this.sessions.get(sessionId);
     if (row === undefined || row.incarnation !== incarnation) return { events: 0, rows: 0, stale: true };
-    let cut = row.cut;
-    let rows = 0;
-    let consumed = 0;
-    let gap = false;
-    for (const event of events) {
-      if (event.seq < cut) continue;
-      if (event.seq !== cut) {
-        gap = true; // the next sync re-reads from `cut`
-        break;
-      }
-      if (event.seq > MAX_INDEXED_SEQ) {
-        throw new SearchIndexError(
-          'SESSION_QUERY_SEARCH_INDEX_FAILED',
-          `session ${sessionId}: seq ${event.seq} exceeds the indexable range`,
-          {
-            sessionId,
-          },
-        );
-      }
-      const text = this.#textOf(event);
-      if (text !== undefined) {
-        this.#text.insert(row.sid, event.seq, text);
-        rows++;
-      }
-      cut++;
-      consumed++;
-    }
-    // Disk events extend the durable prefix only if nothing from memory sits below them.
-    const durableCut = provenance === 'disk' && row.durableCut === row.cut ? cut : row.durableCut;
-    if (cut !== row.cut || durableCut !== row.durableCut) this.sessions.setProgress(row.sid, cut, durableCut);
-    if (revision !== undefined && provenance === 'disk' && durableCut === cut && !gap)
-      this.sessions.setRevision(row.sid, revision);
-    return { events: consumed, rows, stale: false };
+    const plan = planAppend(
+      row,
+      events,
+      provenance,
+      revision,
+      (event) => indexedText(this.#extract, event),
+      MAX_INDEXED_SEQ,
+    );
+    for (const { seq, text } of plan.rows) this.#text.insert(row.sid, seq, text);
+    if (plan.progressed) this.sessions.setProgress(row.sid, plan.cut, plan.durableCut);
+    if (plan.revision !== undefined) this.sessions.setRevision(row.sid, plan.revision);
+    return { events: plan.events, rows: plan.rows.length, stale: false };
   }
-
-  #textOf(event: SessionEvent): string | undefined {
-    let text: string | undefined;
-    try {
-      text = this.#extract(event);
-    } catch {
-      // The extractor's contract is "never throws"; one that does on an odd event must not stop
-      // indexing the corpus, so the event counts as having no text.
-      return undefined;
-    }
-    if (typeof text !== 'string' || text.trim().length === 0) return undefined;
-    if (text.length > MAX_INDEXED_CHARS) {
-      const end = isHighSurrogate(text.charCodeAt(MAX_INDEXED_CHARS - 1))
-        ? MAX_INDEXED_CHARS - 1
-        : MAX_INDEXED_CHARS;
-      text = text.slice(0, end);
-    }
-    return sanitizeIndexedText(text);
-  }
-}
-
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
 }
 
 /** SQLite failures become the index's own code; the index's own errors pass through. */

@@ -5,6 +5,8 @@ export {
   MAX_SEARCH_LIMIT,
   type SessionSearchIndexOptions,
 } from './session-search-index.js';
+export type { SearchIndex, SearchIndexTuning } from './search-index.js';
+export type { MaybePromise } from './index-store.js';
 export { defaultTextExtractor, type TextExtractor } from './default-extractor.js';
 export {
   SearchIndexError,
@@ -14,7 +16,7 @@ export {
 } from './errors.js';
 export { HIGHLIGHT_START, HIGHLIGHT_END, SNIPPET_ELLIPSIS, SNIPPET_MAX_CHARS } from './snippet.js';
 export { MAX_QUERY_CHARS, MAX_QUERY_TERMS } from './fts-query.js';
-export { MAX_INDEXED_CHARS } from './index-writer.js';
+export { MAX_INDEXED_CHARS } from './write-rules.js';
 export type {
   SearchSources,
   SyncOptions,

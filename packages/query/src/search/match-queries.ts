@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3';
+import type { MatchRow } from './ranked-window.js';
 import { HIGHLIGHT_END, HIGHLIGHT_START, SNIPPET_ELLIPSIS } from './snippet.js';
 
-/** `[sid, seq, bm25]`; bm25 as FTS5 computes it: lower (more negative) is more relevant. */
-export type MatchRow = readonly [sid: number, seq: number, bm25: number];
+export type { MatchRow } from './ranked-window.js';
 
 /** Tokens FTS5's `snippet()` may return (its maximum is 64); the result is then bounded in characters. */
 const SNIPPET_TOKENS = 24;

@@ -1,4 +1,5 @@
 import type { SessionEvent, SessionId } from '@strand/session';
+import type { SearchIndexStore } from './index-store.js';
 import type { IndexWriter } from './index-writer.js';
 
 /** Events per write transaction (memory and disk alike): bounds how long one commit blocks the loop. */
@@ -16,16 +17,26 @@ export interface IndexCounts {
   rows: number;
 }
 
-/**
- * Indexes a live session's in-memory events from the indexed cut up to `upTo` (default: all), one
- * transaction per batch, yielding the running counts after each batch so an async caller can check
- * its signal and let the loop breathe. No disk read: memory is the source while a session is live.
- * A different incarnation, a `reset`, or a log shorter than the cut re-indexes from 0.
+export interface IndexMemoryOptions {
+  /** Drop what is indexed and start from 0. */
+  readonly reset?: boolean;
+  /** Index up to this cut (default: every event in memory). */
+  readonly upTo?: number;
+}
+
+/*
+ * Indexing a live session's memory, from the indexed cut up to `upTo`, one transaction per batch.
+ * No disk read: memory is the source while a session is live. A different incarnation, a `reset`,
+ * or a log shorter than the cut re-indexes from 0. Two copies of one short loop: `indexMemory`
+ * over any `SearchIndexStore` (awaited), and `indexMemorySteps` for the synchronous SQLite writer,
+ * whose `indexLive` must have committed when it returns. Change them together.
  */
+
+/** The synchronous loop (SQLite): yields the running counts after each batch. */
 export function* indexMemorySteps(
   writer: IndexWriter,
   log: LiveLog,
-  options: { reset?: boolean; upTo?: number } = {},
+  options: IndexMemoryOptions = {},
 ): Generator<IndexCounts, IndexCounts> {
   const incarnation = log.incarnation ?? null;
   const counts: IndexCounts = { events: 0, rows: 0 };
@@ -51,11 +62,45 @@ export function* indexMemorySteps(
 export function indexMemoryNow(
   writer: IndexWriter,
   log: LiveLog,
-  options: { reset?: boolean; upTo?: number } = {},
+  options: IndexMemoryOptions = {},
 ): IndexCounts {
   const steps = indexMemorySteps(writer, log, options);
   for (;;) {
     const step = steps.next();
     if (step.done === true) return step.value;
   }
+}
+
+/**
+ * The same loop over any `SearchIndexStore`; `afterBatch` runs after each committed batch (a sync
+ * yields to the event loop and checks its signal there).
+ */
+export async function indexMemory(
+  store: SearchIndexStore,
+  log: LiveLog,
+  options: IndexMemoryOptions = {},
+  afterBatch?: (counts: IndexCounts) => Promise<void> | void,
+): Promise<IndexCounts> {
+  const incarnation = log.incarnation ?? null;
+  const counts: IndexCounts = { events: 0, rows: 0 };
+  let row = await store.begin(
+    log.id,
+    incarnation,
+    options.reset === true ? { kind: 'reset' } : { kind: 'keep' },
+  );
+  if (row.cut > log.events.length) row = await store.begin(log.id, incarnation, { kind: 'reset' });
+  const end = Math.min(options.upTo ?? log.events.length, log.events.length);
+  for (let from = row.cut; from < end; from += INDEX_BATCH_EVENTS) {
+    const outcome = await store.append(
+      log.id,
+      incarnation,
+      log.events.slice(from, Math.min(end, from + INDEX_BATCH_EVENTS)),
+      'memory',
+    );
+    if (outcome.stale) break;
+    counts.events += outcome.events;
+    counts.rows += outcome.rows;
+    await afterBatch?.(counts);
+  }
+  return counts;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MatchRow } from './match-queries.js';
+import type { MatchRow } from './ranked-window.js';
 import { rankWindow } from './ranked-window.js';
 
 describe('rankWindow', () => {

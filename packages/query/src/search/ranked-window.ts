@@ -1,4 +1,8 @@
-import type { MatchRow } from './match-queries.js';
+/**
+ * One matching event: `[sid, seq, cost]`, where lower cost is more relevant — FTS5's bm25 as is
+ * (it is negative), or the negated `ts_rank_cd` on PostgreSQL.
+ */
+export type MatchRow = readonly [sid: number, seq: number, cost: number];
 
 /** Hits kept (and summed into the score) per session. */
 export const HITS_PER_SESSION = 3;
@@ -6,7 +10,7 @@ export const HITS_PER_SESSION = 3;
 /** One session of a result snapshot. */
 export interface RankedEntry {
   readonly sid: number;
-  /** Higher is better: the negated sum of the bm25 of `hits`. */
+  /** Higher is better: the negated sum of the cost of `hits` (of their bm25 on SQLite). */
   readonly score: number;
   /** Seqs of the best matching events, best first. */
   readonly hits: readonly number[];
@@ -23,7 +27,7 @@ export interface RankedWindow {
  * sessions. Pure.
  *
  * A session's score sums its best `HITS_PER_SESSION` hits, so more matching events — and more
- * occurrences within one event, through bm25 — rank higher, while a huge session cannot win on
+ * occurrences within one event, through bm25 or ts_rank_cd — rank higher, while a huge session cannot win on
  * volume alone. Ties break on the newer session (larger sid). When the window is full, its lowest
  * session may continue below it; it has been ranked here, so the next window starts strictly below
  * that session (`nextUpperSid`) and no session ever appears in two windows.
@@ -33,14 +37,14 @@ export function rankWindow(rows: readonly MatchRow[], windowSize: number): Ranke
   let i = 0;
   while (i < rows.length) {
     const sid = rows[i]![0];
-    const best: (readonly [seq: number, bm25: number])[] = [];
+    const best: (readonly [seq: number, cost: number])[] = [];
     for (; i < rows.length && rows[i]![0] === sid; i++) {
-      const [, seq, bm25] = rows[i]!;
-      insertBest(best, seq, bm25);
+      const [, seq, cost] = rows[i]!;
+      insertBest(best, seq, cost);
     }
     entries.push({
       sid,
-      score: -best.reduce((sum, [, bm25]) => sum + bm25, 0),
+      score: -best.reduce((sum, [, cost]) => sum + cost, 0),
       hits: best.map(([seq]) => seq),
     });
   }
@@ -49,11 +53,11 @@ export function rankWindow(rows: readonly MatchRow[], windowSize: number): Ranke
   return { entries, nextUpperSid: full ? rows[rows.length - 1]![0] : null };
 }
 
-/** Keeps the `HITS_PER_SESSION` lowest bm25 values, ascending; equal scores keep the earlier seq first. */
-function insertBest(best: (readonly [number, number])[], seq: number, bm25: number): void {
+/** Keeps the `HITS_PER_SESSION` lowest costs, ascending; equal costs keep the earlier seq first. */
+function insertBest(best: (readonly [number, number])[], seq: number, cost: number): void {
   let at = best.length;
-  while (at > 0 && (best[at - 1]![1] > bm25 || (best[at - 1]![1] === bm25 && best[at - 1]![0] > seq))) at--;
+  while (at > 0 && (best[at - 1]![1] > cost || (best[at - 1]![1] === cost && best[at - 1]![0] > seq))) at--;
   if (at >= HITS_PER_SESSION) return;
-  best.splice(at, 0, [seq, bm25]);
+  best.splice(at, 0, [seq, cost]);
   if (best.length > HITS_PER_SESSION) best.pop();
 }

@@ -1,24 +1,13 @@
 import type Database from 'better-sqlite3';
+import {
+  decodeSnapshotEntries,
+  encodeSnapshotEntries,
+  type SnapshotHead,
+  type SnapshotRetention,
+} from './page-rules.js';
 import type { RankedEntry } from './ranked-window.js';
 
-/** A frozen result order behind a cursor. */
-export interface SnapshotHead {
-  readonly id: number;
-  readonly generation: number;
-  /** The MATCH expression it ranks: a cursor is only valid for the same query. */
-  readonly expression: string;
-  /** Where its next rank window starts; `null` when it holds every match. */
-  readonly upperSid: number | null;
-  /** Entries held (positions 0 … size-1). */
-  readonly size: number;
-}
-
-export interface SnapshotRetention {
-  /** A snapshot not used for this long is dropped (its cursors become stale). */
-  readonly maxIdleMs: number;
-  /** At most this many snapshots are kept; the least recently used go first. */
-  readonly maxSnapshots: number;
-}
+export type { SnapshotHead, SnapshotRetention } from './page-rules.js';
 
 interface RawHead {
   readonly id: number;
@@ -32,9 +21,6 @@ interface RawChunk {
   readonly first_position: number;
   readonly entries: string;
 }
-
-/** A chunk's wire form: `[sid, score, hits]` per entry. */
-type ChunkEntry = [sid: number, score: number, hits: number[]];
 
 /**
  * Result snapshots, stored in the index database so cursors survive a restart of the process and
@@ -92,7 +78,7 @@ export class ResultSnapshots {
     const id = Number(
       this.#insertHead.run(generation, expression, upperSid, entries.length, now).lastInsertRowid,
     );
-    this.#insertChunk.run(id, 0, entries.length, encode(entries));
+    this.#insertChunk.run(id, 0, entries.length, encodeSnapshotEntries(entries));
     return id;
   }
 
@@ -116,7 +102,8 @@ export class ResultSnapshots {
     upperSid: number | null,
     now: number,
   ): SnapshotHead {
-    if (entries.length > 0) this.#insertChunk.run(head.id, head.size, entries.length, encode(entries));
+    if (entries.length > 0)
+      this.#insertChunk.run(head.id, head.size, entries.length, encodeSnapshotEntries(entries));
     const size = head.size + entries.length;
     this.#update.run(upperSid, size, now, head.id);
     return { ...head, upperSid, size };
@@ -126,10 +113,10 @@ export class ResultSnapshots {
   entries(id: number, from: number, count: number): RankedEntry[] {
     const out: RankedEntry[] = [];
     for (const chunk of this.#chunks.all(id, from + count, from)) {
-      const entries = JSON.parse(chunk.entries) as ChunkEntry[];
+      const entries = decodeSnapshotEntries(chunk.entries);
       const start = Math.max(0, from - chunk.first_position);
       const end = Math.min(entries.length, from + count - chunk.first_position);
-      for (const [sid, score, hits] of entries.slice(start, end)) out.push({ sid, score, hits });
+      out.push(...entries.slice(start, end));
     }
     return out;
   }
@@ -144,8 +131,4 @@ export class ResultSnapshots {
       this.#dropHead.run(id);
     }
   }
-}
-
-function encode(entries: readonly RankedEntry[]): string {
-  return JSON.stringify(entries.map((e): ChunkEntry => [e.sid, e.score, [...e.hits]]));
 }

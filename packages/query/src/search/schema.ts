@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { SearchIndexError } from './errors.js';
+import type { IndexIdentity } from './page-rules.js';
 
 /** Bumped on any incompatible change below; a newer file is refused, never misread. */
 export const SEARCH_SCHEMA_VERSION = 1;
@@ -53,10 +54,7 @@ CREATE TABLE IF NOT EXISTS search_snapshot_chunks (
 ${TEXT_DDL};
 `;
 
-export interface IndexIdentity {
-  readonly indexId: string;
-  readonly generation: number;
-}
+export type { IndexIdentity } from './page-rules.js';
 
 /**
  * Opens (or creates) a search index file, or `':memory:'`. The format is checked before anything is

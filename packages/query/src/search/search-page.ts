@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3';
 import { SessionSeq } from '@strand/session';
 import { encodeCursor, type SearchCursor } from './cursor.js';
-import { SearchIndexError } from './errors.js';
 import type { MatchQueries } from './match-queries.js';
+import { checkCursorIdentity, MAX_WINDOWS_PER_PAGE, usableSnapshot } from './page-rules.js';
 import { HITS_PER_SESSION, rankWindow, type RankedEntry } from './ranked-window.js';
 import type { ResultSnapshots, SnapshotHead, SnapshotRetention } from './result-snapshots.js';
 import type { IndexMeta } from './schema.js';
@@ -11,8 +11,7 @@ import { boundSnippet } from './snippet.js';
 import { buildSnippet } from './snippet-builder.js';
 import type { SearchHit, SearchPage, SearchResult } from './types.js';
 
-/** Rank windows one page call may rank at most. */
-export const MAX_WINDOWS_PER_PAGE = 8;
+export { MAX_WINDOWS_PER_PAGE } from './page-rules.js';
 
 export interface PageContext {
   readonly db: Database.Database;
@@ -67,23 +66,8 @@ function pageNow(ctx: PageContext, { expression, phrases, limit, cursor }: PageR
     }
     entries = collected.slice(0, limit);
   } else {
-    if (cursor.indexId !== identity.indexId || cursor.generation !== identity.generation) {
-      throw new SearchIndexError(
-        'SESSION_QUERY_STALE_CURSOR',
-        cursor.indexId !== identity.indexId
-          ? 'the search cursor belongs to another search index'
-          : `the search cursor is from index generation ${cursor.generation}; the index was rebuilt (generation ${identity.generation})`,
-      );
-    }
-    let head = ctx.snapshots.get(cursor.snapshotId);
-    if (head === undefined || head.generation !== identity.generation) {
-      throw new SearchIndexError(
-        'SESSION_QUERY_STALE_CURSOR',
-        'the search cursor has expired (its result snapshot was dropped); search again',
-      );
-    }
-    if (head.expression !== expression)
-      throw new SearchIndexError('SESSION_QUERY_INVALID_QUERY', 'the search cursor belongs to another query');
+    checkCursorIdentity(cursor, identity);
+    let head = usableSnapshot(ctx.snapshots.get(cursor.snapshotId), identity, expression);
     offset = cursor.offset;
     head = fill(ctx, head, offset + limit + 1, now);
     ctx.snapshots.touch(head.id, now);

@@ -1,14 +1,16 @@
 import type Database from 'better-sqlite3';
 import type { Session, SessionEvent } from '@strand/session';
 import { decodeCursor } from './cursor.js';
-import { defaultTextExtractor, type TextExtractor } from './default-extractor.js';
+import { defaultTextExtractor } from './default-extractor.js';
 import { SearchIndexError, throwIfSearchAborted } from './errors.js';
 import { literalQuery } from './fts-query.js';
 import { guard, IndexWriter } from './index-writer.js';
 import { MatchQueries } from './match-queries.js';
 import { indexMemoryNow } from './memory-indexing.js';
+import { pageLimit } from './page-rules.js';
 import { ResultSnapshots, type SnapshotRetention } from './result-snapshots.js';
 import { IndexMeta, openSearchDatabase, resetIndex } from './schema.js';
+import { DEFAULT_RANK_WINDOW, type SearchIndex, type SearchIndexTuning } from './search-index.js';
 import { searchPage, type PageContext } from './search-page.js';
 import { syncIndex } from './sync.js';
 import { queryPhrases } from './text-tokens.js';
@@ -21,24 +23,11 @@ import type {
   SyncReport,
 } from './types.js';
 
-/** Matching events ranked together per rank window (README: "Ranking"). */
-export const DEFAULT_RANK_WINDOW = 1_024;
-export const DEFAULT_SEARCH_LIMIT = 20;
-export const MAX_SEARCH_LIMIT = 100;
+export { DEFAULT_RANK_WINDOW, DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from './search-index.js';
 
-export interface SessionSearchIndexOptions {
+export interface SessionSearchIndexOptions extends SearchIndexTuning {
   /** The index file, or `':memory:'`. Created if missing; it holds nothing the logs do not. */
   readonly path: string;
-  /** Which text of an event to index; default `defaultTextExtractor`. */
-  readonly extractor?: TextExtractor;
-  /** Matching events ranked together per window; default 1,024. Smaller is faster and less exact. */
-  readonly rankWindow?: number;
-  /** Result snapshots (cursors) unused this long are dropped; default one hour. */
-  readonly snapshotIdleMs?: number;
-  /** Result snapshots kept at most; default 1,000. */
-  readonly maxSnapshots?: number;
-  /** Clock for snapshot retention (tests). */
-  readonly now?: () => number;
 }
 
 /**
@@ -49,7 +38,7 @@ export interface SessionSearchIndexOptions {
  * `search` and `indexLive` are synchronous SQLite work between their awaits, so they never see a
  * half-written batch.
  */
-export class SessionSearchIndex {
+export class SessionSearchIndex implements SearchIndex {
   readonly #db: Database.Database;
   readonly #writer: IndexWriter;
   readonly #page: PageContext;
@@ -92,6 +81,15 @@ export class SessionSearchIndex {
   get generation(): number {
     this.#assertOpen();
     return guard(() => this.#page.meta.read().generation);
+  }
+
+  /** `generation`, as the engine-neutral `SearchIndex` reads it. */
+  currentGeneration(): Promise<number> {
+    try {
+      return Promise.resolve(this.generation);
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
   }
 
   /**
@@ -142,13 +140,7 @@ export class SessionSearchIndex {
       this.#assertOpen();
       throwIfSearchAborted(options.signal, 'search');
       const { expression, terms } = literalQuery(query);
-      const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
-      if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT) {
-        throw new SearchIndexError(
-          'SESSION_QUERY_INVALID_QUERY',
-          `limit must be an integer in 1…${MAX_SEARCH_LIMIT}, got ${limit}`,
-        );
-      }
+      const limit = pageLimit(options.limit);
       const cursor = options.cursor === undefined ? undefined : decodeCursor(options.cursor);
       return Promise.resolve(
         guard(() => searchPage(this.#page, { expression, phrases: queryPhrases(terms), limit, cursor })),

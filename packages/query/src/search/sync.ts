@@ -1,8 +1,9 @@
 import { isPersistenceError, type PersistedSessionSummary } from '@strand/persistence';
 import { SessionSeq, type Session, type SessionId } from '@strand/session';
 import { SearchIndexError, throwIfSearchAborted } from './errors.js';
-import type { IndexWriter } from './index-writer.js';
-import { INDEX_BATCH_EVENTS, indexMemorySteps } from './memory-indexing.js';
+import type { SearchIndexStore } from './index-store.js';
+import { INDEX_BATCH_EVENTS, indexMemory } from './memory-indexing.js';
+import type { SessionRow } from './session-rows.js';
 import { planLiveSync, planPersistedSync, type IndexMemoryPlan, type ReadSuffixPlan } from './sync-plan.js';
 import type { SearchSources, SyncFailure, SyncOptions, SyncReport } from './types.js';
 
@@ -30,19 +31,28 @@ interface CorpusEntry {
 /**
  * Brings the index up to date with the sources, then drops sessions that vanished (per-session
  * rules: sync-plan.ts). Sessions are visited in creation order, so new sessions get ascending keys
- * and "newer rank window first" means newer sessions first.
+ * and "newer rank window first" means newer sessions first. Engine-neutral: it drives any
+ * `SearchIndexStore` (SQLite, PostgreSQL).
+ *
+ * Plans are made from the bookkeeping rows read once, before the corpus is listed (one read, not
+ * one per session); the store re-checks each plan against the row inside its transaction, so a
+ * row changed since (a live append, another host sharing the index) costs at most a redundant
+ * read, never a wrong row. Only rows already present in that view can be dropped as vanished: a
+ * session indexed after the listing began (attached here, or created on another host) is kept.
  *
  * Failure is isolated: a session whose read fails is reported in `failures` and keeps its rows; a
  * session deleted between the listing and its read is dropped. Abort is checked before each
  * session and each batch; everything committed before stays (each batch is one transaction).
  */
 export async function syncIndex(
-  writer: IndexWriter,
+  store: SearchIndexStore,
   sources: SearchSources,
   options: SyncOptions = {},
 ): Promise<SyncReport> {
   const { signal } = options;
   throwIfSearchAborted(signal, 'search index sync');
+  const indexed = new Map<SessionId, SessionRow>();
+  for (const row of await store.sessionRows()) indexed.set(row.sessionId, row);
   let summaries: PersistedSessionSummary[];
   try {
     summaries = await sources.persistence.list(signal === undefined ? {} : { signal });
@@ -90,7 +100,7 @@ export async function syncIndex(
   for (let i = 0; i < ordered.length; i++) {
     throwIfSearchAborted(signal, 'search index sync');
     const entry = ordered[i]!;
-    const worked = await syncOne(writer, sources, entry, counters, signal);
+    const worked = await syncOne(store, sources, entry, indexed.get(entry.sessionId), counters, signal);
     if (!worked && ++sinceYield >= YIELD_EVERY_SESSIONS) {
       sinceYield = 0;
       await nextTick();
@@ -98,12 +108,12 @@ export async function syncIndex(
     progress(i + 1);
   }
   throwIfSearchAborted(signal, 'search index sync');
-  for (const row of writer.sessions.all()) {
+  for (const row of indexed.values()) {
     // Re-checked now: a session attached (and indexed live) after the listing is not gone.
     if (
       !corpus.has(row.sessionId) &&
       sources.live?.get(row.sessionId) === undefined &&
-      writer.drop(row.sessionId)
+      (await store.drop(row.sessionId, row.sid))
     )
       counters.dropped++;
   }
@@ -113,19 +123,19 @@ export async function syncIndex(
 
 /** Syncs one session; returns whether it awaited anything. */
 async function syncOne(
-  writer: IndexWriter,
+  store: SearchIndexStore,
   sources: SearchSources,
   entry: CorpusEntry,
+  row: SessionRow | undefined,
   counters: Counters,
   signal: AbortSignal | undefined,
 ): Promise<boolean> {
   // Live wins, checked at the moment of indexing rather than at listing time.
   const live = sources.live?.get(entry.sessionId);
-  const row = writer.sessions.get(entry.sessionId);
   if (live !== undefined) {
     const plan = planLiveSync(row, { incarnation: live.incarnation ?? null, length: live.events.length });
     if (plan.kind === 'unchanged') return false;
-    await indexLiveSession(writer, live, plan, counters, signal);
+    await indexLiveSession(store, live, plan, counters, signal);
     return true;
   }
   if (entry.summary === undefined) return false; // was live at listing time, detached since: the next sync reads it
@@ -135,11 +145,11 @@ async function syncOne(
   });
   if (plan.kind === 'unchanged') return false;
   try {
-    await readSuffix(writer, sources, entry.sessionId, plan, row?.incarnation ?? null, counters, signal);
+    await readSuffix(store, sources, entry.sessionId, plan, row?.incarnation ?? null, counters, signal);
   } catch (error) {
     if (error instanceof SearchIndexError) throw error;
     if (isPersistenceError(error, 'PERSISTENCE_NOT_FOUND')) {
-      if (writer.drop(entry.sessionId)) counters.dropped++;
+      if (await store.drop(entry.sessionId)) counters.dropped++;
     } else if (isPersistenceError(error, 'PERSISTENCE_ABORTED')) {
       throw new SearchIndexError('SESSION_QUERY_ABORTED', 'search index sync was aborted', { cause: error });
     } else {
@@ -153,7 +163,7 @@ async function syncOne(
 }
 
 async function indexLiveSession(
-  writer: IndexWriter,
+  store: SearchIndexStore,
   session: Session,
   plan: IndexMemoryPlan,
   counters: Counters,
@@ -162,17 +172,19 @@ async function indexLiveSession(
   counters.updated++;
   if (plan.reset) counters.reindexed++;
   let before = { events: 0, rows: 0 };
-  for (const step of indexMemorySteps(writer, session, { reset: plan.reset })) {
+  // No forced reset: `begin` resets by itself when the row it finds (not the plan's view of it) is
+  // of another incarnation or longer than memory.
+  await indexMemory(store, session, {}, async (step) => {
     counters.eventsIndexed += step.events - before.events;
     counters.rowsWritten += step.rows - before.rows;
     before = { ...step };
     await nextTick();
     throwIfSearchAborted(signal, 'search index sync');
-  }
+  });
 }
 
 async function readSuffix(
-  writer: IndexWriter,
+  store: SearchIndexStore,
   sources: SearchSources,
   sessionId: SessionId,
   plan: ReadSuffixPlan,
@@ -181,6 +193,7 @@ async function readSuffix(
   signal: AbortSignal | undefined,
 ): Promise<void> {
   let { from, start } = plan;
+  let forced = false;
   for (;;) {
     const suffix = await sources.persistence.readFrom(
       sessionId,
@@ -195,22 +208,23 @@ async function readSuffix(
     if (!consistent && from > 0) {
       from = 0;
       start = 'reset';
+      forced = true;
       continue;
     }
+    forced ||= !consistent;
     counters.updated++;
     if (start === 'reset' || !consistent) counters.reindexed++;
-    writer.begin(
+    // Only a log seen to contradict the index forces a reset. A reset planned because the view had
+    // no row, or another incarnation, is left to `begin`, which resets by itself when the row it
+    // finds still disagrees — and keeps what another host indexed from this incarnation meanwhile.
+    await store.begin(
       sessionId,
       suffix.incarnation,
-      start === 'reset' || !consistent
-        ? { kind: 'reset' }
-        : start === 'truncate'
-          ? { kind: 'truncate', from }
-          : { kind: 'keep' },
+      forced ? { kind: 'reset' } : start === 'truncate' ? { kind: 'truncate' } : { kind: 'keep' },
     );
     const events = suffix.events;
     if (events.length === 0) {
-      writer.append(sessionId, suffix.incarnation, events, 'disk', suffix.revision);
+      await store.append(sessionId, suffix.incarnation, events, 'disk', suffix.revision);
       return;
     }
     for (let i = 0; i < events.length; i += INDEX_BATCH_EVENTS) {
@@ -219,7 +233,7 @@ async function readSuffix(
         throwIfSearchAborted(signal, 'search index sync');
       }
       const last = i + INDEX_BATCH_EVENTS >= events.length;
-      const outcome = writer.append(
+      const outcome = await store.append(
         sessionId,
         suffix.incarnation,
         events.slice(i, i + INDEX_BATCH_EVENTS),

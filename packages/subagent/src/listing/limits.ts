@@ -6,8 +6,15 @@
  */
 export const SUBAGENT_COLD_READ_CONCURRENCY = 4;
 
+/**
+ * The largest configurable bound. Each rung-3 read holds one full decoded log in memory (and, on
+ * a networked backend, one connection), so the bound is kept small enough that a listing of a big
+ * tree cannot exhaust either.
+ */
+export const MAX_SUBAGENT_COLD_READ_CONCURRENCY = 64;
+
 export interface ListingLimits {
-  /** A positive integer. */
+  /** An integer 1…`MAX_SUBAGENT_COLD_READ_CONCURRENCY` (validated where configuration enters: the runtime). */
   readonly coldReadConcurrency: number;
 }
 

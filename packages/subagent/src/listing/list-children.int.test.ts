@@ -249,6 +249,16 @@ describe('listChildren (acceptance)', () => {
     expect(stack.persistence.bodyReads).toBe(12);
   });
 
+  it('a configured bound (limits.coldReadConcurrency 2) is the observed peak', async () => {
+    for (let i = 0; i < 8; i++)
+      await stack.child({ id: `c${String(i).padStart(2, '0')}`, parent: 'parent', state: 'cold' });
+    stack.observed.delayMs = 5;
+    stack.resetCounts();
+    const rows = await listChildren({ ...stack.ctxWithoutCache, limits: { coldReadConcurrency: 2 } }, P);
+    expect(rows).toHaveLength(8);
+    expect(stack.observed.peak).toBe(2);
+  });
+
   it('hasChildren is derived from headers only (no body reads of grandchildren)', async () => {
     await stack.child({ id: 'c1', parent: 'parent', state: 'cached' });
     await stack.child({ id: 'c2', parent: 'parent', state: 'cached' });

@@ -24,7 +24,7 @@ export async function listChildren(
   const services = requireListingServices(ctx);
   const catalog = await enumerateSubagents(services, signal);
   const children = catalog.childrenOf(parentId);
-  const results = await resolveLadder(children, services, DEFAULT_LISTING_LIMITS, signal);
+  const results = await resolveLadder(children, services, ctx.limits ?? DEFAULT_LISTING_LIMITS, signal);
   const rows: SubagentListEntry[] = [];
   children.forEach((child, index) => {
     const row = entryFor(child, results[index]!, catalog.hasChildren(child.id));

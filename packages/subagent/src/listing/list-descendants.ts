@@ -53,7 +53,7 @@ export async function listDescendants(
   const results = await resolveLadder(
     placed.map((p) => p.candidate),
     services,
-    DEFAULT_LISTING_LIMITS,
+    ctx.limits ?? DEFAULT_LISTING_LIMITS,
     signal,
   );
   const rows: SubagentDescendantEntry[] = [];

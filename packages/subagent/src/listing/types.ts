@@ -2,6 +2,7 @@ import type { ProjectionRegistry } from '@strand/projection';
 import type { ProjectionCache } from '@strand/projection-cache';
 import type { SessionQuery } from '@strand/query';
 import type { SessionId, SessionStore } from '@strand/session';
+import type { ListingLimits } from './limits.js';
 
 /**
  * One row of a subagent listing (seed 002, unchanged wire shape). A `child` row carries the strong
@@ -48,6 +49,8 @@ export interface SubagentListingContext {
   readonly sessions?: ListingSessions | undefined;
   readonly sessionQuery?: ListingQuery | undefined;
   readonly sessionProjectionCache?: ListingCache | undefined;
+  /** Bounds of this deployment (default `DEFAULT_LISTING_LIMITS`: 4 cold reads, for local files). */
+  readonly limits?: ListingLimits | undefined;
 }
 
 /** The context after the required-service check. */

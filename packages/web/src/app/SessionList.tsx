@@ -155,7 +155,16 @@ function SessionRows({
                     child
                   </Badge>
                 )}
-                {row.busy ? (
+                {row.ownedElsewhere === true ? (
+                  <Badge
+                    size="xs"
+                    color="grape"
+                    data-testid="elsewhere-marker"
+                    title="another host runs this session's agent"
+                  >
+                    on another host
+                  </Badge>
+                ) : row.busy ? (
                   <Badge size="xs" color="orange" data-testid="running-marker">
                     running
                   </Badge>

@@ -7,8 +7,14 @@ import {
   type JsonlSessionPersistence,
   type SessionPersistence,
 } from '@strand/persistence';
-import { Session, SessionStore, type SessionEventInput, type SessionHeader } from '@strand/session';
-import { testHeader } from '@strand/test-support';
+import {
+  newSessionHeader,
+  Session,
+  SessionId,
+  SessionStore,
+  type SessionEventInput,
+  type SessionHeader,
+} from '@strand/session';
 import type { SearchSources } from '../types.js';
 
 /** A real JSONL persistence in a temp folder, a live store, and the counting view the index reads through. */
@@ -76,6 +82,10 @@ export function countingPersistence(
   };
 }
 
+/** A header created at a fixed time (default 1,700,000,000,000 ms), so session order is the test's. */
+export const searchTestHeader = (id: string, createdAt = 1_700_000_000_000): SessionHeader =>
+  newSessionHeader({ id: SessionId(id), createdAt });
+
 /** A user message event input. */
 export const user = (text: string): SessionEventInput => ({
   type: 'user/message',
@@ -92,7 +102,7 @@ export async function persistedSession(
   persistence: SessionPersistence,
   id: string,
   inputs: readonly SessionEventInput[],
-  header: SessionHeader = testHeader(id),
+  header: SessionHeader = searchTestHeader(id),
 ): Promise<Session> {
   const { incarnation } = await persistence.create({ header });
   const session = new Session({ header, incarnation, writer: persistenceWriter(persistence, header.id) });

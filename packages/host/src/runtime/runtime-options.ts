@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import type { ModelConfig } from '@strand/agent';
+import { MAX_SUBAGENT_COLD_READ_CONCURRENCY, SUBAGENT_COLD_READ_CONCURRENCY } from '@strand/subagent';
+
+/**
+ * Cold-read bound of the subagent listing on PostgreSQL. A cold read there is a round trip plus
+ * the transfer of a log's rows — bound by latency, not by one local disk — so twice the files
+ * bound (4) overlaps those waits; the persistence pool is sized to match (see `postgresPoolSize`),
+ * and one host still opens only a handful of connections (PostgreSQL allows 100 by default).
+ */
+export const POSTGRES_COLD_READ_CONCURRENCY = 8;
+
+export interface RuntimeOptions {
+  /** The data folder: session logs, projection cache, search index (files store), presets.json (always). */
+  readonly dataDir: string;
+  /** Files store only: `jsonl` (default: JSONL + zstd files) or `sqlite` (one database file). */
+  readonly backend?: 'jsonl' | 'sqlite';
+  /**
+   * Where sessions, the projection cache and search live: a `postgres://…` / `postgresql://…`
+   * database shared by several hosts (leases and the cross-host append feed come with it), or
+   * `files` / absent for the data folder.
+   */
+  readonly store?: string;
+  /** Cold reads one subagent listing runs at once: an integer 1…64 (default 4 on files, 8 on PostgreSQL). */
+  readonly coldReadConcurrency?: number;
+  /** PostgreSQL store: how long a session lease outlives a host that stopped renewing it (default 15 s). */
+  readonly leaseTtlMs?: number;
+  /** An OpenAI-compatible model; default the built-in deterministic scripted model. */
+  readonly model?: ModelConfig;
+  /** Index the persisted corpus for search when the runtime opens (default true; runs in the background). */
+  readonly syncSearch?: boolean;
+}
+
+export type ResolvedStore =
+  | { readonly kind: 'files'; readonly backend: 'jsonl' | 'sqlite' }
+  | { readonly kind: 'postgres'; readonly url: string };
+
+/** Options after validation, with every default applied. */
+export interface ResolvedRuntimeOptions {
+  readonly dataDir: string;
+  readonly store: ResolvedStore;
+  readonly coldReadConcurrency: number;
+  readonly leaseTtlMs: number | undefined;
+  readonly model: ModelConfig | undefined;
+  readonly syncSearch: boolean;
+}
+
+export class RuntimeConfigError extends Error {
+  override readonly name = 'RuntimeConfigError';
+  readonly code = 'HOST_RUNTIME_CONFIG_INVALID';
+}
+
+const POSTGRES_URL = /^postgres(ql)?:\/\//;
+
+const Options = z.strictObject({
+  dataDir: z.string().min(1, 'is required'),
+  backend: z.enum(['jsonl', 'sqlite']).optional(),
+  store: z
+    .string()
+    .refine((store) => store === 'files' || (POSTGRES_URL.test(store) && URL.canParse(store)), {
+      message: 'must be a postgres://… or postgresql://… URL, or "files" (the data folder)',
+    })
+    .optional(),
+  coldReadConcurrency: z
+    .number({ error: 'must be a number' })
+    .int('must be an integer')
+    .min(1, 'must be at least 1')
+    .max(MAX_SUBAGENT_COLD_READ_CONCURRENCY, `must be at most ${MAX_SUBAGENT_COLD_READ_CONCURRENCY}`)
+    .optional(),
+  leaseTtlMs: z.number().int('must be an integer').min(200).max(600_000).optional(),
+  // The model's own factory validates its fields (AGENT_CONFIG_INVALID).
+  model: z.custom<ModelConfig>((value) => typeof value === 'object' && value !== null).optional(),
+  syncSearch: z.boolean().optional(),
+});
+
+/** Validates runtime options at the edge; refuses with `HOST_RUNTIME_CONFIG_INVALID` naming every bad field. */
+export function resolveRuntimeOptions(options: RuntimeOptions): ResolvedRuntimeOptions {
+  const parsed = Options.safeParse(options);
+  if (!parsed.success) {
+    throw new RuntimeConfigError(
+      `invalid runtime options: ${parsed.error.issues
+        .map(
+          (issue) => `${issue.path.join('.') || '(options)'} ${issue.message}${shown(options, issue.path)}`,
+        )
+        .join('; ')}`,
+    );
+  }
+  const o = parsed.data;
+  const postgres = o.store !== undefined && o.store !== 'files';
+  if (postgres && o.backend !== undefined)
+    throw new RuntimeConfigError(
+      'invalid runtime options: backend applies to the files store only, not with a PostgreSQL store',
+    );
+  if (!postgres && o.leaseTtlMs !== undefined)
+    throw new RuntimeConfigError('invalid runtime options: leaseTtlMs applies to a PostgreSQL store only');
+  return {
+    dataDir: o.dataDir,
+    store: postgres ? { kind: 'postgres', url: o.store! } : { kind: 'files', backend: o.backend ?? 'jsonl' },
+    coldReadConcurrency:
+      o.coldReadConcurrency ?? (postgres ? POSTGRES_COLD_READ_CONCURRENCY : SUBAGENT_COLD_READ_CONCURRENCY),
+    leaseTtlMs: o.leaseTtlMs,
+    model: o.model,
+    syncSearch: o.syncSearch ?? true,
+  };
+}
+
+/** The persistence pool for a cold-read bound: at least its default 4, at most 16. */
+export function postgresPoolSize(coldReadConcurrency: number): number {
+  return Math.min(16, Math.max(4, coldReadConcurrency));
+}
+
+function shown(options: RuntimeOptions, path: readonly PropertyKey[]): string {
+  if (path.length !== 1) return '';
+  const value = (options as unknown as Record<PropertyKey, unknown>)[path[0]!];
+  // A store URL may carry a password: never echo it.
+  if (path[0] === 'store' || value === undefined) return '';
+  return ` (got ${JSON.stringify(value) ?? typeof value})`;
+}

@@ -1,0 +1,112 @@
+import path from 'node:path';
+import { openJsonlPersistence, openSqlitePersistence, type SessionPersistence } from '@strand/persistence';
+import {
+  AppendFeed,
+  SessionLeases,
+  openPostgresPersistence,
+  openPostgresProjectionCache,
+  openPostgresSearchIndex,
+} from '@strand/postgres';
+import type { ProjectionRegistry } from '@strand/projection';
+import { ProjectionCache } from '@strand/projection-cache';
+import { SessionSearchIndex, type SearchIndex } from '@strand/query';
+import { postgresPoolSize, type ResolvedRuntimeOptions } from './runtime-options.js';
+
+/** The search index of either store (SQLite FTS5 file, or PostgreSQL full-text search). */
+export type RuntimeSearchIndex = SearchIndex;
+
+/** The durable parts of one runtime: files + SQLite, or one PostgreSQL database shared by hosts. */
+export interface RuntimeStores {
+  readonly persistence: SessionPersistence;
+  readonly cache: ProjectionCache;
+  readonly search: RuntimeSearchIndex;
+  /** PostgreSQL only: session leases and the cross-host append feed. */
+  readonly coordination?: { readonly leases: SessionLeases; readonly feed: AppendFeed };
+  /** Writes what is queued and closes everything; call after the agents detached. */
+  close(): Promise<void>;
+}
+
+export async function openStores(
+  options: ResolvedRuntimeOptions,
+  registry: ProjectionRegistry,
+): Promise<RuntimeStores> {
+  return options.store.kind === 'postgres'
+    ? openPostgresStores(options.store.url, options, registry)
+    : openFileStores(path.resolve(options.dataDir), options.store.backend, registry);
+}
+
+async function openFileStores(
+  dataDir: string,
+  backend: 'jsonl' | 'sqlite',
+  registry: ProjectionRegistry,
+): Promise<RuntimeStores> {
+  const persistence: SessionPersistence =
+    backend === 'sqlite'
+      ? openSqlitePersistence({ path: path.join(dataDir, 'strand.db') })
+      : await openJsonlPersistence({ root: dataDir });
+  const cache = ProjectionCache.open({ path: path.join(dataDir, 'projection-cache.db'), registry });
+  const search = SessionSearchIndex.open({ path: path.join(dataDir, 'search.db') });
+  return {
+    persistence,
+    cache,
+    search,
+    async close() {
+      search.close();
+      cache.close();
+      await persistence.close();
+    },
+  };
+}
+
+async function openPostgresStores(
+  url: string,
+  options: ResolvedRuntimeOptions,
+  registry: ProjectionRegistry,
+): Promise<RuntimeStores> {
+  // Opened one after another: a failure closes what was already open, in reverse.
+  const opened: (() => Promise<void>)[] = [];
+  try {
+    const persistence = await openPostgresPersistence({
+      url,
+      poolSize: postgresPoolSize(options.coldReadConcurrency),
+    });
+    opened.push(() => persistence.close());
+    const cache = await openPostgresProjectionCache({ url, registry });
+    opened.push(async () => {
+      await cache.drain();
+      await cache.closeAsync();
+    });
+    const search = await openPostgresSearchIndex({ url });
+    opened.push(() => search.close());
+    const leases = await SessionLeases.open({
+      url,
+      ...(options.leaseTtlMs === undefined ? {} : { ttlMs: options.leaseTtlMs }),
+    });
+    opened.push(() => leases.close());
+    const feed = await AppendFeed.open({ url });
+    opened.push(() => feed.close());
+    return {
+      persistence,
+      cache,
+      search,
+      coordination: { leases, feed },
+      close: () => closeInReverse(opened),
+    };
+  } catch (error) {
+    await closeInReverse(opened).catch(() => undefined);
+    throw error;
+  }
+}
+
+async function closeInReverse(closers: readonly (() => Promise<void>)[]): Promise<void> {
+  let failure: unknown;
+  for (const close of [...closers].reverse()) {
+    try {
+      await close();
+    } catch (error) {
+      failure ??= error;
+    }
+  }
+  if (failure !== undefined)
+    throw failure instanceof Error ? failure : new Error('closing a store failed', { cause: failure });
+}

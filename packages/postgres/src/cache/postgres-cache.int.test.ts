@@ -1,0 +1,220 @@
+import pg from 'pg';
+import { BUILT_IN_UNITS, ProjectionRegistry } from '@strand/projection';
+import {
+  header,
+  projectionCacheContract,
+  recordingLogger,
+  subject,
+  turnEvents as events,
+  type RecordingLogger,
+} from '@strand/projection-cache/testing';
+import { SessionLogOffset } from '@strand/session';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTestDatabase, noPostgres, type TestDatabase } from '../testing/index.js';
+import { LISTENER_APPLICATION_NAME } from './notice-listener.js';
+import {
+  openPostgresProjectionCache,
+  type OpenPostgresProjectionCacheOptions,
+  type PostgresProjectionCache,
+} from './postgres-cache.js';
+import { CACHE_CHANNEL } from './schema.js';
+
+const cut0 = SessionLogOffset(0);
+
+/** Polls `condition` until it holds; fails after `timeoutMs`. The wait itself asserts nothing. */
+async function eventually(condition: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** Runs SQL on its own short-lived connection: another host, an operator, a failing server. */
+async function sql(url: string, text: string, values: unknown[] = []): Promise<pg.QueryResult> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await client.query(text, values);
+  } finally {
+    await client.end();
+  }
+}
+
+describe.skipIf(noPostgres)('projection cache on PostgreSQL', () => {
+  projectionCacheContract('PostgreSQL', async ({ registry, logger }) => {
+    const db = await createTestDatabase();
+    let cache = await openPostgresProjectionCache({ url: db.url, registry, logger });
+    const reopen = async () => {
+      await cache.closeAsync();
+      cache = await openPostgresProjectionCache({ url: db.url, registry, logger });
+      return cache;
+    };
+    return {
+      get cache() {
+        return cache;
+      },
+      settle: () => cache.drain(),
+      reopen,
+      async overwriteState(sessionId, key, stateText) {
+        await cache.drain();
+        await sql(db.url, 'UPDATE projection_cache_rows SET state = $1 WHERE session_id = $2 AND key = $3', [
+          stateText,
+          sessionId,
+          key,
+        ]);
+        // A fresh instance reads it at open; the notice path is tested on its own below.
+        return reopen();
+      },
+      async dispose() {
+        await cache.closeAsync();
+        await db.drop();
+      },
+    };
+  });
+
+  describe('several hosts on one database', () => {
+    let db: TestDatabase | undefined;
+    const opened: PostgresProjectionCache[] = [];
+    const registry = new ProjectionRegistry({ units: BUILT_IN_UNITS });
+    const rows = (upTo = events.length) => registry.foldAll(header(), events.slice(0, upTo)).rows;
+
+    async function host(
+      logger: RecordingLogger = recordingLogger(),
+      options: Partial<OpenPostgresProjectionCacheOptions> = {},
+    ): Promise<PostgresProjectionCache> {
+      db ??= await createTestDatabase();
+      const cache = await openPostgresProjectionCache({ url: db.url, registry, logger, ...options });
+      opened.push(cache);
+      return cache;
+    }
+
+    afterEach(async () => {
+      await Promise.all(opened.splice(0).map((cache) => cache.closeAsync()));
+      await db?.drop();
+      db = undefined;
+    });
+
+    it("serves host A's put and forget on host B once B has the notice", async () => {
+      const a = await host();
+      const b = await host();
+      expect(b.cachedSnapshot(subject(), cut0)).toBeUndefined();
+      a.put(subject(), cut0, rows());
+      await eventually(() => b.cachedSnapshot(subject(), cut0, ['title']) !== undefined, 'B serves the row');
+      expect(b.cachedSnapshot(subject(), cut0, ['title'])).toEqual({
+        asOfSeq: 3,
+        values: { title: 'Hello' },
+      });
+      a.forget(header().id);
+      await eventually(() => b.cachedSnapshot(subject(), cut0) === undefined, 'B drops the forgotten rows');
+    });
+
+    it('picks up a row another writer changed in the database when it is notified', async () => {
+      const a = await host();
+      a.put(subject(), cut0, rows());
+      await a.drain();
+      await sql(db!.url, "UPDATE projection_cache_rows SET state = '[' WHERE key = 'title'");
+      expect(a.cachedSnapshot(subject(), cut0, ['title'])).toBeDefined(); // not notified yet
+      await sql(db!.url, 'SELECT pg_notify($1, $2)', [CACHE_CHANNEL, 's1']);
+      await eventually(
+        () => a.cachedSnapshot(subject(), cut0, ['title']) === undefined,
+        'the damaged row misses',
+      );
+      expect(a.cachedSnapshot(subject(), cut0, ['usage'])?.values).toEqual({
+        usage: { input: 0, output: 0 },
+      });
+    });
+
+    it('never moves a row back to an older cut when a slower host writes after a newer one', async () => {
+      const a = await host();
+      const b = await host();
+      a.put(subject(), cut0, rows());
+      await a.drain();
+      b.put(subject(), cut0, rows(1)); // B folded less and writes late
+      await b.drain();
+      const stored = await sql(db!.url, "SELECT cut FROM projection_cache_rows WHERE key = 'title'");
+      expect(stored.rows).toEqual([{ cut: '4' }]);
+      const c = await host();
+      expect(c.cachedSnapshot(subject(), cut0, ['title'])).toEqual({
+        asOfSeq: 3,
+        values: { title: 'Hello' },
+      });
+      await eventually(
+        () => b.cachedSnapshot(subject(), cut0, ['title'])?.asOfSeq === 3,
+        'B converges on the newer row',
+      );
+    });
+
+    it('logs a write-behind failure and keeps serving the mirror without throwing', async () => {
+      const logger = recordingLogger();
+      const a = await host(logger);
+      await sql(db!.url, 'DROP TABLE projection_cache_rows');
+      expect(() => a.put(subject(), cut0, rows())).not.toThrow();
+      expect(a.cachedSnapshot(subject(), cut0, ['title'])?.values).toEqual({ title: 'Hello' });
+      await a.drain();
+      const failed = logger.entries.find((e) => e.message.startsWith('write-behind failed'));
+      expect(failed?.fields).toMatchObject({
+        sessionId: 's1',
+        error: expect.objectContaining({ code: 'PROJECTION_CACHE_WRITE_FAILED' }) as Error,
+      });
+      // A notice now makes it reload from a table that is gone: logged, and the mirror still serves.
+      await sql(db!.url, 'SELECT pg_notify($1, $2)', [CACHE_CHANNEL, 's1']);
+      await eventually(
+        () => logger.entries.some((e) => e.message.startsWith('reloading cache rows from PostgreSQL failed')),
+        'the failed reload is logged',
+      );
+      expect(a.cachedSnapshot(subject(), cut0, ['title'])?.values).toEqual({ title: 'Hello' });
+      expect(() => a.forget(header().id)).not.toThrow();
+      await a.drain();
+    });
+
+    it('reconnects a terminated listener and reloads what it missed meanwhile', async () => {
+      const logger = recordingLogger();
+      const a = await host();
+      // B waits long enough before reconnecting that A's write certainly commits while B is away.
+      const b = await host(logger, { reconnectBackoffMs: { first: 1_500, max: 5_000 } });
+      const terminated = await sql(
+        db!.url,
+        'SELECT pg_terminate_backend(pid, 5000) AS done FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1',
+        [LISTENER_APPLICATION_NAME],
+      );
+      expect(terminated.rows).toEqual([{ done: true }, { done: true }]);
+      // Committed while B's listener is gone: its notice reaches nobody on B's side.
+      a.put(subject(), cut0, rows());
+      await a.drain();
+      await eventually(() => b.cachedSnapshot(subject(), cut0, ['title']) !== undefined, 'B serves the row');
+      expect(logger.entries.map((e) => e.message)).toContainEqual(
+        expect.stringMatching(/^lost the connection/),
+      );
+      // And it listens again: a later write arrives through a notice.
+      a.put(subject('s2'), cut0, registry.foldAll(header('s2'), events).rows);
+      await eventually(() => b.cachedSnapshot(subject('s2'), cut0) !== undefined, 'B serves the next row');
+    });
+
+    it('writes what was queued when closed, and a host opened afterwards serves it', async () => {
+      const a = await host();
+      for (let i = 0; i < 20; i++)
+        a.put(subject(`s${i}`), cut0, registry.foldAll(header(`s${i}`), events).rows);
+      a.close(); // the synchronous close: stops serving now, writes behind
+      expect(a.cachedSnapshot(subject('s0'), cut0)).toBeUndefined();
+      await a.closeAsync(); // the same shutdown, awaited
+      const b = await host();
+      expect(b.mirroredSessions).toBe(20);
+      expect(b.cachedSnapshot(subject('s19'), cut0, ['title'])?.values).toEqual({ title: 'Hello' });
+    });
+
+    it('refuses a database holding a newer cache schema', async () => {
+      await (await host()).closeAsync();
+      await sql(db!.url, "UPDATE strand_schema SET version = 99 WHERE component = 'projection-cache'");
+      await expect(openPostgresProjectionCache({ url: db!.url, registry })).rejects.toMatchObject({
+        code: 'PROJECTION_CACHE_SCHEMA_UNSUPPORTED',
+      });
+    });
+
+    it('fails to open an unreachable server with PROJECTION_CACHE_OPEN_FAILED', async () => {
+      await expect(
+        openPostgresProjectionCache({ url: 'postgres://strand@127.0.0.1:1/nowhere', registry }),
+      ).rejects.toMatchObject({ code: 'PROJECTION_CACHE_OPEN_FAILED' });
+    });
+  });
+});

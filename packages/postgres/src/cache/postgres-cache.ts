@@ -1,0 +1,104 @@
+import type { ProjectionRegistry } from '@strand/projection';
+import {
+  consoleLogger,
+  ProjectionCache,
+  ProjectionCacheError,
+  type CacheLogger,
+} from '@strand/projection-cache';
+import { SchemaVersionError } from '../schema-versions.js';
+import { PostgresCacheRowStore } from './postgres-row-store.js';
+
+export interface OpenPostgresProjectionCacheOptions {
+  /** A `postgres://…` connection string. */
+  readonly url: string;
+  readonly registry: ProjectionRegistry;
+  /** Where misses and write-behind failures are reported (default: console). */
+  readonly logger?: CacheLogger;
+  /**
+   * Wait before the first attempt to reconnect the listening connection, doubling per failed
+   * attempt up to `max` (default 100 ms, 5 s). Every reconnection reloads all rows.
+   */
+  readonly reconnectBackoffMs?: { readonly first: number; readonly max: number };
+}
+
+/**
+ * A `ProjectionCache` whose rows live in PostgreSQL, shared by every host on the database. Reads
+ * and writes keep the synchronous `ProjectionCache` API (served from an in-process mirror, written
+ * behind); `drain` and `closeAsync` are the asynchronous edges a host awaits at shutdown and tests
+ * await before looking at the database.
+ */
+export class PostgresProjectionCache extends ProjectionCache {
+  readonly #store: PostgresCacheRowStore;
+
+  /** Use `openPostgresProjectionCache`. */
+  constructor(store: PostgresCacheRowStore, registry: ProjectionRegistry, logger: CacheLogger) {
+    super(store, registry, { logger });
+    this.#store = store;
+  }
+
+  /** Resolves once every `put`/`forget` made so far is committed (or its failure logged). */
+  drain(): Promise<void> {
+    return this.#store.drain();
+  }
+
+  /** Stops serving, writes what is queued, stops listening and closes the connections. Idempotent. */
+  closeAsync(): Promise<void> {
+    return this.#store.closeAsync();
+  }
+
+  /** Session ids whose rows this process holds in memory (every session with a row). */
+  get mirroredSessions(): number {
+    return this.#store.mirroredSessions;
+  }
+}
+
+/**
+ * Opens the projection cache on PostgreSQL: creates its table on first use, loads every row into
+ * memory and listens for other hosts' writes. Rejects with `PROJECTION_CACHE_SCHEMA_UNSUPPORTED`
+ * when the database holds a newer cache schema, `PROJECTION_CACHE_OPEN_FAILED` otherwise.
+ */
+export async function openPostgresProjectionCache(
+  options: OpenPostgresProjectionCacheOptions,
+): Promise<PostgresProjectionCache> {
+  const logger = options.logger ?? consoleLogger;
+  const backoff = options.reconnectBackoffMs;
+  if (
+    backoff !== undefined &&
+    !(
+      Number.isFinite(backoff.first) &&
+      Number.isFinite(backoff.max) &&
+      backoff.first > 0 &&
+      backoff.max >= backoff.first
+    )
+  ) {
+    throw new ProjectionCacheError(
+      'PROJECTION_CACHE_OPEN_FAILED',
+      `reconnectBackoffMs must hold finite numbers 0 < first ≤ max, got ${JSON.stringify(backoff)}`,
+    );
+  }
+  let store: PostgresCacheRowStore;
+  try {
+    store = await PostgresCacheRowStore.open({
+      url: options.url,
+      logger,
+      reconnectBackoffMs: options.reconnectBackoffMs,
+    });
+  } catch (error) {
+    if (error instanceof SchemaVersionError) {
+      throw new ProjectionCacheError(
+        'PROJECTION_CACHE_SCHEMA_UNSUPPORTED',
+        `projection cache schema ${error.found} in PostgreSQL is newer than this build reads (${error.supported})`,
+        { cause: error },
+      );
+    }
+    // The connection string may carry a password: it stays out of the message.
+    throw new ProjectionCacheError(
+      'PROJECTION_CACHE_OPEN_FAILED',
+      'cannot open the projection cache on PostgreSQL',
+      {
+        cause: error,
+      },
+    );
+  }
+  return new PostgresProjectionCache(store, options.registry, logger);
+}

@@ -1,0 +1,79 @@
+import type pg from 'pg';
+import { ProjectionCacheError, type CacheLogger } from '@strand/projection-cache';
+import type { RowChange } from './mirror.js';
+import { writeChange } from './row-sql.js';
+
+/**
+ * Writes row changes to PostgreSQL one at a time, in the order they were made, after the
+ * synchronous `put`/`forget` that made them has returned. A failure is logged and dropped, never
+ * thrown: the cache has no authority, and the next write of that session heals it (rows are
+ * whole states). Until a change settles it stays `pending`, so a reload of the mirror from the
+ * database can lay it over what it read instead of losing it.
+ */
+export class WriteBehind {
+  readonly #pool: pg.Pool;
+  readonly #logger: CacheLogger;
+  readonly #pending: RowChange[] = [];
+  #tail: Promise<void> = Promise.resolve();
+
+  constructor(pool: pg.Pool, logger: CacheLogger) {
+    this.#pool = pool;
+    this.#logger = logger;
+  }
+
+  /** Changes not yet settled (committed or failed), oldest first. */
+  get pending(): readonly RowChange[] {
+    return this.#pending;
+  }
+
+  enqueue(change: RowChange): void {
+    this.#pending.push(change);
+    this.#tail = this.#tail.then(() => this.#write(change));
+  }
+
+  /** Resolves once every change enqueued before or during the wait has settled. */
+  async drain(): Promise<void> {
+    let tail: Promise<void>;
+    do {
+      tail = this.#tail;
+      await tail;
+    } while (tail !== this.#tail);
+  }
+
+  /** Never rejects: the chain above must keep running after a failure. */
+  async #write(change: RowChange): Promise<void> {
+    let client: pg.PoolClient | undefined;
+    let failure: unknown;
+    let broken: Error | undefined;
+    // A checked-out client has no pool listener; a dropped connection between two statements
+    // would otherwise be an unhandled 'error' event. The statement in flight rejects anyway.
+    const onError = (error: Error) => (broken ??= error);
+    try {
+      client = await this.#pool.connect();
+      client.on('error', onError);
+      await writeChange(client, change);
+    } catch (error) {
+      failure = error;
+      broken ??= asError(error);
+    } finally {
+      client?.removeListener('error', onError);
+      // A client that failed is discarded rather than handed to the next write.
+      client?.release(broken);
+      this.#pending.splice(this.#pending.indexOf(change), 1);
+    }
+    if (failure !== undefined) {
+      this.#logger.warn('write-behind failed: the rows stay in this process only until the next write', {
+        sessionId: change.sessionId,
+        error: new ProjectionCacheError(
+          'PROJECTION_CACHE_WRITE_FAILED',
+          `cannot write projection cache rows of ${change.sessionId} to PostgreSQL`,
+          { cause: failure, sessionId: change.sessionId },
+        ),
+      });
+    }
+  }
+}
+
+function asError(value: unknown): Error {
+  return value instanceof Error ? value : new Error(String(value));
+}

@@ -1,0 +1,168 @@
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTestDatabase, noPostgres, testPgUrl, type TestDatabase } from '../testing/index.js';
+import { CoordinationError } from './errors.js';
+import { SessionLeases, type LeaseLoss } from './session-leases.js';
+
+describe.skipIf(noPostgres)('SessionLeases', () => {
+  let db: TestDatabase;
+  const opened: SessionLeases[] = [];
+  const open = async (owner: string, ttlMs = 15_000, renewEveryMs?: number): Promise<SessionLeases> => {
+    const leases = await SessionLeases.open({
+      url: db.url,
+      owner,
+      ttlMs,
+      ...(renewEveryMs === undefined ? {} : { renewEveryMs }),
+      reportError: () => undefined,
+    });
+    opened.push(leases);
+    return leases;
+  };
+  const sql = async (text: string, values: unknown[] = [], url = db.url): Promise<pg.QueryResult> => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      return await client.query(text, values);
+    } finally {
+      await client.end();
+    }
+  };
+  const refusal = (promise: Promise<unknown>): Promise<CoordinationError> =>
+    promise.then(
+      () => {
+        throw new Error('expected a refusal');
+      },
+      (error: unknown) => error as CoordinationError,
+    );
+
+  afterEach(async () => {
+    for (const leases of opened.splice(0)) await leases.close().catch(() => undefined);
+    await db.drop();
+  });
+
+  it('refuses a session another live owner holds, naming the owner and the expiry; ownedElsewhere lists it for others only', async () => {
+    db = await createTestDatabase();
+    const a = await open('host-a');
+    const b = await open('host-b');
+    await a.acquire('s1');
+    const refused = await refusal(b.acquire('s1'));
+    expect(refused).toBeInstanceOf(CoordinationError);
+    expect(refused.code).toBe('SESSION_OWNED_ELSEWHERE');
+    expect(refused.details).toMatchObject({ sessionId: 's1', owner: 'host-a' });
+    expect(Date.parse(String(refused.details.expiresAt))).toBeGreaterThan(Date.now() + 10_000);
+    expect(refused.message).toMatch(/host-a/);
+    expect([...(await b.ownedElsewhere()).entries()]).toEqual([
+      ['s1', { owner: 'host-a', expiresAt: expect.any(Date) as Date }],
+    ]);
+    expect((await a.ownedElsewhere()).size).toBe(0);
+    expect(a.holds('s1')).toBe(true);
+    expect(b.holds('s1')).toBe(false);
+  });
+
+  it('only one of two owners racing for the same free session wins', async () => {
+    db = await createTestDatabase();
+    const a = await open('host-a');
+    const b = await open('host-b');
+    const outcomes = await Promise.allSettled([a.acquire('race'), b.acquire('race')]);
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    const loser = outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult;
+    expect((loser.reason as CoordinationError).code).toBe('SESSION_OWNED_ELSEWHERE');
+    const { rows } = await sql('SELECT owner FROM strand_session_leases');
+    expect(rows).toHaveLength(1);
+  });
+
+  it('counts acquires per session: the lease is deleted only when the last holder releases it', async () => {
+    db = await createTestDatabase();
+    const a = await open('host-a');
+    const b = await open('host-b');
+    await a.acquire('s');
+    await a.acquire('s');
+    await a.release('s');
+    expect((await refusal(b.acquire('s'))).code).toBe('SESSION_OWNED_ELSEWHERE');
+    await a.release('s');
+    expect(a.holds('s')).toBe(false);
+    await b.acquire('s');
+    expect(b.holds('s')).toBe(true);
+  });
+
+  it('renews held leases so they outlive their ttl, and an expired lease of a dead owner is taken over on the database clock', async () => {
+    db = await createTestDatabase();
+    const a = await open('host-a', 300);
+    const b = await open('host-b', 300);
+    await a.acquire('kept');
+    await new Promise((resolve) => setTimeout(resolve, 900));
+    expect((await refusal(b.acquire('kept'))).code).toBe('SESSION_OWNED_ELSEWHERE');
+    // A host that died holding a lease: its row stays until it expires, then anyone may take it.
+    await sql(
+      "INSERT INTO strand_session_leases VALUES ($1, 'dead-host', now() + interval '400 milliseconds')",
+      ['orphan'],
+    );
+    expect((await refusal(b.acquire('orphan'))).details.owner).toBe('dead-host');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await b.acquire('orphan');
+    const { rows } = await sql('SELECT owner FROM strand_session_leases WHERE session_id = $1', ['orphan']);
+    expect(rows).toEqual([{ owner: 'host-b' }]);
+  });
+
+  it('a renewal that finds the lease taken stops renewing it and reports the loss', async () => {
+    db = await createTestDatabase();
+    const a = await open('host-a', 600, 100);
+    const b = await open('host-b');
+    const lost = new Promise<LeaseLoss>((resolve) => a.onLost(resolve));
+    await a.acquire('s');
+    // As if A stalled past its expiry: B takes the lease over.
+    await sql("UPDATE strand_session_leases SET expires_at = now() - interval '1 second'");
+    await b.acquire('s');
+    expect(await lost).toEqual({ sessionId: 's', reason: 'taken' });
+    expect(a.holds('s')).toBe(false);
+    const { rows } = await sql('SELECT owner FROM strand_session_leases');
+    expect(rows).toEqual([{ owner: 'host-b' }]); // A's renewals never took it back
+    // A's next acquire is an ordinary refused one.
+    expect((await refusal(a.acquire('s'))).details.owner).toBe('host-b');
+  });
+
+  it('when renewals cannot reach the database, a lease is reported lost once its confirmed ttl has passed', async () => {
+    db = await createTestDatabase();
+    const a = await open('host-a', 500, 100);
+    const losses: LeaseLoss[] = [];
+    a.onLost((loss) => losses.push(loss));
+    await a.acquire('s');
+    const started = Date.now();
+    const name = new URL(db.url).pathname.slice(1);
+    // The database becomes unreachable for A: its connections are cut and new ones refused.
+    await sql(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`, [], testPgUrl);
+    await sql(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND application_name = 'strand-leases'",
+      [name],
+      testPgUrl,
+    );
+    while (losses.length === 0 && Date.now() - started < 5_000)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(losses.map((l) => [l.sessionId, l.reason])).toEqual([['s', 'unconfirmed']]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(400);
+    expect(a.holds('s')).toBe(false);
+    await sql(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`, [], testPgUrl);
+  });
+
+  it('close releases every lease of its owner at once', async () => {
+    db = await createTestDatabase();
+    const a = await open('host-a');
+    const b = await open('host-b');
+    await a.acquire('x');
+    await a.acquire('y');
+    await a.close();
+    await b.acquire('x');
+    await b.acquire('y');
+    await expect(a.acquire('z')).rejects.toMatchObject({ code: 'COORDINATION_CLOSED' });
+  });
+
+  it('refuses an out-of-range ttl or renewal period with a typed error', async () => {
+    db = await createTestDatabase();
+    await expect(SessionLeases.open({ url: db.url, ttlMs: 50 })).rejects.toMatchObject({
+      code: 'COORDINATION_CONFIG_INVALID',
+    });
+    await expect(SessionLeases.open({ url: db.url, ttlMs: 1000, renewEveryMs: 1000 })).rejects.toMatchObject({
+      code: 'COORDINATION_CONFIG_INVALID',
+    });
+  });
+});

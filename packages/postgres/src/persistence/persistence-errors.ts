@@ -1,0 +1,74 @@
+import { PersistenceError } from '@strand/persistence';
+import { SessionError } from '@strand/session';
+import { SchemaVersionError } from '../schema-versions.js';
+
+/**
+ * Maps anything thrown inside the PostgreSQL backend to a typed error. Our own errors and the
+ * session package's validation errors (from `create`) pass through; a newer `strand_schema` row
+ * is PERSISTENCE_FORMAT_UNSUPPORTED; every server or connection failure becomes PERSISTENCE_IO
+ * with the original as `cause`. A failed write is rolled back by the server, so the stored log
+ * is as it was before the batch.
+ */
+export function toPersistenceError(error: unknown, what: string, sessionId?: string): Error {
+  if (error instanceof PersistenceError || error instanceof SessionError) return error;
+  const options = { cause: error, ...(sessionId === undefined ? {} : { sessionId }) };
+  if (error instanceof SchemaVersionError) {
+    return new PersistenceError('PERSISTENCE_FORMAT_UNSUPPORTED', `${what}: ${error.message}`, options);
+  }
+  const detail = error instanceof Error ? error.message : String(error);
+  return new PersistenceError('PERSISTENCE_IO', `${what} failed: ${detail}`, options);
+}
+
+/** The SQLSTATE of a server error, if `error` is one. */
+export function sqlState(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
+}
+
+export function closed(what: string, sessionId?: string): PersistenceError {
+  return new PersistenceError('PERSISTENCE_CLOSED', `${what}: the PostgreSQL session store is closed`, {
+    ...(sessionId === undefined ? {} : { sessionId }),
+  });
+}
+
+export function notFound(id: string): PersistenceError {
+  return new PersistenceError('PERSISTENCE_NOT_FOUND', `no stored session ${id}`, { sessionId: id });
+}
+
+export function exists(id: string): PersistenceError {
+  return new PersistenceError('PERSISTENCE_EXISTS', `session ${id} already exists`, { sessionId: id });
+}
+
+export function attachmentNotFound(id: string, ref: string): PersistenceError {
+  return new PersistenceError('PERSISTENCE_ATTACHMENT_NOT_FOUND', `session ${id} has no attachment ${ref}`, {
+    sessionId: id,
+  });
+}
+
+/** "expected N, got M": the batch does not continue the stored log (another writer won, or a gap). */
+export function seqConflict(
+  id: string,
+  expected: number,
+  got: number | undefined,
+  where = '',
+): PersistenceError {
+  return new PersistenceError(
+    'PERSISTENCE_SEQ_CONFLICT',
+    `append to session ${id}${where}: expected ${expected}, got ${String(got)}`,
+    { sessionId: id, location: { seq: expected } },
+  );
+}
+
+export function corrupt(sessionId: string, seq: number, why: string, cause?: unknown): PersistenceError {
+  return new PersistenceError('PERSISTENCE_CORRUPT', `session ${sessionId}, seq ${seq}: ${why}`, {
+    sessionId,
+    location: { seq },
+    ...(cause === undefined ? {} : { cause }),
+  });
+}
+
+/** A bad option of `openPostgresPersistence` (a configuration mistake, not a storage failure). */
+export class PostgresPersistenceConfigError extends Error {
+  override readonly name = 'PostgresPersistenceConfigError';
+  readonly code = 'POSTGRES_PERSISTENCE_CONFIG_INVALID';
+}

@@ -1,0 +1,176 @@
+import type { Pool, PoolClient } from 'pg';
+import type { Attachment } from '@strand/persistence';
+import type { SessionEvent, SessionId, SessionSeq } from '@strand/session';
+import { formatAppendNotice } from './append-notice.js';
+import type { WriteResult } from './append-queue.js';
+import { encodeBatchRows, type BatchRow } from './batch-lines.js';
+import { exists, notFound, seqConflict, toPersistenceError } from './persistence-errors.js';
+import * as sql from './statements.js';
+
+/** A session `create`d in this process whose row is not written yet (creation is lazy). */
+export interface PendingSession {
+  readonly incarnation: string;
+  readonly headerJson: string;
+  readonly inheritedEventCount: number;
+  /** Attachments put before the first write; stored in the first write's transaction. */
+  readonly attachments: Map<string, Attachment>;
+}
+
+/** The public revision token: opaque to callers, unique across incarnations of one id. */
+export const revisionToken = (incarnation: string, counter: string | number): string =>
+  `${incarnation}:${counter}`;
+
+/**
+ * One durable write of contiguous `events` to session `id`; the `WriteGroup` of the append
+ * queue. With `pending`, this is the session's first write: its row is created with it (and the
+ * id refused with PERSISTENCE_EXISTS if another host stored it first). Otherwise the session row
+ * must still end where `events` start — the guard that keeps two writers from interleaving.
+ * The common case (one row, nothing else) is one statement; larger writes, and a first write
+ * carrying attachments, take an explicit transaction. Either way the append notice is sent in
+ * the writing transaction, and this resolves only after COMMIT.
+ */
+export async function writeGroup(
+  pool: Pool,
+  id: SessionId,
+  events: readonly SessionEvent[],
+  pending: PendingSession | undefined,
+  incarnation: string | undefined,
+): Promise<WriteResult> {
+  const firstSeq = events[0]!.seq;
+  try {
+    if (pending !== undefined && firstSeq !== 0) throw seqConflict(id, 0, firstSeq);
+    const rows = encodeBatchRows(events, firstSeq);
+    if (rows.length === 1 && (pending === undefined || pending.attachments.size === 0)) {
+      const row = rows[0]!;
+      const result =
+        pending === undefined
+          ? await pool.query(sql.appendBatch([id, firstSeq, row.count, row.lines, incarnation ?? null]))
+          : await pool.query(
+              sql.createWithBatch([
+                id,
+                firstSeq,
+                row.count,
+                row.lines,
+                pending.incarnation,
+                pending.headerJson,
+                pending.inheritedEventCount,
+              ]),
+            );
+      const written = result.rows[0] as [string, string, string] | undefined;
+      if (written === undefined) {
+        throw pending === undefined ? await whyRefused(pool, id, firstSeq, incarnation) : exists(id);
+      }
+      return { revision: revisionToken(written[0], written[1]), storedBytes: Number(written[2]) };
+    }
+    return await writeInTransaction(pool, id, rows, events.length, pending, incarnation);
+  } catch (error) {
+    throw toPersistenceError(error, `append to session ${id}`, id);
+  }
+}
+
+async function writeInTransaction(
+  pool: Pool,
+  id: SessionId,
+  rows: readonly BatchRow[],
+  count: number,
+  pending: PendingSession | undefined,
+  incarnation: string | undefined,
+): Promise<WriteResult> {
+  const firstSeq = rows[0]!.firstSeq as SessionSeq;
+  let bytes = 0;
+  for (const row of rows) bytes += Buffer.byteLength(row.lines) + sql.BATCH_ROW_OVERHEAD;
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  // A checked-out client whose connection dies emits 'error' (unhandled, that would end the
+  // process); the failing query rejects too, so here it only marks the client for destruction.
+  const onError = (error: Error): void => {
+    broken = error;
+  };
+  client.on('error', onError);
+  try {
+    await client.query('BEGIN');
+    try {
+      let result: WriteResult;
+      let storedIncarnation: string;
+      if (pending !== undefined) {
+        storedIncarnation = pending.incarnation;
+        result = await insertSessionRow(client, id, pending, count, bytes);
+      } else {
+        const advanced = await client.query(
+          sql.advanceSession([id, firstSeq, count, bytes, incarnation ?? null]),
+        );
+        const row = advanced.rows[0] as [string, string, string] | undefined;
+        if (row === undefined) throw await whyRefused(client, id, firstSeq, incarnation);
+        storedIncarnation = row[0];
+        result = { revision: revisionToken(row[0], row[1]), storedBytes: Number(row[2]) };
+      }
+      for (const row of rows) await client.query(sql.insertBatch([id, row.firstSeq, row.count, row.lines]));
+      await client.query(
+        sql.notify(
+          formatAppendNotice({
+            id,
+            incarnation: storedIncarnation,
+            from: firstSeq,
+            count,
+            revision: result.revision,
+          }),
+        ),
+      );
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch((rollbackError: unknown) => {
+        // The connection itself failed: destroy it rather than return it to the pool mid-transaction.
+        broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+      });
+      throw error;
+    }
+  } finally {
+    client.off('error', onError);
+    client.release(broken);
+  }
+}
+
+async function insertSessionRow(
+  client: PoolClient,
+  id: string,
+  pending: PendingSession,
+  count: number,
+  bytes: number,
+): Promise<WriteResult> {
+  const storedBytes = Buffer.byteLength(pending.headerJson) + bytes;
+  const inserted = await client.query(
+    sql.insertSession([
+      id,
+      pending.incarnation,
+      pending.headerJson,
+      pending.inheritedEventCount,
+      count,
+      storedBytes,
+    ]),
+  );
+  const row = inserted.rows[0] as [string] | undefined;
+  if (row === undefined) throw exists(id);
+  for (const [ref, { bytes: blob, mediaType }] of pending.attachments) {
+    await client.query(
+      sql.insertAttachment([id, ref, mediaType, Buffer.from(blob.buffer, blob.byteOffset, blob.byteLength)]),
+    );
+  }
+  return { revision: revisionToken(pending.incarnation, row[0]), storedBytes };
+}
+
+/**
+ * A guarded write matched no row: the session is gone (or is another incarnation than the one a
+ * repair read), or another writer moved its log — "expected <stored next seq>, got <first seq>".
+ */
+async function whyRefused(
+  db: Pool | PoolClient,
+  id: string,
+  firstSeq: number,
+  incarnation: string | undefined,
+): Promise<Error> {
+  const state = await db.query(sql.sessionState(id));
+  const row = state.rows[0] as [string, number] | undefined;
+  if (row === undefined || (incarnation !== undefined && row[0] !== incarnation)) return notFound(id);
+  return seqConflict(id, row[1], firstSeq);
+}

@@ -1,0 +1,170 @@
+import type pg from 'pg';
+import { SearchIndexError, type TextExtractor } from '@strand/query';
+import {
+  afterBegin,
+  indexedText,
+  planAppend,
+  planBegin,
+  type AppendOutcome,
+  type BeginMode,
+  type IndexedText,
+  type Provenance,
+  type SearchIndexStore,
+  type SessionRow,
+} from '@strand/query/search-kit';
+import type { SessionEvent, SessionId } from '@strand/session';
+import type { SearchDatabase } from './search-database.js';
+import { tsvectorSource } from './ts-text.js';
+
+const COLUMNS = 'sid, session_id, incarnation, revision, cut, durable_cut';
+
+interface RawRow {
+  readonly sid: string;
+  readonly session_id: string;
+  readonly incarnation: string | null;
+  readonly revision: string | null;
+  readonly cut: string;
+  readonly durable_cut: string;
+}
+
+const toRow = (raw: RawRow): SessionRow => ({
+  sid: Number(raw.sid),
+  sessionId: raw.session_id as SessionId,
+  incarnation: raw.incarnation,
+  revision: raw.revision,
+  cut: Number(raw.cut),
+  durableCut: Number(raw.durable_cut),
+});
+
+/** UTF-16 units of text (stored text and parser input together) sent in one INSERT. */
+const INSERT_CHARS = 4_000_000;
+
+const UPSERT_EVENTS = `
+INSERT INTO search_events (sid, seq, text, tsv)
+SELECT $1, r.seq, r.text, to_tsvector('simple', r.source)
+FROM unnest($2::bigint[], $3::text[], $4::text[]) AS r (seq, text, source)
+ON CONFLICT (sid, seq) DO UPDATE SET text = EXCLUDED.text, tsv = EXCLUDED.tsv`;
+
+/**
+ * The PostgreSQL writer of the index: the engine-neutral write rules (write-rules.ts in
+ * `@strand/query`) applied inside one transaction per call, against the bookkeeping row locked
+ * `FOR UPDATE`. That lock is what makes several hosts syncing the same database safe: two batches
+ * of one session are serialized, the second sees the first's `cut` and skips what is indexed
+ * already; event rows are upserts keyed (sid, seq), so nothing is ever duplicated.
+ */
+export class PgIndexStore implements SearchIndexStore {
+  readonly #db: SearchDatabase;
+  readonly #extract: TextExtractor;
+
+  constructor(db: SearchDatabase, extractor: TextExtractor) {
+    this.#db = db;
+    this.#extract = extractor;
+  }
+
+  async sessionRows(): Promise<SessionRow[]> {
+    return (await this.#db.query<RawRow>(`SELECT ${COLUMNS} FROM search_sessions ORDER BY sid`)).map(toRow);
+  }
+
+  begin(sessionId: SessionId, incarnation: string | null, mode: BeginMode): Promise<SessionRow> {
+    return this.#db.transaction(async (client) => {
+      // The row may be deleted (a drop, a rebuild) between seeing the conflict and locking it.
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const inserted = await client.query<RawRow>(
+          `INSERT INTO search_sessions (session_id, incarnation, revision, cut, durable_cut)
+           VALUES ($1, $2, NULL, 0, 0) ON CONFLICT (session_id) DO NOTHING RETURNING ${COLUMNS}`,
+          [sessionId, incarnation],
+        );
+        if (inserted.rows[0] !== undefined) return toRow(inserted.rows[0]);
+        const row = await lockRow(client, sessionId);
+        if (row === undefined) continue;
+        const step = planBegin(row, incarnation, mode);
+        if (step.kind === 'reset') {
+          await client.query('DELETE FROM search_events WHERE sid = $1', [row.sid]);
+          await client.query(
+            'UPDATE search_sessions SET incarnation = $2, revision = NULL, cut = 0, durable_cut = 0 WHERE sid = $1',
+            [row.sid, step.incarnation],
+          );
+        } else if (step.kind === 'truncate') {
+          await client.query('DELETE FROM search_events WHERE sid = $1 AND seq >= $2', [row.sid, step.from]);
+          await client.query('UPDATE search_sessions SET cut = $2 WHERE sid = $1', [row.sid, step.from]);
+        }
+        return afterBegin(row, step);
+      }
+      throw new SearchIndexError(
+        'SESSION_QUERY_SEARCH_INDEX_FAILED',
+        `session ${sessionId}: its search bookkeeping row kept vanishing under concurrent drops`,
+        { sessionId },
+      );
+    }, sessionId);
+  }
+
+  append(
+    sessionId: SessionId,
+    incarnation: string | null,
+    events: readonly SessionEvent[],
+    provenance: Provenance,
+    revision?: string,
+  ): Promise<AppendOutcome> {
+    return this.#db.transaction(async (client) => {
+      const row = await lockRow(client, sessionId);
+      if (row === undefined || row.incarnation !== incarnation) return { events: 0, rows: 0, stale: true };
+      const plan = planAppend(row, events, provenance, revision, (event) =>
+        indexedText(this.#extract, event),
+      );
+      for (const chunk of insertChunks(plan.rows)) {
+        await client.query(UPSERT_EVENTS, [
+          row.sid,
+          chunk.map((r) => r.seq),
+          chunk.map((r) => r.text),
+          chunk.map((r) => tsvectorSource(r.text)),
+        ]);
+      }
+      if (plan.progressed || plan.revision !== undefined) {
+        await client.query(
+          'UPDATE search_sessions SET cut = $2, durable_cut = $3, revision = COALESCE($4, revision) WHERE sid = $1',
+          [row.sid, plan.cut, plan.durableCut, plan.revision ?? null],
+        );
+      }
+      return { events: plan.events, rows: plan.rows.length, stale: false };
+    }, sessionId);
+  }
+
+  drop(sessionId: SessionId, sid?: number): Promise<boolean> {
+    return this.#db.transaction(async (client) => {
+      // Deleting the row first waits for a batch holding its lock; the events statement after it
+      // then sees that batch's rows, and no later batch can find the row to write under.
+      const gone = await client.query<{ sid: string }>(
+        'DELETE FROM search_sessions WHERE session_id = $1 AND ($2::bigint IS NULL OR sid = $2) RETURNING sid',
+        [sessionId, sid ?? null],
+      );
+      const dropped = gone.rows[0];
+      if (dropped === undefined) return false;
+      await client.query('DELETE FROM search_events WHERE sid = $1', [dropped.sid]);
+      return true;
+    }, sessionId);
+  }
+}
+
+async function lockRow(client: pg.ClientBase, sessionId: SessionId): Promise<SessionRow | undefined> {
+  const { rows } = await client.query<RawRow>(
+    `SELECT ${COLUMNS} FROM search_sessions WHERE session_id = $1 FOR UPDATE`,
+    [sessionId],
+  );
+  return rows[0] === undefined ? undefined : toRow(rows[0]);
+}
+
+/** Splits a batch's rows so one INSERT stays a few MB however large the tool outputs are. */
+function* insertChunks(rows: readonly IndexedText[]): Generator<IndexedText[]> {
+  let chunk: IndexedText[] = [];
+  let chars = 0;
+  for (const row of rows) {
+    if (chunk.length > 0 && chars + 2 * row.text.length > INSERT_CHARS) {
+      yield chunk;
+      chunk = [];
+      chars = 0;
+    }
+    chunk.push(row);
+    chars += 2 * row.text.length;
+  }
+  if (chunk.length > 0) yield chunk;
+}

@@ -1,0 +1,97 @@
+import type pg from 'pg';
+import type { MatchRow } from '@strand/query/search-kit';
+import type { SessionId } from '@strand/session';
+
+/*
+ * Read-side statements over `search_events`; `$1` is always the query's tsquery (as text, from
+ * `tsquerySql`). Relevance is `ts_rank_cd` (cover density: more occurrences, closer together, rank
+ * higher), negated into the engine-neutral cost (lower is better).
+ */
+
+interface RawMatch {
+  readonly sid: string;
+  readonly seq: string;
+  readonly rank: number;
+}
+
+const toMatch = (raw: RawMatch): MatchRow => [Number(raw.sid), Number(raw.seq), -raw.rank];
+
+// The inner query picks the window (newest sessions first, as on SQLite); the rank is computed
+// only for the rows it kept, not for every match.
+const WINDOW = `
+SELECT w.sid, w.seq, ts_rank_cd(w.tsv, $1::tsquery)::float8 AS rank
+FROM (
+  SELECT sid, seq, tsv FROM search_events
+  WHERE tsv @@ $1::tsquery AND ($2::bigint IS NULL OR sid < $2)
+  ORDER BY sid DESC, seq DESC LIMIT $3
+) w
+ORDER BY w.sid DESC, w.seq DESC`;
+
+/** The next `size` matching rows of sessions with `sid < upperSid` (all sessions for `null`), newest first. */
+export async function matchWindow(
+  client: pg.ClientBase,
+  tsquery: string,
+  upperSid: number | null,
+  size: number,
+): Promise<MatchRow[]> {
+  if (tsquery === '') return []; // every term was punctuation: nothing can match
+  const { rows } = await client.query<RawMatch>(WINDOW, [tsquery, upperSid, size]);
+  return rows.map(toMatch);
+}
+
+/** The session's best `limit` matching rows (a fallback when a snapshot's hits no longer match). */
+export async function sessionHits(
+  client: pg.ClientBase,
+  tsquery: string,
+  sid: number,
+  limit: number,
+): Promise<MatchRow[]> {
+  if (tsquery === '') return [];
+  const { rows } = await client.query<RawMatch>(
+    `SELECT sid, seq, ts_rank_cd(tsv, $1::tsquery)::float8 AS rank FROM search_events
+     WHERE sid = $2 AND tsv @@ $1::tsquery ORDER BY rank DESC, seq LIMIT $3`,
+    [tsquery, sid, limit],
+  );
+  return rows.map(toMatch);
+}
+
+export interface StoredText {
+  readonly text: string;
+  /** Whether the row still matches the query (it may have been re-indexed since it was ranked). */
+  readonly matches: boolean;
+}
+
+/** The stored text of the given events, keyed `sid:seq`; events without a row are absent. */
+export async function storedTexts(
+  client: pg.ClientBase,
+  tsquery: string,
+  keys: readonly (readonly [sid: number, seq: number])[],
+): Promise<Map<string, StoredText>> {
+  const out = new Map<string, StoredText>();
+  if (keys.length === 0) return out;
+  const { rows } = await client.query<{ sid: string; seq: string; text: string; matches: boolean }>(
+    `SELECT e.sid, e.seq, e.text, e.tsv @@ $1::tsquery AS matches
+     FROM unnest($2::bigint[], $3::bigint[]) AS k (sid, seq)
+     JOIN search_events e ON e.sid = k.sid AND e.seq = k.seq`,
+    [tsquery, keys.map(([sid]) => sid), keys.map(([, seq]) => seq)],
+  );
+  for (const row of rows) out.set(textKey(Number(row.sid), Number(row.seq)), row);
+  return out;
+}
+
+export const textKey = (sid: number, seq: number): string => `${sid}:${seq}`;
+
+/** Session ids of the given keys; keys no longer indexed are absent. */
+export async function sessionIdsOf(
+  client: pg.ClientBase,
+  sids: readonly number[],
+): Promise<Map<number, SessionId>> {
+  const out = new Map<number, SessionId>();
+  if (sids.length === 0) return out;
+  const { rows } = await client.query<{ sid: string; session_id: string }>(
+    'SELECT sid, session_id FROM search_sessions WHERE sid = ANY($1::bigint[])',
+    [sids],
+  );
+  for (const row of rows) out.set(Number(row.sid), row.session_id as SessionId);
+  return out;
+}

@@ -1,0 +1,173 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { isSearchIndexError, type SearchIndexTuning } from '@strand/query';
+import {
+  openTestCorpus,
+  persistedSession,
+  searchLiteralSuite,
+  searchPaginationSuite,
+  searchSyncSuite,
+  searchTestHeader,
+  user,
+  type SearchIndexUnderTest,
+  type TestCorpus,
+} from '@strand/query/testing';
+import { createTestDatabase, noPostgres, type TestDatabase } from '../testing/index.js';
+import { openPostgresSearchIndex, type PostgresSearchIndex } from './postgres-search-index.js';
+
+/** A PostgreSQL index in a fresh database of its own; `reopen` is a new pool on the same database. */
+async function openPgUnderTest(options: SearchIndexTuning = {}): Promise<SearchIndexUnderTest> {
+  const db = await createTestDatabase('strand_search');
+  let current: PostgresSearchIndex | undefined;
+  try {
+    current = await openPostgresSearchIndex({ url: db.url, maxConnections: 2, ...options });
+  } catch (error) {
+    await db.drop();
+    throw error;
+  }
+  let index = current;
+  return {
+    get index() {
+      return index;
+    },
+    async reopen() {
+      await index.close();
+      index = await openPostgresSearchIndex({ url: db.url, maxConnections: 2, ...options });
+      return index;
+    },
+    async dispose() {
+      await index.close();
+      await db.drop();
+    },
+  };
+}
+
+describe.skipIf(noPostgres)('PostgreSQL search index', () => {
+  searchLiteralSuite('PostgreSQL', openPgUnderTest);
+  searchPaginationSuite('PostgreSQL', openPgUnderTest);
+  searchSyncSuite('PostgreSQL', openPgUnderTest);
+
+  describe('several hosts on one database', () => {
+    let db: TestDatabase;
+    let corpus: TestCorpus;
+    const opened: PostgresSearchIndex[] = [];
+    const host = async (options: SearchIndexTuning = {}): Promise<PostgresSearchIndex> => {
+      const index = await openPostgresSearchIndex({ url: db.url, maxConnections: 2, ...options });
+      opened.push(index);
+      return index;
+    };
+    const count = async (sql: string): Promise<number> => {
+      const client = new pg.Client({ connectionString: db.url });
+      await client.connect();
+      try {
+        return Number((await client.query<{ n: string }>(sql)).rows[0]!.n);
+      } finally {
+        await client.end();
+      }
+    };
+
+    beforeEach(async () => {
+      db = await createTestDatabase('strand_search');
+      corpus = await openTestCorpus();
+    });
+    afterEach(async () => {
+      for (const index of opened.splice(0)) await index.close();
+      await corpus.dispose();
+      await db.drop();
+    });
+
+    it('two hosts syncing concurrently write no duplicate rows and agree on one result', async () => {
+      const SESSIONS = 24;
+      for (let i = 0; i < SESSIONS; i++) {
+        await persistedSession(
+          corpus.persistence,
+          `h${i}`,
+          Array.from({ length: 40 }, (_, k) => user(k % 5 === 0 ? `shared marmot ${i} ${k}` : `plain ${k}`)),
+          searchTestHeader(`h${i}`, 1_700_000_000_000 + i),
+        );
+      }
+      const [a, b] = await Promise.all([host(), host()]);
+      const [reportA, reportB] = await Promise.all([a.sync(corpus.sources), b.sync(corpus.sources)]);
+      expect(reportA.failures).toEqual([]);
+      expect(reportB.failures).toEqual([]);
+      // Each event was indexed once, by one host or the other: the second to lock a session's row
+      // skipped what the first had written, rather than resetting it and writing it again.
+      expect(reportA.rowsWritten + reportB.rowsWritten).toBe(SESSIONS * 40);
+      expect(await count('SELECT count(*) AS n FROM search_sessions')).toBe(SESSIONS);
+      expect(await count('SELECT count(*) AS n FROM search_events')).toBe(SESSIONS * 40);
+      expect(
+        await count(
+          'SELECT count(*) AS n FROM (SELECT sid, seq FROM search_events GROUP BY sid, seq HAVING count(*) > 1) d',
+        ),
+      ).toBe(0);
+      expect(
+        await count('SELECT count(*) AS n FROM search_sessions WHERE cut <> 40 OR durable_cut <> 40'),
+      ).toBe(0);
+
+      // Both hosts give the same page, and a later sync on either has nothing left to do.
+      const pageA = await a.search('marmot', { limit: 100 });
+      const pageB = await b.search('marmot', { limit: 100 });
+      expect(pageA.results.map((r) => r.sessionId)).toHaveLength(SESSIONS);
+      expect(pageB.results).toEqual(pageA.results);
+      corpus.reads.reset();
+      expect(await b.sync(corpus.sources)).toMatchObject({ updated: 0, eventsRead: 0 });
+    });
+
+    it('two hosts appending and syncing the same sessions concurrently stay consistent', async () => {
+      const sessions = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          persistedSession(corpus.persistence, `c${i}`, [user(`start ${i}`)], searchTestHeader(`c${i}`, i)),
+        ),
+      );
+      const [a, b] = await Promise.all([host(), host()]);
+      for (let round = 0; round < 5; round++) {
+        await Promise.all(sessions.map((s) => s.append([user(`round ${round} lynx`), user('filler')])));
+        await Promise.all([a.sync(corpus.sources), b.sync(corpus.sources)]);
+      }
+      expect(await count('SELECT count(*) AS n FROM search_events')).toBe(6 * 11);
+      const found = await a.search('lynx round', { limit: 10 });
+      expect(found.results.map((r) => r.sessionId).sort()).toEqual(sessions.map((s) => s.id).sort());
+      expect(found.results.every((r) => r.hits.length === 3)).toBe(true);
+    });
+
+    it('continues a cursor of one host on another, and a rebuild on one makes it stale on both', async () => {
+      for (let i = 0; i < 12; i++)
+        await persistedSession(
+          corpus.persistence,
+          `p${i}`,
+          [user(`wombat ${i}`)],
+          searchTestHeader(`p${i}`, i),
+        );
+      const a = await host();
+      const b = await host();
+      await a.sync(corpus.sources);
+      const first = await a.search('wombat', { limit: 5 });
+      const second = await b.search('wombat', { limit: 5, cursor: first.nextCursor! });
+      expect(
+        second.results.map((r) => r.sessionId).filter((id) => first.results.some((r) => r.sessionId === id)),
+      ).toEqual([]);
+      await b.rebuild(corpus.sources);
+      expect(await a.currentGeneration()).toBe(2);
+      await expect(a.search('wombat', { limit: 5, cursor: second.nextCursor! })).rejects.toSatisfy((e) =>
+        isSearchIndexError(e, 'SESSION_QUERY_STALE_CURSOR'),
+      );
+    });
+
+    it('refuses a database whose search schema is newer than this build', async () => {
+      await (await host()).close();
+      const client = new pg.Client({ connectionString: db.url });
+      await client.connect();
+      try {
+        await client.query("UPDATE strand_schema SET version = version + 1 WHERE component = 'search'");
+      } finally {
+        await client.end();
+      }
+      await expect(host()).rejects.toSatisfy(
+        (e) =>
+          isSearchIndexError(e, 'SESSION_QUERY_SEARCH_INDEX_FAILED') &&
+          (e as Error).cause instanceof Error &&
+          ((e as Error).cause as { code?: string }).code === 'POSTGRES_SCHEMA_NEWER',
+      );
+    });
+  });
+});

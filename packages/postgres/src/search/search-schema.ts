@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import type { IndexIdentity } from '@strand/query/search-kit';
+import { ensureSchema } from '../schema-versions.js';
+import type { SearchDatabase } from './search-database.js';
+
+/** The `search` component's row in `strand_schema`; bumped on any incompatible change below. */
+export const SEARCH_SCHEMA_VERSION = 1;
+
+/*
+ * - `search_index`: one row, the index's random `index_id` and its `generation` (bumped by every
+ *   rebuild), named by cursors.
+ * - `search_sessions`: bookkeeping per session, the same columns and meaning as the SQLite index
+ *   (README "What it indexes"). `sid` is an identity: never reused, and ascending in the order
+ *   sessions were first indexed, which is what rank windows walk down.
+ * - `search_events`: one row per indexed event, keyed (sid, seq) so a re-delivered batch is an
+ *   upsert, never a duplicate. `text` is the stored text snippets are cut from; `tsv` its tokens
+ *   (ts-text.ts) under the 'simple' configuration, GIN-indexed.
+ * - `search_snapshots` / `search_snapshot_chunks`: frozen result orders behind cursors, shared by
+ *   every host on the database (a cursor from host A continues on host B).
+ */
+const DDL = `
+CREATE TABLE search_index (
+  singleton  boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+  index_id   text    NOT NULL,
+  generation bigint  NOT NULL
+);
+CREATE TABLE search_sessions (
+  sid         bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  session_id  text   NOT NULL UNIQUE,
+  incarnation text,
+  revision    text,
+  cut         bigint NOT NULL,
+  durable_cut bigint NOT NULL
+);
+CREATE TABLE search_events (
+  sid  bigint   NOT NULL,
+  seq  bigint   NOT NULL,
+  text text     NOT NULL,
+  tsv  tsvector NOT NULL,
+  PRIMARY KEY (sid, seq)
+);
+CREATE INDEX search_events_tsv ON search_events USING gin (tsv);
+CREATE TABLE search_snapshots (
+  id         bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  generation bigint  NOT NULL,
+  expression text    NOT NULL,
+  upper_sid  bigint,
+  size       integer NOT NULL,
+  touched_at bigint  NOT NULL
+);
+CREATE INDEX search_snapshots_touched ON search_snapshots (touched_at, id);
+CREATE TABLE search_snapshot_chunks (
+  snapshot_id    bigint  NOT NULL REFERENCES search_snapshots (id) ON DELETE CASCADE,
+  first_position integer NOT NULL,
+  count          integer NOT NULL,
+  entries        text    NOT NULL,
+  PRIMARY KEY (snapshot_id, first_position)
+);
+`;
+
+/**
+ * Creates the tables once per database (several hosts opening together are serialized by
+ * `ensureSchema`'s lock) and the identity row; refuses a newer schema (`POSTGRES_SCHEMA_NEWER`).
+ */
+export async function prepareSearchSchema(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await ensureSchema(client, 'search', SEARCH_SCHEMA_VERSION, DDL);
+    await client.query(
+      'INSERT INTO search_index (singleton, index_id, generation) VALUES (true, $1, 1) ON CONFLICT DO NOTHING',
+      [randomUUID()],
+    );
+  } finally {
+    client.release();
+  }
+}
+
+/** The index identity now; read at every page, since another host may rebuild the index. */
+export async function readIdentity(client: pg.ClientBase): Promise<IndexIdentity> {
+  const { rows } = await client.query<{ index_id: string; generation: string }>(
+    'SELECT index_id, generation FROM search_index',
+  );
+  const row = rows[0];
+  if (row === undefined) throw new Error('the search_index row is missing');
+  return { indexId: row.index_id, generation: Number(row.generation) };
+}
+
+export async function currentGeneration(db: SearchDatabase): Promise<number> {
+  const rows = await db.query<{ generation: string }>('SELECT generation FROM search_index');
+  return Number(rows[0]?.generation ?? Number.NaN);
+}
+
+/**
+ * Empties the index and bumps the generation in one transaction: every cursor issued before is
+ * stale from here on. Safe while other hosts sync: deleting a bookkeeping row waits for the batch
+ * that holds its lock, and a later batch of that session finds no row and writes nothing; the
+ * events are deleted afterwards, in a statement that sees every batch committed before, and only
+ * those whose session row is gone (a session first indexed meanwhile keeps its rows).
+ */
+export async function resetIndex(db: SearchDatabase): Promise<number> {
+  return db.transaction(async (client) => {
+    const bumped = await client.query<{ generation: string }>(
+      'UPDATE search_index SET generation = generation + 1 RETURNING generation',
+    );
+    await client.query('DELETE FROM search_snapshots');
+    await client.query('DELETE FROM search_sessions');
+    await client.query(
+      'DELETE FROM search_events e WHERE NOT EXISTS (SELECT 1 FROM search_sessions s WHERE s.sid = e.sid)',
+    );
+    return Number(bumped.rows[0]?.generation);
+  });
+}

@@ -1,0 +1,30 @@
+/**
+ * One stored row, as an array (no per-row object on the hot list path): the projection key, the
+ * unit's `stateVersion` when it was written, the row's own cut, and the state as JSON text.
+ */
+export type CacheRow = readonly [key: string, stateVersion: number, cut: number, state: string];
+
+/**
+ * Where a `ProjectionCache` keeps its rows: SQLite (`SqliteCacheRowStore`, the embedded default) or
+ * another engine. A row's identity is (session id, incarnation, inherited cut); the store never
+ * interprets keys, versions or states — misses, decoding and logging stay in `ProjectionCache`.
+ *
+ * Every operation is synchronous because the cache's reads run on hot paths (one per listed
+ * session); an engine that is asynchronous must serve from memory and write behind.
+ */
+export interface CacheRowStore {
+  /** False once closed: the cache then misses every read and refuses writes. */
+  readonly isOpen: boolean;
+  /** The rows of exactly this identity. May throw; the cache turns a failure into a miss. */
+  read(sessionId: string, incarnation: string, inheritedCut: number): readonly CacheRow[];
+  /**
+   * In one step: drops the rows of every *other* identity of `sessionId`, then upserts `rows`
+   * (unique keys) for this identity — except that a stored row never moves back to an older cut
+   * of the same `stateVersion` (a slower writer elsewhere). May throw.
+   */
+  write(sessionId: string, incarnation: string, inheritedCut: number, rows: readonly CacheRow[]): void;
+  /** Drops every row of `sessionId`. May throw. */
+  forget(sessionId: string): void;
+  /** Idempotent. */
+  close(): void;
+}

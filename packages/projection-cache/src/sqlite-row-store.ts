@@ -1,0 +1,86 @@
+import Database from 'better-sqlite3';
+import type { CacheRow, CacheRowStore } from './row-store.js';
+import { prepareSchema } from './schema.js';
+
+/** Rows in one SQLite database (`projection_rows`), read and written with prepared statements. */
+export class SqliteCacheRowStore implements CacheRowStore {
+  readonly #db: Database.Database;
+  readonly #select: Database.Statement<[string, string, number], CacheRow>;
+  readonly #upsert: Database.Statement<[string, string, number, string, number, number, string]>;
+  readonly #dropOtherIdentities: Database.Statement<[string, string, number]>;
+  readonly #forget: Database.Statement<[string]>;
+  readonly #write: (
+    sessionId: string,
+    incarnation: string,
+    inheritedCut: number,
+    rows: readonly CacheRow[],
+  ) => void;
+
+  /** Creates the table when absent; throws `PROJECTION_CACHE_SCHEMA_UNSUPPORTED` for a newer schema. */
+  constructor(db: Database.Database) {
+    prepareSchema(db);
+    this.#db = db;
+    // Raw mode returns arrays, which are exactly `CacheRow`s.
+    this.#select = db
+      .prepare<
+        [string, string, number],
+        CacheRow
+      >('SELECT key, state_version, cut, state FROM projection_rows WHERE session_id = ? AND incarnation = ? AND inherited_cut = ?')
+      .raw(true);
+    // A row never moves back to an older cut of the same stateVersion (e.g. a slower writer elsewhere).
+    this.#upsert = db.prepare(
+      `INSERT INTO projection_rows (session_id, incarnation, inherited_cut, key, state_version, cut, state)
+       VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (session_id, incarnation, inherited_cut, key) DO UPDATE SET
+         state_version = excluded.state_version, cut = excluded.cut, state = excluded.state
+       WHERE excluded.cut >= projection_rows.cut OR excluded.state_version <> projection_rows.state_version`,
+    );
+    this.#dropOtherIdentities = db.prepare(
+      'DELETE FROM projection_rows WHERE session_id = ? AND NOT (incarnation = ? AND inherited_cut = ?)',
+    );
+    this.#forget = db.prepare('DELETE FROM projection_rows WHERE session_id = ?');
+    this.#write = db.transaction(
+      (sessionId: string, incarnation: string, inheritedCut: number, rows: readonly CacheRow[]) => {
+        this.#dropOtherIdentities.run(sessionId, incarnation, inheritedCut);
+        for (const [key, stateVersion, cut, state] of rows) {
+          this.#upsert.run(sessionId, incarnation, inheritedCut, key, stateVersion, cut, state);
+        }
+      },
+    );
+  }
+
+  /** Opens (or creates) a database file, or `':memory:'`, tuned for derived, rewritable rows. */
+  static open(path: string): SqliteCacheRowStore {
+    const db = new Database(path);
+    try {
+      db.pragma('busy_timeout = 5000');
+      // Rows are derived and rewritten at every turn end; losing the last ones in a power cut only costs a refold.
+      if (!db.memory) db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      return new SqliteCacheRowStore(db);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  }
+
+  get isOpen(): boolean {
+    return this.#db.open;
+  }
+
+  read(sessionId: string, incarnation: string, inheritedCut: number): readonly CacheRow[] {
+    return this.#select.all(sessionId, incarnation, inheritedCut);
+  }
+
+  write(sessionId: string, incarnation: string, inheritedCut: number, rows: readonly CacheRow[]): void {
+    this.#write(sessionId, incarnation, inheritedCut, rows);
+  }
+
+  forget(sessionId: string): void {
+    this.#forget.run(sessionId);
+  }
+
+  close(): void {
+    if (this.#db.open) this.#db.close();
+  }
+}

@@ -1,0 +1,13 @@
+// Test helpers of @strand/projection-cache: the contract suite every cache engine runs, and fixtures.
+export { projectionCacheContract } from './contract.js';
+export type { CacheUnderTestDeps, OpenCacheUnderTest, ProjectionCacheUnderTest } from './harness.js';
+export {
+  event,
+  header,
+  recordingLogger,
+  strictCounter,
+  subject,
+  turnEvents,
+  type RecordingLogger,
+} from './fixtures.js';
+export { FakeDurableLog, manualTimers } from './fake-log.js';

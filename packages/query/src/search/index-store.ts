@@ -1,0 +1,32 @@
+import type { SessionEvent, SessionId } from '@strand/session';
+import type { SessionRow } from './session-rows.js';
+import type { AppendOutcome, BeginMode, Provenance } from './write-rules.js';
+
+/** A value an engine returns directly (SQLite) or later (a database server). */
+export type MaybePromise<T> = T | Promise<T>;
+
+/**
+ * The write side of a search index as the engine-neutral sync sees it (sync.ts, memory-indexing.ts).
+ * Each method is one transaction of the engine, and applies the rules of write-rules.ts to the
+ * bookkeeping row *as it is inside that transaction* — so a plan made from an older view of the row
+ * (another host, a concurrent live append) is re-checked, never trusted.
+ */
+export interface SearchIndexStore {
+  /** Every bookkeeping row; the sync plans from this view, read before it lists the corpus. */
+  sessionRows(): MaybePromise<readonly SessionRow[]>;
+  /** Creates or re-binds the session's bookkeeping before indexing; returns the row as it now is. */
+  begin(sessionId: SessionId, incarnation: string | null, mode: BeginMode): MaybePromise<SessionRow>;
+  /** Indexes the events from the row's cut (`planAppend`); `stale` when the row changed under the caller. */
+  append(
+    sessionId: SessionId,
+    incarnation: string | null,
+    events: readonly SessionEvent[],
+    provenance: Provenance,
+    revision?: string,
+  ): MaybePromise<AppendOutcome>;
+  /**
+   * Drops the session's rows and bookkeeping; with `sid`, only if the row still has that key (a
+   * session indexed again since, by a live append or another host, is kept). Returns whether it dropped.
+   */
+  drop(sessionId: SessionId, sid?: number): MaybePromise<boolean>;
+}

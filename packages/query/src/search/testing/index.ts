@@ -1,0 +1,16 @@
+// The search behaviour suites, shared by every engine (`@strand/query/testing`). Test code only:
+// it imports vitest.
+export { searchLiteralSuite } from './literal-suite.js';
+export { searchPaginationSuite } from './pagination-suite.js';
+export { searchSyncSuite } from './sync-suite.js';
+export { disposedAfterEach, feedLive, type OpenSearchIndex, type SearchIndexUnderTest } from './harness.js';
+export {
+  openTestCorpus,
+  countingPersistence,
+  persistedSession,
+  searchTestHeader,
+  user,
+  assistant,
+  type TestCorpus,
+  type ReadCounter,
+} from './corpus.js';

@@ -1,0 +1,216 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isSearchIndexError } from '../errors.js';
+import type { SearchIndex } from '../search-index.js';
+import { HIGHLIGHT_END, HIGHLIGHT_START, SNIPPET_MAX_CHARS } from '../snippet.js';
+import type { SearchPage } from '../types.js';
+import { assistant, openTestCorpus, persistedSession, user, type TestCorpus } from './corpus.js';
+import { disposedAfterEach, type OpenSearchIndex } from './harness.js';
+
+const ids = (page: SearchPage): string[] => page.results.map((r) => r.sessionId);
+
+/**
+ * What a literal query matches, how results are grouped and ranked, and the snippet contract —
+ * the same on every engine (README: "Queries, ranking, snippets").
+ */
+export function searchLiteralSuite(engine: string, openIndex: OpenSearchIndex): void {
+  describe(`search index (${engine}): literal queries, ranking, snippets`, () => {
+    const open = disposedAfterEach(openIndex);
+    let corpus: TestCorpus;
+    let index: SearchIndex;
+
+    beforeEach(async () => {
+      corpus = await openTestCorpus();
+      index = (await open()).index;
+    });
+    afterEach(async () => {
+      await corpus.dispose();
+    });
+
+    async function corpusOf(sessions: Record<string, string[]>): Promise<void> {
+      for (const [id, texts] of Object.entries(sessions))
+        await persistedSession(corpus.persistence, id, texts.map(user));
+      await index.sync(corpus.sources);
+    }
+
+    describe('literal text', () => {
+      it('finds text of user, assistant, tool call and tool result events, at their seq', async () => {
+        await persistedSession(corpus.persistence, 'kinds', [
+          { type: 'turn/start', data: {} },
+          user('please refactor the walrus module'),
+          { type: 'step/start', data: {} },
+          {
+            type: 'assistant/message',
+            data: {
+              content: [{ type: 'text', text: 'looking at the narwhal code' }],
+              toolCalls: [{ id: 'c1', name: 'read', arguments: '{"path":"src/ocelot.ts"}' }],
+            },
+          },
+          { type: 'tool/call', data: { callId: 'c1', name: 'read', arguments: '{"path":"src/ocelot.ts"}' } },
+          {
+            type: 'tool/result',
+            data: { callId: 'c1', content: [{ type: 'text', text: 'export const pangolin = 1;' }] },
+          },
+          { type: 'step/end', data: {} },
+          { type: 'session/title', data: { title: 'capybara title is not message text' } },
+          { type: 'turn/end', data: { reason: 'completed' } },
+        ]);
+        await index.sync(corpus.sources);
+        const seqOf = async (word: string): Promise<number[]> =>
+          (await index.search(word)).results.flatMap((r) => r.hits.map((h) => h.seq));
+        expect(await seqOf('walrus')).toEqual([1]);
+        expect(await seqOf('narwhal')).toEqual([3]);
+        expect(await seqOf('ocelot')).toEqual([4]); // the call's arguments; the assistant's toolCalls copy is not indexed
+        expect(await seqOf('pangolin')).toEqual([5]);
+        expect(await seqOf('capybara')).toEqual([]);
+      });
+
+      it('matches case- and diacritic-insensitively, every term in one event', async () => {
+        await corpusOf({ a: ['Crème Brûlée recipe'], b: ['creme', 'brulee'] });
+        expect(ids(await index.search('CREME brulee'))).toEqual(['a']);
+        expect(ids(await index.search('BRÛLÉE')).sort()).toEqual(['a', 'b']);
+      });
+
+      it('treats query operators, quotes, prefixes, NEAR, minus and column filters as data', async () => {
+        await corpusOf({
+          or: ['lemon or melon'],
+          lemon: ['lemon only'],
+          melon: ['melon only'],
+          prefix: ['foobar baz'],
+          exact: ['foo baz'],
+          near: ['near apple and banana'],
+          apart: ['apple pie banana'],
+          minus: ['kiwi grape'],
+          kiwi: ['kiwi alone'],
+          column: ['the text papaya example'],
+          papaya: ['papaya smoothie'],
+          bang: ['mango & lime | !guava'],
+        });
+        expect(ids(await index.search('"lemon" OR melon'))).toEqual(['or']);
+        expect(ids(await index.search('foo*'))).toEqual(['exact']);
+        expect(ids(await index.search('NEAR(apple banana)'))).toEqual(['near']);
+        expect(ids(await index.search('kiwi -grape'))).toEqual(['minus']);
+        expect(ids(await index.search('text:papaya'))).toEqual(['column']);
+        // tsquery operators (PostgreSQL) are data too.
+        expect(ids(await index.search('mango & !guava'))).toEqual(['bang']);
+        expect(ids(await index.search('lemon <-> melon'))).toEqual(['or']);
+        for (const odd of [
+          '"unbalanced',
+          '(',
+          ')',
+          '*',
+          'AND',
+          'NOT',
+          'a"b',
+          '^start',
+          '+',
+          '{text}: x',
+          'NEAR(',
+          '"""',
+          "'",
+          "o'clock",
+          '!',
+          '&',
+          '|',
+          '<->',
+          '<2>',
+          'a:*',
+          '\\',
+        ]) {
+          await expect(index.search(odd)).resolves.toBeDefined();
+        }
+      });
+
+      it('refuses an empty or whitespace-only query, an oversized one and a bad limit', async () => {
+        for (const query of ['', '   ', '\n\t ']) {
+          await expect(index.search(query)).rejects.toSatisfy((e) =>
+            isSearchIndexError(e, 'SESSION_QUERY_INVALID_QUERY'),
+          );
+        }
+        await expect(index.search('x'.repeat(1_001))).rejects.toSatisfy((e) =>
+          isSearchIndexError(e, 'SESSION_QUERY_INVALID_QUERY'),
+        );
+        await expect(index.search('ok', { limit: 0 })).rejects.toSatisfy((e) =>
+          isSearchIndexError(e, 'SESSION_QUERY_INVALID_QUERY'),
+        );
+        await expect(index.search('ok', { limit: 101 })).rejects.toSatisfy((e) =>
+          isSearchIndexError(e, 'SESSION_QUERY_INVALID_QUERY'),
+        );
+        await expect(index.search('ok', { cursor: 'not-a-cursor!' })).rejects.toSatisfy((e) =>
+          isSearchIndexError(e, 'SESSION_QUERY_INVALID_QUERY'),
+        );
+      });
+    });
+
+    describe('ranking, grouping, snippets', () => {
+      it('ranks a session with more matches higher', async () => {
+        await corpusOf({
+          once: ['the heron flew', 'nothing here', 'more filler text'],
+          thrice: ['heron heron heron by the lake'],
+          events: ['a heron', 'another heron', 'the heron again'],
+          none: ['no birds at all'],
+        });
+        const page = await index.search('heron');
+        expect(ids(page).slice(-1)).toEqual(['once']);
+        expect(ids(page)).toHaveLength(3);
+        const scores = page.results.map((r) => r.score);
+        expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+      });
+
+      it('groups hits per session: one result per session with its best three hits', async () => {
+        await corpusOf({
+          many: Array.from({ length: 10 }, (_, i) => `osprey sighting number ${i}`),
+          one: ['an osprey'],
+        });
+        const page = await index.search('osprey');
+        expect(ids(page).sort()).toEqual(['many', 'one']);
+        const many = page.results.find((r) => r.sessionId === 'many')!;
+        expect(many.hits).toHaveLength(3);
+        expect(new Set(many.hits.map((h) => h.seq)).size).toBe(3);
+      });
+
+      it('matches a term the tokenizer splits as a phrase, in order and adjacent', async () => {
+        await corpusOf({
+          phrase: ['call foo-bar now'],
+          reversed: ['bar foo'],
+          apart: ['foo and bar'],
+        });
+        expect(ids(await index.search('foo-bar'))).toEqual(['phrase']);
+        expect(ids(await index.search('foo.bar'))).toEqual(['phrase']);
+        const [hit] = (await index.search('foo-bar')).results[0]!.hits;
+        expect(hit!.snippet).toContain(`${HIGHLIGHT_START}foo-bar${HIGHLIGHT_END}`);
+      });
+
+      it('bounds snippets and marks the matched terms with U+0002 … U+0003', async () => {
+        const filler = (n: number): string => Array.from({ length: n }, (_, i) => `word${i}`).join(' ');
+        await corpusOf({
+          long: [`${filler(800)} the albatross landed ${filler(800)}`],
+          token: [`${'z'.repeat(600)} albatross`],
+          giant: [`${'albatross'.repeat(40)}`],
+        });
+        const page = await index.search('albatross');
+        expect(page.results).toHaveLength(2); // a 360-letter token is one token, not "albatross"
+        for (const hit of page.results.flatMap((r) => r.hits)) {
+          expect(hit.snippet.length).toBeLessThanOrEqual(SNIPPET_MAX_CHARS);
+          expect(hit.snippet).toContain(`${HIGHLIGHT_START}albatross${HIGHLIGHT_END}`);
+          expect(hit.snippet.split(HIGHLIGHT_START).length).toBe(hit.snippet.split(HIGHLIGHT_END).length);
+        }
+      });
+
+      it('never lets indexed text forge a highlight marker', async () => {
+        await corpusOf({ forged: [`\u0002fake\u0003 puffin`] });
+        const [hit] = (await index.search('puffin')).results[0]!.hits;
+        expect(hit!.snippet).toBe(`\uFFFDfake\uFFFD ${HIGHLIGHT_START}puffin${HIGHLIGHT_END}`);
+      });
+
+      it('indexes assistant text through an injected extractor only', async () => {
+        const own = (
+          await open({ extractor: (e) => (e.type === 'assistant/message' ? 'custom flamingo' : undefined) })
+        ).index;
+        await persistedSession(corpus.persistence, 'x', [user('plain pelican'), assistant('whatever')]);
+        await own.sync(corpus.sources);
+        expect(ids(await own.search('pelican'))).toEqual([]);
+        expect((await own.search('flamingo')).results[0]!.hits.map((h) => h.seq)).toEqual([1]);
+      });
+    });
+  });
+}

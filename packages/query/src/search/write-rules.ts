@@ -1,0 +1,167 @@
+import type { SessionEvent } from '@strand/session';
+import type { TextExtractor } from './default-extractor.js';
+import { SearchIndexError } from './errors.js';
+import type { SessionRow } from './session-rows.js';
+import { sanitizeIndexedText } from './snippet.js';
+
+/** Longest text indexed per event (UTF-16 units); the rest of a huge tool output is not searchable. */
+export const MAX_INDEXED_CHARS = 256 * 1024;
+
+/** Where events being indexed come from: the durable log, or a live session's memory. */
+export type Provenance = 'disk' | 'memory';
+
+/**
+ * How `begin` treats what is already indexed for the session. The mode is decided from an older
+ * view of the row; `planBegin` re-decides against the row as it is now, so a mode stays idempotent
+ * when the row changed since (a live append here, another host's sync).
+ */
+export type BeginMode =
+  /** Keep the rows (continue at `cut`); a different incarnation (or none indexed) still resets. */
+  | { readonly kind: 'keep' }
+  /** Drop every row: the log no longer extends what was indexed. */
+  | { readonly kind: 'reset' }
+  /** Drop the rows indexed from memory (`seq >= durableCut`): the durable log is about to replace them. */
+  | { readonly kind: 'truncate' };
+
+/** What a store must do to an existing bookkeeping row in `begin`. */
+export type BeginStep =
+  | { readonly kind: 'keep' }
+  /** Delete every row of the session and bind `incarnation` with cut 0. */
+  | { readonly kind: 'reset'; readonly incarnation: string | null }
+  /** Delete the rows with `seq >= from` (the durable cut) and set `cut` to `from`. */
+  | { readonly kind: 'truncate'; readonly from: number };
+
+export interface AppendOutcome {
+  /** Events consumed (offered to the extractor), including those that had no text. */
+  readonly events: number;
+  /** Index rows written. */
+  readonly rows: number;
+  /** The bookkeeping changed under the caller (another incarnation or cut): nothing was written. */
+  readonly stale: boolean;
+}
+
+/** One event's indexed text. */
+export interface IndexedText {
+  readonly seq: number;
+  readonly text: string;
+}
+
+/** What a store must write in `append`, all in one transaction with the row it was planned from. */
+export interface AppendPlan {
+  readonly rows: readonly IndexedText[];
+  /** Events consumed. */
+  readonly events: number;
+  readonly cut: number;
+  readonly durableCut: number;
+  /** Whether `cut` or `durableCut` differ from the row's. */
+  readonly progressed: boolean;
+  /** The revision to record, or `undefined` to keep the row's. */
+  readonly revision: string | undefined;
+}
+
+/*
+ * The write rules every engine applies under its own transaction, pure so that the SQLite and the
+ * PostgreSQL index keep one meaning of the bookkeeping: `cut` is exactly one past the last event
+ * offered to the extractor and a row exists for every event below `cut` that had text; events
+ * below `durableCut` came from persistence, those in [durableCut, cut) from a live session's memory.
+ */
+
+/** Decides what `begin` does to the session's existing bookkeeping row. */
+export function planBegin(row: SessionRow, incarnation: string | null, mode: BeginMode): BeginStep {
+  if (mode.kind === 'reset' || row.incarnation !== incarnation) return { kind: 'reset', incarnation };
+  if (mode.kind === 'truncate' && row.cut > row.durableCut) return { kind: 'truncate', from: row.durableCut };
+  return { kind: 'keep' };
+}
+
+/** The bookkeeping row as it is after `step`. */
+export function afterBegin(row: SessionRow, step: BeginStep): SessionRow {
+  switch (step.kind) {
+    case 'keep':
+      return row;
+    case 'reset':
+      return { ...row, incarnation: step.incarnation, revision: null, cut: 0, durableCut: 0 };
+    case 'truncate':
+      return { ...row, cut: step.from };
+    default: {
+      const unknown: never = step;
+      throw new Error(`unknown begin step ${JSON.stringify(unknown)}`);
+    }
+  }
+}
+
+/**
+ * Plans indexing the events with `seq >= cut` (earlier ones were indexed already and are skipped),
+ * stopping at a gap (the next sync re-reads from `cut`). Disk events extend the durable prefix only
+ * if nothing from memory sits below them; a `revision` is recorded only when the whole indexed
+ * prefix is durable (it then names exactly what was read). Throws
+ * `SESSION_QUERY_SEARCH_INDEX_FAILED` for a seq beyond `maxSeq` (the engine's addressable range).
+ */
+export function planAppend(
+  row: SessionRow,
+  events: readonly SessionEvent[],
+  provenance: Provenance,
+  revision: string | undefined,
+  textOf: (event: SessionEvent) => string | undefined,
+  maxSeq: number = Number.MAX_SAFE_INTEGER,
+): AppendPlan {
+  let cut = row.cut;
+  const rows: IndexedText[] = [];
+  let consumed = 0;
+  let gap = false;
+  for (const event of events) {
+    if (event.seq < cut) continue;
+    if (event.seq !== cut) {
+      gap = true;
+      break;
+    }
+    if (event.seq > maxSeq) {
+      throw new SearchIndexError(
+        'SESSION_QUERY_SEARCH_INDEX_FAILED',
+        `session ${row.sessionId}: seq ${event.seq} exceeds the indexable range`,
+        { sessionId: row.sessionId },
+      );
+    }
+    const text = textOf(event);
+    if (text !== undefined) rows.push({ seq: event.seq, text });
+    cut++;
+    consumed++;
+  }
+  const durableCut = provenance === 'disk' && row.durableCut === row.cut ? cut : row.durableCut;
+  return {
+    rows,
+    events: consumed,
+    cut,
+    durableCut,
+    progressed: cut !== row.cut || durableCut !== row.durableCut,
+    revision:
+      revision !== undefined && provenance === 'disk' && durableCut === cut && !gap ? revision : undefined,
+  };
+}
+
+/**
+ * The text an index stores for an event: the extractor's choice, capped at `MAX_INDEXED_CHARS`
+ * (never splitting a surrogate pair) and with the highlight markers replaced; `undefined` when the
+ * event has no text.
+ */
+export function indexedText(extract: TextExtractor, event: SessionEvent): string | undefined {
+  let text: string | undefined;
+  try {
+    text = extract(event);
+  } catch {
+    // The extractor's contract is "never throws"; one that does on an odd event must not stop
+    // indexing the corpus, so the event counts as having no text.
+    return undefined;
+  }
+  if (typeof text !== 'string' || text.trim().length === 0) return undefined;
+  if (text.length > MAX_INDEXED_CHARS) {
+    const end = isHighSurrogate(text.charCodeAt(MAX_INDEXED_CHARS - 1))
+      ? MAX_INDEXED_CHARS - 1
+      : MAX_INDEXED_CHARS;
+    text = text.slice(0, end);
+  }
+  return sanitizeIndexedText(text);
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
