@@ -35,7 +35,7 @@ import {
 import { LogWriter, revisionOf } from './log-writer.js';
 import { FrameKind, encodeFrame, readMeta } from './zstd-frames.js';
 import { scanZstdFrames } from './log-scan.js';
-import { STREAMED_DECODE_MIN_BYTES, decodeZstdLogStreamed } from './inflate/streamed-decode.js';
+import { STREAMED_DECODE_MIN_BYTES, decodeZstdLogStreamed } from './streamed-decode.js';
 
 export interface JsonlPersistenceOptions {
   /** The root folder; created if missing. Nothing is ever written outside it. */
@@ -44,11 +44,6 @@ export interface JsonlPersistenceOptions {
   readonly compression?: 'zstd' | 'none';
   /** Told about files `list` had to skip (an unreadable header); listing goes on. */
   readonly onSkippedFile?: (file: string, error: unknown) => void;
-  /**
-   * Whether whole reads of large `.zst` logs inflate frames on a worker thread while this thread
-   * parses (default true). Off, the same streamed decode runs on this thread (less memory, slower).
-   */
-  readonly inflateOffThread?: boolean;
 }
 
 interface Located {
@@ -93,7 +88,6 @@ export class JsonlSessionPersistence implements SessionPersistence {
   /** Frame locations learned from reads and writes, so a tail read need not rescan. */
   readonly #frameIndexes = new Map<string, FrameIndex>();
   readonly #onSkippedFile: (file: string, error: unknown) => void;
-  readonly #inflateOffThread: boolean;
   /** Header records by file, valid while the file's inode and birth time are unchanged. */
   readonly #headers = new Map<string, { identity: string; record: HeaderRecord }>();
   #closed = false;
@@ -108,7 +102,6 @@ export class JsonlSessionPersistence implements SessionPersistence {
     this.#compressed = (options.compression ?? 'zstd') === 'zstd';
     this.#attachments = new AttachmentFiles(path.join(root, 'attachments'), this.#tmpDir);
     this.#onSkippedFile = options.onSkippedFile ?? (() => undefined);
-    this.#inflateOffThread = options.inflateOffThread ?? true;
   }
 
   async create(input: CreateSessionInput): Promise<{ readonly incarnation: string }> {
@@ -392,10 +385,10 @@ export class JsonlSessionPersistence implements SessionPersistence {
         const stat = await handle.stat({ bigint: true });
         size = stat.size;
         mtimeNs = stat.mtimeNs;
-        // A large clean log is inflated on the second core while this thread parses; anything
-        // unusual about it comes back undefined and takes the exact decoder below.
+        // A large clean log is streamed, never held whole; anything unusual about it comes back
+        // undefined and takes the exact decoder below.
         if (located.compressed && keepFrom === 0 && size >= STREAMED_DECODE_MIN_BYTES)
-          streamed = await decodeZstdLogStreamed(handle, Number(size), id, signal, this.#inflateOffThread);
+          streamed = await decodeZstdLogStreamed(handle, Number(size), id, signal);
         if (streamed === undefined) buf = await handle.readFile(signal === undefined ? {} : { signal });
       } finally {
         await handle.close();

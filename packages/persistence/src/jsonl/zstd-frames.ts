@@ -124,6 +124,21 @@ export function decompressFrame(frame: Buffer, headroom = 0): Buffer {
   return out;
 }
 
+/** The declared content size of a zstd frame whose compressed length is exactly `frame.length`. */
+export function frameContentSize(frame: Uint8Array): number | undefined {
+  const size = binding.getFrameContentSize(frame);
+  if (size === null || binding.findFrameCompressedSize(frame) !== frame.length) return undefined;
+  return size;
+}
+
+/** Decompresses one frame into `out`, which must be exactly its content size; throws otherwise. */
+export function decompressFrameInto(frame: Uint8Array, out: Uint8Array): void {
+  dctx ??= new binding.DCtx();
+  const produced = dctx.decompress(out, frame);
+  if (produced !== out.length)
+    throw new Error(`zstd frame decoded to ${produced} bytes, expected ${out.length}`);
+}
+
 /** True if every byte from `pos` is zero: what a file system leaves after a crash mid-extend. */
 export function isZeroTail(buf: Buffer, pos: number): boolean {
   for (let i = pos; i < buf.length; i++) if (buf[i] !== 0) return false;

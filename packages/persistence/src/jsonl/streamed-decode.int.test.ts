@@ -12,11 +12,10 @@ import {
   type SessionEventInput,
 } from '@strand/session';
 import { workloadBatches, workloadTurns } from '@strand/test-support';
-import { PersistenceError } from '../../errors.js';
-import { persistenceWriter } from '../../preparation/persistence-writer.js';
-import { openJsonlPersistence } from '../jsonl-persistence.js';
-import { decodeZstdLog } from '../log-decoder.js';
-import { FrameInflater } from './frame-inflater.js';
+import { PersistenceError } from '../errors.js';
+import { persistenceWriter } from '../preparation/persistence-writer.js';
+import { openJsonlPersistence } from './jsonl-persistence.js';
+import { decodeZstdLog } from './log-decoder.js';
 import { STREAMED_DECODE_MIN_BYTES, decodeZstdLogStreamed } from './streamed-decode.js';
 
 const id = SessionId('streamed');
@@ -40,11 +39,11 @@ async function writeLog(
   return { file: path.join(root, 'sessions', name), events: session.events };
 }
 
-async function streamed(file: string, offThread: boolean, signal?: AbortSignal) {
+async function streamed(file: string, signal?: AbortSignal, claimedSize?: number) {
   const handle = await open(file, 'r');
   try {
     const { size } = await handle.stat();
-    return await decodeZstdLogStreamed(handle, size, 'streamed', signal, offThread);
+    return await decodeZstdLogStreamed(handle, claimedSize ?? size, 'streamed', signal);
   } finally {
     await handle.close();
   }
@@ -55,13 +54,12 @@ function isDeepFrozen(value: unknown): boolean {
   return Object.isFrozen(value) && Object.values(value).every(isDeepFrozen);
 }
 
-describe('streamed decode of .zst logs (worker inflate, main-thread parse)', () => {
-  it('decodes exactly what the one exact decoder decodes, on and off the main thread (property)', async () => {
+describe('streamed decode of .zst logs', () => {
+  it('decodes exactly what the one exact decoder decodes (property)', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(fc.integer({ min: 1, max: 400 }), { minLength: 1, maxLength: 12 }),
-        fc.boolean(),
-        async (batchSizes, offThread) => {
+        async (batchSizes) => {
           rmSync(path.join(root, 'sessions'), { recursive: true, force: true });
           const total = batchSizes.reduce((a, b) => a + b, 0);
           const batches: SessionEventInput[][] = [];
@@ -73,7 +71,7 @@ describe('streamed decode of .zst logs (worker inflate, main-thread parse)', () 
           }
           const { file, events } = await writeLog(batches);
           const exact = decodeZstdLog(readFileSync(file), 'streamed');
-          const fast = await streamed(file, offThread);
+          const fast = await streamed(file);
           expect(fast).toBeDefined();
           expect(fast!.events).toEqual(events);
           expect(fast!.events).toEqual(exact.events);
@@ -88,25 +86,32 @@ describe('streamed decode of .zst logs (worker inflate, main-thread parse)', () 
     );
   });
 
-  it('a large inspect really inflates on the worker and returns the same log as the main-thread path', async () => {
-    const { events } = await writeLog(workloadTurns(1, 3_000));
+  it('a large log, including a frame bigger than the reusable buffer, is streamed and reads back exactly', async () => {
+    // Batches of 6,000 events make frames of several MB: they take a buffer of their own.
+    const { file, events } = await writeLog([
+      ...workloadTurns(1, 3_000),
+      ...workloadBatches(9, 12_000, 6_000),
+    ]);
     const persistence = await openJsonlPersistence({ root });
-    const onThread = await openJsonlPersistence({ root, inflateOffThread: false });
     try {
       expect((await persistence.list())[0]!.storedBytes).toBeGreaterThan(STREAMED_DECODE_MIN_BYTES);
-      const before = FrameInflater.shared()!.groupsSent;
+      const fast = await streamed(file);
+      expect(fast).toBeDefined();
+      expect(fast!.events).toEqual(events);
       const log = await persistence.inspect(id);
-      expect(FrameInflater.shared()!.groupsSent).toBeGreaterThan(before);
       expect(log.events).toEqual(events);
       expect(log.tornTail).toBe(false);
-      expect((await onThread.inspect(id)).events).toEqual(events);
     } finally {
       await persistence.close();
-      await onThread.close();
     }
   });
 
-  it('anything but a clean log goes to the exact decoder: torn tails, zero tails, flipped bytes, seq gaps', async () => {
+  it('a file shorter than its stat said (truncated mid-read) is left to the exact decoder', async () => {
+    const { file } = await writeLog(workloadTurns(6, 2_000));
+    expect(await streamed(file, undefined, readFileSync(file).length + 4096)).toBeUndefined();
+  });
+
+  it('anything but a clean log goes to the exact decoder: torn tails, zero tails, flipped bytes, torn meta frames', async () => {
     const { file, events } = await writeLog(workloadTurns(2, 4_000));
     const bytes = readFileSync(file);
     const damaged: [string, Buffer][] = [
@@ -117,7 +122,7 @@ describe('streamed decode of .zst logs (worker inflate, main-thread parse)', () 
     ];
     for (const [what, content] of damaged) {
       writeFileSync(file, content);
-      expect(await streamed(file, true), what).toBeUndefined();
+      expect(await streamed(file), what).toBeUndefined();
       // The persistence result (events or typed error) is exactly the exact decoder's.
       let exact: unknown;
       try {
@@ -153,24 +158,6 @@ describe('streamed decode of .zst logs (worker inflate, main-thread parse)', () 
       expect(error).toBeInstanceOf(PersistenceError);
       expect((error as PersistenceError).code).toBe('PERSISTENCE_ABORTED');
     } finally {
-      await persistence.close();
-    }
-  });
-
-  it('a worker that dies mid-read costs speed, never the read: inspect falls back and is exact', async () => {
-    const { events } = await writeLog(workloadTurns(5, 4_000));
-    const persistence = await openJsonlPersistence({ root });
-    try {
-      const inflater = FrameInflater.shared()!;
-      const read = persistence.inspect(id);
-      await inflater.terminateForTest();
-      const log = await read;
-      expect(log.events).toEqual(events);
-      // Once failed, reads stay on this thread and stay exact.
-      expect(FrameInflater.shared()).toBeUndefined();
-      expect((await persistence.inspect(id)).events).toEqual(events);
-    } finally {
-      FrameInflater.resetForTest();
       await persistence.close();
     }
   });
