@@ -13,6 +13,8 @@ if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
 fi
 PG_BIN=$(dirname "$(ls -d /usr/lib/postgresql/*/bin/initdb | sort -V | tail -1)")
 PG_PORT=${STRAND_CI_PG_PORT:-54329}
+# A port something else already listens on (another server, a parallel run) is skipped.
+while (exec 3<>"/dev/tcp/127.0.0.1/$PG_PORT") 2>/dev/null; do PG_PORT=$((PG_PORT + 1)); done
 PG_DIR=$(mktemp -d /tmp/strand-ci-pg.XXXXXX)
 
 as_pg_owner() {
