@@ -1,6 +1,7 @@
 import { repairEvents, SessionLogOffset, type SessionId, type SessionSeq } from '@strand/session';
 import type { StoredLog, StoredSuffix } from '../types.js';
-import { checkLogEnd, decodeEvents, decodeHeader } from './row-codec.js';
+import { decodeHeader } from '../stored-records.js';
+import { checkLogEnd, decodeEvents } from './row-codec.js';
 import { notFound } from './sqlite-errors.js';
 import type { SessionRow, Statements } from './statements.js';
 import { revisionToken } from './write-batch.js';

@@ -1,56 +1,6 @@
-import {
-  deepFreezeParsed,
-  parseSessionHeader,
-  SESSION_HEADER_VERSION,
-  SessionError,
-  type JsonValue,
-  type SessionEvent,
-  type SessionHeader,
-  type SessionSeq,
-} from '@strand/session';
+import { deepFreezeParsed, type JsonValue, type SessionEvent, type SessionSeq } from '@strand/session';
 import { PersistenceError } from '../errors.js';
 import type { EventRow } from './statements.js';
-
-/** Decodes a stored header: a newer header version is unsupported, anything else invalid is corrupt. */
-export function decodeHeader(json: string, sessionId: string): SessionHeader {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(json);
-  } catch (error) {
-    throw new PersistenceError('PERSISTENCE_CORRUPT', `session ${sessionId}: stored header is not JSON`, {
-      cause: error,
-      sessionId,
-    });
-  }
-  const version = (raw as { version?: unknown } | null)?.version;
-  if (typeof version === 'number' && version > SESSION_HEADER_VERSION) {
-    throw new PersistenceError(
-      'PERSISTENCE_FORMAT_UNSUPPORTED',
-      `session ${sessionId}: header version ${version} is newer than this build reads (${SESSION_HEADER_VERSION})`,
-      { sessionId },
-    );
-  }
-  let header: SessionHeader;
-  try {
-    header = parseSessionHeader(raw);
-  } catch (error) {
-    if (!(error instanceof SessionError)) throw error;
-    throw new PersistenceError('PERSISTENCE_CORRUPT', `session ${sessionId}: ${error.message}`, {
-      cause: error,
-      sessionId,
-    });
-  }
-  if (header.id !== sessionId) {
-    throw new PersistenceError(
-      'PERSISTENCE_CORRUPT',
-      `session ${sessionId}: stored header names id ${header.id}`,
-      {
-        sessionId,
-      },
-    );
-  }
-  return header;
-}
 
 /**
  * Decodes event rows that must run contiguously from seq `from`, each deep-frozen. A row whose

@@ -12,17 +12,11 @@ import type {
   StoredSuffix,
 } from '../types.js';
 import { openDatabase } from './open-database.js';
-import { decodeHeader } from './row-codec.js';
+import { checkInherited, decodeHeader } from '../stored-records.js';
 import { readStoredLog, readStoredSuffix } from './read-log.js';
 import { prepareStatements, type Statements } from './statements.js';
 import { attachmentNotFound, exists, notFound, toPersistenceError } from './sqlite-errors.js';
-import {
-  checkInherited,
-  revisionToken,
-  writeBatch,
-  type PendingSession,
-  type WriteResult,
-} from './write-batch.js';
+import { revisionToken, writeBatch, type PendingSession, type WriteResult } from './write-batch.js';
 
 export interface SqlitePersistenceOptions {
   /** The database file; created and initialized when it does not exist or is empty. */

@@ -1,4 +1,4 @@
-import { SessionError, type SessionEvent, type SessionHeader, type SessionId } from '@strand/session';
+import type { SessionEvent, SessionId } from '@strand/session';
 import type { Attachment } from '../types.js';
 import type { SessionRow, Statements } from './statements.js';
 import { exists, isUniqueViolation, notFound, seqConflict } from './sqlite-errors.js';
@@ -82,22 +82,4 @@ function insertSessionRow(sql: Statements, id: SessionId, pending: PendingSessio
     );
   }
   return [key, pending.incarnation, pending.headerJson, pending.inheritedEventCount, 0, 0, headerBytes];
-}
-
-/** The inherited prefix must match the header's `isSeeded` and run contiguously from seq 0. */
-export function checkInherited(header: SessionHeader, inherited: readonly SessionEvent[]): void {
-  if (header.isSeeded !== inherited.length > 0) {
-    throw new SessionError(
-      'SESSION_HEADER_INVALID',
-      `header.isSeeded=${String(header.isSeeded)} contradicts ${inherited.length} inherited events`,
-    );
-  }
-  inherited.forEach((event, index) => {
-    if (event.seq !== index) {
-      throw new SessionError(
-        'SESSION_SEQ_MISMATCH',
-        `inherited events: expected seq ${index}, got ${event.seq}`,
-      );
-    }
-  });
 }

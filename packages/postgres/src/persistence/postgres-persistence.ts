@@ -1,6 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import {
+  checkInherited,
+  decodeStoredHeader as decodeHeader,
   isPersistenceError,
   throwIfAborted,
   type Attachment,
@@ -13,8 +15,6 @@ import {
 } from '@strand/persistence';
 import { parseSessionHeader, type SessionEvent, type SessionId, type SessionSeq } from '@strand/session';
 import { AppendQueues, type WriteResult } from './append-queue.js';
-import { checkInherited } from './check-inherited.js';
-import { decodeHeader } from './header-codec.js';
 import {
   attachmentNotFound,
   closed,

@@ -8,7 +8,7 @@ import {
   type SessionSeq,
 } from '@strand/session';
 import { decodeBatchRow } from './batch-lines.js';
-import { decodeHeader } from './header-codec.js';
+import { decodeStoredHeader as decodeHeader } from '@strand/persistence';
 import { corrupt, notFound } from './persistence-errors.js';
 import * as sql from './statements.js';
 import { revisionToken } from './write-group.js';

@@ -2,14 +2,14 @@ import {
   parseSessionHeader,
   SESSION_HEADER_VERSION,
   SessionError,
+  type SessionEvent,
   type SessionHeader,
 } from '@strand/session';
-import { PersistenceError } from '@strand/persistence';
+import { PersistenceError } from './errors.js';
 
-/**
- * Decodes a stored header: a newer header version is unsupported, anything else invalid is
- * corrupt, and a header naming another id than its row is corrupt too.
- */
+// Rules every backend that stores headers beside rows (SQLite, PostgreSQL) applies the same way.
+
+/** Decodes a stored header: a newer header version is unsupported, anything else invalid is corrupt. */
 export function decodeHeader(json: string, sessionId: string): SessionHeader {
   let raw: unknown;
   try {
@@ -48,4 +48,22 @@ export function decodeHeader(json: string, sessionId: string): SessionHeader {
     );
   }
   return header;
+}
+
+/** The inherited prefix must match the header's `isSeeded` and run contiguously from seq 0. */
+export function checkInherited(header: SessionHeader, inherited: readonly SessionEvent[]): void {
+  if (header.isSeeded !== inherited.length > 0) {
+    throw new SessionError(
+      'SESSION_HEADER_INVALID',
+      `header.isSeeded=${String(header.isSeeded)} contradicts ${inherited.length} inherited events`,
+    );
+  }
+  inherited.forEach((event, index) => {
+    if (event.seq !== index) {
+      throw new SessionError(
+        'SESSION_SEQ_MISMATCH',
+        `inherited events: expected seq ${index}, got ${event.seq}`,
+      );
+    }
+  });
 }
