@@ -32,6 +32,7 @@ export {
   type PublicationReservation,
   type PreparationStats,
   type SessionPreparationsOptions,
+  type BorrowOptions,
 } from './preparation/session-preparations.js';
 export { prepare, type PreparedSession } from './preparation/prepared-session.js';
 export { persistenceWriter } from './preparation/persistence-writer.js';

@@ -38,6 +38,11 @@ export interface ObserveOptions {
    * the observation can later be handed to agent promotion without a second read.
    */
   readonly requirePrepared?: boolean;
+  /**
+   * `false` for a scan that computes and discards (a subagent listing's cold rung): the cold
+   * decode does not stay in the preparation layer's LRU after the observation is disposed.
+   */
+  readonly retainPrepared?: boolean;
 }
 
 /** Test and diagnostics seams inside the resolution, where real races happen. */
@@ -166,10 +171,10 @@ export class SessionQuery {
     }
     let lease: PreparationLease;
     try {
-      lease = await this.#deps.preparations.borrow(
-        id,
-        options.signal === undefined ? {} : { signal: options.signal },
-      );
+      lease = await this.#deps.preparations.borrow(id, {
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+        ...(options.retainPrepared === false ? { retain: false } : {}),
+      });
     } catch (error) {
       if (isPersistenceError(error, 'PERSISTENCE_NOT_FOUND') && this.#deps.store.get(id) !== undefined)
         return 'retry';

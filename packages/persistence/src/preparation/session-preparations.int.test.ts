@@ -90,6 +90,29 @@ describe('SessionPreparations', () => {
     expect(preparations.stats().decodes).toBe(4);
   });
 
+  it('a scan borrow (retain: false) computes and discards: it leaves no entry, evicts none, and stays only when a retaining borrower shares it', async () => {
+    const [kept, scanned, shared] = [await stored('kept'), await stored('scanned'), await stored('shared')];
+    const preparations = new SessionPreparations(persistence, { capacity: 1 });
+    (await preparations.borrow(kept)).release();
+    expect(preparations.stats().entries).toBe(1);
+    const scan = await preparations.borrow(scanned, { retain: false });
+    scan.release();
+    // The retained entry survived (a scan never pushes it out), the scanned one is gone.
+    expect(preparations.stats().entries).toBe(1);
+    (await preparations.borrow(kept)).release();
+    expect(preparations.stats().decodes).toBe(2);
+    // A scan sharing one decode with a retaining reader: the entry is kept for that reader's sake.
+    const [a, b] = await Promise.all([
+      preparations.borrow(shared, { retain: false }),
+      preparations.borrow(shared),
+    ]);
+    expect(a.prepared).toBe(b.prepared);
+    a.release();
+    b.release();
+    (await preparations.borrow(shared, { retain: false })).release();
+    expect(preparations.stats().decodes).toBe(3);
+  });
+
   it('a pinned entry is never retired, whatever the capacity', async () => {
     const ids = await Promise.all(['a', 'b'].map((n) => stored(n)));
     const preparations = new SessionPreparations(persistence, { capacity: 0 });

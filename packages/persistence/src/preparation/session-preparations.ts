@@ -28,11 +28,24 @@ export interface PreparationStats {
   readonly outstandingLeases: number;
 }
 
+/** Options of `borrow`. */
+export interface BorrowOptions extends ReadOptions {
+  /**
+   * `false` for a one-off scan (compute and discard, e.g. a subagent listing's cold rung): once
+   * released, its decode is dropped instead of entering the LRU — unless a retaining borrower
+   * shares it. Keeping scan reads would only push the useful entries out and keep megabytes of
+   * decoded events alive long enough for the GC to copy them into the old generation.
+   */
+  readonly retain?: boolean;
+}
+
 interface Entry {
   readonly id: SessionId;
   readonly load: Promise<PreparedSession>;
   prepared: PreparedSession | undefined;
   leases: number;
+  /** Whether any borrower wanted it kept for reuse (see `BorrowOptions.retain`). */
+  retain: boolean;
   reserved: boolean;
 }
 
@@ -68,13 +81,13 @@ export class SessionPreparations {
     return { decodes: this.#decodes, entries: this.#entries.size, outstandingLeases: this.#outstanding };
   }
 
-  async borrow(id: SessionId, options: ReadOptions = {}): Promise<PreparationLease> {
-    const entry = await this.#acquire(id, options);
+  async borrow(id: SessionId, options: BorrowOptions = {}): Promise<PreparationLease> {
+    const entry = await this.#acquire(id, options, options.retain !== false);
     return this.#lease(entry);
   }
 
   async reserve(id: SessionId, options: ReadOptions = {}): Promise<PublicationReservation> {
-    const entry = await this.#acquire(id, options);
+    const entry = await this.#acquire(id, options, true);
     if (entry.reserved) {
       this.#unpin(entry);
       throw new PersistenceError(
@@ -135,7 +148,7 @@ export class SessionPreparations {
     return session;
   }
 
-  async #acquire(id: SessionId, options: ReadOptions): Promise<Entry> {
+  async #acquire(id: SessionId, options: ReadOptions, retain: boolean): Promise<Entry> {
     throwIfAborted(options.signal, id);
     let entry = this.#entries.get(id);
     if (entry?.prepared !== undefined) {
@@ -147,6 +160,7 @@ export class SessionPreparations {
       }
     }
     entry = this.#entries.get(id) ?? this.#startLoad(id);
+    if (retain) entry.retain = true;
     // Most recently used goes last.
     this.#entries.delete(id);
     this.#entries.set(id, entry);
@@ -165,7 +179,7 @@ export class SessionPreparations {
     this.#decodes++;
     // The shared load takes no caller's signal: one reader giving up must not cancel the others.
     const load = this.#persistence.inspect(id).then(prepare);
-    const entry: Entry = { id, load, prepared: undefined, leases: 0, reserved: false };
+    const entry: Entry = { id, load, prepared: undefined, leases: 0, reserved: false, retain: false };
     load.then(
       (prepared) => {
         entry.prepared = prepared;
@@ -194,6 +208,8 @@ export class SessionPreparations {
   #unpin(entry: Entry): void {
     entry.leases--;
     this.#outstanding--;
+    if (entry.leases === 0 && !entry.retain && this.#entries.get(entry.id) === entry)
+      this.#entries.delete(entry.id);
     this.#evict();
   }
 

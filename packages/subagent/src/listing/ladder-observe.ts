@@ -45,9 +45,12 @@ export async function observedRung(
   throwIfCancelled(signal, candidate.id);
   let observation: SessionObservation;
   try {
+    // Compute and discard: the child's decode does not stay in the preparation LRU.
     observation = await query.observeSession(
       candidate.id,
-      signal === undefined ? { projectionMode: 'all' } : { projectionMode: 'all', signal },
+      signal === undefined
+        ? { projectionMode: 'all', retainPrepared: false }
+        : { projectionMode: 'all', retainPrepared: false, signal },
     );
   } catch (error) {
     if (isCancellation(error, signal)) throw cancelled(error, candidate.id);

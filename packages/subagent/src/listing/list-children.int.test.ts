@@ -249,6 +249,16 @@ describe('listChildren (acceptance)', () => {
     expect(stack.persistence.bodyReads).toBe(12);
   });
 
+  it('cold reads compute and discard: a listing leaves nothing in the preparation LRU', async () => {
+    for (let i = 0; i < 6; i++)
+      await stack.child({ id: `d${String(i).padStart(2, '0')}`, parent: 'parent', state: 'cold' });
+    stack.resetCounts();
+    const rows = await listChildren(stack.ctxWithoutCache, P);
+    expect(rows).toHaveLength(6);
+    expect(stack.persistence.bodyReads).toBe(6);
+    expect(stack.preparations.stats()).toMatchObject({ entries: 0, outstandingLeases: 0 });
+  });
+
   it('a configured bound (limits.coldReadConcurrency 2) is the observed peak', async () => {
     for (let i = 0; i < 8; i++)
       await stack.child({ id: `c${String(i).padStart(2, '0')}`, parent: 'parent', state: 'cold' });
