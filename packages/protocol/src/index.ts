@@ -22,6 +22,7 @@ export type {
   SubagentIdentityValue,
   SubagentTimingValue,
   SubagentListEntry,
+  SubagentListEntryOf,
   SubagentTreeEntry,
 } from './session-types.js';
 export type {

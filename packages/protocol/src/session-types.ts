@@ -68,11 +68,16 @@ export type SubagentIdentityValue =
   | { readonly mode: 'continuable'; readonly label: string; readonly seq: number }
   | null;
 
-/** A row of `subagent.list` (seed 002's `SubagentListEntry`). */
-export type SubagentListEntry =
+/**
+ * A row of a subagent listing (seed 002's `SubagentListEntry`), generic in the id type so the
+ * subagent domain uses this one shape with its branded `SessionId` and the wire with `string`.
+ * A `child` row carries the descriptor's strong mode/label contract and no `seq`; `unsupported`
+ * stays in the type but is never produced.
+ */
+export type SubagentListEntryOf<Id extends string> =
   | ({
       readonly kind: 'child';
-      readonly id: string;
+      readonly id: Id;
       readonly activity: 'running' | 'inactive';
       readonly hasChildren: boolean;
     } & (
@@ -81,9 +86,12 @@ export type SubagentListEntry =
     ))
   | {
       readonly kind: 'diagnostic';
-      readonly id: string;
+      readonly id: Id;
       readonly reason: 'corrupt' | 'unsupported' | 'unavailable';
     };
+
+/** A row of `subagent.list` on the wire. */
+export type SubagentListEntry = SubagentListEntryOf<string>;
 
 /** A descendant row adds where it hangs in the tree. */
 export type SubagentTreeEntry = SubagentListEntry & { readonly parentId: string; readonly depth: number };

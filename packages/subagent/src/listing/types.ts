@@ -1,30 +1,12 @@
 import type { ProjectionRegistry } from '@strand/projection';
+import type { SubagentListEntryOf } from '@strand/protocol';
 import type { ProjectionCache } from '@strand/projection-cache';
 import type { SessionQuery } from '@strand/query';
 import type { SessionId, SessionStore } from '@strand/session';
 import type { ListingLimits } from './limits.js';
 
-/**
- * One row of a subagent listing (seed 002, unchanged wire shape). A `child` row carries the strong
- * mode/label contract of the descriptor schema and no `seq` (that is the projection's internal
- * own-suffix proof). `unsupported` stays in the type but is never produced: an unknown descriptor
- * version folds to the null sentinel like a corrupt one.
- */
-export type SubagentListEntry =
-  | ({
-      readonly kind: 'child';
-      readonly id: SessionId;
-      readonly activity: 'running' | 'inactive';
-      readonly hasChildren: boolean;
-    } & (
-      | { readonly mode: 'one-shot'; readonly label?: string }
-      | { readonly mode: 'continuable'; readonly label: string }
-    ))
-  | {
-      readonly kind: 'diagnostic';
-      readonly id: SessionId;
-      readonly reason: 'corrupt' | 'unsupported' | 'unavailable';
-    };
+/** One row of a subagent listing: the wire's shape (seed 002, unchanged) with branded ids. */
+export type SubagentListEntry = SubagentListEntryOf<SessionId>;
 
 /** A `listDescendants` row: the child's entry plus where it hangs in the tree (direct children have depth 1). */
 export type SubagentDescendantEntry = SubagentListEntry & {
