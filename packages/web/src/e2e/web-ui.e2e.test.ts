@@ -109,6 +109,8 @@ async function writeCorpus(root: string): Promise<void> {
     [{ type: 'subagent/descriptor', data: { version: 2, mode: 'continuable' } }],
     ...turns(25, 1),
   ]);
+  // Longer than the follow window (200 events): the view opens on its tail and loads older pages.
+  await write(parent('demo-long', base + 500), [title('A long session'), ...turns(60, 15)]);
   await write(parent('demo-live', base + 5000), [
     title('Live: a session that keeps working'),
     ...turns(40, 1),
@@ -269,6 +271,62 @@ describe('web UI in Chromium', { timeout: 120_000 }, () => {
     expect(marked.join(' ').toLowerCase()).toContain('quokka');
     await shot('06-search');
     await page.getByTestId('search-input').fill('');
+  });
+
+  it('loads older history on demand until the start of a session longer than the follow window', async () => {
+    await openSession('demo-long');
+    const view = page.locator('[data-testid="session-view"][data-session-id="demo-long"]');
+    const seqs = async (): Promise<number[]> =>
+      view
+        .locator('[data-testid="event"]')
+        .evaluateAll((rows) => rows.map((row) => Number(row.getAttribute('data-seq'))));
+    const older = view.getByTestId('load-older');
+    await older.waitFor();
+    const before = await seqs();
+    expect(Math.min(...before)).toBeGreaterThan(0);
+    await older.click();
+    await view.getByTestId('history-start').waitFor();
+    const after = await seqs();
+    expect(Math.min(...after)).toBe(0);
+    // In order, nothing doubled where the older page meets the window, nothing shown before lost.
+    expect(after.every((seq, i) => i === 0 || seq > after[i - 1]!)).toBe(true);
+    expect(after.slice(-before.length)).toEqual(before);
+    await shot('07-older-history');
+  });
+
+  it('creates a session from the dialog, answers its first prompt, and takes a follow-up from the composer', async () => {
+    const known = new Set(
+      await page
+        .locator('[data-testid="session-row"]')
+        .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-session-id'))),
+    );
+    await page.getByTestId('new-session').click();
+    await page.getByLabel('First prompt (optional)').fill('Plan the marmalade release');
+    await page.getByTestId('create-session').click();
+    const view = page.getByTestId('session-view');
+    await expect
+      .poll(
+        async () => {
+          const id = await view.getAttribute('data-session-id');
+          return id !== null && !known.has(id);
+        },
+        { timeout: UI_TIMEOUT },
+      )
+      .toBe(true);
+    const events = view.getByTestId('event-list');
+    await events.getByText('Plan the marmalade release', { exact: true }).waitFor();
+    await view.locator('[data-testid="event"][data-type="assistant/message"]').first().waitFor();
+    await view.getByTestId('composer-input').fill('And the follow-up about quinces');
+    await view.getByTestId('composer-send').click();
+    await events.getByText('And the follow-up about quinces', { exact: true }).waitFor();
+    await expect
+      .poll(() => view.locator('[data-testid="event"][data-type="assistant/message"]').count(), {
+        timeout: UI_TIMEOUT,
+      })
+      .toBe(2);
+    // The new session is in the list, titled from its first prompt after the first turn.
+    await page.getByTestId('session-list').getByText('Plan the marmalade release').first().waitFor();
+    await shot('08-new-session');
   });
 
   it('converges the open view after the host is killed and restarted', async () => {
