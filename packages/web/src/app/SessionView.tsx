@@ -155,32 +155,53 @@ function SessionHeader({
   );
 }
 
+/**
+ * What a catalog-backed selector shows until both its catalog and the session's projection are
+ * ready, or when the catalog failed: never a guessed default (SYSTEM.md §10).
+ */
+function SelectorStatus({
+  testId,
+  label,
+  failure,
+}: {
+  testId: string;
+  label: string;
+  failure?: unknown;
+}): React.JSX.Element {
+  return (
+    <Box data-testid={testId}>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      {failure === undefined ? (
+        <Text size="sm">loading…</Text>
+      ) : (
+        <Text size="sm" c="red">
+          {describeError(failure)}
+        </Text>
+      )}
+    </Box>
+  );
+}
+
+/** `then` handlers that clear a selector's error on success and show the failure otherwise. */
+function reportInto(setError: (error: string | null) => void): {
+  ok: () => void;
+  failed: (failure: unknown) => void;
+} {
+  return { ok: () => setError(null), failed: (failure) => setError(describeError(failure)) };
+}
+
 function ModelSelector({ sessionId, readOnly }: { sessionId: string; readOnly: boolean }): React.JSX.Element {
   const strand = useStrand();
   const catalog = useCatalog(strand.models);
   useProjectionVersion(sessionId);
   const display = selectModel(strand.store, catalog, sessionId);
   const [error, setError] = useState<string | null>(null);
-  if (display.status === 'loading')
-    return (
-      <Box data-testid="model-select">
-        <Text size="xs" c="dimmed">
-          Model
-        </Text>
-        <Text size="sm">loading…</Text>
-      </Box>
-    );
+  const report = reportInto(setError);
+  if (display.status === 'loading') return <SelectorStatus testId="model-select" label="Model" />;
   if (display.status === 'error')
-    return (
-      <Box data-testid="model-select">
-        <Text size="xs" c="dimmed">
-          Model
-        </Text>
-        <Text size="sm" c="red">
-          {describeError(display.error)}
-        </Text>
-      </Box>
-    );
+    return <SelectorStatus testId="model-select" label="Model" failure={display.error} />;
   const entries = catalog.last?.value ?? [];
   const current = display.current;
   const key = (provider: string, model: string): string => `${provider}/${model}`;
@@ -205,10 +226,7 @@ function ModelSelector({ sessionId, readOnly }: { sessionId: string; readOnly: b
           if (entry === undefined) return;
           strand.connection
             .call('session.selectModel', { id: sessionId, provider: entry.provider, model: entry.model })
-            .then(
-              () => setError(null),
-              (failure: unknown) => setError(describeError(failure)),
-            );
+            .then(report.ok, report.failed);
         }}
         error={error}
       />
@@ -228,26 +246,10 @@ function PresetSelector({
   useProjectionVersion(sessionId);
   const display = selectPreset(strand.store, catalog, sessionId);
   const [error, setError] = useState<string | null>(null);
-  if (display.status === 'loading')
-    return (
-      <Box data-testid="preset-select">
-        <Text size="xs" c="dimmed">
-          Agent preset
-        </Text>
-        <Text size="sm">loading…</Text>
-      </Box>
-    );
+  const report = reportInto(setError);
+  if (display.status === 'loading') return <SelectorStatus testId="preset-select" label="Agent preset" />;
   if (display.status === 'error')
-    return (
-      <Box data-testid="preset-select">
-        <Text size="xs" c="dimmed">
-          Agent preset
-        </Text>
-        <Text size="sm" c="red">
-          {describeError(display.error)}
-        </Text>
-      </Box>
-    );
+    return <SelectorStatus testId="preset-select" label="Agent preset" failure={display.error} />;
   const entries = catalog.last?.value ?? [];
   const data = entries.map((entry) => ({ value: entry.name, label: entry.name }));
   const preset = display.preset;
@@ -264,10 +266,9 @@ function PresetSelector({
         allowDeselect={false}
         onChange={(value) => {
           if (value === null) return;
-          strand.connection.call('session.selectPreset', { id: sessionId, preset: value }).then(
-            () => setError(null),
-            (failure: unknown) => setError(describeError(failure)),
-          );
+          strand.connection
+            .call('session.selectPreset', { id: sessionId, preset: value })
+            .then(report.ok, report.failed);
         }}
         error={error}
       />

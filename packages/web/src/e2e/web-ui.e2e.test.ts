@@ -231,6 +231,18 @@ describe('web UI in Chromium', { timeout: 120_000 }, () => {
     await shot('02-session-open');
   });
 
+  it('switches the agent preset from its selector: the choice is appended and shown from the projection', async () => {
+    const view = page.getByTestId('session-view');
+    const input = view.locator('[data-testid="preset-select"] input[aria-haspopup="listbox"]');
+    await input.click();
+    await page.getByRole('option', { name: 'reviewer', exact: true }).click();
+    // The value shown is the projection's (a frame after the append), not the clicked option.
+    await view.locator('[data-testid="event"][data-type="agent-preset/select"]').last().waitFor();
+    await expect.poll(() => input.inputValue(), { timeout: UI_TIMEOUT }).toBe('reviewer');
+    expect(await view.locator('[data-testid="preset-select"]').textContent()).not.toContain('loading');
+    await shot('02b-preset-switched');
+  });
+
   it('expands the subagent tree three levels and shows the corrupt child as a diagnostic', async () => {
     const tree = page.getByTestId('subagent-tree');
     const row = (id: string) => tree.locator(`[data-testid="tree-row"][data-session-id="${id}"]`);
