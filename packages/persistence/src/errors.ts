@@ -79,3 +79,33 @@ export function throwIfAborted(signal: AbortSignal | undefined, sessionId?: stri
     });
   }
 }
+
+// Constructors every backend uses for the same situations, so messages and details agree.
+
+export function sessionNotFound(id: string): PersistenceError {
+  return new PersistenceError('PERSISTENCE_NOT_FOUND', `no stored session ${id}`, { sessionId: id });
+}
+
+export function sessionExists(id: string): PersistenceError {
+  return new PersistenceError('PERSISTENCE_EXISTS', `session ${id} already exists`, { sessionId: id });
+}
+
+export function attachmentNotFound(id: string, ref: string): PersistenceError {
+  return new PersistenceError('PERSISTENCE_ATTACHMENT_NOT_FOUND', `session ${id} has no attachment ${ref}`, {
+    sessionId: id,
+  });
+}
+
+/** "expected N, got M": the batch does not continue the stored log (another writer won, or a gap). */
+export function seqConflict(
+  id: string,
+  expected: number,
+  got: number | undefined,
+  where = '',
+): PersistenceError {
+  return new PersistenceError(
+    'PERSISTENCE_SEQ_CONFLICT',
+    `append to session ${id}${where}: expected ${expected}, got ${String(got)}`,
+    { sessionId: id, location: { seq: expected } },
+  );
+}

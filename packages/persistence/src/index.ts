@@ -2,6 +2,10 @@ export {
   PersistenceError,
   isPersistenceError,
   throwIfAborted,
+  sessionNotFound,
+  sessionExists,
+  attachmentNotFound,
+  seqConflict,
   type PersistenceErrorCode,
   type CorruptionLocation,
 } from './errors.js';

@@ -35,33 +35,9 @@ export function isUniqueViolation(error: unknown): boolean {
   );
 }
 
-export function notFound(id: string): PersistenceError {
-  return new PersistenceError('PERSISTENCE_NOT_FOUND', `no stored session ${id}`, { sessionId: id });
-}
-
-export function exists(id: string): PersistenceError {
-  return new PersistenceError('PERSISTENCE_EXISTS', `session ${id} already exists`, { sessionId: id });
-}
-
-export function attachmentNotFound(id: string, ref: string): PersistenceError {
-  return new PersistenceError('PERSISTENCE_ATTACHMENT_NOT_FOUND', `session ${id} has no attachment ${ref}`, {
-    sessionId: id,
-  });
-}
-
-/** "expected N, got M": the batch does not continue the stored log (another writer won, or a gap). */
-export function seqConflict(
-  id: string,
-  expected: number,
-  got: number | undefined,
-  where = '',
-): PersistenceError {
-  return new PersistenceError(
-    'PERSISTENCE_SEQ_CONFLICT',
-    `append to session ${id}${where}: expected ${expected}, got ${got}`,
-    {
-      sessionId: id,
-      location: { seq: expected },
-    },
-  );
-}
+export {
+  attachmentNotFound,
+  seqConflict,
+  sessionExists as exists,
+  sessionNotFound as notFound,
+} from '../errors.js';

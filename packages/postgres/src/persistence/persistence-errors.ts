@@ -31,34 +31,6 @@ export function closed(what: string, sessionId?: string): PersistenceError {
   });
 }
 
-export function notFound(id: string): PersistenceError {
-  return new PersistenceError('PERSISTENCE_NOT_FOUND', `no stored session ${id}`, { sessionId: id });
-}
-
-export function exists(id: string): PersistenceError {
-  return new PersistenceError('PERSISTENCE_EXISTS', `session ${id} already exists`, { sessionId: id });
-}
-
-export function attachmentNotFound(id: string, ref: string): PersistenceError {
-  return new PersistenceError('PERSISTENCE_ATTACHMENT_NOT_FOUND', `session ${id} has no attachment ${ref}`, {
-    sessionId: id,
-  });
-}
-
-/** "expected N, got M": the batch does not continue the stored log (another writer won, or a gap). */
-export function seqConflict(
-  id: string,
-  expected: number,
-  got: number | undefined,
-  where = '',
-): PersistenceError {
-  return new PersistenceError(
-    'PERSISTENCE_SEQ_CONFLICT',
-    `append to session ${id}${where}: expected ${expected}, got ${String(got)}`,
-    { sessionId: id, location: { seq: expected } },
-  );
-}
-
 export function corrupt(sessionId: string, seq: number, why: string, cause?: unknown): PersistenceError {
   return new PersistenceError('PERSISTENCE_CORRUPT', `session ${sessionId}, seq ${seq}: ${why}`, {
     sessionId,
@@ -72,3 +44,10 @@ export class PostgresPersistenceConfigError extends Error {
   override readonly name = 'PostgresPersistenceConfigError';
   readonly code = 'POSTGRES_PERSISTENCE_CONFIG_INVALID';
 }
+
+export {
+  attachmentNotFound,
+  seqConflict,
+  sessionExists as exists,
+  sessionNotFound as notFound,
+} from '@strand/persistence';
