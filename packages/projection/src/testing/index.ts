@@ -1,0 +1,2 @@
+// Test helpers other packages' unit tests reuse (never imported by production code).
+export { describeUnitLawsOver, type LawLog, type UnitLawDomain } from './unit-laws.js';
