@@ -6,6 +6,7 @@ import {
   type SessionHeader,
 } from '@strand/session';
 import { PersistenceError } from './errors.js';
+import type { StoredLog } from './types.js';
 
 // Rules every backend that stores headers beside rows (SQLite, PostgreSQL) applies the same way.
 
@@ -65,5 +66,19 @@ export function checkInherited(header: SessionHeader, inherited: readonly Sessio
         `inherited events: expected seq ${index}, got ${event.seq}`,
       );
     }
+  });
+}
+
+/** What a repairing `load` returns once the closers `inspect` computed are durable: they are log now. */
+export function withRepairsWritten(
+  log: StoredLog,
+  written: { readonly revision: string; readonly storedBytes: number },
+): StoredLog {
+  return Object.freeze({
+    ...log,
+    events: Object.freeze([...log.events, ...log.repairs]),
+    repairs: Object.freeze([]),
+    revision: written.revision,
+    storedBytes: written.storedBytes,
   });
 }

@@ -12,7 +12,7 @@ import type {
   StoredSuffix,
 } from '../types.js';
 import { openDatabase } from './open-database.js';
-import { checkInherited, decodeHeader } from '../stored-records.js';
+import { checkInherited, decodeHeader, withRepairsWritten } from '../stored-records.js';
 import { readStoredLog, readStoredSuffix } from './read-log.js';
 import { prepareStatements, type Statements } from './statements.js';
 import { attachmentNotFound, exists, notFound, toPersistenceError } from './sqlite-errors.js';
@@ -147,13 +147,7 @@ export class SqliteSessionPersistence implements SessionPersistence {
           // The write checks incarnation and next seq, so closers computed from a log another
           // writer has since extended (or replaced) are never written.
           const written = this.#writeTx.immediate(id, log.repairs, undefined, log.incarnation);
-          return Object.freeze({
-            ...log,
-            events: Object.freeze([...log.events, ...log.repairs]),
-            repairs: Object.freeze([]),
-            revision: written.revision,
-            storedBytes: written.storedBytes,
-          });
+          return withRepairsWritten(log, written);
         } catch (error) {
           if (attempt >= LOAD_ATTEMPTS || !isPersistenceError(error, 'PERSISTENCE_SEQ_CONFLICT')) throw error;
         }

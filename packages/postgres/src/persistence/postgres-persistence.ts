@@ -3,6 +3,7 @@ import type pg from 'pg';
 import {
   checkInherited,
   decodeStoredHeader as decodeHeader,
+  withRepairsWritten,
   isPersistenceError,
   throwIfAborted,
   type Attachment,
@@ -152,13 +153,7 @@ export class PostgresPersistence implements SessionPersistence {
           // Through the same guarded path as appends, bound to the incarnation just read: closers
           // computed from a log another writer has since extended (or replaced) are never written.
           const written = await this.#appends.enqueue(id, log.repairs, log.incarnation);
-          return Object.freeze({
-            ...log,
-            events: Object.freeze([...log.events, ...log.repairs]),
-            repairs: Object.freeze([]),
-            revision: written.revision,
-            storedBytes: written.storedBytes,
-          });
+          return withRepairsWritten(log, written);
         } catch (error) {
           if (attempt >= LOAD_ATTEMPTS || !isPersistenceError(error, 'PERSISTENCE_SEQ_CONFLICT')) throw error;
         }
