@@ -184,12 +184,50 @@ function SelectorStatus({
   );
 }
 
-/** `then` handlers that clear a selector's error on success and show the failure otherwise. */
-function reportInto(setError: (error: string | null) => void): {
-  ok: () => void;
-  failed: (failure: unknown) => void;
-} {
-  return { ok: () => setError(null), failed: (failure) => setError(describeError(failure)) };
+/**
+ * The select every catalog-backed selector shows once catalog and projection are ready: choosing
+ * sends the command; the value shown stays the projection's (it changes when the frame arrives).
+ */
+function CatalogSelect({
+  testId,
+  label,
+  placeholder,
+  data,
+  value,
+  readOnly,
+  choose,
+}: {
+  testId: string;
+  label: string;
+  placeholder: string;
+  data: { value: string; label: string }[];
+  value: string | null;
+  readOnly: boolean;
+  /** Sends the command for `value`; undefined when `value` names nothing selectable. */
+  choose: (value: string) => Promise<unknown> | undefined;
+}): React.JSX.Element {
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <Box data-testid={testId}>
+      <Select
+        label={label}
+        size="xs"
+        placeholder={placeholder}
+        data={data}
+        value={value}
+        disabled={readOnly}
+        allowDeselect={false}
+        onChange={(chosen) => {
+          if (chosen === null) return;
+          choose(chosen)?.then(
+            () => setError(null),
+            (failure: unknown) => setError(describeError(failure)),
+          );
+        }}
+        error={error}
+      />
+    </Box>
+  );
 }
 
 function ModelSelector({ sessionId, readOnly }: { sessionId: string; readOnly: boolean }): React.JSX.Element {
@@ -197,8 +235,6 @@ function ModelSelector({ sessionId, readOnly }: { sessionId: string; readOnly: b
   const catalog = useCatalog(strand.models);
   useProjectionVersion(sessionId);
   const display = selectModel(strand.store, catalog, sessionId);
-  const [error, setError] = useState<string | null>(null);
-  const report = reportInto(setError);
   if (display.status === 'loading') return <SelectorStatus testId="model-select" label="Model" />;
   if (display.status === 'error')
     return <SelectorStatus testId="model-select" label="Model" failure={display.error} />;
@@ -212,25 +248,23 @@ function ModelSelector({ sessionId, readOnly }: { sessionId: string; readOnly: b
       label: `${current.route.provider}/${current.route.model} (unknown)`,
     });
   return (
-    <Box data-testid="model-select">
-      <Select
-        label={display.isPending ? 'Model (pending)' : 'Model'}
-        size="xs"
-        placeholder="none selected"
-        data={data}
-        value={current === null ? null : key(current.route.provider, current.route.model)}
-        disabled={readOnly}
-        allowDeselect={false}
-        onChange={(value) => {
-          const entry = entries.find((candidate) => key(candidate.provider, candidate.model) === value);
-          if (entry === undefined) return;
-          strand.connection
-            .call('session.selectModel', { id: sessionId, provider: entry.provider, model: entry.model })
-            .then(report.ok, report.failed);
-        }}
-        error={error}
-      />
-    </Box>
+    <CatalogSelect
+      testId="model-select"
+      label={display.isPending ? 'Model (pending)' : 'Model'}
+      placeholder="none selected"
+      data={data}
+      value={current === null ? null : key(current.route.provider, current.route.model)}
+      readOnly={readOnly}
+      choose={(value) => {
+        const entry = entries.find((candidate) => key(candidate.provider, candidate.model) === value);
+        if (entry === undefined) return undefined;
+        return strand.connection.call('session.selectModel', {
+          id: sessionId,
+          provider: entry.provider,
+          model: entry.model,
+        });
+      }}
+    />
   );
 }
 
@@ -245,8 +279,6 @@ function PresetSelector({
   const catalog = useCatalog(strand.presets);
   useProjectionVersion(sessionId);
   const display = selectPreset(strand.store, catalog, sessionId);
-  const [error, setError] = useState<string | null>(null);
-  const report = reportInto(setError);
   if (display.status === 'loading') return <SelectorStatus testId="preset-select" label="Agent preset" />;
   if (display.status === 'error')
     return <SelectorStatus testId="preset-select" label="Agent preset" failure={display.error} />;
@@ -255,24 +287,15 @@ function PresetSelector({
   const preset = display.preset;
   if (preset?.kind === 'unknown') data.push({ value: preset.name, label: `${preset.name} (unknown)` });
   return (
-    <Box data-testid="preset-select">
-      <Select
-        label="Agent preset"
-        size="xs"
-        placeholder="none recorded"
-        data={data}
-        value={preset === null ? null : preset.kind === 'known' ? preset.entry.name : preset.name}
-        disabled={readOnly}
-        allowDeselect={false}
-        onChange={(value) => {
-          if (value === null) return;
-          strand.connection
-            .call('session.selectPreset', { id: sessionId, preset: value })
-            .then(report.ok, report.failed);
-        }}
-        error={error}
-      />
-    </Box>
+    <CatalogSelect
+      testId="preset-select"
+      label="Agent preset"
+      placeholder="none recorded"
+      data={data}
+      value={preset === null ? null : preset.kind === 'known' ? preset.entry.name : preset.name}
+      readOnly={readOnly}
+      choose={(value) => strand.connection.call('session.selectPreset', { id: sessionId, preset: value })}
+    />
   );
 }
 
