@@ -11,18 +11,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
-import {
-  SessionPreparations,
-  openJsonlPersistence,
-  persistenceWriter,
-  type SessionPersistence,
-} from '@strand/persistence';
+import { SessionPreparations, openJsonlPersistence, persistenceWriter } from '@strand/persistence';
 import { BUILT_IN_UNITS, ProjectionRegistry } from '@strand/projection';
 import { ProjectionCache } from '@strand/projection-cache';
 import { SessionQuery } from '@strand/query';
 import { Session, SessionId, SessionStore, newSessionHeader } from '@strand/session';
 import { startHost } from '@strand/host';
-import { workloadTurns } from '@strand/test-support';
+import { CountingPersistence, workloadTurns } from '@strand/test-support';
 import { line, median, round, timeIt } from './bench-util.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -31,39 +26,13 @@ const FOLLOWERS = 100;
 const DURATION_MS = 10_000;
 const EVENTS_PER_SEC = 1_000;
 
-/** Counts body reads (inspect/load/readFrom) going through a persistence; every other call delegates. */
-function counting(persistence: SessionPersistence): { persistence: SessionPersistence; reads: () => number } {
-  let reads = 0;
-  const counted =
-    <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
-    (...args: A): Promise<R> => {
-      reads++;
-      return fn(...args);
-    };
-  const wrapped: SessionPersistence = {
-    kind: persistence.kind,
-    create: (input) => persistence.create(input),
-    append: (id, events) => persistence.append(id, events),
-    list: (options) => persistence.list(options),
-    revisionOf: (id, options) => persistence.revisionOf(id, options),
-    inspect: counted((id, options) => persistence.inspect(id, options)),
-    load: counted((id, options) => persistence.load(id, options)),
-    readFrom: counted((id, from, options) => persistence.readFrom(id, from, options)),
-    putAttachment: (id, attachment) => persistence.putAttachment(id, attachment),
-    readAttachment: (id, ref, options) => persistence.readAttachment(id, ref, options),
-    delete: (id) => persistence.delete(id),
-    flush: () => persistence.flush(),
-    close: () => persistence.close(),
-  };
-  return { persistence: wrapped, reads: () => reads };
-}
-
 const root = mkdtempSync(path.join(tmpdir(), 'strand-bench-host-'));
 let peakRss = process.memoryUsage().rss;
 const rssTimer = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
 try {
   const base = await openJsonlPersistence({ root });
-  const { persistence, reads } = counting(base);
+  const persistence = new CountingPersistence(base);
+  const reads = (): number => persistence.bodyReads;
   const registry = new ProjectionRegistry();
   for (const unit of BUILT_IN_UNITS) registry.register(unit);
   const cache = ProjectionCache.open({ path: path.join(root, 'cache.db'), registry });

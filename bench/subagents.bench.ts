@@ -5,11 +5,12 @@
  * turns), listed with `listChildren`:
  *   (a) all live — rung 1, the registry's watermark cache;
  *   (b) all cold with cache rows — rung 2, the projection cache at inherited cut 0;
- *   (c) all cold without cache — rung 3, one body-bearing observation per child;
+ *   (c) all cold without cache — rung 3, one body-bearing observation per child (a persistence
+ *       `scan`: the data of event types no registered unit reads is never parsed);
  *   (d) a naive baseline: the design the seed replaced, two whole-log reads per child per listing;
  *   (c) again with 200 children, and the floor for (c): read, decompress and JSON.parse the same
  *   50 logs, nothing else.
- * Time per listing is the median of several listings; body reads (`inspect`/`load`/`readFrom`)
+ * Time per listing is the median of several listings; body reads (`inspect`/`scan`/`load`/`readFrom`)
  * are counted per listing. Lines after the figures break (c) down to show where its time goes.
  * The last line is one JSON object with the figures.
  */
@@ -39,7 +40,7 @@ import {
   type SubagentListingContext,
 } from '@strand/subagent';
 import { workloadTurns } from '@strand/test-support';
-import { CountingPersistence } from '../packages/subagent/src/testing/counting-persistence.js';
+import { CountingPersistence } from '@strand/test-support';
 import { line, median, round } from './bench-util.js';
 import { jsonlFloor } from './persistence-floor.js';
 
@@ -275,16 +276,23 @@ try {
   await stage('persistence.inspect ×50 (read, decompress, parse, validate, freeze)', (id) =>
     timed(() => jsonl.inspect(id)),
   );
+  const dataTypes = registry.dataTypes();
+  if (dataTypes === undefined) throw new Error('every registered unit declares its data reads');
+  await stage(`persistence.scan ×50 (the same, parsing only ${[...dataTypes].length} types' data)`, (id) =>
+    timed(() => jsonl.scan(id, { dataTypes })),
+  );
   await stage('registry.foldAll, every registered unit ×50 (no I/O)', async (id) => {
-    const log = await jsonl.inspect(id);
+    const log = await jsonl.scan(id, { dataTypes });
     return timed(() => registry.foldAll(log.header, log.events));
   });
   await stage('the subagent unit alone ×50 (no I/O)', async (id) => {
     const log = await jsonl.inspect(id);
     return timed(() => identityOnly.foldAll(log.header, log.events));
   });
-  await stage("observeSession 'all' + dispose ×50, one at a time", (id) =>
-    timed(async () => (await bareQuery.observeSession(id, { projectionMode: 'all' })).dispose()),
+  await stage("observeSession 'all', no events (a scan) + dispose ×50, one at a time", (id) =>
+    timed(async () =>
+      (await bareQuery.observeSession(id, { projectionMode: 'all', window: { last: 0 } })).dispose(),
+    ),
   );
 
   // Diagnostic: GC pauses inside (c). Decoded logs that outlive a scavenge (pinned by the other

@@ -1,8 +1,8 @@
 /**
  * Refuses wrong-way imports between packages and import cycles (STYLE.md §3). The allowed
  * direction follows the data flow of SYSTEM.md §2; a package may import only packages listed
- * for it here, and browser packages may not import `node:*`. Test files may also import
- * `@strand/test-support`.
+ * for it here, and browser packages may not import `node:*`. Test files and `testing/` helpers
+ * may also import `@strand/test-support`.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -74,7 +74,11 @@ for (const pkg of packages) {
   }
   const src = path.join(root, 'packages', pkg, 'src');
   for (const file of sourceFiles(src)) {
-    const isTest = /\.test\.tsx?$/.test(file) || file.includes(`${path.sep}test${path.sep}`);
+    // Tests, and the test helpers a package exports under `testing/`, may use test-support.
+    const isTest =
+      /\.test\.tsx?$/.test(file) ||
+      file.includes(`${path.sep}test${path.sep}`) ||
+      file.includes(`${path.sep}testing${path.sep}`);
     const text = readFileSync(file, 'utf8');
     for (const match of text.matchAll(IMPORT)) {
       const spec = match[1] ?? match[2]!;

@@ -17,7 +17,9 @@ export type {
   CreateSessionInput,
   Attachment,
   ReadOptions,
+  ScanOptions,
 } from './types.js';
+export { elidedOpenTurnStart, openTurnStart, scanRepairs } from './scan-repairs.js';
 export {
   openJsonlPersistence,
   JsonlSessionPersistence,

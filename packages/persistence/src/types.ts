@@ -30,6 +30,14 @@ export interface StoredLog extends PersistedSessionSummary {
   readonly tornTail: boolean;
 }
 
+export interface ScanOptions extends ReadOptions {
+  /**
+   * The event types whose `data` the caller reads (e.g. the union of the registered projection
+   * units' declared data reads). Every other event may come back with `data: null`.
+   */
+  readonly dataTypes: ReadonlySet<string>;
+}
+
 /** A suffix read: the events with `seq >= from`. */
 export interface StoredSuffix {
   readonly header: SessionHeader;
@@ -72,6 +80,14 @@ export interface SessionPersistence {
   inspect(id: SessionId, options?: ReadOptions): Promise<StoredLog>;
   /** Repairing read: truncates a torn tail and writes the closers of an open turn, then reads. */
   load(id: SessionId, options?: ReadOptions): Promise<StoredLog>;
+  /**
+   * A non-mutating whole-log read for folds that need every envelope but only some events' data:
+   * events of a type outside `dataTypes` may carry `data: null` instead of their stored data,
+   * which is then neither parsed nor validated (envelope, seq contiguity and frame checksums
+   * still are). `repairs` are exact, as `inspect`'s. Never hand its events to anyone who shows
+   * or writes them; a backend may also return full data (`inspect` is a valid scan).
+   */
+  scan(id: SessionId, options: ScanOptions): Promise<StoredLog>;
   /** The events with `seq >= from` (non-mutating), without decoding the whole log where possible. */
   readFrom(id: SessionId, from: SessionSeq, options?: ReadOptions): Promise<StoredSuffix>;
   putAttachment(id: SessionId, attachment: Attachment): Promise<string>;

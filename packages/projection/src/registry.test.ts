@@ -52,6 +52,28 @@ describe('registration', () => {
     );
   });
 
+  it('refuses dataReads that is not an array of event types', () => {
+    for (const dataReads of ['test/tick', [''], [1]] as unknown as string[][]) {
+      expect(failureOf(() => quiet().register({ ...tickCounter, dataReads })).code).toBe(
+        'PROJECTION_UNIT_INVALID',
+      );
+    }
+  });
+
+  it('dataTypes is the union of the units’ dataReads, undefined while any unit leaves it undeclared', () => {
+    const registry = quiet();
+    expect(registry.dataTypes()).toEqual(new Set());
+    registry.register(titleUnit);
+    const dispose = registry.register({ ...tickCounter, dataReads: ['test/tick', 'session/title'] });
+    expect(registry.dataTypes()).toEqual(new Set(['session/title', 'test/tick']));
+    dispose();
+    expect(registry.dataTypes()).toEqual(new Set(['session/title']));
+    const undeclared = registry.register({ ...tickCounter, key: 'test/other' as 'test/ticks' });
+    expect(registry.dataTypes()).toBeUndefined();
+    undeclared();
+    expect(registry.dataTypes()).toEqual(new Set(['session/title']));
+  });
+
   it('unregistering removes the key and its state from live folds; re-registering refolds from memory', async () => {
     const registry = quiet();
     const dispose = registry.register(tickCounter);

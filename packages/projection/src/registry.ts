@@ -51,6 +51,7 @@ interface Tracked {
 export class ProjectionRegistry {
   // Replaced (never mutated) on register/unregister, so a fold in progress iterates a stable list.
   #units: readonly AnyProjectionUnit[] = [];
+  #dataTypes: ReadonlySet<string> | undefined = new Set();
   readonly #byKey = new Map<string, AnyProjectionUnit>();
   readonly #tracked = new Map<Session, Tracked>();
   readonly #reportError: (error: ProjectionError) => void;
@@ -81,6 +82,7 @@ export class ProjectionRegistry {
     if (existing === undefined) {
       this.#byKey.set(any.key, any);
       this.#units = [...this.#units, any];
+      this.#dataTypes = dataTypesOf(this.#units);
       for (const { fold } of this.#tracked.values()) this.#noteFailure(fold, fold.addUnit(any));
     }
     return () => {
@@ -95,6 +97,7 @@ export class ProjectionRegistry {
   unregister(key: string): boolean {
     if (!this.#byKey.delete(key)) return false;
     this.#units = this.#units.filter((unit) => unit.key !== key);
+    this.#dataTypes = dataTypesOf(this.#units);
     for (const { fold } of this.#tracked.values()) {
       fold.states.delete(key);
       if (fold.failure?.details.key === key) this.#noteFailure(fold, fold.refold(this.#units));
@@ -109,6 +112,15 @@ export class ProjectionRegistry {
   /** Registered keys, in registration order. */
   keys(): string[] {
     return this.#units.map((unit) => unit.key);
+  }
+
+  /**
+   * The event types whose data some registered unit reads — what a cold fold must parse; every
+   * other event can be folded from its envelope. Undefined when a unit does not declare
+   * `dataReads` (then every event's data is needed).
+   */
+  dataTypes(): ReadonlySet<string> | undefined {
+    return this.#dataTypes;
   }
 
   /** The registered unit for `key` (the cache reads its stateVersion and view). */
@@ -272,4 +284,13 @@ export class ProjectionRegistry {
     this.#reportError(error);
     this.#feeds.emitTracking({ kind: 'failed', session: fold.session, error });
   }
+}
+
+function dataTypesOf(units: readonly AnyProjectionUnit[]): ReadonlySet<string> | undefined {
+  const types = new Set<string>();
+  for (const unit of units) {
+    if (unit.dataReads === undefined) return undefined;
+    for (const type of unit.dataReads) types.add(type);
+  }
+  return types;
 }

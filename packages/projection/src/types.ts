@@ -44,6 +44,13 @@ export type ViewOf<K extends string> = K extends keyof ProjectionViewMap ? Proje
 export interface ProjectionUnit<State, View, Key extends string = string> {
   readonly key: Key;
   readonly stateVersion: number;
+  /**
+   * The event types whose `data` `apply` may read. For every other type it reads only `type`,
+   * `seq` and `time`, so a cold fold may hand it that event with `data: null` and skip parsing the
+   * data (a persistence `scan`). Omitted means "any type's data": cold folds then read every event
+   * in full. The unit laws check the declaration.
+   */
+  readonly dataReads?: readonly string[];
   init(header: SessionHeader): State;
   apply(state: State, event: SessionEvent): State;
   view(state: State): View;

@@ -18,6 +18,17 @@ export function checkUnit(unit: AnyProjectionUnit): void {
       },
     );
   }
+  const { dataReads } = unit;
+  if (
+    dataReads !== undefined &&
+    (!Array.isArray(dataReads) || !dataReads.every((type) => typeof type === 'string' && type.length > 0))
+  ) {
+    throw new ProjectionError(
+      'PROJECTION_UNIT_INVALID',
+      `unit ${unit.key}: dataReads must be an array of event types`,
+      { details: { key: unit.key } },
+    );
+  }
   for (const method of ['init', 'apply', 'view'] as const) {
     if (typeof unit[method] !== 'function') {
       throw new ProjectionError('PROJECTION_UNIT_INVALID', `unit ${unit.key}: ${method} must be a function`, {

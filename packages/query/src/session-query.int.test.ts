@@ -234,6 +234,75 @@ describe('projection modes', () => {
   });
 });
 
+describe('projections only (a window of no events)', () => {
+  /** The projections-only cut, and the cut of the same log read whole. */
+  async function bothCuts(id: SessionId) {
+    const scanned = await f.query.observeSession(id, { projectionMode: 'all', window: { last: 0 } });
+    const whole = await f.query.observeSession(id, { projectionMode: 'all', requirePrepared: true });
+    return { scanned, whole };
+  }
+
+  for (const ending of ['closed', 'crashed'] as const) {
+    it(`is one persistence scan of the registry's data types, with exactly the whole-log projections (${ending} log)`, async () => {
+      const written = await f.storedSession(
+        `scan-${ending}`,
+        3,
+        ending === 'closed'
+          ? []
+          : [
+              { type: 'turn/start', data: {} },
+              { type: 'tool/call', data: { callId: 'c1', name: 'run', arguments: '{}' } },
+            ],
+      );
+      const scan = vi.spyOn(f.persistence, 'scan');
+      const inspect = vi.spyOn(f.persistence, 'inspect');
+      const readFrom = vi.spyOn(f.persistence, 'readFrom');
+      const { scanned, whole } = await bothCuts(written.id);
+      expect(scan).toHaveBeenCalledTimes(1);
+      expect(scan.mock.calls[0]![1].dataTypes).toEqual(f.registry.dataTypes());
+      expect(readFrom).not.toHaveBeenCalled();
+      expect(inspect).toHaveBeenCalledTimes(1); // the whole read only
+      expect(scanned.events).toEqual([]);
+      expect(scanned.firstSeq).toBe(scanned.cursor);
+      expect(scanned.hasPreparedSource).toBe(false);
+      expect({ cursor: scanned.cursor, projections: scanned.projections, header: scanned.header }).toEqual({
+        cursor: whole.cursor,
+        projections: whole.projections,
+        header: whole.header,
+      });
+      expect(f.preparations.stats().entries).toBe(1); // the whole read's; the scan prepared nothing
+      scanned.dispose();
+      whole.dispose();
+    });
+  }
+
+  it('reads the whole log when a registered unit does not declare its data reads, or when the log is already prepared', async () => {
+    const written = await f.storedSession('undeclared', 2);
+    const scan = vi.spyOn(f.persistence, 'scan');
+    const prepared = await f.query.observeSession(written.id, {
+      projectionMode: 'all',
+      requirePrepared: true,
+    });
+    const reused = await f.query.observeSession(written.id, { projectionMode: 'all', window: { last: 0 } });
+    expect(scan).not.toHaveBeenCalled();
+    expect(reused.projections).toEqual(prepared.projections);
+    prepared.dispose();
+    reused.dispose();
+    f.preparations.invalidate(written.id);
+    f.registry.register({
+      key: 'undeclared',
+      stateVersion: 1,
+      init: () => 0,
+      apply: (n: number) => n + 1,
+      view: (n) => n,
+    });
+    const all = await f.query.observeSession(written.id, { projectionMode: 'all', window: { last: 0 } });
+    expect(scan).not.toHaveBeenCalled();
+    expect(all.projections!.values).toMatchObject({ undeclared: written.events.length });
+    all.dispose();
+  });
+});
+
 describe('leases', () => {
   it('retain() yields an independent lease on the same cut; after all are disposed the prepared entry can retire', async () => {
     const written = await f.storedSession('lease', 1);

@@ -4,12 +4,13 @@ import {
   type SessionPersistence,
   type SessionPreparations,
 } from '@strand/persistence';
-import type { ProjectionCache } from '@strand/projection-cache';
+import type { CacheSubject, ProjectionCache } from '@strand/projection-cache';
 import type { ProjectionRegistry, ProjectionSnapshot } from '@strand/projection';
 import {
   SessionLogOffset,
   SessionSeq,
   type Session,
+  type SessionEvent,
   type SessionId,
   type SessionStore,
 } from '@strand/session';
@@ -159,6 +160,18 @@ export class SessionQuery {
   }
 
   async #resolveCold(id: SessionId, options: ObserveOptions): Promise<SessionObservation | 'retry'> {
+    // Projections only: one scan, which skips the data no unit reads (and is one body read, where
+    // the tail cut below would take two).
+    const dataTypes = this.#deps.registry.dataTypes();
+    if (
+      options.projectionMode === 'all' &&
+      dataTypes !== undefined &&
+      selectsNoEvents(options.window) &&
+      options.requirePrepared !== true &&
+      !this.#deps.preparations.has(id)
+    ) {
+      return this.#resolveScanned(id, options, dataTypes);
+    }
     if (options.window !== undefined && options.requirePrepared !== true) {
       const tail = await this.#tailCut(id, options);
       if (tail === 'retry') return 'retry';
@@ -195,32 +208,77 @@ export class SessionQuery {
     }
   }
 
+  /**
+   * A projections-only cold cut (`'all'`, a window of no events) from one persistence `scan`:
+   * the data of event types no registered unit reads is never parsed. Nothing is prepared or
+   * retained, and the cut carries no events, so the elided ones never leave this method.
+   */
+  async #resolveScanned(
+    id: SessionId,
+    options: ObserveOptions,
+    dataTypes: ReadonlySet<string>,
+  ): Promise<SessionObservation | 'retry'> {
+    let cut: ObservationCut;
+    try {
+      const log = await this.#deps.persistence.scan(id, {
+        dataTypes,
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+      });
+      const events = log.repairs.length === 0 ? log.events : [...log.events, ...log.repairs];
+      const cursor = SessionLogOffset(events.length);
+      cut = {
+        source: 'cold',
+        header: log.header,
+        inheritedEventCount: log.inheritedEventCount,
+        events: [],
+        firstSeq: cursor,
+        cursor,
+        projections: this.#coldProjections(log, events, log.events.length),
+        revision: log.revision,
+        incarnation: log.incarnation,
+      };
+    } catch (error) {
+      if (isPersistenceError(error, 'PERSISTENCE_NOT_FOUND') && this.#deps.store.get(id) !== undefined)
+        return 'retry';
+      throw toQueryError(error, id);
+    }
+    await this.#deps.hooks?.afterColdBorrow?.(id);
+    checkAborted(options.signal, id);
+    // Attached while the scan was in flight: the live session wins.
+    if (this.#deps.store.get(id) !== undefined) return 'retry';
+    return this.#publish(cut, undefined);
+  }
+
+  /**
+   * Every registered unit at the end of a cold log (`events`, repairs included): restored from
+   * usable cache rows and folded on, or folded whole.
+   */
+  #coldProjections(
+    subject: CacheSubject & { readonly inheritedEventCount: SessionLogOffset },
+    events: readonly SessionEvent[],
+    storedEventCount: number,
+  ): ProjectionSnapshot<string> {
+    const { registry, cache } = this.#deps;
+    const cursor = SessionLogOffset(events.length);
+    const rows = cache?.cachedStates(subject, subject.inheritedEventCount, {
+      cursor: SessionLogOffset(storedEventCount),
+    });
+    if (rows !== undefined && Object.keys(rows).length > 0) {
+      const from = registry.restoreStart(rows, cursor);
+      const restored = registry.restore({ header: subject.header, rows, events: events.slice(from), from });
+      if (restored.kind === 'restored') return restored.projection.snapshot;
+    }
+    return registry.foldAll(subject.header, events).snapshot;
+  }
+
   #preparedCut(lease: PreparationLease, options: ObserveOptions): ObservationCut {
     const prepared = lease.prepared;
     const cursor = SessionLogOffset(prepared.events.length);
     const [start, end] = windowBounds(options.window, cursor);
-    let projections: ProjectionSnapshot<string> | undefined;
-    if (options.projectionMode === 'all') {
-      const { registry, cache } = this.#deps;
-      const rows = cache?.cachedStates(prepared, prepared.inheritedEventCount, {
-        cursor: SessionLogOffset(prepared.storedEventCount),
-      });
-      let done = false;
-      if (rows !== undefined && Object.keys(rows).length > 0) {
-        const from = registry.restoreStart(rows, cursor);
-        const restored = registry.restore({
-          header: prepared.header,
-          rows,
-          events: prepared.events.slice(from),
-          from,
-        });
-        if (restored.kind === 'restored') {
-          projections = restored.projection.snapshot;
-          done = true;
-        }
-      }
-      if (!done) projections = registry.foldAll(prepared.header, prepared.events).snapshot;
-    }
+    const projections =
+      options.projectionMode === 'all'
+        ? this.#coldProjections(prepared, prepared.events, prepared.storedEventCount)
+        : undefined;
     return {
       source: 'cold',
       header: prepared.header,
@@ -292,6 +350,12 @@ export class SessionQuery {
       throw toQueryError(error, id);
     }
   }
+}
+
+/** True for a window that selects no events at any cursor (`{ last: 0 }`, or an empty seq range). */
+function selectsNoEvents(window: ObservationWindow | undefined): boolean {
+  if (window === undefined) return false;
+  return 'last' in window ? window.last === 0 : window.toSeq !== undefined && window.toSeq <= window.fromSeq;
 }
 
 /** The [start, end) seqs a window selects at `cursor`. */

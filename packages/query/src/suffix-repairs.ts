@@ -1,4 +1,4 @@
-import { SessionSeq, repairClosers, toFrozenJson, type SessionEvent } from '@strand/session';
+import { repairEvents, type SessionEvent } from '@strand/session';
 
 /**
  * The crash-repair closers for a log known only from a suffix, or undefined when the suffix
@@ -16,13 +16,5 @@ export function suffixRepairs(suffix: readonly SessionEvent[], cursor: number): 
   }
   if (lastStart < 0 && lastEnd < 0) return undefined;
   if (lastEnd > lastStart) return [];
-  let seq = cursor;
-  return repairClosers(suffix.slice(lastStart)).map((input) =>
-    Object.freeze({
-      type: input.type,
-      seq: SessionSeq(seq++),
-      time: input.time ?? 0,
-      data: toFrozenJson(input.data),
-    }),
-  );
+  return repairEvents(suffix.slice(lastStart), cursor);
 }

@@ -24,9 +24,16 @@ export function repairClosers(events: readonly SessionEvent[]): SessionEventInpu
   return closers;
 }
 
-/** The repair closers as events with their seqs, deep-frozen, ready to show or to write. */
-export function repairEvents(events: readonly SessionEvent[]): SessionEvent[] {
-  let seq = events.length;
+/**
+ * The repair closers as events with their seqs, deep-frozen, ready to show or to write. `events`
+ * is the whole log, or a suffix of it that starts at or before the open turn's `turn/start` (the
+ * closers depend on that turn alone); `cursor` is then the log's length.
+ */
+export function repairEvents(
+  events: readonly SessionEvent[],
+  cursor: number = events.length,
+): SessionEvent[] {
+  let seq = cursor;
   return repairClosers(events).map((input) =>
     Object.freeze({
       type: input.type,

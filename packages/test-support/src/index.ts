@@ -24,3 +24,4 @@ export {
   losslessJson,
   unknownEventType,
 } from './log-arbitraries.js';
+export { CountingPersistence } from './counting-persistence.js';

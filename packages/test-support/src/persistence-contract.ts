@@ -2,6 +2,7 @@ import { describe } from 'vitest';
 import { storeRunner, type PersistenceUnderTest } from './persistence-contract-harness.js';
 import { lifecycleBehaviour } from './persistence-contract-lifecycle.js';
 import { readBehaviour } from './persistence-contract-reads.js';
+import { scanBehaviour } from './persistence-contract-scan.js';
 import { writeBehaviour } from './persistence-contract-writes.js';
 
 export type { PersistenceUnderTest };
@@ -17,6 +18,7 @@ export function persistenceContract(name: string, open: () => Promise<Persistenc
   describe(`SessionPersistence contract: ${name}`, () => {
     writeBehaviour(withStore);
     readBehaviour(withStore);
+    scanBehaviour(withStore);
     lifecycleBehaviour(withStore);
   });
 }

@@ -14,10 +14,12 @@ import type {
   CreateSessionInput,
   PersistedSessionSummary,
   ReadOptions,
+  ScanOptions,
   SessionPersistence,
   StoredLog,
   StoredSuffix,
 } from '../types.js';
+import { elidedOpenTurnStart, scanRepairs } from '../scan-repairs.js';
 import { AttachmentFiles } from './attachments.js';
 import { encodeEventLines } from './event-lines.js';
 import { escapeSessionId, unescapeSessionId } from './file-names.js';
@@ -36,6 +38,8 @@ import { LogWriter, revisionOf } from './log-writer.js';
 import { FrameKind, encodeFrame, readMeta } from './zstd-frames.js';
 import { scanZstdFrames } from './log-scan.js';
 import { STREAMED_DECODE_MIN_BYTES, decodeZstdLogStreamed } from './streamed-decode.js';
+import { decodedFromTransfer } from './scan-worker/from-transfer.js';
+import { ScanWorkerClient } from './scan-worker/scan-worker-client.js';
 
 export interface JsonlPersistenceOptions {
   /** The root folder; created if missing. Nothing is ever written outside it. */
@@ -44,6 +48,11 @@ export interface JsonlPersistenceOptions {
   readonly compression?: 'zstd' | 'none';
   /** Told about files `list` had to skip (an unreadable header); listing goes on. */
   readonly onSkippedFile?: (file: string, error: unknown) => void;
+  /**
+   * `true` (default): `scan` of a mid-sized `.zst` log is read, decompressed and classified on a
+   * worker thread while this thread parses (see `scan-worker/`). `false` keeps every read here.
+   */
+  readonly scanWorker?: boolean;
 }
 
 interface Located {
@@ -57,6 +66,8 @@ interface PendingCreate {
 }
 
 const HEADER_PROBE = 2 * 1024;
+/** Above this stored size a scan streams on this thread instead: the worker holds a log whole. */
+const SCAN_WORKER_MAX_BYTES = 16 * 1024 * 1024;
 const EXT_ZST = '.zst';
 const EXT_PLAIN = '.jsonl';
 
@@ -90,6 +101,7 @@ export class JsonlSessionPersistence implements SessionPersistence {
   readonly #onSkippedFile: (file: string, error: unknown) => void;
   /** Header records by file, valid while the file's inode and birth time are unchanged. */
   readonly #headers = new Map<string, { identity: string; record: HeaderRecord }>();
+  readonly #scanWorker: ScanWorkerClient | undefined;
   #closed = false;
 
   constructor(
@@ -102,6 +114,12 @@ export class JsonlSessionPersistence implements SessionPersistence {
     this.#compressed = (options.compression ?? 'zstd') === 'zstd';
     this.#attachments = new AttachmentFiles(path.join(root, 'attachments'), this.#tmpDir);
     this.#onSkippedFile = options.onSkippedFile ?? (() => undefined);
+    this.#scanWorker = options.scanWorker === false ? undefined : new ScanWorkerClient();
+  }
+
+  /** Scans the worker thread served and declined (undefined when it is off): diagnostics. */
+  get scanWorkerStats(): { readonly served: number; readonly declined: number } | undefined {
+    return this.#scanWorker === undefined ? undefined : { ...this.#scanWorker.stats };
   }
 
   async create(input: CreateSessionInput): Promise<{ readonly incarnation: string }> {
@@ -226,6 +244,24 @@ export class JsonlSessionPersistence implements SessionPersistence {
     return this.#storedLog(decoded, size, mtimeNs, repairEvents(decoded.events));
   }
 
+  async scan(id: SessionId, options: ScanOptions): Promise<StoredLog> {
+    this.#assertOpen();
+    const { dataTypes, signal } = options;
+    const located = await this.#locate(id);
+    if (located === undefined) throw this.#notFound(id);
+    const { decoded, size, mtimeNs } =
+      (await this.#offloadedScan(id, located, dataTypes, signal)) ??
+      (await this.#readWhole(id, signal, located, 0, dataTypes));
+    const start = elidedOpenTurnStart(decoded.events, dataTypes);
+    let fullFrom: readonly SessionEvent[] | undefined;
+    if (start !== undefined) {
+      // The open turn of a crashed log, in full: its frames through the index just remembered.
+      const tail = await this.#readTailViaIndex(id, located.file, start, signal).catch(() => undefined);
+      fullFrom = tail?.events ?? (await this.#readWhole(id, signal, located)).decoded.events.slice(start);
+    }
+    return this.#storedLog(decoded, size, mtimeNs, scanRepairs(id, decoded.events, fullFrom));
+  }
+
   async load(id: SessionId, options: ReadOptions = {}): Promise<StoredLog> {
     const inspected = await this.inspect(id, options);
     // A log that a writer of this process holds open belongs to a live session: never repair it.
@@ -310,6 +346,7 @@ export class JsonlSessionPersistence implements SessionPersistence {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    await this.#scanWorker?.close();
     for (const [id, pending] of [...this.#writers]) {
       const writer = await pending.catch(() => undefined);
       if (writer === undefined) continue;
@@ -371,6 +408,7 @@ export class JsonlSessionPersistence implements SessionPersistence {
     signal: AbortSignal | undefined,
     known?: Located,
     keepFrom = 0,
+    dataTypes?: ReadonlySet<string>,
   ): Promise<{ decoded: DecodedLog; size: bigint; mtimeNs: bigint }> {
     throwIfAborted(signal, id);
     const located = known ?? (await this.#locate(id));
@@ -388,7 +426,7 @@ export class JsonlSessionPersistence implements SessionPersistence {
         // A large clean log is streamed, never held whole; anything unusual about it comes back
         // undefined and takes the exact decoder below.
         if (located.compressed && keepFrom === 0 && size >= STREAMED_DECODE_MIN_BYTES)
-          streamed = await decodeZstdLogStreamed(handle, Number(size), id, signal);
+          streamed = await decodeZstdLogStreamed(handle, Number(size), id, signal, dataTypes);
         if (streamed === undefined) buf = await handle.readFile(signal === undefined ? {} : { signal });
       } finally {
         await handle.close();
@@ -406,6 +444,36 @@ export class JsonlSessionPersistence implements SessionPersistence {
         frames: decoded.frames,
       });
     return { decoded, size, mtimeNs };
+  }
+
+  /**
+   * A scan through the worker thread, for a `.zst` log large enough to be worth the hand-off and
+   * small enough to hold whole there. Undefined whenever the worker declines or anything does not
+   * add up: the caller then reads the log on this thread, which judges any damage.
+   */
+  async #offloadedScan(
+    id: string,
+    located: Located,
+    dataTypes: ReadonlySet<string>,
+    signal: AbortSignal | undefined,
+  ): Promise<{ decoded: DecodedLog; size: bigint; mtimeNs: bigint } | undefined> {
+    if (!located.compressed || this.#scanWorker === undefined) return undefined;
+    const size = await fsp.stat(located.file).then(
+      (stat) => stat.size,
+      () => undefined,
+    );
+    if (size === undefined || size < STREAMED_DECODE_MIN_BYTES || size > SCAN_WORKER_MAX_BYTES)
+      return undefined;
+    const transfer = await this.#scanWorker.scan(located.file, dataTypes);
+    throwIfAborted(signal, id);
+    const decoded = transfer === undefined ? undefined : decodedFromTransfer(transfer, id);
+    if (transfer === undefined || decoded === undefined) return undefined;
+    this.#rememberFrames(id, {
+      incarnation: decoded.record.incarnation,
+      coveredSize: decoded.validEnd,
+      frames: decoded.frames,
+    });
+    return { decoded, size: BigInt(transfer.size), mtimeNs: BigInt(transfer.mtimeNs) };
   }
 
   #storedLog(decoded: DecodedLog, size: bigint, mtimeNs: bigint, repairs: SessionEvent[]): StoredLog {

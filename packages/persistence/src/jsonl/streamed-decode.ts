@@ -2,7 +2,7 @@ import type { FileHandle } from 'node:fs/promises';
 import type { SessionEvent } from '@strand/session';
 import { throwIfAborted } from '../errors.js';
 import { checkEnvelope } from './event-lines.js';
-import { inflateGroup, type GroupFrame } from './frame-groups.js';
+import { inflateGroup, inflateGroupElided, type GroupFrame } from './frame-groups.js';
 import { decodeZstdHeader, type DecodedLog, type FrameLocation } from './log-decoder.js';
 import { FrameKind, META_SIZE, readMeta } from './zstd-frames.js';
 
@@ -59,12 +59,16 @@ class FileWindow {
  * damage, a short read, a line that does not parse — it returns `undefined` and the caller
  * decodes the log with the one exact decoder (`decodeZstdLog`), which classifies and locates the
  * problem. So the two paths can never disagree about a damaged log.
+ *
+ * With `dataTypes` (a scan), lines of other types are not parsed: their envelopes come back with
+ * `data: null` (see `elided-lines.ts`).
  */
 export async function decodeZstdLogStreamed(
   handle: FileHandle,
   size: number,
   sessionId: string,
   signal: AbortSignal | undefined,
+  dataTypes?: ReadonlySet<string>,
 ): Promise<DecodedLog | undefined> {
   throwIfAborted(signal, sessionId);
   const file = new FileWindow(handle, size);
@@ -100,15 +104,34 @@ export async function decodeZstdLogStreamed(
         groupSeq += meta.count;
         pos = end;
       }
-      const inflated = inflateGroup(group);
-      if (inflated.error !== null || inflated.done !== group.length) return undefined;
-      if (inflated.text !== null) {
-        const parsed: unknown = JSON.parse(inflated.text);
-        if (!Array.isArray(parsed) || parsed.length !== groupSeq - seq) return undefined;
-        for (const event of parsed as unknown[]) {
+      if (dataTypes === undefined) {
+        const inflated = inflateGroup(group);
+        if (inflated.error !== null || inflated.done !== group.length) return undefined;
+        if (inflated.text !== null) {
+          const parsed: unknown = JSON.parse(inflated.text);
+          if (!Array.isArray(parsed) || parsed.length !== groupSeq - seq) return undefined;
+          for (const event of parsed as unknown[]) {
+            checkEnvelope(event, seq++);
+            events.push(event);
+          }
+        }
+      } else {
+        const inflated = inflateGroupElided(group, dataTypes, seq);
+        if (inflated.error !== null || inflated.done !== group.length) return undefined;
+        const parsed: unknown = inflated.text === null ? [] : JSON.parse(inflated.text);
+        if (!Array.isArray(parsed) || inflated.slots.length !== groupSeq - seq) return undefined;
+        let next = 0;
+        for (const slot of inflated.slots) {
+          if (slot !== null) {
+            seq++;
+            events.push(slot);
+            continue;
+          }
+          const event: unknown = parsed[next++];
           checkEnvelope(event, seq++);
           events.push(event);
         }
+        if (next !== parsed.length) return undefined;
       }
       for (const location of locations) frames.push(location);
       throwIfAborted(signal, sessionId);

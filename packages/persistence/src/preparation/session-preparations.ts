@@ -118,6 +118,11 @@ export class SessionPreparations {
     };
   }
 
+  /** True while an entry for `id` exists, loading or prepared: a borrow would share it. */
+  has(id: SessionId): boolean {
+    return this.#entries.has(id);
+  }
+
   /** Drops the unpinned entry for `id` (pinned holders keep theirs). */
   invalidate(id: SessionId): void {
     const entry = this.#entries.get(id);

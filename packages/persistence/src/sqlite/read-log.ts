@@ -1,4 +1,11 @@
-import { repairEvents, SessionLogOffset, type SessionId, type SessionSeq } from '@strand/session';
+import {
+  repairEvents,
+  SessionLogOffset,
+  type SessionEvent,
+  type SessionId,
+  type SessionSeq,
+} from '@strand/session';
+import { elidedOpenTurnStart, scanRepairs } from '../scan-repairs.js';
 import type { StoredLog, StoredSuffix } from '../types.js';
 import { decodeHeader } from '../stored-records.js';
 import { checkLogEnd, decodeEvents } from './row-codec.js';
@@ -11,11 +18,23 @@ import { revisionToken } from './write-batch.js';
  * inside one read transaction: one snapshot, and another connection's commit cannot slip between.
  */
 
-/** The whole stored log, deep-frozen, with the closers a crashed turn needs computed in memory. */
-export function readStoredLog(sql: Statements, id: SessionId): StoredLog {
+/**
+ * The whole stored log, deep-frozen, with the closers a crashed turn needs computed in memory.
+ * With `dataTypes` (a scan), the data of other types is not parsed: those events carry `null`.
+ */
+export function readStoredLog(sql: Statements, id: SessionId, dataTypes?: ReadonlySet<string>): StoredLog {
   const [key, incarnation, headerJson, inherited, nextSeq, revision, storedBytes] = sessionRow(sql, id);
-  const events = decodeEvents(sql.eventsOf.iterate(key), 0, id);
+  const events = decodeEvents(sql.eventsOf.iterate(key), 0, id, dataTypes);
   checkLogEnd(events.length, nextSeq, id);
+  let repairs: SessionEvent[];
+  if (dataTypes === undefined) repairs = repairEvents(events);
+  else {
+    // Same read transaction: the open turn read again in full is the same turn.
+    const start = elidedOpenTurnStart(events, dataTypes);
+    const fullFrom =
+      start === undefined ? undefined : decodeEvents(sql.eventsFrom.iterate(key, start), start, id);
+    repairs = scanRepairs(id, events, fullFrom);
+  }
   return Object.freeze({
     header: decodeHeader(headerJson, id),
     incarnation,
@@ -24,7 +43,7 @@ export function readStoredLog(sql: Statements, id: SessionId): StoredLog {
     inheritedEventCount: SessionLogOffset(inherited),
     events: Object.freeze(events),
     // Deterministic closers: exactly what a later `load` writes. Never written from here.
-    repairs: Object.freeze(repairEvents(events)),
+    repairs: Object.freeze(repairs),
     // SQLite commits are atomic: there is no torn tail to find.
     tornTail: false,
   });

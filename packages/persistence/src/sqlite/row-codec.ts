@@ -3,16 +3,28 @@ import { PersistenceError } from '../errors.js';
 import type { EventRow } from './statements.js';
 
 /**
- * Decodes event rows that must run contiguously from seq `from`, each deep-frozen. A row whose
+ * Decodes event rows that must run contiguously from seq `from`, each deep-frozen (with
+ * `dataTypes`, a scan: other types' data is left unparsed and comes back `null`). A row whose
  * data is not lossless JSON, or a seq out of place, is corruption naming the session and seq.
  * Takes an iterator rather than an array so each raw row dies young: holding every row string
  * of a 100k-event log at once costs about half as much memory again as the decoded log.
  */
-export function decodeEvents(rows: Iterable<EventRow>, from: number, sessionId: string): SessionEvent[] {
+export function decodeEvents(
+  rows: Iterable<EventRow>,
+  from: number,
+  sessionId: string,
+  dataTypes?: ReadonlySet<string>,
+): SessionEvent[] {
   const events: SessionEvent[] = [];
   let expected = from;
   for (const [seq, type, time, json] of rows) {
     if (seq !== expected) throw corrupt(sessionId, expected, `seq gap: expected ${expected}, got ${seq}`);
+    if (dataTypes !== undefined && !dataTypes.has(type)) {
+      // A scan: this type's data is not wanted, so it is neither parsed nor checked.
+      events.push(Object.freeze({ type, seq: seq as SessionSeq, time, data: null }));
+      expected++;
+      continue;
+    }
     let data: JsonValue;
     try {
       data = JSON.parse(json) as JsonValue;

@@ -7,6 +7,7 @@ import type {
   CreateSessionInput,
   PersistedSessionSummary,
   ReadOptions,
+  ScanOptions,
   SessionPersistence,
   StoredLog,
   StoredSuffix,
@@ -134,6 +135,13 @@ export class SqliteSessionPersistence implements SessionPersistence {
     return this.#run('inspect', id, () => {
       throwIfAborted(options?.signal, id);
       return this.#read(() => readStoredLog(this.#sql, id));
+    });
+  }
+
+  scan(id: SessionId, options: ScanOptions): Promise<StoredLog> {
+    return this.#run('scan', id, () => {
+      throwIfAborted(options.signal, id);
+      return this.#read(() => readStoredLog(this.#sql, id, options.dataTypes));
     });
   }
 

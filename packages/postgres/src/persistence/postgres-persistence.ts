@@ -10,6 +10,7 @@ import {
   type CreateSessionInput,
   type PersistedSessionSummary,
   type ReadOptions,
+  type ScanOptions,
   type SessionPersistence,
   type StoredLog,
   type StoredSuffix,
@@ -142,6 +143,14 @@ export class PostgresPersistence implements SessionPersistence {
 
   inspect(id: SessionId, options?: ReadOptions): Promise<StoredLog> {
     return this.#run('inspect', id, () => readStoredLog(this.#pool, id, options?.signal));
+  }
+
+  /**
+   * A full `inspect` (a valid scan: every event keeps its data). The rows are JSON-lines batches
+   * that cross the network whole anyway; eliding unread data here would save parse time only.
+   */
+  scan(id: SessionId, options: ScanOptions): Promise<StoredLog> {
+    return this.inspect(id, options);
   }
 
   load(id: SessionId, options?: ReadOptions): Promise<StoredLog> {

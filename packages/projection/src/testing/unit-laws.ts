@@ -40,7 +40,8 @@ export interface UnitLawDomain {
 /**
  * The laws every projection unit obeys (SYSTEM.md §5, ACCEPTANCE "Projections and cache"), as
  * fast-check properties over a domain's random logs: restore-and-fold equals fold, the value
- * survives JSON, unchanged state keeps its reference, nothing throws or mutates, and — when the
+ * survives JSON, unchanged state keeps its reference, nothing throws or mutates, the declared
+ * `dataReads` are all the data it reads, and — when the
  * domain yields append inputs — a live session's snapshot equals a cold fold of its log.
  */
 export function describeUnitLawsOver(unit: AnyProjectionUnit, domain: UnitLawDomain): void {
@@ -106,6 +107,24 @@ export function describeUnitLawsOver(unit: AnyProjectionUnit, domain: UnitLawDom
         }),
       );
     });
+
+    const { dataReads } = unit;
+    if (dataReads !== undefined) {
+      it('folds to the same state when the data of every type outside dataReads is elided (a scan)', () => {
+        fc.assert(
+          fc.property(headers, logs, (header, { events }) => {
+            const elided = events.map((event) =>
+              dataReads.includes(event.type) ? event : Object.freeze({ ...event, data: null }),
+            );
+            const registry = new ProjectionRegistry({ units: [unit] });
+            const full = registry.foldAll(header, events);
+            const scanned = registry.foldAll(header, elided);
+            expect(scanned.snapshot).toEqual(full.snapshot);
+            expect(JSON.stringify(scanned.rows)).toBe(JSON.stringify(full.rows));
+          }),
+        );
+      });
+    }
 
     if (domain.appendable !== true) return;
     it('a live session appended in random batches snapshots exactly what a cold fold of its log computes', async () => {

@@ -31,6 +31,8 @@ function judge(candidate: Candidate, observation: SessionObservation): LadderRes
   return ownIdentity(value, running, (seq) => seq >= observation.inheritedEventCount);
 }
 
+const NO_EVENTS = Object.freeze({ last: 0 });
+
 /**
  * Rung 3: one body-bearing observation with every registered unit folded (`projectionMode:
  * 'all'` — the query knows no domain keys), compute and discard. The signal is checked before
@@ -45,13 +47,14 @@ export async function observedRung(
   throwIfCancelled(signal, candidate.id);
   let observation: SessionObservation;
   try {
-    // Compute and discard: the child's decode does not stay in the preparation LRU.
-    observation = await query.observeSession(
-      candidate.id,
-      signal === undefined
-        ? { projectionMode: 'all', retainPrepared: false }
-        : { projectionMode: 'all', retainPrepared: false, signal },
-    );
+    // Compute and discard: projections only (no events: the query may then scan the log and skip
+    // the data no unit reads), and no decode left behind in the preparation LRU.
+    observation = await query.observeSession(candidate.id, {
+      projectionMode: 'all',
+      window: NO_EVENTS,
+      retainPrepared: false,
+      ...(signal === undefined ? {} : { signal }),
+    });
   } catch (error) {
     if (isCancellation(error, signal)) throw cancelled(error, candidate.id);
     return failedRead(error);

@@ -170,12 +170,17 @@ describe('rung 2: an unseeded cold child and the optional projection cache', () 
 });
 
 describe('rung 3: one body-bearing observation', () => {
-  it('observes with projectionMode "all", the caller’s signal and no retention (compute and discard), then disposes the observation', async () => {
+  it('observes with projectionMode "all", no events, the caller’s signal and no retention (compute and discard), then disposes the observation', async () => {
     await stack.child({ id: 'c', parent: 'parent', state: 'cold' });
     const observe = vi.spyOn(stack.query, 'observeSession');
     const signal = new AbortController().signal;
     expect(await listChildren(stack.ctx, P, signal)).toEqual([child('c')]);
-    expect(observe).toHaveBeenCalledWith('c', { projectionMode: 'all', retainPrepared: false, signal });
+    expect(observe).toHaveBeenCalledWith('c', {
+      projectionMode: 'all',
+      window: { last: 0 },
+      retainPrepared: false,
+      signal,
+    });
     expect(stack.query.outstandingLeases).toBe(0);
     expect(stack.preparations.stats().outstandingLeases).toBe(0);
   });

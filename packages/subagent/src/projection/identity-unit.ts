@@ -34,6 +34,7 @@ function identityOf(event: SessionEvent): SubagentIdentityProjection | undefined
 export const subagentIdentityUnit: ProjectionUnitFor<'subagent'> = {
   key: SUBAGENT_IDENTITY_KEY,
   stateVersion: 2,
+  dataReads: SUBAGENT_IDENTITY_READS,
   init: () => NOTHING,
   apply(state, event) {
     if (event.type !== SUBAGENT_DESCRIPTOR_EVENT) return state;

@@ -34,6 +34,8 @@ function settled(state: SubagentTimingState, since: number, end: number): Subage
 export const subagentTimingUnit: ProjectionUnitFor<'subagentTiming'> = {
   key: SUBAGENT_TIMING_KEY,
   stateVersion: 1,
+  // Every event's time counts, no event's data: a descriptor restarts the count whatever it holds.
+  dataReads: [],
   init: () => INITIAL,
   apply(state, event) {
     const { since, through } = state;

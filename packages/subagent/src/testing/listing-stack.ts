@@ -22,7 +22,7 @@ import {
 import { SUBAGENT_DESCRIPTOR_EVENT, descriptorEvent, type SubagentDescriptor } from '../descriptor.js';
 import type { SubagentListingContext } from '../listing/types.js';
 import { registerSubagentUnits } from '../projection/register.js';
-import { CountingPersistence } from './counting-persistence.js';
+import { CountingPersistence } from '@strand/test-support';
 import { ObservedQuery } from './observed-query.js';
 
 /** A small closed turn (4 events) with times one ms apart from `time`. */

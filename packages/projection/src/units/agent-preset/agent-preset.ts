@@ -24,6 +24,7 @@ export const AGENT_PRESET_READS: readonly string[] = ['agent-preset/select'];
 export const agentPresetUnit: ProjectionUnit<AgentPresetState, AgentPresetView, 'agentPreset'> = {
   key: 'agentPreset',
   stateVersion: 1,
+  dataReads: AGENT_PRESET_READS,
   init: (header) => (typeof header.agentPreset === 'string' ? header.agentPreset : null),
   apply(state, event) {
     if (event.type !== 'agent-preset/select') return state;

@@ -26,6 +26,8 @@ const INITIAL: ListMetadataState = Object.freeze({ blank: true, lastPromptAt: nu
 export const listMetadataUnit: ProjectionUnit<ListMetadataState, ListMetadataView, 'listMetadata'> = {
   key: 'listMetadata',
   stateVersion: 1,
+  // A turn's start matters, not its data.
+  dataReads: ['user/message'],
   init: () => INITIAL,
   apply(state, event) {
     switch (event.type) {

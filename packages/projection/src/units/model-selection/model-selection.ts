@@ -51,6 +51,7 @@ function sameRoute(a: ModelRoute | null, b: ModelRoute | null): boolean {
 export const modelSelectionUnit: ProjectionUnit<ModelSelectionState, ModelSelectionView, 'modelSelection'> = {
   key: 'modelSelection',
   stateVersion: 1,
+  dataReads: MODEL_SELECTION_READS,
   init: () => INITIAL,
   apply(state, event) {
     switch (event.type) {

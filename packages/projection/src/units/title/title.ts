@@ -20,6 +20,7 @@ export const TITLE_READS: readonly string[] = ['session/title'];
 export const titleUnit: ProjectionUnit<TitleState, TitleView, 'title'> = {
   key: 'title',
   stateVersion: 1,
+  dataReads: TITLE_READS,
   init: () => null,
   apply(state, event) {
     if (event.type !== 'session/title') return state;

@@ -26,6 +26,7 @@ const ZERO: UsageTotals = Object.freeze({ input: 0, output: 0 });
 export const usageUnit: ProjectionUnit<UsageState, UsageView, 'usage'> = {
   key: 'usage',
   stateVersion: 1,
+  dataReads: USAGE_READS,
   init: () => ZERO,
   apply(state, event) {
     if (state === null || event.type !== 'assistant/message') return state;

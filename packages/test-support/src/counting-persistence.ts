@@ -3,6 +3,7 @@ import type {
   CreateSessionInput,
   PersistedSessionSummary,
   ReadOptions,
+  ScanOptions,
   SessionPersistence,
   StoredLog,
   StoredSuffix,
@@ -10,7 +11,7 @@ import type {
 import type { SessionEvent, SessionId, SessionSeq } from '@strand/session';
 
 /**
- * A persistence that counts *body reads* — `inspect`, `load` and `readFrom`, the calls that read
+ * A persistence that counts *body reads* — `inspect`, `scan`, `load` and `readFrom`, the calls that read
  * a log's events — and passes everything through. Header-only `list` and `revisionOf` are not
  * body reads. Used by tests and the benchmark that claim zero or one read.
  */
@@ -57,6 +58,10 @@ export class CountingPersistence implements SessionPersistence {
   inspect(id: SessionId, options?: ReadOptions): Promise<StoredLog> {
     this.#count(id);
     return this.inner.inspect(id, options);
+  }
+  scan(id: SessionId, options: ScanOptions): Promise<StoredLog> {
+    this.#count(id);
+    return this.inner.scan(id, options);
   }
   load(id: SessionId, options?: ReadOptions): Promise<StoredLog> {
     this.#count(id);

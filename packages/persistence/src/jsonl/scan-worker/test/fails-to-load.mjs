@@ -1,0 +1,2 @@
+// A scan worker whose module throws while loading.
+throw new Error('scan worker failed to load');
