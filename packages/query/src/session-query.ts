@@ -122,6 +122,16 @@ export class SessionQuery {
     );
   }
 
+  /**
+   * A failed cold read: `'retry'` when the session is missing from storage because it went live
+   * meanwhile (a fresh session is stored with its first append), else the typed query error.
+   */
+  #coldReadFailed(error: unknown, id: SessionId): 'retry' {
+    if (isPersistenceError(error, 'PERSISTENCE_NOT_FOUND') && this.#deps.store.get(id) !== undefined)
+      return 'retry';
+    throw toQueryError(error, id);
+  }
+
   #publish(cut: ObservationCut, preparation: PreparationLease | undefined): SessionObservation {
     return SessionObservation.create(cut, preparation, (delta) => (this.#outstanding += delta));
   }
@@ -189,9 +199,7 @@ export class SessionQuery {
         ...(options.retainPrepared === false ? { retain: false } : {}),
       });
     } catch (error) {
-      if (isPersistenceError(error, 'PERSISTENCE_NOT_FOUND') && this.#deps.store.get(id) !== undefined)
-        return 'retry';
-      throw toQueryError(error, id);
+      return this.#coldReadFailed(error, id);
     }
     try {
       await this.#deps.hooks?.afterColdBorrow?.(id);
@@ -238,9 +246,7 @@ export class SessionQuery {
         incarnation: log.incarnation,
       };
     } catch (error) {
-      if (isPersistenceError(error, 'PERSISTENCE_NOT_FOUND') && this.#deps.store.get(id) !== undefined)
-        return 'retry';
-      throw toQueryError(error, id);
+      return this.#coldReadFailed(error, id);
     }
     await this.#deps.hooks?.afterColdBorrow?.(id);
     checkAborted(options.signal, id);
@@ -345,9 +351,7 @@ export class SessionQuery {
         incarnation: suffix.incarnation,
       };
     } catch (error) {
-      if (isPersistenceError(error, 'PERSISTENCE_NOT_FOUND') && this.#deps.store.get(id) !== undefined)
-        return 'retry';
-      throw toQueryError(error, id);
+      return this.#coldReadFailed(error, id);
     }
   }
 }
