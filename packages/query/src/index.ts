@@ -1,11 +1,10 @@
 export { SessionQueryError, isSessionQueryError, type SessionQueryErrorCode } from './errors.js';
 export { listCorpus, type CorpusRow } from './corpus.js';
 export { SessionObservation, type ObservationCut, type ObservationSource } from './observation.js';
+export { windowBounds, type ObservationWindow } from './observation-window.js';
 export {
   SessionQuery,
-  windowBounds,
   type ObserveOptions,
-  type ObservationWindow,
   type ProjectionMode,
   type ResolutionHooks,
   type SessionQueryDeps,

@@ -19,15 +19,14 @@ import { checkAborted, toQueryError } from './error-mapping.js';
 import { SessionQueryError } from './errors.js';
 import { SessionObservation, type ObservationCut } from './observation.js';
 import { suffixRepairs } from './suffix-repairs.js';
+import {
+  selectsNoEvents,
+  validateWindow,
+  windowBounds,
+  type ObservationWindow,
+} from './observation-window.js';
 
 export type ProjectionMode = 'all' | 'none';
-
-/** Limits the events returned — never the projection cut. */
-export type ObservationWindow =
-  /** The last `last` events (the tail a conversation view shows first). */
-  | { readonly last: number }
-  /** Events with `fromSeq <= seq < toSeq` (older history, gap repair). */
-  | { readonly fromSeq: number; readonly toSeq?: number };
 
 export interface ObserveOptions {
   /** `'none'` (default) does no projection work at all; `'all'` computes every registered unit at the cursor. */
@@ -354,35 +353,4 @@ export class SessionQuery {
       return this.#coldReadFailed(error, id);
     }
   }
-}
-
-/** True for a window that selects no events at any cursor (`{ last: 0 }`, or an empty seq range). */
-function selectsNoEvents(window: ObservationWindow | undefined): boolean {
-  if (window === undefined) return false;
-  return 'last' in window ? window.last === 0 : window.toSeq !== undefined && window.toSeq <= window.fromSeq;
-}
-
-/** The [start, end) seqs a window selects at `cursor`. */
-export function windowBounds(window: ObservationWindow | undefined, cursor: number): [number, number] {
-  if (window === undefined) return [0, cursor];
-  if ('last' in window) return [Math.max(0, cursor - window.last), cursor];
-  const end = Math.min(cursor, window.toSeq ?? cursor);
-  return [Math.min(window.fromSeq, end), end];
-}
-
-function validateWindow(window: ObservationWindow | undefined, id: string): void {
-  if (window === undefined) return;
-  const ok =
-    'last' in window
-      ? Number.isSafeInteger(window.last) && window.last >= 0
-      : Number.isSafeInteger(window.fromSeq) &&
-        window.fromSeq >= 0 &&
-        (window.toSeq === undefined ||
-          (Number.isSafeInteger(window.toSeq) && window.toSeq >= window.fromSeq));
-  if (!ok)
-    throw new SessionQueryError(
-      'SESSION_QUERY_INVALID_QUERY',
-      `invalid observation window ${JSON.stringify(window)}`,
-      { sessionId: id },
-    );
 }
