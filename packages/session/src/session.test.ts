@@ -7,6 +7,7 @@ import { planFork } from './fork.js';
 import { Session } from './session.js';
 import { SessionStore } from './store.js';
 import { checkLogInvariants } from './invariants.js';
+import { holdsNegativeZero } from '@strand/test-support';
 
 const header = (id = 's1') => newSessionHeader({ id: SessionId(id), createdAt: 1000 });
 const turn = (n: number) => [
@@ -120,8 +121,10 @@ describe('Session.append', () => {
   it('property: any batch split of lossless JSON appends the same contiguous log', async () => {
     await fc.assert(
       fc.asyncProperty(
+        // -0 is refused by validation (it would not survive JSON); JSON.stringify(-0) is "0", so
+        // a text check cannot see it.
         fc.array(
-          fc.jsonValue().filter((v) => !JSON.stringify(v).includes('-0')),
+          fc.jsonValue().filter((v) => !holdsNegativeZero(v)),
           { maxLength: 20 },
         ),
         fc.integer({ min: 1, max: 5 }),
