@@ -218,6 +218,8 @@ try {
     sessions: store,
     sessionQuery: bareQuery,
   };
+  // Steady state: the scan worker has started (until it has, scans read on the main thread).
+  line('  scan worker ready', String(await jsonl.scanWorkerReady()));
   const cold = await measure(7, async () => allChildren(await listChildren(withoutCache, parent)), CHILDREN);
   line(
     '(c) all cold, no cache: ms per listing (CPU ms) / body reads',

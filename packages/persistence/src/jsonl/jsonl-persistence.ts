@@ -117,6 +117,15 @@ export class JsonlSessionPersistence implements SessionPersistence {
     this.#scanWorker = options.scanWorker === false ? undefined : new ScanWorkerClient();
   }
 
+  /**
+   * Starts the scan worker if it is on and not started; true once it is ready. Scans never wait
+   * for it (they read on this thread until then): this is for benches and tests that want the
+   * worker's steady state.
+   */
+  scanWorkerReady(): Promise<boolean> {
+    return this.#scanWorker?.whenReady() ?? Promise.resolve(false);
+  }
+
   /** Scans the worker thread served and declined (undefined when it is off): diagnostics. */
   get scanWorkerStats(): { readonly served: number; readonly declined: number } | undefined {
     return this.#scanWorker === undefined ? undefined : { ...this.#scanWorker.stats };

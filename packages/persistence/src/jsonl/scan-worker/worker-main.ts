@@ -14,6 +14,9 @@ export interface ScanReply {
   readonly transfer: ScanTransfer | null;
 }
 
+/** What the worker sends: `{ ready: true }` once, when loaded, then one reply per request. */
+export type WorkerMessage = ScanReply | { readonly ready: true };
+
 // One request at a time, in arrival order: the worker is the second core, the main thread the first.
 parentPort?.on('message', (request: ScanRequest) => {
   let transfer: ScanTransfer | null = null;
@@ -26,3 +29,6 @@ parentPort?.on('message', (request: ScanRequest) => {
   const buffers = transfer?.kept === null || transfer === null ? [] : [transfer.kept];
   parentPort!.postMessage(reply, buffers);
 });
+
+// Loaded: scans may come now (until this, the client reads logs itself rather than wait).
+parentPort?.postMessage({ ready: true } satisfies WorkerMessage);
