@@ -19,7 +19,7 @@ export type {
   ReadOptions,
   ScanOptions,
 } from './types.js';
-export { elidedOpenTurnStart, openTurnStart, scanRepairs } from './scan-repairs.js';
+export { elidedOpenTurnStart, openTurnStart, scanRepairs } from './scanned-log.js';
 export {
   openJsonlPersistence,
   JsonlSessionPersistence,

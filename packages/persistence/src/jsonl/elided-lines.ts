@@ -1,5 +1,3 @@
-import { SessionSeq, type SessionEvent } from '@strand/session';
-
 /*
  * Envelope-only reading of one stored JSON line, for scans that do not need an event's `data`.
  * A line is elided only when it is written exactly as Strand writes it —
@@ -79,17 +77,4 @@ export function plainEnvelope(
   if (time === undefined || !matches(buf, time[1], end, DATA_KEY) || time[1] + DATA_KEY.length >= end - 1)
     return undefined;
   return { type, time: time[0] };
-}
-
-/** The envelope of an elidable line with `data: null`, frozen like every read event; see `plainEnvelope`. */
-export function elidedEnvelope(
-  buf: Buffer,
-  start: number,
-  end: number,
-  expectedSeq: number,
-  dataTypes: ReadonlySet<string>,
-): SessionEvent | undefined {
-  const plain = plainEnvelope(buf, start, end, expectedSeq, dataTypes);
-  if (plain === undefined) return undefined;
-  return Object.freeze({ type: plain.type, seq: SessionSeq(expectedSeq), time: plain.time, data: null });
 }

@@ -1,4 +1,5 @@
-import { SessionSeq, type SessionEvent } from '@strand/session';
+import type { SessionEvent } from '@strand/session';
+import { elidedEvent } from '../scanned-log.js';
 import { plainEnvelope, type PlainEnvelope } from './elided-lines.js';
 import { decompressFrameInto, frameContentSize } from './zstd-frames.js';
 
@@ -178,7 +179,7 @@ export function inflateGroupElided(
   const slots: (SessionEvent | null)[] = [];
   const group = inflateGroupClassified(frames, dataTypes, firstSeq, (index, { type, time }) => {
     while (slots.length < index) slots.push(null);
-    slots.push(Object.freeze({ type, seq: SessionSeq(firstSeq + index), time, data: null }));
+    slots.push(elidedEvent(type, firstSeq + index, time));
   });
   while (slots.length < group.events) slots.push(null);
   const text = group.kept > 0 ? group.out.toString('utf8', 0, group.keptEnd) : null;

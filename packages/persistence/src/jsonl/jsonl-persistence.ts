@@ -19,7 +19,7 @@ import type {
   StoredLog,
   StoredSuffix,
 } from '../types.js';
-import { elidedOpenTurnStart, scanRepairs } from '../scan-repairs.js';
+import { elidedOpenTurnStart, scanRepairs } from '../scanned-log.js';
 import { AttachmentFiles } from './attachments.js';
 import { encodeEventLines } from './event-lines.js';
 import { escapeSessionId, unescapeSessionId } from './file-names.js';

@@ -5,7 +5,7 @@ import {
   type SessionId,
   type SessionSeq,
 } from '@strand/session';
-import { elidedOpenTurnStart, scanRepairs } from '../scan-repairs.js';
+import { elidedOpenTurnStart, scanRepairs } from '../scanned-log.js';
 import type { StoredLog, StoredSuffix } from '../types.js';
 import { decodeHeader } from '../stored-records.js';
 import { checkLogEnd, decodeEvents } from './row-codec.js';

@@ -1,5 +1,6 @@
 import { deepFreezeParsed, type JsonValue, type SessionEvent, type SessionSeq } from '@strand/session';
 import { PersistenceError } from '../errors.js';
+import { elidedEvent } from '../scanned-log.js';
 import type { EventRow } from './statements.js';
 
 /**
@@ -21,7 +22,7 @@ export function decodeEvents(
     if (seq !== expected) throw corrupt(sessionId, expected, `seq gap: expected ${expected}, got ${seq}`);
     if (dataTypes !== undefined && !dataTypes.has(type)) {
       // A scan: this type's data is not wanted, so it is neither parsed nor checked.
-      events.push(Object.freeze({ type, seq: seq as SessionSeq, time, data: null }));
+      events.push(elidedEvent(type, seq, time));
       expected++;
       continue;
     }

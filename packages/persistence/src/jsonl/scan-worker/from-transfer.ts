@@ -1,4 +1,5 @@
-import { SessionSeq, type SessionEvent } from '@strand/session';
+import type { SessionEvent } from '@strand/session';
+import { elidedEvent } from '../../scanned-log.js';
 import { checkEnvelope } from '../event-lines.js';
 import { decodeZstdHeader, type DecodedLog, type FrameLocation } from '../log-decoder.js';
 import type { ScanTransfer } from './scan-file.js';
@@ -27,7 +28,7 @@ export function decodedFromTransfer(transfer: ScanTransfer, sessionId: string): 
       } else {
         const type = typeNames[elidedTypes[row]!];
         if (type === undefined) return undefined;
-        events[seq] = Object.freeze({ type, seq: SessionSeq(seq), time: elidedTimes[row]!, data: null });
+        events[seq] = elidedEvent(type, seq, elidedTimes[row]!);
       }
     }
     if (next !== parsed.length) return undefined;

@@ -1,5 +1,10 @@
-import { repairEvents, type SessionEvent } from '@strand/session';
+import { repairEvents, SessionSeq, type SessionEvent } from '@strand/session';
 import { PersistenceError } from './errors.js';
+
+/** An event a scan read without its data: envelope only, `data: null`, frozen like every read event. */
+export function elidedEvent(type: string, seq: number, time: number): SessionEvent {
+  return Object.freeze({ type, seq: SessionSeq(seq), time, data: null });
+}
 
 /*
  * Crash repair for scans. The closers read the open turn's tool calls and results, whose data a
