@@ -54,6 +54,12 @@ export interface CreateSessionInput {
   readonly header: SessionHeader;
   /** The seeded prefix copied from the parent (its length is the inherited cut). */
   readonly inheritedEvents?: readonly SessionEvent[];
+  /**
+   * Store the session now, even with no events: it exists durably (listed, readable, surviving a
+   * restart) once `create` resolves. Without it an unseeded session reaches storage with its first
+   * append, which then costs no extra sync.
+   */
+  readonly materialize?: boolean;
 }
 
 export interface Attachment {
@@ -66,7 +72,7 @@ export interface Attachment {
  * `@strand/test-support` (`persistenceContract`).
  *
  * Creation is lazy: `create` validates and assigns the incarnation; the session reaches storage
- * with its first durable write (a seeded prefix is written at once). An append resolves only when
+ * with its first durable write (a seeded prefix, or `materialize`, is written at once). An append resolves only when
  * durable, and its first seq must be the next stored seq, so two writers can never interleave.
  */
 export interface SessionPersistence {

@@ -10,6 +10,7 @@ import {
   SessionLogOffset,
   SessionStore,
   type SessionEventInput,
+  type SessionId,
   type SessionLogOffset as Offset,
 } from '@strand/session';
 import { describe, expect, it } from 'vitest';
@@ -42,11 +43,16 @@ function setup(
   const logger = recordingLogger();
   const timers = manualTimers();
   const puts: { subject: CacheSubject; cut: number; durable: number }[] = [];
+  const forgets: string[] = [];
   const writer = {
     put(subject: CacheSubject, inheritedCut: Offset, rows: CheckpointRows) {
       const cut = Object.values(rows)[0]!.cut;
       puts.push({ subject, cut, durable: log.durable.get(subject.header.id) ?? 0 });
       cache.put(subject, inheritedCut, rows);
+    },
+    forget(sessionId: string) {
+      forgets.push(sessionId);
+      cache.forget(sessionId as SessionId);
     },
   };
   const policy = new CacheWritePolicy({
@@ -66,19 +72,19 @@ function setup(
       ...(incarnation === null ? {} : { incarnation }),
       reportListenerError: () => {},
     });
-  return { registry, cache, log, logger, timers, puts, policy, session };
+  return { registry, cache, log, logger, timers, puts, forgets, policy, session };
 }
 
 const cut0 = SessionLogOffset(0);
 
 describe('CacheWritePolicy', () => {
-  it('writes at turn end, only after flush resolved, so the row never claims an undurable cut', async () => {
+  it('writes at turn end, at the durable cut: nothing folds before the writer acknowledged', async () => {
     const { registry, cache, log, puts, policy, session } = setup();
     const s = session();
     registry.track(s);
     const appended = s.append(turn);
     await settleMicrotasks();
-    expect(log.flushCalls).toBe(1);
+    expect(registry.snapshot(s, ['title']).asOfSeq).toBe(-1);
     expect(puts).toEqual([]);
     log.settle();
     await appended;
@@ -90,7 +96,7 @@ describe('CacheWritePolicy', () => {
     });
   });
 
-  it('writes nothing while the flush is pending', async () => {
+  it('writes nothing while the batch is not durable', async () => {
     const { registry, log, puts, session } = setup();
     const s = session();
     registry.track(s);
@@ -98,6 +104,7 @@ describe('CacheWritePolicy', () => {
     await settleMicrotasks();
     await settleMicrotasks();
     expect(log.pendingWrites).toBe(1);
+    expect(log.flushCalls).toBe(0);
     expect(puts).toEqual([]);
   });
 
@@ -106,11 +113,12 @@ describe('CacheWritePolicy', () => {
     const s = session();
     registry.track(s);
     void s.append(tickMany(4));
+    log.settle();
     await settleMicrotasks();
     expect(log.flushCalls).toBe(0);
     void s.append(tick);
-    await settleMicrotasks();
     log.settle();
+    await settleMicrotasks();
     await policy.drain();
     expect(puts.map((p) => p.cut)).toEqual([5]);
   });
@@ -121,10 +129,12 @@ describe('CacheWritePolicy', () => {
     registry.track(s);
     void s.append(tick);
     void s.append(tick);
+    expect(timers.armed).toBe(0);
+    log.settle();
+    await settleMicrotasks();
     expect(timers.armed).toBe(1);
     timers.fire();
     await settleMicrotasks();
-    log.settle();
     await policy.drain();
     expect(puts.map((p) => p.cut)).toEqual([2]);
   });
@@ -135,10 +145,10 @@ describe('CacheWritePolicy', () => {
     registry.bindStore(store);
     const s = session();
     store.attach(s);
-    void s.append(tickMany(2));
-    store.detach(s);
-    await settleMicrotasks();
+    const appended = s.append(tickMany(2));
     log.settle();
+    await appended;
+    store.detach(s);
     await policy.drain();
     expect(puts.map((p) => p.cut)).toEqual([2]);
   });
@@ -153,13 +163,14 @@ describe('CacheWritePolicy', () => {
       cache: {
         put: (subject, _cut, rows) =>
           puts.push({ subject, cut: Object.values(rows)[0]!.cut, durable: log.durable.get('s1') ?? 0 }),
+        forget: () => undefined,
       },
       flush: log.flush,
       logger: recordingLogger(),
     });
     void s.append(turn);
-    await settleMicrotasks();
     log.settle();
+    await settleMicrotasks();
     await late.drain();
     expect(puts.map((p) => p.cut)).toEqual([3]);
   });
@@ -169,12 +180,17 @@ describe('CacheWritePolicy', () => {
     const s = session();
     registry.track(s);
     void s.append(turn);
-    await settleMicrotasks();
     void s.append(turn);
     void s.append(turn);
-    log.settle();
+    // The first turn is durable and folds; the write's flush waits for the other two, whose
+    // folds trigger during it and coalesce into one more write.
+    log.settle(1);
     await settleMicrotasks();
-    log.settle();
+    log.settle(1);
+    await settleMicrotasks();
+    expect(puts).toEqual([]);
+    log.settle(1);
+    await settleMicrotasks();
     await policy.drain();
     expect(puts.map((p) => p.cut)).toEqual([3, 9]);
   });
@@ -192,6 +208,7 @@ describe('CacheWritePolicy', () => {
           }
           cache.put(subject, inheritedCut, rows);
         },
+        forget: () => undefined,
       },
       flush: log.flush,
       logger,
@@ -200,7 +217,6 @@ describe('CacheWritePolicy', () => {
     const s = session();
     registry.track(s);
     const first = s.append(turn);
-    await settleMicrotasks();
     log.settle();
     await first;
     await flaky.drain();
@@ -208,9 +224,9 @@ describe('CacheWritePolicy', () => {
       'projection cache write failed; the next write heals it',
     ]);
     expect(cache.cachedSnapshot({ header: s.header, incarnation: 'inc-1' }, cut0)).toBeUndefined();
-    void s.append(turn);
-    await settleMicrotasks();
+    const second = s.append(turn);
     log.settle();
+    await second;
     await flaky.drain();
     expect(cache.cachedSnapshot({ header: s.header, incarnation: 'inc-1' }, cut0, ['title'])?.asOfSeq).toBe(
       5,
@@ -227,8 +243,40 @@ describe('CacheWritePolicy', () => {
     log.settle();
     await expect(appended).rejects.toMatchObject({ code: 'SESSION_WRITE_FAILED' });
     await policy.drain();
+    // The failed batch never reached the durable cut, so nothing folded and nothing was tried.
+    expect(registry.snapshot(s, ['title']).asOfSeq).toBe(-1);
     expect(puts).toEqual([]);
-    expect(logger.entries).toHaveLength(1);
+    expect(logger.entries).toEqual([]);
+  });
+
+  it('a fold failure drops the older rows: the cache never turns a corrupt session healthy', async () => {
+    const bomb: ProjectionUnit<number, number, 'test/bomb'> = {
+      key: 'test/bomb',
+      stateVersion: 1,
+      init: () => 0,
+      apply: (state, event) => {
+        if (event.type === 'x/boom') throw new Error('boom');
+        return state;
+      },
+      view: (state) => state,
+    };
+    const { registry, cache, log, puts, forgets, policy, session } = setup({}, [...BUILT_IN_UNITS, bomb]);
+    const s = session();
+    const subject = { header: s.header, incarnation: 'inc-1' };
+    registry.track(s);
+    const healthy = s.append(turn);
+    log.settle();
+    await healthy;
+    await policy.drain();
+    expect(puts.map((p) => p.cut)).toEqual([3]);
+    expect(cache.cachedSnapshot(subject, cut0, ['title'])?.asOfSeq).toBe(2);
+    const broken = s.append([{ type: 'x/boom', data: {} }, ...turn]);
+    log.settle();
+    await broken;
+    await policy.drain();
+    expect(forgets).toEqual(['s1']);
+    expect(cache.cachedSnapshot(subject, cut0, ['title'])).toBeUndefined();
+    expect(puts.map((p) => p.cut)).toEqual([3]);
   });
 
   it('writes nothing for a session without incarnation or whose fold failed', async () => {

@@ -1,5 +1,5 @@
 import type { CheckpointRows, ProjectionRegistry, TrackingEvent } from '@strand/projection';
-import type { Session, SessionLogOffset } from '@strand/session';
+import type { Session, SessionId, SessionLogOffset } from '@strand/session';
 import { ProjectionCacheError } from './errors.js';
 import type { CacheLogger } from './logger.js';
 import type { CacheSubject } from './subject.js';
@@ -7,6 +7,8 @@ import type { CacheSubject } from './subject.js';
 /** What the policy writes to (a `ProjectionCache`, or a test double). */
 export interface CacheRowWriter {
   put(subject: CacheSubject, inheritedCut: SessionLogOffset, rows: CheckpointRows): void;
+  /** Drops every row of a session id. */
+  forget(sessionId: SessionId): void;
 }
 
 /** Timer functions, injectable for tests. */
@@ -42,6 +44,8 @@ interface Entry {
   again: boolean;
   /** Set on untrack: the fold state is gone, this is the last thing to write. */
   final: CheckpointRows | undefined;
+  /** Set when the fold failed: nothing may be written for this tracking any more. */
+  failed: boolean;
   writtenCut: number;
 }
 
@@ -60,12 +64,16 @@ const defaultTimers: PolicyTimers = {
  * session stops being tracked (detach: live → cold), and throttled in between — after
  * `everyEvents` events or `everyMs` ms, whichever comes first.
  *
- * Invariant: a row never claims a cut the log has not durably stored. Each write takes the
- * checkpoint first, *then* awaits `flush`, then writes — and it takes the checkpoint only after the
- * append that triggered it has handed its batch to the session's writer (the fold runs inside
- * `Session.append`, before the writer is called). A session whose durable write failed is never
+ * Invariant: a row never claims a cut the log has not durably stored. The registry folds durable
+ * batches only (a live `Session` delivers a batch to subscribers once its writer acknowledged it),
+ * so every checkpoint is already at a durable cut; the `flush` before each write keeps the
+ * invariant for registries fed any other way. A session whose durable write failed is never
  * written. Failures are contained: logged, and healed by the next write (rows are whole states).
  * At most one write per session runs at a time; triggers during it coalesce into one more.
+ *
+ * The cache never changes a verdict: when a unit throws on a live session, the session's rows are
+ * dropped (not left at their older cut), so a later cold read folds the log and reaches the same
+ * failure it would reach with no cache mounted.
  */
 export class CacheWritePolicy {
   readonly #registry: ProjectionRegistry;
@@ -120,10 +128,14 @@ export class CacheWritePolicy {
         return;
       }
       case 'failed': {
-        // A failed fold has no trustworthy state to write.
+        // A failed fold has no trustworthy state to write, and an older row would read as healthy.
         const entry = this.#entries.get(event.session);
-        if (entry !== undefined) this.#clearTimer(entry);
+        if (entry !== undefined) {
+          entry.failed = true;
+          this.#clearTimer(entry);
+        }
         this.#entries.delete(event.session);
+        this.#forget(event.session.id);
         return;
       }
       case 'untracked': {
@@ -158,6 +170,7 @@ export class CacheWritePolicy {
       running: undefined,
       again: false,
       final: undefined,
+      failed: false,
       writtenCut: -1,
     };
     this.#entries.set(session, entry);
@@ -173,6 +186,8 @@ export class CacheWritePolicy {
     const running = this.#run(entry).finally(() => {
       entry.running = undefined;
       this.#running.delete(running);
+      // A trigger that arrived after the loop's last check (e.g. the final rows of a detach) runs now.
+      if (entry.again && !entry.failed) return this.#request(entry);
       if (entry.final !== undefined && this.#entries.get(entry.session) === entry)
         this.#entries.delete(entry.session);
     });
@@ -208,6 +223,8 @@ export class CacheWritePolicy {
     const sessionId = entry.session.id;
     try {
       await this.#flush();
+      // The fold failed while this write waited: its rows were dropped and must stay dropped.
+      if (entry.failed) return;
       if (entry.session.writeFailure !== undefined) {
         this.#logger.warn(
           'skipped a row write: the session log write failed, so its cut may not be durable',
@@ -230,6 +247,17 @@ export class CacheWritePolicy {
         sessionId,
         cut,
         error: failure,
+      });
+    }
+  }
+
+  #forget(sessionId: SessionId): void {
+    try {
+      this.#cache.forget(sessionId);
+    } catch (error) {
+      this.#logger.warn('dropping the rows of a failed fold failed; a cold read may serve them', {
+        sessionId,
+        error,
       });
     }
   }

@@ -77,6 +77,12 @@ export const ERROR_TABLE = {
     meaning: 'A command would append an invalid event.',
   },
   SESSION_FORK_CUT_INVALID: { rpc: -32012, owner: 'session', meaning: 'The fork point is outside the log.' },
+  SESSION_WRITE_FAILED: {
+    rpc: -32013,
+    owner: 'session',
+    meaning:
+      'A durable write of the session failed, so it stopped; nothing past its durable cut was shown. Fix the cause: the next command reopens it from disk.',
+  },
   SESSION_QUERY_NOT_FOUND: {
     rpc: -32020,
     owner: 'query',

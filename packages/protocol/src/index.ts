@@ -30,6 +30,7 @@ export type {
   SearchHit,
   SearchResult,
   FollowSnapshot,
+  FollowStopped,
   ModelCatalogEntry,
   PresetCatalogEntry,
   Methods,

@@ -159,6 +159,12 @@ export type ParamsOf<M extends MethodName> = Methods[M]['params'];
 export type ResultOf<M extends MethodName> = Methods[M]['result'];
 
 /** Server → client notifications of a follow. Frames carry their generation; older ones are ignored. */
+/** Why a live session stopped: its durable write failed (`code` is from the error table). */
+export interface FollowStopped {
+  readonly code: 'SESSION_WRITE_FAILED';
+  readonly message: string;
+}
+
 export interface Notifications {
   /** Live events appended after the snapshot's cursor (contiguous seqs). */
   'follow.events': {
@@ -174,12 +180,18 @@ export interface Notifications {
     readonly value: unknown;
     readonly seq: number;
   };
-  /** Session state that is not a projection: live/busy. */
+  /** Session state that is not a projection: live/busy, and why a live session stopped. */
   'follow.state': {
     readonly followId: string;
     readonly generation: number;
     readonly live: boolean;
     readonly busy: boolean;
+    /**
+     * Present once the live session stopped on a failed durable write: no event past the durable
+     * cut was or will be sent; the host detaches the session when its turn has ended, and the next
+     * command reopens it from disk.
+     */
+    readonly stopped?: FollowStopped;
   };
   /** The follower fell too far behind (or the source changed): re-follow for a new generation. */
   'follow.resync': { readonly followId: string; readonly generation: number; readonly reason: string };

@@ -11,6 +11,13 @@ export interface SessionWriter {
 }
 
 export type AppendListener = (events: readonly SessionEvent[], session: Session) => void;
+export type WriteFailureListener = (failure: SessionError, session: Session) => void;
+
+/** What only the in-process agent loop may read: every appended event, durable or not yet. */
+export interface InMemoryTip {
+  readonly events: readonly SessionEvent[];
+  readonly cursor: SessionLogOffset;
+}
 
 export interface SessionInit {
   readonly header: SessionHeader;
@@ -25,31 +32,51 @@ export interface SessionInit {
   readonly reportListenerError?: (error: unknown) => void;
 }
 
+/** A batch handed to the writer and not yet part of the durable cut. */
+interface InFlightBatch {
+  readonly events: readonly SessionEvent[];
+  acknowledged: boolean;
+  readonly delivered: { resolve: () => void; reject: (error: unknown) => void };
+}
+
 /**
  * A live session: header plus an append-only, contiguous, deep-frozen event log.
  *
+ * It has two cuts. The **in-memory tip** advances synchronously with `append` (seqs are assigned
+ * there); the **durable cut** advances when the writer acknowledges a batch, in append order.
+ * Everything a reader outside the agent loop sees — `events`, `cursor`, `subscribe` — is the
+ * durable cut, so nothing that leaves the process can be taken back by a failed write or a crash
+ * (SYSTEM.md §1.8). Only `inMemoryTip()` shows the rest; its name is the choice.
+ *
  * `append` is all-or-nothing: every input is validated (lossless JSON, core schemas) before any
- * seq is assigned. The in-memory log and subscribers advance synchronously, in order; the
- * returned promise resolves when the writer has made the batch durable. If a durable write fails
- * the session stops accepting appends (memory would otherwise run ahead of disk silently).
+ * seq is assigned. It resolves once the batch is durable and every subscriber has seen it. If a
+ * durable write fails, the session stops: the failed batch and everything after it never reach
+ * the durable cut, further appends are refused, and `onWriteFailure` listeners hear it once.
+ * Reopening from disk (detach, then a fresh load) is the way back.
  */
 export class Session {
   readonly header: SessionHeader;
   readonly inheritedEventCount: SessionLogOffset;
   readonly incarnation: string | undefined;
-  readonly #events: SessionEvent[];
+  /** The durable prefix: what every reader sees. */
+  readonly #durable: SessionEvent[];
+  /** The in-memory tip: the durable prefix plus batches in flight. */
+  readonly #tip: SessionEvent[];
+  readonly #inFlight: InFlightBatch[] = [];
   readonly #listeners = new Set<AppendListener>();
+  readonly #failureListeners = new Set<WriteFailureListener>();
   readonly #writer: SessionWriter | undefined;
   readonly #reportListenerError: (error: unknown) => void;
-  #writeFailure: unknown = undefined;
+  #writeFailure: SessionError | undefined = undefined;
 
   constructor(init: SessionInit) {
     this.header = init.header;
-    this.#events = init.events === undefined ? [] : [...init.events];
+    this.#durable = init.events === undefined ? [] : [...init.events];
+    this.#tip = [...this.#durable];
     this.inheritedEventCount = init.inheritedEventCount ?? SessionLogOffset(0);
-    if (this.inheritedEventCount > this.#events.length) {
+    if (this.inheritedEventCount > this.#durable.length) {
       throw new RangeError(
-        `inheritedEventCount ${this.inheritedEventCount} exceeds log length ${this.#events.length}`,
+        `inheritedEventCount ${this.inheritedEventCount} exceeds log length ${this.#durable.length}`,
       );
     }
     if (this.header.isSeeded !== this.inheritedEventCount > 0) {
@@ -58,7 +85,7 @@ export class Session {
         `header.isSeeded=${String(this.header.isSeeded)} contradicts inheritedEventCount=${this.inheritedEventCount}`,
       );
     }
-    this.#events.forEach((e, i) => {
+    this.#durable.forEach((e, i) => {
       if (e.seq !== i) throw new SessionError('SESSION_SEQ_MISMATCH', `expected seq ${i}, got ${e.seq}`);
     });
     this.#writer = init.writer;
@@ -71,33 +98,56 @@ export class Session {
     return this.header.id;
   }
 
-  /** The immutable event prefix. The array is the live one: callers must not mutate it (typed readonly). */
+  /**
+   * The durable event prefix (what the writer has acknowledged). The array is the live one:
+   * callers must not mutate it (typed readonly).
+   */
   get events(): readonly SessionEvent[] {
-    return this.#events;
+    return this.#durable;
   }
 
-  /** The cut after the last event. */
+  /** The durable cut: after the last acknowledged event. */
   get cursor(): SessionLogOffset {
-    return SessionLogOffset(this.#events.length);
+    return SessionLogOffset(this.#durable.length);
+  }
+
+  /**
+   * Every appended event, durable or still being written. **Only the in-process agent loop may
+   * read this** (to build the next model request from its own appends); nothing that leaves the
+   * process may, since a failed write or a crash takes the part past `cursor` back.
+   */
+  inMemoryTip(): InMemoryTip {
+    return { events: this.#tip, cursor: SessionLogOffset(this.#tip.length) };
   }
 
   get isSeeded(): boolean {
     return this.inheritedEventCount > 0;
   }
 
-  /** True iff `seq` was written by this session, not inherited from the parent prefix. */
+  /** True iff `seq` is durable here and was written by this session, not inherited from the parent prefix. */
   isOwnSeq(seq: SessionSeq | number): boolean {
-    return Number.isSafeInteger(seq) && seq >= this.inheritedEventCount && seq < this.#events.length;
+    return Number.isSafeInteger(seq) && seq >= this.inheritedEventCount && seq < this.#durable.length;
   }
 
-  get writeFailure(): unknown {
+  /** The failed durable write that stopped this session (`SESSION_WRITE_FAILED`), if any. */
+  get writeFailure(): SessionError | undefined {
     return this.#writeFailure;
   }
 
-  /** Subscribe to appends; listeners see each batch after it entered the in-memory log. */
+  /** Subscribe to durable batches: each is delivered once the writer acknowledged it, in seq order. */
   subscribe(listener: AppendListener): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
+  }
+
+  /** Hear the failed durable write that stops this session (once). Fires at once if it already stopped. */
+  onWriteFailure(listener: WriteFailureListener): () => void {
+    if (this.#writeFailure !== undefined) {
+      this.#notify(listener, this.#writeFailure);
+      return () => undefined;
+    }
+    this.#failureListeners.add(listener);
+    return () => this.#failureListeners.delete(listener);
   }
 
   append(inputs: SessionEventInput | readonly SessionEventInput[]): Promise<readonly SessionEvent[]> {
@@ -110,7 +160,40 @@ export class Session {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
     if (batch.length === 0) return Promise.resolve(batch);
-    for (const event of batch) this.#events.push(event);
+    for (const event of batch) this.#tip.push(event);
+    if (this.#writer === undefined) {
+      // Nothing to wait for: a session without storage is durable as far as it goes.
+      this.#advanceDurable(batch);
+      return Promise.resolve(batch);
+    }
+    return new Promise<readonly SessionEvent[]>((resolve, reject) => {
+      const inFlight: InFlightBatch = {
+        events: batch,
+        acknowledged: false,
+        delivered: { resolve: () => resolve(batch), reject },
+      };
+      this.#inFlight.push(inFlight);
+      this.#writer!.write(batch).then(
+        () => {
+          inFlight.acknowledged = true;
+          this.#deliverAcknowledged();
+        },
+        (error: unknown) => this.#stop(error),
+      );
+    });
+  }
+
+  /** Moves acknowledged batches at the front of the queue into the durable cut, in order. */
+  #deliverAcknowledged(): void {
+    while (this.#writeFailure === undefined && this.#inFlight[0]?.acknowledged === true) {
+      const next = this.#inFlight.shift()!;
+      this.#advanceDurable(next.events);
+      next.delivered.resolve();
+    }
+  }
+
+  #advanceDurable(batch: readonly SessionEvent[]): void {
+    for (const event of batch) this.#durable.push(event);
     for (const listener of this.#listeners) {
       try {
         listener(batch, this);
@@ -118,16 +201,32 @@ export class Session {
         this.#reportListenerError(error);
       }
     }
-    if (this.#writer === undefined) return Promise.resolve(batch);
-    return this.#writer.write(batch).then(
-      () => batch,
-      (error: unknown) => {
-        this.#writeFailure ??= error;
-        throw new SessionError('SESSION_WRITE_FAILED', `durable write of session ${this.id} failed`, {
-          cause: error,
-        });
-      },
-    );
+  }
+
+  /** A durable write failed: nothing in flight reaches the durable cut, and the session stops. */
+  #stop(cause: unknown): void {
+    if (this.#writeFailure === undefined) {
+      this.#writeFailure = new SessionError(
+        'SESSION_WRITE_FAILED',
+        `durable write of session ${this.id} failed`,
+        {
+          cause,
+        },
+      );
+      // The tip falls back to the durable cut: the agent loop must not build on what was lost.
+      this.#tip.length = this.#durable.length;
+      for (const listener of this.#failureListeners) this.#notify(listener, this.#writeFailure);
+      this.#failureListeners.clear();
+    }
+    for (const batch of this.#inFlight.splice(0)) batch.delivered.reject(this.#writeFailure);
+  }
+
+  #notify(listener: WriteFailureListener, failure: SessionError): void {
+    try {
+      listener(failure, this);
+    } catch (error) {
+      this.#reportListenerError(error);
+    }
   }
 
   #prepare(inputs: readonly SessionEventInput[]): SessionEvent[] {
@@ -135,13 +234,11 @@ export class Session {
       throw new SessionError(
         'SESSION_WRITE_FAILED',
         `session ${this.id} refuses appends after a failed durable write`,
-        {
-          cause: this.#writeFailure,
-        },
+        { cause: this.#writeFailure.cause },
       );
     }
     const now = Date.now();
-    let seq = this.#events.length;
+    let seq = this.#tip.length;
     return inputs.map((input, index) => {
       if (typeof input.type !== 'string' || input.type.length === 0) {
         throw new SessionError('SESSION_EVENT_INVALID', `event ${index}: type must be a non-empty string`);

@@ -25,3 +25,10 @@ export {
   unknownEventType,
 } from './log-arbitraries.js';
 export { CountingPersistence } from './counting-persistence.js';
+export { DelegatingPersistence } from './delegating-persistence.js';
+export {
+  FaultyPersistence,
+  injectedWriteError,
+  type AppendFault,
+  type FaultPlan,
+} from './faulty-persistence.js';

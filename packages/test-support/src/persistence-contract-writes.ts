@@ -64,6 +64,28 @@ export function writeBehaviour(withStore: WithStore): void {
       expect(listed.map((s) => [s.header.id, s.incarnation])).toEqual([[header.id, incarnation]]);
     }));
 
+  it('stores a materialized create at once with no events: listed, readable, appendable, and it survives a reopen', () =>
+    withStore(async (store) => {
+      const header = testHeader('materialized');
+      const { incarnation } = await store.p.create({ header, materialize: true });
+      const check = async (p: SessionPersistence): Promise<void> => {
+        const listed = await p.list();
+        expect(listed.map((s) => [s.header.id, s.incarnation])).toEqual([[header.id, incarnation]]);
+        expect(await p.revisionOf(header.id)).toBeDefined();
+        const log = await p.inspect(header.id);
+        expect(log.events).toEqual([]);
+        expect(log.repairs).toEqual([]);
+        expect((await p.readFrom(header.id, SessionSeq(0))).cursor).toBe(0);
+      };
+      await check(store.p);
+      await rejectsWith(store.p.create({ header }), 'PERSISTENCE_EXISTS');
+      const reopened = await store.reopen();
+      await check(reopened);
+      const session = writingSession(reopened, header, incarnation);
+      await session.append(closedTurn('first'));
+      expect((await reopened.inspect(header.id)).events).toEqual(session.events);
+    }));
+
   it('stores a seeded create at once, listed with isSeeded and inspected with its inheritedEventCount', () =>
     withStore(async ({ p }) => {
       const parent = await createWritingSession(p, testHeader('parent'));

@@ -67,8 +67,13 @@ export class AgentController {
   readonly #children: ChildRuntimeHost;
   readonly #settler: Settler;
   readonly #ownership: SessionOwnership;
-  /** Agents whose session ownership was lost: they detach as soon as their turn has ended. */
+  /**
+   * Agents whose session ownership was lost, or whose session stopped on a failed durable write:
+   * they detach as soon as their turn has ended, so the next command reopens the log from disk.
+   */
   readonly #evicted = new WeakSet<LiveAgent>();
+  /** `prompt` callers waiting for their turn's first events to be durable. */
+  readonly #turnStarted = new Map<LiveAgent, () => void>();
   readonly #stopOwnershipWatch: () => void;
   #closed = false;
 
@@ -219,8 +224,9 @@ export class AgentController {
 
   /**
    * Activates the session and starts a turn with a person's message. Resolves once the turn is
-   * accepted (the agent is `running`); `outcome` resolves when it ends. The lease taken here is
-   * released when the turn ends.
+   * accepted and its prompt is durable (`turn/start` + `user/message` acknowledged by the writer);
+   * rejects with the turn's error when even that write failed. `outcome` resolves when the turn
+   * ends. The lease taken here is released when the turn ends.
    */
   async prompt(
     id: SessionId,
@@ -228,14 +234,30 @@ export class AgentController {
     options: PromptOptions = {},
   ): Promise<{ agent: Agent; outcome: Promise<TurnOutcome> }> {
     const lease = await this.activate(id, options);
+    const agent = lease.agent as LiveAgent;
+    let outcome: Promise<TurnOutcome>;
+    const started = new Promise<'started'>((resolve) =>
+      this.#turnStarted.set(agent, () => resolve('started')),
+    );
     try {
-      const outcome = (lease.agent as LiveAgent).start({ content: message, author: 'human' }, options.signal);
-      void outcome.finally(() => lease.release());
-      return { agent: lease.agent, outcome };
+      outcome = agent.start({ content: message, author: 'human' }, options.signal);
     } catch (error) {
+      this.#turnStarted.delete(agent);
       lease.release();
       throw error;
     }
+    void outcome.finally(() => lease.release());
+    const first = await Promise.race([started, outcome]);
+    this.#turnStarted.delete(agent);
+    if (first !== 'started' && first.turnStartSeq === undefined) {
+      throw (
+        first.error ??
+        new AgentError('AGENT_PERSISTENCE_FAILED', `the prompt to session ${id} was not stored`, {
+          sessionId: id,
+        })
+      );
+    }
+    return { agent, outcome };
   }
 
   /** Cancels the running turn of a session's agent; false when none is running here. */
@@ -281,6 +303,7 @@ export class AgentController {
     // A no-op when the registry follows the store (SessionQuery binds it); needed otherwise.
     this.#registry.track(session);
     const agent = new LiveAgent(session, this.#runtime);
+    session.onWriteFailure((failure) => this.#writeFailed(agent, failure));
     this.#agents.set(session.id, agent);
     this.#emit({ kind: 'attached', agent });
     return agent;
@@ -331,6 +354,7 @@ export class AgentController {
         }),
         onDelta: (text) => agent.emit({ kind: 'text-delta', text }),
         reportError: this.#reportError,
+        onStarted: () => this.#turnStarted.get(agent)?.(),
       },
       input,
       signal,
@@ -390,6 +414,18 @@ export class AgentController {
     this.#evicted.add(agent);
     if (agent.status === 'idle') this.#detach(agent);
     else agent.cancel('this host lost ownership of the session');
+  }
+
+  /**
+   * The session stopped on a failed durable write: its turn ends with the error (its appends are
+   * refused), then the agent detaches — whatever leases are held — so the next command reads and
+   * repairs the log from disk instead of finding a session that accepts nothing.
+   */
+  #writeFailed(agent: LiveAgent, failure: SessionError): void {
+    if (!agent.attached) return;
+    this.#reportError(failure);
+    this.#evicted.add(agent);
+    if (agent.status === 'idle') this.#detach(agent);
   }
 
   async #flush(): Promise<void> {

@@ -18,8 +18,8 @@ export interface NewStoredSession {
 
 /**
  * Creates a session in persistence and returns the live `Session` that writes to it — not yet
- * attached to the store. A session with neither a prefix nor first events reaches storage with
- * its first append (persistence creates lazily).
+ * attached to the store. It is durable when this resolves: a prefix is written by `create`, first
+ * events by their awaited append, and a session with neither is materialized (header alone).
  */
 export async function createStoredSession(
   persistence: SessionPersistence,
@@ -28,9 +28,12 @@ export async function createStoredSession(
   const { header } = init;
   const inheritedEvents = init.inheritedEvents ?? [];
   try {
+    const firstEvents = init.firstEvents ?? [];
     const { incarnation } = await persistence.create({
       header,
       ...(inheritedEvents.length === 0 ? {} : { inheritedEvents }),
+      // With nothing to append, store it now: the id a command answers must survive a restart.
+      ...(inheritedEvents.length === 0 && firstEvents.length === 0 ? { materialize: true } : {}),
     });
     const session = new Session({
       header,
@@ -39,7 +42,7 @@ export async function createStoredSession(
       incarnation,
       writer: persistenceWriter(persistence, header.id),
     });
-    if (init.firstEvents !== undefined && init.firstEvents.length > 0) await session.append(init.firstEvents);
+    if (firstEvents.length > 0) await session.append(firstEvents);
     return session;
   } catch (cause) {
     throw new AgentError(

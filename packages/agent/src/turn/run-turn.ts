@@ -28,6 +28,8 @@ export interface TurnDeps {
   readonly onDelta: (text: string) => void;
   /** Where a failure to write the closing events goes (the log then stays open for crash repair). */
   readonly reportError: (error: unknown) => void;
+  /** Called once the turn's `turn/start` and `user/message` are durable. */
+  readonly onStarted?: (turnStartSeq: SessionSeq) => void;
 }
 
 export interface TurnInput {
@@ -57,6 +59,7 @@ export async function runTurn(deps: TurnDeps, input: TurnInput, signal: AbortSig
       { type: 'user/message', data: { content: input.content, author: input.author } },
     ]);
     turnStartSeq = start?.seq;
+    if (turnStartSeq !== undefined) deps.onStarted?.(turnStartSeq);
     for (let step = 0; ; step++) {
       throwIfCancelled(signal);
       if (step >= deps.maxSteps)
@@ -76,7 +79,11 @@ export async function runTurn(deps: TurnDeps, input: TurnInput, signal: AbortSig
       state.partial = acc;
       await readStep(
         model,
-        { messages: contextMessages(session.events, deps.instructions), tools: deps.tools.specs(), signal },
+        {
+          messages: contextMessages(session.inMemoryTip().events, deps.instructions),
+          tools: deps.tools.specs(),
+          signal,
+        },
         acc,
         deps.onDelta,
       );

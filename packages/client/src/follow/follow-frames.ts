@@ -1,4 +1,4 @@
-import type { WireEvent } from '@strand/protocol';
+import type { FollowStopped, WireEvent } from '@strand/protocol';
 import { isRecord } from './wire-checks.js';
 
 interface FrameAddress {
@@ -11,7 +11,12 @@ export type FollowFrame = FrameAddress &
   (
     | { readonly kind: 'events'; readonly events: readonly WireEvent[] }
     | { readonly kind: 'projection'; readonly key: string; readonly value: unknown; readonly seq: number }
-    | { readonly kind: 'state'; readonly live: boolean; readonly busy: boolean }
+    | {
+        readonly kind: 'state';
+        readonly live: boolean;
+        readonly busy: boolean;
+        readonly stopped?: FollowStopped;
+      }
     | { readonly kind: 'resync'; readonly reason: string }
   );
 
@@ -41,10 +46,23 @@ export function parseFollowNotification(method: string, params: unknown): Parsed
             frame: { ...address, kind: 'projection', key: params.key, value: params.value, seq: params.seq },
           }
         : { kind: 'invalid', reason: `${method}: key, value or seq is malformed` };
-    case 'follow.state':
-      return typeof params.live === 'boolean' && typeof params.busy === 'boolean'
-        ? { kind: 'frame', frame: { ...address, kind: 'state', live: params.live, busy: params.busy } }
-        : { kind: 'invalid', reason: `${method}: live or busy is not a boolean` };
+    case 'follow.state': {
+      if (typeof params.live !== 'boolean' || typeof params.busy !== 'boolean')
+        return { kind: 'invalid', reason: `${method}: live or busy is not a boolean` };
+      const stopped = params.stopped;
+      if (stopped !== undefined && !isStopped(stopped))
+        return { kind: 'invalid', reason: `${method}: stopped is malformed` };
+      return {
+        kind: 'frame',
+        frame: {
+          ...address,
+          kind: 'state',
+          live: params.live,
+          busy: params.busy,
+          ...(stopped === undefined ? {} : { stopped }),
+        },
+      };
+    }
     case 'follow.resync':
       return {
         kind: 'frame',
@@ -54,4 +72,8 @@ export function parseFollowNotification(method: string, params: unknown): Parsed
       // A notification a newer host added: not ours to interpret.
       return { kind: 'other' };
   }
+}
+
+function isStopped(value: unknown): value is FollowStopped {
+  return isRecord(value) && value.code === 'SESSION_WRITE_FAILED' && typeof value.message === 'string';
 }

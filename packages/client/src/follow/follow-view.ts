@@ -1,4 +1,4 @@
-import type { WireEvent, WireSessionHeader } from '@strand/protocol';
+import type { FollowStopped, WireEvent, WireSessionHeader } from '@strand/protocol';
 
 /**
  * - `idle`: following nothing.
@@ -23,6 +23,8 @@ export interface ShownGeneration {
   readonly events: readonly WireEvent[];
   readonly live: boolean;
   readonly busy: boolean;
+  /** Set once the host said the live session stopped on a failed durable write. */
+  readonly stopped?: FollowStopped;
 }
 
 export interface FollowView {

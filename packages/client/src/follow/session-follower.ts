@@ -306,7 +306,17 @@ export class SessionFollower {
         this.store.applyFrame(this.sessionId, frame);
         return;
       case 'state':
-        if (this.shown !== null) this.show({ ...this.shown, live: frame.live, busy: frame.busy });
+        if (this.shown !== null) {
+          const { stopped: _previous, ...shown } = this.shown;
+          // A session that went cold was reopened from disk (or will be): it no longer stops.
+          const stopped = frame.stopped ?? (frame.live ? this.shown.stopped : undefined);
+          this.show({
+            ...shown,
+            live: frame.live,
+            busy: frame.busy,
+            ...(stopped === undefined ? {} : { stopped }),
+          });
+        }
         return;
       case 'resync':
         this.refollow();

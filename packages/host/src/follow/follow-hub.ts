@@ -1,4 +1,4 @@
-import type { FollowSnapshot } from '@strand/protocol';
+import type { FollowSnapshot, FollowStopped } from '@strand/protocol';
 import type { SessionObservation } from '@strand/query';
 import type { Session, SessionEvent, SessionId } from '@strand/session';
 import type { HostServices } from '../services.js';
@@ -23,13 +23,18 @@ interface Follow {
 interface Fanout {
   readonly followers: Set<Follow>;
   session: Session | undefined;
+  /** Stops both the durable-batch and the write-failure subscription of `session`. */
   unsubscribe: (() => void) | undefined;
   /** Not live here, with several hosts on one database: other hosts' appends, read from the log. */
   remote: RemoteTail | undefined;
 }
 
 /**
- * Live delivery for `session.follow`. Each batch and each projection value is serialized once per
+ * Live delivery for `session.follow`. Everything it sends is at the session's durable cut: it
+ * subscribes to durable batches (`Session.subscribe`), backfills from the durable prefix, and
+ * projection frames come from a registry that folds durable batches only — so no follower ever
+ * holds an event a failed write or a crash could take back. When a live session stops on a failed
+ * durable write its followers get a `follow.state` with `stopped`. Each batch and each projection value is serialized once per
  * session and wrapped per follower by string concatenation (fan-out costs one `JSON.stringify`).
  * A follower whose connection has more than `maxQueuedBytes` queued gets `follow.resync` and
  * is dropped — memory stays bounded; the client re-follows for a new generation.
@@ -116,6 +121,8 @@ export class FollowHub {
     // Appends between the observation's cut and now reach this follower as its first frame.
     else if (live !== undefined) this.#backfill(follow, live);
     else this.#followRemote(fanout, observation, observation.projections?.values);
+    if (live?.writeFailure !== undefined)
+      this.#queue(follow, this.#stateFrame(follow, true, this.#isBusy(live.id), stoppedBy(live)));
     return {
       followId,
       generation,
@@ -177,10 +184,31 @@ export class FollowHub {
     fanout.remote = undefined;
     fanout.unsubscribe?.();
     fanout.session = session;
-    fanout.unsubscribe = session.subscribe((batch) => this.#events(fanout, batch));
+    const stopEvents = session.subscribe((batch) => this.#events(fanout, batch));
+    let attaching = true;
+    const stopFailures = session.onWriteFailure(() => {
+      // Already stopped when attached: the state frames below say so.
+      if (!attaching) this.#stopped(fanout, session);
+    });
+    attaching = false;
+    fanout.unsubscribe = () => {
+      stopEvents();
+      stopFailures();
+    };
     for (const follow of fanout.followers) this.#backfill(follow, session);
     for (const follow of fanout.followers)
-      this.#queue(follow, this.#stateFrame(follow, true, this.#services.agents?.isBusy(session.id) ?? false));
+      this.#queue(follow, this.#stateFrame(follow, true, this.#isBusy(session.id), stoppedBy(session)));
+  }
+
+  /** The live session stopped on a failed durable write: say so to every follower. */
+  #stopped(fanout: Fanout, session: Session): void {
+    if (fanout.session !== session) return;
+    for (const follow of fanout.followers)
+      this.#queue(follow, this.#stateFrame(follow, true, this.#isBusy(session.id), stoppedBy(session)));
+  }
+
+  #isBusy(id: SessionId): boolean {
+    return this.#services.agents?.isBusy(id) ?? false;
   }
 
   #detach(fanout: Fanout): void {
@@ -279,15 +307,30 @@ export class FollowHub {
   #state(sessionId: SessionId, busy: boolean): void {
     const fanout = this.#fanouts.get(sessionId);
     if (fanout === undefined) return;
+    const session = fanout.session;
     for (const follow of fanout.followers)
-      this.#queue(follow, this.#stateFrame(follow, fanout.session !== undefined, busy));
+      this.#queue(
+        follow,
+        this.#stateFrame(
+          follow,
+          session !== undefined,
+          busy,
+          session === undefined ? undefined : stoppedBy(session),
+        ),
+      );
   }
 
-  #stateFrame(follow: Follow, live: boolean, busy: boolean): string {
+  #stateFrame(follow: Follow, live: boolean, busy: boolean, stopped?: FollowStopped): string {
     return JSON.stringify({
       jsonrpc: '2.0',
       method: 'follow.state',
-      params: { followId: follow.followId, generation: follow.generation, live, busy },
+      params: {
+        followId: follow.followId,
+        generation: follow.generation,
+        live,
+        busy,
+        ...(stopped === undefined ? {} : { stopped }),
+      },
     });
   }
 
@@ -315,4 +358,27 @@ export class FollowHub {
     this.#remove(follow);
     if (follow.out.open) follow.out.send(frame);
   }
+}
+
+/**
+ * The `stopped` of a state frame: present once the session's durable write failed. The message
+ * names the OS error code (ENOSPC, EACCES, EIO…) when there is one, never a path.
+ */
+function stoppedBy(session: Session): FollowStopped | undefined {
+  const failure = session.writeFailure;
+  if (failure === undefined) return undefined;
+  const os = osErrorCode(failure);
+  return {
+    code: 'SESSION_WRITE_FAILED',
+    message: os === undefined ? failure.message : `${failure.message} (${os})`,
+  };
+}
+
+function osErrorCode(error: unknown): string | undefined {
+  let found: string | undefined;
+  for (let at = error, depth = 0; at instanceof Error && depth < 8; at = at.cause, depth++) {
+    const code = (at as { code?: unknown }).code;
+    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) found = code;
+  }
+  return found;
 }

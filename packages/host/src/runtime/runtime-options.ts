@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ModelConfig } from '@strand/agent';
+import type { SessionPersistence } from '@strand/persistence';
 import { MAX_SUBAGENT_COLD_READ_CONCURRENCY, SUBAGENT_COLD_READ_CONCURRENCY } from '@strand/subagent';
 
 /**
@@ -29,6 +30,11 @@ export interface RuntimeOptions {
   readonly model?: ModelConfig;
   /** Index the persisted corpus for search when the runtime opens (default true; runs in the background). */
   readonly syncSearch?: boolean;
+  /**
+   * Wraps the store's session persistence before anything uses it: instrumentation and fault
+   * injection at the writer (tests, benches). Never set by the CLI.
+   */
+  readonly wrapPersistence?: (persistence: SessionPersistence) => SessionPersistence;
 }
 
 export type ResolvedStore =
@@ -43,6 +49,7 @@ export interface ResolvedRuntimeOptions {
   readonly leaseTtlMs: number | undefined;
   readonly model: ModelConfig | undefined;
   readonly syncSearch: boolean;
+  readonly wrapPersistence: ((persistence: SessionPersistence) => SessionPersistence) | undefined;
 }
 
 export class RuntimeConfigError extends Error {
@@ -71,6 +78,11 @@ const Options = z.strictObject({
   // The model's own factory validates its fields (AGENT_CONFIG_INVALID).
   model: z.custom<ModelConfig>((value) => typeof value === 'object' && value !== null).optional(),
   syncSearch: z.boolean().optional(),
+  wrapPersistence: z
+    .custom<(persistence: SessionPersistence) => SessionPersistence>((value) => typeof value === 'function', {
+      message: 'must be a function',
+    })
+    .optional(),
 });
 
 /** Validates runtime options at the edge; refuses with `HOST_RUNTIME_CONFIG_INVALID` naming every bad field. */
@@ -101,6 +113,7 @@ export function resolveRuntimeOptions(options: RuntimeOptions): ResolvedRuntimeO
     leaseTtlMs: o.leaseTtlMs,
     model: o.model,
     syncSearch: o.syncSearch ?? true,
+    wrapPersistence: o.wrapPersistence,
   };
 }
 

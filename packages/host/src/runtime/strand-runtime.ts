@@ -49,7 +49,8 @@ export async function openStrandRuntime(options: RuntimeOptions): Promise<Strand
   for (const unit of BUILT_IN_UNITS) registry.register(unit);
   registerSubagentUnits(registry);
   const stores = await openStores(config, registry);
-  const { persistence, cache, search } = stores;
+  const { cache, search } = stores;
+  const persistence = config.wrapPersistence?.(stores.persistence) ?? stores.persistence;
   const preparations = new SessionPreparations(persistence);
   const store = new SessionStore();
   const cacheWrites = new CacheWritePolicy({

@@ -39,7 +39,8 @@ const ack = (events: readonly { seq: number }[]): void => {
 };
 const payload = (text: string): { type: string; data: unknown } => ({
   type: 'test/payload',
-  data: { seq: session.events.length, text },
+  // The seq this payload will get: the in-memory tip (an append may still be in flight).
+  data: { seq: session.inMemoryTip().cursor, text },
 });
 
 process.stdout.write('ready\n');

@@ -155,7 +155,7 @@ export class JsonlSessionPersistence implements SessionPersistence {
       throw new PersistenceError('PERSISTENCE_EXISTS', `session ${id} already exists`, { sessionId: id });
     }
     const incarnation = randomUUID();
-    if (inherited.length > 0) {
+    if (inherited.length > 0 || input.materialize === true) {
       const record = encodeHeaderRecord(input.header, incarnation, inherited.length);
       await this.#materialize(id, escaped, record, inherited);
     } else {
@@ -193,7 +193,7 @@ export class JsonlSessionPersistence implements SessionPersistence {
         throw error;
       }
     }
-    const writer = await this.#writer(id);
+    const writer = await this.#healthyWriter(id);
     if (events.length === 0) return { revision: await this.#currentRevision(writer) };
     return { revision: await writer.append(events) };
   }
@@ -273,11 +273,12 @@ export class JsonlSessionPersistence implements SessionPersistence {
 
   async load(id: SessionId, options: ReadOptions = {}): Promise<StoredLog> {
     const inspected = await this.inspect(id, options);
-    // A log that a writer of this process holds open belongs to a live session: never repair it.
-    if ((inspected.repairs.length === 0 && !inspected.tornTail) || this.#writers.has(id)) {
+    // A log that a healthy writer of this process holds open belongs to a live session: never
+    // repair it. A broken writer's session stopped on a failed write: its log is repaired.
+    if ((inspected.repairs.length === 0 && !inspected.tornTail) || (await this.#holdsHealthyWriter(id))) {
       return inspected.repairs.length === 0 ? inspected : { ...inspected, repairs: [] };
     }
-    const writer = await this.#writer(id);
+    const writer = await this.#healthyWriter(id);
     let revision = await this.#currentRevision(writer);
     if (inspected.repairs.length > 0) revision = await writer.append(inspected.repairs);
     return {
@@ -624,7 +625,13 @@ export class JsonlSessionPersistence implements SessionPersistence {
     const file = path.join(this.#sessionsDir, escaped + (this.#compressed ? EXT_ZST : EXT_PLAIN));
     const lines = encodeEventLines(events);
     const head = this.#compressed ? encodeFrame(FrameKind.Header, 0, 0, record) : record;
-    const body = this.#compressed ? encodeFrame(FrameKind.Events, 0, events.length, lines) : lines;
+    // A materialized empty session is its header alone: no empty events frame.
+    const body =
+      events.length === 0
+        ? Buffer.alloc(0)
+        : this.#compressed
+          ? encodeFrame(FrameKind.Events, 0, events.length, lines)
+          : lines;
     let created: boolean;
     try {
       created = await writeNewFileAtomically(this.#tmpDir, file, Buffer.concat([head, body]));
@@ -637,9 +644,10 @@ export class JsonlSessionPersistence implements SessionPersistence {
     if (!created)
       throw new PersistenceError('PERSISTENCE_EXISTS', `session ${id} already exists`, { sessionId: id });
     const incarnation = (JSON.parse(record.toString('utf8')) as { incarnation: string }).incarnation;
-    const frames: FrameLocation[] = this.#compressed
-      ? [{ firstSeq: 0, count: events.length, offset: head.length }]
-      : [];
+    const frames: FrameLocation[] =
+      this.#compressed && events.length > 0
+        ? [{ firstSeq: 0, count: events.length, offset: head.length }]
+        : [];
     const handle = await fsp.open(file, 'r+');
     const writer = new LogWriter(
       id,
@@ -652,6 +660,23 @@ export class JsonlSessionPersistence implements SessionPersistence {
     );
     this.#writers.set(id, Promise.resolve(writer));
     return writer;
+  }
+
+  /** The writer of `id`, opened afresh when the one held failed a write (see `LogWriter.broken`). */
+  async #healthyWriter(id: string): Promise<LogWriter> {
+    const held = this.#writers.get(id);
+    const writer = await this.#writer(id);
+    if (!writer.broken) return writer;
+    if (this.#writers.get(id) === held) this.#writers.delete(id);
+    await writer.close().catch(() => undefined);
+    return this.#writer(id);
+  }
+
+  async #holdsHealthyWriter(id: string): Promise<boolean> {
+    const held = this.#writers.get(id);
+    if (held === undefined) return false;
+    const writer = await held.catch(() => undefined);
+    return writer !== undefined && !writer.broken;
   }
 
   /** The writer of an existing file: scans frame metas (no full decode) and drops a torn tail. */

@@ -27,6 +27,7 @@ export class LogWriter {
   #durableNext: number;
   #size: number;
   #closed = false;
+  #broken = false;
 
   constructor(
     readonly sessionId: string,
@@ -49,6 +50,15 @@ export class LogWriter {
 
   get durableNext(): number {
     return this.#durableNext;
+  }
+
+  /**
+   * True once a write failed. Its session stopped (a live `Session` refuses appends after a
+   * failed write), so the owner drops this writer: the next append or repairing load opens the
+   * file afresh, re-reading its size and dropping any tail the truncation could not remove.
+   */
+  get broken(): boolean {
+    return this.#broken;
   }
 
   append(events: readonly SessionEvent[]): Promise<string> {
@@ -109,6 +119,7 @@ export class LogWriter {
           const revision = await this.#writeGroup(group);
           for (const batch of group) batch.resolve(revision);
         } catch (error) {
+          this.#broken = true;
           const rest = this.#queue.splice(0, this.#queue.length);
           this.#acceptedNext = this.#durableNext;
           for (const batch of [...group, ...rest]) batch.reject(error);

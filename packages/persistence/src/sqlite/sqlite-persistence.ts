@@ -86,8 +86,9 @@ export class SqliteSessionPersistence implements SessionPersistence {
         inheritedEventCount: inherited.length,
         attachments: new Map(),
       };
-      // A seeded prefix is written at once; an ordinary session waits for its first append.
-      if (inherited.length > 0) this.#writeTx.immediate(header.id, inherited, pending);
+      // A seeded prefix (or `materialize`) is written at once; an ordinary session waits for its first append.
+      if (inherited.length > 0 || input.materialize === true)
+        this.#writeTx.immediate(header.id, inherited, pending);
       else this.#pending.set(header.id, pending);
       return { incarnation: pending.incarnation };
     });

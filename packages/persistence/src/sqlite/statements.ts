@@ -65,7 +65,7 @@ export function prepareStatements(db: Database.Database): Statements {
     advanceSession: db
       .prepare<[AdvanceParams], [number, number]>(
         `UPDATE sessions SET next_seq = @next, revision = revision + 1, stored_bytes = stored_bytes +
-           (SELECT sum(octet_length(type) + octet_length(data) + ${EVENT_ROW_OVERHEAD}) FROM events WHERE session_key = @key AND seq >= @from)
+           (SELECT coalesce(sum(octet_length(type) + octet_length(data) + ${EVENT_ROW_OVERHEAD}), 0) FROM events WHERE session_key = @key AND seq >= @from)
          WHERE key = @key AND next_seq = @from RETURNING revision, stored_bytes`,
       )
       .raw(),

@@ -42,7 +42,8 @@ export function writeBatch(
     throw notFound(id);
   }
   const [key, rowIncarnation, , , nextSeq] = row;
-  if (events[0]?.seq !== nextSeq) throw seqConflict(id, nextSeq, events[0]?.seq);
+  // No events: only a materialized creation (the session row alone).
+  if (events.length > 0 && events[0]!.seq !== nextSeq) throw seqConflict(id, nextSeq, events[0]?.seq);
   for (let i = 0; i < events.length; i++) {
     const event = events[i]!;
     if (event.seq !== nextSeq + i) throw seqConflict(id, nextSeq + i, event.seq, ` (batch index ${i})`);

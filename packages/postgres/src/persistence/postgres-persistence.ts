@@ -85,8 +85,8 @@ export class PostgresPersistence implements SessionPersistence {
         attachments: new Map(),
       };
       this.#pending.set(header.id, pending);
-      // A seeded prefix is written at once; an ordinary session waits for its first append.
-      if (inherited.length > 0) {
+      // A seeded prefix (or `materialize`) is written at once; an ordinary session waits for its first append.
+      if (inherited.length > 0 || input.materialize === true) {
         try {
           await this.#appends.enqueue(header.id, inherited);
         } catch (error) {

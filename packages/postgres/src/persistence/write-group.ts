@@ -36,7 +36,8 @@ export async function writeGroup(
   pending: PendingSession | undefined,
   incarnation: string | undefined,
 ): Promise<WriteResult> {
-  const firstSeq = events[0]!.seq;
+  // No events: a materialized creation (the session row alone, in the transaction path).
+  const firstSeq = events[0]?.seq ?? 0;
   try {
     if (pending !== undefined && firstSeq !== 0) throw seqConflict(id, 0, firstSeq);
     const rows = encodeBatchRows(events, firstSeq);
@@ -76,7 +77,7 @@ async function writeInTransaction(
   pending: PendingSession | undefined,
   incarnation: string | undefined,
 ): Promise<WriteResult> {
-  const firstSeq = rows[0]!.firstSeq as SessionSeq;
+  const firstSeq = (rows[0]?.firstSeq ?? 0) as SessionSeq;
   let bytes = 0;
   for (const row of rows) bytes += Buffer.byteLength(row.lines) + sql.BATCH_ROW_OVERHEAD;
   const client = await pool.connect();

@@ -65,6 +65,16 @@ export function SessionView({ sessionId, child, onChildDetected }: Props): React
           {describeError(view.error)}
         </Alert>
       )}
+      {shown?.stopped !== undefined && (
+        <Alert
+          color="red"
+          title="Session stopped: its log could not be written"
+          data-testid="session-stopped"
+        >
+          {shown.stopped.message}. Nothing after the last saved event was shown. Fix the cause (disk space,
+          permissions); the next prompt reopens the session from disk.
+        </Alert>
+      )}
       {shown === null ? (
         <Group gap="xs">
           <Loader size="sm" /> <Text size="sm">Opening {sessionId}…</Text>
