@@ -85,8 +85,18 @@ export class PostgresPersistence implements SessionPersistence {
         attachments: new Map(),
       };
       this.#pending.set(header.id, pending);
-      // A seeded prefix (or `materialize`) is written at once; an ordinary session waits for its first append.
-      if (inherited.length > 0 || input.materialize === true) {
+      if (inherited.length === 0 && input.materialize === true) {
+        // The session row alone, written here: the append queue carries events only. Nobody can
+        // append before `create` returns the incarnation, so nothing races this write.
+        try {
+          await writeGroup(this.#pool, header.id, [], pending, undefined);
+        } finally {
+          this.#forget(header.id, pending);
+        }
+        return { incarnation: pending.incarnation };
+      }
+      // A seeded prefix is written at once; an ordinary session waits for its first append.
+      if (inherited.length > 0) {
         try {
           await this.#appends.enqueue(header.id, inherited);
         } catch (error) {

@@ -106,17 +106,19 @@ async function writeInTransaction(
         result = { revision: revisionToken(row[0], row[1]), storedBytes: Number(row[2]) };
       }
       for (const row of rows) await client.query(sql.insertBatch([id, row.firstSeq, row.count, row.lines]));
-      await client.query(
-        sql.notify(
-          formatAppendNotice({
-            id,
-            incarnation: storedIncarnation,
-            from: firstSeq,
-            count,
-            revision: result.revision,
-          }),
-        ),
-      );
+      // A materialized creation has no events to announce: other hosts see it at their next list.
+      if (count > 0)
+        await client.query(
+          sql.notify(
+            formatAppendNotice({
+              id,
+              incarnation: storedIncarnation,
+              from: firstSeq,
+              count,
+              revision: result.revision,
+            }),
+          ),
+        );
       await client.query('COMMIT');
       return result;
     } catch (error) {
