@@ -25,3 +25,15 @@ export {
   unknownEventType,
 } from './log-arbitraries.js';
 export { CountingPersistence } from './counting-persistence.js';
+export {
+  mockChatServer,
+  startStream,
+  sse,
+  textChunk,
+  finishChunk,
+  usageChunk,
+  pause,
+  type ChatHandler,
+  type MockChatServer,
+  type ReceivedRequest,
+} from './mock-chat-server.js';
