@@ -1,11 +1,17 @@
 import type { MessageContent, Session, SessionId, SessionSeq, TurnEndReason } from '@strand/session';
 import type { AgentError } from './errors.js';
+import type { ModelRoute } from './model/model.js';
 
 export type AgentStatus = 'running' | 'idle';
 
 export interface PromptOptions {
   /** Cancels this turn when aborted (as `cancel()` does). */
   readonly signal?: AbortSignal;
+  /**
+   * Runs this turn on this route whatever the session selected (the demo ticker pins the scripted
+   * model). Its requests consume a pending selection like any other request.
+   */
+  readonly model?: ModelRoute;
 }
 
 /** How a turn ended; it mirrors the turn's `turn/end` event. */
@@ -49,7 +55,9 @@ export interface Agent {
   /**
    * Runs one turn with `message` as a person's `user/message`; resolves when the turn has ended
    * (model and tool failures end it and resolve, they do not reject). Rejects `AGENT_BUSY`,
-   * `AGENT_CHILD_SESSION`, `AGENT_DETACHED`.
+   * `AGENT_CHILD_SESSION`, `AGENT_DETACHED`, and — before anything is appended —
+   * `AGENT_MODEL_UNAVAILABLE` / `AGENT_PRESET_UNAVAILABLE` when the session's model or preset is
+   * not one this host has.
    */
   prompt(message: MessageContent, options?: PromptOptions): Promise<TurnOutcome>;
   /** Cancels the running turn (it ends `aborted`); false when no turn is running. */

@@ -29,8 +29,17 @@ export type AgentErrorCode =
   | 'AGENT_MODEL_NOT_CONFIGURED'
   /** A turn used more model steps than `maxSteps`; it ends `error`. */
   | 'AGENT_STEP_LIMIT'
+  /**
+   * The session's model (its `modelSelection`, or a prompt's override) is not one this host runs
+   * — the configuration changed, or the session was imported; the turn is refused before it starts.
+   */
+  | 'AGENT_MODEL_UNAVAILABLE'
+  /** The session's preset is not one this host knows (configuration changed); the turn is refused before it starts. */
+  | 'AGENT_PRESET_UNAVAILABLE'
   /** The model called a tool that is not registered (a `tool/result` error). */
   | 'AGENT_TOOL_UNKNOWN'
+  /** The model called a registered tool its session's preset does not allow (a `tool/result` error; the tool did not run). */
+  | 'AGENT_TOOL_NOT_ALLOWED'
   /** A tool's arguments are not JSON or do not match its schema (a `tool/result` error). */
   | 'AGENT_TOOL_ARGUMENTS_INVALID'
   /** A tool threw an error without a stable code of its own (a `tool/result` error). */

@@ -31,6 +31,13 @@ export {
 export { SseDecoder, type SseEvent } from './model/openai/sse.js';
 export { modelFromConfig, type ModelConfig } from './model/model-from-config.js';
 export {
+  ModelSet,
+  modelSetFromConfig,
+  SCRIPTED_ROUTE,
+  type ModelSetEntry,
+  type ModelSetOptions,
+} from './model/model-set.js';
+export {
   defineTool,
   type Tool,
   type ToolContext,

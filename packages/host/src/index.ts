@@ -19,3 +19,4 @@ export {
 } from './runtime/runtime-options.js';
 export type { RuntimeSearchIndex } from './runtime/stores.js';
 export { DEFAULT_PRESETS, loadPresets, PresetConfigError } from './runtime/presets.js';
+export { loadModelsFile, ModelsConfigError, type ModelsFile } from './runtime/models-file.js';

@@ -66,6 +66,16 @@ export const ERROR_TABLE = {
     meaning: 'The session log does not reference that attachment.',
   },
   HOST_CATALOG_UNAVAILABLE: { rpc: -32007, owner: 'host', meaning: 'A catalog could not be loaded.' },
+  HOST_MODEL_UNKNOWN: {
+    rpc: -32008,
+    owner: 'host',
+    meaning: 'The model catalog does not list that provider and model; nothing was appended.',
+  },
+  HOST_PRESET_UNKNOWN: {
+    rpc: -32009,
+    owner: 'host',
+    meaning: 'The preset catalog does not list that preset; nothing was appended.',
+  },
   SESSION_ID_INVALID: {
     rpc: -32010,
     owner: 'session',
@@ -139,6 +149,17 @@ export const ERROR_TABLE = {
   CANCELLED: { rpc: -32043, owner: 'subagent', meaning: 'The subagent operation was cancelled.' },
   AGENT_BUSY: { rpc: -32050, owner: 'agent', meaning: 'The session already runs a turn.' },
   AGENT_FAILED: { rpc: -32051, owner: 'agent', meaning: 'The agent could not run the command.' },
+  AGENT_MODEL_UNAVAILABLE: {
+    rpc: -32052,
+    owner: 'agent',
+    meaning:
+      "The session's model is not configured on this host (config changed, imported session); select another.",
+  },
+  AGENT_PRESET_UNAVAILABLE: {
+    rpc: -32053,
+    owner: 'agent',
+    meaning: "The session's preset is not configured on this host; select another.",
+  },
   SESSION_OWNED_ELSEWHERE: {
     rpc: -32060,
     owner: 'coordination',

@@ -32,3 +32,15 @@ export {
   type AppendFault,
   type FaultPlan,
 } from './faulty-persistence.js';
+export {
+  mockChatServer,
+  startStream,
+  sse,
+  textChunk,
+  finishChunk,
+  usageChunk,
+  pause,
+  type ChatHandler,
+  type MockChatServer,
+  type ReceivedRequest,
+} from './mock-chat-server.js';

@@ -11,13 +11,13 @@ import {
   type SessionStore,
 } from '@strand/session';
 import type { Agent, AgentLease, AgentStatus, PromptOptions, TurnOutcome } from '../agent.js';
-import { AgentError } from '../errors.js';
-import type { Model, ModelResolver } from '../model/model.js';
+import { AgentError, isAgentError } from '../errors.js';
+import type { Model, ModelResolver, ModelRoute } from '../model/model.js';
 import { routeData } from '../model/route-data.js';
 import { ScriptedModel } from '../model/scripted/scripted-model.js';
 import { DEFAULT_MAX_DELEGATION_DEPTH } from '../subagent-control.js';
 import { subagentTools } from '../tools/subagent-tools.js';
-import { runTurn, type TurnInput } from '../turn/run-turn.js';
+import { runTurn, type TurnInput, type TurnPlan } from '../turn/run-turn.js';
 import { childRuntimeFor, type ChildRuntimeHost } from './child-runtime.js';
 import { nonNegativeInteger, positiveInteger } from './config-checks.js';
 import { LiveAgent, type AgentRuntime } from './live-agent.js';
@@ -103,7 +103,8 @@ export class AgentController {
     this.#ownership = options.ownership ?? LOCAL_OWNERSHIP;
     this.#stopOwnershipWatch = this.#ownership.onLost((id) => this.#ownershipLost(id));
     this.#runtime = {
-      runTurn: (agent, input, signal) => this.#runTurn(agent, input, signal),
+      planTurn: (agent, options) => this.#planTurn(agent, options),
+      runTurn: (agent, input, plan, signal) => this.#runTurn(agent, input, plan, signal),
       changed: (agent, status) => this.#changed(agent, status),
       reportError: this.#reportError,
     };
@@ -240,7 +241,7 @@ export class AgentController {
       this.#turnStarted.set(agent, () => resolve('started')),
     );
     try {
-      outcome = agent.start({ content: message, author: 'human' }, options.signal);
+      outcome = agent.start({ content: message, author: 'human' }, options);
     } catch (error) {
       this.#turnStarted.delete(agent);
       lease.release();
@@ -335,18 +336,46 @@ export class AgentController {
     }
   }
 
-  #runTurn(agent: LiveAgent, input: TurnInput, signal: AbortSignal): Promise<TurnOutcome> {
+  /**
+   * Read once per turn: a preset chosen mid-turn applies from the next turn. The model is checked
+   * here too, so a session whose model or preset this host does not have is refused before its
+   * turn appends anything (the resolver and the tools function throw the typed refusal).
+   */
+  #planTurn(agent: LiveAgent, options: PromptOptions): TurnPlan {
     const session = agent.session;
-    // Read once per turn: a preset chosen mid-turn applies from the next turn.
     const setup = { header: session.header, preset: presetOf(this.#registry, session) };
+    const resolve = (): Model => this.#resolveModel(session, options.model);
+    // The first request uses the model checked here; later ones resolve again, so a selection
+    // made during the turn applies from its next request.
+    let checked: Model | undefined;
+    try {
+      checked = resolve();
+    } catch (error) {
+      if (isAgentError(error)) throw error;
+      throw new AgentError('AGENT_MODEL_FAILED', `no model for session ${session.id}: ${String(error)}`, {
+        cause: error,
+        sessionId: session.id,
+      });
+    }
+    const plan: TurnPlan = {
+      tools: typeof this.#tools === 'function' ? this.#tools(setup) : this.#tools,
+      instructions: typeof this.#instructions === 'function' ? this.#instructions(setup) : this.#instructions,
+      resolveModel: () => {
+        const model = checked ?? resolve();
+        checked = undefined;
+        return model;
+      },
+    };
+    return plan;
+  }
+
+  #runTurn(agent: LiveAgent, input: TurnInput, plan: TurnPlan, signal: AbortSignal): Promise<TurnOutcome> {
+    const session = agent.session;
     const turn = runTurn(
       {
+        ...plan,
         session,
-        tools: typeof this.#tools === 'function' ? this.#tools(setup) : this.#tools,
-        instructions:
-          typeof this.#instructions === 'function' ? this.#instructions(setup) : this.#instructions,
         maxSteps: this.#maxSteps,
-        resolveModel: () => this.#resolveModel(session),
         toolContext: (toolSignal) => ({
           agent,
           signal: toolSignal,
@@ -367,10 +396,10 @@ export class AgentController {
     return turn;
   }
 
-  #resolveModel(session: Session): Model {
+  #resolveModel(session: Session, override: ModelRoute | undefined): Model {
     const model = this.#model;
     if (typeof model !== 'function') return model;
-    return model({ header: session.header, selection: selectionOf(this.#registry, session) });
+    return model({ header: session.header, selection: override ?? selectionOf(this.#registry, session) });
   }
 
   #changed(agent: LiveAgent, status: AgentStatus | undefined): void {

@@ -6,7 +6,8 @@ import type { LiveAgent } from './live-agent.js';
 export function childHandleOf(agent: LiveAgent, lease: AgentLease): ChildHandle {
   return {
     id: agent.id,
-    run: async (message, signal) => childTurnOf(await agent.start(message, signal)),
+    run: async (message, signal) =>
+      childTurnOf(await agent.start(message, signal === undefined ? {} : { signal })),
     release: () => lease.release(),
   };
 }

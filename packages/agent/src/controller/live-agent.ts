@@ -1,12 +1,17 @@
 import type { MessageContent, Session, SessionId } from '@strand/session';
 import type { Agent, AgentEvent, AgentLease, AgentStatus, PromptOptions, TurnOutcome } from '../agent.js';
 import { AgentError } from '../errors.js';
-import type { TurnInput } from '../turn/run-turn.js';
+import type { TurnInput, TurnPlan } from '../turn/run-turn.js';
 
 /** What the controller does for its agents. */
 export interface AgentRuntime {
+  /**
+   * Decides what a turn runs with (tools, instructions, model) before it starts; throws an
+   * `AgentError` to refuse the turn while nothing is appended and the agent is still idle.
+   */
+  planTurn(agent: LiveAgent, options: PromptOptions): TurnPlan;
   /** Runs one turn (and what follows it, e.g. the title); never rejects. */
-  runTurn(agent: LiveAgent, input: TurnInput, signal: AbortSignal): Promise<TurnOutcome>;
+  runTurn(agent: LiveAgent, input: TurnInput, plan: TurnPlan, signal: AbortSignal): Promise<TurnOutcome>;
   /** The agent's status or leases changed: it may have settled. */
   changed(agent: LiveAgent, status: AgentStatus | undefined): void;
   reportError(error: unknown): void;
@@ -56,17 +61,17 @@ export class LiveAgent implements Agent {
           { sessionId: this.id },
         );
       }
-      return this.start({ content: message, author: 'human' }, options.signal);
+      return this.start({ content: message, author: 'human' }, options);
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
   }
 
   /**
-   * Starts a turn, or throws synchronously (`AGENT_DETACHED`, `AGENT_BUSY`) so a caller knows at
-   * once whether it was accepted. The status is `running` before this returns.
+   * Starts a turn, or throws synchronously (`AGENT_DETACHED`, `AGENT_BUSY`, the plan's refusals)
+   * so a caller knows at once whether it was accepted. The status is `running` before this returns.
    */
-  start(input: TurnInput, signal?: AbortSignal): Promise<TurnOutcome> {
+  start(input: TurnInput, options: PromptOptions = {}): Promise<TurnOutcome> {
     if (!this.#attached)
       throw new AgentError(
         'AGENT_DETACHED',
@@ -77,11 +82,13 @@ export class LiveAgent implements Agent {
       throw new AgentError('AGENT_BUSY', `session ${this.id} is already running a turn`, {
         sessionId: this.id,
       });
+    const plan = this.#runtime.planTurn(this, options);
     const own = new AbortController();
     this.#turn = own;
     this.#setStatus('running');
+    const { signal } = options;
     const turnSignal = signal === undefined ? own.signal : AbortSignal.any([own.signal, signal]);
-    return this.#runtime.runTurn(this, input, turnSignal).finally(() => {
+    return this.#runtime.runTurn(this, input, plan, turnSignal).finally(() => {
       this.#turn = undefined;
       this.#setStatus('idle');
     });

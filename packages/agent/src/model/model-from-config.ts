@@ -13,6 +13,8 @@ export interface ModelConfig {
    */
   readonly apiKeyEnv?: string;
   readonly provider?: string;
+  /** What the model picker shows (default: the model name and its base URL). */
+  readonly label?: string;
   readonly reasoningEffort?: string;
   readonly idleTimeoutMs?: number;
   readonly env?: Readonly<Record<string, string | undefined>>;

@@ -5,19 +5,37 @@ import type { Tool } from './tool.js';
 /** The tools one controller offers its agents; names are unique. Built once, then read-only. */
 export class ToolRegistry {
   readonly #tools = new Map<string, Tool>();
+  /** Registered tools `only` left out: a call to one is refused as not allowed, not as unknown. */
+  readonly #withheld: ReadonlySet<string>;
 
-  constructor(tools: readonly Tool[] = []) {
+  constructor(tools: readonly Tool[] = [], withheld: Iterable<string> = []) {
     for (const tool of tools) this.#add(tool);
+    this.#withheld = new Set(withheld);
   }
 
   /** A new registry with `tools` added (the receiver is unchanged). */
   with(...tools: readonly Tool[]): ToolRegistry {
-    return new ToolRegistry([...this.#tools.values(), ...tools]);
+    return new ToolRegistry([...this.#tools.values(), ...tools], this.#withheld);
   }
 
-  /** A new registry with only the named tools that are registered here (a preset's allowed tools). */
+  /**
+   * A new registry with only the named tools that are registered here (a preset's allowed tools).
+   * The others are withheld: not offered to the model, and `isWithheld` tells a call to one of
+   * them (a model that ignores its tool list) from a call to a tool that does not exist.
+   */
   only(names: readonly string[]): ToolRegistry {
-    return new ToolRegistry([...this.#tools.values()].filter((tool) => names.includes(tool.name)));
+    const kept: Tool[] = [];
+    const withheld = new Set(this.#withheld);
+    for (const tool of this.#tools.values()) {
+      if (names.includes(tool.name)) kept.push(tool);
+      else withheld.add(tool.name);
+    }
+    return new ToolRegistry(kept, withheld);
+  }
+
+  /** The tool is registered but this registry's preset bound does not allow it. */
+  isWithheld(name: string): boolean {
+    return this.#withheld.has(name);
   }
 
   get(name: string): Tool | undefined {

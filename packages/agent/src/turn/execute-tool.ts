@@ -5,7 +5,7 @@ import type { ToolRegistry } from '../tools/tool-registry.js';
 import { abortPromise } from './step-stream.js';
 
 /**
- * Runs one tool call and never throws: an unknown tool, unreadable arguments or a failing tool
+ * Runs one tool call and never throws: an unknown or disallowed tool, unreadable arguments or a failing tool
  * become an error result with a stable code, so the model can read what went wrong. A
  * cancellation that the tool does not honour promptly is not waited for.
  */
@@ -15,6 +15,13 @@ export async function executeTool(
   context: ToolContext,
 ): Promise<ToolOutput> {
   const tool = tools.get(call.name);
+  if (tool === undefined && tools.isWithheld(call.name))
+    return failure(
+      new AgentError(
+        'AGENT_TOOL_NOT_ALLOWED',
+        `the tool ${call.name} is not allowed by this session's preset`,
+      ),
+    );
   if (tool === undefined)
     return failure(new AgentError('AGENT_TOOL_UNKNOWN', `there is no tool named ${call.name}`));
   let args: unknown;

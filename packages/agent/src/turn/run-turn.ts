@@ -17,13 +17,18 @@ import { executeTool } from './execute-tool.js';
 import { readStep, StepAccumulator } from './step-stream.js';
 import { TurnState } from './turn-state.js';
 
-export interface TurnDeps {
-  readonly session: Session;
+/** What one turn runs with, decided when it starts (`AgentRuntime.planTurn`). */
+export interface TurnPlan {
+  /** The tools offered to the model: the preset's allowed ones (a call to a withheld one is refused). */
   readonly tools: ToolRegistry;
   readonly instructions: string | undefined;
-  readonly maxSteps: number;
   /** Called before every model request: a selection made mid-turn applies to the next request. */
   readonly resolveModel: () => Model;
+}
+
+export interface TurnDeps extends TurnPlan {
+  readonly session: Session;
+  readonly maxSteps: number;
   readonly toolContext: (signal: AbortSignal) => ToolContext;
   readonly onDelta: (text: string) => void;
   /** Where a failure to write the closing events goes (the log then stays open for crash repair). */

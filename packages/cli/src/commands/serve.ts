@@ -3,10 +3,9 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, Option } from 'commander';
-import { isLoopbackHost, openStrandRuntime, startHost, type StrandRuntime } from '@strand/host';
-import { SessionId } from '@strand/session';
-import { DEMO_LIVE_SESSION } from './demo-corpus.js';
+import { isLoopbackHost, loadModelsFile, openStrandRuntime, startHost } from '@strand/host';
 import { ensureDemoCorpus } from './demo.js';
+import { startDemoTicker } from './demo-ticker.js';
 import { DEFAULT_DATA_DIR } from '../defaults.js';
 import { storeOption } from '../store-option.js';
 
@@ -21,6 +20,7 @@ interface ServeOptions {
   model?: string;
   baseUrl?: string;
   apiKeyEnv?: string;
+  models?: string;
   demo?: boolean;
   json?: boolean;
 }
@@ -51,6 +51,10 @@ export function serveCommand(): Command {
     .option('--base-url <url>', 'base URL of the OpenAI-compatible endpoint')
     .option('--api-key-env <var>', 'environment variable holding the API key', 'OPENAI_API_KEY')
     .option(
+      '--models <file>',
+      'JSON file of OpenAI-compatible endpoints to offer beside the scripted model (see the README)',
+    )
+    .option(
       '--demo',
       'write the demo corpus first when the data folder is empty, and keep demo-live producing events',
     )
@@ -63,21 +67,26 @@ export function serveCommand(): Command {
         options.token ?? (isLoopbackHost(options.host) ? undefined : randomBytes(24).toString('base64url'));
       if (options.demo === true && options.store !== undefined)
         throw new Error('--demo writes its corpus to the data folder; it cannot be combined with --store');
+      // Read before anything is written: a bad file fails the command with nothing changed.
+      const modelsFile = options.models === undefined ? undefined : await loadModelsFile(options.models);
       if (options.demo === true) await ensureDemoCorpus(options.data, options.json !== true);
       const runtime = await openStrandRuntime({
         dataDir: options.data,
         ...(options.backend === undefined ? {} : { backend: options.backend }),
         ...(options.store === undefined ? {} : { store: options.store }),
         ...(options.coldReads === undefined ? {} : { coldReadConcurrency: Number(options.coldReads) }),
-        ...(options.baseUrl === undefined
+        // --model alone is refused by the runtime (a model name needs an endpoint), not ignored.
+        ...(options.baseUrl === undefined && options.model === undefined
           ? {}
           : {
               model: {
-                baseUrl: options.baseUrl,
+                ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
                 ...(options.model === undefined ? {} : { model: options.model }),
                 apiKeyEnv: options.apiKeyEnv ?? 'OPENAI_API_KEY',
               },
             }),
+        ...(modelsFile === undefined ? {} : { models: modelsFile.models }),
+        ...(modelsFile?.default === undefined ? {} : { defaultModel: modelsFile.default }),
       });
       const host = await startHost({
         services: runtime.services,
@@ -129,40 +138,4 @@ function redactedStore(store: string): string {
   } catch {
     return store;
   }
-}
-
-/**
- * Keeps `demo-live` live and producing events: it holds a lease on the session's agent (so it
- * stays attached between turns) and prompts it every few seconds.
- */
-function startDemoTicker(runtime: StrandRuntime): () => void {
-  let stopped = false;
-  let release: (() => void) | undefined;
-  let tick = 0;
-  const loop = async (): Promise<void> => {
-    try {
-      const lease = await runtime.agents.activate(SessionId(DEMO_LIVE_SESSION));
-      release = () => lease.release();
-    } catch (error) {
-      console.error('strand demo: the live session could not be activated', error);
-      return;
-    }
-    while (!stopped) {
-      try {
-        const { outcome } = await runtime.agents.prompt(
-          SessionId(DEMO_LIVE_SESSION),
-          `Tick ${++tick}: report what changed since the last tick.`,
-        );
-        await outcome;
-      } catch (error) {
-        if (!stopped) console.error('strand demo: the live session could not run a turn', error);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 3000));
-    }
-  };
-  void loop();
-  return () => {
-    stopped = true;
-    release?.();
-  };
 }

@@ -2,6 +2,7 @@ import { SessionId, type Session, type SessionEventInput } from '@strand/session
 import { HostError } from '../errors.js';
 import type { AgentPort } from '../ports.js';
 import type { HostServices } from '../services.js';
+import { requireListedModel, requireListedPreset } from './catalog-checks.js';
 
 /**
  * The only wire writes. Each appends its event through the live session; a command on a cold
@@ -15,9 +16,12 @@ export async function appendCommand(
   rawId: string,
   event: SessionEventInput,
   signal: AbortSignal,
+  /** Refuses the command (nothing appended) after the session itself was checked. */
+  check?: () => Promise<void>,
 ): Promise<{ seq: number }> {
   const id = SessionId(rawId);
   await refuseChild(services, id, signal);
+  await check?.();
   const live = services.store.get(id);
   if (live !== undefined) return { seq: await appendOne(live, event) };
   // Another host may run an agent on it: writing needs the lease (refused SESSION_OWNED_ELSEWHERE).
@@ -69,6 +73,9 @@ export async function createCommand(
   },
 ): Promise<{ id: string }> {
   const agents = requireAgents(services);
+  // Checked before the session exists: a refused create leaves nothing behind.
+  if (params.model !== undefined) await requireListedModel(services, params.model);
+  if (params.preset !== undefined) await requireListedPreset(services, params.preset);
   const model =
     params.model === undefined
       ? undefined

@@ -1,5 +1,6 @@
 import type { MethodName, RpcId } from '@strand/protocol';
 import { toWireError, wireError } from '../errors.js';
+import { requireListedModel, requireListedPreset } from '../methods/catalog-checks.js';
 import { cancelCommand, appendCommand, createCommand, promptCommand } from '../methods/commands.js';
 import { sessionAttachment, sessionFork } from '../methods/session-reads.js';
 import { sessionFollow } from '../methods/session-follow.js';
@@ -95,7 +96,11 @@ async function route<M extends MethodName>(
         model: p.model,
         ...(p.reasoningEffort === undefined ? {} : { reasoningEffort: p.reasoningEffort }),
       };
-      return plain(await appendCommand(services, p.id, { type: 'model/selection', data }, signal));
+      return plain(
+        await appendCommand(services, p.id, { type: 'model/selection', data }, signal, () =>
+          requireListedModel(services, data),
+        ),
+      );
     }
     case 'session.selectPreset': {
       const p = params as Params<'session.selectPreset'>;
@@ -105,6 +110,7 @@ async function route<M extends MethodName>(
           p.id,
           { type: 'agent-preset/select', data: { preset: p.preset } },
           signal,
+          () => requireListedPreset(services, p.preset),
         ),
       );
     }

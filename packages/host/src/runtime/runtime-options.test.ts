@@ -18,6 +18,30 @@ const refusal = (options: RuntimeOptions): RuntimeConfigError => {
 };
 
 describe('runtime options', () => {
+  it('puts the single model first, then the list, and keeps the default route', () => {
+    const one = { model: 'a', baseUrl: 'http://127.0.0.1:1/v1' };
+    const two = { model: 'b', baseUrl: 'http://127.0.0.1:2/v1' };
+    expect(
+      resolveRuntimeOptions({
+        dataDir: '/tmp/x',
+        model: one,
+        models: [two],
+        defaultModel: { provider: 'openai-compatible', model: 'b' },
+      }),
+    ).toMatchObject({ models: [one, two], defaultModel: { provider: 'openai-compatible', model: 'b' } });
+    expect(resolveRuntimeOptions({ dataDir: '/tmp/x' })).toMatchObject({
+      models: [],
+      defaultModel: undefined,
+    });
+  });
+
+  it('refuses models that are not objects and a default route without a model', () => {
+    expect(refusal({ dataDir: '/tmp/x', models: ['gpt-4o' as never] }).message).toContain('models.0');
+    expect(refusal({ dataDir: '/tmp/x', defaultModel: { provider: 'local' } as never }).message).toContain(
+      'defaultModel.model',
+    );
+  });
+
   it('defaults to the files store with the seed bound of 4 cold reads', () => {
     expect(resolveRuntimeOptions({ dataDir: '/tmp/x' })).toMatchObject({
       store: { kind: 'files', backend: 'jsonl' },

@@ -26,8 +26,15 @@ export interface RuntimeOptions {
   readonly coldReadConcurrency?: number;
   /** PostgreSQL store: how long a session lease outlives a host that stopped renewing it (default 15 s). */
   readonly leaseTtlMs?: number;
-  /** An OpenAI-compatible model; default the built-in deterministic scripted model. */
+  /** An OpenAI-compatible model (`serve --model … --base-url …`); listed before `models`. */
   readonly model?: ModelConfig;
+  /**
+   * More OpenAI-compatible endpoints (`serve --models <file>`). The built-in scripted model is
+   * always offered too; `catalog.models` lists exactly these.
+   */
+  readonly models?: readonly ModelConfig[];
+  /** The route of a session that never selected a model (default: the first endpoint, else scripted). */
+  readonly defaultModel?: { readonly provider: string; readonly model: string };
   /** Index the persisted corpus for search when the runtime opens (default true; runs in the background). */
   readonly syncSearch?: boolean;
   /**
@@ -47,7 +54,9 @@ export interface ResolvedRuntimeOptions {
   readonly store: ResolvedStore;
   readonly coldReadConcurrency: number;
   readonly leaseTtlMs: number | undefined;
-  readonly model: ModelConfig | undefined;
+  /** Every configured endpoint, `model` first; the scripted model is added by the model set. */
+  readonly models: readonly ModelConfig[];
+  readonly defaultModel: { readonly provider: string; readonly model: string } | undefined;
   readonly syncSearch: boolean;
   readonly wrapPersistence: ((persistence: SessionPersistence) => SessionPersistence) | undefined;
 }
@@ -77,6 +86,10 @@ const Options = z.strictObject({
   leaseTtlMs: z.number().int('must be an integer').min(200).max(600_000).optional(),
   // The model's own factory validates its fields (AGENT_CONFIG_INVALID).
   model: z.custom<ModelConfig>((value) => typeof value === 'object' && value !== null).optional(),
+  models: z
+    .array(z.custom<ModelConfig>((value) => typeof value === 'object' && value !== null, 'must be an object'))
+    .optional(),
+  defaultModel: z.strictObject({ provider: z.string().min(1), model: z.string().min(1) }).optional(),
   syncSearch: z.boolean().optional(),
   wrapPersistence: z
     .custom<(persistence: SessionPersistence) => SessionPersistence>((value) => typeof value === 'function', {
@@ -111,7 +124,8 @@ export function resolveRuntimeOptions(options: RuntimeOptions): ResolvedRuntimeO
     coldReadConcurrency:
       o.coldReadConcurrency ?? (postgres ? POSTGRES_COLD_READ_CONCURRENCY : SUBAGENT_COLD_READ_CONCURRENCY),
     leaseTtlMs: o.leaseTtlMs,
-    model: o.model,
+    models: [...(o.model === undefined ? [] : [o.model]), ...(o.models ?? [])],
+    defaultModel: o.defaultModel,
     syncSearch: o.syncSearch ?? true,
     wrapPersistence: o.wrapPersistence,
   };

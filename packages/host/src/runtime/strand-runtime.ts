@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { AgentController, modelFromConfig, subagentTools } from '@strand/agent';
+import { AgentController, modelSetFromConfig, subagentTools } from '@strand/agent';
 import { SessionPreparations } from '@strand/persistence';
 import type { AppendFeed, SessionLeases } from '@strand/postgres';
 import { BUILT_IN_UNITS, ProjectionRegistry } from '@strand/projection';
@@ -13,6 +13,7 @@ import type { HostServices } from '../services.js';
 import { coordinationPort, leaseOwnership } from './coordination.js';
 import { feedLiveSearch } from './live-search-feed.js';
 import { loadPresets } from './presets.js';
+import { presetTools } from './preset-tools.js';
 import { agentPort, catalogPort, searchPort, subagentPort } from './ports.js';
 import { resolveRuntimeOptions, type ResolvedStore, type RuntimeOptions } from './runtime-options.js';
 import { openStores, type RuntimeSearchIndex } from './stores.js';
@@ -44,7 +45,12 @@ export async function openStrandRuntime(options: RuntimeOptions): Promise<Strand
   const config = resolveRuntimeOptions(options);
   const dataDir = path.resolve(config.dataDir);
   await mkdir(dataDir, { recursive: true });
-  const model = modelFromConfig(config.model ?? {});
+  // Before any store opens: a bad model configuration fails without side effects.
+  const modelSet = modelSetFromConfig(
+    config.models,
+    config.defaultModel === undefined ? {} : { defaultRoute: config.defaultModel },
+  );
+  const presets = await loadPresets(path.join(dataDir, 'presets.json'));
   const registry = new ProjectionRegistry();
   for (const unit of BUILT_IN_UNITS) registry.register(unit);
   registerSubagentUnits(registry);
@@ -77,22 +83,19 @@ export async function openStrandRuntime(options: RuntimeOptions): Promise<Strand
     query,
     cacheWrites,
     cache,
-    model,
-    // The model's list_agents reads through the same bounded listing as subagent.list.
-    tools: subagentTools({ listing }),
+    // A turn runs on the model its session selected; one this host lacks is refused, not defaulted.
+    model: modelSet.resolver(),
+    // The model's list_agents reads through the same bounded listing as subagent.list; the
+    // session's preset bounds which tools a turn offers.
+    tools: presetTools(subagentTools({ listing }), presets),
     ...(coordination === undefined ? {} : { ownership: leaseOwnership(coordination.leases) }),
   });
-  const models: ModelCatalogEntry[] = [
-    { provider: 'strand', model: 'scripted', label: 'Scripted (built-in, deterministic)' },
-  ];
-  if (config.model?.baseUrl !== undefined && config.model.model !== undefined) {
-    models.push({
-      provider: config.model.provider ?? 'openai-compatible',
-      model: config.model.model,
-      label: `${config.model.model} (${config.model.baseUrl})`,
-    });
-  }
-  const presets = await loadPresets(path.join(dataDir, 'presets.json'));
+  // The catalog lists exactly the models turns can run on.
+  const models: ModelCatalogEntry[] = modelSet.entries.map(({ model, label }) => ({
+    provider: model.route.provider,
+    model: model.route.model,
+    label,
+  }));
   const services: HostServices = {
     persistence,
     preparations,

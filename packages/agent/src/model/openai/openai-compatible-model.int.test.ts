@@ -11,7 +11,7 @@ import {
   textChunk,
   usageChunk,
   type MockChatServer,
-} from '../../testing/mock-chat-server.js';
+} from '@strand/test-support';
 import type { ModelRequest, ModelStreamPart } from '../model.js';
 import { OpenAICompatibleModel } from './openai-compatible-model.js';
 
