@@ -28,6 +28,10 @@ export class CountingPersistence implements SessionPersistence {
     return this.inner.kind;
   }
 
+  unstorableIdReason(id: SessionId): string | undefined {
+    return this.inner.unstorableIdReason?.(id);
+  }
+
   /** Body reads of one session since the last reset. */
   readsOf(id: string): number {
     return this.#reads.get(id) ?? 0;
