@@ -66,6 +66,17 @@ export const ERROR_TABLE = {
     meaning: 'The session log does not reference that attachment.',
   },
   HOST_CATALOG_UNAVAILABLE: { rpc: -32007, owner: 'host', meaning: 'A catalog could not be loaded.' },
+  HOST_ORIGIN_FORBIDDEN: {
+    rpc: -32008,
+    owner: 'host',
+    meaning:
+      'The upgrade came from a web page of another origin, or named a Host that is not this loopback host (HTTP 403).',
+  },
+  HOST_AUTH_RATE_LIMITED: {
+    rpc: -32009,
+    owner: 'host',
+    meaning: 'Too many failed token attempts from this address; retry after `data.retryAfterMs` (HTTP 429).',
+  },
   SESSION_ID_INVALID: {
     rpc: -32010,
     owner: 'session',
