@@ -133,11 +133,11 @@ describe('the token off loopback (requireToken on loopback exercises it)', () =>
     expect(answer.status).toBe(303);
     expect(answer.headers.location).toBe('/sessions?x=1');
     const cookie = String(answer.headers['set-cookie']);
-    expect(cookie).toMatch(new RegExp(`^strand_token=${TOKEN};`));
+    expect(cookie).toMatch(new RegExp(`^strand_token_${f.host.port}=${TOKEN};`));
     expect(cookie).toMatch(/HttpOnly/);
     expect(cookie).toMatch(/SameSite=Strict/);
     expect(cookie).toMatch(/Path=\//);
-    const sent = `strand_token=${TOKEN}`;
+    const sent = `strand_token_${f.host.port}=${TOKEN}`;
     expect((await upgrade(f.host.rpcUrl, { cookie: sent })).status).toBe(101);
     expect((await upgrade(f.host.rpcUrl, {})).status).toBe(401);
     expect(JSON.parse((await get(`${f.host.url}/auth`, { cookie: sent })).body)).toEqual({
@@ -145,7 +145,9 @@ describe('the token off loopback (requireToken on loopback exercises it)', () =>
       status: 'ok',
     });
     expect(JSON.parse((await get(`${f.host.url}/auth`)).body)).toEqual({ required: true, status: 'missing' });
-    expect(JSON.parse((await get(`${f.host.url}/auth`, { cookie: 'strand_token=nope' })).body)).toEqual({
+    expect(
+      JSON.parse((await get(`${f.host.url}/auth`, { cookie: `strand_token_${f.host.port}=nope` })).body),
+    ).toEqual({
       required: true,
       status: 'invalid',
     });
@@ -175,7 +177,7 @@ describe('the token off loopback (requireToken on loopback exercises it)', () =>
     expect(errorCode(limited)).toBe('HOST_AUTH_RATE_LIMITED');
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect(
-      JSON.parse((await get(`${f.host.url}/auth`, { cookie: `strand_token=${TOKEN}` })).body),
+      JSON.parse((await get(`${f.host.url}/auth`, { cookie: `strand_token_${f.host.port}=${TOKEN}` })).body),
     ).toMatchObject({ required: true, status: 'rate-limited' });
     expect(refusals.map((r) => r.status)).toEqual([401, 401, 401, 401, 401, 401, 401, 401, 429]);
   });

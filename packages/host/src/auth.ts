@@ -2,8 +2,14 @@ import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { parseCookie } from 'cookie';
 
-/** The cookie a browser carries the token in once a `?token=` link moved it there (`page-token.ts`). */
-export const TOKEN_COOKIE = 'strand_token';
+/**
+ * The cookie a browser carries the token in once a `?token=` link moved it there
+ * (`edge/page-token.ts`). Cookies are scoped to a host name, not a port, so the name carries the
+ * port: two Strand hosts on one machine keep their own tokens instead of overwriting each other.
+ */
+export function tokenCookieName(port: number): string {
+  return `strand_token_${port}`;
+}
 
 /** Loopback means only this machine can connect: the one binding that needs no token. */
 export function isLoopbackHost(host: string): boolean {
@@ -16,7 +22,7 @@ export function isLoopbackHost(host: string): boolean {
  * such as `StrandConnection` in a browser); the token cookie (a browser, after its first
  * `?token=` page load moved the token there).
  */
-export function presentedToken(request: IncomingMessage): string | undefined {
+export function presentedToken(request: IncomingMessage, cookieName: string): string | undefined {
   const header = request.headers.authorization;
   if (typeof header === 'string') {
     const match = /^bearer +(\S+) *$/i.exec(header);
@@ -27,7 +33,7 @@ export function presentedToken(request: IncomingMessage): string | undefined {
   if (query !== null && query !== '') return query;
   const cookie = request.headers.cookie;
   if (typeof cookie !== 'string') return undefined;
-  const value = parseCookie(cookie)[TOKEN_COOKIE];
+  const value = parseCookie(cookie)[cookieName];
   return value === undefined || value === '' ? undefined : value;
 }
 

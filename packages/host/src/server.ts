@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { wireError } from './errors.js';
-import { isLoopbackHost } from './auth.js';
+import { isLoopbackHost, tokenCookieName } from './auth.js';
 import { accessPolicy, parseOrigin } from './edge/origin-check.js';
 import { httpRoutes } from './edge/http-routes.js';
 import type { RefusalListener } from './edge/refusal-log.js';
@@ -83,12 +83,6 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   const hub = new FollowHub(options.services, limits.maxQueuedBytes);
   const webRoot = options.webRoot === undefined ? undefined : path.resolve(options.webRoot);
   const sockets = new Set<WebSocket>();
-  const gate = new TokenGate({
-    token: options.token,
-    maxFailures: limits.maxAuthFailures,
-    windowSeconds: limits.authFailureWindowSeconds,
-  });
-
   // The frame limit is checked per message so an oversized request gets a typed error; `maxPayload`
   // is the hard ceiling past which ws stops reading and closes with 1009.
   const wss = new WebSocketServer({ noServer: true, maxPayload: frameCeiling(limits) });
@@ -100,6 +94,12 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   const address = server.address() as AddressInfo;
   // The checks need the port, known only now; no request is read before this tick ends.
   const policy = accessPolicy(bind, address.port, options.allowOrigins ?? []);
+  const gate = new TokenGate({
+    token: options.token,
+    maxFailures: limits.maxAuthFailures,
+    windowSeconds: limits.authFailureWindowSeconds,
+    cookieName: tokenCookieName(address.port),
+  });
   server.on(
     'request',
     httpRoutes({ policy, gate, webRoot, connections: () => sockets.size, onRefused: options.onRefused }),

@@ -51,7 +51,7 @@ export function httpRoutes(options: HttpRoutesOptions): RequestListener {
         .end(JSON.stringify(body));
       return;
     }
-    if (options.gate.required && movePageTokenToCookie(request, response)) return;
+    if (options.gate.required && movePageTokenToCookie(request, response, options.gate.cookieName)) return;
     if (options.webRoot === undefined) {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('no web UI configured');
       return;

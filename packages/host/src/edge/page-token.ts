@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { stringifySetCookie } from 'cookie';
-import { TOKEN_COOKIE } from '../auth.js';
 
 /** How long a browser keeps the token cookie: a month of `strand serve` sessions without the link. */
 const COOKIE_MAX_AGE_S = 30 * 24 * 3600;
@@ -12,13 +11,17 @@ const COOKIE_MAX_AGE_S = 30 * 24 * 3600;
  * see it. The token is not checked here: every connection checks the cookie (counted by the
  * token gate), and `/auth` tells the page whether it is right. Returns whether it answered.
  */
-export function movePageTokenToCookie(request: IncomingMessage, response: ServerResponse): boolean {
+export function movePageTokenToCookie(
+  request: IncomingMessage,
+  response: ServerResponse,
+  cookieName: string,
+): boolean {
   if (request.method !== 'GET' && request.method !== 'HEAD') return false;
   const url = new URL(request.url ?? '/', 'http://host');
   const token = url.searchParams.get('token');
   if (token === null) return false;
   url.searchParams.delete('token');
-  const cookie = stringifySetCookie(TOKEN_COOKIE, token, {
+  const cookie = stringifySetCookie(cookieName, token, {
     httpOnly: true,
     sameSite: 'strict',
     path: '/',

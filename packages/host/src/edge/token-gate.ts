@@ -15,6 +15,8 @@ export interface TokenGateOptions {
   /** Failed attempts one address may make per window before it is refused outright. */
   readonly maxFailures: number;
   readonly windowSeconds: number;
+  /** The token cookie's name (`tokenCookieName(port)`). */
+  readonly cookieName: string;
 }
 
 /**
@@ -26,10 +28,12 @@ export class TokenGate {
   readonly #token: string | undefined;
   readonly #failures: RateLimiterMemory;
   readonly #max: number;
+  readonly cookieName: string;
 
   constructor(options: TokenGateOptions) {
     this.#token = options.token;
     this.#max = options.maxFailures;
+    this.cookieName = options.cookieName;
     this.#failures = new RateLimiterMemory({
       keyPrefix: 'strand-token',
       points: options.maxFailures,
@@ -47,7 +51,7 @@ export class TokenGate {
     const seen = await this.#failures.get(address);
     if (seen !== null && seen.consumedPoints >= this.#max)
       return { kind: 'rate-limited', retryAfterMs: seen.msBeforeNext };
-    const presented = presentedToken(request);
+    const presented = presentedToken(request, this.cookieName);
     if (presented === undefined) return { kind: 'missing' };
     if (tokenMatches(this.#token, presented)) return { kind: 'ok' };
     // consume() rejects once the points are spent; that attempt is still just `invalid`, and
