@@ -166,6 +166,13 @@ describe('who may drive a host, in Chromium', { timeout: 120_000 }, () => {
     // A reload without the link still connects: the cookie carries the token.
     await page.goto(guarded.url);
     await waitConnection('open');
+    // Another port of the same name is the same *site*: its page's upgrade carries the cookie,
+    // and only the Origin check stops it (403, not 401).
+    refusals.length = 0;
+    await page.goto(`http://127.0.0.1:${foreignPort}/?rpc=${encodeURIComponent(guarded.rpcUrl)}`);
+    await page.waitForFunction(() => document.title.startsWith('closed'));
+    expect(await page.title()).toBe('closed 1006');
+    expect(refusals).toEqual([expect.objectContaining({ status: 403, code: 'HOST_ORIGIN_FORBIDDEN' })]);
   });
 
   it('off loopback: a missing or wrong token is explained on the page instead of "connecting" forever', async () => {
