@@ -144,6 +144,36 @@ describe('strand CLI (--json and exit codes)', () => {
     }
   });
 
+  it('serve --require-token generates and prints a token on loopback; a bad --allow-origin is one clear line, exit 1', async () => {
+    const empty = mkdtempSync(path.join(tmpdir(), 'strand-serve-'));
+    try {
+      const run = await longRunning(
+        [
+          'serve',
+          '--data',
+          empty,
+          '--port',
+          '0',
+          '--json',
+          '--require-token',
+          '--allow-origin',
+          'http://ui.example:8080',
+        ],
+        (stdout) => stdout.includes('\n'),
+      );
+      const started = JSON.parse(run.stdout.split('\n')[0]!) as { url: string; token: string };
+      expect(started.token.length).toBeGreaterThanOrEqual(16);
+      expect(started.url).toBe(`${new URL(started.url).origin}/?token=${encodeURIComponent(started.token)}`);
+      expect(run.code).toBe(0);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+    const bad = strand('serve', '--data', data, '--port', '0', '--allow-origin', 'ui.example');
+    expect(bad.code).toBe(1);
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+    expect(bad.stderr).toMatch(/"ui\.example" is not an origin/);
+  });
+
   it('follow --json prints the snapshot window as JSON lines, one event each', async () => {
     const run = await longRunning(
       ['follow', 'demo-2', '--data', data, '--json'],

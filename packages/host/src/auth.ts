@@ -1,17 +1,40 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { parseCookie } from 'cookie';
+
+/**
+ * The cookie a browser carries the token in once a `?token=` link moved it there
+ * (`edge/page-token.ts`). Cookies are scoped to a host name, not a port, so the name carries the
+ * port: two Strand hosts on one machine keep their own tokens instead of overwriting each other.
+ */
+export function tokenCookieName(port: number): string {
+  return `strand_token_${port}`;
+}
 
 /** Loopback means only this machine can connect: the one binding that needs no token. */
 export function isLoopbackHost(host: string): boolean {
   return host === 'localhost' || host === '::1' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
-/** The token a client presented: `Authorization: Bearer …` or `?token=…` (browsers cannot set headers on WebSockets). */
-export function presentedToken(request: IncomingMessage): string | undefined {
+/**
+ * The token a request presented, first found of: `Authorization: Bearer …` (the scheme is
+ * case-insensitive, RFC 7235 §2.1); `?token=…` (clients that cannot set headers on a WebSocket,
+ * such as `StrandConnection` in a browser); the token cookie (a browser, after its first
+ * `?token=` page load moved the token there).
+ */
+export function presentedToken(request: IncomingMessage, cookieName: string): string | undefined {
   const header = request.headers.authorization;
-  if (typeof header === 'string' && header.startsWith('Bearer ')) return header.slice('Bearer '.length);
-  const url = new URL(request.url ?? '/', 'http://host');
-  return url.searchParams.get('token') ?? undefined;
+  if (typeof header === 'string') {
+    const match = /^bearer +(\S+) *$/i.exec(header);
+    if (match !== null) return match[1];
+  }
+  // An explicit token beats the cookie: a page that passes one knows better than an old cookie.
+  const query = new URL(request.url ?? '/', 'http://host').searchParams.get('token');
+  if (query !== null && query !== '') return query;
+  const cookie = request.headers.cookie;
+  if (typeof cookie !== 'string') return undefined;
+  const value = parseCookie(cookie)[cookieName];
+  return value === undefined || value === '' ? undefined : value;
 }
 
 export function tokenMatches(expected: string, presented: string | undefined): boolean {

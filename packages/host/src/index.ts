@@ -1,4 +1,11 @@
-export { startHost, HostConfigError, type HostOptions, type RunningHost } from './server.js';
+export {
+  startHost,
+  HostConfigError,
+  FRAME_CEILING_CLOSE_CODE,
+  type HostOptions,
+  type RunningHost,
+} from './server.js';
+export type { Refusal, RefusalListener } from './edge/refusal-log.js';
 export { DEFAULT_LIMITS, LIST_HINT_KEYS, type HostServices, type HostLimits } from './services.js';
 export type {
   AgentPort,

@@ -3,12 +3,16 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { wireError } from './errors.js';
-import { isLoopbackHost, presentedToken, tokenMatches } from './auth.js';
+import { isLoopbackHost, tokenCookieName } from './auth.js';
+import { accessPolicy, parseOrigin } from './edge/origin-check.js';
+import { httpRoutes } from './edge/http-routes.js';
+import type { RefusalListener } from './edge/refusal-log.js';
+import { TokenGate } from './edge/token-gate.js';
+import { upgradeHandler } from './edge/upgrade.js';
 import { FollowHub } from './follow/follow-hub.js';
 import type { Outbound } from './follow/outbound.js';
 import { errorReply, handleFrame, type ConnectionContext } from './rpc/dispatch.js';
-import { DEFAULT_LIMITS, type HostLimits, type HostServices } from './services.js';
-import { serveStatic } from './static-files.js';
+import { DEFAULT_LIMITS, frameCeiling, type HostLimits, type HostServices } from './services.js';
 
 export interface HostOptions {
   readonly services: HostServices;
@@ -18,6 +22,15 @@ export interface HostOptions {
   readonly port?: number;
   /** Required on every connection when set; mandatory off loopback. */
   readonly token?: string;
+  /**
+   * Require the token on loopback too (off loopback it always is): for a machine shared with
+   * other users, and to exercise the off-loopback flow without leaving loopback.
+   */
+  readonly requireToken?: boolean;
+  /** Origins (`http(s)://host[:port]`) besides the host's own whose pages may open `/rpc`. */
+  readonly allowOrigins?: readonly string[];
+  /** Told of every upgrade or page the access checks refused. */
+  readonly onRefused?: RefusalListener;
   readonly limits?: Partial<HostLimits>;
   /** A built web UI folder to serve over HTTP. */
   readonly webRoot?: string;
@@ -33,60 +46,74 @@ export interface RunningHost {
   close(): Promise<void>;
 }
 
+/** A host option that cannot work: `HOST_TOKEN_REQUIRED` (no token where one is required) or `HOST_ORIGIN_INVALID`. */
 export class HostConfigError extends Error {
   override readonly name = 'HostConfigError';
-  readonly code = 'HOST_TOKEN_REQUIRED';
+  constructor(
+    readonly code: 'HOST_TOKEN_REQUIRED' | 'HOST_ORIGIN_INVALID',
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
+/** Close code a connection gets when a frame exceeds the hard ceiling (RFC 6455 "message too big"). */
+export const FRAME_CEILING_CLOSE_CODE = 1009;
+
 /**
- * The Strand host: JSON-RPC 2.0 over one WebSocket per client at `/rpc`, `/health`, and the web
- * UI. One bad request gets one typed error; the connection and every other client go on.
+ * The Strand host: JSON-RPC 2.0 over one WebSocket per client at `/rpc`, `/health`, `/auth` and
+ * the web UI. One bad request gets one typed error; the connection and every other client go on.
  */
 export async function startHost(options: HostOptions): Promise<RunningHost> {
   const bind = options.host ?? '127.0.0.1';
-  if (!isLoopbackHost(bind) && (options.token === undefined || options.token.length < 16)) {
-    throw new HostConfigError(`binding ${bind} (not loopback) requires a token of at least 16 characters`);
+  const tokenRequired = options.requireToken === true || !isLoopbackHost(bind);
+  if (tokenRequired && (options.token === undefined || options.token.length < 16)) {
+    throw new HostConfigError(
+      'HOST_TOKEN_REQUIRED',
+      `${isLoopbackHost(bind) ? 'requireToken' : `binding ${bind} (not loopback)`} requires a token of at least 16 characters`,
+    );
   }
+  for (const origin of options.allowOrigins ?? [])
+    if (parseOrigin(origin) === undefined)
+      throw new HostConfigError(
+        'HOST_ORIGIN_INVALID',
+        `allowed origin ${JSON.stringify(origin)} is not an origin (http(s)://host[:port], no path)`,
+      );
   const limits: HostLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const hub = new FollowHub(options.services, limits.maxQueuedBytes);
   const webRoot = options.webRoot === undefined ? undefined : path.resolve(options.webRoot);
   const sockets = new Set<WebSocket>();
-
-  const server: Server = createServer((request, response) => {
-    if (request.url === '/health') {
-      response
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(JSON.stringify({ ok: true, connections: sockets.size }));
-      return;
-    }
-    if (webRoot === undefined) {
-      response.writeHead(404, { 'content-type': 'text/plain' }).end('no web UI configured');
-      return;
-    }
-    serveStatic(webRoot, request, response).catch(() => response.writeHead(500).end());
-  });
-
   // The frame limit is checked per message so an oversized request gets a typed error; `maxPayload`
-  // is only the hard ceiling past which ws drops the connection.
-  const wss = new WebSocketServer({
-    noServer: true,
-    maxPayload: Math.max(limits.maxFrameBytes * 4, 16 * 1024 * 1024),
+  // is the hard ceiling past which ws stops reading and closes with 1009.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: frameCeiling(limits) });
+  const server: Server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, bind, () => resolve());
   });
-  server.on('upgrade', (request, socket, head) => {
-    const pathname = new URL(request.url ?? '/', 'http://host').pathname;
-    if (pathname !== '/rpc') {
-      socket.end('HTTP/1.1 404 Not Found\r\n\r\n');
-      return;
-    }
-    if (options.token !== undefined && !tokenMatches(options.token, presentedToken(request))) {
-      socket.end(
-        'HTTP/1.1 401 Unauthorized\r\ncontent-type: application/json\r\n\r\n' +
-          JSON.stringify({ error: wireError('HOST_UNAUTHORIZED', 'a valid token is required') }),
-      );
-      return;
-    }
-    wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
+  const address = server.address() as AddressInfo;
+  // The checks need the port, known only now; no request is read before this tick ends.
+  const policy = accessPolicy(bind, address.port, options.allowOrigins ?? []);
+  const gate = new TokenGate({
+    token: options.token,
+    maxFailures: limits.maxAuthFailures,
+    windowSeconds: limits.authFailureWindowSeconds,
+    cookieName: tokenCookieName(address.port),
   });
+  server.on(
+    'request',
+    httpRoutes({ policy, gate, webRoot, connections: () => sockets.size, onRefused: options.onRefused }),
+  );
+  server.on(
+    'upgrade',
+    upgradeHandler({
+      policy,
+      gate,
+      onRefused: options.onRefused,
+      accept: (request, socket, head) =>
+        wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request)),
+    }),
+  );
 
   wss.on('connection', (ws: WebSocket) => {
     sockets.add(ws);
@@ -148,11 +175,6 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     ws.on('error', () => ws.terminate());
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, bind, () => resolve());
-  });
-  const address = server.address() as AddressInfo;
   const hostForUrl = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${hostForUrl}:${address.port}`;
   return {

@@ -32,6 +32,15 @@ export interface HostLimits {
   readonly smallLogBytes: number;
   /** `session.follow`: events in the opening window by default. */
   readonly followWindow: number;
+  /**
+   * Hard ceiling on one incoming frame: ws stops reading a longer one and closes the connection
+   * with 1009 (it cannot answer a frame it never buffered). Default: 4× `maxFrameBytes`, at least
+   * 16 MiB; never below `maxFrameBytes`.
+   */
+  readonly frameCeilingBytes?: number;
+  /** Failed token attempts one remote address may make per window before it gets HTTP 429. */
+  readonly maxAuthFailures: number;
+  readonly authFailureWindowSeconds: number;
 }
 
 export const DEFAULT_LIMITS: HostLimits = {
@@ -40,7 +49,15 @@ export const DEFAULT_LIMITS: HostLimits = {
   maxQueuedBytes: 1024 * 1024,
   smallLogBytes: 64 * 1024,
   followWindow: 200,
+  maxAuthFailures: 10,
+  authFailureWindowSeconds: 60,
 };
+
+/** The ws `maxPayload`: frames between `maxFrameBytes` and this get HOST_FRAME_TOO_LARGE. */
+export function frameCeiling(limits: HostLimits): number {
+  const ceiling = limits.frameCeilingBytes ?? Math.max(limits.maxFrameBytes * 4, 16 * 1024 * 1024);
+  return Math.max(ceiling, limits.maxFrameBytes);
+}
 
 /** Projection keys a list row carries as hints. */
 export const LIST_HINT_KEYS = ['title', 'listMetadata', 'agentPreset'] as const;

@@ -77,6 +77,12 @@ export interface Attachment {
  */
 export interface SessionPersistence {
   readonly kind: string;
+  /**
+   * Why this backend could never store a session with `id` (valid as a `SessionId`), or
+   * undefined when it can. Absent: every valid id is storable. Edges (the host's params) call
+   * it to refuse such an id as invalid instead of failing in storage.
+   */
+  unstorableIdReason?(id: SessionId): string | undefined;
   create(input: CreateSessionInput): Promise<{ readonly incarnation: string }>;
   append(id: SessionId, events: readonly SessionEvent[]): Promise<{ readonly revision: string }>;
   list(options?: ReadOptions): Promise<PersistedSessionSummary[]>;

@@ -76,6 +76,17 @@ export const ERROR_TABLE = {
     owner: 'host',
     meaning: 'The preset catalog does not list that preset; nothing was appended.',
   },
+  HOST_ORIGIN_FORBIDDEN: {
+    rpc: -32070,
+    owner: 'host',
+    meaning:
+      'The upgrade came from a web page of another origin, or named a Host that is not this loopback host (HTTP 403).',
+  },
+  HOST_AUTH_RATE_LIMITED: {
+    rpc: -32071,
+    owner: 'host',
+    meaning: 'Too many failed token attempts from this address; retry after `data.retryAfterMs` (HTTP 429).',
+  },
   SESSION_ID_INVALID: {
     rpc: -32010,
     owner: 'session',

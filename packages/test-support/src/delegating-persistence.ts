@@ -25,6 +25,9 @@ export class DelegatingPersistence implements SessionPersistence {
   get kind(): string {
     return this.inner.kind;
   }
+  unstorableIdReason(id: SessionId): string | undefined {
+    return this.inner.unstorableIdReason?.(id);
+  }
   create(input: CreateSessionInput): Promise<{ readonly incarnation: string }> {
     return this.inner.create(input);
   }

@@ -3,18 +3,39 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { MantineProvider } from '@mantine/core';
 import { App } from './app/App.js';
+import { checkAccess } from './app/access.js';
+import { AccessGuard, fetchAuth } from './app/AccessGuard.js';
+import { AccessProblemView } from './app/AccessProblemView.js';
 import { StrandContext } from './app/hooks.js';
 import { createStrand } from './app/strand.js';
 
-const strand = createStrand();
 const root = document.getElementById('root');
 if (root === null) throw new Error('no #root element');
-createRoot(root).render(
-  <StrictMode>
-    <MantineProvider>
-      <StrandContext.Provider value={strand}>
-        <App />
-      </StrandContext.Provider>
-    </MantineProvider>
-  </StrictMode>,
-);
+const reactRoot = createRoot(root);
+
+// Ask before connecting: a refused upgrade looks the same to a page whatever the reason, so
+// without this a page lacking its token would say "connecting" forever.
+void checkAccess(fetchAuth).then((problem) => {
+  if (problem !== undefined) {
+    reactRoot.render(
+      <StrictMode>
+        <MantineProvider>
+          <AccessProblemView problem={problem} />
+        </MantineProvider>
+      </StrictMode>,
+    );
+    return;
+  }
+  const strand = createStrand();
+  reactRoot.render(
+    <StrictMode>
+      <MantineProvider>
+        <StrandContext.Provider value={strand}>
+          <AccessGuard>
+            <App />
+          </AccessGuard>
+        </StrandContext.Provider>
+      </MantineProvider>
+    </StrictMode>,
+  );
+});

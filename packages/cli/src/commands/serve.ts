@@ -14,6 +14,8 @@ interface ServeOptions {
   port: string;
   host: string;
   token?: string;
+  requireToken?: boolean;
+  allowOrigin: string[];
   backend?: 'jsonl' | 'sqlite';
   store?: string;
   coldReads?: string;
@@ -35,6 +37,13 @@ export function serveCommand(): Command {
     .option('--port <port>', 'port (0: any free port)', '4400')
     .option('--host <host>', 'interface to bind; anything but loopback requires a token', '127.0.0.1')
     .option('--token <token>', 'token clients must present (generated and printed when binding off loopback)')
+    .option('--require-token', 'require the token on loopback too (a machine shared with other users)')
+    .option(
+      '--allow-origin <origin>',
+      'another web origin (http(s)://host[:port]) whose pages may connect; repeatable',
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
+    )
     .addOption(
       // No commander default: the runtime defaults to jsonl, and refuses --backend beside --store.
       new Option('--backend <backend>', 'files store format (default jsonl)').choices(['jsonl', 'sqlite']),
@@ -63,8 +72,8 @@ export function serveCommand(): Command {
       const port = Number(options.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535)
         throw new Error(`--port must be 0–65535, got ${options.port}`);
-      const token =
-        options.token ?? (isLoopbackHost(options.host) ? undefined : randomBytes(24).toString('base64url'));
+      const needsToken = options.requireToken === true || !isLoopbackHost(options.host);
+      const token = options.token ?? (needsToken ? randomBytes(24).toString('base64url') : undefined);
       if (options.demo === true && options.store !== undefined)
         throw new Error('--demo writes its corpus to the data folder; it cannot be combined with --store');
       // Read before anything is written: a bad file fails the command with nothing changed.
@@ -93,6 +102,13 @@ export function serveCommand(): Command {
         host: options.host,
         port,
         ...(token === undefined ? {} : { token }),
+        ...(options.requireToken === true ? { requireToken: true } : {}),
+        allowOrigins: options.allowOrigin,
+        // The operator's one view of pages and clients the access checks turned away.
+        onRefused: (refusal) =>
+          console.error(
+            `strand host: refused ${refusal.upgrade ? '/rpc upgrade' : 'page'} from ${refusal.address ?? '?'} (${refusal.status} ${refusal.code}): ${refusal.reason}`,
+          ),
         ...(existsSync(WEB_ROOT) ? { webRoot: WEB_ROOT } : {}),
       });
       const stopTicker = options.demo === true ? startDemoTicker(runtime) : () => undefined;

@@ -14,6 +14,7 @@ import { HostError } from '../errors.js';
 import type { HandlerResult } from './handler.js';
 import { PARAM_SCHEMAS, isMethodName } from './schemas.js';
 import { parseFrame } from './envelope.js';
+import { sessionIdParamError } from './session-id-param.js';
 import type { z } from 'zod';
 
 type Params<M extends MethodName> = z.infer<(typeof PARAM_SCHEMAS)[M]>;
@@ -151,6 +152,8 @@ export async function handleFrame(ctx: ConnectionContext, text: string): Promise
       ),
     );
   }
+  const idError = sessionIdParamError(ctx.services, parsed.data);
+  if (idError !== undefined) return errorReply(id, idError);
   try {
     const handled = await route(ctx, method, parsed.data);
     return {

@@ -30,5 +30,7 @@ export function parseFrame(text: string): ParsedFrame {
       error: wireError('RPC_INVALID_REQUEST', 'a request needs jsonrpc "2.0", a method and an id'),
     };
   }
-  return { kind: 'request', id, method: r.method, params: r.params ?? {} };
+  // Absent params mean none; `null` is a value, refused by the method's schema like any other
+  // non-object (JSON-RPC 2.0 §4.2: params, when present, are an object or an array).
+  return { kind: 'request', id, method: r.method, params: r.params === undefined ? {} : r.params };
 }

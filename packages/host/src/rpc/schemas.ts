@@ -5,7 +5,9 @@ import type { MethodName } from '@strand/protocol';
  * Param schemas per method: the wire is an edge, so everything is validated here and trusted
  * inside. Strict objects: unknown keys are refused, so a typo is an error rather than ignored.
  */
-const id = z.string().min(1).max(128);
+// Only the type here: the rules of a session id (and whether this host can store it) are
+// checked after parsing by `sessionIdParamError`, so every malformed id is SESSION_ID_INVALID.
+const id = z.string();
 const seq = z.number().int().min(0);
 const route = {
   provider: z.string().min(1).max(200),

@@ -8,7 +8,7 @@ import {
   type SessionId,
   type SessionSeq,
 } from '@strand/session';
-import { PersistenceError, throwIfAborted } from '../errors.js';
+import { PersistenceError, isPersistenceError, throwIfAborted } from '../errors.js';
 import type {
   Attachment,
   CreateSessionInput,
@@ -129,6 +129,17 @@ export class JsonlSessionPersistence implements SessionPersistence {
   /** Scans the worker thread served and declined (undefined when it is off): diagnostics. */
   get scanWorkerStats(): { readonly served: number; readonly declined: number } | undefined {
     return this.#scanWorker === undefined ? undefined : { ...this.#scanWorker.stats };
+  }
+
+  /** An id whose escaped file name would pass `MAX_ESCAPED_LENGTH` (about 67 upper-case characters). */
+  unstorableIdReason(id: SessionId): string | undefined {
+    try {
+      escapeSessionId(id);
+      return undefined;
+    } catch (error) {
+      if (isPersistenceError(error, 'PERSISTENCE_ID_UNSTORABLE')) return error.message;
+      throw error;
+    }
   }
 
   async create(input: CreateSessionInput): Promise<{ readonly incarnation: string }> {

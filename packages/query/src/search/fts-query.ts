@@ -14,7 +14,8 @@ export const MAX_QUERY_TERMS = 32;
  * matches when it contains every piece; a piece the tokenizer splits (`foo-bar`, `col:val`) is a
  * phrase. A piece with no token characters (`-`) is an empty phrase, which FTS5 ignores in an AND.
  *
- * Throws `SESSION_QUERY_INVALID_QUERY` for an empty, whitespace-only or oversized query.
+ * Throws `SESSION_QUERY_INVALID_QUERY` for an empty, whitespace-only or oversized query, or one
+ * containing NUL.
  */
 export function literalMatchExpression(query: string): string {
   return literalQuery(query).expression;
@@ -37,6 +38,10 @@ export function literalQuery(query: string): LiteralQuery {
       `a search query is at most ${MAX_QUERY_CHARS} characters, got ${query.length}`,
     );
   }
+  // Neither FTS5's query parser nor PostgreSQL's text type accepts NUL: without this check the
+  // store's raw message would surface as a storage failure for what is the caller's mistake.
+  if (query.includes('\u0000'))
+    throw new SearchIndexError('SESSION_QUERY_INVALID_QUERY', 'a search query cannot contain NUL (U+0000)');
   const terms = query.split(/\s+/u).filter((term) => term.length > 0);
   if (terms.length === 0)
     throw new SearchIndexError(

@@ -7,6 +7,7 @@ import {
   type ModelCatalog,
   type PresetCatalog,
 } from '@strand/client';
+import { dropTokenFromAddressBar } from './access.js';
 
 /** Everything the UI talks to: one connection, one shared projection store, the two catalogs. */
 export interface Strand {
@@ -17,7 +18,11 @@ export interface Strand {
   newFollower(): SessionFollower;
 }
 
-/** `ws(s)://<host>/rpc` of the page's own origin, with `?token=` carried over from the page URL. */
+/**
+ * `ws(s)://<host>/rpc` of the page's own origin, with `?token=` carried over from the page URL
+ * when it is still there (a page the host served has it in its cookie instead: the host
+ * redirected the `?token=` load).
+ */
 export function rpcUrlFrom(location: Pick<Location, 'protocol' | 'host' | 'search'>): {
   url: string;
   token?: string;
@@ -29,6 +34,7 @@ export function rpcUrlFrom(location: Pick<Location, 'protocol' | 'host' | 'searc
 
 export function createStrand(): Strand {
   const { url, token } = rpcUrlFrom(window.location);
+  dropTokenFromAddressBar(window.location, window.history);
   const connection = new StrandConnection({ url, WebSocket, ...(token === undefined ? {} : { token }) });
   const store = new ProjectionStore();
   const models = createModelCatalog(connection);

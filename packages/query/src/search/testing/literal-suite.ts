@@ -139,6 +139,14 @@ export function searchLiteralSuite(engine: string, openIndex: OpenSearchIndex): 
           isSearchIndexError(e, 'SESSION_QUERY_INVALID_QUERY'),
         );
       });
+
+      it('refuses a query containing NUL as invalid, never as a storage error', async () => {
+        for (const query of ['a\u0000b', '\u0000', 'ok \u0000']) {
+          await expect(index.search(query)).rejects.toSatisfy((e) =>
+            isSearchIndexError(e, 'SESSION_QUERY_INVALID_QUERY'),
+          );
+        }
+      });
     });
 
     describe('ranking, grouping, snippets', () => {

@@ -1,0 +1,22 @@
+import { Alert, Button, Center, Code, Stack, Text } from '@mantine/core';
+import { describeProblem, type AccessProblem } from './access.js';
+
+/** Shown instead of the UI when the host will not let this browser connect, saying why. */
+export function AccessProblemView({ problem }: { problem: AccessProblem }): React.JSX.Element {
+  const { title, detail } = describeProblem(problem);
+  return (
+    <Center h="100vh" p="md">
+      <Alert color="red" title={title} maw={560} data-testid="access-problem" data-problem={problem.kind}>
+        <Stack gap="sm">
+          <Text size="sm">{detail}</Text>
+          <Text size="sm" c="dimmed">
+            On the host machine: <Code>strand serve --host … --token …</Code> prints the link.
+          </Text>
+          <Button variant="light" color="red" onClick={() => window.location.reload()}>
+            Retry
+          </Button>
+        </Stack>
+      </Alert>
+    </Center>
+  );
+}
