@@ -29,6 +29,12 @@ export interface RuntimeOptions {
   readonly model?: ModelConfig;
   /** Index the persisted corpus for search when the runtime opens (default true; runs in the background). */
   readonly syncSearch?: boolean;
+  /**
+   * Files store, JSONL: delete temp files of interrupted writes on open (default true). A runtime
+   * that only reads a folder another process may be writing (the CLI's embedded reads) passes
+   * false, so it never deletes that writer's in-flight temp files.
+   */
+  readonly sweepTemp?: boolean;
 }
 
 export type ResolvedStore =
@@ -43,6 +49,7 @@ export interface ResolvedRuntimeOptions {
   readonly leaseTtlMs: number | undefined;
   readonly model: ModelConfig | undefined;
   readonly syncSearch: boolean;
+  readonly sweepTemp: boolean;
 }
 
 export class RuntimeConfigError extends Error {
@@ -71,6 +78,7 @@ const Options = z.strictObject({
   // The model's own factory validates its fields (AGENT_CONFIG_INVALID).
   model: z.custom<ModelConfig>((value) => typeof value === 'object' && value !== null).optional(),
   syncSearch: z.boolean().optional(),
+  sweepTemp: z.boolean().optional(),
 });
 
 /** Validates runtime options at the edge; refuses with `HOST_RUNTIME_CONFIG_INVALID` naming every bad field. */
@@ -101,6 +109,7 @@ export function resolveRuntimeOptions(options: RuntimeOptions): ResolvedRuntimeO
     leaseTtlMs: o.leaseTtlMs,
     model: o.model,
     syncSearch: o.syncSearch ?? true,
+    sweepTemp: o.sweepTemp ?? true,
   };
 }
 
