@@ -133,6 +133,7 @@ async function serve(
     if (!existsSync(WEB_ROOT)) console.log('  (the web UI is not built: npm run build:web)');
   }
   await stopped;
+  await lock?.withdrawHost();
   stopTicker();
   await host.close();
   await runtime.close();

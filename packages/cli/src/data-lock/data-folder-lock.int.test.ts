@@ -111,6 +111,15 @@ describe('the data folder lock', () => {
       rpcUrl: 'ws://127.0.0.1:4400/rpc',
       token: 's3cret',
     });
+    await lock.withdrawHost();
+    expect(existsSync(path.join(dir, TOKEN_FILE))).toBe(false);
+    expect(await findDataFolderHolder(dir)).toEqual({ kind: 'writer', record: lock.record });
+    await lock.announceHost({ url: 'http://127.0.0.1:4400', rpcUrl: 'ws://127.0.0.1:4400/rpc' });
+    expect(await findDataFolderHolder(dir)).toEqual({
+      kind: 'host',
+      record: lock.record,
+      rpcUrl: 'ws://127.0.0.1:4400/rpc',
+    });
     const error = await refusal('import');
     expect((error as Error).message).toContain('`strand serve` (pid');
     expect((error as Error).message).toContain(', http://127.0.0.1:4400)');

@@ -1,4 +1,4 @@
-import { mkdir, open, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DataLockError } from './errors.js';
@@ -29,6 +29,11 @@ export interface DataFolderLock {
     readonly rpcUrl: string;
     readonly token?: string;
   }): Promise<void>;
+  /**
+   * Stops pointing read commands at the host (it is about to stop listening) while the lock stays
+   * held until the last write is flushed; meanwhile they read the disk.
+   */
+  withdrawHost(): Promise<void>;
   /** Removes the record and drops the lock. Idempotent. */
   release(): Promise<void>;
 }
@@ -123,6 +128,11 @@ function heldLock(dir: string, handle: FileHandle, base: LockRecord): DataFolder
         },
       };
       await writeLockRecord(dir, record);
+    },
+    async withdrawHost() {
+      record = base;
+      await writeLockRecord(dir, record);
+      await rm(path.join(dir, TOKEN_FILE), { force: true });
     },
     async release() {
       if (released) return;
