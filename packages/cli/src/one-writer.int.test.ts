@@ -94,6 +94,11 @@ describe('one writer per data folder (real strand processes)', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(`is in use by \`strand serve\` (pid ${first.process.pid}, ${first.url})`);
     expect(snapshot(data)).toEqual(before);
+    // Writers that cannot go through a host are told to stop it.
+    const demo = await strandAsync(['demo', '--data', data]);
+    expect(demo.code).toBe(1);
+    expect(demo.stderr).toContain(`(pid ${first.process.pid}, ${first.url}); stop that host first`);
+    expect(snapshot(data)).toEqual(before);
     // The first host is unharmed and still the one that answers.
     const listed = await strandAsync(['list', '--data', data, '--json']);
     expect(listed.code).toBe(0);
@@ -170,6 +175,50 @@ describe('one writer per data folder (real strand processes)', () => {
       expect(await stop(follow)).toBe(0);
     } finally {
       connection.close();
+    }
+  }, 180_000);
+
+  it('read commands reach a holding host that requires a token through its 0600 token file', async () => {
+    const host = await serve(['--token', 'not-guessable']);
+    expect(statSync(path.join(data, 'strand-host.token')).mode & 0o777).toBe(0o600);
+    // The token is required: a socket without it is refused at the upgrade.
+    const refused = await new Promise<number>((resolve, reject) => {
+      const socket = new WebSocket(host.rpcUrl);
+      socket.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      socket.on('open', () => reject(new Error('opened without the token')));
+      socket.on('error', () => undefined);
+    });
+    expect(refused).toBe(401);
+    const listed = await strandAsync(['list', '--data', data, '--json']);
+    expect(listed.code).toBe(0);
+    expect(listed.json()).toEqual({ sessions: [] });
+    // A token file this user cannot read (here: gone) is a clear error, not a hang.
+    rmSync(path.join(data, 'strand-host.token'));
+    const unauthorized = await strandAsync(['list', '--data', data]);
+    expect(unauthorized.code).toBe(1);
+    expect(unauthorized.stderr.trim()).toBe(
+      `strand: the host holding ${data} (${host.url.split('/?')[0]}, pid ${host.process.pid}) refused the token (none found: pass --token)`,
+    );
+    expect((await strandAsync(['list', '--data', data, '--token', 'not-guessable'])).code).toBe(0);
+    expect(await stop(host.process)).toBe(0);
+    expect(readdirSync(data).filter((name) => name.startsWith('strand-host.token'))).toEqual([]);
+  }, 180_000);
+
+  it('a holder whose recorded host does not answer is a clear error for read commands, not a hang', async () => {
+    const lock = await holdDataFolder(data, 'serve');
+    try {
+      const closed = createServer();
+      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+      const port = (closed.address() as AddressInfo).port;
+      await new Promise((resolve) => closed.close(resolve));
+      await lock.announceHost({ url: `http://127.0.0.1:${port}`, rpcUrl: `ws://127.0.0.1:${port}/rpc` });
+      const run = await strandAsync(['list', '--data', data]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(
+        `strand: the host holding ${data} (http://127.0.0.1:${port}, pid ${process.pid}) does not answer`,
+      );
+    } finally {
+      await lock.release();
     }
   }, 180_000);
 

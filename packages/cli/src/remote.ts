@@ -1,7 +1,7 @@
 import { WebSocket } from 'ws';
 import { StrandConnection } from '@strand/client';
 import { openStrandRuntime, startHost } from '@strand/host';
-import { findDataFolderHolder } from './data-lock/folder-holder.js';
+import { resolveHoldingHost } from './holding-host.js';
 
 export interface RemoteOptions {
   readonly data: string;
@@ -54,9 +54,10 @@ export async function readTarget(
   if (options.url !== undefined)
     return { kind: 'host', rpcUrl: toRpcUrl(options.url), ...tokenOf(options.token) };
   if (options.store !== undefined) return { kind: 'folder' };
-  const holder = await findDataFolderHolder(options.data);
-  if (holder.kind !== 'host') return { kind: 'folder' };
-  return { kind: 'host', rpcUrl: holder.rpcUrl, ...tokenOf(options.token ?? holder.token) };
+  const host = await resolveHoldingHost(options.data, options.token);
+  return host === undefined
+    ? { kind: 'folder' }
+    : { kind: 'host', rpcUrl: host.rpcUrl, ...tokenOf(host.token) };
 }
 
 /** Runs `fn` with a connection to a running host. */

@@ -10,6 +10,7 @@ import { registerSubagentUnits } from '@strand/subagent';
 import { findDataFolderHolder, type FolderHolder } from '../data-lock/folder-holder.js';
 import { holdDataFolder } from '../data-lock/hold-for-command.js';
 import { DEFAULT_DATA_DIR } from '../defaults.js';
+import { resolveHoldingHost } from '../holding-host.js';
 import { withHost } from '../remote.js';
 
 interface DoctorOptions {
@@ -68,7 +69,7 @@ async function doctor(options: DoctorOptions, holder: FolderHolder, holdsLock: b
     root: options.data,
     sweepTemp: holdsLock,
   });
-  const running = new RunningTurns(holder);
+  const running = new RunningTurns(options.data, holder);
   const showBar = options.json !== true && process.stderr.isTTY;
   try {
     const sessions = await persistence.list();
@@ -138,28 +139,33 @@ async function doctor(options: DoctorOptions, holder: FolderHolder, holdsLock: b
  */
 class RunningTurns {
   readonly #ids = new Set<string>();
-  constructor(readonly holder: FolderHolder) {}
+  #hostUrl: string | undefined;
+  constructor(
+    readonly dataDir: string,
+    readonly holder: FolderHolder,
+  ) {}
 
   async ask(): Promise<void> {
-    const holder = this.holder;
-    if (holder.kind !== 'host') return;
+    if (this.holder.kind !== 'host') return;
     try {
-      const { sessions } = await withHost(holder.rpcUrl, holder.token, (c) => c.call('session.list', {}));
+      const host = await resolveHoldingHost(this.dataDir, undefined);
+      if (host === undefined) return;
+      this.#hostUrl = host.url;
+      const { sessions } = await withHost(host.rpcUrl, host.token, (c) => c.call('session.list', {}));
       for (const row of sessions) if (row.busy || row.live) this.#ids.add(row.id);
     } catch (error) {
       console.error(
-        `strand doctor: could not ask the host at ${holder.record.host?.url ?? holder.rpcUrl} which turns it runs (${error instanceof Error ? error.message : String(error)}); an open turn may be running`,
+        `strand doctor: could not ask the host holding ${this.dataDir} which turns it runs (${error instanceof Error ? error.message : String(error)}); an open turn may be running`,
       );
     }
   }
 
   classify(finding: DoctorFinding): DoctorFinding {
-    if (finding.problem !== 'open-turn' || !this.#ids.has(finding.sessionId) || this.holder.kind !== 'host')
-      return finding;
+    if (finding.problem !== 'open-turn' || !this.#ids.has(finding.sessionId)) return finding;
     return {
       sessionId: finding.sessionId,
       problem: 'running-turn',
-      detail: `a turn the host at ${this.holder.record.host?.url ?? this.holder.rpcUrl} is running (not a crash)`,
+      detail: `a turn the host at ${this.#hostUrl ?? 'this folder'} is running (not a crash)`,
     };
   }
 }
