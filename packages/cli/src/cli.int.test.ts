@@ -1,32 +1,11 @@
-import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VOCABULARY } from '@strand/test-support';
+import { startStrand, strand } from './testing/strand-process.js';
 
-const main = path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.ts');
 let data: string;
-
-/** Runs the real CLI in a child process, as a person would. */
-function strand(...args: string[]): {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  json: () => unknown;
-} {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', main, ...args], {
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
-  return {
-    code: run.status,
-    stdout: run.stdout,
-    stderr: run.stderr,
-    json: () => JSON.parse(run.stdout.trim().split('\n').at(-1)!) as unknown,
-  };
-}
 
 beforeAll(() => {
   data = mkdtempSync(path.join(tmpdir(), 'strand-cli-'));
@@ -38,32 +17,17 @@ beforeAll(() => {
 afterAll(() => rmSync(data, { recursive: true, force: true }));
 
 /** Starts a long-running command, resolves with its stdout once `ready` matches it, then stops it with SIGINT. */
-function longRunning(
+async function longRunning(
   args: string[],
   ready: (stdout: string) => boolean,
 ): Promise<{ stdout: string; code: number | null }> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', main, ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stopped = false;
-    const timer = setTimeout(() => {
-      proc.kill('SIGKILL');
-      reject(new Error(`timed out; stdout so far: ${stdout}`));
-    }, 120_000);
-    proc.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      if (!stopped && ready(stdout)) {
-        stopped = true;
-        proc.kill('SIGINT');
-      }
-    });
-    proc.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ stdout, code });
-    });
-  });
+  const proc = startStrand(args);
+  try {
+    await proc.until(ready, 'the expected output');
+  } finally {
+    proc.kill('SIGINT');
+  }
+  return { code: await proc.exited, stdout: proc.stdout };
 }
 
 describe('strand CLI (--json and exit codes)', () => {

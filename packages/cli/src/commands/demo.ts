@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { openJsonlPersistence } from '@strand/persistence';
 import { writeDemoCorpus } from './demo-corpus.js';
+import { holdDataFolder } from '../data-lock/hold-for-command.js';
 import { DEFAULT_DATA_DIR } from '../defaults.js';
 
 /** `strand demo`: writes the demo corpus into an empty data folder. */
@@ -13,7 +14,13 @@ export function demoCommand(): Command {
     .option('--data <dir>', 'data folder', DEFAULT_DATA_DIR)
     .option('--json', 'print the result as JSON')
     .action(async (options: { data: string; json?: boolean }) => {
-      const written = await ensureDemoCorpus(options.data, options.json !== true);
+      const lock = await holdDataFolder(options.data, 'demo');
+      let written: { sessions: number; events: number };
+      try {
+        written = await ensureDemoCorpus(options.data, options.json !== true);
+      } finally {
+        await lock.release();
+      }
       if (options.json === true) console.log(JSON.stringify({ dataDir: options.data, ...written }));
       else if (written.sessions === 0)
         console.log(`${options.data} already holds sessions; nothing written.`);
@@ -21,7 +28,7 @@ export function demoCommand(): Command {
     });
 }
 
-/** Writes the demo corpus if `dataDir` holds no session; returns what was written. */
+/** Writes the demo corpus if `dataDir` holds no session; returns what was written. The caller holds the folder lock. */
 export async function ensureDemoCorpus(
   dataDir: string,
   showProgress: boolean,

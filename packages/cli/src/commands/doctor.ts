@@ -7,7 +7,11 @@ import { ProjectionCache } from '@strand/projection-cache';
 import { SessionSearchIndex } from '@strand/query';
 import { SessionLogOffset } from '@strand/session';
 import { registerSubagentUnits } from '@strand/subagent';
+import { findDataFolderHolder, type FolderHolder } from '../data-lock/folder-holder.js';
+import { holdDataFolder } from '../data-lock/hold-for-command.js';
 import { DEFAULT_DATA_DIR } from '../defaults.js';
+import { resolveHoldingHost } from '../holding-host.js';
+import { withHost } from '../remote.js';
 
 interface DoctorOptions {
   data: string;
@@ -19,7 +23,8 @@ interface DoctorOptions {
 
 export interface DoctorFinding {
   readonly sessionId: string;
-  readonly problem: 'corrupt' | 'unsupported' | 'torn-tail' | 'open-turn' | 'unreadable';
+  /** `running-turn`: an open turn the host holding the folder is running — not a crash, never repaired. */
+  readonly problem: 'corrupt' | 'unsupported' | 'torn-tail' | 'open-turn' | 'running-turn' | 'unreadable';
   readonly detail: string;
   readonly location?: unknown;
   readonly repaired?: boolean;
@@ -42,65 +47,127 @@ export function doctorCommand(): Command {
     .option('--rebuild-cache', 'rebuild the projection cache from the logs')
     .option('--json', 'print one JSON object')
     .action(async (options: DoctorOptions) => {
-      const persistence = await openJsonlPersistence({ root: options.data });
-      const showBar = options.json !== true && process.stderr.isTTY;
+      const writes =
+        options.repair === true || options.rebuildIndex === true || options.rebuildCache === true;
+      // Repairing beside a live host would close the turns it runs and wedge those sessions.
+      const lock = writes ? await holdDataFolder(options.data, 'doctor') : undefined;
       try {
-        const sessions = await persistence.list();
-        const bar = showBar
-          ? new cliProgress.SingleBar(
-              { format: 'verify [{bar}] {value}/{total} sessions', stream: process.stderr },
-              cliProgress.Presets.shades_classic,
-            )
-          : undefined;
-        bar?.start(sessions.length, 0);
-        const findings: DoctorFinding[] = [];
-        for (const [i, summary] of sessions.entries()) {
-          findings.push(...(await check(persistence, summary.header.id, options.repair === true)));
-          bar?.update(i + 1);
-        }
-        bar?.stop();
-        let indexed: number | undefined;
-        if (options.rebuildIndex === true) {
-          const index = SessionSearchIndex.open({ path: path.join(options.data, 'search.db') });
-          try {
-            indexed = (await index.rebuild({ persistence })).eventsIndexed;
-          } finally {
-            index.close();
-          }
-        }
-        let cached: number | undefined;
-        if (options.rebuildCache === true) cached = await rebuildCache(persistence, options.data);
-        const remaining = findings.filter((f) => f.repaired !== true);
-        if (options.json === true) {
-          console.log(
-            JSON.stringify({
-              sessions: sessions.length,
-              findings,
-              ...(indexed === undefined ? {} : { eventsIndexed: indexed }),
-              ...(cached === undefined ? {} : { cacheRows: cached }),
-            }),
-          );
-        } else {
-          console.log(
-            `${sessions.length} sessions checked; ${findings.length} finding(s)${remaining.length < findings.length ? `, ${findings.length - remaining.length} repaired` : ''}.`,
-          );
-          for (const f of findings)
-            console.log(
-              `  ${f.sessionId}: ${f.problem}${f.repaired === true ? ' (repaired)' : ''} — ${f.detail}${f.location === undefined ? '' : ` at ${JSON.stringify(f.location)}`}`,
-            );
-          if (indexed !== undefined) console.log(`Search index rebuilt: ${indexed} events.`);
-          if (cached !== undefined) console.log(`Projection cache rebuilt: ${cached} sessions.`);
-        }
-        if (
-          remaining.some(
-            (f) => f.problem === 'corrupt' || f.problem === 'unsupported' || f.problem === 'unreadable',
-          )
-        )
-          process.exitCode = 1;
+        await doctor(
+          options,
+          lock === undefined ? await findDataFolderHolder(options.data) : { kind: 'free' },
+          lock !== undefined,
+        );
       } finally {
-        await persistence.close();
+        await lock?.release();
       }
     });
+}
+
+async function doctor(options: DoctorOptions, holder: FolderHolder, holdsLock: boolean): Promise<void> {
+  // A read-only doctor may run beside a writer: its temp files are in flight, not leftovers.
+  const persistence = await openJsonlPersistence({
+    root: options.data,
+    sweepTemp: holdsLock,
+  });
+  const running = new RunningTurns(options.data, holder);
+  const showBar = options.json !== true && process.stderr.isTTY;
+  try {
+    const sessions = await persistence.list();
+    const bar = showBar
+      ? new cliProgress.SingleBar(
+          { format: 'verify [{bar}] {value}/{total} sessions', stream: process.stderr },
+          cliProgress.Presets.shades_classic,
+        )
+      : undefined;
+    bar?.start(sessions.length, 0);
+    await running.ask();
+    let findings: DoctorFinding[] = [];
+    for (const [i, summary] of sessions.entries()) {
+      findings.push(...(await check(persistence, summary.header.id, options.repair === true)));
+      bar?.update(i + 1);
+    }
+    bar?.stop();
+    // Asked again after the pass: a turn that started during it is open in the log too.
+    await running.ask();
+    findings = findings.map((f) => running.classify(f));
+    let indexed: number | undefined;
+    if (options.rebuildIndex === true) {
+      const index = SessionSearchIndex.open({ path: path.join(options.data, 'search.db') });
+      try {
+        indexed = (await index.rebuild({ persistence })).eventsIndexed;
+      } finally {
+        index.close();
+      }
+    }
+    let cached: number | undefined;
+    if (options.rebuildCache === true) cached = await rebuildCache(persistence, options.data);
+    const remaining = findings.filter((f) => f.repaired !== true);
+    if (options.json === true) {
+      console.log(
+        JSON.stringify({
+          sessions: sessions.length,
+          findings,
+          ...(indexed === undefined ? {} : { eventsIndexed: indexed }),
+          ...(cached === undefined ? {} : { cacheRows: cached }),
+        }),
+      );
+    } else {
+      console.log(
+        `${sessions.length} sessions checked; ${findings.length} finding(s)${remaining.length < findings.length ? `, ${findings.length - remaining.length} repaired` : ''}.`,
+      );
+      for (const f of findings)
+        console.log(
+          `  ${f.sessionId}: ${f.problem}${f.repaired === true ? ' (repaired)' : ''} — ${f.detail}${f.location === undefined ? '' : ` at ${JSON.stringify(f.location)}`}`,
+        );
+      if (indexed !== undefined) console.log(`Search index rebuilt: ${indexed} events.`);
+      if (cached !== undefined) console.log(`Projection cache rebuilt: ${cached} sessions.`);
+    }
+    if (
+      remaining.some(
+        (f) => f.problem === 'corrupt' || f.problem === 'unsupported' || f.problem === 'unreadable',
+      )
+    )
+      process.exitCode = 1;
+  } finally {
+    await persistence.close();
+  }
+}
+
+/**
+ * The sessions a holding host runs a turn in (or has attached), asked through that host: in its
+ * folder an open turn is either one of those, running, or one a crash left.
+ */
+class RunningTurns {
+  readonly #ids = new Set<string>();
+  #hostUrl: string | undefined;
+  constructor(
+    readonly dataDir: string,
+    readonly holder: FolderHolder,
+  ) {}
+
+  async ask(): Promise<void> {
+    if (this.holder.kind !== 'host') return;
+    try {
+      const host = await resolveHoldingHost(this.dataDir, undefined);
+      if (host === undefined) return;
+      this.#hostUrl = host.url;
+      const { sessions } = await withHost(host.rpcUrl, host.token, (c) => c.call('session.list', {}));
+      for (const row of sessions) if (row.busy || row.live) this.#ids.add(row.id);
+    } catch (error) {
+      console.error(
+        `strand doctor: could not ask the host holding ${this.dataDir} which turns it runs (${error instanceof Error ? error.message : String(error)}); an open turn may be running`,
+      );
+    }
+  }
+
+  classify(finding: DoctorFinding): DoctorFinding {
+    if (finding.problem !== 'open-turn' || !this.#ids.has(finding.sessionId)) return finding;
+    return {
+      sessionId: finding.sessionId,
+      problem: 'running-turn',
+      detail: `a turn the host at ${this.#hostUrl ?? 'this folder'} is running (not a crash)`,
+    };
+  }
 }
 
 async function check(

@@ -11,6 +11,7 @@ import {
   type ImportReport,
   type ImportSummary,
 } from '@strand/import';
+import { holdDataFolder } from '../data-lock/hold-for-command.js';
 
 /** Reports printed in text mode; `--json` lists them all. */
 const SHOWN_REPORTS = 20;
@@ -38,6 +39,7 @@ export function importCommand(): Command {
       const sourceDir = dir ?? defaultSourceDir(harness, homedir());
       const bar = progressBar(options.json === true);
       let summary: ImportSummary;
+      const lock = await holdDataFolder(options.data, 'import');
       try {
         summary = await importTranscripts({
           harness,
@@ -53,6 +55,8 @@ export function importCommand(): Command {
           throw new CommanderError(2, 'strand.import.no-source', error.message);
         }
         throw error;
+      } finally {
+        await lock.release();
       }
       bar?.stop();
       if (options.json === true) console.log(JSON.stringify(summary));

@@ -6,6 +6,8 @@ import { Command, Option } from 'commander';
 import { isLoopbackHost, loadModelsFile, openStrandRuntime, startHost } from '@strand/host';
 import { ensureDemoCorpus } from './demo.js';
 import { startDemoTicker } from './demo-ticker.js';
+import { holdDataFolder } from '../data-lock/hold-for-command.js';
+import type { DataFolderLock } from '../data-lock/data-folder-lock.js';
 import { DEFAULT_DATA_DIR } from '../defaults.js';
 import { storeOption } from '../store-option.js';
 
@@ -78,71 +80,89 @@ export function serveCommand(): Command {
         throw new Error('--demo writes its corpus to the data folder; it cannot be combined with --store');
       // Read before anything is written: a bad file fails the command with nothing changed.
       const modelsFile = options.models === undefined ? undefined : await loadModelsFile(options.models);
-      if (options.demo === true) await ensureDemoCorpus(options.data, options.json !== true);
-      const runtime = await openStrandRuntime({
-        dataDir: options.data,
-        ...(options.backend === undefined ? {} : { backend: options.backend }),
-        ...(options.store === undefined ? {} : { store: options.store }),
-        ...(options.coldReads === undefined ? {} : { coldReadConcurrency: Number(options.coldReads) }),
-        // --model alone is refused by the runtime (a model name needs an endpoint), not ignored.
-        ...(options.baseUrl === undefined && options.model === undefined
-          ? {}
-          : {
-              model: {
-                ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
-                ...(options.model === undefined ? {} : { model: options.model }),
-                apiKeyEnv: options.apiKeyEnv ?? 'OPENAI_API_KEY',
-              },
-            }),
-        ...(modelsFile === undefined ? {} : { models: modelsFile.models }),
-        ...(modelsFile?.default === undefined ? {} : { defaultModel: modelsFile.default }),
-      });
-      const host = await startHost({
-        services: runtime.services,
-        host: options.host,
-        port,
-        ...(token === undefined ? {} : { token }),
-        ...(options.requireToken === true ? { requireToken: true } : {}),
-        allowOrigins: options.allowOrigin,
-        // The operator's one view of pages and clients the access checks turned away.
-        onRefused: (refusal) =>
-          console.error(
-            `strand host: refused ${refusal.upgrade ? '/rpc upgrade' : 'page'} from ${refusal.address ?? '?'} (${refusal.status} ${refusal.code}): ${refusal.reason}`,
-          ),
-        ...(existsSync(WEB_ROOT) ? { webRoot: WEB_ROOT } : {}),
-      });
-      const stopTicker = options.demo === true ? startDemoTicker(runtime) : () => undefined;
-      const url = token === undefined ? host.url : `${host.url}/?token=${encodeURIComponent(token)}`;
-      // Listen before announcing the URLs: whoever reads them may signal at once, and a signal
-      // with no listener kills the process without a clean close.
-      const stopped = new Promise<void>((resolve) => {
-        const stop = (): void => resolve();
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
-      });
-      if (options.json === true)
-        console.log(
-          JSON.stringify({
-            url,
-            rpcUrl: host.rpcUrl,
-            dataDir: options.data,
-            ...(options.store === undefined ? {} : { store: redactedStore(options.store) }),
-            ...(token === undefined ? {} : { token }),
-          }),
-        );
-      else {
-        console.log(
-          `Strand is serving ${options.store === undefined ? path.resolve(options.data) : redactedStore(options.store)}`,
-        );
-        console.log(`  web UI:  ${url}`);
-        console.log(`  API:     ${host.rpcUrl}${token === undefined ? '' : '  (token required)'}`);
-        if (!existsSync(WEB_ROOT)) console.log('  (the web UI is not built: npm run build:web)');
+      // PostgreSQL has per-session leases for several hosts; the folder lock is for the files store.
+      const lock = options.store === undefined ? await holdDataFolder(options.data, 'serve') : undefined;
+      try {
+        await serve(options, port, token, modelsFile, lock);
+      } finally {
+        await lock?.release();
       }
-      await stopped;
-      stopTicker();
-      await host.close();
-      await runtime.close();
     });
+}
+
+async function serve(
+  options: ServeOptions,
+  port: number,
+  token: string | undefined,
+  modelsFile: Awaited<ReturnType<typeof loadModelsFile>> | undefined,
+  lock: DataFolderLock | undefined,
+): Promise<void> {
+  if (options.demo === true) await ensureDemoCorpus(options.data, options.json !== true);
+  const runtime = await openStrandRuntime({
+    dataDir: options.data,
+    ...(options.backend === undefined ? {} : { backend: options.backend }),
+    ...(options.store === undefined ? {} : { store: options.store }),
+    ...(options.coldReads === undefined ? {} : { coldReadConcurrency: Number(options.coldReads) }),
+    // --model alone is refused by the runtime (a model name needs an endpoint), not ignored.
+    ...(options.baseUrl === undefined && options.model === undefined
+      ? {}
+      : {
+          model: {
+            ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
+            ...(options.model === undefined ? {} : { model: options.model }),
+            apiKeyEnv: options.apiKeyEnv ?? 'OPENAI_API_KEY',
+          },
+        }),
+    ...(modelsFile === undefined ? {} : { models: modelsFile.models }),
+    ...(modelsFile?.default === undefined ? {} : { defaultModel: modelsFile.default }),
+  });
+  const host = await startHost({
+    services: runtime.services,
+    host: options.host,
+    port,
+    ...(token === undefined ? {} : { token }),
+    ...(options.requireToken === true ? { requireToken: true } : {}),
+    allowOrigins: options.allowOrigin,
+    // The operator's one view of pages and clients the access checks turned away.
+    onRefused: (refusal) =>
+      console.error(
+        `strand host: refused ${refusal.upgrade ? '/rpc upgrade' : 'page'} from ${refusal.address ?? '?'} (${refusal.status} ${refusal.code}): ${refusal.reason}`,
+      ),
+    ...(existsSync(WEB_ROOT) ? { webRoot: WEB_ROOT } : {}),
+  });
+  await lock?.announceHost({ url: host.url, rpcUrl: host.rpcUrl, ...(token === undefined ? {} : { token }) });
+  const stopTicker = options.demo === true ? startDemoTicker(runtime) : () => undefined;
+  const url = token === undefined ? host.url : `${host.url}/?token=${encodeURIComponent(token)}`;
+  // Listen before announcing the URLs: whoever reads them may signal at once, and a signal
+  // with no listener kills the process without a clean close.
+  const stopped = new Promise<void>((resolve) => {
+    const stop = (): void => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  if (options.json === true)
+    console.log(
+      JSON.stringify({
+        url,
+        rpcUrl: host.rpcUrl,
+        dataDir: options.data,
+        ...(options.store === undefined ? {} : { store: redactedStore(options.store) }),
+        ...(token === undefined ? {} : { token }),
+      }),
+    );
+  else {
+    console.log(
+      `Strand is serving ${options.store === undefined ? path.resolve(options.data) : redactedStore(options.store)}`,
+    );
+    console.log(`  web UI:  ${url}`);
+    console.log(`  API:     ${host.rpcUrl}${token === undefined ? '' : '  (token required)'}`);
+    if (!existsSync(WEB_ROOT)) console.log('  (the web UI is not built: npm run build:web)');
+  }
+  await stopped;
+  await lock?.withdrawHost();
+  stopTicker();
+  await host.close();
+  await runtime.close();
 }
 
 /** A store URL without its password, for printing. */

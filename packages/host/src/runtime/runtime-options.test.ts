@@ -47,6 +47,7 @@ describe('runtime options', () => {
       store: { kind: 'files', backend: 'jsonl' },
       coldReadConcurrency: SUBAGENT_COLD_READ_CONCURRENCY,
       syncSearch: true,
+      sweepTemp: true,
     });
     expect(resolveRuntimeOptions({ dataDir: '/tmp/x', store: 'files', backend: 'sqlite' }).store).toEqual({
       kind: 'files',

@@ -42,6 +42,12 @@ export interface RuntimeOptions {
    * injection at the writer (tests, benches). Never set by the CLI.
    */
   readonly wrapPersistence?: (persistence: SessionPersistence) => SessionPersistence;
+  /**
+   * Files store, JSONL: delete temp files of interrupted writes on open (default true). A runtime
+   * that only reads a folder another process may be writing (the CLI's embedded reads) passes
+   * false, so it never deletes that writer's in-flight temp files.
+   */
+  readonly sweepTemp?: boolean;
 }
 
 export type ResolvedStore =
@@ -59,6 +65,7 @@ export interface ResolvedRuntimeOptions {
   readonly defaultModel: { readonly provider: string; readonly model: string } | undefined;
   readonly syncSearch: boolean;
   readonly wrapPersistence: ((persistence: SessionPersistence) => SessionPersistence) | undefined;
+  readonly sweepTemp: boolean;
 }
 
 export class RuntimeConfigError extends Error {
@@ -96,6 +103,7 @@ const Options = z.strictObject({
       message: 'must be a function',
     })
     .optional(),
+  sweepTemp: z.boolean().optional(),
 });
 
 /** Validates runtime options at the edge; refuses with `HOST_RUNTIME_CONFIG_INVALID` naming every bad field. */
@@ -128,6 +136,7 @@ export function resolveRuntimeOptions(options: RuntimeOptions): ResolvedRuntimeO
     defaultModel: o.defaultModel,
     syncSearch: o.syncSearch ?? true,
     wrapPersistence: o.wrapPersistence,
+    sweepTemp: o.sweepTemp ?? true,
   };
 }
 

@@ -32,18 +32,19 @@ export async function openStores(
 ): Promise<RuntimeStores> {
   return options.store.kind === 'postgres'
     ? openPostgresStores(options.store.url, options, registry)
-    : openFileStores(path.resolve(options.dataDir), options.store.backend, registry);
+    : openFileStores(path.resolve(options.dataDir), options.store.backend, registry, options.sweepTemp);
 }
 
 async function openFileStores(
   dataDir: string,
   backend: 'jsonl' | 'sqlite',
   registry: ProjectionRegistry,
+  sweepTemp: boolean,
 ): Promise<RuntimeStores> {
   const persistence: SessionPersistence =
     backend === 'sqlite'
       ? openSqlitePersistence({ path: path.join(dataDir, 'strand.db') })
-      : await openJsonlPersistence({ root: dataDir });
+      : await openJsonlPersistence({ root: dataDir, sweepTemp });
   const cache = ProjectionCache.open({ path: path.join(dataDir, 'projection-cache.db'), registry });
   const search = SessionSearchIndex.open({ path: path.join(dataDir, 'search.db') });
   return {

@@ -53,6 +53,12 @@ export interface JsonlPersistenceOptions {
    * worker thread while this thread parses (see `scan-worker/`). `false` keeps every read here.
    */
   readonly scanWorker?: boolean;
+  /**
+   * `true` (default): opening deletes the temp files of interrupted atomic writes. A process that
+   * only reads a folder another process writes passes `false`: that writer's temp files are in
+   * flight, not leftovers, and deleting one would fail its next session create.
+   */
+  readonly sweepTemp?: boolean;
 }
 
 interface Located {
@@ -78,8 +84,9 @@ export async function openJsonlPersistence(
   for (const dir of ['sessions', 'index', 'attachments', 'tmp'])
     await fsp.mkdir(path.join(root, dir), { recursive: true });
   // Temp files of interrupted atomic writes are never linked anywhere: sweep them.
-  for (const name of await fsp.readdir(path.join(root, 'tmp')))
-    await fsp.rm(path.join(root, 'tmp', name), { force: true });
+  if (options.sweepTemp !== false)
+    for (const name of await fsp.readdir(path.join(root, 'tmp')))
+      await fsp.rm(path.join(root, 'tmp', name), { force: true });
   return new JsonlSessionPersistence(root, options);
 }
 

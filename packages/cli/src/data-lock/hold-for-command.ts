@@ -1,0 +1,24 @@
+import { acquireDataFolderLock, type DataFolderLock } from './data-folder-lock.js';
+import type { LockRecord } from './lock-record.js';
+
+/**
+ * How each writing command takes its data folder, with the one hint its refusal ends with.
+ * `serve` is told to use the host already there; `import`, `demo` and `doctor` cannot write
+ * through a host, so they are told to stop it (or to wait for a writer that is no host).
+ */
+export function holdDataFolder(
+  dataDir: string,
+  command: 'serve' | 'import' | 'demo' | 'doctor',
+): Promise<DataFolderLock> {
+  return acquireDataFolderLock(dataDir, { command, advice: (holder) => advice(command, holder) });
+}
+
+function advice(command: string, holder: LockRecord | undefined): string {
+  const host = holder?.host !== undefined;
+  if (!host) return '; wait for it to finish, then run this again';
+  if (command === 'serve')
+    return '; it already serves this folder: open it, or stop it first (one host per data folder)';
+  if (command === 'doctor')
+    return '; stop that host first: repairing beside it would close the turns it is running (plain `strand doctor` works beside it)';
+  return `; stop that host first, then run strand ${command} again (a host does not take ${command}s while it runs)`;
+}
