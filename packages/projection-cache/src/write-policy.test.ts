@@ -29,6 +29,17 @@ const turn: SessionEventInput[] = [
 ];
 const tick: SessionEventInput = { type: 'x/tick', data: {} };
 const tickMany = (n: number): SessionEventInput[] => Array.from({ length: n }, () => tick);
+/** A unit that throws on `x/boom`: a fold failure on demand. */
+const bomb: ProjectionUnit<number, number, 'test/bomb'> = {
+  key: 'test/bomb',
+  stateVersion: 1,
+  init: () => 0,
+  apply: (state, event) => {
+    if (event.type === 'x/boom') throw new Error('boom');
+    return state;
+  },
+  view: (state) => state,
+};
 const settleMicrotasks = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function setup(
@@ -250,16 +261,6 @@ describe('CacheWritePolicy', () => {
   });
 
   it('a fold failure drops the older rows: the cache never turns a corrupt session healthy', async () => {
-    const bomb: ProjectionUnit<number, number, 'test/bomb'> = {
-      key: 'test/bomb',
-      stateVersion: 1,
-      init: () => 0,
-      apply: (state, event) => {
-        if (event.type === 'x/boom') throw new Error('boom');
-        return state;
-      },
-      view: (state) => state,
-    };
     const { registry, cache, log, puts, forgets, policy, session } = setup({}, [...BUILT_IN_UNITS, bomb]);
     const s = session();
     const subject = { header: s.header, incarnation: 'inc-1' };
@@ -280,16 +281,6 @@ describe('CacheWritePolicy', () => {
   });
 
   it('writes nothing for a session without incarnation or whose fold failed', async () => {
-    const bomb: ProjectionUnit<number, number, 'test/bomb'> = {
-      key: 'test/bomb',
-      stateVersion: 1,
-      init: () => 0,
-      apply: (state, event) => {
-        if (event.type === 'x/boom') throw new Error('boom');
-        return state;
-      },
-      view: (state) => state,
-    };
     const { registry, log, puts, policy, session } = setup({}, [...BUILT_IN_UNITS, bomb]);
     const unstored = session('mem', null);
     const broken = session('broken');
