@@ -108,6 +108,45 @@ export function writeBehaviour(withStore: WithStore): void {
       expect(suffix.cursor).toBe(cut);
     }));
 
+  it('refuses a bad create before storing anything, with the same session error on every backend', () =>
+    withStore(async ({ p }) => {
+      const parent = await createWritingSession(p, testHeader('bad-create-parent'));
+      await parent.append(closedTurn('one'));
+      const plan = planFork(parent.id, parent.events, parent.events.length, {
+        id: SessionId('bad-create'),
+        createdAt: 1_700_000_000_001,
+      });
+      const code = async (create: Promise<unknown>): Promise<unknown> =>
+        create.then(
+          () => 'created',
+          (error: unknown) => ({ name: (error as Error).name, code: (error as { code?: unknown }).code }),
+        );
+      // A seeded header without its prefix, an unseeded one with a prefix, a prefix with a gap.
+      expect(await code(p.create({ header: plan.header }))).toEqual({
+        name: 'SessionError',
+        code: 'SESSION_HEADER_INVALID',
+      });
+      expect(
+        await code(p.create({ header: testHeader('bad-create'), inheritedEvents: plan.events })),
+      ).toEqual({ name: 'SessionError', code: 'SESSION_HEADER_INVALID' });
+      expect(await code(p.create({ header: plan.header, inheritedEvents: plan.events.slice(1) }))).toEqual({
+        name: 'SessionError',
+        code: 'SESSION_SEQ_MISMATCH',
+      });
+      // A header that is not a valid header at all.
+      expect(
+        await code(p.create({ header: { ...testHeader('bad-create'), createdAt: -1.5 } as never })),
+      ).toEqual({ name: 'SessionError', code: 'SESSION_HEADER_INVALID' });
+      expect((await p.list()).map((s) => s.header.id)).toEqual([parent.id]);
+    }));
+
+  it('reports an unknown id with one not-found error, alike on every backend', () =>
+    withStore(async ({ p }) => {
+      const error = await rejectsWith(p.inspect(SessionId('nobody')), 'PERSISTENCE_NOT_FOUND');
+      expect(error.message).toBe('no stored session nobody');
+      expect(error).toMatchObject({ sessionId: 'nobody' });
+    }));
+
   it('refuses create of an id that is pending or stored with PERSISTENCE_EXISTS', () =>
     withStore(async ({ p }) => {
       const header = testHeader('twice');

@@ -3,12 +3,21 @@ import { closeSync, fstatSync, openSync, promises as fsp, readSync, statSync } f
 import path from 'node:path';
 import {
   SessionLogOffset,
+  parseSessionHeader,
   repairEvents,
   type SessionEvent,
   type SessionId,
   type SessionSeq,
 } from '@strand/session';
-import { PersistenceError, isPersistenceError, throwIfAborted } from '../errors.js';
+import {
+  PersistenceError,
+  isPersistenceError,
+  seqConflict,
+  sessionExists,
+  sessionNotFound,
+  throwIfAborted,
+} from '../errors.js';
+import { checkInherited } from '../stored-records.js';
 import type {
   Attachment,
   CreateSessionInput,
@@ -151,33 +160,19 @@ export class JsonlSessionPersistence implements SessionPersistence {
 
   async create(input: CreateSessionInput): Promise<{ readonly incarnation: string }> {
     this.#assertOpen();
-    const id = input.header.id;
+    // The same rules, and the same errors, as every other backend.
+    const header = parseSessionHeader(input.header);
+    const id = header.id;
     const escaped = escapeSessionId(id);
     const inherited = input.inheritedEvents ?? [];
-    if (input.header.isSeeded !== inherited.length > 0) {
-      throw new PersistenceError(
-        'PERSISTENCE_CORRUPT',
-        `session ${id}: header.isSeeded contradicts the inherited prefix`,
-        { sessionId: id },
-      );
-    }
-    inherited.forEach((e, i) => {
-      if (e.seq !== i)
-        throw new PersistenceError(
-          'PERSISTENCE_SEQ_CONFLICT',
-          `session ${id}: inherited prefix expected seq ${i}, got ${e.seq}`,
-          { sessionId: id },
-        );
-    });
-    if (this.#pending.has(id) || (await this.#locate(id, escaped)) !== undefined) {
-      throw new PersistenceError('PERSISTENCE_EXISTS', `session ${id} already exists`, { sessionId: id });
-    }
+    checkInherited(header, inherited);
+    if (this.#pending.has(id) || (await this.#locate(id, escaped)) !== undefined) throw sessionExists(id);
     const incarnation = randomUUID();
     if (inherited.length > 0 || input.materialize === true) {
-      const record = encodeHeaderRecord(input.header, incarnation, inherited.length);
+      const record = encodeHeaderRecord(header, incarnation, inherited.length);
       await this.#materialize(id, escaped, record, inherited);
     } else {
-      this.#pending.set(id, { header: input.header, incarnation });
+      this.#pending.set(id, { header, incarnation });
     }
     return { incarnation };
   }
@@ -186,17 +181,8 @@ export class JsonlSessionPersistence implements SessionPersistence {
     this.#assertOpen();
     const pending = this.#pending.get(id);
     if (pending !== undefined) {
-      if (events.length === 0)
-        throw new PersistenceError('PERSISTENCE_NOT_FOUND', `session ${id} is not stored yet`, {
-          sessionId: id,
-        });
-      if (events[0]!.seq !== 0) {
-        throw new PersistenceError(
-          'PERSISTENCE_SEQ_CONFLICT',
-          `session ${id}: expected seq 0, got ${events[0]!.seq}`,
-          { sessionId: id },
-        );
-      }
+      if (events.length === 0) throw sessionNotFound(id);
+      if (events[0]!.seq !== 0) throw seqConflict(id, 0, events[0]!.seq);
       this.#pending.delete(id);
       try {
         const writer = await this.#materialize(
@@ -399,7 +385,7 @@ export class JsonlSessionPersistence implements SessionPersistence {
   }
 
   #notFound(id: string): PersistenceError {
-    return new PersistenceError('PERSISTENCE_NOT_FOUND', `session ${id} is not stored`, { sessionId: id });
+    return sessionNotFound(id);
   }
 
   #mapError(error: unknown, id: string): PersistenceError {
