@@ -134,9 +134,10 @@ export function writeBehaviour(withStore: WithStore): void {
         code: 'SESSION_SEQ_MISMATCH',
       });
       // A header that is not a valid header at all.
-      expect(
-        await code(p.create({ header: { ...testHeader('bad-create'), createdAt: -1.5 } as never })),
-      ).toEqual({ name: 'SessionError', code: 'SESSION_HEADER_INVALID' });
+      expect(await code(p.create({ header: { ...testHeader('bad-create'), createdAt: -1.5 } }))).toEqual({
+        name: 'SessionError',
+        code: 'SESSION_HEADER_INVALID',
+      });
       expect((await p.list()).map((s) => s.header.id)).toEqual([parent.id]);
     }));
 
