@@ -1,0 +1,45 @@
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { Command } from 'commander';
+import { DEFAULT_DATA_DIR } from '../defaults.js';
+import { storeOption } from '../store-option.js';
+import { strandReader } from './reader.js';
+import { createStrandMcpServer } from './server.js';
+import type { RemoteOptions } from '../remote.js';
+
+const VERSION = '0.1.0';
+
+/**
+ * `strand mcp`: the MCP server on stdin/stdout. Stdout carries protocol frames only, so before
+ * anything runs every console method that writes stdout is pointed at stderr: a log line from
+ * any package would otherwise corrupt the stream the harness parses.
+ */
+export function mcpCommand(): Command {
+  return new Command('mcp')
+    .description(
+      'serve Strand sessions to agents over MCP on stdio (read-only): search, list, read, list_agents',
+    )
+    .option('--data <dir>', 'data folder (read through its host when one holds it)', DEFAULT_DATA_DIR)
+    .addOption(storeOption())
+    .option('--url <url>', 'a running host to read from instead (http://127.0.0.1:4400)')
+    .option('--token <token>', 'token for a host bound off loopback')
+    .action(async (options: RemoteOptions) => {
+      routeConsoleToStderr();
+      const server = createStrandMcpServer(strandReader(options), VERSION);
+      const closed = new Promise<void>((resolve) => {
+        server.server.onclose = resolve;
+      });
+      await server.connect(new StdioServerTransport());
+      console.error(`strand mcp: serving ${options.url ?? options.store ?? options.data} on stdio`);
+      // The harness ends the server by closing stdin (or a signal): exit then, whatever still holds the loop.
+      process.stdin.once('end', () => void server.close());
+      await closed;
+    });
+}
+
+function routeConsoleToStderr(): void {
+  const toStderr = console.error.bind(console);
+  console.log = toStderr;
+  console.info = toStderr;
+  console.debug = toStderr;
+  console.warn = toStderr;
+}
