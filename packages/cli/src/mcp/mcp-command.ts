@@ -1,7 +1,9 @@
+import { stat } from 'node:fs/promises';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { Command } from 'commander';
 import { DEFAULT_DATA_DIR } from '../defaults.js';
 import { storeOption } from '../store-option.js';
+import { StrandMcpError } from './errors.js';
 import { strandReader } from './reader.js';
 import { createStrandMcpServer } from './server.js';
 import type { RemoteOptions } from '../remote.js';
@@ -24,6 +26,7 @@ export function mcpCommand(): Command {
     .option('--token <token>', 'token for a host bound off loopback')
     .action(async (options: RemoteOptions) => {
       routeConsoleToStderr();
+      if (options.url === undefined && options.store === undefined) await requireFolder(options.data);
       const server = createStrandMcpServer(strandReader(options), VERSION);
       const closed = new Promise<void>((resolve) => {
         server.server.onclose = resolve;
@@ -34,6 +37,19 @@ export function mcpCommand(): Command {
       process.stdin.once('end', () => void server.close());
       await closed;
     });
+}
+
+/**
+ * Reading a folder that does not exist would create it (the embedded host makes its databases):
+ * an MCP server registered with a mistyped path would then answer "No sessions." forever.
+ */
+async function requireFolder(dir: string): Promise<void> {
+  const found = await stat(dir).catch(() => undefined);
+  if (found?.isDirectory() !== true)
+    throw new StrandMcpError(
+      'CLI_MCP_DATA_FOLDER_MISSING',
+      `CLI_MCP_DATA_FOLDER_MISSING: no data folder at ${dir} (pass --data with the folder strand serve or strand import uses)`,
+    );
 }
 
 function routeConsoleToStderr(): void {

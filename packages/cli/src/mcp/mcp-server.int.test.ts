@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -275,6 +275,17 @@ describe('strand mcp beside a host holding the folder', () => {
       expect(await host.process.exited).toBe(0);
     }
   }, 120_000);
+});
+
+describe('strand mcp start-up', () => {
+  it('refuses a data folder that does not exist, on stderr, and creates nothing', () => {
+    const missing = path.join(root, 'no-such-folder');
+    const run = strand('mcp', '--data', missing);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(`CLI_MCP_DATA_FOLDER_MISSING: no data folder at ${missing}`);
+    expect(existsSync(missing)).toBe(false);
+  });
 });
 
 describe('strand mcp framing', () => {

@@ -3,7 +3,8 @@ import type { FollowSnapshot, WireEvent } from '@strand/protocol';
 import { z } from 'zod';
 import { origin } from './session-facts.js';
 import type { StrandReader } from './reader.js';
-import { McpToolError, textResult, toolCall } from './tool-result.js';
+import { StrandMcpError } from './errors.js';
+import { textResult, toolCall } from './tool-result.js';
 import { renderTranscript, type RenderedTranscript } from './transcript-text.js';
 
 /** Events one window holds at most (the text bound may stop it earlier). */
@@ -41,11 +42,11 @@ function windowOf(args: {
   if (args.fromSeq === undefined && args.toSeq === undefined)
     return { kind: 'last', last: args.last ?? DEFAULT_LAST };
   if (args.last !== undefined)
-    throw new McpToolError('CLI_MCP_ARGUMENTS_INVALID', 'give either last or fromSeq/toSeq, not both');
+    throw new StrandMcpError('CLI_MCP_ARGUMENTS_INVALID', 'give either last or fromSeq/toSeq, not both');
   const toSeq = args.toSeq ?? (args.fromSeq ?? 0) + 99;
   const fromSeq = args.fromSeq ?? Math.max(0, toSeq - 99);
   if (fromSeq > toSeq)
-    throw new McpToolError('CLI_MCP_ARGUMENTS_INVALID', `fromSeq ${fromSeq} is after toSeq ${toSeq}`);
+    throw new StrandMcpError('CLI_MCP_ARGUMENTS_INVALID', `fromSeq ${fromSeq} is after toSeq ${toSeq}`);
   return { kind: 'range', fromSeq, toSeq: Math.min(toSeq, fromSeq + MAX_WINDOW_EVENTS - 1) };
 }
 

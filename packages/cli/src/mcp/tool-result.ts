@@ -4,21 +4,6 @@ export function textResult(text: string): CallToolResult {
   return { content: [{ type: 'text', text }] };
 }
 
-/** Codes of the MCP server's own refusals (Strand's other codes pass through as they are). */
-export type McpToolErrorCode =
-  /** Arguments the schema accepts but that do not make sense together (a seq range backwards). */
-  'CLI_MCP_ARGUMENTS_INVALID';
-
-export class McpToolError extends Error {
-  override readonly name = 'McpToolError';
-  constructor(
-    readonly code: McpToolErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 /** The stable string code of a Strand error (host wire errors, client, data lock, runtime). */
 export function codeOf(error: unknown): string {
   if (typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string')
