@@ -32,8 +32,10 @@ export function mcpCommand(): Command {
         server.server.onclose = resolve;
       });
       await server.connect(new StdioServerTransport());
-      console.error(`strand mcp: serving ${options.url ?? options.store ?? options.data} on stdio`);
-      // The harness ends the server by closing stdin (or a signal): exit then, whatever still holds the loop.
+      // A store URL may carry a password: never echo it.
+      const what = options.url ?? (options.store === undefined ? options.data : 'the PostgreSQL store');
+      console.error(`strand mcp: serving ${what} on stdio`);
+      // The harness ends the server by closing stdin: the process ends once a call in flight has answered.
       process.stdin.once('end', () => void server.close());
       await closed;
     });

@@ -173,7 +173,7 @@ describe('strand mcp over stdio (the SDK client, a real folder)', () => {
       `Earlier: read_session {"id": "demo-long", "fromSeq": ${cursor - 130}, "toSeq": ${cursor - 31}}`,
     );
     expect(tail).not.toContain('Later:');
-  });
+  }, 120_000);
 
   it('read_session reads a seq range, both ends included, at most 200 events', async () => {
     const range = text(await call('read_session', { id: CODEX_PARENT, fromSeq: 2, toSeq: 4 }));
@@ -204,7 +204,7 @@ describe('strand mcp over stdio (the SDK client, a real folder)', () => {
     const tree = text(await call('list_agents', { id: 'demo-1', descendants: true }));
     expect(tree).toContain('demo-1-fact-checker');
     expect(tree).toContain('diagnostic=corrupt');
-  });
+  }, 120_000);
 
   it('reads a session as the resource strand://sessions/<id>', async () => {
     const { resources } = await client.listResources();
@@ -285,7 +285,7 @@ describe('strand mcp start-up', () => {
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain(`CLI_MCP_DATA_FOLDER_MISSING: no data folder at ${missing}`);
     expect(existsSync(missing)).toBe(false);
-  });
+  }, 120_000);
 });
 
 describe('strand mcp framing', () => {
@@ -306,7 +306,7 @@ describe('strand mcp framing', () => {
     const answered = async (id: number): Promise<void> => {
       while (!frames().some((f) => f.id === id)) {
         if (child.exitCode !== null) throw new Error(`strand mcp exited; stderr: ${stderr}`);
-        await new Promise((resolve) => child.stdout.once('data', resolve));
+        await Promise.race([new Promise((resolve) => child.stdout.once('data', resolve)), exited]);
       }
     };
     send({
