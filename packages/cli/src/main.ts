@@ -7,6 +7,7 @@ import { demoCommand } from './commands/demo.js';
 import { importCommand } from './commands/import.js';
 import { serveCommand } from './commands/serve.js';
 import { doctorCommand } from './commands/doctor.js';
+import { mcpCommand } from './mcp/mcp-command.js';
 import {
   agentsCommand,
   followCommand,
@@ -26,6 +27,7 @@ for (const command of [listCommand(), showCommand(), followCommand(), agentsComm
 program.addCommand(demoCommand());
 program.addCommand(doctorCommand());
 program.addCommand(importCommand());
+program.addCommand(mcpCommand());
 // Usage errors of every command throw instead of exiting, so they map to exit code 2 below.
 for (const command of program.commands) command.exitOverride().showHelpAfterError();
 

@@ -21,6 +21,14 @@ function run(code: number | null, stdout: string, stderr: string): StrandRun {
   return { code, stdout, stderr, json: () => JSON.parse(stdout.trim().split('\n').at(-1)!) as unknown };
 }
 
+/**
+ * The command line of `strand <args>` for a spawner that is not ours (the MCP SDK's
+ * `StdioClientTransport`): the one place to change when the CLI runs from a bundle.
+ */
+export function strandCommandLine(args: readonly string[]): { command: string; args: string[] } {
+  return { command: process.execPath, args: ['--import', 'tsx', MAIN, ...args] };
+}
+
 /** Runs a command to its end, blocking (for commands nothing else in the test waits on). */
 export function strand(...args: string[]): StrandRun {
   const child = spawnSync(process.execPath, ['--import', 'tsx', MAIN, ...args], {

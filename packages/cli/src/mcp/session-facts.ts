@@ -1,0 +1,73 @@
+import type { SessionListRow } from '@strand/protocol';
+
+/** The harness a session came from, as far as Strand can tell today. */
+export const SESSION_SOURCES = ['strand', 'claude-code', 'codex', 'gemini'] as const;
+export type SessionSource = (typeof SESSION_SOURCES)[number];
+
+/**
+ * Sessions do not record their source harness yet (issue 24 adds it). Until then the source is
+ * read from the deterministic id prefix `strand import` gives each harness (`claude-…`, `codex-…`,
+ * `gemini-…`); every other session was written by Strand itself.
+ */
+export function sourceOf(id: string): SessionSource {
+  if (id.startsWith('claude-')) return 'claude-code';
+  if (id.startsWith('codex-')) return 'codex';
+  if (id.startsWith('gemini-')) return 'gemini';
+  return 'strand';
+}
+
+/** The list hint `title`: a string, `null` (computed: none) or undefined (unknown). */
+export function titleOf(row: Pick<SessionListRow, 'hints'>): string | null | undefined {
+  const title = row.hints?.values.title;
+  return typeof title === 'string' || title === null ? title : undefined;
+}
+
+/**
+ * A session belongs to `project` when its working folder is that path or its last folder name
+ * is that name: agents know a project by either.
+ */
+export function inProject(cwd: string | undefined, project: string): boolean {
+  if (cwd === undefined) return false;
+  const trim = (p: string): string => p.replace(/[/\\]+$/, '');
+  const folder = trim(cwd);
+  const wanted = trim(project);
+  return folder === wanted || folder.split(/[/\\]/).at(-1) === wanted;
+}
+
+export interface SessionFilter {
+  readonly project?: string | undefined;
+  readonly source?: SessionSource | undefined;
+}
+
+export function matches(row: SessionListRow, filter: SessionFilter): boolean {
+  if (filter.project !== undefined && !inProject(row.header.cwd, filter.project)) return false;
+  return filter.source === undefined || sourceOf(row.id) === filter.source;
+}
+
+/** One line about a session: id, creation, title, project, where it came from. */
+export function describeRow(row: SessionListRow): string {
+  const h = row.header;
+  const title = titleOf(row);
+  const parts = [
+    row.id,
+    new Date(h.createdAt).toISOString().slice(0, 16).replace('T', ' '),
+    title === undefined ? '(title unknown)' : title === null ? '(untitled)' : JSON.stringify(title),
+    `project=${h.cwd === undefined ? '?' : JSON.stringify(h.cwd)}`,
+    `from=${origin(row)}`,
+  ];
+  if (row.busy) parts.push('running');
+  else if (row.live) parts.push('live');
+  return parts.join('  ');
+}
+
+/** Where a session came from: its harness, and whether it is a subagent or a fork. */
+export function origin(row: Pick<SessionListRow, 'id' | 'header'>): string {
+  const h = row.header;
+  const via =
+    h.origin === 'subagent'
+      ? ` (subagent of ${String(h.parentSession)})`
+      : h.forkedFrom !== undefined
+        ? ` (fork of ${h.forkedFrom})`
+        : '';
+  return `${sourceOf(row.id)}${via}`;
+}
