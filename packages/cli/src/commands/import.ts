@@ -12,6 +12,7 @@ import {
   type ImportSummary,
 } from '@strand/import';
 import { holdDataFolder } from '../data-lock/hold-for-command.js';
+import { writeImportedCacheRows, type CacheRowsResult } from './import-cache-rows.js';
 
 /** Reports printed in text mode; `--json` lists them all. */
 const SHOWN_REPORTS = 20;
@@ -39,6 +40,7 @@ export function importCommand(): Command {
       const sourceDir = dir ?? defaultSourceDir(harness, homedir());
       const bar = progressBar(options.json === true);
       let summary: ImportSummary;
+      let rows: CacheRowsResult;
       const lock = await holdDataFolder(options.data, 'import');
       try {
         summary = await importTranscripts({
@@ -47,6 +49,11 @@ export function importCommand(): Command {
           dataDir: options.data,
           ...(bar === undefined ? {} : { onProgress: bar.update }),
         });
+        // Still holding the folder: no host can be writing rows of these sessions meanwhile.
+        rows = await writeImportedCacheRows(
+          options.data,
+          summary.sessions.filter((s) => s.outcome !== 'unchanged').map((s) => s.id),
+        );
       } catch (error) {
         bar?.stop();
         if (isImportError(error) && error.code === 'IMPORT_SOURCE_NOT_FOUND') {
@@ -59,6 +66,9 @@ export function importCommand(): Command {
         await lock.release();
       }
       bar?.stop();
+      // The cache only accelerates lists: a row that could not be written is worth a line, not a failure.
+      for (const problem of rows.problems)
+        console.error(`strand import: projection cache ${problem.id}: ${problem.reason}`);
       if (options.json === true) console.log(JSON.stringify(summary));
       else printSummary(summary, harness, sourceDir, options.data);
       if (summary.failed > 0) process.exitCode = 1;
