@@ -104,6 +104,7 @@ function progressBar(
   };
 }
 
+/** Every report line names the file, the line (or that the whole file is meant) and the reason. */
 function printSummary(summary: ImportSummary, harness: Harness, sourceDir: string, dataDir: string): void {
   const replaced = summary.replaced > 0 ? ` (${summary.replaced} replaced)` : '';
   console.log(`${harness}: ${summary.files} files in ${sourceDir} → ${dataDir}`);
@@ -113,7 +114,7 @@ function printSummary(summary: ImportSummary, harness: Harness, sourceDir: strin
   const worst = [...summary.reports].sort((a, b) => rank(a) - rank(b));
   for (const report of worst.slice(0, SHOWN_REPORTS)) {
     console.log(
-      `  ${report.kind.padEnd(14)} ${report.file}${report.line === null ? '' : `:${report.line}`}: ${report.reason}`,
+      `  ${report.kind.padEnd(14)} ${report.file}${report.line === null ? ' (whole file)' : `:${report.line}`}: ${report.reason}`,
     );
   }
   if (worst.length > SHOWN_REPORTS)

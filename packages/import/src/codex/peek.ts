@@ -39,7 +39,7 @@ export async function peekCodex(unit: SourceUnit): Promise<Peek> {
   for await (const line of reader.lines()) {
     const parsed = parseLine(line);
     if (parsed.kind === 'blank') continue;
-    if (parsed.kind === 'bad') return { kind: 'skip', reason: `line ${line.line}: ${parsed.reason}` };
+    if (parsed.kind === 'bad') return { kind: 'skip', reason: parsed.reason, line: line.line };
     const facts = readFacts(parsed.record, compressed);
     if (facts === undefined)
       return {

@@ -8,7 +8,7 @@ import type { MappedFile, SessionPlan } from '../mapping/session-plan.js';
 import { TranscriptBuilder } from '../mapping/transcript-builder.js';
 import type { SessionPeek, SourceUnit } from '../run/harness-importer.js';
 import { count, isRecord, str, timeOf, type JsonRecord } from '../source/json-record.js';
-import type { ChatMessage } from './fold-chat.js';
+import { where, type ChatMessage } from './fold-chat.js';
 import { readChat } from './read-chat.js';
 import { geminiId, type GeminiFacts } from './peek.js';
 
@@ -133,7 +133,7 @@ function mapMessage(
       // Interleaved notices (MCP discovery failures and the like), not conversation.
       return;
     default:
-      reports.skipRecord(message.line, `unknown message type "${String(m.type)}"`);
+      reports.skipRecord(message.line, `${where(message.index)}unknown message type "${String(m.type)}"`);
   }
 }
 

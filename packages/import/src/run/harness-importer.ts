@@ -33,7 +33,7 @@ export type Peek =
       readonly facts: unknown;
     }
   /** Not a transcript of this harness (or an empty one): skipped, and remembered as such. */
-  | { readonly kind: 'skip'; readonly reason: string }
+  | { readonly kind: 'skip'; readonly reason: string; readonly line?: number }
   /** A transcript that cannot be read (corrupt compression): failed, and retried next run. */
   | { readonly kind: 'fail'; readonly reason: string };
 

@@ -106,7 +106,7 @@ export async function importTranscripts(options: ImportOptions): Promise<ImportS
       return;
     }
     if (peek.kind === 'skip') {
-      tally.skippedFile(pending.unit.file, peek.reason);
+      tally.skippedFile(pending.unit.file, peek.reason, peek.line ?? null);
       ledger.set(
         pending.unit.file,
         entry(pending, await unitHash(pending.unit, pending.stamps).catch(() => ''), []),
