@@ -11,9 +11,9 @@ import { ClaudeStream } from './claude-stream.js';
 import { claudeAgentId, claudeMainId, claudeSidechainId } from './ids.js';
 import type { ClaudeFacts } from './peek.js';
 
-/** Record types that carry no conversation: bookkeeping the event log has no place for. */
 // Claude Code 2.0 starts throwaway subagents with this prompt to warm the prompt cache.
 const WARMUP = 'Warmup';
+/** Record types that carry no conversation: bookkeeping the event log has no place for. */
 const SIDE_RECORDS = new Set(['agent-name', 'last-prompt', 'queue-operation', 'file-history-snapshot']);
 
 /**
@@ -36,8 +36,11 @@ export async function mapClaude(unit: SourceUnit, peek: SessionPeek): Promise<Ma
   const reader = new SourceLineReader(unit.file, false);
   // A custom title (the person's rename) outranks every AI title, wherever it stands in the file.
   let customTitled = false;
-  let role: Promise<AgentRole | undefined> | undefined;
-  const agentRole = (): Promise<AgentRole | undefined> => (role ??= roleOfAgent(unit, agentId ?? ''));
+  // The parent is scanned at most once, and only when needed: for a missing prompt, or a label
+  // no `.meta.json` gives.
+  let inParent: Promise<AgentRole | undefined> | undefined;
+  const parentRole = (): Promise<AgentRole | undefined> =>
+    (inParent ??= findRoleInParent(unit.parentFile, agentId ?? ''));
 
   for await (const line of reader.lines()) {
     const parsed = parseLine(line);
@@ -68,7 +71,7 @@ export async function mapClaude(unit: SourceUnit, peek: SessionPeek): Promise<Ma
       const time = stream.stamp(record);
       // A 2.0 child file may start with the reply: its prompt is in the parent's call.
       if (isAgentFile && stream === main && !main.builder.hasConversation && type === 'assistant') {
-        const prompt = (await agentRole())?.prompt;
+        const prompt = (await parentRole())?.prompt;
         if (prompt !== undefined) main.recoveredPrompt(prompt, time);
       }
       if (type === 'user') stream.user(record, time);
@@ -109,7 +112,12 @@ export async function mapClaude(unit: SourceUnit, peek: SessionPeek): Promise<Ma
       };
     if (main.builder.hasConversation)
       plans.push(
-        childPlan(claudeAgentId(facts.sessionId, agentId), parentId, main, labelOf(await agentRole())),
+        childPlan(
+          claudeAgentId(facts.sessionId, agentId),
+          parentId,
+          main,
+          labelOf((await metaRole(unit)) ?? (await parentRole())),
+        ),
       );
   } else {
     if (main.builder.hasConversation) plans.push(mainPlan(parentId, main));
@@ -130,13 +138,10 @@ export async function mapClaude(unit: SourceUnit, peek: SessionPeek): Promise<Ma
   }
 }
 
-/** The role of a subagent file: its `.meta.json`, else the parent's call (which also has the prompt). */
-async function roleOfAgent(unit: SourceUnit, agentId: string): Promise<AgentRole | undefined> {
+/** The role a 2.1 subagent's `.meta.json` companion states, if it has one. */
+async function metaRole(unit: SourceUnit): Promise<AgentRole | undefined> {
   const metaFile = unit.companions.find((c) => c.endsWith('.meta.json'));
-  const meta = metaFile === undefined ? undefined : await readAgentMeta(metaFile);
-  const fromParent = await findRoleInParent(unit.parentFile, agentId);
-  if (meta === undefined) return fromParent;
-  return fromParent?.prompt === undefined ? meta : { ...meta, prompt: fromParent.prompt };
+  return metaFile === undefined ? undefined : readAgentMeta(metaFile);
 }
 
 function collectTaskRoles(record: JsonRecord, roles: Map<string, AgentRole[]>): void {
