@@ -19,6 +19,7 @@ export { HostError, toWireError } from './errors.js';
 export { FollowHub } from './follow/follow-hub.js';
 export { isLoopbackHost } from './auth.js';
 export { openStrandRuntime, type StrandRuntime } from './runtime/strand-runtime.js';
+export { strandRegistry } from './runtime/registry.js';
 export {
   POSTGRES_COLD_READ_CONCURRENCY,
   RuntimeConfigError,

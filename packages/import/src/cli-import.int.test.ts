@@ -3,7 +3,7 @@ import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { REAL_FIXTURES, workspace, type Workspace } from './testing/fixture-dirs.js';
+import { PACKAGE_SRC, REAL_FIXTURES, workspace, type Workspace } from './testing/fixture-dirs.js';
 
 /**
  * `strand import` end to end, through the real CLI entry (a child process): the JSON summary's
@@ -82,6 +82,28 @@ describe('strand import', () => {
     const missing = strand('import', 'codex', path.join(ws.root, 'nope'), '--data', ws.data);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain('no such folder');
+  });
+
+  it('every text report line names the file, the line (or the whole file) and the reason', () => {
+    const claude = path.join(PACKAGE_SRC, 'claude-code', 'fixtures');
+    copyFileSync(
+      path.join(claude, 'damaged', '0d0d0d0d-1111-4222-8333-444455556666.jsonl'),
+      path.join(ws.source, '0d0d0d0d-1111-4222-8333-444455556666.jsonl'),
+    );
+    copyFileSync(
+      path.join(claude, 'flat-2.0', '-home-dev-tool', 'agent-9e9e9e9e.jsonl'),
+      path.join(ws.source, 'agent-9e9e9e9e.jsonl'),
+    );
+    const run = strand('import', 'claude-code', ws.source, '--data', ws.data);
+    expect(run.status).toBe(0);
+    const reports = run.stdout.split('\n').filter((l) => /^ {2}(failed|replaced|skipped-|note)/.test(l));
+    expect(reports.length).toBeGreaterThanOrEqual(4);
+    for (const line of reports)
+      expect(line).toMatch(/^ {2}[a-z-]+ +\/\S+\.jsonl(:\d+| \(whole file\)): \S.*$/);
+    expect(
+      reports.some((l) => l.includes('agent-9e9e9e9e.jsonl (whole file): a Claude Code warmup agent')),
+    ).toBe(true);
+    expect(reports.some((l) => /0d0d0d0d-[^:]+\.jsonl:\d+: /.test(l))).toBe(true);
   });
 
   it('prints a text summary without --json', () => {

@@ -12,6 +12,7 @@ import {
   type ImportSummary,
 } from '@strand/import';
 import { holdDataFolder } from '../data-lock/hold-for-command.js';
+import { writeImportedCacheRows, type CacheRowsResult } from './import-cache-rows.js';
 
 /** Reports printed in text mode; `--json` lists them all. */
 const SHOWN_REPORTS = 20;
@@ -39,6 +40,7 @@ export function importCommand(): Command {
       const sourceDir = dir ?? defaultSourceDir(harness, homedir());
       const bar = progressBar(options.json === true);
       let summary: ImportSummary;
+      let rows: CacheRowsResult;
       const lock = await holdDataFolder(options.data, 'import');
       try {
         summary = await importTranscripts({
@@ -47,6 +49,11 @@ export function importCommand(): Command {
           dataDir: options.data,
           ...(bar === undefined ? {} : { onProgress: bar.update }),
         });
+        // Still holding the folder: no host can be writing rows of these sessions meanwhile.
+        rows = await writeImportedCacheRows(
+          options.data,
+          summary.sessions.filter((s) => s.outcome !== 'unchanged').map((s) => s.id),
+        );
       } catch (error) {
         bar?.stop();
         if (isImportError(error) && error.code === 'IMPORT_SOURCE_NOT_FOUND') {
@@ -59,6 +66,9 @@ export function importCommand(): Command {
         await lock.release();
       }
       bar?.stop();
+      // The cache only accelerates lists: a row that could not be written is worth a line, not a failure.
+      for (const problem of rows.problems)
+        console.error(`strand import: projection cache ${problem.id}: ${problem.reason}`);
       if (options.json === true) console.log(JSON.stringify(summary));
       else printSummary(summary, harness, sourceDir, options.data);
       if (summary.failed > 0) process.exitCode = 1;
@@ -94,6 +104,7 @@ function progressBar(
   };
 }
 
+/** Every report line names the file, the line (or that the whole file is meant) and the reason. */
 function printSummary(summary: ImportSummary, harness: Harness, sourceDir: string, dataDir: string): void {
   const replaced = summary.replaced > 0 ? ` (${summary.replaced} replaced)` : '';
   console.log(`${harness}: ${summary.files} files in ${sourceDir} → ${dataDir}`);
@@ -103,7 +114,7 @@ function printSummary(summary: ImportSummary, harness: Harness, sourceDir: strin
   const worst = [...summary.reports].sort((a, b) => rank(a) - rank(b));
   for (const report of worst.slice(0, SHOWN_REPORTS)) {
     console.log(
-      `  ${report.kind.padEnd(14)} ${report.file}${report.line === null ? '' : `:${report.line}`}: ${report.reason}`,
+      `  ${report.kind.padEnd(14)} ${report.file}${report.line === null ? ' (whole file)' : `:${report.line}`}: ${report.reason}`,
     );
   }
   if (worst.length > SHOWN_REPORTS)

@@ -3,12 +3,11 @@ import path from 'node:path';
 import { AgentController, modelSetFromConfig, subagentTools } from '@strand/agent';
 import { SessionPreparations } from '@strand/persistence';
 import type { AppendFeed, SessionLeases } from '@strand/postgres';
-import { BUILT_IN_UNITS, ProjectionRegistry } from '@strand/projection';
 import { CacheWritePolicy } from '@strand/projection-cache';
 import type { ModelCatalogEntry } from '@strand/protocol';
 import { SessionQuery } from '@strand/query';
 import { SessionStore } from '@strand/session';
-import { registerSubagentUnits, type SubagentListingContext } from '@strand/subagent';
+import type { SubagentListingContext } from '@strand/subagent';
 import type { HostServices } from '../services.js';
 import { coordinationPort, leaseOwnership } from './coordination.js';
 import { feedLiveSearch } from './live-search-feed.js';
@@ -16,6 +15,7 @@ import { loadPresets } from './presets.js';
 import { presetTools } from './preset-tools.js';
 import { agentPort, catalogPort, searchPort, subagentPort } from './ports.js';
 import { resolveRuntimeOptions, type ResolvedStore, type RuntimeOptions } from './runtime-options.js';
+import { strandRegistry } from './registry.js';
 import { openStores, type RuntimeSearchIndex } from './stores.js';
 
 export type { RuntimeOptions };
@@ -51,9 +51,7 @@ export async function openStrandRuntime(options: RuntimeOptions): Promise<Strand
     config.defaultModel === undefined ? {} : { defaultRoute: config.defaultModel },
   );
   const presets = await loadPresets(path.join(dataDir, 'presets.json'));
-  const registry = new ProjectionRegistry();
-  for (const unit of BUILT_IN_UNITS) registry.register(unit);
-  registerSubagentUnits(registry);
+  const registry = strandRegistry();
   const stores = await openStores(config, registry);
   const { cache, search } = stores;
   const persistence = config.wrapPersistence?.(stores.persistence) ?? stores.persistence;

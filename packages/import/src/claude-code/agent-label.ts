@@ -1,12 +1,13 @@
 import { promises as fsp } from 'node:fs';
-import path from 'node:path';
 import { SourceLineReader } from '../source/line-reader.js';
-import { isRecord, parseLine, str } from '../source/json-record.js';
+import { isRecord, parseLine, str, type JsonRecord } from '../source/json-record.js';
 
 /** A subagent's description and type, as its parent asked for it. */
 export interface AgentRole {
   readonly description?: string;
   readonly type?: string;
+  /** The prompt the parent sent (from its call), when known. */
+  readonly prompt?: string;
 }
 
 /** The label a descriptor carries: the description, else the type. */
@@ -31,33 +32,23 @@ export async function readAgentMeta(file: string): Promise<AgentRole | undefined
 
 /**
  * Without a meta file, the label is in the parent transcript: the `Task` (2.0) or `Agent` (2.1)
- * call whose result names this agent id. The parent is looked for where Claude Code puts it
- * (beside a flat 2.0 agent file, or two folders up from `<session>/subagents/`); a parent that is
- * absent just leaves the child without a label. Lines are filtered by substring before parsing, so
- * scanning a large parent costs little more than reading it.
+ * call whose result names this agent id (`toolUseResult.agentId`). The parent is the file that
+ * holds the session (found by content by the run, see `SourceUnit.parentFile`); an absent one just
+ * leaves the child without a label. The call also carries the prompt (`input.prompt`, and
+ * `toolUseResult.prompt` in 2.1), which a child file that starts with the reply lacks. Lines are
+ * filtered by substring before parsing, so scanning a large parent costs little more than reading it.
  */
 export async function findRoleInParent(
-  childFile: string,
-  sessionId: string,
+  parentFile: string | undefined,
   agentId: string,
 ): Promise<AgentRole | undefined> {
-  const dir = path.dirname(childFile);
-  for (const candidate of [
-    path.join(dir, `${sessionId}.jsonl`),
-    path.join(dir, '..', '..', `${sessionId}.jsonl`),
-  ]) {
-    const exists = await fsp.stat(candidate).then(
-      (s) => s.isFile(),
-      () => false,
-    );
-    if (exists) return scanParent(candidate, agentId);
-  }
-  return undefined;
+  if (parentFile === undefined) return undefined;
+  return scanParent(parentFile, agentId).catch(() => undefined);
 }
 
 async function scanParent(file: string, agentId: string): Promise<AgentRole | undefined> {
   const calls = new Map<string, AgentRole>();
-  let callId: string | undefined;
+  let found: { callId: string | undefined; prompt: string | undefined } | undefined;
   const quotedAgent = JSON.stringify(agentId);
   for await (const line of new SourceLineReader(file, false).lines()) {
     const isCall =
@@ -76,18 +67,28 @@ async function scanParent(file: string, agentId: string): Promise<AgentRole | un
         isRecord(block.input) &&
         typeof block.id === 'string'
       ) {
-        const description = str(block.input.description);
-        const type = str(block.input.subagent_type);
-        calls.set(block.id, {
-          ...(description === undefined ? {} : { description }),
-          ...(type === undefined ? {} : { type }),
-        });
+        calls.set(block.id, roleOf(block.input));
       }
       const result = parsed.record.toolUseResult;
       if (block.type === 'tool_result' && isRecord(result) && result.agentId === agentId)
-        callId = str(block.tool_use_id);
+        found = { callId: str(block.tool_use_id), prompt: str(result.prompt) };
     }
-    if (callId !== undefined && calls.has(callId)) return calls.get(callId);
+    if (found !== undefined) {
+      const call = found.callId === undefined ? undefined : calls.get(found.callId);
+      const prompt = call?.prompt ?? found.prompt;
+      return { ...call, ...(prompt === undefined ? {} : { prompt }) };
+    }
   }
   return undefined;
+}
+
+function roleOf(input: JsonRecord): AgentRole {
+  const description = str(input.description);
+  const type = str(input.subagent_type);
+  const prompt = str(input.prompt);
+  return {
+    ...(description === undefined ? {} : { description }),
+    ...(type === undefined ? {} : { type }),
+    ...(prompt === undefined ? {} : { prompt }),
+  };
 }

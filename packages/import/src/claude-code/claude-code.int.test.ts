@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkLogInvariants } from '@strand/session';
@@ -201,5 +201,102 @@ describe('a damaged Claude Code transcript', () => {
       'interrupted',
     ]);
     expect(stored.events.at(-1)!.time).toBe(Date.parse('2026-01-10T10:01:01.000Z'));
+  });
+});
+
+describe('Claude Code 2.0 flat agent files, AI titles, warmups and /exit', () => {
+  const FLAT = path.join(FIXTURES, 'flat-2.0', '-home-dev-tool');
+  const FLAT_SID = '7c7c7c7c-1111-4222-8333-444455556666';
+  const PROMPT = 'List every test file and how long it takes';
+
+  const importFlat = (names: Record<string, string>) => {
+    mkdirSync(ws.source, { recursive: true });
+    for (const [from, to] of Object.entries(names))
+      copyFileSync(path.join(FLAT, from), path.join(ws.source, to));
+    return importTranscripts({ harness: 'claude-code', sourceDir: ws.source, dataDir: ws.data });
+  };
+
+  it('the latest ai-title titles the session ahead of the first prompt; a child starting with the reply gets the prompt of the parent’s Task call', async () => {
+    const summary = await importFlat({
+      [`${FLAT_SID}.jsonl`]: `${FLAT_SID}.jsonl`,
+      'agent-1a2b3c4d.jsonl': 'agent-1a2b3c4d.jsonl',
+    });
+    expect(summary).toMatchObject({ imported: 2, failed: 0, skipped: 0, reports: [] });
+    const store = await readStore(ws.data);
+    const main = store.get(`claude-${FLAT_SID}`)!;
+    const titles = dataOf<{ title: string }>(main, 'session/title').map((t) => t.title);
+    expect(titles.at(-1)).toBe('Find the slow e2e suite');
+    expect(titles).not.toContain('/exit');
+    // The /exit turn asked the model nothing: it is over, not interrupted.
+    expect(dataOf<{ reason: string }>(main, 'turn/end').map((e) => e.reason)).toEqual([
+      'completed',
+      'completed',
+    ]);
+    expect(checkLogInvariants(main.events, { closedTurns: true })).toEqual([]);
+
+    const child = store.get(`claude-${FLAT_SID}-agent-1a2b3c4d`)!;
+    expect(child.events.slice(0, 4).map((e) => e.type)).toEqual([
+      'subagent/descriptor',
+      'session/title',
+      'turn/start',
+      'user/message',
+    ]);
+    expect(dataOf(child, 'user/message')).toEqual([{ content: PROMPT, author: 'agent' }]);
+    expect(dataOf<{ title: string }>(child, 'session/title').map((t) => t.title)).toEqual([PROMPT]);
+    expect(dataOf(child, 'subagent/descriptor')).toEqual([
+      { version: 2, mode: 'one-shot', label: 'Survey the tests' },
+    ]);
+    expect(checkLogInvariants(child.events, { closedTurns: true })).toEqual([]);
+
+    const again = await importTranscripts({ harness: 'claude-code', sourceDir: ws.source, dataDir: ws.data });
+    expect(again).toMatchObject({ imported: 0, updated: 0, unchanged: 2, failed: 0 });
+  });
+
+  it('labels and prompts are found by content: the same bytes under other names give the same child', async () => {
+    await importFlat({
+      [`${FLAT_SID}.jsonl`]: 'repo__main.jsonl',
+      'agent-1a2b3c4d.jsonl': 'repo__worker.jsonl',
+    });
+    const renamed = (await readStore(ws.data)).get(`claude-${FLAT_SID}-agent-1a2b3c4d`)!;
+    expect(dataOf(renamed, 'subagent/descriptor')).toEqual([
+      { version: 2, mode: 'one-shot', label: 'Survey the tests' },
+    ]);
+    expect(dataOf(renamed, 'user/message')).toEqual([{ content: PROMPT, author: 'agent' }]);
+  });
+
+  it('a custom title outranks every ai-title, before or after it', async () => {
+    mkdirSync(ws.source, { recursive: true });
+    const lines = readFileSync(path.join(FLAT, `${FLAT_SID}.jsonl`), 'utf8').split('\n');
+    const custom = JSON.stringify({
+      type: 'custom-title',
+      customTitle: 'My renamed session',
+      sessionId: FLAT_SID,
+    });
+    lines.splice(2, 0, custom);
+    writeFileSync(path.join(ws.source, `${FLAT_SID}.jsonl`), lines.join('\n'));
+    await importTranscripts({ harness: 'claude-code', sourceDir: ws.source, dataDir: ws.data });
+    const main = (await readStore(ws.data)).get(`claude-${FLAT_SID}`)!;
+    expect(
+      dataOf<{ title: string }>(main, 'session/title')
+        .map((t) => t.title)
+        .at(-1),
+    ).toBe('My renamed session');
+  });
+
+  it('a warmup agent file is skipped with a report naming the file, not shown as a child', async () => {
+    const summary = await importFlat({
+      [`${FLAT_SID}.jsonl`]: `${FLAT_SID}.jsonl`,
+      'agent-9e9e9e9e.jsonl': 'agent-9e9e9e9e.jsonl',
+    });
+    expect(summary).toMatchObject({ imported: 1, skipped: 1, failed: 0 });
+    expect(summary.reports).toEqual([
+      {
+        file: path.join(ws.source, 'agent-9e9e9e9e.jsonl'),
+        line: null,
+        kind: 'skipped-file',
+        reason: expect.stringContaining('warmup agent'),
+      },
+    ]);
+    expect([...(await readStore(ws.data)).keys()]).toEqual([`claude-${FLAT_SID}`]);
   });
 });

@@ -6,6 +6,8 @@ import { classifyUserLine, contentBlocks, resultContent } from './user-content.j
 const PROVIDER = 'anthropic';
 // Claude Code writes local failures as assistant lines from this pseudo-model; no request was made.
 const SYNTHETIC_MODEL = '<synthetic>';
+// Local slash commands that leave Claude Code without asking the model anything.
+const EXIT_COMMANDS = new Set(['/exit', '/quit']);
 
 /**
  * The records of one Claude Code conversation (a main session, an inline sidechain, or a
@@ -47,6 +49,9 @@ export class ClaudeStream {
           time,
           line.titleText === undefined ? {} : { titleText: line.titleText },
         );
+        // `/exit` runs no model call: the turn it opens is over, not cut off.
+        if (line.titleText !== undefined && EXIT_COMMANDS.has(line.titleText))
+          this.builder.endTurn('completed');
         return;
       case 'system':
         this.builder.note(line.content, time);
@@ -66,6 +71,12 @@ export class ClaudeStream {
         return exhaustive;
       }
     }
+  }
+
+  /** The parent's prompt of a child file that starts with the reply (recovered from the parent's call). */
+  recoveredPrompt(prompt: string, time: number): void {
+    this.firstPrompt ??= prompt;
+    this.builder.prompt(prompt, this.promptAuthor, time, { titleText: prompt });
   }
 
   assistant(record: JsonRecord, time: number): void {

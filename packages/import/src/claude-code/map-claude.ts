@@ -11,6 +11,8 @@ import { ClaudeStream } from './claude-stream.js';
 import { claudeAgentId, claudeMainId, claudeSidechainId } from './ids.js';
 import type { ClaudeFacts } from './peek.js';
 
+// Claude Code 2.0 starts throwaway subagents with this prompt to warm the prompt cache.
+const WARMUP = 'Warmup';
 /** Record types that carry no conversation: bookkeeping the event log has no place for. */
 const SIDE_RECORDS = new Set(['agent-name', 'last-prompt', 'queue-operation', 'file-history-snapshot']);
 
@@ -32,6 +34,13 @@ export async function mapClaude(unit: SourceUnit, peek: SessionPeek): Promise<Ma
   const taskRoles = new Map<string, AgentRole[]>();
   const seen = new Set<string>();
   const reader = new SourceLineReader(unit.file, false);
+  // A custom title (the person's rename) outranks every AI title, wherever it stands in the file.
+  let customTitled = false;
+  // The parent is scanned at most once, and only when needed: for a missing prompt, or a label
+  // no `.meta.json` gives.
+  let inParent: Promise<AgentRole | undefined> | undefined;
+  const parentRole = (): Promise<AgentRole | undefined> =>
+    (inParent ??= findRoleInParent(unit.parentFile, agentId ?? ''));
 
   for await (const line of reader.lines()) {
     const parsed = parseLine(line);
@@ -60,6 +69,11 @@ export async function mapClaude(unit: SourceUnit, peek: SessionPeek): Promise<Ma
         if (uuid !== undefined) sidechainOf.set(uuid, stream);
       }
       const time = stream.stamp(record);
+      // A 2.0 child file may start with the reply: its prompt is in the parent's call.
+      if (isAgentFile && stream === main && !main.builder.hasConversation && type === 'assistant') {
+        const prompt = (await parentRole())?.prompt;
+        if (prompt !== undefined) main.recoveredPrompt(prompt, time);
+      }
       if (type === 'user') stream.user(record, time);
       else if (type === 'assistant') {
         if (stream === main && !isAgentFile) collectTaskRoles(record, taskRoles);
@@ -68,7 +82,11 @@ export async function mapClaude(unit: SourceUnit, peek: SessionPeek): Promise<Ma
     } else if (type === 'summary') {
       main.title(str(record.summary) ?? '', undefined);
     } else if (type === 'custom-title') {
+      customTitled = true;
       main.title(str(record.customTitle) ?? '', undefined);
+    } else if (type === 'ai-title') {
+      // Claude Code 2.1 names the session itself, again as it goes: the latest one stands.
+      if (!customTitled) main.title(str(record.aiTitle) ?? '', undefined);
     } else if (type !== undefined && SIDE_RECORDS.has(type)) {
       main.stamp(record);
     } else {
@@ -85,12 +103,22 @@ export async function mapClaude(unit: SourceUnit, peek: SessionPeek): Promise<Ma
   const plans: SessionPlan[] = [];
   const parentId = claudeMainId(facts.sessionId);
   if (agentId !== undefined) {
-    const metaFile = unit.companions.find((c) => c.endsWith('.meta.json'));
-    const role =
-      (metaFile === undefined ? undefined : await readAgentMeta(metaFile)) ??
-      (await findRoleInParent(unit.file, facts.sessionId, agentId));
+    if (main.firstPrompt?.trim() === WARMUP)
+      return {
+        kind: 'empty',
+        reason: `a Claude Code warmup agent (its only prompt is "${WARMUP}"), not a subagent anyone ran`,
+        reports,
+        hash: end.hash,
+      };
     if (main.builder.hasConversation)
-      plans.push(childPlan(claudeAgentId(facts.sessionId, agentId), parentId, main, labelOf(role)));
+      plans.push(
+        childPlan(
+          claudeAgentId(facts.sessionId, agentId),
+          parentId,
+          main,
+          labelOf((await metaRole(unit)) ?? (await parentRole())),
+        ),
+      );
   } else {
     if (main.builder.hasConversation) plans.push(mainPlan(parentId, main));
     for (const { root, stream } of sidechains) {
@@ -108,6 +136,12 @@ export async function mapClaude(unit: SourceUnit, peek: SessionPeek): Promise<Ma
     sidechains.push({ root, stream });
     return stream;
   }
+}
+
+/** The role a 2.1 subagent's `.meta.json` companion states, if it has one. */
+async function metaRole(unit: SourceUnit): Promise<AgentRole | undefined> {
+  const metaFile = unit.companions.find((c) => c.endsWith('.meta.json'));
+  return metaFile === undefined ? undefined : readAgentMeta(metaFile);
 }
 
 function collectTaskRoles(record: JsonRecord, roles: Map<string, AgentRole[]>): void {

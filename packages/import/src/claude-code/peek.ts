@@ -36,6 +36,8 @@ export async function peekClaude(unit: SourceUnit): Promise<Peek> {
       primaryId: agentId === undefined ? claudeMainId(sessionId) : claudeAgentId(sessionId, agentId),
       rank: 0,
       depth: agentId === undefined ? 0 : 1,
+      // A subagent file's label (and a missing prompt) are in its parent's Task/Agent call.
+      ...(agentId === undefined ? {} : { readsParent: claudeMainId(sessionId) }),
       facts,
     };
   }

@@ -47,6 +47,42 @@ describe('classifyUserLine', () => {
     });
   });
 
+  it('tool_reference results and blocks the mapping does not know become text, never empty results', () => {
+    expect(
+      line([
+        {
+          type: 'tool_result',
+          tool_use_id: 'search-1',
+          content: [
+            { type: 'tool_reference', tool_name: 'mcp__github__create_issue' },
+            { type: 'tool_reference', tool_name: 'WebFetch' },
+          ],
+        },
+        {
+          type: 'tool_result',
+          tool_use_id: 'odd-1',
+          content: [{ type: 'hologram', shape: 'cube' }],
+        },
+      ]),
+    ).toEqual({
+      kind: 'results',
+      items: [
+        {
+          kind: 'result',
+          callId: 'search-1',
+          content: '[tool reference: mcp__github__create_issue]\n\n[tool reference: WebFetch]',
+          isError: false,
+        },
+        {
+          kind: 'result',
+          callId: 'odd-1',
+          content: '[hologram block] {"type":"hologram","shape":"cube"}',
+          isError: false,
+        },
+      ],
+    });
+  });
+
   it('tool results keep text and images, images stored as content-addressed attachments', () => {
     const sink = new AttachmentSink();
     const png = Buffer.from('fake png bytes').toString('base64');

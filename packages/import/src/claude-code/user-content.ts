@@ -89,8 +89,20 @@ export function contentBlocks(raw: readonly unknown[], sink: AttachmentSink): Co
         out.push(sink.image(source.data, str(source.media_type) ?? 'application/octet-stream'));
       else out.push(sink.imageUrl(str(source.url) ?? 'unknown'));
     } else if (block.type === 'document') out.push({ type: 'text', text: '[document]' });
+    else if (block.type === 'tool_reference')
+      // What a tool search returns (2.1): the tools it found, by name.
+      out.push({ type: 'text', text: `[tool reference: ${str(block.tool_name) ?? 'unknown'}]` });
+    // A block kind this mapping does not know is kept as text rather than silently dropped.
+    else out.push({ type: 'text', text: `[${str(block.type) ?? 'untyped'} block] ${preview(block)}` });
   }
   return out;
+}
+
+const PREVIEW_MAX = 500;
+
+function preview(block: JsonRecord): string {
+  const json = JSON.stringify(block);
+  return json.length <= PREVIEW_MAX ? json : `${json.slice(0, PREVIEW_MAX)}…`;
 }
 
 /** A tool result's content: a string, or a block list (text and images). */

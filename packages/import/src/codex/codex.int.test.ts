@@ -199,3 +199,60 @@ describe('Codex mapping', () => {
     expect(dataOf<{ title: string }>(parent, 'session/title')).toEqual([{ title: 'Add a health endpoint' }]);
   });
 });
+
+describe('0.104+ thread_spawn trees', () => {
+  const TREE = path.join(PACKAGE_SRC, 'codex', 'fixtures', 'spawn-tree');
+  const TREE_PARENT = 'codex-01b00000-0000-7000-8000-000000000001';
+  const TREE_CHILD = 'codex-01b00000-0000-7000-8000-000000000002';
+  const REVIEW = 'codex-01b00000-0000-7000-8000-000000000003';
+
+  it('send_input follow-ups are the agent’s, the child is labelled from the spawn call, and the string subagent form is a subagent', async () => {
+    copyInto(TREE, path.join(ws.source, '2026', '03', '01'));
+    const summary = await importTranscripts({ harness: 'codex', sourceDir: ws.source, dataDir: ws.data });
+    expect(summary).toMatchObject({ imported: 3, failed: 0, skipped: 0, reports: [] });
+    const store = await readStore(ws.data);
+    const child = store.get(TREE_CHILD)!;
+    expect(child.header).toMatchObject({
+      origin: 'subagent',
+      parentSession: TREE_PARENT,
+      delegationDepth: 1,
+    });
+    expect(dataOf(child, 'user/message')).toEqual([
+      { content: 'Map the parser module', author: 'agent' },
+      { content: 'Also check the lexer', author: 'agent' },
+      { content: 'What about the tests?', author: 'human' },
+    ]);
+    // No nickname or role in the child's own session_meta: both come from the parent's calls.
+    expect(dataOf(child, 'subagent/descriptor')).toEqual([
+      { version: 2, mode: 'one-shot', label: 'Hume (explorer)' },
+    ]);
+    const review = store.get(REVIEW)!;
+    expect(review.header).toMatchObject({ origin: 'subagent', delegationDepth: 1 });
+    expect(review.header.parentSession).toBeUndefined();
+    expect(dataOf(review, 'subagent/descriptor')).toEqual([
+      { version: 2, mode: 'one-shot', label: 'review' },
+    ]);
+    expect(dataOf(review, 'user/message')).toEqual([{ content: 'Review the current diff', author: 'agent' }]);
+    for (const log of store.values())
+      expect(checkLogInvariants(log.events, { closedTurns: true })).toEqual([]);
+
+    const again = await importTranscripts({ harness: 'codex', sourceDir: ws.source, dataDir: ws.data });
+    expect(again).toMatchObject({ imported: 0, updated: 0, unchanged: 3, failed: 0 });
+    expect(await readStore(ws.data)).toEqual(store);
+  });
+
+  it('without its parent the child keeps its own facts: only the spawn message is the agent’s', async () => {
+    copyFileSync(
+      path.join(TREE, 'rollout-2026-03-01T10-00-04-01b00000-0000-7000-8000-000000000002.jsonl'),
+      path.join(ws.source, 'child.jsonl'),
+    );
+    await importTranscripts({ harness: 'codex', sourceDir: ws.source, dataDir: ws.data });
+    const child = (await readStore(ws.data)).get(TREE_CHILD)!;
+    expect(dataOf<{ author: string }>(child, 'user/message').map((m) => m.author)).toEqual([
+      'agent',
+      'human',
+      'human',
+    ]);
+    expect(dataOf(child, 'subagent/descriptor')).toEqual([{ version: 2, mode: 'one-shot' }]);
+  });
+});

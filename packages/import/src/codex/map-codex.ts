@@ -19,6 +19,7 @@ import {
 } from './codex-records.js';
 import { SPAWNED_AGENT_MARKER, isContextMessage, typedRequest } from './codex-text.js';
 import { spawnCut } from './fork-cut.js';
+import { readParentCalls, type ParentCalls } from './parent-calls.js';
 import { codexId, type CodexFacts } from './peek.js';
 
 // A fork's replayed parent history is stamped at the fork instant; a record this much later can
@@ -45,6 +46,8 @@ export async function mapCodex(unit: SourceUnit, peek: SessionPeek): Promise<Map
   let replay: 'none' | 'in' | 'done' = 'none';
   let lastLine = 0;
   let first = true;
+  const parentCalls =
+    facts.spawn === undefined ? undefined : await readParentCalls(unit.parentFile, facts.id);
 
   const route = (time: number): void => {
     if (model !== undefined)
@@ -64,8 +67,12 @@ export async function mapCodex(unit: SourceUnit, peek: SessionPeek): Promise<Map
         if (role === 'user') {
           if (isContextMessage(text)) builder.note(toContent(blocks), time);
           else {
-            // A spawned child's first prompt is its parent's spawn message.
-            const author = facts.spawn !== undefined && prompts === 0 ? 'agent' : 'human';
+            // A spawned child's first prompt is its parent's spawn message, and what the parent
+            // later sent it with `send_input` is the parent's too; the rest a person typed into it.
+            const author =
+              facts.spawn !== undefined && (prompts === 0 || parentCalls?.sent.has(text.trim()) === true)
+                ? 'agent'
+                : 'human';
             prompts++;
             builder.prompt(toContent(blocks), author, time, {
               titleText: typedRequest(text),
@@ -209,7 +216,12 @@ export async function mapCodex(unit: SourceUnit, peek: SessionPeek): Promise<Map
       reports,
       hash: end.hash,
     };
-  return { kind: 'sessions', plans: [plan(facts, builder, sink, fallbackTime)], reports, hash: end.hash };
+  return {
+    kind: 'sessions',
+    plans: [plan(facts, builder, sink, fallbackTime, parentCalls)],
+    reports,
+    hash: end.hash,
+  };
 }
 
 function plan(
@@ -217,6 +229,7 @@ function plan(
   builder: TranscriptBuilder,
   sink: AttachmentSink,
   createdAt: number,
+  parentCalls: ParentCalls | undefined,
 ): SessionPlan {
   const id = codexId(facts.id);
   const base = { id, createdAt, ...(facts.cwd === undefined ? {} : { cwd: facts.cwd }) };
@@ -226,7 +239,8 @@ function plan(
       : { fork: { parentId: codexId(facts.forkedFrom), cutIn: spawnCut(facts.id) } };
   if (facts.spawn === undefined)
     return { header: base, events: builder.events, attachments: sink.items, ...fork };
-  const { nickname, role } = facts.spawn;
+  const nickname = facts.spawn.nickname ?? parentCalls?.nickname;
+  const role = facts.spawn.role ?? parentCalls?.agentType;
   const label = shortTitle(
     nickname !== undefined && role !== undefined ? `${nickname} (${role})` : (nickname ?? role ?? ''),
   );
@@ -239,7 +253,7 @@ function plan(
   return {
     header: {
       ...base,
-      parentSession: codexId(facts.spawn.parent),
+      ...(facts.spawn.parent === undefined ? {} : { parentSession: codexId(facts.spawn.parent) }),
       origin: 'subagent',
       delegationDepth: facts.spawn.depth,
     },

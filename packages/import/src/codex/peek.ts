@@ -17,7 +17,13 @@ export interface CodexFacts {
   readonly forkedFrom: string | undefined;
   /** `source.subagent.thread_spawn`: the rollout is a subagent child. */
   readonly spawn:
-    | { readonly parent: string; readonly depth: number; readonly nickname?: string; readonly role?: string }
+    | {
+        /** Absent for the string form `source: {"subagent": "review"}`, which names no parent thread. */
+        readonly parent?: string;
+        readonly depth: number;
+        readonly nickname?: string;
+        readonly role?: string;
+      }
     | undefined;
 }
 
@@ -33,7 +39,7 @@ export async function peekCodex(unit: SourceUnit): Promise<Peek> {
   for await (const line of reader.lines()) {
     const parsed = parseLine(line);
     if (parsed.kind === 'blank') continue;
-    if (parsed.kind === 'bad') return { kind: 'skip', reason: `line ${line.line}: ${parsed.reason}` };
+    if (parsed.kind === 'bad') return { kind: 'skip', reason: parsed.reason, line: line.line };
     const facts = readFacts(parsed.record, compressed);
     if (facts === undefined)
       return {
@@ -45,6 +51,8 @@ export async function peekCodex(unit: SourceUnit): Promise<Peek> {
       primaryId: codexId(facts.id),
       rank: 0,
       ...(facts.forkedFrom === undefined ? {} : { forkParent: codexId(facts.forkedFrom) }),
+      // A spawned child's label and its follow-ups' author are in its parent's collaboration calls.
+      ...(facts.spawn?.parent === undefined ? {} : { readsParent: codexId(facts.spawn.parent) }),
       depth: facts.spawn?.depth ?? (facts.forkedFrom === undefined ? 0 : 1),
       facts,
     };
@@ -59,13 +67,13 @@ function readFacts(record: Record<string, unknown>, compressed: boolean): CodexF
     const p = record.payload;
     const id = str(p.id);
     if (id === undefined) return undefined;
-    const thread =
-      isRecord(p.source) && isRecord(p.source.subagent) && isRecord(p.source.subagent.thread_spawn)
-        ? p.source.subagent.thread_spawn
-        : undefined;
+    const subagent = isRecord(p.source) ? p.source.subagent : undefined;
+    const thread = isRecord(subagent) && isRecord(subagent.thread_spawn) ? subagent.thread_spawn : undefined;
     const parent = thread === undefined ? undefined : str(thread.parent_thread_id);
     const nickname = str(thread?.agent_nickname) ?? str(p.agent_nickname);
-    const role = str(thread?.agent_role) ?? str(p.agent_role);
+    // The string form (`{"subagent": "review"}`) names the kind of subagent and no parent thread.
+    const kind = typeof subagent === 'string' ? subagent : undefined;
+    const role = str(thread?.agent_role) ?? str(p.agent_role) ?? kind;
     return {
       id,
       compressed,
@@ -76,10 +84,10 @@ function readFacts(record: Record<string, unknown>, compressed: boolean): CodexF
       provider: str(p.model_provider) ?? 'openai',
       forkedFrom: str(p.forked_from_id),
       spawn:
-        parent === undefined
+        parent === undefined && kind === undefined
           ? undefined
           : {
-              parent,
+              ...(parent === undefined ? {} : { parent }),
               depth: Math.max(1, count(thread?.depth)),
               ...(nickname === undefined ? {} : { nickname }),
               ...(role === undefined ? {} : { role }),

@@ -73,4 +73,26 @@ describe('ChatFolder', () => {
     expect(folded.messages.map((m) => m.record.content)).toEqual(['again']);
     expect(folded.meta).toEqual({ sessionId: 's', startTime: 't' });
   });
+
+  it('messages without a line of their own are named by their $set line or their index', () => {
+    const folder = fold([
+      { sessionId: 's' },
+      { $set: { messages: [{ id: 'a', type: 'user' }, 7, { id: 'b' }] } },
+    ]);
+    expect(folder.result().messages.map(({ line, index }) => ({ line, index }))).toEqual([
+      { line: 2, index: 0 },
+      { line: 2, index: 2 },
+    ]);
+    const reports = new FileReports('whole.json');
+    foldWholeJson({ sessionId: 's', messages: [{ id: 'a', type: 'user' }, 'junk', { id: 'b' }] }, reports);
+    expect(reports.list()).toEqual([
+      { file: 'whole.json', line: null, kind: 'skipped-record', reason: 'messages[1]: not an object' },
+      {
+        file: 'whole.json',
+        line: null,
+        kind: 'skipped-record',
+        reason: 'messages[2]: message b has no type',
+      },
+    ]);
+  });
 });

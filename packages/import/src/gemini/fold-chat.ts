@@ -6,6 +6,8 @@ export interface ChatMessage {
   readonly record: JsonRecord;
   /** The line of the row that wrote its final state (null in a whole-JSON file). */
   readonly line: number | null;
+  /** Where a message without a line of its own sits: its index in the `messages` array. */
+  readonly index?: number;
 }
 
 /** A chat file folded to what Gemini CLI itself would load. */
@@ -27,7 +29,7 @@ export interface FoldedChat {
 export class ChatFolder {
   meta: JsonRecord = {};
   readonly #messages = new Map<string, ChatMessage>();
-  #setMessages: unknown[] | undefined;
+  #setMessages: { messages: unknown[]; line: number | null } | undefined;
   #summary: { text: string; after: number } | undefined;
 
   constructor(private readonly reports: FileReports) {}
@@ -42,7 +44,7 @@ export class ChatFolder {
     this.record(parsed.record, line.line, first);
   }
 
-  record(record: JsonRecord, line: number | null, first: boolean): void {
+  record(record: JsonRecord, line: number | null, first: boolean, index?: number): void {
     if (typeof record.$rewindTo === 'string') {
       const ids = [...this.#messages.keys()];
       const at = ids.indexOf(record.$rewindTo);
@@ -50,13 +52,13 @@ export class ChatFolder {
     } else if (typeof record.id === 'string') {
       const existing = this.#messages.get(record.id);
       // Map.set keeps an existing key's position: a rewritten row stays where it first appeared.
-      this.#messages.set(record.id, { record, line });
+      this.#messages.set(record.id, { record, line, ...(index === undefined ? {} : { index }) });
       if (existing === undefined && typeof record.type !== 'string')
-        this.reports.skipRecord(line, `message ${record.id} has no type`);
+        this.reports.skipRecord(line, `${where(index)}message ${record.id} has no type`);
     } else if (isRecord(record.$set)) {
-      this.#patch(record.$set);
+      this.#patch(record.$set, line);
     } else if (typeof record.sessionId === 'string' && (first || typeof record.projectHash === 'string')) {
-      this.#patch(record);
+      this.#patch(record, line);
     } else {
       this.reports.skipRecord(
         line,
@@ -65,10 +67,10 @@ export class ChatFolder {
     }
   }
 
-  #patch(patch: JsonRecord): void {
+  #patch(patch: JsonRecord, line: number | null): void {
     const { messages, ...rest } = patch;
     this.meta = { ...this.meta, ...rest };
-    if (Array.isArray(messages)) this.#setMessages = messages;
+    if (Array.isArray(messages)) this.#setMessages = { messages, line };
     const summary = str(rest.summary);
     if (summary !== undefined) this.#summary = { text: summary, after: this.#messages.size };
   }
@@ -76,7 +78,11 @@ export class ChatFolder {
   result(): FoldedChat {
     let messages = [...this.#messages.values()];
     if (messages.length === 0 && this.#setMessages !== undefined) {
-      messages = this.#setMessages.filter(isRecord).map((record) => ({ record, line: null }));
+      // Messages listed in a `$set` row: that row's line, and each one's index in its list.
+      const { line } = this.#setMessages;
+      messages = this.#setMessages.messages.flatMap((record, index) =>
+        isRecord(record) ? [{ record, line, index }] : [],
+      );
     }
     return { meta: this.meta, messages, ...(this.#summary === undefined ? {} : { summary: this.#summary }) };
   }
@@ -88,14 +94,19 @@ export function foldWholeJson(document: JsonRecord, reports: FileReports): Folde
   const { messages, ...meta } = document;
   folder.meta = meta;
   if (Array.isArray(messages)) {
-    for (const message of messages) {
-      if (isRecord(message)) folder.record(message, null, false);
-      else reports.skipRecord(null, 'a messages entry is not an object');
-    }
+    messages.forEach((message, index) => {
+      if (isRecord(message)) folder.record(message, null, false, index);
+      else reports.skipRecord(null, `${where(index)}not an object`);
+    });
   }
   const folded = folder.result();
   const summary = str(meta.summary);
   return summary === undefined
     ? folded
     : { ...folded, summary: { text: summary, after: folded.messages.length } };
+}
+
+/** Names a message of a whole-JSON file (it has no line of its own) in a report. */
+export function where(index: number | undefined): string {
+  return index === undefined ? '' : `messages[${index}]: `;
 }

@@ -5,6 +5,7 @@ import { checkLogInvariants } from '@strand/session';
 import { importTranscripts } from '../run/import-transcripts.js';
 import {
   PACKAGE_SRC,
+  copyInto,
   REAL_FIXTURES,
   dataOf,
   readStore,
@@ -19,6 +20,9 @@ const REWIND = path.join(
   'rewind',
   'session-2026-05-01T08-00-7e7e7e7e.jsonl',
 );
+const DELEGATE = path.join(PACKAGE_SRC, 'gemini', 'fixtures', 'delegate');
+const A2A = path.join(PACKAGE_SRC, 'gemini', 'fixtures', 'a2a', 'session-2026-05-03T10-00-a2a-serv.jsonl');
+const SHARED_SID = '5a5a5a5a-0000-4000-8000-000000000002';
 const WHOLE = 'Mai0313__VibeCodingTracker__test_conversation_gemini@894772f.json';
 
 let ws: Workspace;
@@ -99,5 +103,97 @@ describe('Gemini chat files', () => {
     expect(summary.reports).toContainEqual(
       expect.objectContaining({ kind: 'skipped-file', file: expect.stringContaining('checkpoint-a.json') }),
     );
+  });
+
+  it('two chats sharing one sessionId are two sessions; the nested agent’s chat is a child of the person’s, copies are one', async () => {
+    copyInto(DELEGATE, path.join(ws.source, 'site'));
+    const summary = await importTranscripts({ harness: 'gemini', sourceDir: ws.source, dataDir: ws.data });
+    expect(summary).toMatchObject({ imported: 3, failed: 0, files: 4 });
+    // The whole-JSON chat was migrated to JSONL: a copy, reported as such, not a session.
+    expect(summary.reports).toEqual([
+      expect.objectContaining({
+        kind: 'skipped-file',
+        file: expect.stringMatching(/09-00-5a5a5a5a\.json$/),
+        reason: expect.stringContaining(`session gemini-${SHARED_SID} holds more`),
+      }),
+    ]);
+    const store = await readStore(ws.data);
+    const human = store.get(`gemini-${SHARED_SID}`)!;
+    expect(human.header.origin).toBeUndefined();
+    expect(dataOf(human, 'user/message')).toEqual([{ content: 'Why is checkout slow?', author: 'human' }]);
+    expect(dataOf<{ title: string }>(human, 'session/title').map((t) => t.title)).toEqual([
+      'Why is checkout slow?',
+    ]);
+    expect(dataOf<{ content: string }>(human, 'assistant/message').map((m) => m.content)).toEqual([
+      'Let me ask the investigator.',
+      'The cart query runs once per item; batch it.',
+    ]);
+    const nested = store.get(`gemini-${SHARED_SID}-n1`)!;
+    expect(nested.header).toMatchObject({
+      origin: 'subagent',
+      parentSession: `gemini-${SHARED_SID}`,
+      delegationDepth: 1,
+    });
+    expect(dataOf(nested, 'subagent/descriptor')).toEqual([
+      { version: 2, mode: 'one-shot', label: 'codebase_investigator' },
+    ]);
+    expect(dataOf(nested, 'user/message')).toEqual([
+      { content: 'Objective: Find why checkout is slow', author: 'human' },
+    ]);
+    expect(store.get('gemini-5a5a5a5b-0000-4000-8000-000000000003')).toBeDefined();
+    for (const log of store.values())
+      expect(checkLogInvariants(log.events, { closedTurns: true })).toEqual([]);
+
+    const again = await importTranscripts({ harness: 'gemini', sourceDir: ws.source, dataDir: ws.data });
+    expect(again).toMatchObject({ imported: 0, updated: 0, unchanged: 3, failed: 0 });
+    expect(await readStore(ws.data)).toEqual(store);
+  });
+
+  it('a distinct chat under the same sessionId without a delegation is a session of its own; growing it re-places nothing else', async () => {
+    const chats = path.join(ws.source, 'site', 'chats');
+    const main = JSON.parse(
+      readFileSync(path.join(DELEGATE, 'chats', 'session-2026-05-02T09-00-5a5a5a5a.json'), 'utf8'),
+    ) as {
+      messages: Record<string, unknown>[];
+    };
+    delete main.messages[1]!.toolCalls;
+    writeFileSync(path.join(chats, 'session-2026-05-02T09-00-5a5a5a5a.json'), JSON.stringify(main));
+    copyFileSync(
+      path.join(DELEGATE, 'chats', 'session-2026-05-02T09-01-5a5a5a5a.json'),
+      path.join(chats, 'session-2026-05-02T09-01-5a5a5a5a.json'),
+    );
+    const summary = await importTranscripts({ harness: 'gemini', sourceDir: ws.source, dataDir: ws.data });
+    expect(summary).toMatchObject({ imported: 2, failed: 0, reports: [] });
+    const store = await readStore(ws.data);
+    expect(store.get(`gemini-${SHARED_SID}-n1`)!.header.origin).toBeUndefined();
+    expect(dataOf(store.get(`gemini-${SHARED_SID}`)!, 'user/message')).toEqual([
+      { content: 'Why is checkout slow?', author: 'human' },
+    ]);
+    // The person's chat grows: it is re-read (its sibling is its companion) and stays the main chat.
+    main.messages.push({
+      id: 'h4',
+      timestamp: '2026-05-02T09:05:00.000Z',
+      type: 'user',
+      content: [{ text: 'Thanks' }],
+    });
+    writeFileSync(path.join(chats, 'session-2026-05-02T09-00-5a5a5a5a.json'), JSON.stringify(main));
+    const grown = await importTranscripts({ harness: 'gemini', sourceDir: ws.source, dataDir: ws.data });
+    expect(grown).toMatchObject({ imported: 0, updated: 1, replaced: 0, failed: 0 });
+    expect(dataOf(store.get(`gemini-${SHARED_SID}-n1`)!, 'user/message')).toEqual(
+      dataOf((await readStore(ws.data)).get(`gemini-${SHARED_SID}-n1`)!, 'user/message'),
+    );
+  });
+
+  it('the a2a-server’s injected <session_context> is system context, never the prompt or the title', async () => {
+    copyFileSync(A2A, path.join(ws.source, 'site', 'chats', path.basename(A2A)));
+    const summary = await importTranscripts({ harness: 'gemini', sourceDir: ws.source, dataDir: ws.data });
+    expect(summary).toMatchObject({ imported: 1, failed: 0, reports: [] });
+    const [stored] = (await readStore(ws.data)).values();
+    const messages = dataOf<{ content: string; author: string }>(stored!, 'user/message');
+    expect(messages.map((m) => m.author)).toEqual(['system', 'human']);
+    expect(messages[0]!.content).toContain('<session_context>');
+    expect(dataOf<{ title: string }>(stored!, 'session/title').map((t) => t.title)).toEqual([
+      'Add a health endpoint',
+    ]);
   });
 });

@@ -7,15 +7,16 @@ import { FileReports } from '../mapping/file-reports.js';
 import type { MappedFile, SessionPlan } from '../mapping/session-plan.js';
 import { TranscriptBuilder } from '../mapping/transcript-builder.js';
 import type { SessionPeek, SourceUnit } from '../run/harness-importer.js';
-import { hashBytes } from '../source/file-hash.js';
-import { SourceLineReader } from '../source/line-reader.js';
 import { count, isRecord, str, timeOf, type JsonRecord } from '../source/json-record.js';
-import { ChatFolder, foldWholeJson, type ChatMessage, type FoldedChat } from './fold-chat.js';
+import { where, type ChatMessage } from './fold-chat.js';
+import { readChat } from './read-chat.js';
 import { geminiId, type GeminiFacts } from './peek.js';
 
 const PROVIDER = 'google';
 // The notice gemini-cli records when the person cancels a running request.
 const CANCELLED = 'Request cancelled.';
+// The context the a2a-server injects as the first user message of a chat.
+const SESSION_CONTEXT = /^\s*<session_context>/;
 // Tool call states that mean the call never finished.
 const UNFINISHED = new Set(['scheduled', 'validating', 'awaiting_approval', 'executing']);
 
@@ -23,35 +24,9 @@ const UNFINISHED = new Set(['scheduled', 'validating', 'awaiting_approval', 'exe
 export async function mapGemini(unit: SourceUnit, peek: SessionPeek): Promise<MappedFile> {
   const facts = peek.facts as GeminiFacts;
   const reports = new FileReports(unit.file);
-  let folded: FoldedChat;
-  let hash: string;
-  if (facts.jsonl) {
-    const folder = new ChatFolder(reports);
-    const reader = new SourceLineReader(unit.file, false);
-    let first = true;
-    for await (const line of reader.lines()) {
-      folder.line(line, first);
-      if (line.text.trim().length > 0) first = false;
-    }
-    folded = folder.result();
-    hash = reader.end!.hash;
-  } else {
-    const bytes = await fsp.readFile(unit.file);
-    hash = hashBytes(bytes);
-    let raw: unknown;
-    try {
-      raw = JSON.parse(bytes.toString('utf8'));
-    } catch (error) {
-      // One document rewritten on every update: a crash mid-write leaves it unparseable as a whole.
-      return {
-        kind: 'failed',
-        reason: `whole-JSON chat does not parse (truncated by a crash?): ${(error as Error).message}`,
-        reports,
-      };
-    }
-    if (!isRecord(raw)) return { kind: 'failed', reason: 'whole-JSON chat is not an object', reports };
-    folded = foldWholeJson(raw, reports);
-  }
+  const read = await readChat(unit.file, reports);
+  if (read.kind === 'failed') return { kind: 'failed', reason: read.reason, reports };
+  const { folded, hash } = read;
 
   const builder = new TranscriptBuilder();
   const sink = new AttachmentSink();
@@ -67,20 +42,25 @@ export async function mapGemini(unit: SourceUnit, peek: SessionPeek): Promise<Ma
   builder.finish();
   if (!builder.hasConversation) return { kind: 'empty', reason: 'no conversation messages', reports, hash };
 
-  const id = geminiId(facts, unit.file);
+  const id = peek.primaryId;
   const cwd = cwdOf(folded.meta) ?? (await projectRoot(unit.file));
   const createdAt = startTime ?? builder.events[0]?.time ?? 0;
   const header = { id, createdAt, ...(cwd === undefined ? {} : { cwd }) };
   let plan: SessionPlan = { header, events: builder.events, attachments: sink.items };
-  if (facts.parentSessionId !== undefined) {
+  const parentSessionId =
+    facts.parentSessionId ?? (facts.chat?.delegatedBy !== undefined ? facts.sessionId : undefined);
+  if (parentSessionId !== undefined) {
+    const label = facts.chat?.delegatedBy?.agent;
     const descriptor: SessionEventInput = {
-      ...descriptorEvent({ version: 2, mode: 'one-shot' }),
+      ...descriptorEvent(
+        label === undefined ? { version: 2, mode: 'one-shot' } : { version: 2, mode: 'one-shot', label },
+      ),
       time: builder.events[0]?.time ?? createdAt,
     };
     plan = {
       header: {
         ...header,
-        parentSession: geminiId({ sessionId: facts.parentSessionId }, unit.file),
+        parentSession: geminiId({ sessionId: parentSessionId }, unit.file),
         origin: 'subagent',
         delegationDepth: 1,
       },
@@ -105,8 +85,9 @@ function mapMessage(
       const blocks = partsToBlocks(m.content, sink);
       if (blocks.length === 0) return; // only functionResponse parts: results already on the tool calls
       const shown = m.displayContent === undefined ? undefined : partsToBlocks(m.displayContent, sink);
-      // A row whose displayed form has no text was written by the CLI itself ("Please continue.").
-      if (shown !== undefined && shown.length === 0) {
+      // A row whose displayed form has no text was written by the CLI itself ("Please continue.");
+      // the a2a-server opens every chat with an injected `<session_context>` (date, OS, folder).
+      if ((shown !== undefined && shown.length === 0) || SESSION_CONTEXT.test(textOf(blocks))) {
         builder.note(toContent(blocks), time);
         return;
       }
@@ -152,7 +133,7 @@ function mapMessage(
       // Interleaved notices (MCP discovery failures and the like), not conversation.
       return;
     default:
-      reports.skipRecord(message.line, `unknown message type "${String(m.type)}"`);
+      reports.skipRecord(message.line, `${where(message.index)}unknown message type "${String(m.type)}"`);
   }
 }
 

@@ -6,6 +6,11 @@ import type { Harness } from '../types.js';
 export interface SourceUnit {
   readonly file: string;
   readonly companions: readonly string[];
+  /**
+   * The transcript of the session the peek's `readsParent` names, found by content (the session
+   * each file holds), never by name or path; set by the run when that transcript is known.
+   */
+  readonly parentFile?: string;
 }
 
 /**
@@ -20,13 +25,15 @@ export type Peek =
       readonly rank: number;
       /** A parent whose stored log this transcript is seeded from when present (a fork). */
       readonly forkParent?: SessionId;
+      /** A session whose transcript the mapping reads (a child's labels and prompt in its parent). */
+      readonly readsParent?: SessionId;
       /** Mapping order among forks: parents (lower depth) first. */
       readonly depth: number;
       /** Harness-specific facts the mapper reuses. */
       readonly facts: unknown;
     }
   /** Not a transcript of this harness (or an empty one): skipped, and remembered as such. */
-  | { readonly kind: 'skip'; readonly reason: string }
+  | { readonly kind: 'skip'; readonly reason: string; readonly line?: number }
   /** A transcript that cannot be read (corrupt compression): failed, and retried next run. */
   | { readonly kind: 'fail'; readonly reason: string };
 

@@ -106,7 +106,7 @@ export async function importTranscripts(options: ImportOptions): Promise<ImportS
       return;
     }
     if (peek.kind === 'skip') {
-      tally.skippedFile(pending.unit.file, peek.reason);
+      tally.skippedFile(pending.unit.file, peek.reason, peek.line ?? null);
       ledger.set(
         pending.unit.file,
         entry(pending, await unitHash(pending.unit, pending.stamps).catch(() => ''), []),
@@ -134,6 +134,7 @@ export async function importTranscripts(options: ImportOptions): Promise<ImportS
 
   // 3. Copies of one session: keep one, whether the others changed this run or not.
   const choice = chooseCopies(candidates, unchanged);
+  linkParents(candidates, choice.winners, unchanged);
   for (const loser of choice.losers) {
     const pending = candidates.find((c) => c.file === loser.file);
     const duplicate = { primaryId: loser.primaryId, duplicateOf: loser.winner };
@@ -240,6 +241,25 @@ export async function importTranscripts(options: ImportOptions): Promise<ImportS
   for (const [file] of [...ledger.under(root, options.harness)]) if (!seen.has(file)) ledger.delete(file);
   await ledger.save();
   return tally.summary();
+}
+
+/**
+ * Points each candidate whose mapping reads its parent's transcript at the file holding that
+ * session: a winner of this run, else an unchanged file the ledger says holds it.
+ */
+function linkParents(
+  candidates: Changed[],
+  winners: ReadonlySet<string>,
+  unchanged: ReadonlyMap<string, LedgerEntry>,
+): void {
+  const holder = new Map<string, string>();
+  for (const [file, entry] of unchanged)
+    if (entry.primaryId !== undefined && entry.duplicateOf === undefined) holder.set(entry.primaryId, file);
+  for (const c of candidates) if (winners.has(c.file)) holder.set(c.primaryId, c.file);
+  candidates.forEach((c, i) => {
+    const parentFile = c.peek.readsParent === undefined ? undefined : holder.get(c.peek.readsParent);
+    if (parentFile !== undefined) candidates[i] = { ...c, unit: { ...c.unit, parentFile } };
+  });
 }
 
 function isInside(file: string, dir: string): boolean {

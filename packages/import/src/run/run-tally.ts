@@ -42,9 +42,9 @@ export class RunTally {
     this.#reports.push(...reports);
   }
 
-  skippedFile(file: string, reason: string): void {
+  skippedFile(file: string, reason: string, line: number | null = null): void {
     this.#skipped++;
-    this.#reports.push({ file, line: null, kind: 'skipped-file', reason });
+    this.#reports.push({ file, line, kind: 'skipped-file', reason });
   }
 
   failedFile(file: string, reason: string, line: number | null = null): void {

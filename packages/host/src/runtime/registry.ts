@@ -1,0 +1,14 @@
+import { BUILT_IN_UNITS, ProjectionRegistry } from '@strand/projection';
+import { registerSubagentUnits } from '@strand/subagent';
+
+/**
+ * The host's unit set: the built-in units plus the subagent units. Everything that writes
+ * projection cache rows a host later serves (the runtime, `strand import`) folds with this set,
+ * so a row's key and stateVersion are ones the host's registry accepts.
+ */
+export function strandRegistry(): ProjectionRegistry {
+  const registry = new ProjectionRegistry();
+  for (const unit of BUILT_IN_UNITS) registry.register(unit);
+  registerSubagentUnits(registry);
+  return registry;
+}
