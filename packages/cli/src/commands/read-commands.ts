@@ -1,8 +1,10 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { storeOption } from '../store-option.js';
 import type { FollowSnapshot, WireEvent } from '@strand/protocol';
 import { renderAgentList } from '@strand/subagent';
 import { DEFAULT_DATA_DIR } from '../defaults.js';
+import { parseHostUrl } from '../host-url.js';
+import { integerOption } from '../integer-option.js';
 import { describeValue, eventSummary, highlight } from '../output.js';
 import { withConnection, type RemoteOptions } from '../remote.js';
 
@@ -14,17 +16,21 @@ function common(command: Command): Command {
   return command
     .option('--data <dir>', 'data folder (an embedded host reads it)', DEFAULT_DATA_DIR)
     .addOption(storeOption())
-    .option('--url <url>', 'a running host to ask instead (http://127.0.0.1:4400)')
+    .addOption(
+      new Option('--url <url>', 'a running host to ask instead (http://127.0.0.1:4400)').argParser(
+        parseHostUrl,
+      ),
+    )
     .option('--token <token>', 'token for a host bound off loopback')
     .option('--json', 'print JSON');
 }
 
 export function listCommand(): Command {
   return common(new Command('list').description('list sessions, newest first, with their title hints'))
-    .option('--limit <n>', 'at most this many sessions')
-    .action(async (options: Common & { limit?: string }) => {
+    .addOption(integerOption('--limit <n>', 'at most this many sessions', { min: 1, max: 100_000 }))
+    .action(async (options: Common & { limit?: number }) => {
       const { sessions } = await withConnection(options, (c) =>
-        c.call('session.list', options.limit === undefined ? {} : { limit: Number(options.limit) }),
+        c.call('session.list', options.limit === undefined ? {} : { limit: options.limit }),
       );
       if (options.json === true) return void console.log(JSON.stringify({ sessions }));
       if (sessions.length === 0) return void console.log('No sessions.');
@@ -43,10 +49,10 @@ export function listCommand(): Command {
 export function showCommand(): Command {
   return common(new Command('show').description('show a session: header, projections and its last events'))
     .argument('<id>', 'session id')
-    .option('--events <n>', 'how many of the last events', '20')
-    .action(async (id: string, options: Common & { events: string }) => {
+    .addOption(integerOption('--events <n>', 'how many of the last events', { min: 0, max: 10_000 }, 20))
+    .action(async (id: string, options: Common & { events: number }) => {
       const snapshot = await withConnection(options, async (c) => {
-        const snap = await c.call('session.follow', { id, window: Number(options.events) });
+        const snap = await c.call('session.follow', { id, window: options.events });
         await c.call('session.unfollow', { followId: snap.followId });
         return snap;
       });
@@ -93,9 +99,15 @@ export function followCommand(): Command {
     .argument('<id>', 'session id')
     .action(async (id: string, options: Common) => {
       await withConnection(options, async (c) => {
+        // Ctrl-C ends the follow cleanly (unfollow, close, exit 0); a second one while closing
+        // does not wait for that.
         const stopped = new Promise<void>((resolve) => {
-          process.once('SIGINT', resolve);
-          process.once('SIGTERM', resolve);
+          const stop = (): void => {
+            resolve();
+            process.once('SIGINT', () => process.exit(130));
+          };
+          process.once('SIGINT', stop);
+          process.once('SIGTERM', stop);
         });
         let followId = '';
         c.onNotification((n) => {
@@ -140,10 +152,10 @@ export function agentsCommand(): Command {
 export function searchCommand(): Command {
   return common(new Command('search').description('search message text across sessions (literal)'))
     .argument('<text...>', 'text to find')
-    .option('--limit <n>', 'sessions per page', '10')
-    .action(async (words: string[], options: Common & { limit: string }) => {
+    .addOption(integerOption('--limit <n>', 'sessions per page', { min: 1, max: 100 }, 10))
+    .action(async (words: string[], options: Common & { limit: number }) => {
       const page = await withConnection(options, (c) =>
-        c.call('session.search', { query: words.join(' '), limit: Number(options.limit) }),
+        c.call('session.search', { query: words.join(' '), limit: options.limit }),
       );
       if (options.json === true) return void console.log(JSON.stringify(page));
       if (page.results.length === 0) return void console.log('No matches.');
