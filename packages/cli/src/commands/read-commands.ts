@@ -1,11 +1,13 @@
 import { Command, Option } from 'commander';
 import { storeOption } from '../store-option.js';
-import type { FollowSnapshot, WireEvent } from '@strand/protocol';
+import type { WireEvent } from '@strand/protocol';
 import { renderAgentList } from '@strand/subagent';
 import { DEFAULT_DATA_DIR } from '../defaults.js';
 import { parseHostUrl } from '../host-url.js';
 import { integerOption } from '../integer-option.js';
-import { describeValue, eventSummary, highlight } from '../output.js';
+import { highlight } from '../output.js';
+import { eventLines, projectionChangeLine, sessionTable, snapshotLines } from '../output/session-text.js';
+import { styleFor } from '../output/style.js';
 import { withConnection, type RemoteOptions } from '../remote.js';
 
 interface Common extends RemoteOptions {
@@ -34,15 +36,7 @@ export function listCommand(): Command {
       );
       if (options.json === true) return void console.log(JSON.stringify({ sessions }));
       if (sessions.length === 0) return void console.log('No sessions.');
-      for (const row of sessions) {
-        const marker =
-          row.ownedElsewhere === true ? 'elsewhere' : row.busy ? 'running' : row.live ? 'live' : '';
-        const kind =
-          row.header.origin === 'subagent' ? ` (child of ${String(row.header.parentSession)})` : '';
-        console.log(
-          `${row.id.padEnd(28)} ${new Date(row.header.createdAt).toISOString().slice(0, 16)}  ${marker.padEnd(8)} ${describeValue(row.hints?.values.title)}${kind}`,
-        );
-      }
+      for (const line of sessionTable(sessions, styleFor(process.stdout), terminalWidth())) console.log(line);
     });
 }
 
@@ -69,25 +63,14 @@ export function showCommand(): Command {
     });
 }
 
-function printSnapshot(snapshot: FollowSnapshot): void {
-  const h = snapshot.header;
-  console.log(
-    `${h.id}  created ${new Date(h.createdAt).toISOString()}${h.cwd === undefined ? '' : `  in ${h.cwd}`}`,
-  );
-  if (h.origin === 'subagent')
-    console.log(`  subagent of ${String(h.parentSession)} (depth ${String(h.delegationDepth)})`);
-  if (h.isSeeded)
-    console.log(
-      `  seeded: ${snapshot.inheritedEventCount} inherited events${h.forkedFrom === undefined ? '' : ` from ${h.forkedFrom}`}`,
-    );
-  console.log(
-    `  ${snapshot.cursor} events${snapshot.live ? ', live' : ''}${snapshot.busy ? ', running' : ''}`,
-  );
-  console.log('Projections:');
-  for (const [key, value] of Object.entries(snapshot.baseline.values))
-    console.log(`  ${key.padEnd(16)} ${describeValue(value)}`);
-  console.log(`Last ${snapshot.events.length} events:`);
-  for (const event of snapshot.events) console.log(eventSummary(event));
+/** The terminal's width, bounding the last column; none on a pipe (it gets whole lines). */
+function terminalWidth(): number | undefined {
+  // A terminal that reports no size (0) is treated like a pipe.
+  return process.stdout.isTTY && process.stdout.columns > 0 ? process.stdout.columns : undefined;
+}
+
+function printSnapshot(snapshot: Parameters<typeof snapshotLines>[0]): void {
+  for (const line of snapshotLines(snapshot, styleFor(process.stdout), terminalWidth())) console.log(line);
 }
 
 export function followCommand(): Command {
@@ -109,6 +92,7 @@ export function followCommand(): Command {
           process.once('SIGINT', stop);
           process.once('SIGTERM', stop);
         });
+        const style = styleFor(process.stdout);
         let followId = '';
         c.onNotification((n) => {
           const params = n.params as {
@@ -121,10 +105,11 @@ export function followCommand(): Command {
           };
           if (params.followId !== followId) return;
           if (n.method === 'follow.events')
-            for (const e of params.events ?? [])
-              console.log(options.json === true ? JSON.stringify(e) : eventSummary(e));
+            if (options.json === true) for (const e of params.events ?? []) console.log(JSON.stringify(e));
+            else
+              for (const line of eventLines(params.events ?? [], style, terminalWidth())) console.log(line);
           else if (n.method === 'follow.projection' && options.json !== true)
-            console.log(`        ${String(params.key)} = ${describeValue(params.value)}`);
+            console.log(projectionChangeLine(String(params.key), params.value, style));
           else if (n.method === 'follow.resync')
             console.error(`strand: follow resynced (${String(params.reason)}); run follow again`);
         });
