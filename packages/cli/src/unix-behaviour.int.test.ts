@@ -151,6 +151,49 @@ describe('--url to a host that is not there or refuses', () => {
   });
 });
 
+describe('start-up loads only what the command needs', () => {
+  /** The files a run of `strand` loaded as ES modules (Node's own `NODE_DEBUG=esm` log). */
+  async function loadedModules(args: readonly string[]): Promise<string[]> {
+    const run = await strandAsync(args, { NODE_DEBUG: 'esm' });
+    const root = path.resolve(path.dirname(STRAND_BIN), '..', '..');
+    const urls = new Set([...run.stderr.matchAll(/file:\/\/(\/[^\s'",]+)/g)].map((m) => m[1]!));
+    return [...urls].map((file) => path.relative(root, file)).sort();
+  }
+
+  it('strand --help loads the bundle entry and commander, no command and no TypeScript loader', async () => {
+    const loaded = await loadedModules(['--help']);
+    expect(loaded).toContain('cli/dist/main.js');
+    expect(loaded.filter((file) => file.startsWith('cli/dist/'))).toEqual(['cli/dist/main.js']);
+    expect(loaded.filter((file) => file.includes('node_modules/') && !file.includes('/commander/'))).toEqual(
+      [],
+    );
+  });
+
+  it('strand list loads the read path, not serve, import, tsx or the test libraries', async () => {
+    const loaded = await loadedModules(['list', '--data', data]);
+    expect(loaded.some((file) => /^cli\/dist\/read-commands-/.test(file))).toBe(true);
+    expect(
+      loaded.filter((file) => /dist\/(serve|import|demo|doctor)-|tsx|vitest|fast-check/.test(file)),
+    ).toEqual([]);
+  });
+});
+
+describe('strand serve after an install', () => {
+  it('serves the web UI the install step built, beside /rpc', async () => {
+    const empty = mkdtempSync(path.join(tmpdir(), 'strand-unix-web-'));
+    const served = await startServe(empty);
+    try {
+      const page = await fetch(`${served.url}/`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<title>Strand</title>');
+    } finally {
+      served.process.kill('SIGINT');
+      expect(await served.process.exited).toBe(0);
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('usage errors are one line and exit 2', () => {
   it.each([
     [['list', '--limit', '0'], /--limit <n>.*'0' is invalid\. expected an integer from 1 to 100000/],
