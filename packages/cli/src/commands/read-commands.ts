@@ -1,12 +1,17 @@
 import { Command, Option } from 'commander';
 import { storeOption } from '../store-option.js';
 import type { WireEvent } from '@strand/protocol';
-import { renderAgentList } from '@strand/subagent';
 import { DEFAULT_DATA_DIR } from '../defaults.js';
 import { parseHostUrl } from '../host-url.js';
 import { integerOption } from '../integer-option.js';
 import { highlight } from '../output.js';
-import { eventLines, projectionChangeLine, sessionTable, snapshotLines } from '../output/session-text.js';
+import {
+  agentTable,
+  eventLines,
+  projectionChangeLine,
+  sessionTable,
+  snapshotLines,
+} from '../output/session-text.js';
 import { styleFor } from '../output/style.js';
 import { withConnection, type RemoteOptions } from '../remote.js';
 
@@ -130,7 +135,9 @@ export function agentsCommand(): Command {
       const scope = options.descendants === true ? 'descendants' : 'children';
       const { rows } = await withConnection(options, (c) => c.call('subagent.list', { id, scope }));
       if (options.json === true) return void console.log(JSON.stringify({ rows }));
-      console.log(renderAgentList(rows as never, scope));
+      if (rows.length === 0)
+        return void console.log(scope === 'children' ? 'No child agents.' : 'No subagents.');
+      for (const line of agentTable(rows, styleFor(process.stdout), terminalWidth())) console.log(line);
     });
 }
 

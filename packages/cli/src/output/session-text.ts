@@ -1,4 +1,4 @@
-import type { FollowSnapshot, SessionListRow, WireEvent } from '@strand/protocol';
+import type { FollowSnapshot, SessionListRow, SubagentListEntry, WireEvent } from '@strand/protocol';
 import { eventText } from '../output.js';
 import { localDateTime } from './local-time.js';
 import { projectionText } from './projection-lines.js';
@@ -66,4 +66,28 @@ export function eventLines(events: readonly WireEvent[], style: Style, width?: n
 /** A projection that changed during `follow`. */
 export function projectionChangeLine(key: string, value: unknown, style: Style): string {
   return `${style.dim('projection')}  ${key} = ${projectionText(key, value)}`;
+}
+
+type AgentRow = SubagentListEntry & { readonly depth?: number };
+
+const DIAGNOSTIC: Readonly<Record<string, string>> = {
+  corrupt: 'corrupt: its subagent descriptor is missing or unreadable',
+  unsupported: 'unsupported: written by a newer version',
+  unavailable: 'unavailable: could not be read',
+};
+
+/** `strand agents` rows: id (indented by depth in a tree), mode, label, status. */
+export function agentTable(rows: readonly AgentRow[], style: Style, width?: number): string[] {
+  const cells = rows.map((row) => {
+    const id = `${'  '.repeat(Math.max(0, (row.depth ?? 1) - 1))}${row.id}`;
+    if (row.kind === 'diagnostic') return [id, '—', '', style.red(DIAGNOSTIC[row.reason] ?? row.reason)];
+    const status = `${row.activity}${row.hasChildren ? ', has children' : ''}`;
+    return [id, row.mode, row.label ?? '', status];
+  });
+  const lines = renderTable(
+    [['ID', 'MODE', 'LABEL', 'STATUS'], ...cells],
+    [{ max: ID_COLUMN_MAX }, {}, { max: 32 }, {}],
+    width,
+  );
+  return lines.map((line, i) => (i === 0 ? style.bold(line) : line));
 }
