@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // CLI tests spawn the bundled `strand`; build it from the sources under test first.
+    globalSetup: ['packages/cli/src/testing/bundle.global-setup.ts'],
   },
 });

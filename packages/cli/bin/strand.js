@@ -1,16 +1,17 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI through tsx's loader, so `npx strand` needs no build step. The loader is
-// resolved from here, not from the working folder: a harness starts `strand mcp` in any project.
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import path from 'node:path';
+// Runs the bundled CLI (packages/cli/dist, built by `prepare` on every install) in this process:
+// no TypeScript loader and no child process at start-up. It used to spawn `node --import tsx`
+// on the sources so that `npx strand` needed no build step; the install step now is that build.
+// A checkout without the bundle (installed with --ignore-scripts) still runs, from the sources
+// through tsx's in-process loader, slowly.
+import { existsSync } from 'node:fs';
+import { URL } from 'node:url';
 
-const main = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'src', 'main.ts');
-const result = spawnSync(
-  process.execPath,
-  ['--import', import.meta.resolve('tsx'), main, ...process.argv.slice(2)],
-  {
-    stdio: 'inherit',
-  },
-);
-process.exit(result.status ?? 1);
+const bundle = new URL('../dist/main.js', import.meta.url);
+if (existsSync(bundle)) {
+  await import(bundle.href);
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import(new URL('../src/main.ts', import.meta.url).href);
+}

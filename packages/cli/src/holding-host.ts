@@ -1,6 +1,6 @@
-import { WebSocket } from 'ws';
 import { DataLockError } from './data-lock/errors.js';
 import { findDataFolderHolder } from './data-lock/folder-holder.js';
+import { probeHost } from './host-probe.js';
 
 export interface HoldingHost {
   /** The host's web address, for messages. */
@@ -24,7 +24,7 @@ export async function resolveHoldingHost(
     const holder = await findDataFolderHolder(dataDir);
     if (holder.kind !== 'host') return undefined;
     const presented = token ?? holder.token;
-    const answer = await upgrade(holder.rpcUrl, presented);
+    const answer = await probeHost(holder.rpcUrl, presented);
     const url = holder.record.host?.url ?? holder.rpcUrl;
     const where = `the host holding ${dataDir} (${url}, pid ${holder.record.pid})`;
     if (answer.kind === 'open')
@@ -44,27 +44,4 @@ export async function resolveHoldingHost(
       );
   }
   return undefined;
-}
-
-type Upgrade =
-  | { readonly kind: 'open' }
-  | { readonly kind: 'refused'; readonly status: number }
-  | { readonly kind: 'failed'; readonly reason: string };
-
-/** One WebSocket upgrade: opened, refused with an HTTP status, or failed. */
-function upgrade(rpcUrl: string, token: string | undefined): Promise<Upgrade> {
-  return new Promise((resolve) => {
-    const url = new URL(rpcUrl);
-    if (token !== undefined) url.searchParams.set('token', token);
-    const socket = new WebSocket(url);
-    socket.on('open', () => {
-      socket.close();
-      resolve({ kind: 'open' });
-    });
-    socket.on('unexpected-response', (_request, response) => {
-      resolve({ kind: 'refused', status: response.statusCode ?? 0 });
-      socket.terminate();
-    });
-    socket.on('error', (error) => resolve({ kind: 'failed', reason: error.message }));
-  });
 }

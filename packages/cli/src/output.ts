@@ -6,18 +6,13 @@ export function highlight(snippet: string, tty: boolean): string {
   return snippet.replace(HIGHLIGHT, (_m, text: string) => (tty ? `\u001b[1m${text}\u001b[22m` : `[${text}]`));
 }
 
-export function describeValue(value: unknown): string {
-  if (value === undefined) return '?';
-  if (value === null) return '—';
-  return typeof value === 'string' ? value : JSON.stringify(value);
-}
-
 export function oneLine(text: string, max = 100): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? flat.slice(0, max - 1) + '…' : flat;
 }
 
-export function eventSummary(event: { type: string; seq: number; data: unknown }): string {
+/** One line of what an event says: its text, a tool call, a title, a turn's end. */
+export function eventText(event: { type: string; data: unknown }): string {
   const data = event.data as Record<string, unknown> | null;
   const content = data?.content;
   const text =
@@ -34,5 +29,5 @@ export function eventSummary(event: { type: string; seq: number; data: unknown }
         : event.type === 'turn/end'
           ? String(data?.reason)
           : text;
-  return `${String(event.seq).padStart(6)}  ${event.type.padEnd(20)} ${oneLine(extra, 90)}`;
+  return oneLine(extra, 100);
 }

@@ -1,7 +1,9 @@
 import { WebSocket } from 'ws';
 import { StrandConnection } from '@strand/client';
-import { openStrandRuntime, startHost } from '@strand/host';
 import { resolveHoldingHost } from './holding-host.js';
+import { probeHost } from './host-probe.js';
+import { toRpcUrl } from './host-url.js';
+import { RemoteHostError } from './remote-error.js';
 
 export interface RemoteOptions {
   readonly data: string;
@@ -22,6 +24,8 @@ export async function withConnection<T>(
 ): Promise<T> {
   const target = await readTarget(options);
   if (target.kind === 'host') return withHost(target.rpcUrl, target.token, fn);
+  // Loaded only here: a read through a running host needs none of the embedded stack.
+  const { openStrandRuntime, startHost } = await import('@strand/host');
   const runtime = await openStrandRuntime({
     dataDir: options.data,
     ...(options.store === undefined ? {} : { store: options.store }),
@@ -44,20 +48,41 @@ export async function withConnection<T>(
 }
 
 /**
- * Where a read goes: `--url` when given; else the host that holds the data folder, because it
- * runs the live sessions (the disk lags its turns, and only it delivers live follow events);
- * else the data folder itself, also while a writer that is no host (an import) holds it.
+ * Where a read goes: `--url` when given (checked with one upgrade first, so a dead address or a
+ * refused token fails at once instead of reconnecting forever); else the host that holds the
+ * data folder, because it runs the live sessions (the disk lags its turns, and only it delivers
+ * live follow events); else the data folder itself, also while a writer that is no host (an
+ * import) holds it.
  */
 export async function readTarget(
   options: RemoteOptions,
 ): Promise<{ kind: 'host'; rpcUrl: string; token?: string } | { kind: 'folder' }> {
-  if (options.url !== undefined)
-    return { kind: 'host', rpcUrl: toRpcUrl(options.url), ...tokenOf(options.token) };
+  if (options.url !== undefined) {
+    const rpcUrl = toRpcUrl(options.url);
+    await checkHost(options.url, rpcUrl, options.token);
+    return { kind: 'host', rpcUrl, ...tokenOf(options.token) };
+  }
   if (options.store !== undefined) return { kind: 'folder' };
   const host = await resolveHoldingHost(options.data, options.token);
   return host === undefined
     ? { kind: 'folder' }
     : { kind: 'host', rpcUrl: host.rpcUrl, ...tokenOf(host.token) };
+}
+
+async function checkHost(url: string, rpcUrl: string, token: string | undefined): Promise<void> {
+  const answer = await probeHost(rpcUrl, token);
+  if (answer.kind === 'open') return;
+  if (answer.kind === 'refused' && answer.status === 401)
+    throw new RemoteHostError(
+      'CLI_HOST_UNAUTHORIZED',
+      `the host at ${url} refused the token${token === undefined ? ' (it requires one: pass --token)' : ''}`,
+      url,
+    );
+  throw new RemoteHostError(
+    'CLI_HOST_UNREACHABLE',
+    `no Strand host answers at ${url} (${answer.kind === 'refused' ? `HTTP ${answer.status}` : answer.reason})`,
+    url,
+  );
 }
 
 /** Runs `fn` with a connection to a running host. */
@@ -76,12 +101,4 @@ export async function withHost<T>(
 
 function tokenOf(token: string | undefined): { token?: string } {
   return token === undefined ? {} : { token };
-}
-
-function toRpcUrl(url: string): string {
-  const parsed = new URL(url);
-  if (parsed.protocol === 'http:') parsed.protocol = 'ws:';
-  if (parsed.protocol === 'https:') parsed.protocol = 'wss:';
-  if (parsed.pathname === '/' || parsed.pathname === '') parsed.pathname = '/rpc';
-  return parsed.toString();
 }

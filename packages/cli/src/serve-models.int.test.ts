@@ -2,7 +2,6 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { StrandConnection } from '@strand/client';
@@ -18,6 +17,7 @@ import {
   type MockChatServer,
 } from '@strand/test-support';
 import { DEMO_LIVE_SESSION } from './commands/demo-corpus.js';
+import { STRAND_BIN } from './testing/strand-process.js';
 
 /**
  * `strand serve --demo --models <file>` in a real child process, with a local OpenAI-compatible
@@ -25,7 +25,6 @@ import { DEMO_LIVE_SESSION } from './commands/demo-corpus.js';
  * must never reach it — not by default, not after a person selected it on `demo-live` — while an
  * ordinary session in the same process does.
  */
-const main = path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.ts');
 const LOCAL = { provider: 'local', model: 'tiny-1' };
 const SCRIPTED = { provider: 'strand', model: 'scripted' };
 
@@ -60,7 +59,7 @@ beforeAll(async () => {
 
   serve = spawn(
     process.execPath,
-    ['--import', 'tsx', main, 'serve', '--data', data, '--port', '0', '--json', '--demo', '--models', models],
+    [STRAND_BIN, 'serve', '--data', data, '--port', '0', '--json', '--demo', '--models', models],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const rpcUrl = await new Promise<string>((resolve, reject) => {
@@ -166,7 +165,7 @@ describe('serve --demo beside a configured endpoint', () => {
 
 describe('serve refuses a model configuration it cannot honour', () => {
   const run = (...args: string[]): { code: number | null; stderr: string } => {
-    const result = spawnSync(process.execPath, ['--import', 'tsx', main, 'serve', '--port', '0', ...args], {
+    const result = spawnSync(process.execPath, [STRAND_BIN, 'serve', '--port', '0', ...args], {
       encoding: 'utf8',
       timeout: 60_000,
     });

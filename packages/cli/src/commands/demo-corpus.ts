@@ -8,7 +8,8 @@ import {
   type SessionHeader,
 } from '@strand/session';
 import { descriptorEvent } from '@strand/subagent';
-import { workloadTurns } from '@strand/test-support';
+// The workload subpath alone: the package's index also carries test suites (vitest, fast-check).
+import { workloadTurns } from '@strand/test-support/workload';
 
 export const DEMO_LIVE_SESSION = SessionId('demo-live');
 

@@ -1,9 +1,18 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { storeOption } from '../store-option.js';
-import type { FollowSnapshot, WireEvent } from '@strand/protocol';
-import { renderAgentList } from '@strand/subagent';
+import type { WireEvent } from '@strand/protocol';
 import { DEFAULT_DATA_DIR } from '../defaults.js';
-import { describeValue, eventSummary, highlight } from '../output.js';
+import { parseHostUrl } from '../host-url.js';
+import { integerOption } from '../integer-option.js';
+import { highlight } from '../output.js';
+import {
+  agentTable,
+  eventLines,
+  projectionChangeLine,
+  sessionTable,
+  snapshotLines,
+} from '../output/session-text.js';
+import { styleFor } from '../output/style.js';
 import { withConnection, type RemoteOptions } from '../remote.js';
 
 interface Common extends RemoteOptions {
@@ -14,39 +23,35 @@ function common(command: Command): Command {
   return command
     .option('--data <dir>', 'data folder (an embedded host reads it)', DEFAULT_DATA_DIR)
     .addOption(storeOption())
-    .option('--url <url>', 'a running host to ask instead (http://127.0.0.1:4400)')
+    .addOption(
+      new Option('--url <url>', 'a running host to ask instead (http://127.0.0.1:4400)').argParser(
+        parseHostUrl,
+      ),
+    )
     .option('--token <token>', 'token for a host bound off loopback')
     .option('--json', 'print JSON');
 }
 
 export function listCommand(): Command {
   return common(new Command('list').description('list sessions, newest first, with their title hints'))
-    .option('--limit <n>', 'at most this many sessions')
-    .action(async (options: Common & { limit?: string }) => {
+    .addOption(integerOption('--limit <n>', 'at most this many sessions', { min: 1, max: 100_000 }))
+    .action(async (options: Common & { limit?: number }) => {
       const { sessions } = await withConnection(options, (c) =>
-        c.call('session.list', options.limit === undefined ? {} : { limit: Number(options.limit) }),
+        c.call('session.list', options.limit === undefined ? {} : { limit: options.limit }),
       );
       if (options.json === true) return void console.log(JSON.stringify({ sessions }));
       if (sessions.length === 0) return void console.log('No sessions.');
-      for (const row of sessions) {
-        const marker =
-          row.ownedElsewhere === true ? 'elsewhere' : row.busy ? 'running' : row.live ? 'live' : '';
-        const kind =
-          row.header.origin === 'subagent' ? ` (child of ${String(row.header.parentSession)})` : '';
-        console.log(
-          `${row.id.padEnd(28)} ${new Date(row.header.createdAt).toISOString().slice(0, 16)}  ${marker.padEnd(8)} ${describeValue(row.hints?.values.title)}${kind}`,
-        );
-      }
+      for (const line of sessionTable(sessions, styleFor(process.stdout), terminalWidth())) console.log(line);
     });
 }
 
 export function showCommand(): Command {
   return common(new Command('show').description('show a session: header, projections and its last events'))
     .argument('<id>', 'session id')
-    .option('--events <n>', 'how many of the last events', '20')
-    .action(async (id: string, options: Common & { events: string }) => {
+    .addOption(integerOption('--events <n>', 'how many of the last events', { min: 0, max: 10_000 }, 20))
+    .action(async (id: string, options: Common & { events: number }) => {
       const snapshot = await withConnection(options, async (c) => {
-        const snap = await c.call('session.follow', { id, window: Number(options.events) });
+        const snap = await c.call('session.follow', { id, window: options.events });
         await c.call('session.unfollow', { followId: snap.followId });
         return snap;
       });
@@ -63,25 +68,14 @@ export function showCommand(): Command {
     });
 }
 
-function printSnapshot(snapshot: FollowSnapshot): void {
-  const h = snapshot.header;
-  console.log(
-    `${h.id}  created ${new Date(h.createdAt).toISOString()}${h.cwd === undefined ? '' : `  in ${h.cwd}`}`,
-  );
-  if (h.origin === 'subagent')
-    console.log(`  subagent of ${String(h.parentSession)} (depth ${String(h.delegationDepth)})`);
-  if (h.isSeeded)
-    console.log(
-      `  seeded: ${snapshot.inheritedEventCount} inherited events${h.forkedFrom === undefined ? '' : ` from ${h.forkedFrom}`}`,
-    );
-  console.log(
-    `  ${snapshot.cursor} events${snapshot.live ? ', live' : ''}${snapshot.busy ? ', running' : ''}`,
-  );
-  console.log('Projections:');
-  for (const [key, value] of Object.entries(snapshot.baseline.values))
-    console.log(`  ${key.padEnd(16)} ${describeValue(value)}`);
-  console.log(`Last ${snapshot.events.length} events:`);
-  for (const event of snapshot.events) console.log(eventSummary(event));
+/** The terminal's width, bounding the last column; none on a pipe (it gets whole lines). */
+function terminalWidth(): number | undefined {
+  // A terminal that reports no size (0) is treated like a pipe.
+  return process.stdout.isTTY && process.stdout.columns > 0 ? process.stdout.columns : undefined;
+}
+
+function printSnapshot(snapshot: Parameters<typeof snapshotLines>[0]): void {
+  for (const line of snapshotLines(snapshot, styleFor(process.stdout), terminalWidth())) console.log(line);
 }
 
 export function followCommand(): Command {
@@ -93,10 +87,17 @@ export function followCommand(): Command {
     .argument('<id>', 'session id')
     .action(async (id: string, options: Common) => {
       await withConnection(options, async (c) => {
+        // Ctrl-C ends the follow cleanly (unfollow, close, exit 0); a second one while closing
+        // does not wait for that.
         const stopped = new Promise<void>((resolve) => {
-          process.once('SIGINT', resolve);
-          process.once('SIGTERM', resolve);
+          const stop = (): void => {
+            resolve();
+            process.once('SIGINT', () => process.exit(130));
+          };
+          process.once('SIGINT', stop);
+          process.once('SIGTERM', stop);
         });
+        const style = styleFor(process.stdout);
         let followId = '';
         c.onNotification((n) => {
           const params = n.params as {
@@ -109,10 +110,11 @@ export function followCommand(): Command {
           };
           if (params.followId !== followId) return;
           if (n.method === 'follow.events')
-            for (const e of params.events ?? [])
-              console.log(options.json === true ? JSON.stringify(e) : eventSummary(e));
+            if (options.json === true) for (const e of params.events ?? []) console.log(JSON.stringify(e));
+            else
+              for (const line of eventLines(params.events ?? [], style, terminalWidth())) console.log(line);
           else if (n.method === 'follow.projection' && options.json !== true)
-            console.log(`        ${String(params.key)} = ${describeValue(params.value)}`);
+            console.log(projectionChangeLine(String(params.key), params.value, style));
           else if (n.method === 'follow.resync')
             console.error(`strand: follow resynced (${String(params.reason)}); run follow again`);
         });
@@ -133,17 +135,19 @@ export function agentsCommand(): Command {
       const scope = options.descendants === true ? 'descendants' : 'children';
       const { rows } = await withConnection(options, (c) => c.call('subagent.list', { id, scope }));
       if (options.json === true) return void console.log(JSON.stringify({ rows }));
-      console.log(renderAgentList(rows as never, scope));
+      if (rows.length === 0)
+        return void console.log(scope === 'children' ? 'No child agents.' : 'No subagents.');
+      for (const line of agentTable(rows, styleFor(process.stdout), terminalWidth())) console.log(line);
     });
 }
 
 export function searchCommand(): Command {
   return common(new Command('search').description('search message text across sessions (literal)'))
     .argument('<text...>', 'text to find')
-    .option('--limit <n>', 'sessions per page', '10')
-    .action(async (words: string[], options: Common & { limit: string }) => {
+    .addOption(integerOption('--limit <n>', 'sessions per page', { min: 1, max: 100 }, 10))
+    .action(async (words: string[], options: Common & { limit: number }) => {
       const page = await withConnection(options, (c) =>
-        c.call('session.search', { query: words.join(' '), limit: Number(options.limit) }),
+        c.call('session.search', { query: words.join(' '), limit: options.limit }),
       );
       if (options.json === true) return void console.log(JSON.stringify(page));
       if (page.results.length === 0) return void console.log('No matches.');

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Command, Option } from 'commander';
 import { isLoopbackHost, loadModelsFile, openStrandRuntime, startHost } from '@strand/host';
 import { ensureDemoCorpus } from './demo.js';
@@ -10,6 +9,7 @@ import { holdDataFolder } from '../data-lock/hold-for-command.js';
 import type { DataFolderLock } from '../data-lock/data-folder-lock.js';
 import { DEFAULT_DATA_DIR } from '../defaults.js';
 import { storeOption } from '../store-option.js';
+import { webRoot } from '../web-root.js';
 
 interface ServeOptions {
   data: string;
@@ -29,7 +29,7 @@ interface ServeOptions {
   json?: boolean;
 }
 
-const WEB_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
+const WEB_ROOT = webRoot();
 
 /** `strand serve`: the host with the web UI over a data folder. */
 export function serveCommand(): Command {

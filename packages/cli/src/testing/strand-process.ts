@@ -1,12 +1,20 @@
 /**
- * The real `strand` command in child processes, as a person runs it (through tsx, like
- * `bin/strand.js`, but without the wrapper process, so a child's pid is the command's own pid).
+ * The real `strand` command in child processes, as a person runs it: `bin/strand.js`, which runs
+ * the bundle in its own process (so a child's pid is the command's pid). The bundle is built from
+ * the sources under test by vitest's global setup (`bundle.global-setup.ts`).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const MAIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'main.ts');
+/** The installed command's entry point. */
+export const STRAND_BIN = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '..',
+  '..',
+  'bin',
+  'strand.js',
+);
 const LIMIT_MS = 120_000;
 
 export interface StrandRun {
@@ -23,15 +31,15 @@ function run(code: number | null, stdout: string, stderr: string): StrandRun {
 
 /**
  * The command line of `strand <args>` for a spawner that is not ours (the MCP SDK's
- * `StdioClientTransport`): the one place to change when the CLI runs from a bundle.
+ * `StdioClientTransport`): the installed bin, as a harness runs it.
  */
 export function strandCommandLine(args: readonly string[]): { command: string; args: string[] } {
-  return { command: process.execPath, args: ['--import', 'tsx', MAIN, ...args] };
+  return { command: process.execPath, args: [STRAND_BIN, ...args] };
 }
 
 /** Runs a command to its end, blocking (for commands nothing else in the test waits on). */
 export function strand(...args: string[]): StrandRun {
-  const child = spawnSync(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+  const child = spawnSync(process.execPath, [STRAND_BIN, ...args], {
     encoding: 'utf8',
     timeout: LIMIT_MS,
   });
@@ -59,7 +67,7 @@ export interface StrandProcess {
 }
 
 export function startStrand(args: readonly string[], env: NodeJS.ProcessEnv = {}): StrandProcess {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+  const child: ChildProcess = spawn(process.execPath, [STRAND_BIN, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, ...env },
   });

@@ -1,0 +1,77 @@
+import type { Command } from 'commander';
+
+/**
+ * Every `strand` command, loaded only when it runs: `strand --help` and a mistyped command load
+ * none of them, and `strand list` loads the read path, not the host's web server or the importers.
+ * One entry per command; the `description` is what `strand --help` lists, and a test pins it to
+ * the loaded command's own.
+ */
+export interface CommandEntry {
+  readonly name: string;
+  /** The command's arguments as its help shows them (`<id>`), for the top-level listing. */
+  readonly args?: string;
+  readonly description: string;
+  readonly load: () => Promise<Command>;
+}
+
+export const COMMANDS: readonly CommandEntry[] = [
+  {
+    name: 'serve',
+    description: 'run the Strand host (JSON-RPC over WebSocket at /rpc) and the web UI',
+    load: async () => (await import('./commands/serve.js')).serveCommand(),
+  },
+  {
+    name: 'list',
+    description: 'list sessions, newest first, with their title hints',
+    load: async () => (await import('./commands/read-commands.js')).listCommand(),
+  },
+  {
+    name: 'show',
+    args: '<id>',
+    description: 'show a session: header, projections and its last events',
+    load: async () => (await import('./commands/read-commands.js')).showCommand(),
+  },
+  {
+    name: 'follow',
+    args: '<id>',
+    description: 'print a session, then its live events as they are appended (Ctrl-C to stop)',
+    load: async () => (await import('./commands/read-commands.js')).followCommand(),
+  },
+  {
+    name: 'agents',
+    args: '<id>',
+    description: "list a session's subagents (the list_agents rows)",
+    load: async () => (await import('./commands/read-commands.js')).agentsCommand(),
+  },
+  {
+    name: 'search',
+    args: '<text...>',
+    description: 'search message text across sessions (literal)',
+    load: async () => (await import('./commands/read-commands.js')).searchCommand(),
+  },
+  {
+    name: 'demo',
+    description:
+      'write the demo corpus (titled sessions, a subagent tree, a corrupt child, a 50k-event session)',
+    load: async () => (await import('./commands/demo.js')).demoCommand(),
+  },
+  {
+    name: 'doctor',
+    description:
+      'verify every session log; optionally repair torn tails and rebuild the search index and projection cache',
+    load: async () => (await import('./commands/doctor.js')).doctorCommand(),
+  },
+  {
+    name: 'import',
+    args: '<harness> [dir]',
+    description:
+      "import another harness's transcripts as Strand sessions (re-running imports only what changed)",
+    load: async () => (await import('./commands/import.js')).importCommand(),
+  },
+  {
+    name: 'mcp',
+    description:
+      'serve Strand sessions to agents over MCP on stdio (read-only): search, list, read, list_agents',
+    load: async () => (await import('./mcp/mcp-command.js')).mcpCommand(),
+  },
+];

@@ -1,0 +1,69 @@
+import { duration, localDateTime } from './local-time.js';
+
+/**
+ * A projection value as one line a person reads. Values come off the wire, so each known key's
+ * shape is checked before it is used; anything else (a unit this CLI does not know, a value of
+ * an unexpected shape) gets the generic rendering — never an error. `?` is unknown (no value),
+ * `—` the "computed to nothing" sentinel (`null`). `--json` keeps the exact values.
+ */
+export function projectionText(key: string, value: unknown): string {
+  if (value === undefined) return '?';
+  if (value === null) return '—';
+  return KNOWN[key]?.(value) ?? generic(value);
+}
+
+type Record_ = Readonly<Record<string, unknown>>;
+
+const KNOWN: Readonly<Record<string, (value: unknown) => string | undefined>> = {
+  listMetadata: (v) =>
+    isRecord(v)
+      ? [
+          v.blank === true ? 'blank' : undefined,
+          typeof v.lastPromptAt === 'number' ? `last prompt ${localDateTime(v.lastPromptAt)}` : undefined,
+        ]
+          .filter((part) => part !== undefined)
+          .join(', ') || undefined
+      : undefined,
+  modelSelection: (v) =>
+    isRecord(v) && typeof v.provider === 'string' && typeof v.model === 'string'
+      ? `${v.provider}/${v.model}${typeof v.reasoningEffort === 'string' ? ` (reasoning ${v.reasoningEffort})` : ''}`
+      : undefined,
+  usage: (v) =>
+    isRecord(v) && typeof v.input === 'number' && typeof v.output === 'number'
+      ? `${count(v.input)} input, ${count(v.output)} output tokens`
+      : undefined,
+  subagentTiming: (v) => {
+    if (!isRecord(v) || typeof v.settledMs !== 'number' || typeof v.settledTurns !== 'number')
+      return undefined;
+    const settled = `${v.settledTurns} settled ${v.settledTurns === 1 ? 'turn' : 'turns'} (${duration(v.settledMs)})`;
+    const active = v.active;
+    return isRecord(active) && typeof active.since === 'number'
+      ? `${settled}; running since ${localDateTime(active.since, true)}`
+      : settled;
+  },
+  subagent: (v) =>
+    isRecord(v) && typeof v.mode === 'string'
+      ? `${v.mode}${typeof v.label === 'string' ? ` "${v.label}"` : ''}${typeof v.seq === 'number' ? ` (descriptor at seq ${v.seq})` : ''}`
+      : undefined,
+};
+
+/** `a: 1, b: x`; numbers under a time-like key as local dates, nested values as JSON. */
+function generic(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (!isRecord(value)) return JSON.stringify(value);
+  const parts = Object.entries(value).map(([k, v]) => {
+    if (typeof v === 'number' && /(At|Time|^time|^since|^through)$/.test(k))
+      return `${k}: ${localDateTime(v)}`;
+    if (v === null) return `${k}: —`;
+    return `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`;
+  });
+  return parts.length === 0 ? '{}' : parts.join(', ');
+}
+
+function isRecord(value: unknown): value is Record_ {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function count(n: number): string {
+  return n.toLocaleString('en-US');
+}

@@ -1,0 +1,12 @@
+import pc from 'picocolors';
+
+export type Style = ReturnType<typeof pc.createColors>;
+
+/**
+ * Colours for one output stream: only on a terminal that has them. Node's `hasColors()` already
+ * honours `NO_COLOR`, `NODE_DISABLE_COLORS`, `FORCE_COLOR` and `TERM=dumb`; a pipe or file
+ * (`strand list > rows.txt`, CI) never gets escape codes.
+ */
+export function styleFor(stream: NodeJS.WriteStream): Style {
+  return pc.createColors(stream.isTTY && stream.hasColors());
+}
