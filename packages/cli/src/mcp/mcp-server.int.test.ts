@@ -9,6 +9,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { StrandConnection } from '@strand/client';
 import { VOCABULARY } from '@strand/test-support';
+import { renderAgentList } from '@strand/subagent';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { startServe, strand, strandCommandLine } from '../testing/strand-process.js';
@@ -192,14 +193,19 @@ describe('strand mcp over stdio (the SDK client, a real folder)', () => {
     );
   });
 
-  it('list_agents renders the rows exactly as the list_agents agent tool (and strand agents) does', async () => {
-    for (const [args, cli] of [
-      [{ id: 'demo-1' }, ['agents', 'demo-1']],
-      [{ id: 'demo-1', descendants: true }, ['agents', 'demo-1', '--descendants']],
-      [{ id: CODEX_PARENT }, ['agents', CODEX_PARENT]],
+  it('list_agents renders the rows exactly as the list_agents agent tool does (the rows strand agents lists)', async () => {
+    for (const [args, cli, scope] of [
+      [{ id: 'demo-1' }, ['agents', 'demo-1'], 'children'],
+      [{ id: 'demo-1', descendants: true }, ['agents', 'demo-1', '--descendants'], 'descendants'],
+      [{ id: CODEX_PARENT }, ['agents', CODEX_PARENT], 'children'],
     ] as const) {
       const rendered = text(await call('list_agents', args));
-      expect(rendered).toBe(strand(...cli, '--data', data).stdout.trimEnd());
+      // `strand agents` prints a table for people; its --json rows, rendered by the agent tool's
+      // renderer, are what a model must read.
+      const { rows } = strand(...cli, '--data', data, '--json').json() as {
+        rows: Parameters<typeof renderAgentList>[0];
+      };
+      expect(rendered).toBe(renderAgentList(rows, scope));
     }
     const tree = text(await call('list_agents', { id: 'demo-1', descendants: true }));
     expect(tree).toContain('demo-1-fact-checker');
