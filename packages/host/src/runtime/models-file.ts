@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { parseJsonConfig } from './json-config.js';
 import type { ModelConfig } from '@strand/agent';
 
 /**
@@ -54,18 +55,8 @@ export async function loadModelsFile(file: string): Promise<ModelsFile> {
   } catch (error) {
     throw new ModelsConfigError(`cannot read the models file ${file}: ${(error as Error).message}`);
   }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    throw new ModelsConfigError(`${file} is not valid JSON: ${(error as Error).message}`);
-  }
-  const parsed = File.safeParse(raw);
-  if (!parsed.success)
-    throw new ModelsConfigError(
-      `${file}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(file)'} ${i.message}`).join('; ')}`,
-    );
-  const models = parsed.data.models.map((m): ModelConfig => {
+  const data = parseJsonConfig(file, text, File, (message) => new ModelsConfigError(message));
+  const models = data.models.map((m): ModelConfig => {
     const config: { -readonly [K in keyof ModelConfig]: ModelConfig[K] } = {
       model: m.model,
       baseUrl: m.baseUrl,
@@ -77,5 +68,5 @@ export async function loadModelsFile(file: string): Promise<ModelsFile> {
     if (m.idleTimeoutMs !== undefined) config.idleTimeoutMs = m.idleTimeoutMs;
     return config;
   });
-  return parsed.data.default === undefined ? { models } : { models, default: parsed.data.default };
+  return data.default === undefined ? { models } : { models, default: data.default };
 }

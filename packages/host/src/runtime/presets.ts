@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { parseJsonConfig } from './json-config.js';
 import type { PresetCatalogEntry } from '@strand/protocol';
 
 /** Built-in agent presets; a `presets.json` in the data folder replaces them. */
@@ -41,18 +42,8 @@ export async function loadPresets(file: string): Promise<readonly PresetCatalogE
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return DEFAULT_PRESETS;
     throw error;
   }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    throw new PresetConfigError(`${file} is not valid JSON: ${(error as Error).message}`);
-  }
-  const parsed = PresetFile.safeParse(raw);
-  if (!parsed.success)
-    throw new PresetConfigError(
-      `${file}: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`,
-    );
-  return parsed.data.map(({ name, description, allowedTools, defaultModel }) => ({
+  const presets = parseJsonConfig(file, text, PresetFile, (message) => new PresetConfigError(message));
+  return presets.map(({ name, description, allowedTools, defaultModel }) => ({
     name,
     description,
     allowedTools,
