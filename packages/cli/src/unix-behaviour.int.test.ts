@@ -277,7 +277,9 @@ describe('output a person reads', () => {
         child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
         child.on('close', () => resolve(out));
       });
-    const { NO_COLOR: _noColor, FORCE_COLOR: _forceColor, ...plainEnv } = process.env;
+    // A person's terminal: no colour overrides, and not a CI job (Node counts a CI terminal as
+    // monochrome).
+    const { NO_COLOR: _noColor, FORCE_COLOR: _forceColor, CI: _ci, ...plainEnv } = process.env;
     const coloured = await inTerminal(plainEnv);
     expect(coloured).toContain('\u001b[1mID');
     const noColor = await inTerminal({ ...plainEnv, NO_COLOR: '1' });

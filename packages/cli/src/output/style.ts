@@ -8,5 +8,7 @@ export type Style = ReturnType<typeof pc.createColors>;
  * (`strand list > rows.txt`, CI) never gets escape codes.
  */
 export function styleFor(stream: NodeJS.WriteStream): Style {
-  return pc.createColors(stream.isTTY && stream.hasColors());
+  // A strict boolean: `createColors(undefined)` (a pipe's `isTTY`) falls back to picocolors' own
+  // guess, which turns colours on whenever `CI` is set — escape codes in a pipe.
+  return pc.createColors(stream.isTTY === true && stream.hasColors());
 }
