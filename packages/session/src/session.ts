@@ -60,9 +60,10 @@ export class Session {
   readonly incarnation: string | undefined;
   /** The durable prefix: what every reader sees. */
   readonly #durable: SessionEvent[];
-  /** The in-memory tip: the durable prefix plus batches in flight. */
-  readonly #tip: SessionEvent[];
+  /** Batches handed to the writer, in append order: the in-memory tip is the durable prefix plus these. */
   readonly #inFlight: InFlightBatch[] = [];
+  /** Events in `#inFlight`: the next seq is `#durable.length + #inFlightEvents`. */
+  #inFlightEvents = 0;
   readonly #listeners = new Set<AppendListener>();
   readonly #failureListeners = new Set<WriteFailureListener>();
   readonly #writer: SessionWriter | undefined;
@@ -72,7 +73,6 @@ export class Session {
   constructor(init: SessionInit) {
     this.header = init.header;
     this.#durable = init.events === undefined ? [] : [...init.events];
-    this.#tip = [...this.#durable];
     this.inheritedEventCount = init.inheritedEventCount ?? SessionLogOffset(0);
     if (this.inheritedEventCount > this.#durable.length) {
       throw new RangeError(
@@ -117,7 +117,12 @@ export class Session {
    * process may, since a failed write or a crash takes the part past `cursor` back.
    */
   inMemoryTip(): InMemoryTip {
-    return { events: this.#tip, cursor: SessionLogOffset(this.#tip.length) };
+    // Derived, not kept: between appends nothing is in flight and the tip is the durable array.
+    const events =
+      this.#inFlight.length === 0
+        ? this.#durable
+        : [...this.#durable, ...this.#inFlight.flatMap((b) => b.events)];
+    return { events, cursor: SessionLogOffset(events.length) };
   }
 
   get isSeeded(): boolean {
@@ -160,7 +165,6 @@ export class Session {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
     if (batch.length === 0) return Promise.resolve(batch);
-    for (const event of batch) this.#tip.push(event);
     if (this.#writer === undefined) {
       // Nothing to wait for: a session without storage is durable as far as it goes.
       this.#advanceDurable(batch);
@@ -173,6 +177,7 @@ export class Session {
         delivered: { resolve: () => resolve(batch), reject },
       };
       this.#inFlight.push(inFlight);
+      this.#inFlightEvents += batch.length;
       this.#writer!.write(batch).then(
         () => {
           inFlight.acknowledged = true;
@@ -187,6 +192,7 @@ export class Session {
   #deliverAcknowledged(): void {
     while (this.#writeFailure === undefined && this.#inFlight[0]?.acknowledged === true) {
       const next = this.#inFlight.shift()!;
+      this.#inFlightEvents -= next.events.length;
       this.#advanceDurable(next.events);
       next.delivered.resolve();
     }
@@ -205,6 +211,9 @@ export class Session {
 
   /** A durable write failed: nothing in flight reaches the durable cut, and the session stops. */
   #stop(cause: unknown): void {
+    // The tip falls back to the durable cut first: nobody, listeners included, builds on what was lost.
+    const lost = this.#inFlight.splice(0);
+    this.#inFlightEvents = 0;
     if (this.#writeFailure === undefined) {
       this.#writeFailure = new SessionError(
         'SESSION_WRITE_FAILED',
@@ -213,12 +222,10 @@ export class Session {
           cause,
         },
       );
-      // The tip falls back to the durable cut: the agent loop must not build on what was lost.
-      this.#tip.length = this.#durable.length;
       for (const listener of this.#failureListeners) this.#notify(listener, this.#writeFailure);
       this.#failureListeners.clear();
     }
-    for (const batch of this.#inFlight.splice(0)) batch.delivered.reject(this.#writeFailure);
+    for (const batch of lost) batch.delivered.reject(this.#writeFailure);
   }
 
   #notify(listener: WriteFailureListener, failure: SessionError): void {
@@ -238,7 +245,7 @@ export class Session {
       );
     }
     const now = Date.now();
-    let seq = this.#tip.length;
+    let seq = this.#durable.length + this.#inFlightEvents;
     return inputs.map((input, index) => {
       if (typeof input.type !== 'string' || input.type.length === 0) {
         throw new SessionError('SESSION_EVENT_INVALID', `event ${index}: type must be a non-empty string`);

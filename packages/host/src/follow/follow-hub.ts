@@ -119,10 +119,12 @@ export class FollowHub {
     const live = this.#services.store.get(sessionId);
     if (live !== undefined && fanout.session !== live) this.#attach(fanout, live);
     // Appends between the observation's cut and now reach this follower as its first frame.
-    else if (live !== undefined) this.#backfill(follow, live);
-    else this.#followRemote(fanout, observation, observation.projections?.values);
-    if (live?.writeFailure !== undefined)
-      this.#queue(follow, this.#stateFrame(follow, true, this.#isBusy(live.id), stoppedBy(live)));
+    else if (live !== undefined) {
+      this.#backfill(follow, live);
+      // A new follower of a stopped session hears why (an attach above tells every follower).
+      if (live.writeFailure !== undefined)
+        this.#queue(follow, this.#stateFrame(follow, true, this.#isBusy(live.id), stoppedBy(live)));
+    } else this.#followRemote(fanout, observation, observation.projections?.values);
     return {
       followId,
       generation,
@@ -185,12 +187,11 @@ export class FollowHub {
     fanout.unsubscribe?.();
     fanout.session = session;
     const stopEvents = session.subscribe((batch) => this.#events(fanout, batch));
-    let attaching = true;
-    const stopFailures = session.onWriteFailure(() => {
-      // Already stopped when attached: the state frames below say so.
-      if (!attaching) this.#stopped(fanout, session);
-    });
-    attaching = false;
+    // A session that already stopped says so in the state frames below.
+    const stopFailures =
+      session.writeFailure === undefined
+        ? session.onWriteFailure(() => this.#stopped(fanout, session))
+        : () => undefined;
     fanout.unsubscribe = () => {
       stopEvents();
       stopFailures();
