@@ -41,6 +41,18 @@ export async function createTestDatabase(prefix = 'strand_test'): Promise<TestDa
       const client = new pg.Client({ connectionString: testPgUrl });
       await client.connect();
       try {
+        // `pool.end()` resolves once its clients are asked to close, not once their backends have
+        // gone: a FORCE drop then terminates a backend whose client is still ending, and that
+        // client's 57P01 error surfaces as an uncaught exception in the test that owned it. So wait
+        // (bounded) for the database's own connections to leave; FORCE only ends leaked ones.
+        for (let attempt = 0; attempt < 100; attempt += 1) {
+          const open = await client.query<{ n: number }>(
+            'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1',
+            [name],
+          );
+          if (open.rows[0]?.n === 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
         await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       } finally {
         await client.end();
