@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { WebSocket } from 'ws';
-import { openStrandRuntime, startHost } from '@strand/host';
+import { startHost } from '@strand/host';
+import { openStrandRuntime } from '@strand/runtime';
 import { median } from './bench-util.js';
 
 const TURNS = 150;

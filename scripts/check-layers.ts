@@ -2,7 +2,9 @@
  * Refuses wrong-way imports between packages and import cycles (STYLE.md §3). The allowed
  * direction follows the data flow of SYSTEM.md §2; a package may import only packages listed
  * for it here, and browser packages may not import `node:*`. Test files and `testing/` helpers
- * may also import `@strand/test-support`.
+ * may also import the test floor (`@strand/test-support`, the base stack's temp fixtures). A
+ * relative import never leaves its package, and every package.json declares what its files import.
+ * End-to-end tests (`*.e2e.test.ts`) drive the whole product and may import any package.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -17,16 +19,23 @@ const ALLOWED: Record<string, readonly string[]> = {
   agent: ['session', 'persistence', 'projection', 'projection-cache', 'query', 'subagent'],
   postgres: ['session', 'persistence', 'projection', 'projection-cache', 'query'],
   protocol: ['projection'],
-  host: [
+  // The base stack: persistence + preparations + registry + cache + query + search, below agents.
+  stack: ['session', 'persistence', 'projection', 'projection-cache', 'query'],
+  // The wire server reaches agents, subagents and PostgreSQL through its ports only.
+  host: ['session', 'persistence', 'projection', 'projection-cache', 'query', 'protocol'],
+  // The composition root: the base stack plus agents, leases and the host.
+  runtime: [
     'session',
     'persistence',
     'projection',
     'projection-cache',
     'query',
+    'stack',
     'subagent',
     'agent',
     'protocol',
     'postgres',
+    'host',
   ],
   client: ['protocol'],
   web: ['protocol', 'client'],
@@ -41,6 +50,8 @@ const ALLOWED: Record<string, readonly string[]> = {
     'agent',
     'protocol',
     'host',
+    'runtime',
+    'stack',
     'client',
     'import',
     'postgres',
@@ -66,34 +77,90 @@ const packages = readdirSync(path.join(root, 'packages')).filter((p) =>
   statSync(path.join(root, 'packages', p)).isDirectory(),
 );
 
+/** Test code may also import these: shared test tools, and the base stack's temp fixtures. */
+const TEST_FLOOR = new Set(['test-support', 'stack']);
+
+/** The package an import names: `@scope/name/sub` → `@scope/name`, `name/sub` → `name`. */
+function packageOf(spec: string): string {
+  const parts = spec.split('/');
+  return spec.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
+}
+
+interface Manifest {
+  readonly name?: string;
+  readonly dependencies?: Record<string, string>;
+  readonly devDependencies?: Record<string, string>;
+  readonly peerDependencies?: Record<string, string>;
+}
+
 for (const pkg of packages) {
   const allowed = ALLOWED[pkg];
   if (allowed === undefined) {
     problems.push(`packages/${pkg}: not in the layer table of scripts/check-layers.ts`);
     continue;
   }
-  const src = path.join(root, 'packages', pkg, 'src');
+  const pkgDir = path.join(root, 'packages', pkg);
+  const manifest = JSON.parse(readFileSync(path.join(pkgDir, 'package.json'), 'utf8')) as Manifest;
+  const runtimeDeps = new Set([
+    ...Object.keys(manifest.dependencies ?? {}),
+    ...Object.keys(manifest.peerDependencies ?? {}),
+  ]);
+  const devDeps = new Set(Object.keys(manifest.devDependencies ?? {}));
+  const importedStrand = new Set<string>();
+  /** One problem per missing dependency (the first file that imports it). */
+  const undeclared = new Map<string, string>();
+  const src = path.join(pkgDir, 'src');
   for (const file of sourceFiles(src)) {
-    // Tests, and the test helpers a package exports under `testing/`, may use test-support.
+    // Tests, and the test helpers a package exports under `testing/`, may use the test floor.
     const isTest =
       /\.test\.tsx?$/.test(file) ||
       file.includes(`${path.sep}test${path.sep}`) ||
       file.includes(`${path.sep}testing${path.sep}`);
+    // End-to-end tests drive the assembled product (a real host in front of the browser).
+    const isProductTest = /\.e2e\.test\.tsx?$/.test(file);
     const text = readFileSync(file, 'utf8');
+    const rel = path.relative(root, file);
     for (const match of text.matchAll(IMPORT)) {
       const spec = match[1] ?? match[2]!;
-      const rel = path.relative(root, file);
+      if (spec.startsWith('.')) {
+        // A relative path may not leave its package: across a boundary, import the package by name.
+        const target = path.resolve(path.dirname(file), spec);
+        if (!target.startsWith(pkgDir + path.sep))
+          problems.push(
+            `${rel}: relative import ${spec} leaves packages/${pkg} (import the package by name)`,
+          );
+        continue;
+      }
+      if (spec.startsWith('node:')) {
+        if (BROWSER.has(pkg) && !isTest)
+          problems.push(`${rel}: ${pkg} must run in a browser and may not import ${spec}`);
+        continue;
+      }
+      if (spec.startsWith('virtual:') || spec.startsWith('/')) continue;
+      const dep = packageOf(spec);
       if (spec.startsWith('@strand/')) {
         const target = spec.slice('@strand/'.length).split('/')[0]!;
-        if (target === pkg) problems.push(`${rel}: imports its own package by name (${spec})`);
-        else if (!allowed.includes(target) && !(isTest && target === 'test-support')) {
-          problems.push(`${rel}: ${pkg} may not import ${spec} (wrong-way or undeclared layer)`);
+        if (target === pkg) {
+          problems.push(`${rel}: imports its own package by name (${spec})`);
+          continue;
         }
-      } else if (spec.startsWith('node:') && BROWSER.has(pkg) && !isTest) {
-        problems.push(`${rel}: ${pkg} must run in a browser and may not import ${spec}`);
+        importedStrand.add(dep);
+        if (!allowed.includes(target) && !(isTest && TEST_FLOOR.has(target)) && !isProductTest)
+          problems.push(`${rel}: ${pkg} may not import ${spec} (wrong-way or undeclared layer)`);
       }
+      // Every package declares what it imports: runtime code in dependencies, test code in either.
+      if (!runtimeDeps.has(dep) && !(isTest && devDeps.has(dep)) && !undeclared.has(dep))
+        undeclared.set(
+          dep,
+          `${rel}: imports ${dep}, which packages/${pkg}/package.json does not declare${isTest ? '' : ' in dependencies'}`,
+        );
     }
   }
+  problems.push(...undeclared.values());
+  // And declares no workspace package it does not import (the graph npm sees is the real one).
+  for (const dep of [...runtimeDeps, ...devDeps])
+    if (dep.startsWith('@strand/') && !importedStrand.has(dep))
+      problems.push(`packages/${pkg}/package.json: declares ${dep}, which no file of ${pkg} imports`);
 }
 
 // The table itself must be acyclic, so allowed imports can never form a cycle.

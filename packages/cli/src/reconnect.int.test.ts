@@ -9,7 +9,8 @@ import path from 'node:path';
 import { WebSocket } from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProjectionStore, SessionFollower, StrandConnection } from '@strand/client';
-import { openStrandRuntime, startHost, type RunningHost, type StrandRuntime } from '@strand/host';
+import { startHost, type RunningHost } from '@strand/host';
+import { openStrandRuntime, type StrandRuntime } from '@strand/runtime';
 import { persistenceWriter } from '@strand/persistence';
 import { Session, SessionId, newSessionHeader } from '@strand/session';
 

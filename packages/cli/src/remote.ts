@@ -25,7 +25,10 @@ export async function withConnection<T>(
   const target = await readTarget(options);
   if (target.kind === 'host') return withHost(target.rpcUrl, target.token, fn);
   // Loaded only here: a read through a running host needs none of the embedded stack.
-  const { openStrandRuntime, startHost } = await import('@strand/host');
+  const [{ openStrandRuntime }, { startHost }] = await Promise.all([
+    import('@strand/runtime'),
+    import('@strand/host'),
+  ]);
   const runtime = await openStrandRuntime({
     dataDir: options.data,
     ...(options.store === undefined ? {} : { store: options.store }),

@@ -18,13 +18,3 @@ export type {
 export { HostError, toWireError } from './errors.js';
 export { FollowHub } from './follow/follow-hub.js';
 export { isLoopbackHost } from './auth.js';
-export { openStrandRuntime, type StrandRuntime } from './runtime/strand-runtime.js';
-export { strandRegistry } from './runtime/registry.js';
-export {
-  POSTGRES_COLD_READ_CONCURRENCY,
-  RuntimeConfigError,
-  type RuntimeOptions,
-} from './runtime/runtime-options.js';
-export type { RuntimeSearchIndex } from './runtime/stores.js';
-export { DEFAULT_PRESETS, loadPresets, PresetConfigError } from './runtime/presets.js';
-export { loadModelsFile, ModelsConfigError, type ModelsFile } from './runtime/models-file.js';

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { persistenceWriter } from '@strand/persistence';
 import { Session, SessionId, type SessionEvent } from '@strand/session';
-import { queryFixture, turn, type QueryFixture } from './query-fixture.js';
+import { queryFixture, turn, type QueryFixture } from './testing/query-fixture.js';
 import { isSessionQueryError } from './errors.js';
 
 let f: QueryFixture;

@@ -1,11 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { SessionPreparations, openJsonlPersistence, type JsonlSessionPersistence } from '@strand/persistence';
+import type { JsonlSessionPersistence, SessionPreparations } from '@strand/persistence';
 import { BUILT_IN_UNITS, ProjectionRegistry } from '@strand/projection';
-import { CacheWritePolicy, ProjectionCache } from '@strand/projection-cache';
-import { SessionQuery } from '@strand/query';
-import { SessionId, SessionStore, type SessionEvent } from '@strand/session';
+import type { CacheWritePolicy, ProjectionCache } from '@strand/projection-cache';
+import type { SessionQuery } from '@strand/query';
+import { openTempStack } from '@strand/stack/testing';
+import { SessionId, type SessionEvent, type SessionStore } from '@strand/session';
 import { registerSubagentUnits } from '@strand/subagent';
 import { AgentController } from '../controller/agent-controller.js';
 import type { AgentControllerOptions } from '../controller/options.js';
@@ -33,20 +31,10 @@ export type FixtureOptions = Partial<
 >;
 
 export async function agentFixture(options: FixtureOptions = {}): Promise<AgentFixture> {
-  const root = mkdtempSync(path.join(tmpdir(), 'strand-agent-'));
-  const persistence = await openJsonlPersistence({ root });
-  const preparations = new SessionPreparations(persistence);
-  const store = new SessionStore();
   const registry = new ProjectionRegistry({ units: BUILT_IN_UNITS });
   registerSubagentUnits(registry);
-  const cache = ProjectionCache.open({ path: ':memory:', registry, logger: { warn: () => undefined } });
-  const policy = new CacheWritePolicy({
-    registry,
-    cache,
-    flush: () => persistence.flush(),
-    logger: { warn: () => undefined },
-  });
-  const query = new SessionQuery({ persistence, preparations, store, registry, cache });
+  const stack = await openTempStack({ prefix: 'strand-agent', registry });
+  const { root, jsonl: persistence, preparations, store, cache, cacheWrites: policy, query } = stack;
   const reported: unknown[] = [];
   let next = 0;
   const controller = new AgentController({
@@ -75,11 +63,7 @@ export async function agentFixture(options: FixtureOptions = {}): Promise<AgentF
     stored: async (id) => (await persistence.inspect(SessionId(id))).events,
     async close() {
       await controller.close();
-      policy.dispose();
-      query.close();
-      cache.close();
-      await persistence.close();
-      rmSync(root, { recursive: true, force: true });
+      await stack.close();
     },
   };
 }

@@ -1,5 +1,5 @@
 import { SCRIPTED_ROUTE } from '@strand/agent';
-import type { StrandRuntime } from '@strand/host';
+import type { StrandRuntime } from '@strand/runtime';
 import { SessionId } from '@strand/session';
 import { DEMO_LIVE_SESSION } from './demo-corpus.js';
 

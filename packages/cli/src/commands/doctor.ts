@@ -1,20 +1,20 @@
-import path from 'node:path';
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import cliProgress from 'cli-progress';
-import { isPersistenceError, openJsonlPersistence, type SessionPersistence } from '@strand/persistence';
-import { BUILT_IN_UNITS, ProjectionRegistry } from '@strand/projection';
-import { ProjectionCache } from '@strand/projection-cache';
-import { SessionSearchIndex } from '@strand/query';
+import { isPersistenceError, type SessionPersistence } from '@strand/persistence';
+import type { ProjectionRegistry } from '@strand/projection';
+import { openStores, resolveRuntimeOptions, strandRegistry, type RuntimeStores } from '@strand/runtime';
 import { SessionLogOffset } from '@strand/session';
-import { registerSubagentUnits } from '@strand/subagent';
 import { findDataFolderHolder, type FolderHolder } from '../data-lock/folder-holder.js';
 import { holdDataFolder } from '../data-lock/hold-for-command.js';
 import { DEFAULT_DATA_DIR } from '../defaults.js';
 import { resolveHoldingHost } from '../holding-host.js';
 import { withHost } from '../remote.js';
+import { storeOption } from '../store-option.js';
 
 interface DoctorOptions {
   data: string;
+  backend?: 'jsonl' | 'sqlite';
+  store?: string;
   repair?: boolean;
   rebuildIndex?: boolean;
   rebuildCache?: boolean;
@@ -42,6 +42,10 @@ export function doctorCommand(): Command {
       'verify every session log; optionally repair torn tails and rebuild the search index and projection cache',
     )
     .option('--data <dir>', 'data folder', DEFAULT_DATA_DIR)
+    .addOption(
+      new Option('--backend <backend>', 'files store format (default jsonl)').choices(['jsonl', 'sqlite']),
+    )
+    .addOption(storeOption())
     .option('--repair', 'truncate torn tails and close crashed turns (repairing load)')
     .option('--rebuild-index', 'rebuild the search index from the logs')
     .option('--rebuild-cache', 'rebuild the projection cache from the logs')
@@ -64,11 +68,19 @@ export function doctorCommand(): Command {
 }
 
 async function doctor(options: DoctorOptions, holder: FolderHolder, holdsLock: boolean): Promise<void> {
+  // The stores the host would serve: the data folder's files (JSONL or SQLite) or PostgreSQL.
   // A read-only doctor may run beside a writer: its temp files are in flight, not leftovers.
-  const persistence = await openJsonlPersistence({
-    root: options.data,
-    sweepTemp: holdsLock,
-  });
+  const registry = strandRegistry();
+  const stores = await openStores(
+    resolveRuntimeOptions({
+      dataDir: options.data,
+      ...(options.backend === undefined ? {} : { backend: options.backend }),
+      ...(options.store === undefined ? {} : { store: options.store }),
+      sweepTemp: holdsLock,
+    }),
+    registry,
+  );
+  const persistence = stores.persistence;
   const running = new RunningTurns(options.data, holder);
   const showBar = options.json !== true && process.stderr.isTTY;
   try {
@@ -92,15 +104,10 @@ async function doctor(options: DoctorOptions, holder: FolderHolder, holdsLock: b
     findings = findings.map((f) => running.classify(f));
     let indexed: number | undefined;
     if (options.rebuildIndex === true) {
-      const index = SessionSearchIndex.open({ path: path.join(options.data, 'search.db') });
-      try {
-        indexed = (await index.rebuild({ persistence })).eventsIndexed;
-      } finally {
-        index.close();
-      }
+      indexed = (await stores.search.rebuild({ persistence })).eventsIndexed;
     }
     let cached: number | undefined;
-    if (options.rebuildCache === true) cached = await rebuildCache(persistence, options.data);
+    if (options.rebuildCache === true) cached = await rebuildCache(stores, registry);
     const remaining = findings.filter((f) => f.repaired !== true);
     if (options.json === true) {
       console.log(
@@ -129,7 +136,8 @@ async function doctor(options: DoctorOptions, holder: FolderHolder, holdsLock: b
     )
       process.exitCode = 1;
   } finally {
-    await persistence.close();
+    // Writes what the cache queued (PostgreSQL writes behind) and closes every store.
+    await stores.close();
   }
 }
 
@@ -210,28 +218,21 @@ async function check(
   }
 }
 
-async function rebuildCache(persistence: SessionPersistence, dataDir: string): Promise<number> {
-  const registry = new ProjectionRegistry();
-  for (const unit of BUILT_IN_UNITS) registry.register(unit);
-  registerSubagentUnits(registry);
-  const cache = ProjectionCache.open({ path: path.join(dataDir, 'projection-cache.db'), registry });
+async function rebuildCache(stores: RuntimeStores, registry: ProjectionRegistry): Promise<number> {
+  const { persistence, cache } = stores;
   let written = 0;
-  try {
-    for (const summary of await persistence.list()) {
-      try {
-        const log = await persistence.inspect(summary.header.id);
-        cache.put(
-          summary,
-          SessionLogOffset(log.inheritedEventCount),
-          registry.foldAll(log.header, log.events).rows,
-        );
-        written++;
-      } catch {
-        // A corrupt log has no rows to rebuild; verification reports it.
-      }
+  for (const summary of await persistence.list()) {
+    try {
+      const log = await persistence.inspect(summary.header.id);
+      cache.put(
+        summary,
+        SessionLogOffset(log.inheritedEventCount),
+        registry.foldAll(log.header, log.events).rows,
+      );
+      written++;
+    } catch {
+      // A corrupt log has no rows to rebuild; verification reports it.
     }
-  } finally {
-    cache.close();
   }
   return written;
 }

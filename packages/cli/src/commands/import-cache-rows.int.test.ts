@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { strandRegistry } from '@strand/host';
+import { strandRegistry } from '@strand/runtime';
 import { openJsonlPersistence } from '@strand/persistence';
 import { ProjectionCache } from '@strand/projection-cache';
 import { SessionLogOffset } from '@strand/session';

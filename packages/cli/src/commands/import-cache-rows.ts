@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { strandRegistry } from '@strand/host';
+import { strandRegistry } from '@strand/runtime';
 import { openJsonlPersistence } from '@strand/persistence';
 import { CacheWritePolicy, ProjectionCache } from '@strand/projection-cache';
 import { Session, SessionId } from '@strand/session';

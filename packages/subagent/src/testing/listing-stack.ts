@@ -1,19 +1,16 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import {
-  SessionPreparations,
-  openJsonlPersistence,
   persistenceWriter,
   type JsonlSessionPersistence,
+  type SessionPreparations,
 } from '@strand/persistence';
 import { BUILT_IN_UNITS, ProjectionRegistry, type AnyProjectionUnit } from '@strand/projection';
-import { CacheWritePolicy, ProjectionCache } from '@strand/projection-cache';
-import { SessionQuery } from '@strand/query';
+import type { CacheWritePolicy, ProjectionCache } from '@strand/projection-cache';
+import type { SessionQuery } from '@strand/query';
+import { openTempStack } from '@strand/stack/testing';
 import {
   Session,
   SessionId,
-  SessionStore,
+  type SessionStore,
   newSessionHeader,
   planFork,
   type NewSessionHeader,
@@ -96,22 +93,18 @@ export interface ListingStack {
 export async function listingStack(
   options: { units?: readonly AnyProjectionUnit[] } = {},
 ): Promise<ListingStack> {
-  const root = mkdtempSync(path.join(tmpdir(), 'strand-subagent-'));
-  const jsonl = await openJsonlPersistence({ root });
-  const persistence = new CountingPersistence(jsonl);
-  const preparations = new SessionPreparations(persistence);
-  const store = new SessionStore();
   const registry = new ProjectionRegistry({ units: BUILT_IN_UNITS, reportError: () => undefined });
   registerSubagentUnits(registry);
   for (const unit of options.units ?? []) registry.register(unit);
-  const cache = ProjectionCache.open({ path: ':memory:', registry, logger: { warn: () => undefined } });
-  const policy = new CacheWritePolicy({
+  let counting: CountingPersistence | undefined;
+  const base = await openTempStack({
+    prefix: 'strand-subagent',
     registry,
-    cache,
-    flush: () => persistence.flush(),
-    logger: { warn: () => undefined },
+    wrapPersistence: (inner) => (counting = new CountingPersistence(inner)),
   });
-  const query = new SessionQuery({ persistence, preparations, store, registry, cache });
+  if (counting === undefined) throw new Error('the temp stack did not wrap its persistence');
+  const persistence = counting;
+  const { root, jsonl, preparations, store, cache, cacheWrites: policy, query } = base;
   const observed = new ObservedQuery(query);
   const ctxWithoutCache: SubagentListingContext = {
     sessionProjections: registry,
@@ -212,11 +205,7 @@ export async function listingStack(
       observed.reset();
     },
     async close() {
-      policy.dispose();
-      query.close();
-      cache.close();
-      await jsonl.close();
-      rmSync(root, { recursive: true, force: true });
+      await base.close();
     },
   };
   return stack;

@@ -13,13 +13,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from 'vite';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import {
-  openStrandRuntime,
-  startHost,
-  type Refusal,
-  type RunningHost,
-  type StrandRuntime,
-} from '../../../host/src/index.js';
+import { startHost, type Refusal, type RunningHost } from '@strand/host';
+import { openStrandRuntime, type StrandRuntime } from '@strand/runtime';
 
 const CHROMIUM = process.env.STRAND_CHROMIUM ?? '/usr/bin/chromium';
 const WEB_DIR = path.resolve(import.meta.dirname, '../..');

@@ -11,21 +11,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from 'vite';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { workloadTurns } from '@strand/test-support';
-import {
-  openStrandRuntime,
-  startHost,
-  type RunningHost,
-  type StrandRuntime,
-} from '../../../host/src/index.js';
-import { openJsonlPersistence, persistenceWriter } from '../../../persistence/src/index.js';
+import { startHost, type RunningHost } from '@strand/host';
+import { openJsonlPersistence, persistenceWriter } from '@strand/persistence';
+import { openStrandRuntime, type StrandRuntime } from '@strand/runtime';
 import {
   Session,
   SessionId,
   newSessionHeader,
   type SessionEventInput,
   type SessionHeader,
-} from '../../../session/src/index.js';
-import { descriptorEvent } from '../../../subagent/src/index.js';
+} from '@strand/session';
+import { descriptorEvent } from '@strand/subagent';
 
 const CHROMIUM = process.env.STRAND_CHROMIUM ?? '/usr/bin/chromium';
 const WEB_DIR = path.resolve(import.meta.dirname, '../..');

@@ -1,16 +1,19 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import {
-  SessionPreparations,
-  openJsonlPersistence,
   persistenceWriter,
   type JsonlSessionPersistence,
+  type SessionPreparations,
 } from '@strand/persistence';
-import { BUILT_IN_UNITS, ProjectionRegistry } from '@strand/projection';
-import { ProjectionCache } from '@strand/projection-cache';
-import { Session, SessionId, SessionStore, newSessionHeader, type SessionEventInput } from '@strand/session';
-import { SessionQuery, type ResolutionHooks } from './session-query.js';
+import type { ProjectionRegistry } from '@strand/projection';
+import type { ProjectionCache } from '@strand/projection-cache';
+import { openTempStack } from '@strand/stack/testing';
+import {
+  Session,
+  SessionId,
+  newSessionHeader,
+  type SessionEventInput,
+  type SessionStore,
+} from '@strand/session';
+import type { ResolutionHooks, SessionQuery } from '../session-query.js';
 
 /** A real query stack over temp files, for the query package's integration tests. */
 export interface QueryFixture {
@@ -37,22 +40,13 @@ export function turn(n: number): SessionEventInput[] {
 }
 
 export async function queryFixture(options: { withCache?: boolean } = {}): Promise<QueryFixture> {
-  const root = mkdtempSync(path.join(tmpdir(), 'strand-query-'));
-  const persistence = await openJsonlPersistence({ root });
-  const preparations = new SessionPreparations(persistence);
-  const store = new SessionStore();
-  const registry = new ProjectionRegistry();
-  for (const unit of BUILT_IN_UNITS) registry.register(unit);
-  const cache = ProjectionCache.open({ path: ':memory:', registry });
   const hooks: ResolutionHooks = {};
-  const query = new SessionQuery({
-    persistence,
-    preparations,
-    store,
-    registry,
-    ...(options.withCache === false ? {} : { cache }),
-    hooks,
+  const stack = await openTempStack({
+    prefix: 'strand-query',
+    queryHooks: hooks,
+    ...(options.withCache === false ? { queryUsesCache: false } : {}),
   });
+  const { root, jsonl: persistence, preparations, store, registry, cache, query } = stack;
   return {
     root,
     persistence,
@@ -72,11 +66,6 @@ export async function queryFixture(options: { withCache?: boolean } = {}): Promi
       if (extra.length > 0) await session.append(extra);
       return session;
     },
-    async close() {
-      query.close();
-      cache.close();
-      await persistence.close();
-      rmSync(root, { recursive: true, force: true });
-    },
+    close: () => stack.close(),
   };
 }

@@ -6,7 +6,7 @@
  * `{"fault":…,"ordinal":…,"session":…}` once the fault has happened.
  */
 import { FaultyPersistence, type AppendFault } from '@strand/test-support';
-import { startHost } from '../../server.js';
+import { startHost } from '@strand/host';
 import { openStrandRuntime } from '../strand-runtime.js';
 
 const [dataDir, spec] = process.argv.slice(2) as [string, string];

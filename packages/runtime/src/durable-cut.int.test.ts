@@ -8,8 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { FollowSnapshot, WireEvent } from '@strand/protocol';
 import { SessionId } from '@strand/session';
 import { FaultyPersistence } from '@strand/test-support';
-import { RpcTestClient } from '../host-fixture.js';
-import { startHost, type RunningHost } from '../server.js';
+import { RpcTestClient } from './testing/host-fixture.js';
+import { startHost, type RunningHost } from '@strand/host';
 import { openStrandRuntime, type StrandRuntime } from './strand-runtime.js';
 
 /**

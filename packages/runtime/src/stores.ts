@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { openJsonlPersistence, openSqlitePersistence, type SessionPersistence } from '@strand/persistence';
 import {
   AppendFeed,
   SessionLeases,
@@ -8,60 +7,39 @@ import {
   openPostgresSearchIndex,
 } from '@strand/postgres';
 import type { ProjectionRegistry } from '@strand/projection';
-import { ProjectionCache } from '@strand/projection-cache';
-import { SessionSearchIndex, type SearchIndex } from '@strand/query';
+import type { SearchIndex } from '@strand/query';
+import { openFileStores, type StackStores } from '@strand/stack';
 import { postgresPoolSize, type ResolvedRuntimeOptions } from './runtime-options.js';
 
 /** The search index of either store (SQLite FTS5 file, or PostgreSQL full-text search). */
 export type RuntimeSearchIndex = SearchIndex;
 
 /** The durable parts of one runtime: files + SQLite, or one PostgreSQL database shared by hosts. */
-export interface RuntimeStores {
-  readonly persistence: SessionPersistence;
-  readonly cache: ProjectionCache;
-  readonly search: RuntimeSearchIndex;
+export interface RuntimeStores extends StackStores {
   /** PostgreSQL only: session leases and the cross-host append feed. */
   readonly coordination?: { readonly leases: SessionLeases; readonly feed: AppendFeed };
-  /** Writes what is queued and closes everything; call after the agents detached. */
-  close(): Promise<void>;
 }
 
 export async function openStores(
-  options: ResolvedRuntimeOptions,
+  options: Pick<
+    ResolvedRuntimeOptions,
+    'store' | 'dataDir' | 'sweepTemp' | 'coldReadConcurrency' | 'leaseTtlMs'
+  >,
   registry: ProjectionRegistry,
 ): Promise<RuntimeStores> {
   return options.store.kind === 'postgres'
     ? openPostgresStores(options.store.url, options, registry)
-    : openFileStores(path.resolve(options.dataDir), options.store.backend, registry, options.sweepTemp);
-}
-
-async function openFileStores(
-  dataDir: string,
-  backend: 'jsonl' | 'sqlite',
-  registry: ProjectionRegistry,
-  sweepTemp: boolean,
-): Promise<RuntimeStores> {
-  const persistence: SessionPersistence =
-    backend === 'sqlite'
-      ? openSqlitePersistence({ path: path.join(dataDir, 'strand.db') })
-      : await openJsonlPersistence({ root: dataDir, sweepTemp });
-  const cache = ProjectionCache.open({ path: path.join(dataDir, 'projection-cache.db'), registry });
-  const search = SessionSearchIndex.open({ path: path.join(dataDir, 'search.db') });
-  return {
-    persistence,
-    cache,
-    search,
-    async close() {
-      search.close();
-      cache.close();
-      await persistence.close();
-    },
-  };
+    : openFileStores({
+        dataDir: path.resolve(options.dataDir),
+        backend: options.store.backend,
+        registry,
+        sweepTemp: options.sweepTemp,
+      });
 }
 
 async function openPostgresStores(
   url: string,
-  options: ResolvedRuntimeOptions,
+  options: Pick<ResolvedRuntimeOptions, 'coldReadConcurrency' | 'leaseTtlMs'>,
   registry: ProjectionRegistry,
 ): Promise<RuntimeStores> {
   // Opened one after another: a failure closes what was already open, in reverse.

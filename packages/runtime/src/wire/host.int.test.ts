@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { hostFixture, turn, type HostFixture } from './host-fixture.js';
-import { startHost, HostConfigError } from './server.js';
+import { hostFixture, turn, type HostFixture } from '../testing/host-fixture.js';
+import { startHost, HostConfigError } from '@strand/host';
 import type { FollowSnapshot, SessionListRow } from '@strand/protocol';
 
 let f: HostFixture;

@@ -3,7 +3,7 @@ import type { PresetCatalogEntry, ModelCatalogEntry, SearchResult } from '@stran
 import type { RuntimeSearchIndex } from './stores.js';
 import { listChildren, listDescendants, type SubagentListingContext } from '@strand/subagent';
 import type { SessionId } from '@strand/session';
-import type { AgentPort, CatalogPort, SearchPort, SubagentPort } from '../ports.js';
+import type { AgentPort, CatalogPort, SearchPort, SubagentPort } from '@strand/host';
 
 /** Adapts the agent controller to the host's port; promotion leases live until the follow ends. */
 export function agentPort(controller: AgentController): AgentPort {

@@ -1,7 +1,7 @@
 import type { SessionOwnership } from '@strand/agent';
 import type { AppendFeed, SessionLeases } from '@strand/postgres';
 import { SessionId } from '@strand/session';
-import type { CoordinationPort } from '../ports.js';
+import type { CoordinationPort } from '@strand/host';
 
 /** The host's view of the database's leases and append feed. */
 export function coordinationPort(leases: SessionLeases, feed: AppendFeed): CoordinationPort {

@@ -5,8 +5,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { persistenceWriter } from '@strand/persistence';
 import type { FollowSnapshot, SessionListRow } from '@strand/protocol';
 import { Session, SessionId, newSessionHeader } from '@strand/session';
-import { RpcTestClient, turn } from '../host-fixture.js';
-import { startHost, type RunningHost } from '../server.js';
+import { RpcTestClient, turn } from './testing/host-fixture.js';
+import { startHost, type RunningHost } from '@strand/host';
 import type { RuntimeOptions } from './runtime-options.js';
 import { openStrandRuntime, type StrandRuntime } from './strand-runtime.js';
 

@@ -1,28 +1,17 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { WebSocket } from 'ws';
-import {
-  SessionPreparations,
-  openJsonlPersistence,
-  persistenceWriter,
-  type JsonlSessionPersistence,
-} from '@strand/persistence';
-import { BUILT_IN_UNITS, ProjectionRegistry } from '@strand/projection';
-import { ProjectionCache } from '@strand/projection-cache';
-import { SessionQuery } from '@strand/query';
+import { persistenceWriter, type JsonlSessionPersistence } from '@strand/persistence';
+import type { ProjectionCache } from '@strand/projection-cache';
+import { openTempStack } from '@strand/stack/testing';
 import {
   Session,
   SessionId,
-  SessionStore,
   newSessionHeader,
   type NewSessionHeader,
   type SessionEventInput,
 } from '@strand/session';
-import { startHost, type HostOptions, type RunningHost } from './server.js';
-import type { HostServices } from './services.js';
+import { startHost, type HostOptions, type HostServices, type RunningHost } from '@strand/host';
 
-/** A real host over a real stack in a temp folder, for the host's integration tests. */
+/** A real host over the base stack in a temp folder (no agents), for the wire's integration tests. */
 export interface HostFixture {
   readonly host: RunningHost;
   readonly services: HostServices & {
@@ -48,14 +37,8 @@ export function turn(n: number): SessionEventInput[] {
 export async function hostFixture(
   options: Partial<Omit<HostOptions, 'services'>> & { services?: Partial<HostServices> } = {},
 ): Promise<HostFixture> {
-  const root = mkdtempSync(path.join(tmpdir(), 'strand-host-'));
-  const persistence = await openJsonlPersistence({ root });
-  const preparations = new SessionPreparations(persistence);
-  const store = new SessionStore();
-  const registry = new ProjectionRegistry();
-  for (const unit of BUILT_IN_UNITS) registry.register(unit);
-  const cache = ProjectionCache.open({ path: ':memory:', registry });
-  const query = new SessionQuery({ persistence, preparations, store, registry, cache });
+  const stack = await openTempStack({ prefix: 'strand-host' });
+  const { persistence, preparations, store, registry, cache, query } = stack;
   const services = {
     persistence,
     preparations,
@@ -64,7 +47,7 @@ export async function hostFixture(
     cache,
     query,
     ...options.services,
-    jsonl: persistence,
+    jsonl: stack.jsonl,
   };
   const host = await startHost({ ...options, services });
   const clients: RpcTestClient[] = [];
@@ -103,10 +86,7 @@ export async function hostFixture(
     async close() {
       for (const client of clients) client.close();
       await host.close();
-      query.close();
-      cache.close();
-      await persistence.close();
-      rmSync(root, { recursive: true, force: true });
+      await stack.close();
     },
   };
 }

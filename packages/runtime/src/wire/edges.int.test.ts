@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { hostFixture, RpcTestClient, type HostFixture } from './host-fixture.js';
-import { openStrandRuntime, type StrandRuntime } from './runtime/strand-runtime.js';
-import { FRAME_CEILING_CLOSE_CODE, startHost, type RunningHost } from './server.js';
+import { hostFixture, RpcTestClient, type HostFixture } from '../testing/host-fixture.js';
+import { openStrandRuntime, type StrandRuntime } from '../strand-runtime.js';
+import { FRAME_CEILING_CLOSE_CODE, startHost, type RunningHost } from '@strand/host';
 
 let f: HostFixture | undefined;
 const cleanups: (() => Promise<void>)[] = [];

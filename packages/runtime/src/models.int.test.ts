@@ -14,8 +14,8 @@ import {
   usageChunk,
   type MockChatServer,
 } from '@strand/test-support';
-import { RpcTestClient } from '../host-fixture.js';
-import { startHost, type RunningHost } from '../server.js';
+import { RpcTestClient } from './testing/host-fixture.js';
+import { startHost, type RunningHost } from '@strand/host';
 import type { RuntimeOptions } from './runtime-options.js';
 import { openStrandRuntime, type StrandRuntime } from './strand-runtime.js';
 

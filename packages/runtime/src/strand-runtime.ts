@@ -1,14 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { AgentController, modelSetFromConfig, subagentTools } from '@strand/agent';
-import { SessionPreparations } from '@strand/persistence';
 import type { AppendFeed, SessionLeases } from '@strand/postgres';
-import { CacheWritePolicy } from '@strand/projection-cache';
 import type { ModelCatalogEntry } from '@strand/protocol';
-import { SessionQuery } from '@strand/query';
-import { SessionStore } from '@strand/session';
+import { composeBaseStack } from '@strand/stack';
 import type { SubagentListingContext } from '@strand/subagent';
-import type { HostServices } from '../services.js';
+import type { HostServices } from '@strand/host';
 import { coordinationPort, leaseOwnership } from './coordination.js';
 import { feedLiveSearch } from './live-search-feed.js';
 import { loadPresets } from './presets.js';
@@ -36,7 +33,8 @@ export interface StrandRuntime {
 }
 
 /**
- * The composition root: every package wired once over one store — the data folder's files and
+ * The composition root: the base stack (`@strand/stack`) plus agents, leases and the host's
+ * ports — every package wired once over one store — the data folder's files and
  * SQLite databases, or a PostgreSQL database several hosts share (then with session leases and
  * the cross-host append feed). The host, the CLI and the tests that need a whole Strand build it
  * here and nowhere else. Options are validated first (`HOST_RUNTIME_CONFIG_INVALID`).
@@ -53,17 +51,12 @@ export async function openStrandRuntime(options: RuntimeOptions): Promise<Strand
   const presets = await loadPresets(path.join(dataDir, 'presets.json'));
   const registry = strandRegistry();
   const stores = await openStores(config, registry);
-  const { cache, search } = stores;
-  const persistence = config.wrapPersistence?.(stores.persistence) ?? stores.persistence;
-  const preparations = new SessionPreparations(persistence);
-  const store = new SessionStore();
-  const cacheWrites = new CacheWritePolicy({
+  const base = composeBaseStack({
+    stores,
     registry,
-    cache,
-    flush: () => persistence.flush(),
-    logger: console,
+    ...(config.wrapPersistence === undefined ? {} : { wrapPersistence: config.wrapPersistence }),
   });
-  const query = new SessionQuery({ persistence, preparations, store, registry, cache });
+  const { persistence, preparations, store, cache, cacheWrites, query, search } = base;
   const stopLiveSearch = feedLiveSearch(store, search);
   const listing: SubagentListingContext = {
     sessionProjections: registry,
@@ -127,10 +120,7 @@ export async function openStrandRuntime(options: RuntimeOptions): Promise<Strand
       await searchReady;
       await agents.close();
       await stopLiveSearch();
-      await cacheWrites.drain();
-      cacheWrites.dispose();
-      query.close();
-      await stores.close();
+      await base.close();
     },
   };
 }

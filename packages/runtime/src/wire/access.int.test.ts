@@ -1,9 +1,9 @@
 import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import type { Refusal } from './edge/refusal-log.js';
-import { hostFixture, type HostFixture } from './host-fixture.js';
-import { HostConfigError, startHost } from './server.js';
+import type { Refusal } from '@strand/host';
+import { hostFixture, type HostFixture } from '../testing/host-fixture.js';
+import { HostConfigError, startHost } from '@strand/host';
 
 let f: HostFixture | undefined;
 afterEach(async () => {

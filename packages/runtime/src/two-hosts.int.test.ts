@@ -9,8 +9,8 @@ import { isPersistenceError } from '@strand/persistence';
 import { createTestDatabase, noPostgres, testPgUrl, type TestDatabase } from '@strand/postgres/testing';
 import type { FollowSnapshot, SessionListRow, WireEvent } from '@strand/protocol';
 import { SessionId, SessionSeq, newSessionHeader, type SessionEvent } from '@strand/session';
-import { RpcTestClient } from '../host-fixture.js';
-import { startHost, type RunningHost } from '../server.js';
+import { RpcTestClient } from './testing/host-fixture.js';
+import { startHost, type RunningHost } from '@strand/host';
 import { openStrandRuntime, type StrandRuntime } from './strand-runtime.js';
 
 interface TestHost {

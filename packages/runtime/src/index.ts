@@ -1,0 +1,12 @@
+export { openStrandRuntime, type StrandRuntime } from './strand-runtime.js';
+export { strandRegistry } from './registry.js';
+export {
+  POSTGRES_COLD_READ_CONCURRENCY,
+  RuntimeConfigError,
+  resolveRuntimeOptions,
+  type ResolvedRuntimeOptions,
+  type RuntimeOptions,
+} from './runtime-options.js';
+export { openStores, type RuntimeSearchIndex, type RuntimeStores } from './stores.js';
+export { DEFAULT_PRESETS, loadPresets, PresetConfigError } from './presets.js';
+export { loadModelsFile, ModelsConfigError, type ModelsFile } from './models-file.js';

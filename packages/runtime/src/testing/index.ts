@@ -1,0 +1,1 @@
+export { hostFixture, turn, RpcTestClient, type HostFixture } from './host-fixture.js';

@@ -1,0 +1,98 @@
+import { SessionPreparations, type SessionPersistence } from '@strand/persistence';
+import type { ProjectionRegistry } from '@strand/projection';
+import {
+  CacheWritePolicy,
+  consoleLogger,
+  type CacheLogger,
+  type ProjectionCache,
+} from '@strand/projection-cache';
+import { SessionQuery, type ResolutionHooks, type SearchIndex } from '@strand/query';
+import { SessionStore } from '@strand/session';
+
+/**
+ * The durable parts a stack is built over: one session persistence, the projection cache and the
+ * search index — the data folder's files and SQLite databases, or one PostgreSQL database.
+ */
+export interface StackStores {
+  readonly persistence: SessionPersistence;
+  readonly cache: ProjectionCache;
+  readonly search: SearchIndex;
+  /** Writes what is queued and closes every store. */
+  close(): Promise<void>;
+}
+
+export interface BaseStackOptions {
+  readonly stores: StackStores;
+  /** The unit set every fold of this stack uses (the runtime passes the built-in + subagent units). */
+  readonly registry: ProjectionRegistry;
+  /**
+   * Wraps the stores' persistence before anything uses it: instrumentation and fault injection.
+   * Every layer above — preparations, query, write policy — sees only the wrapped one.
+   */
+  readonly wrapPersistence?: (persistence: SessionPersistence) => SessionPersistence;
+  /** Where the cache write policy reports contained failures (default: the console). */
+  readonly logger?: CacheLogger;
+  /** Resolution hooks of the query service (tests observe races through them). */
+  readonly queryHooks?: ResolutionHooks;
+  /** `false`: the query reads without the projection cache (its rows are still written). */
+  readonly queryUsesCache?: boolean;
+}
+
+/**
+ * The base stack: everything below subagents and agents, wired once — persistence, the
+ * preparation layer, the live session store, the projection registry, the projection cache and its
+ * write policy, the query service and the search index. The runtime puts agents, leases and the
+ * host on top; the lower packages' test fixtures use it as it is.
+ */
+export interface BaseStack {
+  readonly persistence: SessionPersistence;
+  readonly preparations: SessionPreparations;
+  readonly store: SessionStore;
+  readonly registry: ProjectionRegistry;
+  readonly cache: ProjectionCache;
+  /** Checkpoints the cache rows of tracked live sessions (turn end, detach, throttled between). */
+  readonly cacheWrites: CacheWritePolicy;
+  readonly query: SessionQuery;
+  readonly search: SearchIndex;
+  /** Drains the cache writes, then closes the query and the stores (after agents detached). */
+  close(): Promise<void>;
+}
+
+export function composeBaseStack(options: BaseStackOptions): BaseStack {
+  const { stores, registry } = options;
+  const { cache, search } = stores;
+  const persistence = options.wrapPersistence?.(stores.persistence) ?? stores.persistence;
+  const preparations = new SessionPreparations(persistence);
+  const store = new SessionStore();
+  const cacheWrites = new CacheWritePolicy({
+    registry,
+    cache,
+    // A row never claims a cut the log has not durably stored.
+    flush: () => persistence.flush(),
+    logger: options.logger ?? consoleLogger,
+  });
+  const query = new SessionQuery({
+    persistence,
+    preparations,
+    store,
+    registry,
+    ...(options.queryUsesCache === false ? {} : { cache }),
+    ...(options.queryHooks === undefined ? {} : { hooks: options.queryHooks }),
+  });
+  return {
+    persistence,
+    preparations,
+    store,
+    registry,
+    cache,
+    cacheWrites,
+    query,
+    search,
+    async close() {
+      await cacheWrites.drain();
+      cacheWrites.dispose();
+      query.close();
+      await stores.close();
+    },
+  };
+}

@@ -1,0 +1,8 @@
+export { composeBaseStack, type BaseStack, type BaseStackOptions, type StackStores } from './base-stack.js';
+export {
+  openFileStores,
+  openDerivedStores,
+  STORE_FILES,
+  type FilesBackend,
+  type OpenFileStoresOptions,
+} from './file-stores.js';

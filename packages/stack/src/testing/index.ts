@@ -1,0 +1,1 @@
+export { openTempStack, type TempStack, type TempStackOptions } from './temp-stack.js';
