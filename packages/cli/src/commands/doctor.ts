@@ -4,7 +4,7 @@ import cliProgress from 'cli-progress';
 import { isPersistenceError, openJsonlPersistence, type SessionPersistence } from '@strand/persistence';
 import { BUILT_IN_UNITS, ProjectionRegistry } from '@strand/projection';
 import { ProjectionCache } from '@strand/projection-cache';
-import { SessionSearchIndex } from '@strand/query';
+import { SessionSearchIndex } from '@strand/search';
 import { SessionLogOffset } from '@strand/session';
 import { registerSubagentUnits } from '@strand/subagent';
 import { findDataFolderHolder, type FolderHolder } from '../data-lock/folder-holder.js';

@@ -9,7 +9,7 @@ import {
 } from '@strand/postgres';
 import type { ProjectionRegistry } from '@strand/projection';
 import { ProjectionCache } from '@strand/projection-cache';
-import { SessionSearchIndex, type SearchIndex } from '@strand/query';
+import { SessionSearchIndex, type SearchIndex } from '@strand/search';
 import { postgresPoolSize, type ResolvedRuntimeOptions } from './runtime-options.js';
 
 /** The search index of either store (SQLite FTS5 file, or PostgreSQL full-text search). */
