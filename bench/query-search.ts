@@ -15,10 +15,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { SessionSearchIndex } from '@strand/search';
 import { newSessionHeader, Session, SessionId, type SessionEventInput } from '@strand/session';
 import { mulberry32, workloadEvents, workloadTurns } from '@strand/test-support';
 import { VOCABULARY } from '../packages/test-support/src/workload/vocabulary.js';
-import { SessionSearchIndex } from '../packages/query/src/search/index.js';
 
 const SESSIONS = 10_000;
 const EVENTS_PER_SESSION = 100; // rounded up to whole turns: 105

@@ -15,12 +15,13 @@ const ALLOWED: Record<string, readonly string[]> = {
   projection: ['session'],
   'projection-cache': ['session', 'projection'],
   query: ['session', 'persistence', 'projection', 'projection-cache'],
+  search: ['session', 'persistence'],
   subagent: ['session', 'persistence', 'projection', 'projection-cache', 'query', 'protocol'],
   agent: ['session', 'persistence', 'projection', 'projection-cache', 'query', 'subagent'],
-  postgres: ['session', 'persistence', 'projection', 'projection-cache', 'query'],
+  postgres: ['session', 'persistence', 'projection', 'projection-cache', 'query', 'search'],
   protocol: ['projection'],
   // The base stack: persistence + preparations + registry + cache + query + search, below agents.
-  stack: ['session', 'persistence', 'projection', 'projection-cache', 'query'],
+  stack: ['session', 'persistence', 'projection', 'projection-cache', 'query', 'search'],
   // The wire server reaches agents, subagents and PostgreSQL through its ports only.
   host: ['session', 'persistence', 'projection', 'projection-cache', 'query', 'protocol'],
   // The composition root: the base stack plus agents, leases and the host.
@@ -30,6 +31,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'projection',
     'projection-cache',
     'query',
+    'search',
     'stack',
     'subagent',
     'agent',
@@ -46,6 +48,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'projection',
     'projection-cache',
     'query',
+    'search',
     'subagent',
     'agent',
     'protocol',

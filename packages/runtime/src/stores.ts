@@ -7,7 +7,7 @@ import {
   openPostgresSearchIndex,
 } from '@strand/postgres';
 import type { ProjectionRegistry } from '@strand/projection';
-import type { SearchIndex } from '@strand/query';
+import type { SearchIndex } from '@strand/search';
 import { openFileStores, type StackStores } from '@strand/stack';
 import { postgresPoolSize, type ResolvedRuntimeOptions } from './runtime-options.js';
 

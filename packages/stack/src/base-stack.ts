@@ -6,7 +6,8 @@ import {
   type CacheLogger,
   type ProjectionCache,
 } from '@strand/projection-cache';
-import { SessionQuery, type ResolutionHooks, type SearchIndex } from '@strand/query';
+import { SessionQuery, type ResolutionHooks } from '@strand/query';
+import type { SearchIndex } from '@strand/search';
 import { SessionStore } from '@strand/session';
 
 /**

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { openJsonlPersistence, openSqlitePersistence, type SessionPersistence } from '@strand/persistence';
 import type { ProjectionRegistry } from '@strand/projection';
 import { ProjectionCache, type CacheLogger } from '@strand/projection-cache';
-import { SessionSearchIndex } from '@strand/query';
+import { SessionSearchIndex } from '@strand/search';
 import type { StackStores } from './base-stack.js';
 
 /**

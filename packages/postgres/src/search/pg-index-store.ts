@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { SearchIndexError, type TextExtractor } from '@strand/query';
+import { SearchIndexError, type TextExtractor } from '@strand/search';
 import {
   afterBegin,
   indexedText,
@@ -11,7 +11,7 @@ import {
   type Provenance,
   type SearchIndexStore,
   type SessionRow,
-} from '@strand/query/search-kit';
+} from '@strand/search/kit';
 import type { SessionEvent, SessionId } from '@strand/session';
 import type { SearchDatabase } from './search-database.js';
 import { tsvectorSource } from './ts-text.js';
@@ -47,7 +47,7 @@ ON CONFLICT (sid, seq) DO UPDATE SET text = EXCLUDED.text, tsv = EXCLUDED.tsv`;
 
 /**
  * The PostgreSQL writer of the index: the engine-neutral write rules (write-rules.ts in
- * `@strand/query`) applied inside one transaction per call, against the bookkeeping row locked
+ * `@strand/search`) applied inside one transaction per call, against the bookkeeping row locked
  * `FOR UPDATE`. That lock is what makes several hosts syncing the same database safe: two batches
  * of one session are serialized, the second sees the first's `cut` and skips what is indexed
  * already; event rows are upserts keyed (sid, seq), so nothing is ever duplicated.

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { MatchRow } from '@strand/query/search-kit';
+import type { MatchRow } from '@strand/search/kit';
 import type { SessionId } from '@strand/session';
 
 /*

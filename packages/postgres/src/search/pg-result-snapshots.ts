@@ -5,7 +5,7 @@ import {
   type RankedEntry,
   type SnapshotHead,
   type SnapshotRetention,
-} from '@strand/query/search-kit';
+} from '@strand/search/kit';
 
 /*
  * Result snapshots in the database, shared by every host on it, with the SQLite index's meaning

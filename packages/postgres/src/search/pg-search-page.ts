@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { SearchHit, SearchPage, SearchResult } from '@strand/query';
+import type { SearchHit, SearchPage, SearchResult } from '@strand/search';
 import {
   boundSnippet,
   buildSnippet,
@@ -13,7 +13,7 @@ import {
   type SearchCursor,
   type SnapshotHead,
   type SnapshotRetention,
-} from '@strand/query/search-kit';
+} from '@strand/search/kit';
 import { SessionSeq } from '@strand/session';
 import {
   matchWindow,
@@ -50,7 +50,7 @@ export interface PageRequest {
 
 /**
  * One page of grouped results in one transaction — the SQLite index's page (search-page.ts in
- * `@strand/query`) over PostgreSQL: the first page ranks rank windows and freezes them in a
+ * `@strand/search`) over PostgreSQL: the first page ranks rank windows and freezes them in a
  * snapshot; later pages read it from the cursor's offset, ranking further windows below its
  * `upperSid` when it runs short. Sessions keep their `sid` for as long as they are indexed, so the
  * frozen order never changes and pages never repeat or skip a session.

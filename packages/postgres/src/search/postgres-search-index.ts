@@ -11,7 +11,7 @@ import {
   type SearchSources,
   type SyncOptions,
   type SyncReport,
-} from '@strand/query';
+} from '@strand/search';
 import {
   decodeCursor,
   indexMemory,
@@ -20,7 +20,7 @@ import {
   queryPhrases,
   syncIndex,
   throwIfSearchAborted,
-} from '@strand/query/search-kit';
+} from '@strand/search/kit';
 import type { Session, SessionEvent } from '@strand/session';
 import { PgIndexStore } from './pg-index-store.js';
 import { searchPage, type PageSettings } from './pg-search-page.js';
@@ -37,7 +37,7 @@ export interface PostgresSearchIndexOptions extends SearchIndexTuning {
 
 /**
  * The session search index on PostgreSQL full-text search: the same contract as the SQLite
- * `SessionSearchIndex` (README of `@strand/query`'s search), shared by every host on the database.
+ * `SessionSearchIndex` (README of `@strand/search`), shared by every host on the database.
  *
  * Concurrency: `sync` and `rebuild` run one at a time per instance; `indexLive` calls are queued
  * and run in call order; a `search` first waits for the `indexLive` calls made before it, so a

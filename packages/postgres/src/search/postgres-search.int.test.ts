@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { isSearchIndexError, type SearchIndexTuning } from '@strand/query';
+import { isSearchIndexError, type SearchIndexTuning } from '@strand/search';
 import {
   openTestCorpus,
   persistedSession,
@@ -11,7 +11,7 @@ import {
   user,
   type SearchIndexUnderTest,
   type TestCorpus,
-} from '@strand/query/testing';
+} from '@strand/search/testing';
 import { createTestDatabase, noPostgres, type TestDatabase } from '../testing/index.js';
 import { openPostgresSearchIndex, type PostgresSearchIndex } from './postgres-search-index.js';
 

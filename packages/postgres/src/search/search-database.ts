@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { SearchIndexError } from '@strand/query';
+import { SearchIndexError } from '@strand/search';
 
 /** SQLSTATEs worth one more try: serialization failure, deadlock (another host won a race). */
 const RETRYABLE = new Set(['40001', '40P01']);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import type { IndexIdentity } from '@strand/query/search-kit';
+import type { IndexIdentity } from '@strand/search/kit';
 import { ensureSchema } from '../schema-versions.js';
 import type { SearchDatabase } from './search-database.js';
 

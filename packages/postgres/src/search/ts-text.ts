@@ -1,4 +1,4 @@
-import { queryPhrases, tokenize } from '@strand/query/search-kit';
+import { queryPhrases, tokenize } from '@strand/search/kit';
 
 /*
  * What PostgreSQL's text search parser is given, on both sides of a match. Text and query are

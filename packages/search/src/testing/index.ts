@@ -1,4 +1,4 @@
-// The search behaviour suites, shared by every engine (`@strand/query/testing`). Test code only:
+// The search behaviour suites, shared by every engine (`@strand/search/testing`). Test code only:
 // it imports vitest.
 export { searchLiteralSuite } from './literal-suite.js';
 export { searchPaginationSuite } from './pagination-suite.js';

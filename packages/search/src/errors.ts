@@ -1,7 +1,7 @@
 /**
- * Stable codes of the search index. They are a subset of the query package's `SessionQueryErrorCode`
- * strings (plus one of its own), so `SessionQueryError` can carry them unchanged; callers switch on
- * `code`, never on `message`.
+ * Stable codes of the search index. They are the `SESSION_QUERY_*` strings of the wire error table
+ * (owner `query` in `@strand/protocol`, the same strings as `SessionQueryErrorCode`), so the host
+ * maps them unchanged; callers switch on `code`, never on `message`.
  */
 export type SearchIndexErrorCode =
   /** The query is empty or whitespace-only, too long, or an option (limit, cursor) is malformed. */

@@ -32,7 +32,7 @@ export interface SearchIndexTuning {
 /**
  * The engine-neutral search index: what the host and the CLI use, whichever engine holds the index
  * (`SessionSearchIndex` on SQLite FTS5, the PostgreSQL full-text index of `@strand/postgres`). One
- * behaviour suite (`@strand/query/testing`) runs against every implementation; README.md states the
+ * behaviour suite (`@strand/search/testing`) runs against every implementation; README.md states the
  * contract and the engines' differences.
  */
 export interface SearchIndex {

@@ -1,7 +1,7 @@
-// `@strand/query/search-kit`: the engine-neutral parts of the search index, for another engine
+// `@strand/search/kit`: the engine-neutral parts of the search index, for another engine
 // (the PostgreSQL index of `@strand/postgres`) to implement `SearchIndex` with the same meaning —
 // one sync, one set of write rules, one query splitting, one snippet builder, one cursor codec.
-// Not for index users: they take `SearchIndex` from `@strand/query`.
+// Not for index users: they take `SearchIndex` from `@strand/search`.
 export { syncIndex } from './sync.js';
 export type { SearchIndexStore, MaybePromise } from './index-store.js';
 export type { SessionRow } from './session-rows.js';
