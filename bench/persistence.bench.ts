@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Session, SessionId, SessionSeq, newSessionHeader } from '@strand/session';
 import { persistenceWriter, type SessionPersistence } from '@strand/persistence';
-import { workloadBatches, workloadEventCount, workloadTurns } from '@strand/test-support';
+import { workloadBatches, workloadEventCount, workloadTurns } from '@strand/workload';
 import { BACKENDS, openBackend, type BackendName } from './backends.js';
 import { line, median, medianMs, round, timeIt } from './bench-util.js';
 import { jsonlFloor, sqliteFloor } from './persistence-floor.js';

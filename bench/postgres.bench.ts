@@ -23,7 +23,7 @@ import { createTestDatabase } from '@strand/postgres/testing';
 import { BUILT_IN_UNITS, ProjectionRegistry } from '@strand/projection';
 import { SessionQuery } from '@strand/query';
 import { Session, SessionId, SessionStore, newSessionHeader } from '@strand/session';
-import { workloadBatches, workloadTurns } from '@strand/test-support';
+import { workloadBatches, workloadTurns } from '@strand/workload';
 import { line, median, medianMs, round, timeIt } from './bench-util.js';
 import { measureCrossHostLag } from './postgres-lag.js';
 

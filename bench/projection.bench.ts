@@ -22,7 +22,7 @@ import {
   SessionLogOffset,
   type SessionEventInput,
 } from '@strand/session';
-import { workloadBatches, workloadEvents } from '../packages/test-support/src/workload/index.js';
+import { workloadBatches, workloadEvents } from '@strand/workload';
 
 const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);

@@ -16,8 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { newSessionHeader, Session, SessionId, type SessionEventInput } from '@strand/session';
-import { mulberry32, workloadEvents, workloadTurns } from '@strand/test-support';
-import { VOCABULARY } from '../packages/test-support/src/workload/vocabulary.js';
+import { mulberry32, VOCABULARY, workloadEvents, workloadTurns } from '@strand/workload';
 import { SessionSearchIndex } from '../packages/query/src/search/index.js';
 
 const SESSIONS = 10_000;

@@ -39,7 +39,7 @@ import {
   type SubagentListEntry,
   type SubagentListingContext,
 } from '@strand/subagent';
-import { workloadTurns } from '@strand/test-support';
+import { workloadTurns } from '@strand/workload';
 import { CountingPersistence } from '@strand/test-support';
 import { line, median, round } from './bench-util.js';
 import { jsonlFloor } from './persistence-floor.js';

@@ -1,8 +1,10 @@
 /**
- * Refuses wrong-way imports between packages and import cycles (STYLE.md §3). The allowed
- * direction follows the data flow of SYSTEM.md §2; a package may import only packages listed
- * for it here, and browser packages may not import `node:*`. Test files and `testing/` helpers
- * may also import `@strand/test-support`.
+ * Refuses wrong-way imports between packages and import cycles. The allowed direction follows
+ * the data flow of docs/architecture.md; a package may import only packages listed for it here,
+ * and browser packages may not import `node:*`. Test code (`*.test.ts`, files under `test/` or
+ * `testing/`) may also import `@strand/test-support` and `@strand/workload`; runtime code may not
+ * import `@strand/test-support`, `vitest` or `fast-check` at all, so no `strand` command loads a
+ * test library. `test-support` itself is test code throughout.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -44,10 +46,15 @@ const ALLOWED: Record<string, readonly string[]> = {
     'client',
     'import',
     'postgres',
-    'test-support',
+    'workload',
   ],
-  'test-support': ['session', 'persistence', 'projection', 'projection-cache'],
+  workload: ['session'],
+  'test-support': ['session', 'persistence', 'projection', 'projection-cache', 'workload'],
 };
+/** Packages that test code may import whatever its package's layer. */
+const TEST_ONLY = new Set(['test-support', 'workload']);
+/** Modules only test code may import (the test runner and the property-testing library). */
+const TEST_LIBRARIES = /^(?:@strand\/test-support|vitest|fast-check)(?:\/|$)/;
 const BROWSER = new Set(['projection', 'protocol', 'client', 'web']);
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -74,8 +81,9 @@ for (const pkg of packages) {
   }
   const src = path.join(root, 'packages', pkg, 'src');
   for (const file of sourceFiles(src)) {
-    // Tests, and the test helpers a package exports under `testing/`, may use test-support.
+    // Tests, the test helpers a package exports under `testing/`, and test-support itself.
     const isTest =
+      pkg === 'test-support' ||
       /\.test\.tsx?$/.test(file) ||
       file.includes(`${path.sep}test${path.sep}`) ||
       file.includes(`${path.sep}testing${path.sep}`);
@@ -83,10 +91,14 @@ for (const pkg of packages) {
     for (const match of text.matchAll(IMPORT)) {
       const spec = match[1] ?? match[2]!;
       const rel = path.relative(root, file);
+      if (!isTest && TEST_LIBRARIES.test(spec)) {
+        problems.push(`${rel}: runtime code may not import ${spec} (test code only)`);
+        continue;
+      }
       if (spec.startsWith('@strand/')) {
         const target = spec.slice('@strand/'.length).split('/')[0]!;
         if (target === pkg) problems.push(`${rel}: imports its own package by name (${spec})`);
-        else if (!allowed.includes(target) && !(isTest && target === 'test-support')) {
+        else if (!allowed.includes(target) && !(isTest && TEST_ONLY.has(target))) {
           problems.push(`${rel}: ${pkg} may not import ${spec} (wrong-way or undeclared layer)`);
         }
       } else if (spec.startsWith('node:') && BROWSER.has(pkg) && !isTest) {
