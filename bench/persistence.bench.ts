@@ -1,7 +1,7 @@
 /**
  * npm run bench:persistence [-- --1m]
  *
- * The standard workload (WORKLOAD.md) against each backend: durable append throughput, stored
+ * The standard workload (packages/workload/README.md) against each backend: durable append throughput, stored
  * size, cold inspect vs the floor measured in the same run, tail read, fresh-process peak RSS and
  * listing 10,000 sessions. The last line is one JSON object with every figure.
  */

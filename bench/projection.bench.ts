@@ -1,5 +1,5 @@
 /**
- * `npm run bench:projection` — issue 3's benchmark, on the standard workload (WORKLOAD.md).
+ * `npm run bench:projection` — issue 3's benchmark, on the standard workload (packages/workload/README.md).
  *
  * 1. Fold throughput of every built-in unit over 1M workload events (target ≥ 1M events/s). The
  *    events are generated in ~100k batches (generation is not timed) and folded on from the

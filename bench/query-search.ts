@@ -1,6 +1,6 @@
 /**
  * The search part of `npm run bench:query` (issue 4, §5): index build throughput and search latency
- * over 10,000 sessions / ~1M events of the standard workload (WORKLOAD.md).
+ * over 10,000 sessions / ~1M events of the standard workload (packages/workload/README.md).
  *
  * Build: each session's 105 workload events (5 whole turns) are generated in memory and fed to the
  * index through `indexLive` — the in-memory builder path a host uses for live sessions — instead of

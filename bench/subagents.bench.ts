@@ -1,5 +1,5 @@
 /**
- * `npm run bench:subagents` — issue 5's benchmark, on the standard workload (WORKLOAD.md).
+ * `npm run bench:subagents` — issue 5's benchmark, on the standard workload (packages/workload/README.md).
  *
  * A parent with 50 continuable children of 2,017 events each (a descriptor, then 96 standard
  * turns), listed with `listChildren`:

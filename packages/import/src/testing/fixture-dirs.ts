@@ -58,7 +58,7 @@ export function workspace(prefix = 'strand-import-'): Workspace {
   };
 }
 
-/** Copies a file or folder into `dest`, making the copies writable (the shared fixtures are read-only). */
+/** Copies a file or folder into `dest`, making the copies writable (real transcripts may be read-only). */
 export function copyInto(from: string, dest: string): void {
   cpSync(from, dest, { recursive: true });
   chmodTree(dest);
