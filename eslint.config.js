@@ -26,7 +26,10 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-restricted-syntax': [
         'error',
-        { selector: 'ExportAllDeclaration', message: 'Re-export named symbols only (STYLE.md §3).' },
+        {
+          selector: 'ExportAllDeclaration',
+          message: 'Re-export named symbols only: an index lists what it exports.',
+        },
       ],
     },
   },

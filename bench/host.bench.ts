@@ -17,7 +17,8 @@ import { ProjectionCache } from '@strand/projection-cache';
 import { SessionQuery } from '@strand/query';
 import { Session, SessionId, SessionStore, newSessionHeader } from '@strand/session';
 import { startHost } from '@strand/host';
-import { CountingPersistence, workloadTurns } from '@strand/test-support';
+import { CountingPersistence } from '@strand/test-support';
+import { workloadTurns } from '@strand/workload';
 import { line, median, round, timeIt } from './bench-util.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

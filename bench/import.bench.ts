@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { importTranscripts } from '@strand/import';
-import { mulberry32, type Rng } from '@strand/test-support';
+import { mulberry32, type Rng } from '@strand/workload';
 import { line, round, timeIt } from './bench-util.js';
 
 const targetMB = Number(
@@ -121,7 +121,7 @@ function turn(
     });
     // As Claude Code writes a Read result: the model sees `cat -n` style lines; the side object
     // `toolUseResult` repeats the raw file (real transcripts repeat outputs there, see
-    // TRANSCRIPT-FORMATS.md), which the importer parses and drops.
+    // docs/transcript-formats.md), which the importer parses and drops.
     const file = codeFile(rng, 20 + Math.floor(rng() * 400));
     const numbered = file.map((l, i) => `${String(i + 1).padStart(6)}→${l}`).join('\n');
     push({

@@ -1,7 +1,7 @@
 /**
  * npm run bench:persistence [-- --1m]
  *
- * The standard workload (WORKLOAD.md) against each backend: durable append throughput, stored
+ * The standard workload (packages/workload/README.md) against each backend: durable append throughput, stored
  * size, cold inspect vs the floor measured in the same run, tail read, fresh-process peak RSS and
  * listing 10,000 sessions. The last line is one JSON object with every figure.
  */
@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Session, SessionId, SessionSeq, newSessionHeader } from '@strand/session';
 import { persistenceWriter, type SessionPersistence } from '@strand/persistence';
-import { workloadBatches, workloadEventCount, workloadTurns } from '@strand/test-support';
+import { workloadBatches, workloadEventCount, workloadTurns } from '@strand/workload';
 import { BACKENDS, openBackend, type BackendName } from './backends.js';
 import { line, median, medianMs, round, timeIt } from './bench-util.js';
 import { jsonlFloor, sqliteFloor } from './persistence-floor.js';

@@ -2,7 +2,7 @@
  * npm run bench:postgres
  *
  * The PostgreSQL backend against the file backend, in the same run, on the standard workload
- * (WORKLOAD.md): durable one-turn append throughput, cold observation of a 100k-event session
+ * (packages/workload/README.md): durable one-turn append throughput, cold observation of a 100k-event session
  * (`observeSession(…, 'all')`, no cache rows, no LRU reuse), and cross-host follow lag — host A
  * appends, a follower connected to host B receives the frames (LISTEN/NOTIFY + readFrom + the
  * follow protocol), measured from each event's append time to its arrival at B's client.
@@ -23,7 +23,7 @@ import { createTestDatabase } from '@strand/postgres/testing';
 import { BUILT_IN_UNITS, ProjectionRegistry } from '@strand/projection';
 import { SessionQuery } from '@strand/query';
 import { Session, SessionId, SessionStore, newSessionHeader } from '@strand/session';
-import { workloadBatches, workloadTurns } from '@strand/test-support';
+import { workloadBatches, workloadTurns } from '@strand/workload';
 import { line, median, medianMs, round, timeIt } from './bench-util.js';
 import { measureCrossHostLag } from './postgres-lag.js';
 

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:projection` — issue 3's benchmark, on the standard workload (WORKLOAD.md).
+ * `npm run bench:projection` — issue 3's benchmark, on the standard workload (packages/workload/README.md).
  *
  * 1. Fold throughput of every built-in unit over 1M workload events (target ≥ 1M events/s). The
  *    events are generated in ~100k batches (generation is not timed) and folded on from the
@@ -22,7 +22,7 @@ import {
   SessionLogOffset,
   type SessionEventInput,
 } from '@strand/session';
-import { workloadBatches, workloadEvents } from '../packages/test-support/src/workload/index.js';
+import { workloadBatches, workloadEvents } from '@strand/workload';
 
 const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);

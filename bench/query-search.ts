@@ -1,6 +1,6 @@
 /**
  * The search part of `npm run bench:query` (issue 4, §5): index build throughput and search latency
- * over 10,000 sessions / ~1M events of the standard workload (WORKLOAD.md).
+ * over 10,000 sessions / ~1M events of the standard workload (packages/workload/README.md).
  *
  * Build: each session's 105 workload events (5 whole turns) are generated in memory and fed to the
  * index through `indexLive` — the in-memory builder path a host uses for live sessions — instead of
@@ -17,8 +17,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SessionSearchIndex } from '@strand/search';
 import { newSessionHeader, Session, SessionId, type SessionEventInput } from '@strand/session';
-import { mulberry32, workloadEvents, workloadTurns } from '@strand/test-support';
-import { VOCABULARY } from '../packages/test-support/src/workload/vocabulary.js';
+import { mulberry32, VOCABULARY, workloadEvents, workloadTurns } from '@strand/workload';
 
 const SESSIONS = 10_000;
 const EVENTS_PER_SESSION = 100; // rounded up to whole turns: 105

@@ -14,7 +14,7 @@ import { BUILT_IN_UNITS, ProjectionRegistry } from '@strand/projection';
 import { ProjectionCache } from '@strand/projection-cache';
 import { SessionQuery } from '@strand/query';
 import { Session, SessionId, SessionLogOffset, SessionStore, newSessionHeader } from '@strand/session';
-import { workloadTurns } from '@strand/test-support';
+import { workloadTurns } from '@strand/workload';
 import { line, median, medianMs, round, timeIt } from './bench-util.js';
 import { jsonlFloor } from './persistence-floor.js';
 

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:subagents` — issue 5's benchmark, on the standard workload (WORKLOAD.md).
+ * `npm run bench:subagents` — issue 5's benchmark, on the standard workload (packages/workload/README.md).
  *
  * A parent with 50 continuable children of 2,017 events each (a descriptor, then 96 standard
  * turns), listed with `listChildren`:
@@ -39,7 +39,7 @@ import {
   type SubagentListEntry,
   type SubagentListingContext,
 } from '@strand/subagent';
-import { workloadTurns } from '@strand/test-support';
+import { workloadTurns } from '@strand/workload';
 import { CountingPersistence } from '@strand/test-support';
 import { line, median, round } from './bench-util.js';
 import { jsonlFloor } from './persistence-floor.js';

@@ -1,10 +1,13 @@
 /**
- * Refuses wrong-way imports between packages and import cycles (STYLE.md §3). The allowed
- * direction follows the data flow of SYSTEM.md §2; a package may import only packages listed
- * for it here, and browser packages may not import `node:*`. Test files and `testing/` helpers
- * may also import the test floor (`@strand/test-support`, the base stack's temp fixtures). A
- * relative import never leaves its package, and every package.json declares what its files import.
- * End-to-end tests (`*.e2e.test.ts`) drive the whole product and may import any package.
+ * Refuses wrong-way imports between packages and import cycles. The allowed direction follows
+ * the data flow of docs/architecture.md; a package may import only packages listed for it here,
+ * and browser packages may not import `node:*`. Test code (`*.test.ts`, files under `test/` or
+ * `testing/`) may also import the test floor (`@strand/test-support`, `@strand/workload`, the base
+ * stack's temp fixtures); runtime code may not import `@strand/test-support`, `vitest` or
+ * `fast-check` at all, so no `strand` command loads a test library. `test-support` itself is test
+ * code throughout. A relative import never leaves its package, and every package.json declares
+ * what its files import. End-to-end tests (`*.e2e.test.ts`) drive the whole product and may
+ * import any package.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -59,8 +62,10 @@ const ALLOWED: Record<string, readonly string[]> = {
     'import',
     'postgres',
     'test-support',
+    'workload',
   ],
-  'test-support': ['session', 'persistence', 'projection', 'projection-cache'],
+  workload: ['session'],
+  'test-support': ['session', 'persistence', 'projection', 'projection-cache', 'workload'],
 };
 const BROWSER = new Set(['projection', 'protocol', 'client', 'web']);
 
@@ -80,8 +85,10 @@ const packages = readdirSync(path.join(root, 'packages')).filter((p) =>
   statSync(path.join(root, 'packages', p)).isDirectory(),
 );
 
-/** Test code may also import these: shared test tools, and the base stack's temp fixtures. */
-const TEST_FLOOR = new Set(['test-support', 'stack']);
+/** Test code may also import these: shared test tools, the workload, the base stack's temp fixtures. */
+const TEST_FLOOR = new Set(['test-support', 'workload', 'stack']);
+/** Libraries only test code may load. */
+const TEST_LIBRARIES = /^(?:@strand\/test-support|vitest|fast-check)(?:\/|$)/;
 
 /** The package an import names: `@scope/name/sub` → `@scope/name`, `name/sub` → `name`. */
 function packageOf(spec: string): string {
@@ -114,8 +121,9 @@ for (const pkg of packages) {
   const undeclared = new Map<string, string>();
   const src = path.join(pkgDir, 'src');
   for (const file of sourceFiles(src)) {
-    // Tests, and the test helpers a package exports under `testing/`, may use the test floor.
+    // Tests, the test helpers a package exports under `testing/`, and test-support itself.
     const isTest =
+      pkg === 'test-support' ||
       /\.test\.tsx?$/.test(file) ||
       file.includes(`${path.sep}test${path.sep}`) ||
       file.includes(`${path.sep}testing${path.sep}`);
@@ -125,6 +133,10 @@ for (const pkg of packages) {
     const rel = path.relative(root, file);
     for (const match of text.matchAll(IMPORT)) {
       const spec = match[1] ?? match[2]!;
+      if (!isTest && TEST_LIBRARIES.test(spec)) {
+        problems.push(`${rel}: runtime code may not import ${spec} (test code only)`);
+        continue;
+      }
       if (spec.startsWith('.')) {
         // A relative path may not leave its package: across a boundary, import the package by name.
         const target = path.resolve(path.dirname(file), spec);

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VOCABULARY } from '@strand/test-support';
+import { VOCABULARY } from '@strand/workload';
 import { startStrand, strand } from './testing/strand-process.js';
 
 let data: string;

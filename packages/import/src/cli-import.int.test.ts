@@ -3,7 +3,7 @@ import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PACKAGE_SRC, REAL_FIXTURES, workspace, type Workspace } from './testing/fixture-dirs.js';
+import { PACKAGE_SRC, workspace, type Workspace } from './testing/fixture-dirs.js';
 
 /**
  * `strand import` end to end, through the real CLI entry (a child process): the JSON summary's
@@ -11,6 +11,14 @@ import { PACKAGE_SRC, REAL_FIXTURES, workspace, type Workspace } from './testing
  */
 const REPO = path.resolve(fileURLToPath(import.meta.url), '../../../..');
 const BIN = path.join(REPO, 'packages', 'cli', 'bin', 'strand.js');
+/** A Gemini chat that imports cleanly (no reports). */
+const GEMINI_CHAT = path.join(
+  PACKAGE_SRC,
+  'gemini',
+  'fixtures',
+  'rewind',
+  'session-2026-05-01T08-00-7e7e7e7e.jsonl',
+);
 
 let ws: Workspace;
 beforeEach(() => {
@@ -30,14 +38,7 @@ function strand(...args: string[]): { status: number | null; stdout: string; std
 
 describe('strand import', () => {
   it('--json prints exactly one JSON object with numeric counts and a report list, and exits 0', () => {
-    copyFileSync(
-      path.join(
-        REAL_FIXTURES,
-        'gemini',
-        'acore2026__free5gc-compose__session-2026-04-28T15-09-887ba529.jsonl',
-      ),
-      path.join(ws.source, 'session.jsonl'),
-    );
+    copyFileSync(GEMINI_CHAT, path.join(ws.source, 'session.jsonl'));
     const run = strand('import', 'gemini', ws.source, '--data', ws.data, '--json');
     expect(run.status).toBe(0);
     const lines = run.stdout.trim().split('\n');
@@ -59,14 +60,7 @@ describe('strand import', () => {
   });
 
   it('exits 1 when a file failed, and still imports the others', () => {
-    copyFileSync(
-      path.join(
-        REAL_FIXTURES,
-        'gemini',
-        'acore2026__free5gc-compose__session-2026-04-28T15-09-887ba529.jsonl',
-      ),
-      path.join(ws.source, 'session.jsonl'),
-    );
+    copyFileSync(GEMINI_CHAT, path.join(ws.source, 'session.jsonl'));
     writeFileSync(path.join(ws.source, 'session-cut.json'), '{"sessionId":"x","messages":[{"id":"a"');
     const run = strand('import', 'gemini', ws.source, '--data', ws.data, '--json');
     expect(run.status).toBe(1);

@@ -3,18 +3,11 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LEDGER_FILE } from './ledger/ledger.js';
 import { importTranscripts } from './run/import-transcripts.js';
-import { PACKAGE_SRC, REAL_FIXTURES, readStore, workspace, type Workspace } from './testing/fixture-dirs.js';
+import { PACKAGE_SRC, readStore, workspace, type Workspace } from './testing/fixture-dirs.js';
+import { codexRollout } from './testing/synthetic.js';
 
-const CODEX = path.join(REAL_FIXTURES, 'codex');
-const STALE = path.join(
-  CODEX,
-  'Ogekuri__useReq__rollout-2025-12-15T14-44-44-019b2241-a0a9-7740-a0c0-33c010d4f7e6@e2f3258.jsonl',
-);
-const GROWN = path.join(
-  CODEX,
-  'Ogekuri__useReq__rollout-2025-12-15T14-44-44-019b2241-a0a9-7740-a0c0-33c010d4f7e6@301aad6.jsonl',
-);
-const ID = 'codex-019b2241-a0a9-7740-a0c0-33c010d4f7e6';
+const UUID = '01b00000-0000-7000-8000-0000000000bb';
+const ID = `codex-${UUID}`;
 const DAMAGED = path.join(
   PACKAGE_SRC,
   'claude-code',
@@ -25,10 +18,18 @@ const DAMAGED = path.join(
 
 let ws: Workspace;
 let rollout: string;
+/** One synthetic rollout at two sizes: the stale copy is a byte prefix of the grown one. */
+let STALE: string;
+let GROWN: string;
 beforeEach(() => {
   ws = workspace();
   mkdirSync(ws.source, { recursive: true });
-  rollout = path.join(ws.source, 'rollout-2025-12-15T14-44-44-019b2241-a0a9-7740-a0c0-33c010d4f7e6.jsonl');
+  rollout = path.join(ws.source, `rollout-2026-02-10T09-00-00-${UUID}.jsonl`);
+  mkdirSync(path.join(ws.root, 'copies'));
+  STALE = path.join(ws.root, 'copies', 'stale.jsonl');
+  GROWN = path.join(ws.root, 'copies', 'grown.jsonl');
+  writeFileSync(STALE, codexRollout({ id: UUID, turns: 12 }));
+  writeFileSync(GROWN, codexRollout({ id: UUID, turns: 20 }));
 });
 afterEach(() => ws.dispose());
 
@@ -121,7 +122,7 @@ describe('re-importing', () => {
     // The stale copy grows a little (still smaller than the other copy): it is peeked again and
     // loses again, so the stored session keeps following the larger copy.
     const extra = JSON.stringify({
-      timestamp: '2025-12-15T14:00:00.000Z',
+      timestamp: '2026-02-10T09:30:00.000Z',
       type: 'event_msg',
       payload: { type: 'agent_reasoning', text: 'late' },
     });

@@ -6,7 +6,7 @@ export const CACHE_SCHEMA_VERSION = 1;
 
 /**
  * One row per (session id, incarnation, inherited cut, key). The first three are the row's
- * identity (the exact inherited cut is part of it: seed 002); `cut` is how far the row has folded.
+ * identity (the exact inherited cut is part of it: the subagent listing contract, packages/subagent/README.md); `cut` is how far the row has folded.
  * WITHOUT ROWID keeps a session's rows together on the primary key, so a read is one range scan.
  */
 const DDL = `

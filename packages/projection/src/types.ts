@@ -76,7 +76,7 @@ export interface ProjectionSnapshot<K extends string = ProjectionKey> {
 }
 
 /**
- * One key's restorable fold state. `cut` is a log offset (SYSTEM.md §3): the state folds exactly the
+ * One key's restorable fold state. `cut` is a log offset (docs/architecture.md, "Cut arithmetic"): the state folds exactly the
  * events with `seq < cut`. (The issue text names this field `seq`; it is an offset, so it is named
  * `cut` to keep the cut arithmetic unambiguous.)
  */

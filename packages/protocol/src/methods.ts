@@ -104,7 +104,7 @@ export interface Methods {
       readonly rows: readonly (SubagentListEntry | SubagentTreeEntry)[];
       /**
        * `subagentTiming` hints per child id (live watermark cache or cache rows; partial: a missing
-       * id is unknown). Beside the rows, never in them: the row shape is the seed's.
+       * id is unknown). Beside the rows, never in them: the row shape is the listing contract's.
        */
       readonly timing?: { readonly [childId: string]: ProjectionHints };
     };

@@ -69,7 +69,7 @@ export type SubagentIdentityValue =
   | null;
 
 /**
- * A row of a subagent listing (seed 002's `SubagentListEntry`), generic in the id type so the
+ * A row of a subagent listing (the subagent listing contract's `SubagentListEntry`), generic in the id type so the
  * subagent domain uses this one shape with its branded `SessionId` and the wire with `string`.
  * A `child` row carries the descriptor's strong mode/label contract and no `seq`; `unsupported`
  * stays in the type but is never produced.

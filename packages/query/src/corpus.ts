@@ -5,7 +5,7 @@ import { checkAborted, toQueryError } from './error-mapping.js';
 /**
  * One row of the live-preferred corpus: logical header facts only (`isSeeded`, never the integer
  * cut) and no projection values. For an id that is both attached and persisted, the live header
- * wins (seed 002: no consistency check between the two).
+ * wins (the listing contract: no consistency check between the two).
  */
 export interface CorpusRow {
   readonly header: SessionHeader;

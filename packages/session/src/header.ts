@@ -7,7 +7,7 @@ export const SESSION_HEADER_VERSION = 1;
 /**
  * The logical header: what every reader may see without reading the log. It says whether the
  * session was seeded from a parent prefix (`isSeeded`) but never the integer cut — a header-only
- * reader must not learn it (seed 002: the exact `inheritedEventCount` travels separately).
+ * reader must not learn it (the listing contract: the exact `inheritedEventCount` travels separately).
  */
 export interface SessionHeader {
   readonly version: number;

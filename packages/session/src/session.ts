@@ -46,7 +46,7 @@ interface InFlightBatch {
  * there); the **durable cut** advances when the writer acknowledges a batch, in append order.
  * Everything a reader outside the agent loop sees — `events`, `cursor`, `subscribe` — is the
  * durable cut, so nothing that leaves the process can be taken back by a failed write or a crash
- * (SYSTEM.md §1.8). Only `inMemoryTip()` shows the rest; its name is the choice.
+ * (docs/architecture.md, rule 7 and "Two cuts"). Only `inMemoryTip()` shows the rest; its name is the choice.
  *
  * `append` is all-or-nothing: every input is validated (lossless JSON, core schemas) before any
  * seq is assigned. It resolves once the batch is durable and every subscriber has seen it. If a

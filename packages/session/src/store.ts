@@ -9,7 +9,7 @@ export type StoreListener = (change: StoreChange) => void;
 
 /**
  * The live sessions of this process. "Live" means attached here: a live record wins over
- * persistence for its id in every read (SYSTEM.md §1.5).
+ * persistence for its id in every read (docs/architecture.md, rule 4).
  */
 export class SessionStore {
   readonly #sessions = new Map<SessionId, Session>();

@@ -1,6 +1,6 @@
 import { toFrozenJson, type SessionEventInput } from '@strand/session';
 
-/** The event type a subagent child's log carries its identity in (seed 002). */
+/** The event type a subagent child's log carries its identity in (the listing contract). */
 export const SUBAGENT_DESCRIPTOR_EVENT = 'subagent/descriptor';
 export const SUBAGENT_DESCRIPTOR_VERSION = 2;
 

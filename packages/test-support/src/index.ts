@@ -1,20 +1,3 @@
-export {
-  mulberry32,
-  VOCABULARY,
-  intBetween,
-  prose,
-  code,
-  workloadTurn,
-  workloadSession,
-  workloadTurns,
-  workloadBatches,
-  workloadEvents,
-  workloadEventCount,
-  EVENTS_PER_TURN,
-  WORKLOAD_START_TIME,
-  WORKLOAD_BASE_SEED,
-  type Rng,
-} from './workload/index.js';
 export { persistenceContract, type PersistenceUnderTest } from './persistence-contract.js';
 export { closedTurn, crashedTurn, createWritingSession, testHeader, writingSession } from './log-builders.js';
 export {

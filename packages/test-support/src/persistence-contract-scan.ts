@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import type { SessionEvent } from '@strand/session';
 import { closedTurn, crashedTurn, createWritingSession, testHeader } from './log-builders.js';
 import { isDeepFrozen, rejectsWith, type WithStore } from './persistence-contract-harness.js';
-import { workloadTurns } from './workload/index.js';
+import { workloadTurns } from '@strand/workload';
 
 /** What a projection fold of the built-in units reads the data of (any set works; this is typical). */
 const DATA_TYPES: ReadonlySet<string> = new Set(['user/message', 'assistant/message', 'session/title']);

@@ -8,8 +8,7 @@ import { writeBehaviour } from './persistence-contract-writes.js';
 export type { PersistenceUnderTest };
 
 /**
- * The behaviour every `SessionPersistence` backend must show (SYSTEM.md §4, ACCEPTANCE.md
- * "Session and persistence"), as one vitest `describe` block. Logs are written through a real
+ * The behaviour every `SessionPersistence` backend must show (packages/persistence/README.md), as one vitest `describe` block. Logs are written through a real
  * `Session`, so seqs, validation and freezing are the production ones. `open` is called once per
  * test and must return empty storage; see `PersistenceUnderTest` for `reopen` and `dispose`.
  */

@@ -35,7 +35,7 @@ import { Settler } from './settler.js';
 import { createStoredSession } from './stored-session.js';
 
 /**
- * The session controller (SYSTEM.md §2): the one place agents are attached to sessions and
+ * The session controller (docs/architecture.md, "The layers, as folders"): the one place agents are attached to sessions and
  * detached from them.
  *
  * - Activation: `create` (a new session), `promote` (a cold session a follower observed, published

@@ -8,8 +8,7 @@ import {
   type SessionHeader,
 } from '@strand/session';
 import { descriptorEvent } from '@strand/subagent';
-// The workload subpath alone: the package's index also carries test suites (vitest, fast-check).
-import { workloadTurns } from '@strand/test-support/workload';
+import { workloadTurns } from '@strand/workload';
 
 export const DEMO_LIVE_SESSION = SessionId('demo-live');
 

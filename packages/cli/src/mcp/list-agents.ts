@@ -25,7 +25,7 @@ export function registerListAgents(server: McpServer, read: StrandReader): void 
           await c.call('session.page', { id: args.id, fromSeq: 0, limit: 1 });
           return c.call('subagent.list', { id: args.id, scope });
         });
-        // The wire rows are the seed's shape with string ids; the renderer wants the branded ones.
+        // The wire rows are the listing contract's shape with string ids; the renderer wants the branded ones.
         return textResult(renderAgentList(rows as Parameters<typeof renderAgentList>[0], scope));
       }),
   );

@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { StrandConnection } from '@strand/client';
-import { VOCABULARY } from '@strand/test-support';
+import { VOCABULARY } from '@strand/workload';
 import { renderAgentList } from '@strand/subagent';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';

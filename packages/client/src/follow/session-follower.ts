@@ -37,7 +37,7 @@ interface Deferred {
 }
 
 /**
- * The follow carrier of one session (SYSTEM.md §9): opens a generation with `session.follow`,
+ * The follow carrier of one session (packages/host/README.md): opens a generation with `session.follow`,
  * whose result is the opening snapshot, then applies that generation's frames.
  *
  * Ordering contract. Every state change runs as one step of a serial queue. A snapshot result is

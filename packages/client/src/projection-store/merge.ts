@@ -2,7 +2,7 @@ import type { ProjectionBaseline, ProjectionHints } from '@strand/protocol';
 import { jsonEqual } from './json-equal.js';
 
 /**
- * The pure merge core of the client projection store (SYSTEM.md §10, seed "Client merge rules").
+ * The pure merge core of the client projection store (packages/client/README.md).
  *
  * Invariants, for every input kind:
  * - One row per key, `{ value, seq }`; an input replaces a row only with a strictly higher seq.

@@ -300,3 +300,60 @@ describe('Claude Code 2.0 flat agent files, AI titles, warmups and /exit', () =>
     expect([...(await readStore(ws.data)).keys()]).toEqual([`claude-${FLAT_SID}`]);
   });
 });
+
+describe('Claude Code 1.0 inline sidechains', () => {
+  const INLINE_SID = '1e1e1e1e-1111-4222-8333-444455556666';
+  const parentId = `claude-${INLINE_SID}`;
+
+  it('each sidechain is a subagent child labelled from its Task call; sidechain lines are not the parent’s events', async () => {
+    copyInto(path.join(FIXTURES, 'inline-1.0'), ws.source);
+    const summary = await importTranscripts({
+      harness: 'claude-code',
+      sourceDir: ws.source,
+      dataDir: ws.data,
+    });
+    expect(summary).toMatchObject({ imported: 3, failed: 0, skipped: 0, reports: [] });
+    const store = await readStore(ws.data);
+    const parent = store.get(parentId)!;
+    expect(dataOf<{ title: string }>(parent, 'session/title').at(-1)?.title).toBe(
+      'Todo app: models and components',
+    );
+    expect(dataOf<{ name: string }>(parent, 'tool/call').map((c) => c.name)).toEqual(['Task', 'Task']);
+    expect(JSON.stringify(parent.events)).not.toContain('TodoItem.tsx');
+    const children = [...store.values()].filter((s) => s.header.parentSession === parentId);
+    const labels = children.map((child) => {
+      expect(child.header).toMatchObject({ origin: 'subagent', delegationDepth: 1, isSeeded: false });
+      expect(child.events[0]!.type).toBe('subagent/descriptor');
+      expect(dataOf<{ author: string }>(child, 'user/message')[0]?.author).toBe('agent');
+      expect(checkLogInvariants(child.events, { closedTurns: true })).toEqual([]);
+      const parsed = parseSubagentDescriptor(child.events[0]!.data);
+      return parsed.kind === 'ok' ? parsed.descriptor.label : undefined;
+    });
+    expect(labels.sort()).toEqual(['Build todo components', 'Create data models']);
+  });
+});
+
+describe('a Claude Code 2.0 agent file without its parent', () => {
+  it('imports as a child of the absent parent, with a note naming it', async () => {
+    mkdirSync(ws.source, { recursive: true });
+    copyFileSync(
+      path.join(FIXTURES, 'flat-2.0', '-home-dev-tool', 'agent-1a2b3c4d.jsonl'),
+      path.join(ws.source, 'agent-1a2b3c4d.jsonl'),
+    );
+    const summary = await importTranscripts({
+      harness: 'claude-code',
+      sourceDir: ws.source,
+      dataDir: ws.data,
+    });
+    expect(summary).toMatchObject({ imported: 1, failed: 0 });
+    const parentId = 'claude-7c7c7c7c-1111-4222-8333-444455556666';
+    const [child] = (await readStore(ws.data)).values();
+    expect(child!.header).toMatchObject({ origin: 'subagent', parentSession: parentId });
+    expect(summary.reports).toContainEqual(
+      expect.objectContaining({
+        kind: 'note',
+        reason: expect.stringContaining(`parent session ${parentId}`),
+      }),
+    );
+  });
+});

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Compressor } from 'zstd-napi';
@@ -7,21 +7,21 @@ import { parseSubagentDescriptor } from '@strand/subagent';
 import { importTranscripts } from '../run/import-transcripts.js';
 import {
   PACKAGE_SRC,
-  REAL_FIXTURES,
   copyInto,
   dataOf,
   readStore,
   workspace,
   type Workspace,
 } from '../testing/fixture-dirs.js';
+import { codexRollout } from '../testing/synthetic.js';
 
 const FORK_FIXTURES = path.join(PACKAGE_SRC, 'codex', 'fixtures', 'spawn-fork');
 const PARENT = '01a00000-0000-7000-8000-000000000001';
 const CHILD = '01a00000-0000-7000-8000-000000000002';
 const parentFile = `rollout-2026-02-01T10-00-00-${PARENT}.jsonl`;
 const childFile = `rollout-2026-02-01T10-00-30-${CHILD}.jsonl`;
-const OGEKURI =
-  'Ogekuri__useReq__rollout-2025-12-15T14-44-44-019b2241-a0a9-7740-a0c0-33c010d4f7e6@301aad6.jsonl';
+/** A long synthetic rollout (~240 KB, several zstd frames once compressed). */
+const LONG = codexRollout({ id: '01a00000-0000-7000-8000-0000000000aa', turns: 120 });
 
 let ws: Workspace;
 beforeEach(() => {
@@ -42,9 +42,9 @@ function compressInFrames(bytes: Buffer, frameSize: number): Buffer {
 
 describe('compressed rollouts', () => {
   it('a .jsonl.zst rollout imports exactly like its plain form', async () => {
-    const plain = readFileSync(path.join(REAL_FIXTURES, 'codex', OGEKURI));
+    const plain = Buffer.from(LONG);
     mkdirSync(path.join(ws.root, 'plain'));
-    copyFileSync(path.join(REAL_FIXTURES, 'codex', OGEKURI), path.join(ws.root, 'plain', 'rollout.jsonl'));
+    writeFileSync(path.join(ws.root, 'plain', 'rollout.jsonl'), plain);
     writeFileSync(path.join(ws.source, 'rollout.jsonl.zst'), compressInFrames(plain, 64 * 1024));
     const compressed = await importTranscripts({ harness: 'codex', sourceDir: ws.source, dataDir: ws.data });
     const reference = await importTranscripts({
@@ -61,7 +61,7 @@ describe('compressed rollouts', () => {
   });
 
   it('a truncated .zst stream is reported, and the lines before the cut import with the open turn interrupted', async () => {
-    const plain = readFileSync(path.join(REAL_FIXTURES, 'codex', OGEKURI));
+    const plain = Buffer.from(LONG);
     const whole = compressInFrames(plain, 32 * 1024);
     writeFileSync(
       path.join(ws.source, 'rollout.jsonl.zst'),

@@ -6,12 +6,12 @@ import { importTranscripts } from '../run/import-transcripts.js';
 import {
   PACKAGE_SRC,
   copyInto,
-  REAL_FIXTURES,
   dataOf,
   readStore,
   workspace,
   type Workspace,
 } from '../testing/fixture-dirs.js';
+import { GEMINI_WHOLE_TOOL_CALLS, geminiWholeChat } from '../testing/synthetic.js';
 
 const REWIND = path.join(
   PACKAGE_SRC,
@@ -23,7 +23,7 @@ const REWIND = path.join(
 const DELEGATE = path.join(PACKAGE_SRC, 'gemini', 'fixtures', 'delegate');
 const A2A = path.join(PACKAGE_SRC, 'gemini', 'fixtures', 'a2a', 'session-2026-05-03T10-00-a2a-serv.jsonl');
 const SHARED_SID = '5a5a5a5a-0000-4000-8000-000000000002';
-const WHOLE = 'Mai0313__VibeCodingTracker__test_conversation_gemini@894772f.json';
+const WHOLE = 'session-2026-03-02T11-00-6b6b6b6b.json';
 
 let ws: Workspace;
 beforeEach(() => {
@@ -63,11 +63,11 @@ describe('Gemini chat files', () => {
   });
 
   it('a whole-JSON chat maps its tool calls with their results', async () => {
-    copyFileSync(path.join(REAL_FIXTURES, 'gemini', WHOLE), path.join(ws.source, 'site', 'chats', WHOLE));
+    writeFileSync(path.join(ws.source, 'site', 'chats', WHOLE), geminiWholeChat());
     await importTranscripts({ harness: 'gemini', sourceDir: ws.source, dataDir: ws.data });
     const [stored] = (await readStore(ws.data)).values();
     const calls = dataOf<{ callId: string; name: string }>(stored!, 'tool/call');
-    expect(calls).toHaveLength(7);
+    expect(calls).toHaveLength(GEMINI_WHOLE_TOOL_CALLS);
     expect(new Set(calls.map((c) => c.name))).toEqual(new Set(['read_file', 'write_file']));
     const results = dataOf<{ callId: string; content: string }>(stored!, 'tool/result');
     expect(results.map((r) => r.callId)).toEqual(calls.map((c) => c.callId));
@@ -75,7 +75,7 @@ describe('Gemini chat files', () => {
   });
 
   it('a whole-JSON chat cut by a crash fails alone; prompt history and settings are not chats', async () => {
-    const text = readFileSync(path.join(REAL_FIXTURES, 'gemini', WHOLE), 'utf8');
+    const text = geminiWholeChat();
     writeFileSync(
       path.join(ws.source, 'site', 'chats', 'session-cut.json'),
       text.slice(0, Math.floor(text.length / 2)),

@@ -1,15 +1,10 @@
 import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  PACKAGE_SRC,
-  REAL_FIXTURES,
-  copyInto,
-  readStore,
-  workspace,
-  type Workspace,
-} from '../testing/fixture-dirs.js';
+import { PACKAGE_SRC, copyInto, readStore, workspace, type Workspace } from '../testing/fixture-dirs.js';
+import { codexRollout } from '../testing/synthetic.js';
 import type { ImportOptions, ImportSummary } from '../types.js';
 import type { FileOutcome } from './process-file.js';
 
@@ -43,21 +38,28 @@ const plain = (events: readonly { type: string; time: number; data: unknown }[])
 
 describe('worker lanes', () => {
   it('a worker thread maps and writes files exactly as the coordinating thread does', async () => {
-    copyInto(path.join(REAL_FIXTURES, 'claude-code'), ws.source);
+    const claude = path.join(PACKAGE_SRC, 'claude-code', 'fixtures');
+    // Files that map alone (no child here needs its parent's Task call): inline 1.0 sidechains, a
+    // damaged transcript, a 2.0 main file and a warmup agent file.
+    copyInto(path.join(claude, 'inline-1.0'), path.join(ws.source, 'inline'));
+    copyInto(path.join(claude, 'damaged'), path.join(ws.source, 'damaged'));
+    for (const name of ['7c7c7c7c-1111-4222-8333-444455556666.jsonl', 'agent-9e9e9e9e.jsonl'])
+      copyInto(path.join(claude, 'flat-2.0', '-home-dev-tool', name), path.join(ws.source, 'flat', name));
     const outcomes = child<FileOutcome[]>(
       'worker-lane-in-child.ts',
       'claude-code',
       ws.source,
       path.join(ws.root, 'worker'),
     );
-    expect(outcomes.map((o) => o.result.kind)).toEqual(['written', 'written', 'written']);
+    // The warmup agent file holds nothing to write.
+    expect(outcomes.map((o) => o.result.kind).sort()).toEqual(['empty', 'written', 'written', 'written']);
     const single = importInChild({
       harness: 'claude-code',
       sourceDir: ws.source,
       dataDir: path.join(ws.root, 'single'),
       workers: 0,
     });
-    expect(single.imported).toBe(8);
+    expect(single.imported).toBe(5);
     const a = await readStore(path.join(ws.root, 'worker'));
     const b = await readStore(path.join(ws.root, 'single'));
     expect([...a.keys()].sort()).toEqual([...b.keys()].sort());
@@ -68,7 +70,22 @@ describe('worker lanes', () => {
   });
 
   it('an import with workers gives the same sessions, forks seeded from parents any lane wrote', async () => {
-    copyInto(path.join(REAL_FIXTURES, 'codex'), path.join(ws.source, 'real'));
+    // Two rollouts, one of them also present as a smaller (stale) copy, beside a fork and its parent.
+    const long = '01c00000-0000-7000-8000-0000000000c1';
+    const short = '01c00000-0000-7000-8000-0000000000c2';
+    mkdirSync(path.join(ws.source, 'own', 'copy'), { recursive: true });
+    writeFileSync(
+      path.join(ws.source, 'own', `rollout-${long}.jsonl`),
+      codexRollout({ id: long, turns: 30 }),
+    );
+    writeFileSync(
+      path.join(ws.source, 'own', 'copy', `rollout-${long}.jsonl`),
+      codexRollout({ id: long, turns: 10 }),
+    );
+    writeFileSync(
+      path.join(ws.source, 'own', `rollout-${short}.jsonl`),
+      codexRollout({ id: short, turns: 2 }),
+    );
     copyInto(path.join(PACKAGE_SRC, 'codex', 'fixtures', 'spawn-fork'), path.join(ws.source, 'fork'));
     const threaded = importInChild({
       harness: 'codex',
@@ -77,7 +94,7 @@ describe('worker lanes', () => {
       workers: 2,
       concurrency: 1,
     });
-    expect(threaded).toMatchObject({ imported: 7, failed: 0, skipped: 1 });
+    expect(threaded).toMatchObject({ imported: 4, failed: 0, skipped: 1 });
     const stored = await readStore(path.join(ws.root, 'threaded'));
     expect(stored.get('codex-01a00000-0000-7000-8000-000000000002')!.header.isSeeded).toBe(true);
     const again = importInChild({
@@ -86,6 +103,6 @@ describe('worker lanes', () => {
       dataDir: path.join(ws.root, 'threaded'),
       workers: 2,
     });
-    expect(again).toMatchObject({ imported: 0, updated: 0, unchanged: 7 });
+    expect(again).toMatchObject({ imported: 0, updated: 0, unchanged: 4 });
   });
 });

@@ -1,4 +1,13 @@
-import { chmodSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,11 +16,29 @@ import { openJsonlPersistence, type StoredLog } from '@strand/persistence';
 
 /** Test helpers: real folders in a temp dir, real JSONL persistence. Not part of the public API. */
 
-export const REAL_FIXTURES = path.resolve(
-  fileURLToPath(import.meta.url),
-  '../../../../../../shared/fixtures/real',
-);
 export const PACKAGE_SRC = path.resolve(fileURLToPath(import.meta.url), '../..');
+const REPO_ROOT = path.resolve(PACKAGE_SRC, '../../..');
+
+/**
+ * Real transcripts (one folder per harness) live outside the repository; a run sees them only when
+ * `STRAND_REAL_FIXTURES` names their folder (relative paths from the repository root; `.ci/run`
+ * sets it). Unset: `undefined`, and the real-transcript suite is skipped. Set to a folder that is
+ * not there: every suite importing this module fails at once, saying so.
+ */
+export const REAL_FIXTURES: string | undefined = realFixtures(process.env['STRAND_REAL_FIXTURES']);
+
+function realFixtures(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  const dir = path.resolve(REPO_ROOT, value);
+  if (!existsSync(dir) || !statSync(dir).isDirectory())
+    throw new Error(
+      `STRAND_REAL_FIXTURES=${value}: no such folder (${dir}); unset it to skip the real transcripts`,
+    );
+  return dir;
+}
+
+/** Why the real-transcript suite did not run, for its skipped suite's name and the console. */
+export const REAL_FIXTURES_SKIPPED = 'real transcripts: set STRAND_REAL_FIXTURES to run';
 
 export interface Workspace {
   readonly root: string;
@@ -31,7 +58,7 @@ export function workspace(prefix = 'strand-import-'): Workspace {
   };
 }
 
-/** Copies a file or folder into `dest`, making the copies writable (the shared fixtures are read-only). */
+/** Copies a file or folder into `dest`, making the copies writable (real transcripts may be read-only). */
 export function copyInto(from: string, dest: string): void {
   cpSync(from, dest, { recursive: true });
   chmodTree(dest);

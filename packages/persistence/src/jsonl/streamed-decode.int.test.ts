@@ -11,7 +11,7 @@ import {
   type SessionEvent,
   type SessionEventInput,
 } from '@strand/session';
-import { workloadBatches, workloadTurns } from '@strand/test-support';
+import { workloadBatches, workloadTurns } from '@strand/workload';
 import { PersistenceError } from '../errors.js';
 import { persistenceWriter } from '../preparation/persistence-writer.js';
 import { openJsonlPersistence } from './jsonl-persistence.js';

@@ -55,7 +55,7 @@ export interface SessionPreparationsOptions {
 }
 
 /**
- * The shared preparation layer over one persistence (SYSTEM.md §4): concurrent cold reads of an
+ * The shared preparation layer over one persistence (packages/persistence/README.md): concurrent cold reads of an
  * id share one decode; a small LRU keeps recently prepared sessions; a borrower pins its entry
  * (even while it is still loading) until it releases; a cached entry whose persisted revision
  * changed is not served. A queued reader whose signal aborts is rejected at once while the

@@ -4,7 +4,7 @@ import { writeBehaviour } from './contract-writes.js';
 import { cacheRunner, type OpenCacheUnderTest } from './harness.js';
 
 /**
- * The behaviour every `ProjectionCache` must show whatever its `CacheRowStore` (SYSTEM.md §6), as
+ * The behaviour every `ProjectionCache` must show whatever its `CacheRowStore` (packages/projection-cache/README.md), as
  * one vitest `describe` block. `open` is called once per test with the registry and logger the
  * test reads with, and must return a cache over empty storage; see `ProjectionCacheUnderTest` for
  * `settle`, `reopen` and `overwriteState`.

@@ -38,7 +38,7 @@ export interface UnitLawDomain {
 }
 
 /**
- * The laws every projection unit obeys (SYSTEM.md §5, ACCEPTANCE "Projections and cache"), as
+ * The laws every projection unit obeys (packages/projection/README.md), as
  * fast-check properties over a domain's random logs: restore-and-fold equals fold, the value
  * survives JSON, unchanged state keeps its reference, nothing throws or mutates, the declared
  * `dataReads` are all the data it reads, and — when the

@@ -1,6 +1,6 @@
 import type { MessageContent, SessionId, TurnEndReason } from '@strand/session';
 
-/** What a parent writes to its child: always a `user/message` authored by an agent (SYSTEM.md §3). */
+/** What a parent writes to its child: always a `user/message` authored by an agent (packages/session/README.md, core vocabulary). */
 export interface ChildMessage {
   readonly content: MessageContent;
   readonly author: 'agent';

@@ -8,7 +8,7 @@ import { listingStack, type ListingStack } from '../testing/listing-stack.js';
 import { listChildren } from './list-children.js';
 import { listDescendants } from './list-descendants.js';
 
-// Seed 002, "Known boundary deviations (deliberately accepted)": each pinned, so a change to one
+// The listing contract, "Known boundary deviations (deliberately accepted)": each pinned, so a change to one
 // of them is a decision, not an accident.
 
 let stack: ListingStack;

@@ -4,7 +4,7 @@ import { listingStack, type ListingStack } from '../testing/listing-stack.js';
 import { listChildren } from './list-children.js';
 import { listDescendants } from './list-descendants.js';
 
-// Seed 002: "the caller's signal is checked before and after each persistence read, and a read
+// The listing contract: "the caller's signal is checked before and after each persistence read, and a read
 // that settles only after abort is rejected, normalized to the stable error code CANCELLED".
 
 let stack: ListingStack;

@@ -1,7 +1,7 @@
 import { isSessionQueryError } from '@strand/query';
 import { SubagentControlError } from '../errors.js';
 
-/** The one cancellation error of the package (seed 002: normalized to `CANCELLED`). */
+/** The one cancellation error of the package (the listing contract: normalized to `CANCELLED`). */
 export function cancelled(cause?: unknown, sessionId?: string): SubagentControlError {
   return new SubagentControlError(
     'CANCELLED',

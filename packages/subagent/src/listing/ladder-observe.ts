@@ -9,8 +9,8 @@ import { sameLifecycle } from './witness.js';
 
 /**
  * A failed observation, classified. A projection unit that threw on the child's log is a data
- * verdict (`corrupt`, SYSTEM.md §8). Every read failure — damaged storage, a vanished session,
- * I/O, a live/cold race — is `unavailable` (seed 002: the read side cannot tell causes apart).
+ * verdict (`corrupt`, packages/subagent/README.md). Every read failure — damaged storage, a vanished session,
+ * I/O, a live/cold race — is `unavailable` (the listing contract: the read side cannot tell causes apart).
  */
 function failedRead(error: unknown): LadderResult {
   if (
@@ -25,7 +25,7 @@ function failedRead(error: unknown): LadderResult {
 /** The identity an observation carries, judged against the enumerated lifecycle and the exact cut. */
 function judge(candidate: Candidate, observation: SessionObservation): LadderResult {
   if (!sameLifecycle(candidate.header, observation.header)) return CORRUPT;
-  // Live wins (SYSTEM.md §1.5): a child attached since enumeration is running now.
+  // Live wins (docs/architecture.md, rule 4): a child attached since enumeration is running now.
   const running = observation.source === 'live';
   const value = observation.projections?.values[SUBAGENT_IDENTITY_KEY];
   return ownIdentity(value, running, (seq) => seq >= observation.inheritedEventCount);

@@ -61,7 +61,7 @@ export function resolveWithoutReading(
   services: ListingServices,
 ): LadderResult | undefined {
   // Live preference is re-checked here, after the await that followed enumeration: a child
-  // detached since is cold now and takes the cold rungs (SYSTEM.md §1.5).
+  // detached since is cold now and takes the cold rungs (docs/architecture.md, rule 4: live wins).
   const live = candidate.live;
   if (live !== undefined && services.sessions.get(candidate.id) === live)
     return liveRung(live, services.projections);

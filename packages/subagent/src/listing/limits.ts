@@ -1,5 +1,5 @@
 /**
- * Rung-3 observations (full cold reads) in flight at once per listing (seed 002: the constant 4).
+ * Rung-3 observations (full cold reads) in flight at once per listing (the listing contract: the constant 4).
  * It bounds a read-only scan of local media, not deployment behaviour; with a networked
  * persistence backend it becomes a validated configuration field — which is why the listing
  * takes its limits as a value (`ListingLimits`) rather than reading this constant deep inside.

@@ -4,7 +4,7 @@ import { listingStack, type ListingStack } from '../testing/listing-stack.js';
 import { listChildren } from './list-children.js';
 import { SUBAGENT_COLD_READ_CONCURRENCY } from './limits.js';
 
-// ACCEPTANCE.md "Subagents", one scenario per test, on the real stack (JSONL+zstd files, SQLite
+// The listing scenarios of packages/subagent/README.md, one per test, on the real stack (JSONL+zstd files, SQLite
 // projection cache, query service). Body reads are counted on the persistence every reader uses.
 
 let stack: ListingStack;

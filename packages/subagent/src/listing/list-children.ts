@@ -7,7 +7,7 @@ import { requireListingServices } from './services.js';
 import type { SubagentListEntry, SubagentListingContext } from './types.js';
 
 /**
- * The direct subagent children of `parentId` (seed 002): enumerated from the query corpus with
+ * The direct subagent children of `parentId` (the listing contract): enumerated from the query corpus with
  * live preference, valued by the three-rung compute-and-discard ladder, mapped to rows by the
  * four-state mapping, ordered by `createdAt` then id. One child's failed cold read is one
  * `unavailable` row; siblings and the listing are unaffected. An unknown parent is an empty list.

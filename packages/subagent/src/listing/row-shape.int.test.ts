@@ -4,8 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listingStack, type ListingStack } from '../testing/listing-stack.js';
 import { listChildren } from './list-children.js';
 
-// Seed 002, "listChildren row shape and consuming surfaces": the four-state mapping, and the
-// reading of SYSTEM.md §8 for a projection computation that fails.
+// The listing contract, "listChildren row shape and consuming surfaces": the four-state mapping, and the
+// reading of packages/subagent/README.md for a projection computation that fails.
 
 /** Breaks the unit contract on purpose: throws on `test/boom`. */
 const bomb: ProjectionUnit<number, number, 'test/bomb'> = {

@@ -3,7 +3,7 @@ import type { LadderResult } from './ladder-result.js';
 import type { SubagentListEntry } from './types.js';
 
 /**
- * The four-state mapping (seed 002) of a ladder result to a row, or `undefined` for no row:
+ * The four-state mapping (the listing contract) of a ladder result to a row, or `undefined` for no row:
  * an identity is a `child` row; "computed to nothing" is a `corrupt` diagnostic when the child is
  * inactive (settled debris) and no row when it is running (the creation window: the descriptor is
  * not appended yet); a failed computation is `corrupt`; a failed cold read is `unavailable`.

@@ -4,7 +4,7 @@ import type { ListingServices, SubagentListingContext } from './types.js';
 
 /**
  * The required-service check, run before anything is read — so a deployment missing a service
- * fails loudly even for a parent with no children (seed 002: no empty result disguises a missing
+ * fails loudly even for a parent with no children (the listing contract: no empty result disguises a missing
  * classification or corpus capability). A registry without the `subagent` unit cannot classify
  * anything either, so it counts as missing.
  */

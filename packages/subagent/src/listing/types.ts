@@ -5,7 +5,7 @@ import type { SessionQuery } from '@strand/query';
 import type { SessionId, SessionStore } from '@strand/session';
 import type { ListingLimits } from './limits.js';
 
-/** One row of a subagent listing: the wire's shape (seed 002, unchanged) with branded ids. */
+/** One row of a subagent listing: the wire's shape (the listing contract, unchanged) with branded ids. */
 export type SubagentListEntry = SubagentListEntryOf<SessionId>;
 
 /** A `listDescendants` row: the child's entry plus where it hangs in the tree (direct children have depth 1). */

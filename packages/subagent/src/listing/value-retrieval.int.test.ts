@@ -6,7 +6,7 @@ import { LIFECYCLE_WITNESS_FIELDS } from './witness.js';
 import { listChildren } from './list-children.js';
 import type { ListingCache, SubagentListEntry } from './types.js';
 
-// Seed 002, "Value retrieval: the three-rung compute-and-discard ladder" — one test per behaviour.
+// The listing contract, "Value retrieval: the three-rung compute-and-discard ladder" — one test per behaviour.
 
 let stack: ListingStack;
 const P = SessionId('parent');

@@ -1,6 +1,6 @@
 import type { SessionHeader } from '@strand/session';
 
-/** The header fields that identify one lifecycle of a session id (seed 002's witness set). */
+/** The header fields that identify one lifecycle of a session id (the listing contract's witness set). */
 export const LIFECYCLE_WITNESS_FIELDS = [
   'version',
   'id',

@@ -23,7 +23,7 @@ function identityOf(event: SessionEvent): SubagentIdentityProjection | undefined
 }
 
 /**
- * The `subagent` identity unit (seed 002): last-wins over `subagent/descriptor`, parsed by the one
+ * The `subagent` identity unit (the listing contract): last-wins over `subagent/descriptor`, parsed by the one
  * descriptor parser. A corrupt or unknown-version payload resets to the null sentinel instead of
  * keeping the previous identity, so a fork of a healthy ancestor never inherits an identity its
  * own descriptor cannot stand up. The identity carries the descriptor event's `seq`: consumers

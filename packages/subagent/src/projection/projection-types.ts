@@ -1,7 +1,7 @@
 import type { SessionSeq } from '@strand/session';
 
 /**
- * The client view of a subagent's identity (seed 002): mode and label folded from the session's
+ * The client view of a subagent's identity (the listing contract): mode and label folded from the session's
  * last `subagent/descriptor` event, plus that event's `seq` — the proof a consumer checks against
  * the session's own suffix (`Session.isOwnSeq`, or `seq >= inheritedEventCount` on an
  * observation). The label's strength follows the descriptor schema: mandatory for a continuable

@@ -167,7 +167,7 @@ function SessionHeader({
 
 /**
  * What a catalog-backed selector shows until both its catalog and the session's projection are
- * ready, or when the catalog failed: never a guessed default (SYSTEM.md §10).
+ * ready, or when the catalog failed: never a guessed default (packages/client/README.md).
  */
 function SelectorStatus({
   testId,

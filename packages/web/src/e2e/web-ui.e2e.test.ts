@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from 'vite';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { workloadTurns } from '@strand/test-support';
+import { workloadTurns } from '@strand/workload';
 import { startHost, type RunningHost } from '@strand/host';
 import { openJsonlPersistence, persistenceWriter } from '@strand/persistence';
 import { openStrandRuntime, type StrandRuntime } from '@strand/runtime';

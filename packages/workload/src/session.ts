@@ -2,7 +2,7 @@ import { SessionSeq, type SessionEvent, type SessionEventInput } from '@strand/s
 import { mulberry32 } from './prng.js';
 import { EVENTS_PER_TURN, WORKLOAD_START_TIME, workloadTurn } from './turn.js';
 
-/** Every session's PRNG is seeded with 7 plus its index (WORKLOAD.md). */
+/** Every session's PRNG is seeded with 7 plus its index (README.md). */
 export const WORKLOAD_BASE_SEED = 7;
 
 /** Sizes are rounded up to whole turns: 1,000 → 1,008, 10,000 → 10,017, 100,000 → 100,002. */

@@ -74,7 +74,7 @@ describe('standard workload', () => {
     expect(JSON.stringify(batches.flat())).toBe(JSON.stringify(workloadSession(5, 1_000)));
   });
 
-  it('averages roughly 0.89 KB per serialized event (WORKLOAD.md)', () => {
+  it('averages roughly 0.89 KB per serialized event (README.md)', () => {
     const events = workloadEvents(workloadSession(0, 10_000));
     const bytes = events.reduce((sum, e) => sum + JSON.stringify(e).length + 1, 0);
     const perEvent = bytes / events.length / 1_000;

@@ -9,7 +9,7 @@ const EVENT_INTERVAL_MS = 1_000;
 const TOOL_STEPS = 3;
 
 /**
- * One standard turn (WORKLOAD.md): exactly 21 events, in this order —
+ * One standard turn (packages/workload/README.md): exactly 21 events, in this order —
  * `turn/start`, `user/message`, three tool steps (`step/start`, `assistant/message` with one tool
  * call and usage, `tool/call`, `tool/result`, `step/end`), a final step (`step/start`,
  * `assistant/message`, `step/end`) and `turn/end`.
