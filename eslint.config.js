@@ -11,6 +11,7 @@ export default tseslint.config(
       '.strand-data/**',
       'bench/.tmp*/**',
       'bench/.tmp*',
+      'docs/api/**',
     ],
   },
   js.configs.recommended,

@@ -13,6 +13,7 @@ import { rmSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { nodeEsm, WORKER_ENTRIES } from '../../../scripts/build/esbuild-node.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const packages = path.resolve(root, '..');
@@ -41,15 +42,8 @@ const externalDependencies = {
   },
 };
 
-const common = {
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  sourcemap: 'linked',
-  logLevel: 'warning',
-  plugins: [externalDependencies],
-};
+// The settings the library packages' build uses too (scripts/build/esbuild-node.mjs).
+const common = { ...nodeEsm, plugins: [externalDependencies] };
 
 rmSync(outdir, { recursive: true, force: true });
 // One flat folder: a worker launcher resolves its entry beside whichever chunk it landed in.
@@ -57,9 +51,7 @@ await Promise.all([
   build({ ...common, entryPoints: { main: path.join(root, 'src', 'main.ts') }, outdir, splitting: true }),
   build({
     ...common,
-    entryPoints: {
-      'worker-entry': path.join(packages, 'persistence', 'src', 'jsonl', 'scan-worker', 'worker-main.ts'),
-    },
+    entryPoints: { 'worker-entry': WORKER_ENTRIES.persistence['worker-entry.mjs'] },
     outdir,
     outExtension: { '.js': '.mjs' },
   }),
