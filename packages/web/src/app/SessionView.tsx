@@ -1,10 +1,9 @@
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import {
   Alert,
   Badge,
   Box,
   Button,
-  Code,
   Group,
   Loader,
   Paper,
@@ -16,7 +15,8 @@ import {
 } from '@mantine/core';
 import { selectModel, selectPreset, type SessionFollower } from '@strand/client';
 import type { WireEvent } from '@strand/protocol';
-import { describeError, isRecord, truncate } from './format.js';
+import { describeError, isRecord } from './format.js';
+import { Transcript } from './transcript/Transcript.js';
 
 function formatCount(value: unknown): string {
   return typeof value === 'number' ? value.toLocaleString() : '?';
@@ -80,7 +80,12 @@ export function SessionView({ sessionId, child, onChildDetected }: Props): React
           <Loader size="sm" /> <Text size="sm">Opening {sessionId}…</Text>
         </Group>
       ) : (
-        <EventList follower={follower} events={shown.events} firstSeq={shown.firstSeq} />
+        <EventList
+          sessionId={sessionId}
+          follower={follower}
+          events={shown.events}
+          firstSeq={shown.firstSeq}
+        />
       )}
       {isChild ? (
         <Text size="sm" c="dimmed" data-testid="read-only-note">
@@ -310,10 +315,12 @@ function PresetSelector({
 }
 
 function EventList({
+  sessionId,
   follower,
   events,
   firstSeq,
 }: {
+  sessionId: string;
   follower: SessionFollower | null;
   events: readonly WireEvent[];
   firstSeq: number;
@@ -323,7 +330,6 @@ function EventList({
   const [olderError, setOlderError] = useState<string | null>(null);
   const anchor = useRef<{ firstSeq: number; height: number; top: number } | null>(null);
   const stickToBottom = useRef(true);
-  const visible = useMemo(() => events.filter((event) => !HIDDEN.has(event.type)), [events]);
 
   const loadOlder = (): void => {
     const element = scroller.current;
@@ -395,96 +401,9 @@ function EventList({
           </Text>
         )}
       </Group>
-      <Stack gap={6}>
-        {visible.map((event) => (
-          <EventRow key={event.seq} event={event} />
-        ))}
-      </Stack>
+      <Transcript sessionId={sessionId} events={events} />
     </Box>
   );
-}
-
-/** Structural markers carry no content worth a row. */
-const HIDDEN = new Set(['step/start', 'step/end']);
-
-function field(data: unknown, name: string): unknown {
-  return isRecord(data) ? data[name] : undefined;
-}
-
-function text(data: unknown, name: string): string {
-  const value = field(data, name);
-  return typeof value === 'string' ? value : value === undefined ? '' : JSON.stringify(value);
-}
-
-function EventRow({ event }: { event: WireEvent }): React.JSX.Element {
-  const common = { 'data-testid': 'event', 'data-seq': event.seq, 'data-type': event.type } as const;
-  switch (event.type) {
-    case 'user/message':
-      return (
-        <Paper {...common} p="xs" bg="var(--mantine-color-blue-light)">
-          <Text size="xs" fw={700}>
-            User{' '}
-            <Text span size="xs" c="dimmed">
-              #{event.seq}
-            </Text>
-          </Text>
-          <Text size="sm" style={{ whiteSpace: 'pre-wrap' }} lineClamp={8}>
-            {text(event.data, 'content')}
-          </Text>
-        </Paper>
-      );
-    case 'assistant/message': {
-      const calls = field(event.data, 'toolCalls');
-      return (
-        <Paper {...common} p="xs" withBorder>
-          <Text size="xs" fw={700}>
-            Assistant{' '}
-            <Text span size="xs" c="dimmed">
-              #{event.seq}
-            </Text>
-          </Text>
-          <Text size="sm" style={{ whiteSpace: 'pre-wrap' }} lineClamp={8}>
-            {text(event.data, 'content')}
-          </Text>
-          {Array.isArray(calls) && calls.length > 0 && (
-            <Text size="xs" c="dimmed">
-              calls: {calls.map((call) => text(call, 'name')).join(', ')}
-            </Text>
-          )}
-        </Paper>
-      );
-    }
-    case 'tool/call':
-      return (
-        <Text {...common} size="xs" c="dimmed">
-          #{event.seq} ⚙ {text(event.data, 'name')}(
-          <Code>{truncate(text(event.data, 'arguments'), 120)}</Code>)
-        </Text>
-      );
-    case 'tool/result':
-      return (
-        <Text {...common} size="xs" c="dimmed">
-          #{event.seq} ↳ result: <Code>{truncate(text(event.data, 'content'), 160)}</Code>
-        </Text>
-      );
-    case 'turn/start':
-    case 'turn/end':
-      return (
-        <Text {...common} size="xs" c="dimmed" ta="center">
-          —{' '}
-          {event.type === 'turn/start'
-            ? 'turn started'
-            : `turn ended${field(event.data, 'reason') === undefined ? '' : ` (${text(event.data, 'reason')})`}`}{' '}
-          · #{event.seq} —
-        </Text>
-      );
-    default:
-      return (
-        <Text {...common} size="xs" c="dimmed">
-          #{event.seq} {event.type} <Code>{truncate(JSON.stringify(event.data), 160)}</Code>
-        </Text>
-      );
-  }
 }
 
 function Composer({ sessionId, busy }: { sessionId: string; busy: boolean }): React.JSX.Element {
