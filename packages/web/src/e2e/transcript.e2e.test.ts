@@ -3,6 +3,7 @@
  * copy button, sanitizing, tool cards with attached results, diffs, long and failed results,
  * attachment images, authors and quiet markers — in Debian's Chromium against an in-process host.
  */
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SessionId, newSessionHeader, type SessionEventInput } from '../../../session/src/index.js';
 import { descriptorEvent } from '../../../subagent/src/index.js';
@@ -290,5 +291,48 @@ describe('session transcript in Chromium', { timeout: 120_000 }, () => {
     expect(await message.getAttribute('data-author')).toBe('agent');
     expect(await message.getByTestId('message-author').textContent()).toMatch(/^Parent agent/);
     expect(await message.locator('code').textContent()).toBe('src/writer.ts');
+  });
+
+  it('opens a session to read it without promoting it; the composer makes the follow interactive', async () => {
+    const follows: { id: unknown; interactive: unknown }[] = [];
+    env.page.on('websocket', (socket) =>
+      socket.on('framesent', (frame) => {
+        if (typeof frame.payload !== 'string') return;
+        const message = JSON.parse(frame.payload) as { method?: string; params?: Record<string, unknown> };
+        if (message.method === 'session.follow')
+          follows.push({ id: message.params?.id, interactive: message.params?.interactive });
+      }),
+    );
+    await env.page.reload();
+    await openSession(env.page, 'tx-1');
+    await view().getByTestId('view-idle').waitFor();
+    expect(await view().getAttribute('data-interactive')).toBe('false');
+    const reading = follows.filter((f) => f.id === 'tx-1');
+    expect(reading.length).toBeGreaterThan(0);
+    expect(reading.map((f) => f.interactive)).toEqual(reading.map(() => false));
+    expect(env.runtime.services.store.has(SessionId('tx-1'))).toBe(false);
+    if (process.env.STRAND_DOC_SCREENSHOTS === '1') {
+      await env.page.setViewportSize({ width: 1280, height: 1400 });
+      await view()
+        .locator('[data-testid="tool-card"][data-tool="edit_file"] [data-testid="tool-summary"]')
+        .click();
+      await env.shot(
+        'session-view',
+        path.resolve(import.meta.dirname, '../../../../docs/screenshots/session-view.png'),
+      );
+    }
+    await view().getByTestId('composer-input').fill('Thanks, now **summarise** it');
+    await view().getByTestId('composer-send').click();
+    await expect.poll(() => view().getAttribute('data-interactive'), { timeout: UI_TIMEOUT }).toBe('true');
+    expect(follows.filter((f) => f.id === 'tx-1').at(-1)).toEqual({ id: 'tx-1', interactive: true });
+    await view().locator('[data-type="user/message"] strong', { hasText: 'summarise' }).waitFor();
+    await expect
+      .poll(() => view().locator('[data-testid="event"][data-type="assistant/message"]').count(), {
+        timeout: UI_TIMEOUT,
+      })
+      .toBe(3);
+    await view().getByTestId('view-idle').waitFor();
+    // The read-only view went away only once the interactive one had its snapshot: one view, one transcript.
+    expect(await env.page.getByTestId('session-view').count()).toBe(1);
   });
 });
