@@ -6,8 +6,8 @@
  * stack's temp fixtures); runtime code may not import `@strand/test-support`, `vitest` or
  * `fast-check` at all, so no `strand` command loads a test library. `test-support` itself is test
  * code throughout. A relative import never leaves its package, and every package.json declares
- * what its files import. End-to-end tests (`*.e2e.test.ts`) drive the whole product and may
- * import any package.
+ * what its files import. End-to-end tests (`*.e2e.test.ts`, and their helpers under `e2e/`) drive
+ * the whole product and may import any package.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -128,7 +128,7 @@ for (const pkg of packages) {
       file.includes(`${path.sep}test${path.sep}`) ||
       file.includes(`${path.sep}testing${path.sep}`);
     // End-to-end tests drive the assembled product (a real host in front of the browser).
-    const isProductTest = /\.e2e\.test\.tsx?$/.test(file);
+    const isProductTest = /\.e2e\.test\.tsx?$/.test(file) || file.includes(`${path.sep}e2e${path.sep}`);
     const text = readFileSync(file, 'utf8');
     const rel = path.relative(root, file);
     for (const match of text.matchAll(IMPORT)) {

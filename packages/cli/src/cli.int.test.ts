@@ -2,8 +2,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VOCABULARY } from '@strand/workload';
 import { startStrand, strand } from './testing/strand-process.js';
+import { DEMO_COMMON_WORD } from './commands/demo-text.js';
 
 let data: string;
 
@@ -82,8 +82,7 @@ describe('strand CLI (--json and exit codes)', () => {
   });
 
   it('search finds a word of the demo messages and marks the match', () => {
-    // The workload's most frequent word (Zipf index 0) is in every demo session's messages.
-    const word = VOCABULARY[0]!;
+    const word = DEMO_COMMON_WORD;
     const run = strand('search', word, '--data', data, '--json');
     expect(run.code).toBe(0);
     const page = run.json() as { results: { sessionId: string; hits: { snippet: string }[] }[] };

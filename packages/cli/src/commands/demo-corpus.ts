@@ -9,6 +9,7 @@ import {
 } from '@strand/session';
 import { descriptorEvent } from '@strand/subagent';
 import { workloadTurns } from '@strand/workload';
+import { humanizeTurn } from './demo-text.js';
 
 export const DEMO_LIVE_SESSION = SessionId('demo-live');
 
@@ -23,7 +24,8 @@ const DAY = 24 * 60 * 60 * 1000;
  * Writes the demo corpus: titled parent sessions, a subagent tree three levels deep with
  * one-shot and continuable children and a forked child, one deliberately corrupt child, one long
  * session (≥ 50k events), and the session `demo-live` that `strand serve` keeps producing events in.
- * Deterministic (workload generator), written through persistence like any session.
+ * Deterministic (workload-shaped turns with readable demo text, `demo-text.ts`), written through
+ * persistence like any session. `demo-1`'s first reply has a list and a fenced code block.
  */
 export async function writeDemoCorpus(
   persistence: SessionPersistence,
@@ -59,8 +61,11 @@ export async function writeDemoCorpus(
     events += session.events.length;
     return session;
   };
-  const turns = (seed: number, count: number): Generator<SessionEventInput[]> =>
-    workloadTurns(seed, count * 21);
+  // Workload-shaped turns with readable text (the generator itself stays the benchmarks').
+  const turns = function* (seed: number, count: number): Generator<SessionEventInput[]> {
+    let index = seed;
+    for (const turn of workloadTurns(seed, count * 21)) yield humanizeTurn(turn, index++);
+  };
   const titled = (title: string, seed: number, count: number): SessionEventInput[][] => [
     [{ type: 'session/title', data: { title } }],
     ...turns(seed, count),
@@ -139,7 +144,7 @@ export async function writeDemoCorpus(
   const longTurns = function* (): Generator<SessionEventInput[]> {
     yield [{ type: 'session/title', data: { title: 'A very long session (50k+ events)' } }];
     let batch: SessionEventInput[] = [];
-    for (const turn of workloadTurns(30, 50_001)) {
+    for (const turn of turns(30, Math.ceil(50_001 / 21))) {
       batch.push(...turn);
       if (batch.length >= 2100) {
         yield batch;

@@ -8,11 +8,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { StrandConnection } from '@strand/client';
-import { VOCABULARY } from '@strand/workload';
 import { renderAgentList } from '@strand/subagent';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { startServe, strand, strandCommandLine } from '../testing/strand-process.js';
+import { DEMO_COMMON_WORD } from '../commands/demo-text.js';
 
 /**
  * The real `strand mcp` child process, driven over stdio by the MCP SDK's own client, over a real
@@ -143,7 +143,7 @@ describe('strand mcp over stdio (the SDK client, a real folder)', () => {
   });
 
   it('search_sessions returns titles, ids and snippets with their seqs, and applies the filters', async () => {
-    const word = VOCABULARY[0]!;
+    const word = DEMO_COMMON_WORD;
     const found = text(await call('search_sessions', { query: word, limit: 3 }));
     const heads = found.split('\n\n').map((block) => block.split('\n')[0]!);
     expect(heads).toHaveLength(3);

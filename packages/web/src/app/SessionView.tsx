@@ -1,10 +1,9 @@
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { createContext, useCallback, useContext, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import {
   Alert,
   Badge,
   Box,
   Button,
-  Code,
   Group,
   Loader,
   Paper,
@@ -16,7 +15,8 @@ import {
 } from '@mantine/core';
 import { selectModel, selectPreset, type SessionFollower } from '@strand/client';
 import type { WireEvent } from '@strand/protocol';
-import { describeError, isRecord, truncate } from './format.js';
+import { describeError, isRecord } from './format.js';
+import { Transcript } from './transcript/Transcript.js';
 
 function formatCount(value: unknown): string {
   return typeof value === 'number' ? value.toLocaleString() : '?';
@@ -32,18 +32,57 @@ interface Props {
 
 const OLDER_PAGE = 200;
 
-/** One opened session: a follow (interactive unless a child), its events, projections and controls. */
+/**
+ * Calls the view makes before it sends a command: the first one turns the read-only follow into an
+ * interactive one (which may promote the session).
+ */
+const InteractContext = createContext<() => void>(() => undefined);
+
+/**
+ * One opened session. Opening it to read uses a non-interactive follow, so reading never
+ * promotes it; the first use of the composer or a command re-follows interactively (a child
+ * stays read-only). The read-only view stays on screen until the interactive one has its snapshot.
+ */
 export function SessionView({ sessionId, child, onChildDetected }: Props): React.JSX.Element {
   const strand = useStrand();
   const [follower, setFollower] = useState<SessionFollower | null>(null);
+  const [interactiveFor, setInteractiveFor] = useState<string | null>(null);
+  const interactive = interactiveFor === sessionId && !child;
+  const current = useRef<SessionFollower | null>(null);
+  const epoch = useRef(0);
   useEffect(() => {
+    const mine = ++epoch.current;
     const next = strand.newFollower();
-    setFollower(next);
-    next.follow(sessionId, { interactive: !child }).catch(() => undefined); // failures show through view.error
-    return () => {
-      void next.unfollow().catch(() => undefined);
+    const previous = current.current;
+    const upgrade = interactive && previous !== null;
+    const show = (): void => {
+      if (epoch.current !== mine) {
+        void next.unfollow().catch(() => undefined);
+        return;
+      }
+      current.current = next;
+      setFollower(next);
+      if (previous !== null) void previous.unfollow().catch(() => undefined);
     };
-  }, [strand, sessionId, child]);
+    // Failures show through view.error.
+    const opened = next.follow(sessionId, { interactive });
+    if (upgrade) opened.then(show, show);
+    else {
+      show();
+      opened.catch(() => undefined);
+    }
+  }, [strand, sessionId, interactive]);
+  useEffect(
+    () => () => {
+      epoch.current++;
+      void current.current?.unfollow().catch(() => undefined);
+      current.current = null;
+    },
+    [],
+  );
+  const interact = useCallback(() => {
+    if (!child) setInteractiveFor(sessionId);
+  }, [child, sessionId]);
   const view = useFollowView(follower);
   const shown = view?.shown ?? null;
   const isChild = child || shown?.header.origin === 'subagent';
@@ -52,57 +91,67 @@ export function SessionView({ sessionId, child, onChildDetected }: Props): React
   }, [shown?.header.origin, child, sessionId, onChildDetected]);
 
   return (
-    <Stack gap="sm" h="100%" data-testid="session-view" data-session-id={sessionId}>
-      <SessionHeader
-        sessionId={sessionId}
-        readOnly={isChild}
-        live={shown?.live ?? false}
-        busy={shown?.busy ?? false}
-        phase={view?.phase ?? 'opening'}
-      />
-      {view?.error !== null && view?.error !== undefined && (
-        <Alert color="red" title="Follow failed" data-testid="follow-error">
-          {describeError(view.error)}
-        </Alert>
-      )}
-      {shown?.stopped !== undefined && (
-        <Alert
-          color="red"
-          title="Session stopped: its log could not be written"
-          data-testid="session-stopped"
-        >
-          {shown.stopped.message}. Nothing after the last saved event was shown. Fix the cause (disk space,
-          permissions); the next prompt reopens the session from disk.
-        </Alert>
-      )}
-      {shown === null ? (
-        <Group gap="xs">
-          <Loader size="sm" /> <Text size="sm">Opening {sessionId}…</Text>
-        </Group>
-      ) : (
-        <EventList follower={follower} events={shown.events} firstSeq={shown.firstSeq} />
-      )}
-      {isChild ? (
-        <Text size="sm" c="dimmed" data-testid="read-only-note">
-          Subagent child: read-only (its parent drives it).
-        </Text>
-      ) : (
-        <Composer sessionId={sessionId} busy={shown?.busy ?? false} />
-      )}
-    </Stack>
+    <InteractContext.Provider value={interact}>
+      <Stack
+        gap="sm"
+        h="100%"
+        data-testid="session-view"
+        data-session-id={sessionId}
+        data-interactive={interactive}
+      >
+        <SessionHeader
+          sessionId={sessionId}
+          readOnly={isChild}
+          busy={shown?.busy ?? false}
+          phase={view?.phase ?? 'opening'}
+        />
+        {view?.error !== null && view?.error !== undefined && (
+          <Alert color="red" title="Follow failed" data-testid="follow-error">
+            {describeError(view.error)}
+          </Alert>
+        )}
+        {shown?.stopped !== undefined && (
+          <Alert
+            color="red"
+            title="Session stopped: its log could not be written"
+            data-testid="session-stopped"
+          >
+            {shown.stopped.message}. Nothing after the last saved event was shown. Fix the cause (disk space,
+            permissions); the next prompt reopens the session from disk.
+          </Alert>
+        )}
+        {shown === null ? (
+          <Group gap="xs">
+            <Loader size="sm" /> <Text size="sm">Opening {sessionId}…</Text>
+          </Group>
+        ) : (
+          <EventList
+            sessionId={sessionId}
+            follower={follower}
+            events={shown.events}
+            firstSeq={shown.firstSeq}
+          />
+        )}
+        {isChild ? (
+          <Text size="sm" c="dimmed" data-testid="read-only-note">
+            Subagent child: read-only (its parent drives it).
+          </Text>
+        ) : (
+          <Composer sessionId={sessionId} busy={shown?.busy ?? false} />
+        )}
+      </Stack>
+    </InteractContext.Provider>
   );
 }
 
 function SessionHeader({
   sessionId,
   readOnly,
-  live,
   busy,
   phase,
 }: {
   sessionId: string;
   readOnly: boolean;
-  live: boolean;
   busy: boolean;
   phase: string;
 }): React.JSX.Element {
@@ -138,10 +187,10 @@ function SessionHeader({
             <Badge color="orange" data-testid="view-running">
               running
             </Badge>
-          ) : live ? (
-            <Badge color="green">live</Badge>
           ) : (
-            <Badge color="gray">cold</Badge>
+            <Badge color="gray" variant="light" data-testid="view-idle">
+              idle
+            </Badge>
           )}
         </Group>
       </Group>
@@ -217,6 +266,7 @@ function CatalogSelect({
   choose: (value: string) => Promise<unknown> | undefined;
 }): React.JSX.Element {
   const [error, setError] = useState<string | null>(null);
+  const interact = useContext(InteractContext);
   return (
     <Box data-testid={testId}>
       <Select
@@ -229,6 +279,7 @@ function CatalogSelect({
         allowDeselect={false}
         onChange={(chosen) => {
           if (chosen === null) return;
+          interact();
           choose(chosen)?.then(
             () => setError(null),
             (failure: unknown) => setError(describeError(failure)),
@@ -310,10 +361,12 @@ function PresetSelector({
 }
 
 function EventList({
+  sessionId,
   follower,
   events,
   firstSeq,
 }: {
+  sessionId: string;
   follower: SessionFollower | null;
   events: readonly WireEvent[];
   firstSeq: number;
@@ -323,7 +376,6 @@ function EventList({
   const [olderError, setOlderError] = useState<string | null>(null);
   const anchor = useRef<{ firstSeq: number; height: number; top: number } | null>(null);
   const stickToBottom = useRef(true);
-  const visible = useMemo(() => events.filter((event) => !HIDDEN.has(event.type)), [events]);
 
   const loadOlder = (): void => {
     const element = scroller.current;
@@ -395,106 +447,21 @@ function EventList({
           </Text>
         )}
       </Group>
-      <Stack gap={6}>
-        {visible.map((event) => (
-          <EventRow key={event.seq} event={event} />
-        ))}
-      </Stack>
+      <Transcript sessionId={sessionId} events={events} />
     </Box>
   );
 }
 
-/** Structural markers carry no content worth a row. */
-const HIDDEN = new Set(['step/start', 'step/end']);
-
-function field(data: unknown, name: string): unknown {
-  return isRecord(data) ? data[name] : undefined;
-}
-
-function text(data: unknown, name: string): string {
-  const value = field(data, name);
-  return typeof value === 'string' ? value : value === undefined ? '' : JSON.stringify(value);
-}
-
-function EventRow({ event }: { event: WireEvent }): React.JSX.Element {
-  const common = { 'data-testid': 'event', 'data-seq': event.seq, 'data-type': event.type } as const;
-  switch (event.type) {
-    case 'user/message':
-      return (
-        <Paper {...common} p="xs" bg="var(--mantine-color-blue-light)">
-          <Text size="xs" fw={700}>
-            User{' '}
-            <Text span size="xs" c="dimmed">
-              #{event.seq}
-            </Text>
-          </Text>
-          <Text size="sm" style={{ whiteSpace: 'pre-wrap' }} lineClamp={8}>
-            {text(event.data, 'content')}
-          </Text>
-        </Paper>
-      );
-    case 'assistant/message': {
-      const calls = field(event.data, 'toolCalls');
-      return (
-        <Paper {...common} p="xs" withBorder>
-          <Text size="xs" fw={700}>
-            Assistant{' '}
-            <Text span size="xs" c="dimmed">
-              #{event.seq}
-            </Text>
-          </Text>
-          <Text size="sm" style={{ whiteSpace: 'pre-wrap' }} lineClamp={8}>
-            {text(event.data, 'content')}
-          </Text>
-          {Array.isArray(calls) && calls.length > 0 && (
-            <Text size="xs" c="dimmed">
-              calls: {calls.map((call) => text(call, 'name')).join(', ')}
-            </Text>
-          )}
-        </Paper>
-      );
-    }
-    case 'tool/call':
-      return (
-        <Text {...common} size="xs" c="dimmed">
-          #{event.seq} ⚙ {text(event.data, 'name')}(
-          <Code>{truncate(text(event.data, 'arguments'), 120)}</Code>)
-        </Text>
-      );
-    case 'tool/result':
-      return (
-        <Text {...common} size="xs" c="dimmed">
-          #{event.seq} ↳ result: <Code>{truncate(text(event.data, 'content'), 160)}</Code>
-        </Text>
-      );
-    case 'turn/start':
-    case 'turn/end':
-      return (
-        <Text {...common} size="xs" c="dimmed" ta="center">
-          —{' '}
-          {event.type === 'turn/start'
-            ? 'turn started'
-            : `turn ended${field(event.data, 'reason') === undefined ? '' : ` (${text(event.data, 'reason')})`}`}{' '}
-          · #{event.seq} —
-        </Text>
-      );
-    default:
-      return (
-        <Text {...common} size="xs" c="dimmed">
-          #{event.seq} {event.type} <Code>{truncate(JSON.stringify(event.data), 160)}</Code>
-        </Text>
-      );
-  }
-}
-
 function Composer({ sessionId, busy }: { sessionId: string; busy: boolean }): React.JSX.Element {
   const { connection } = useStrand();
+  const interact = useContext(InteractContext);
   const [draft, setDraft] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
   const send = (): void => {
     const value = draft.trim();
     if (value === '') return;
+    interact();
     setSending(true);
     connection.call('session.prompt', { id: sessionId, text: value }).then(
       () => {
@@ -509,6 +476,7 @@ function Composer({ sessionId, busy }: { sessionId: string; busy: boolean }): Re
     );
   };
   const stop = (): void => {
+    interact();
     connection.call('session.cancel', { id: sessionId }).then(
       () => setError(null),
       (failure: unknown) => setError(describeError(failure)),

@@ -1,0 +1,489 @@
+import { memo, useEffect, useMemo, useState } from 'react';
+import { Badge, Group, Loader, Text } from '@mantine/core';
+import type { WireEvent } from '@strand/protocol';
+import { useStrand } from '../hooks.js';
+import { describeError, isRecord, truncate } from '../format.js';
+import { editView, type DiffLine } from './diff.js';
+import { copyText, renderMarkdown } from './markdown.js';
+import 'highlight.js/styles/github.css';
+import './transcript.css';
+
+/** Structural markers carry no content worth a row. */
+const HIDDEN = new Set(['step/start', 'step/end']);
+
+type Block =
+  | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'image'; readonly ref: string };
+
+/** A message's content as blocks; anything the wire did not shape as text or image refs shows as JSON text. */
+export function contentBlocks(content: unknown): Block[] {
+  if (typeof content === 'string') return [{ type: 'text', text: content }];
+  if (!Array.isArray(content))
+    return content === undefined ? [] : [{ type: 'text', text: JSON.stringify(content) }];
+  return content.map((block): Block => {
+    if (isRecord(block) && block.type === 'text' && typeof block.text === 'string')
+      return { type: 'text', text: block.text };
+    if (isRecord(block) && block.type === 'image' && typeof block.ref === 'string')
+      return { type: 'image', ref: block.ref };
+    return { type: 'text', text: JSON.stringify(block) };
+  });
+}
+
+function plainText(content: unknown): string {
+  return contentBlocks(content)
+    .map((block) => (block.type === 'text' ? block.text : `[image ${block.ref}]`))
+    .join('\n');
+}
+
+function field(data: unknown, name: string): unknown {
+  return isRecord(data) ? data[name] : undefined;
+}
+
+function str(data: unknown, name: string): string {
+  const value = field(data, name);
+  return typeof value === 'string' ? value : value === undefined ? '' : JSON.stringify(value);
+}
+
+/**
+ * Who wrote a `user/message`: only `human` is the person. `agent` is the parent agent's message
+ * to this (child) session; `system` is injected context, told apart by its opening (imported
+ * compaction summaries and command caveats).
+ */
+export function authorLabel(author: unknown, content: unknown): { label: string; kind: string } {
+  if (author === 'human') return { label: 'User', kind: 'human' };
+  if (author === 'agent') return { label: 'Parent agent', kind: 'agent' };
+  const text = plainText(content).trimStart();
+  if (
+    /^This session is being continued from a previous conversation/i.test(text) ||
+    /^<command-name>\/compact/.test(text)
+  )
+    return { label: 'Compaction summary', kind: 'compaction' };
+  if (/^(<local-command-caveat>|Caveat:)/.test(text)) return { label: 'Caveat', kind: 'caveat' };
+  return { label: 'System', kind: 'system' };
+}
+
+/** The one-line text of an internal event, or undefined for a type that is not one. */
+export function quietMarker(event: WireEvent): string | undefined {
+  const route = (): string => {
+    const effort = str(event.data, 'reasoningEffort');
+    return `${str(event.data, 'provider')}/${str(event.data, 'model')}${effort === '' ? '' : ` (${effort})`}`;
+  };
+  switch (event.type) {
+    case 'model/selection':
+      return `model selected: ${route()}`;
+    case 'request/header':
+      return `request sent to ${route()}`;
+    case 'session/title':
+      return `renamed to “${truncate(str(event.data, 'title'), 120)}”`;
+    case 'agent-preset/select': {
+      const preset = field(event.data, 'preset');
+      return typeof preset === 'string' ? `agent preset: ${preset}` : 'agent preset cleared';
+    }
+    default:
+      return undefined;
+  }
+}
+
+interface Rows {
+  readonly visible: readonly WireEvent[];
+  readonly results: ReadonlyMap<string, WireEvent>;
+  readonly callEvents: ReadonlySet<string>;
+  readonly attached: ReadonlySet<number>;
+}
+
+function rowsOf(events: readonly WireEvent[]): Rows {
+  const results = new Map<string, WireEvent>();
+  const callEvents = new Set<string>();
+  const declared = new Set<string>();
+  for (const event of events) {
+    if (event.type === 'tool/result') results.set(str(event.data, 'callId'), event);
+    else if (event.type === 'tool/call') callEvents.add(str(event.data, 'callId'));
+    else if (event.type === 'assistant/message') {
+      const calls = field(event.data, 'toolCalls');
+      if (Array.isArray(calls)) for (const call of calls) declared.add(str(call, 'id'));
+    }
+  }
+  const attached = new Set<number>();
+  for (const [callId, result] of results)
+    if (callEvents.has(callId) || declared.has(callId)) attached.add(result.seq);
+  const visible = events.filter((event) => !HIDDEN.has(event.type) && !attached.has(event.seq));
+  return { visible, results, callEvents, attached };
+}
+
+/** The rendered conversation: messages as markdown, tool calls as cards with their results, quiet markers. */
+export function Transcript({
+  sessionId,
+  events,
+}: {
+  sessionId: string;
+  events: readonly WireEvent[];
+}): React.JSX.Element {
+  const rows = useMemo(() => rowsOf(events), [events]);
+  return (
+    <div className="strand-transcript">
+      {rows.visible.map((event) => (
+        <EventRow key={event.seq} sessionId={sessionId} event={event} rows={rows} />
+      ))}
+    </div>
+  );
+}
+
+const EventRow = memo(function EventRow({
+  sessionId,
+  event,
+  rows,
+}: {
+  sessionId: string;
+  event: WireEvent;
+  rows: Rows;
+}): React.JSX.Element {
+  const common = { 'data-testid': 'event', 'data-seq': event.seq, 'data-type': event.type } as const;
+  const quiet = quietMarker(event);
+  if (quiet !== undefined)
+    return (
+      <div {...common} data-quiet="true" className="strand-quiet">
+        {quiet} <span className="strand-seq">#{event.seq}</span>
+      </div>
+    );
+  switch (event.type) {
+    case 'user/message': {
+      const who = authorLabel(field(event.data, 'author'), field(event.data, 'content'));
+      return (
+        <div
+          {...common}
+          data-author={who.kind}
+          className={`strand-message strand-user strand-author-${who.kind}`}
+        >
+          <div className="strand-message-head" data-testid="message-author">
+            {who.label} <span className="strand-seq">#{event.seq}</span>
+          </div>
+          <Content sessionId={sessionId} content={field(event.data, 'content')} />
+        </div>
+      );
+    }
+    case 'assistant/message': {
+      const calls = field(event.data, 'toolCalls');
+      const orphans = Array.isArray(calls)
+        ? calls.filter((call) => !rows.callEvents.has(str(call, 'id')))
+        : [];
+      const hasText = plainText(field(event.data, 'content')).trim() !== '';
+      return (
+        <div {...common} className="strand-message strand-assistant">
+          <div className="strand-message-head" data-testid="message-author">
+            Assistant <span className="strand-seq">#{event.seq}</span>
+          </div>
+          {hasText && <Content sessionId={sessionId} content={field(event.data, 'content')} />}
+          {orphans.map((call) => (
+            <ToolCard
+              key={str(call, 'id')}
+              sessionId={sessionId}
+              name={str(call, 'name')}
+              args={str(call, 'arguments')}
+              result={rows.results.get(str(call, 'id'))}
+            />
+          ))}
+        </div>
+      );
+    }
+    case 'tool/call':
+      return (
+        <div {...common}>
+          <ToolCard
+            sessionId={sessionId}
+            name={str(event.data, 'name')}
+            args={str(event.data, 'arguments')}
+            result={rows.results.get(str(event.data, 'callId'))}
+          />
+        </div>
+      );
+    case 'tool/result':
+      // A result whose call is outside the loaded window: shown alone.
+      return (
+        <div {...common} className="strand-tool strand-tool-orphan">
+          <ResultBody sessionId={sessionId} result={event} />
+        </div>
+      );
+    case 'turn/start':
+    case 'turn/end':
+      return (
+        <div {...common} className="strand-turn">
+          —{' '}
+          {event.type === 'turn/start'
+            ? 'turn started'
+            : `turn ended${field(event.data, 'reason') === undefined ? '' : ` (${str(event.data, 'reason')})`}`}
+          {field(event.data, 'error') !== undefined && `: ${str(event.data, 'error')}`} · #{event.seq} —
+        </div>
+      );
+    default:
+      return (
+        <div {...common} className="strand-quiet">
+          {event.type} <code>{truncate(JSON.stringify(event.data), 160)}</code>{' '}
+          <span className="strand-seq">#{event.seq}</span>
+        </div>
+      );
+  }
+});
+
+const LONG_TEXT = 3_000;
+
+function Content({ sessionId, content }: { sessionId: string; content: unknown }): React.JSX.Element {
+  const blocks = contentBlocks(content);
+  const length = blocks.reduce((sum, block) => sum + (block.type === 'text' ? block.text.length : 0), 0);
+  const [expanded, setExpanded] = useState(false);
+  const clamp = length > LONG_TEXT && !expanded;
+  return (
+    <div className={clamp ? 'strand-content strand-clamped' : 'strand-content'}>
+      {blocks.map((block, index) =>
+        block.type === 'text' ? (
+          <Markdown key={index} text={block.text} />
+        ) : (
+          <AttachmentImage key={index} sessionId={sessionId} attachmentRef={block.ref} />
+        ),
+      )}
+      {length > LONG_TEXT && (
+        <button
+          type="button"
+          className="strand-more"
+          onClick={() => setExpanded(!expanded)}
+          data-testid="show-more"
+        >
+          {expanded ? 'Show less' : 'Show more'}
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** Sanitized markdown; a click on a code block's Copy button copies that block's code. */
+export function Markdown({ text }: { text: string }): React.JSX.Element {
+  const html = useMemo(() => renderMarkdown(text), [text]);
+  return (
+    <div
+      className="strand-markdown"
+      data-testid="markdown"
+      onClick={(event) => {
+        const button = (event.target as HTMLElement).closest('button.strand-copy');
+        if (button === null) return;
+        const code = button.closest('.strand-code')?.querySelector('pre code')?.textContent ?? '';
+        void copyText(code).then(() => {
+          button.textContent = 'Copied';
+          setTimeout(() => (button.textContent = 'Copy'), 1500);
+        });
+      }}
+      dangerouslySetInnerHTML={{ __html: html }}
+    />
+  );
+}
+
+const images = new Map<string, Promise<string>>();
+
+function AttachmentImage({
+  sessionId,
+  attachmentRef,
+}: {
+  sessionId: string;
+  attachmentRef: string;
+}): React.JSX.Element {
+  const { connection } = useStrand();
+  const [src, setSrc] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    const key = `${sessionId}\n${attachmentRef}`;
+    let pending = images.get(key);
+    if (pending === undefined) {
+      pending = connection.call('session.attachment', { id: sessionId, ref: attachmentRef }).then((blob) => {
+        if (!blob.mediaType.startsWith('image/')) throw new Error(`not an image (${blob.mediaType})`);
+        return `data:${blob.mediaType};base64,${blob.base64}`;
+      });
+      pending.catch(() => images.delete(key));
+      images.set(key, pending);
+    }
+    let alive = true;
+    pending.then(
+      (url) => alive && setSrc(url),
+      (failure: unknown) => alive && setError(describeError(failure)),
+    );
+    return () => {
+      alive = false;
+    };
+  }, [connection, sessionId, attachmentRef]);
+  if (error !== null)
+    return (
+      <Text size="xs" c="red" data-testid="attachment-error">
+        image {attachmentRef}: {error}
+      </Text>
+    );
+  if (src === null)
+    return (
+      <Group gap={4} data-testid="attachment-loading">
+        <Loader size="xs" /> <Text size="xs">image…</Text>
+      </Group>
+    );
+  return (
+    <img
+      className="strand-image"
+      data-testid="attachment-image"
+      src={src}
+      alt={`attachment ${attachmentRef}`}
+    />
+  );
+}
+
+function prettyArgs(args: string): { parsed: unknown; text: string } {
+  try {
+    const parsed: unknown = JSON.parse(args);
+    return { parsed, text: JSON.stringify(parsed, null, 2) };
+  } catch {
+    return { parsed: undefined, text: args };
+  }
+}
+
+function argSummary(parsed: unknown, raw: string): string {
+  if (isRecord(parsed)) {
+    for (const key of ['path', 'file_path', 'command', 'query', 'pattern', 'url', 'description', 'task']) {
+      const value = parsed[key];
+      if (typeof value === 'string') return truncate(value.split('\n')[0] ?? '', 80);
+    }
+    return truncate(Object.keys(parsed).join(', '), 80);
+  }
+  return truncate(raw.replace(/\s+/g, ' '), 80);
+}
+
+function ToolCard({
+  sessionId,
+  name,
+  args,
+  result,
+}: {
+  sessionId: string;
+  name: string;
+  args: string;
+  result: WireEvent | undefined;
+}): React.JSX.Element {
+  const [open, setOpen] = useState(false);
+  const pretty = useMemo(() => prettyArgs(args), [args]);
+  const isError = result !== undefined && field(result.data, 'isError') === true;
+  const status = result === undefined ? 'pending' : isError ? 'error' : 'ok';
+  return (
+    <details
+      className={`strand-tool strand-tool-${status}`}
+      data-testid="tool-card"
+      data-tool={name}
+      data-status={status}
+      onToggle={(event) => setOpen(event.currentTarget.open)}
+    >
+      <summary data-testid="tool-summary">
+        <span className="strand-tool-name">⚙ {name}</span>
+        <span className="strand-tool-args">{argSummary(pretty.parsed, args)}</span>
+        <Badge
+          size="xs"
+          variant="light"
+          color={status === 'error' ? 'red' : status === 'ok' ? 'green' : 'gray'}
+        >
+          {status === 'pending' ? 'no result yet' : status}
+        </Badge>
+      </summary>
+      {open && (
+        <div className="strand-tool-body">
+          <ToolArgs name={name} pretty={pretty} />
+          {result !== undefined && (
+            <div data-testid="event" data-seq={result.seq} data-type="tool/result">
+              <ResultBody sessionId={sessionId} result={result} />
+            </div>
+          )}
+        </div>
+      )}
+      {!open && result !== undefined && (
+        // Keeps the attached result's seq in the DOM order while the card is closed.
+        <div hidden data-testid="event" data-seq={result.seq} data-type="tool/result" />
+      )}
+    </details>
+  );
+}
+
+function ToolArgs({
+  name,
+  pretty,
+}: {
+  name: string;
+  pretty: { parsed: unknown; text: string };
+}): React.JSX.Element {
+  const edit = editView(name, pretty.parsed);
+  return (
+    <>
+      {edit !== undefined && <Diff path={edit.path} lines={edit.lines} />}
+      <details className="strand-args" open={edit === undefined}>
+        <summary>arguments</summary>
+        <pre data-testid="tool-args">{pretty.text}</pre>
+      </details>
+    </>
+  );
+}
+
+function Diff({ path, lines }: { path: string | undefined; lines: readonly DiffLine[] }): React.JSX.Element {
+  const added = lines.filter((line) => line.kind === 'add').length;
+  const removed = lines.filter((line) => line.kind === 'del').length;
+  return (
+    <div className="strand-diff" data-testid="diff">
+      <div className="strand-diff-head">
+        {path ?? 'edit'} <span className="strand-diff-add">+{added}</span>{' '}
+        <span className="strand-diff-del">−{removed}</span>
+      </div>
+      <pre>
+        {lines.map((line, index) => (
+          <div key={index} className={`strand-diff-${line.kind}`} data-kind={line.kind}>
+            {line.kind === 'add' ? '+ ' : line.kind === 'del' ? '- ' : '  '}
+            {line.text}
+          </div>
+        ))}
+      </pre>
+    </div>
+  );
+}
+
+const LONG_RESULT_LINES = 20;
+const LONG_RESULT_CHARS = 2_000;
+
+function ResultBody({ sessionId, result }: { sessionId: string; result: WireEvent }): React.JSX.Element {
+  const blocks = contentBlocks(field(result.data, 'content'));
+  const isError = field(result.data, 'isError') === true;
+  const code = field(result.data, 'code');
+  const text = blocks
+    .filter((block) => block.type === 'text')
+    .map((block) => block.text)
+    .join('\n');
+  const lines = text.split('\n').length;
+  const long = lines > LONG_RESULT_LINES || text.length > LONG_RESULT_CHARS;
+  const body = (
+    <>
+      {text !== '' && <pre className="strand-result-text">{text}</pre>}
+      {blocks.map((block, index) =>
+        block.type === 'image' ? (
+          <AttachmentImage key={index} sessionId={sessionId} attachmentRef={block.ref} />
+        ) : null,
+      )}
+    </>
+  );
+  return (
+    <div
+      className={isError ? 'strand-result strand-result-error' : 'strand-result'}
+      data-testid="tool-result"
+      data-error={isError}
+    >
+      <div className="strand-result-head">
+        {isError ? '✗ error' : '↳ result'}
+        {typeof code === 'string' && <code> {code}</code>} <span className="strand-seq">#{result.seq}</span>
+      </div>
+      {long ? (
+        <details data-testid="long-result">
+          <summary>
+            {lines.toLocaleString()} lines, {text.length.toLocaleString()} characters — show
+          </summary>
+          {body}
+        </details>
+      ) : (
+        body
+      )}
+    </div>
+  );
+}
