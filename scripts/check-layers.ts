@@ -9,7 +9,7 @@
  * what its files import. End-to-end tests (`*.e2e.test.ts`, and their helpers under `e2e/`) drive
  * the whole product and may import any package.
  */
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const ALLOWED: Record<string, readonly string[]> = {
@@ -101,6 +101,7 @@ interface Manifest {
   readonly dependencies?: Record<string, string>;
   readonly devDependencies?: Record<string, string>;
   readonly peerDependencies?: Record<string, string>;
+  readonly exports?: Record<string, unknown>;
 }
 
 for (const pkg of packages) {
@@ -116,6 +117,12 @@ for (const pkg of packages) {
     ...Object.keys(manifest.peerDependencies ?? {}),
   ]);
   const devDeps = new Set(Object.keys(manifest.devDependencies ?? {}));
+  // Every entry point a package.json exports exists (a move must take its exports along).
+  for (const [entry, target] of Object.entries(manifest.exports ?? {}))
+    if (typeof target === 'string' && !existsSync(path.join(pkgDir, target)))
+      problems.push(
+        `packages/${pkg}/package.json: export ${entry} points at ${target}, which does not exist`,
+      );
   const importedStrand = new Set<string>();
   /** One problem per missing dependency (the first file that imports it). */
   const undeclared = new Map<string, string>();
