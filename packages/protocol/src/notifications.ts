@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { contiguityProblem } from './event-run.js';
-import { asOfSeqSchema, present, wireEventSchema } from './session-types.js';
+import { asOfSeqSchema, present, seqSchema, wireEventSchema } from './session-types.js';
 import type { Wire } from './wire-type.js';
 
 /*
@@ -19,7 +19,12 @@ export const NOTIFICATIONS = {
   /** Live events appended after the snapshot's cursor (contiguous seqs). */
   'follow.events': z.object({ ...address, events: z.array(wireEventSchema) }).superRefine((frame, ctx) => {
     const first = frame.events[0];
-    const gap = first === undefined ? null : contiguityProblem(frame.events, first.seq);
+    if (first === undefined) return;
+    if (!seqSchema.safeParse(first.seq).success) {
+      ctx.addIssue({ code: 'custom', message: `seq ${first.seq} is not a seq`, path: ['events', 0, 'seq'] });
+      return;
+    }
+    const gap = contiguityProblem(frame.events, first.seq);
     if (gap !== null) ctx.addIssue({ code: 'custom', message: gap, path: ['events'] });
   }),
   /** One key's whole new value at `seq` (`null` is a value: computed to nothing). */

@@ -1,4 +1,4 @@
-import { contiguityProblem, wireEventSchema, type WireEvent } from '@strand/protocol';
+import { contiguityProblem, seqSchema, wireEventSchema, type WireEvent } from '@strand/protocol';
 
 const eventRunSchema = wireEventSchema.array();
 
@@ -23,6 +23,8 @@ export function checkEventRun(batch: readonly unknown[], firstSeq?: number): Eve
   }
   const events = batch as readonly WireEvent[];
   const start = firstSeq ?? events[0]?.seq ?? 0;
+  // The schema types each seq only; a contiguous run from an integer ≥ 0 makes them all seqs.
+  if (!seqSchema.safeParse(start).success) return { kind: 'invalid', reason: `seq ${start} is not a seq` };
   const problem = contiguityProblem(events, start);
   return problem === null ? { kind: 'valid', events } : { kind: 'invalid', reason: problem };
 }
