@@ -8,6 +8,8 @@ export type StrandClientErrorCode =
   | 'CLIENT_SNAPSHOT_INVALID'
   /** A `session.page` result did not join the event window it was asked for. */
   | 'CLIENT_PAGE_INVALID'
+  /** Another method's result does not have the shape its protocol schema describes. */
+  | 'CLIENT_RESULT_INVALID'
   /** `follow()` on a follower that already follows a session. */
   | 'CLIENT_FOLLOW_ACTIVE'
   /** An operation that needs a followed session on an idle follower. */

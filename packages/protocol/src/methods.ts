@@ -1,199 +1,252 @@
-import type {
-  ProjectionBaseline,
-  ProjectionHints,
-  SubagentListEntry,
-  SubagentTreeEntry,
-  WireEvent,
-  WireSessionHeader,
+import { z } from 'zod';
+import { contiguityProblem } from './event-run.js';
+import {
+  projectionBaselineSchema,
+  projectionHintsSchema,
+  seqSchema,
+  subagentListEntrySchema,
+  subagentTreeEntrySchema,
+  wireEventSchema,
+  wireSessionHeaderSchema,
 } from './session-types.js';
+import type { Wire } from './wire-type.js';
+
+/*
+ * Every method's params and result as zod schemas: the one description of the wire. The host
+ * parses params with `METHODS[m].params`; a client checks results with `METHODS[m].result`;
+ * the types below are inferred from them.
+ *
+ * Params are strict objects (an unknown key is refused, so a typo is an error rather than
+ * ignored) and carry the host's size limits. Results are plain objects: a newer host may add a
+ * field, and a client checks what it received without stripping it.
+ */
+
+// Only the type here: the rules of a session id (and whether a host can store it) are checked by
+// the host after parsing, so every malformed id is SESSION_ID_INVALID rather than invalid params.
+const sessionIdParam = z.string();
+const seqParam = seqSchema;
+const routeParams = {
+  provider: z.string().min(1).max(200),
+  model: z.string().min(1).max(200),
+  reasoningEffort: z.string().min(1).max(50).optional(),
+};
 
 /** One row of `session.list`. */
-export interface SessionListRow {
-  readonly id: string;
-  readonly header: WireSessionHeader;
+export const sessionListRowSchema = z.object({
+  id: z.string(),
+  header: wireSessionHeaderSchema,
   /** Attached (an agent or live session) on this host. */
-  readonly live: boolean;
+  live: z.boolean(),
   /** A turn is in progress (here, or — with `ownedElsewhere` — possibly on the host that owns it). */
-  readonly busy: boolean;
+  busy: z.boolean(),
   /**
    * Another host holds this session's lease (a shared-database deployment): it runs the agent,
    * commands that drive one are refused here with `SESSION_OWNED_ELSEWHERE`. Absent: not known
    * to be owned elsewhere (always absent on a single host).
    */
-  readonly ownedElsewhere?: boolean;
+  ownedElsewhere: z.boolean().optional(),
   /** List-relevant projection hints; absent keys are unknown. */
-  readonly hints?: ProjectionHints;
-}
+  hints: projectionHintsSchema.optional(),
+});
+export type SessionListRow = Wire<typeof sessionListRowSchema>;
 
-export interface SearchHit {
-  readonly seq: number;
+export const searchHitSchema = z.object({
+  seq: seqSchema,
   /** At most 200 characters; matched terms are wrapped in U+0002 … U+0003. */
-  readonly snippet: string;
-}
-export interface SearchResult {
-  readonly sessionId: string;
-  readonly hits: readonly SearchHit[];
-}
+  snippet: z.string(),
+});
+export type SearchHit = Wire<typeof searchHitSchema>;
+export const searchResultSchema = z.object({ sessionId: z.string(), hits: z.array(searchHitSchema) });
+export type SearchResult = Wire<typeof searchResultSchema>;
 
-/** The opening snapshot of a follow generation: always delivered before any frame of it. */
-export interface FollowSnapshot {
-  readonly followId: string;
-  readonly generation: number;
-  readonly header: WireSessionHeader;
-  readonly inheritedEventCount: number;
-  /** The log length at the snapshot. */
+/**
+ * The opening snapshot of a follow generation: always delivered before any frame of it. Its tail
+ * window is exactly events `[firstSeq, cursor)` and its baseline is every client-visible unit of
+ * the host at `cursor − 1`; the schema refuses a snapshot that breaks either.
+ */
+export const followSnapshotSchema = z
+  .object({
+    followId: z.string(),
+    generation: z.number().int(),
+    header: wireSessionHeaderSchema,
+    inheritedEventCount: seqSchema,
+    /** The log length at the snapshot. */
+    cursor: seqSchema,
+    /** The tail window: events `[firstSeq, cursor)`. */
+    firstSeq: seqSchema,
+    events: z.array(wireEventSchema),
+    /** Every client-visible unit of this host at `cursor − 1`. */
+    baseline: projectionBaselineSchema,
+    live: z.boolean(),
+    busy: z.boolean(),
+  })
+  .superRefine((snapshot, ctx) => {
+    const problem = snapshotCutProblem(snapshot);
+    if (problem !== null) ctx.addIssue({ code: 'custom', message: problem.message, path: problem.path });
+  });
+export type FollowSnapshot = Wire<typeof followSnapshotSchema>;
+
+function snapshotCutProblem(snapshot: {
   readonly cursor: number;
-  /** The tail window: events `[firstSeq, cursor)`. */
   readonly firstSeq: number;
-  readonly events: readonly WireEvent[];
-  /** Every client-visible unit of this host at `cursor − 1`. */
-  readonly baseline: ProjectionBaseline;
-  readonly live: boolean;
-  readonly busy: boolean;
+  readonly events: readonly { readonly seq: number }[];
+  readonly baseline: { readonly asOfSeq: number };
+}): { readonly path: string[]; readonly message: string } | null {
+  const { cursor, firstSeq, events } = snapshot;
+  if (firstSeq > cursor)
+    return { path: ['firstSeq'], message: `firstSeq ${firstSeq} is beyond cursor ${cursor}` };
+  if (events.length !== cursor - firstSeq) {
+    const message = `expected ${cursor - firstSeq} events to reach cursor ${cursor}, got ${events.length}`;
+    return { path: ['events'], message };
+  }
+  const gap = contiguityProblem(events, firstSeq);
+  if (gap !== null) return { path: ['events'], message: gap };
+  if (snapshot.baseline.asOfSeq !== cursor - 1) {
+    const message = `expected baseline asOfSeq ${cursor - 1}, got ${snapshot.baseline.asOfSeq}`;
+    return { path: ['baseline', 'asOfSeq'], message };
+  }
+  return null;
 }
 
-export interface ModelCatalogEntry {
-  readonly provider: string;
-  readonly model: string;
-  readonly label: string;
-  readonly reasoningEfforts?: readonly string[];
-}
-export interface PresetCatalogEntry {
-  readonly name: string;
-  readonly description: string;
-  readonly allowedTools: readonly string[];
-  readonly defaultModel?: { readonly provider: string; readonly model: string };
-}
+/** A run of events starting at `firstSeq`: a page, whose events are contiguous from it. */
+const pageResultSchema = z
+  .object({ firstSeq: seqSchema, events: z.array(wireEventSchema), cursor: seqSchema })
+  .superRefine((page, ctx) => {
+    const gap = contiguityProblem(page.events, page.firstSeq);
+    if (gap !== null) ctx.addIssue({ code: 'custom', message: gap, path: ['events'] });
+  });
 
-/** Every method: params and result. */
-export interface Methods {
+export const modelCatalogEntrySchema = z.object({
+  provider: z.string(),
+  model: z.string(),
+  label: z.string(),
+  reasoningEfforts: z.array(z.string()).optional(),
+});
+export type ModelCatalogEntry = Wire<typeof modelCatalogEntrySchema>;
+export const presetCatalogEntrySchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  allowedTools: z.array(z.string()),
+  defaultModel: z.object({ provider: z.string(), model: z.string() }).optional(),
+});
+export type PresetCatalogEntry = Wire<typeof presetCatalogEntrySchema>;
+
+const appendedResult = z.object({ seq: seqSchema });
+
+/** Every method: its params and its result. Adding a method means adding it here first. */
+export const METHODS = {
   'session.list': {
-    params: { readonly limit?: number };
-    result: { readonly sessions: readonly SessionListRow[] };
-  };
+    params: z.strictObject({ limit: z.number().int().min(1).max(100_000).optional() }),
+    result: z.object({ sessions: z.array(sessionListRowSchema) }),
+  },
   'session.search': {
-    params: { readonly query: string; readonly limit?: number; readonly cursor?: string };
-    result: { readonly results: readonly SearchResult[]; readonly nextCursor?: string };
-  };
+    params: z.strictObject({
+      query: z.string().max(1000),
+      limit: z.number().int().min(1).max(100).optional(),
+      cursor: z.string().max(2000).optional(),
+    }),
+    result: z.object({ results: z.array(searchResultSchema), nextCursor: z.string().optional() }),
+  },
   'session.follow': {
-    params: { readonly id: string; readonly interactive?: boolean; readonly window?: number };
-    result: FollowSnapshot;
-  };
-  'session.unfollow': { params: { readonly followId: string }; result: { readonly ok: true } };
+    params: z.strictObject({
+      id: sessionIdParam,
+      interactive: z.boolean().optional(),
+      window: z.number().int().min(0).max(10_000).optional(),
+    }),
+    result: followSnapshotSchema,
+  },
+  'session.unfollow': {
+    params: z.strictObject({ followId: z.string().min(1).max(100) }),
+    result: z.object({ ok: z.literal(true) }),
+  },
   'session.page': {
-    params: {
-      readonly id: string;
-      readonly beforeSeq?: number;
-      readonly fromSeq?: number;
-      readonly toSeq?: number;
-      readonly limit?: number;
-    };
-    result: { readonly firstSeq: number; readonly events: readonly WireEvent[]; readonly cursor: number };
-  };
+    params: z.strictObject({
+      id: sessionIdParam,
+      beforeSeq: seqParam.optional(),
+      fromSeq: seqParam.optional(),
+      toSeq: seqParam.optional(),
+      limit: z.number().int().min(1).max(10_000).optional(),
+    }),
+    result: pageResultSchema,
+  },
   'session.attachment': {
-    params: { readonly id: string; readonly ref: string };
-    result: { readonly mediaType: string; readonly base64: string };
-  };
+    params: z.strictObject({ id: sessionIdParam, ref: z.string().min(1).max(200) }),
+    result: z.object({ mediaType: z.string(), base64: z.string() }),
+  },
   'session.fork': {
-    params: { readonly id: string; readonly atSeq: number };
-    result: { readonly id: string };
-  };
+    params: z.strictObject({ id: sessionIdParam, atSeq: seqParam }),
+    result: z.object({ id: z.string() }),
+  },
   'subagent.list': {
-    params: { readonly id: string; readonly scope?: 'children' | 'descendants' };
-    result: {
-      readonly rows: readonly (SubagentListEntry | SubagentTreeEntry)[];
+    params: z.strictObject({ id: sessionIdParam, scope: z.enum(['children', 'descendants']).optional() }),
+    result: z.object({
+      rows: z.array(z.union([subagentListEntrySchema, subagentTreeEntrySchema])),
       /**
        * `subagentTiming` hints per child id (live watermark cache or cache rows; partial: a missing
        * id is unknown). Beside the rows, never in them: the row shape is the listing contract's.
        */
-      readonly timing?: { readonly [childId: string]: ProjectionHints };
-    };
-  };
+      timing: z.record(z.string(), projectionHintsSchema).optional(),
+    }),
+  },
   'session.create': {
-    params: {
-      readonly cwd?: string;
-      readonly model?: {
-        readonly provider: string;
-        readonly model: string;
-        readonly reasoningEffort?: string;
-      };
-      readonly preset?: string;
-      readonly prompt?: string;
-    };
-    result: { readonly id: string };
-  };
+    params: z.strictObject({
+      cwd: z.string().max(4096).optional(),
+      model: z.strictObject(routeParams).optional(),
+      preset: z.string().min(1).max(200).optional(),
+      prompt: z.string().max(1_000_000).optional(),
+    }),
+    result: z.object({ id: z.string() }),
+  },
   'session.prompt': {
-    params: { readonly id: string; readonly text: string };
-    result: { readonly accepted: true };
-  };
-  'session.cancel': { params: { readonly id: string }; result: { readonly cancelled: boolean } };
+    params: z.strictObject({ id: sessionIdParam, text: z.string().min(1).max(1_000_000) }),
+    result: z.object({ accepted: z.literal(true) }),
+  },
+  'session.cancel': {
+    params: z.strictObject({ id: sessionIdParam }),
+    result: z.object({ cancelled: z.boolean() }),
+  },
   'session.rename': {
-    params: { readonly id: string; readonly title: string };
-    result: { readonly seq: number };
-  };
+    params: z.strictObject({ id: sessionIdParam, title: z.string().min(1).max(500) }),
+    result: appendedResult,
+  },
   'session.selectModel': {
-    params: {
-      readonly id: string;
-      readonly provider: string;
-      readonly model: string;
-      readonly reasoningEffort?: string;
-    };
-    result: { readonly seq: number };
-  };
+    params: z.strictObject({ id: sessionIdParam, ...routeParams }),
+    result: appendedResult,
+  },
   'session.selectPreset': {
-    params: { readonly id: string; readonly preset: string | null };
-    result: { readonly seq: number };
-  };
+    params: z.strictObject({ id: sessionIdParam, preset: z.string().min(1).max(200).nullable() }),
+    result: appendedResult,
+  },
   'catalog.models': {
-    params: Record<string, never>;
-    result: { readonly models: readonly ModelCatalogEntry[] };
-  };
+    params: z.strictObject({}),
+    result: z.object({ models: z.array(modelCatalogEntrySchema) }),
+  },
   'catalog.presets': {
-    params: Record<string, never>;
-    result: { readonly presets: readonly PresetCatalogEntry[] };
-  };
-}
+    params: z.strictObject({}),
+    result: z.object({ presets: z.array(presetCatalogEntrySchema) }),
+  },
+} as const satisfies Record<string, { readonly params: z.ZodType; readonly result: z.ZodType }>;
 
-export type MethodName = keyof Methods;
+type MethodTable = typeof METHODS;
+export type MethodName = keyof MethodTable;
+
+type MethodTypes = {
+  readonly [M in MethodName]: {
+    params: Wire<MethodTable[M]['params']>;
+    result: Wire<MethodTable[M]['result']>;
+  };
+};
+/**
+ * Every method: params and result, as the schemas describe them. An interface (not the mapped
+ * type itself) so `Methods[M]` stays an indexed access for a generic `M`, as callers expect.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- see above
+export interface Methods extends MethodTypes {}
 export type ParamsOf<M extends MethodName> = Methods[M]['params'];
 export type ResultOf<M extends MethodName> = Methods[M]['result'];
 
-/** Server → client notifications of a follow. Frames carry their generation; older ones are ignored. */
-/** Why a live session stopped: its durable write failed (`code` is from the error table). */
-export interface FollowStopped {
-  readonly code: 'SESSION_WRITE_FAILED';
-  readonly message: string;
-}
+export const METHOD_NAMES = Object.keys(METHODS) as readonly MethodName[];
 
-export interface Notifications {
-  /** Live events appended after the snapshot's cursor (contiguous seqs). */
-  'follow.events': {
-    readonly followId: string;
-    readonly generation: number;
-    readonly events: readonly WireEvent[];
-  };
-  /** One key's whole new value at `seq`. */
-  'follow.projection': {
-    readonly followId: string;
-    readonly generation: number;
-    readonly key: string;
-    readonly value: unknown;
-    readonly seq: number;
-  };
-  /** Session state that is not a projection: live/busy, and why a live session stopped. */
-  'follow.state': {
-    readonly followId: string;
-    readonly generation: number;
-    readonly live: boolean;
-    readonly busy: boolean;
-    /**
-     * Present once the live session stopped on a failed durable write: no event past the durable
-     * cut was or will be sent; the host detaches the session when its turn has ended, and the next
-     * command reopens it from disk.
-     */
-    readonly stopped?: FollowStopped;
-  };
-  /** The follower fell too far behind (or the source changed): re-follow for a new generation. */
-  'follow.resync': { readonly followId: string; readonly generation: number; readonly reason: string };
+export function isMethodName(method: string): method is MethodName {
+  return Object.hasOwn(METHODS, method);
 }
-export type NotificationName = keyof Notifications;

@@ -1,7 +1,16 @@
+import { z } from 'zod';
+import type { Wire } from './wire-type.js';
+
 /**
- * Session data as it crosses the wire. Structural copies of the `session` package's types, so
- * browsers never import Node-bound packages; `host` checks assignability at compile time.
+ * Session data as it crosses the wire, described once as zod schemas; the types are inferred.
+ * Structural copies of the `session` package's shapes, so browsers never import Node-bound
+ * packages; `host` produces them from the session types, which the compiler checks.
+ *
+ * These describe what a host *sends*: they are plain (not strict) objects, so a newer host's
+ * extra fields pass, and a client checks a value with them and keeps the value it received.
  */
+
+/** JSON as it crosses the wire. Recursive, so written as a type; values come out of `JSON.parse`. */
 export type WireJson =
   | null
   | boolean
@@ -10,40 +19,64 @@ export type WireJson =
   | readonly WireJson[]
   | { readonly [key: string]: WireJson };
 
-export interface WireSessionHeader {
-  readonly version: number;
-  readonly id: string;
-  readonly createdAt: number;
-  readonly cwd?: string;
-  readonly parentSession?: string;
-  readonly origin?: 'subagent';
-  readonly delegationDepth?: number;
-  readonly agentPreset?: string | null;
-  readonly forkedFrom?: string;
-  readonly isSeeded: boolean;
+/**
+ * A value that must be present, `null` included. A frame is decoded by `JSON.parse`, so whatever
+ * is present is JSON already; only a missing key (`undefined`) is refused. Not re-walked: an
+ * event's `data` can be large and a snapshot carries thousands of events.
+ */
+export function present<T>(what: string): z.ZodType<T> {
+  return z.custom<T>((value) => value !== undefined, { message: `${what} is missing` });
 }
 
-export interface WireEvent {
-  readonly type: string;
-  readonly seq: number;
-  readonly time: number;
-  readonly data: WireJson;
-}
+/** An event index or a count of events: an integer ≥ 0. */
+export const seqSchema = z.number().int().min(0);
+/** `asOfSeq`: the seq of the last event folded, −1 for a log with no events. */
+export const asOfSeqSchema = z.number().int().min(-1);
 
-/** Client values by projection key. */
-export type ProjectionValueMap = { readonly [key: string]: unknown };
+export const wireSessionHeaderSchema = z.object({
+  version: z.number(),
+  id: z.string(),
+  createdAt: z.number(),
+  cwd: z.string().optional(),
+  parentSession: z.string().optional(),
+  origin: z.literal('subagent').optional(),
+  delegationDepth: z.number().optional(),
+  agentPreset: z.string().nullable().optional(),
+  forkedFrom: z.string().optional(),
+  isSeeded: z.boolean(),
+});
+export type WireSessionHeader = Wire<typeof wireSessionHeaderSchema>;
+
+/**
+ * One event. Its `seq` is only typed here: an event never travels alone, and every run of them
+ * (a snapshot window, a page, a live frame) is checked contiguous from a checked integer start,
+ * which makes each seq an integer ≥ 0 — at a fraction of the cost of checking it per event.
+ */
+export const wireEventSchema = z.object({
+  type: z.string(),
+  seq: z.number(),
+  time: z.number(),
+  data: present<WireJson>('data'),
+});
+export type WireEvent = Wire<typeof wireEventSchema>;
+
+/** Client values by projection key (each key's value is its unit's client view). */
+export const projectionValueMapSchema = z.record(z.string(), z.unknown());
+export type ProjectionValueMap = Wire<typeof projectionValueMapSchema>;
 
 /** Partial, possibly stale values: a missing key means "unknown". */
-export interface ProjectionHints {
-  readonly asOfSeq: number;
-  readonly values: ProjectionValueMap;
-}
+export const projectionHintsSchema = z.object({
+  asOfSeq: asOfSeqSchema,
+  values: projectionValueMapSchema,
+});
+export type ProjectionHints = Wire<typeof projectionHintsSchema>;
 
 /** Complete for this host at `asOfSeq`: a missing key means "capability absent". */
-export interface ProjectionBaseline {
-  readonly asOfSeq: number;
-  readonly values: ProjectionValueMap;
-}
+export const projectionBaselineSchema = z.object({
+  asOfSeq: asOfSeqSchema,
+  values: projectionValueMapSchema,
+});
+export type ProjectionBaseline = Wire<typeof projectionBaselineSchema>;
 
 // The client views of the built-in units are the projection package's own types (it is
 // browser-safe); re-exported so clients import only this package.
@@ -57,41 +90,60 @@ export type {
 } from '@strand/projection';
 
 /** The client view of `subagentTiming`: settled active time plus the open turn, if any. */
-export interface SubagentTimingValue {
-  readonly settledMs: number;
-  readonly settledTurns: number;
-  readonly active: { readonly since: number; readonly through: number } | null;
-}
+export const subagentTimingValueSchema = z.object({
+  settledMs: z.number(),
+  settledTurns: z.number(),
+  active: z.object({ since: z.number(), through: z.number() }).nullable(),
+});
+export type SubagentTimingValue = Wire<typeof subagentTimingValueSchema>;
 
-export type SubagentIdentityValue =
-  | { readonly mode: 'one-shot'; readonly label?: string; readonly seq: number }
-  | { readonly mode: 'continuable'; readonly label: string; readonly seq: number }
-  | null;
+export const subagentIdentityValueSchema = z
+  .discriminatedUnion('mode', [
+    z.object({ mode: z.literal('one-shot'), label: z.string().optional(), seq: seqSchema }),
+    z.object({ mode: z.literal('continuable'), label: z.string(), seq: seqSchema }),
+  ])
+  .nullable();
+export type SubagentIdentityValue = Wire<typeof subagentIdentityValueSchema>;
+
+const oneShotChildRow = z.object({
+  kind: z.literal('child'),
+  id: z.string(),
+  activity: z.enum(['running', 'inactive']),
+  hasChildren: z.boolean(),
+  mode: z.literal('one-shot'),
+  label: z.string().optional(),
+});
+const continuableChildRow = oneShotChildRow.extend({ mode: z.literal('continuable'), label: z.string() });
+const diagnosticRow = z.object({
+  kind: z.literal('diagnostic'),
+  id: z.string(),
+  reason: z.enum(['corrupt', 'unsupported', 'unavailable']),
+});
 
 /**
- * A row of a subagent listing (the subagent listing contract's `SubagentListEntry`), generic in the id type so the
- * subagent domain uses this one shape with its branded `SessionId` and the wire with `string`.
- * A `child` row carries the descriptor's strong mode/label contract and no `seq`; `unsupported`
- * stays in the type but is never produced.
+ * A row of a subagent listing (the subagent listing contract's `SubagentListEntry`). A `child`
+ * row carries the descriptor's strong mode/label contract and no `seq`; `unsupported` stays in
+ * the type but is never produced.
  */
-export type SubagentListEntryOf<Id extends string> =
-  | ({
-      readonly kind: 'child';
-      readonly id: Id;
-      readonly activity: 'running' | 'inactive';
-      readonly hasChildren: boolean;
-    } & (
-      | { readonly mode: 'one-shot'; readonly label?: string }
-      | { readonly mode: 'continuable'; readonly label: string }
-    ))
-  | {
-      readonly kind: 'diagnostic';
-      readonly id: Id;
-      readonly reason: 'corrupt' | 'unsupported' | 'unavailable';
-    };
-
+export const subagentListEntrySchema = z.union([oneShotChildRow, continuableChildRow, diagnosticRow]);
 /** A row of `subagent.list` on the wire. */
-export type SubagentListEntry = SubagentListEntryOf<string>;
+export type SubagentListEntry = Wire<typeof subagentListEntrySchema>;
+
+/**
+ * The same row generic in its id type, so the subagent domain uses this one shape with its
+ * branded `SessionId` and the wire with `string`. Derived from the schema's type, never restated.
+ */
+export type SubagentListEntryOf<Id extends string> = SubagentListEntry extends infer Row
+  ? Row extends unknown
+    ? { readonly [K in keyof Row]: K extends 'id' ? Id : Row[K] }
+    : never
+  : never;
 
 /** A descendant row adds where it hangs in the tree. */
-export type SubagentTreeEntry = SubagentListEntry & { readonly parentId: string; readonly depth: number };
+const treePosition = { parentId: z.string(), depth: seqSchema };
+export const subagentTreeEntrySchema = z.union([
+  oneShotChildRow.extend(treePosition),
+  continuableChildRow.extend(treePosition),
+  diagnosticRow.extend(treePosition),
+]);
+export type SubagentTreeEntry = Wire<typeof subagentTreeEntrySchema>;

@@ -47,8 +47,10 @@ export {
 } from './listing/limits.js';
 export { LIFECYCLE_WITNESS_FIELDS } from './listing/witness.js';
 export { renderAgentList, type AgentListScope } from './tools/render-agent-list.js';
+export { toolParameters } from './tools/tool-parameters.js';
 export {
   listAgentsTool,
+  listAgentsArgsSchema,
   LIST_AGENTS_TOOL_NAME,
   type ListAgentsArgs,
   type SubagentTool,

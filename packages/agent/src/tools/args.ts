@@ -1,48 +1,26 @@
+import type { z } from 'zod';
 import { AgentError } from '../errors.js';
 
-/** The model's arguments as an object with exactly the allowed keys, or `AGENT_TOOL_ARGUMENTS_INVALID`. */
-export function argsObject(
-  tool: string,
-  raw: unknown,
-  allowed: readonly string[],
-): Readonly<Record<string, unknown>> {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
-    throw invalid(tool, 'the arguments must be a JSON object');
-  for (const key of Object.keys(raw))
-    if (!allowed.includes(key)) throw invalid(tool, `unexpected argument ${JSON.stringify(key)}`);
-  return raw as Record<string, unknown>;
+/**
+ * Parses a model's (untrusted) tool arguments with the tool's one zod schema — the same schema
+ * its JSON Schema is derived from — or throws `AGENT_TOOL_ARGUMENTS_INVALID` naming every issue.
+ * A `null` for an argument means it is absent: models write that for optional arguments.
+ */
+export function parseToolArgs<T>(tool: string, schema: z.ZodType<T>, raw: unknown): T {
+  const parsed = schema.safeParse(withoutNulls(raw));
+  if (parsed.success) return parsed.data;
+  const why = parsed.error.issues
+    .map((issue) => `${issue.path.join('.') || 'the arguments'}: ${issue.message}`)
+    .join('; ');
+  throw new AgentError('AGENT_TOOL_ARGUMENTS_INVALID', `${tool}: ${why}`);
 }
 
-export function requiredString(tool: string, args: Readonly<Record<string, unknown>>, key: string): string {
-  const value = args[key];
-  if (typeof value !== 'string' || value.trim().length === 0)
-    throw invalid(tool, `${key} must be a non-empty string`);
-  return value;
+/** A string with something in it besides white space. */
+export function nonBlank<S extends z.ZodString>(schema: S): S {
+  return schema.refine((value) => value.trim().length > 0, { message: 'must be a non-empty string' });
 }
 
-export function optionalString(
-  tool: string,
-  args: Readonly<Record<string, unknown>>,
-  key: string,
-): string | undefined {
-  const value = args[key];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string' || value.length === 0)
-    throw invalid(tool, `${key} must be a non-empty string when given`);
-  return value;
-}
-
-export function optionalBoolean(
-  tool: string,
-  args: Readonly<Record<string, unknown>>,
-  key: string,
-): boolean | undefined {
-  const value = args[key];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'boolean') throw invalid(tool, `${key} must be true or false`);
-  return value;
-}
-
-function invalid(tool: string, why: string): AgentError {
-  return new AgentError('AGENT_TOOL_ARGUMENTS_INVALID', `${tool}: ${why}`);
+function withoutNulls(raw: unknown): unknown {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
+  return Object.fromEntries(Object.entries(raw).filter(([, value]) => value !== null));
 }

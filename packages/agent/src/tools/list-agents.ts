@@ -1,4 +1,4 @@
-import { listAgentsTool, type SubagentListingContext } from '@strand/subagent';
+import { listAgentsTool, type ListAgentsArgs, type SubagentListingContext } from '@strand/subagent';
 import { defineTool, type Tool } from './tool.js';
 
 /**
@@ -7,15 +7,12 @@ import { defineTool, type Tool } from './tool.js';
  * never start an agent.
  */
 export function listAgentsToolFor(listing: SubagentListingContext): Tool {
-  return defineTool<unknown>({
+  return defineTool<ListAgentsArgs>({
     name: listAgentsTool.name,
     description: listAgentsTool.description,
     parameters: listAgentsTool.parameters as Tool['parameters'],
-    // Validated before the call starts; a refusal is an error result with the listing's own code.
-    parse: (raw) => {
-      listAgentsTool.parseArgs(raw);
-      return raw;
-    },
+    // Parsed once, before the call starts; a refusal is an error result with the listing's own code.
+    parse: (raw) => listAgentsTool.parseArgs(raw),
     run: async (args, context) => ({
       content: await listAgentsTool.execute(listing, context.agent.id, args, context.signal),
     }),

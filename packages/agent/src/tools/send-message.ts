@@ -1,11 +1,19 @@
 import { SessionId } from '@strand/session';
+import { toolParameters } from '@strand/subagent';
+import { z } from 'zod';
 import { continueSubagent } from '../subagent-control.js';
 import { AgentError } from '../errors.js';
-import { argsObject, requiredString } from './args.js';
+import { nonBlank, parseToolArgs } from './args.js';
 import { renderChildTurn } from './render-child-turn.js';
 import { defineTool, type Tool } from './tool.js';
 
 export const SEND_MESSAGE_TOOL_NAME = 'send_message';
+
+/** The arguments of `send_message`: the one description, from which its JSON Schema is derived. */
+const sendArgsSchema = z.strictObject({
+  agent_id: nonBlank(z.string()).describe('The id of the child agent.'),
+  message: nonBlank(z.string()).describe('What to tell it.'),
+});
 
 interface SendArgs {
   readonly agentId: SessionId;
@@ -13,11 +21,10 @@ interface SendArgs {
 }
 
 function parseSendArgs(raw: unknown): SendArgs {
-  const args = argsObject(SEND_MESSAGE_TOOL_NAME, raw, ['agent_id', 'message']);
-  const id = requiredString(SEND_MESSAGE_TOOL_NAME, args, 'agent_id');
+  const args = parseToolArgs(SEND_MESSAGE_TOOL_NAME, sendArgsSchema, raw);
   let agentId: SessionId;
   try {
-    agentId = SessionId(id);
+    agentId = SessionId(args.agent_id);
   } catch (cause) {
     throw new AgentError(
       'AGENT_TOOL_ARGUMENTS_INVALID',
@@ -25,7 +32,7 @@ function parseSendArgs(raw: unknown): SendArgs {
       { cause },
     );
   }
-  return { agentId, message: requiredString(SEND_MESSAGE_TOOL_NAME, args, 'message') };
+  return { agentId, message: args.message };
 }
 
 /**
@@ -39,15 +46,7 @@ export const sendMessageTool: Tool = defineTool<SendArgs>({
   description:
     'Send another message to one of your continuable subagents (by the id spawn_agent or list_agents gave) and get its answer. ' +
     'Only works for your own direct children spawned with mode "continuable".',
-  parameters: {
-    type: 'object',
-    properties: {
-      agent_id: { type: 'string', description: 'The id of the child agent.' },
-      message: { type: 'string', description: 'What to tell it.' },
-    },
-    required: ['agent_id', 'message'],
-    additionalProperties: false,
-  },
+  parameters: toolParameters(sendArgsSchema) as Tool['parameters'],
   parse: parseSendArgs,
   async run(args, context) {
     const result = await continueSubagent(

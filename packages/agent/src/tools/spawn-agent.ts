@@ -1,10 +1,29 @@
+import { toolParameters } from '@strand/subagent';
+import { z } from 'zod';
 import { spawnSubagent, type SpawnMode } from '../subagent-control.js';
-import { AgentError } from '../errors.js';
-import { argsObject, optionalBoolean, optionalString, requiredString } from './args.js';
+import { nonBlank, parseToolArgs } from './args.js';
 import { renderChildTurn } from './render-child-turn.js';
 import { defineTool, type Tool } from './tool.js';
 
 export const SPAWN_AGENT_TOOL_NAME = 'spawn_agent';
+
+/** The arguments of `spawn_agent`: the one description, from which its JSON Schema is derived. */
+const spawnArgsSchema = z.strictObject({
+  task: nonBlank(z.string()).describe("The child's first message: what it should do."),
+  mode: z
+    .enum(['one-shot', 'continuable'], { message: 'must be "one-shot" or "continuable"' })
+    .optional()
+    .describe('one-shot (default) or continuable.'),
+  label: z
+    .string()
+    .min(1, { message: 'must be a non-empty string when given' })
+    .optional()
+    .describe('A short name for the child; required when continuable.'),
+  fork: z
+    .boolean({ message: 'must be true or false' })
+    .optional()
+    .describe('Seed the child with the completed turns of this conversation (default false).'),
+});
 
 interface SpawnArgs {
   readonly task: string;
@@ -14,18 +33,13 @@ interface SpawnArgs {
 }
 
 function parseSpawnArgs(raw: unknown): SpawnArgs {
-  const args = argsObject(SPAWN_AGENT_TOOL_NAME, raw, ['task', 'mode', 'label', 'fork']);
-  const task = requiredString(SPAWN_AGENT_TOOL_NAME, args, 'task');
-  const mode = args.mode ?? 'one-shot';
-  if (mode !== 'one-shot' && mode !== 'continuable') {
-    throw new AgentError(
-      'AGENT_TOOL_ARGUMENTS_INVALID',
-      `${SPAWN_AGENT_TOOL_NAME}: mode must be "one-shot" or "continuable"`,
-    );
-  }
-  const label = optionalString(SPAWN_AGENT_TOOL_NAME, args, 'label');
-  const fork = optionalBoolean(SPAWN_AGENT_TOOL_NAME, args, 'fork');
-  return { task, mode, ...(label === undefined ? {} : { label }), ...(fork === undefined ? {} : { fork }) };
+  const { task, mode, label, fork } = parseToolArgs(SPAWN_AGENT_TOOL_NAME, spawnArgsSchema, raw);
+  return {
+    task,
+    mode: mode ?? 'one-shot',
+    ...(label === undefined ? {} : { label }),
+    ...(fork === undefined ? {} : { fork }),
+  };
 }
 
 /**
@@ -39,24 +53,7 @@ export const spawnAgentTool: Tool = defineTool<SpawnArgs>({
     'Start a subagent: a child session that works on a task and reports back. mode "one-shot" (default) answers once; ' +
     'mode "continuable" can be sent more messages later with send_message and needs a label. ' +
     'Set fork to true to give the child this conversation so far (its completed turns); otherwise it starts with only the task.',
-  parameters: {
-    type: 'object',
-    properties: {
-      task: { type: 'string', description: "The child's first message: what it should do." },
-      mode: {
-        type: 'string',
-        enum: ['one-shot', 'continuable'],
-        description: 'one-shot (default) or continuable.',
-      },
-      label: { type: 'string', description: 'A short name for the child; required when continuable.' },
-      fork: {
-        type: 'boolean',
-        description: 'Seed the child with the completed turns of this conversation (default false).',
-      },
-    },
-    required: ['task'],
-    additionalProperties: false,
-  },
+  parameters: toolParameters(spawnArgsSchema) as Tool['parameters'],
   parse: parseSpawnArgs,
   async run(args, context) {
     const result = await spawnSubagent(

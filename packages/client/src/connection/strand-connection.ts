@@ -4,6 +4,7 @@ import { StrandClientError } from '../errors.js';
 import { Listeners, reportToConsole, type ListenerErrorReporter } from '../listeners.js';
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
 import { decodeIncoming } from './rpc-codec.js';
+import { checkResult } from './result-check.js';
 import type { RpcCaller } from './rpc-caller.js';
 import { realTimers, type Timers } from './timers.js';
 import type { WebSocketConstructor, WebSocketLike } from './web-socket-like.js';
@@ -39,7 +40,7 @@ export interface StrandConnectionOptions {
 
 interface Outgoing {
   readonly id: number;
-  readonly method: string;
+  readonly method: MethodName;
   readonly frame: string;
   readonly resolve: (result: unknown) => void;
   readonly reject: (error: unknown) => void;
@@ -182,8 +183,13 @@ export class StrandConnection implements RpcCaller {
           return;
         }
         this.inFlight.delete(outgoing.id);
-        if (message.kind === 'result') outgoing.resolve(message.result);
-        else outgoing.reject(message.error);
+        if (message.kind === 'error') outgoing.reject(message.error);
+        else {
+          // The wire is an edge: a result is checked with its method's schema before anyone trusts it.
+          const checked = checkResult(outgoing.method, message.result);
+          if (checked.kind === 'valid') outgoing.resolve(checked.result);
+          else outgoing.reject(checked.error);
+        }
         return;
       }
       case 'notification':

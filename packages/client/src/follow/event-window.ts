@@ -1,5 +1,5 @@
 import type { WireEvent } from '@strand/protocol';
-import { contiguityProblem } from './wire-checks.js';
+import { checkEventRun } from './event-run-check.js';
 
 /**
  * The follower's event window as a pure value: events `[firstSeq, firstSeq + events.length)`,
@@ -28,12 +28,10 @@ export type AppendResult =
 /** Appends a batch of events (a live frame or a page) at the window's end. */
 export function appendEvents(window: EventWindow, batch: readonly unknown[]): AppendResult {
   if (batch.length === 0) return { kind: 'duplicate' };
-  const first: unknown = batch[0];
-  const firstSeq = typeof first === 'object' && first !== null ? (first as { seq?: unknown }).seq : undefined;
-  if (typeof firstSeq !== 'number') return { kind: 'invalid', reason: 'event 0 is not a wire event' };
-  const problem = contiguityProblem(batch, firstSeq);
-  if (problem !== null) return { kind: 'invalid', reason: problem };
-  const events = batch as readonly WireEvent[];
+  const checked = checkEventRun(batch);
+  if (checked.kind === 'invalid') return checked;
+  const events = checked.events;
+  const firstSeq = events[0]?.seq ?? 0;
   const end = windowEnd(window);
   if (firstSeq > end) return { kind: 'gap', expected: end, got: firstSeq };
   const fresh = events.slice(end - firstSeq);
@@ -80,9 +78,9 @@ export function prependOlder(
   window: EventWindow,
   page: { readonly firstSeq: number; readonly events: readonly unknown[] },
 ): PrependResult {
-  const problem = contiguityProblem(page.events, page.firstSeq);
-  if (problem !== null) return { kind: 'invalid', reason: problem };
-  const events = page.events as readonly WireEvent[];
+  const checked = checkEventRun(page.events, page.firstSeq);
+  if (checked.kind === 'invalid') return checked;
+  const events = checked.events;
   const older = events.slice(0, Math.max(0, window.firstSeq - page.firstSeq));
   if (older.length === 0) return { kind: 'empty' };
   const lastSeq = page.firstSeq + older.length - 1;

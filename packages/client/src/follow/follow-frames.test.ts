@@ -39,4 +39,19 @@ describe('parseFollowNotification', () => {
     expect(parseFollowNotification('catalog.changed', {})).toEqual({ kind: 'other' });
     expect(parseFollowNotification('follow.typing', address)).toEqual({ kind: 'other' });
   });
+
+  it('refuses a state frame whose stopped is not the write-failure shape', () => {
+    expect(
+      parseFollowNotification('follow.state', { ...address, live: true, busy: false, stopped: { code: 'X' } })
+        .kind,
+    ).toBe('invalid');
+  });
+
+  it('hands a malformed events batch on (applying it fails and re-opens) rather than dropping it', () => {
+    const events = [{ type: 'a', seq: 1, time: 0, data: null }, { seq: 3 }];
+    expect(parseFollowNotification('follow.events', { ...address, events })).toEqual({
+      kind: 'frame',
+      frame: { ...address, kind: 'events', events },
+    });
+  });
 });

@@ -1,12 +1,20 @@
-import type { FollowStopped, WireEvent } from '@strand/protocol';
-import { isRecord } from './wire-checks.js';
+import {
+  describeIssues,
+  isNotificationName,
+  NOTIFICATIONS,
+  type FollowStopped,
+  type NotificationName,
+  type Notifications,
+  type WireEvent,
+} from '@strand/protocol';
+import { assertNever } from '../assert-never.js';
 
 interface FrameAddress {
   readonly followId: string;
   readonly generation: number;
 }
 
-/** A `follow.*` notification, checked at the edge. Event contiguity is checked when applied. */
+/** A `follow.*` notification, checked at the edge with the protocol's notification schemas. */
 export type FollowFrame = FrameAddress &
   (
     | { readonly kind: 'events'; readonly events: readonly WireEvent[] }
@@ -26,54 +34,52 @@ export type ParsedNotification =
   | { readonly kind: 'other' }
   | { readonly kind: 'invalid'; readonly reason: string };
 
+const addressSchema = NOTIFICATIONS['follow.resync'].pick({ followId: true, generation: true });
+
 export function parseFollowNotification(method: string, params: unknown): ParsedNotification {
   if (!method.startsWith('follow.')) return { kind: 'other' };
-  if (!isRecord(params) || typeof params.followId !== 'string' || typeof params.generation !== 'number') {
-    return { kind: 'invalid', reason: `${method}: missing followId or generation` };
+  // A notification a newer host added: not ours to interpret.
+  if (!isNotificationName(method)) return { kind: 'other' };
+  const address = addressSchema.safeParse(params);
+  if (!address.success) return { kind: 'invalid', reason: `${method}: missing followId or generation` };
+  const parsed = NOTIFICATIONS[method].safeParse(params);
+  if (parsed.success) return { kind: 'frame', frame: toFrame(method, params) };
+  const events = (params as { readonly events?: unknown }).events;
+  if (method === 'follow.events' && Array.isArray(events)) {
+    // The batch itself is malformed: hand it on, so applying it fails and the follower opens a
+    // new generation (a frame refused here would only be ignored).
+    return { kind: 'frame', frame: { ...address.data, kind: 'events', events: events as WireEvent[] } };
   }
-  const address: FrameAddress = { followId: params.followId, generation: params.generation };
-  switch (method) {
-    case 'follow.events':
-      return Array.isArray(params.events)
-        ? { kind: 'frame', frame: { ...address, kind: 'events', events: params.events as WireEvent[] } }
-        : { kind: 'invalid', reason: `${method}: events is not an array` };
-    case 'follow.projection':
-      return typeof params.key === 'string' &&
-        typeof params.seq === 'number' &&
-        Object.hasOwn(params, 'value')
-        ? {
-            kind: 'frame',
-            frame: { ...address, kind: 'projection', key: params.key, value: params.value, seq: params.seq },
-          }
-        : { kind: 'invalid', reason: `${method}: key, value or seq is malformed` };
-    case 'follow.state': {
-      if (typeof params.live !== 'boolean' || typeof params.busy !== 'boolean')
-        return { kind: 'invalid', reason: `${method}: live or busy is not a boolean` };
-      const stopped = params.stopped;
-      if (stopped !== undefined && !isStopped(stopped))
-        return { kind: 'invalid', reason: `${method}: stopped is malformed` };
-      return {
-        kind: 'frame',
-        frame: {
-          ...address,
-          kind: 'state',
-          live: params.live,
-          busy: params.busy,
-          ...(stopped === undefined ? {} : { stopped }),
-        },
-      };
-    }
-    case 'follow.resync':
-      return {
-        kind: 'frame',
-        frame: { ...address, kind: 'resync', reason: typeof params.reason === 'string' ? params.reason : '' },
-      };
-    default:
-      // A notification a newer host added: not ours to interpret.
-      return { kind: 'other' };
-  }
+  return { kind: 'invalid', reason: `${method}: ${describeIssues(parsed.error, '(params)')}` };
 }
 
-function isStopped(value: unknown): value is FollowStopped {
-  return isRecord(value) && value.code === 'SESSION_WRITE_FAILED' && typeof value.message === 'string';
+/** The frame of a checked notification, from the values received (a newer host's extra fields left behind). */
+function toFrame(method: NotificationName, params: unknown): FollowFrame {
+  switch (method) {
+    case 'follow.events': {
+      const { followId, generation, events } = params as Notifications['follow.events'];
+      return { followId, generation, kind: 'events', events };
+    }
+    case 'follow.projection': {
+      const { followId, generation, key, value, seq } = params as Notifications['follow.projection'];
+      return { followId, generation, kind: 'projection', key, value, seq };
+    }
+    case 'follow.state': {
+      const { followId, generation, live, busy, stopped } = params as Notifications['follow.state'];
+      return {
+        followId,
+        generation,
+        kind: 'state',
+        live,
+        busy,
+        ...(stopped === undefined ? {} : { stopped }),
+      };
+    }
+    case 'follow.resync': {
+      const { followId, generation, reason } = params as Notifications['follow.resync'];
+      return { followId, generation, kind: 'resync', reason };
+    }
+    default:
+      return assertNever(method, 'follow notification');
+  }
 }

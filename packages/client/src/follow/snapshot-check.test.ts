@@ -62,7 +62,7 @@ describe('checkSnapshot', () => {
       'expected baseline asOfSeq 3, got 2',
     ],
     ['firstSeq beyond the cursor', snapshot({ firstSeq: 5 }), 'firstSeq 5 is beyond cursor 4'],
-    ['a missing followId', snapshot({ followId: 3 }), 'followId is not a string'],
+    ['a followId that is not a string', snapshot({ followId: 3 }), 'followId Invalid input: expected string'],
     [
       'a malformed event',
       snapshot({
@@ -71,7 +71,13 @@ describe('checkSnapshot', () => {
           { type: 'b', seq: 3, time: 2, data: null },
         ],
       }),
-      'event 0 is not a wire event',
+      'events.0.data data is missing',
+    ],
+    ['a negative cursor', snapshot({ cursor: -1 }), 'cursor Too small'],
+    [
+      'a header without isSeeded',
+      snapshot({ header: { version: 1, id: 's', createdAt: 5 } }),
+      'header.isSeeded Invalid input',
     ],
   ])('refuses %s', (_name, value, reason) => {
     const result = checkSnapshot(value, 's');
@@ -81,5 +87,11 @@ describe('checkSnapshot', () => {
 
   it('refuses what is not an object', () => {
     expect(checkSnapshot(null, 's').kind).toBe('invalid');
+  });
+
+  it("keeps the value received: a newer host's extra fields are not stripped", () => {
+    const value = snapshot({ header: { version: 1, id: 's', createdAt: 5, isSeeded: false, source: 'x' } });
+    const result = checkSnapshot(value, 's');
+    expect(result.kind === 'valid' && result.snapshot).toBe(value);
   });
 });

@@ -1,4 +1,4 @@
-import type { MethodName, RpcId } from '@strand/protocol';
+import { METHODS, describeIssues, isMethodName, type MethodName, type RpcId } from '@strand/protocol';
 import { toWireError, wireError } from '../errors.js';
 import { requireListedModel, requireListedPreset } from '../methods/catalog-checks.js';
 import { cancelCommand, appendCommand, createCommand, promptCommand } from '../methods/commands.js';
@@ -12,12 +12,12 @@ import type { Outbound } from '../follow/outbound.js';
 import type { HostLimits, HostServices } from '../services.js';
 import { HostError } from '../errors.js';
 import type { HandlerResult } from './handler.js';
-import { PARAM_SCHEMAS, isMethodName } from './schemas.js';
 import { parseFrame } from './envelope.js';
 import { sessionIdParamError } from './session-id-param.js';
 import type { z } from 'zod';
 
-type Params<M extends MethodName> = z.infer<(typeof PARAM_SCHEMAS)[M]>;
+/** A method's params as its protocol schema parses them (the one description of the wire). */
+type Params<M extends MethodName> = z.output<(typeof METHODS)[M]['params']>;
 
 export interface ConnectionContext {
   readonly services: HostServices;
@@ -142,15 +142,10 @@ export async function handleFrame(ctx: ConnectionContext, text: string): Promise
     return { text: JSON.stringify({ jsonrpc: '2.0', id: frame.id, error: frame.error }) };
   const { id, method } = frame;
   if (!isMethodName(method)) return errorReply(id, wireError('RPC_METHOD_NOT_FOUND', `no method ${method}`));
-  const parsed = PARAM_SCHEMAS[method].safeParse(frame.params);
+  const parsed = METHODS[method].params.safeParse(frame.params);
   if (!parsed.success) {
-    return errorReply(
-      id,
-      wireError(
-        'RPC_INVALID_PARAMS',
-        `invalid params for ${method}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(params)'} ${i.message}`).join('; ')}`,
-      ),
-    );
+    const why = describeIssues(parsed.error, '(params)');
+    return errorReply(id, wireError('RPC_INVALID_PARAMS', `invalid params for ${method}: ${why}`));
   }
   const idError = sessionIdParamError(ctx.services, parsed.data);
   if (idError !== undefined) return errorReply(id, idError);

@@ -2,6 +2,7 @@ import { SessionId } from '@strand/session';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listingStack, type ListingStack } from '../testing/listing-stack.js';
 import { LIST_AGENTS_TOOL_NAME, listAgentsTool } from './list-agents.js';
+import { toolParameters } from './tool-parameters.js';
 
 let stack: ListingStack;
 const P = SessionId('parent');
@@ -31,6 +32,11 @@ describe('list_agents tool', () => {
       additionalProperties: false,
     });
     expect(listAgentsTool.description.length).toBeGreaterThan(20);
+  });
+
+  it('accepts exactly what its JSON Schema describes, parsed once into the arguments execute takes', () => {
+    expect(listAgentsTool.parseArgs({ scope: 'descendants' })).toEqual({ scope: 'descendants' });
+    expect(listAgentsTool.parameters).toEqual(toolParameters(listAgentsTool.argsSchema));
   });
 
   it('lists the calling session’s children and renders them', async () => {
@@ -66,10 +72,10 @@ describe('list_agents tool', () => {
 
   it.each([undefined, null, {}, { scope: 'all' }, { scope: 'children', extra: 1 }, 'children'])(
     'refuses arguments outside the schema: %j',
-    async (args) => {
-      await expect(listAgentsTool.execute(stack.ctx, P, args)).rejects.toMatchObject({
-        code: 'SUBAGENT_CONTROL_INVALID_ARGUMENTS',
-      });
+    (args) => {
+      expect(() => listAgentsTool.parseArgs(args)).toThrow(
+        expect.objectContaining({ code: 'SUBAGENT_CONTROL_INVALID_ARGUMENTS' }) as Error,
+      );
     },
   );
 

@@ -1,31 +1,40 @@
 import type { SessionId } from '@strand/session';
+import { z } from 'zod';
 import { SubagentControlError } from '../errors.js';
 import { listChildren } from '../listing/list-children.js';
 import { listDescendants } from '../listing/list-descendants.js';
 import type { SubagentListingContext } from '../listing/types.js';
-import { renderAgentList, type AgentListScope } from './render-agent-list.js';
+import { renderAgentList } from './render-agent-list.js';
+import { toolParameters } from './tool-parameters.js';
 
-export interface ListAgentsArgs {
-  readonly scope: AgentListScope;
-}
+/** The arguments of `list_agents`: the one description, from which its JSON Schema is derived. */
+export const listAgentsArgsSchema = z.strictObject({
+  scope: z
+    .enum(['children', 'descendants'])
+    .describe('"children" for direct children only, "descendants" for the whole tree.'),
+});
+export type ListAgentsArgs = Readonly<z.output<typeof listAgentsArgsSchema>>;
 
-/** A model-visible tool as the agent runtime registers it: a JSON-schema contract plus `execute`. */
+/**
+ * A model-visible tool as the agent runtime registers it: a JSON-schema contract (derived from
+ * `argsSchema`), `parseArgs` for the model's untrusted arguments, and `execute` on parsed ones.
+ */
 export interface SubagentTool<Ctx, Args> {
   readonly name: string;
   readonly description: string;
+  readonly argsSchema: z.ZodType<Args>;
   readonly parameters: Readonly<Record<string, unknown>>;
-  /** Validates `args` (model output is untrusted) and returns the text the model sees. */
+  /** Validates the model's arguments with `argsSchema`, or throws `SUBAGENT_CONTROL_INVALID_ARGUMENTS`. */
   parseArgs(args: unknown): Args;
-  execute(ctx: Ctx, sessionId: SessionId, args: unknown, signal?: AbortSignal): Promise<string>;
+  /** Runs on arguments `parseArgs` returned (they are not parsed again) and returns the text the model sees. */
+  execute(ctx: Ctx, sessionId: SessionId, args: Args, signal?: AbortSignal): Promise<string>;
 }
 
 export const LIST_AGENTS_TOOL_NAME = 'list_agents';
 
 function parseListAgentsArgs(args: unknown): ListAgentsArgs {
-  if (typeof args === 'object' && args !== null && !Array.isArray(args)) {
-    const { scope, ...rest } = args as Record<string, unknown>;
-    if ((scope === 'children' || scope === 'descendants') && Object.keys(rest).length === 0) return { scope };
-  }
+  const parsed = listAgentsArgsSchema.safeParse(args);
+  if (parsed.success) return parsed.data;
   throw new SubagentControlError(
     'SUBAGENT_CONTROL_INVALID_ARGUMENTS',
     `${LIST_AGENTS_TOOL_NAME} takes exactly { "scope": "children" | "descendants" }, got ${JSON.stringify(args) ?? String(args)}`,
@@ -42,26 +51,15 @@ export const listAgentsTool: SubagentTool<SubagentListingContext, ListAgentsArgs
     'List the subagents of this session. scope "children" lists your direct children; "descendants" lists your whole subagent tree (children first, then their children, indented). ' +
     'Each agent shows its id, mode (one-shot or continuable), label, status (running or inactive) and whether it has children of its own; ' +
     'an agent whose record cannot be read shows a diagnostic instead.',
-  parameters: Object.freeze({
-    type: 'object',
-    properties: {
-      scope: {
-        type: 'string',
-        enum: ['children', 'descendants'],
-        description: '"children" for direct children only, "descendants" for the whole tree.',
-      },
-    },
-    required: ['scope'],
-    additionalProperties: false,
-  }),
+  argsSchema: listAgentsArgsSchema,
+  parameters: Object.freeze(toolParameters(listAgentsArgsSchema)),
   parseArgs: parseListAgentsArgs,
   async execute(
     ctx: SubagentListingContext,
     sessionId: SessionId,
-    args: unknown,
+    { scope }: ListAgentsArgs,
     signal?: AbortSignal,
   ): Promise<string> {
-    const { scope } = parseListAgentsArgs(args);
     const rows =
       scope === 'children'
         ? await listChildren(ctx, sessionId, signal)
