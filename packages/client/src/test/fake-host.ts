@@ -86,6 +86,14 @@ export class FakeHost {
     return this.server.clients.size;
   }
 
+  /** Resolves once the host holds no socket (each close event seen), without polling a clock. */
+  async whenNoSockets(): Promise<void> {
+    for (const socket of [...this.server.clients]) {
+      if (socket.readyState !== socket.CLOSED)
+        await new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    }
+  }
+
   /** Overrides a method; a thrown `FakeHostError` becomes a typed wire error. */
   handle<M extends keyof HandledMethods>(
     method: M,
