@@ -57,6 +57,9 @@ async function convergedToLog(follower: SessionFollower, id: string): Promise<vo
   expect(seqs(follower)).toEqual(range(shown.firstSeq, length));
 }
 
+// The behaviour every host shares (two followers, loadOlder, a missing session, unfollow, ...) is
+// the wire suite (src/testing/wire-suite.ts), run against this fake and the real host; here are
+// the cases only a scripted host can stage (held follows, forged frames, resync, dropped frames).
 describe('SessionFollower against a scripted host on a real WebSocket', () => {
   it('opens with the snapshot (the tail window and the baseline), then applies live frames', async () => {
     const id = newSession(8);
@@ -146,53 +149,6 @@ describe('SessionFollower against a scripted host on a real WebSocket', () => {
     host.append(id, 2);
     await convergedToLog(follower, id);
     expect(seqs(follower)).toEqual(range(0, 7));
-  });
-
-  it("two followers share one connection without seeing each other's frames", async () => {
-    const a = newSession(2);
-    const b = newSession(5);
-    const { connection, store, follower } = client();
-    const other = new SessionFollower({ connection, store });
-    cleanups.push(() => other.unfollow());
-    await Promise.all([follower.follow(a), other.follow(b)]);
-    host.append(a, 3);
-    host.append(b, 1);
-    host.setProjection(b, 'title', 'only b');
-    await convergedToLog(follower, a);
-    await convergedToLog(other, b);
-    expect(seqs(follower)).toEqual(range(0, 5));
-    expect(seqs(other)).toEqual(range(0, 6));
-    await vi.waitFor(() => expect(store.get(b, 'title')).toMatchObject({ value: 'only b' }));
-    expect(store.get(a, 'title')).toEqual({ known: false });
-  });
-
-  it('loadOlder pages history in before the tail window', async () => {
-    const id = newSession(20);
-    const { follower } = client({ window: 4 });
-    await follower.follow(id);
-    expect(follower.view.shown).toMatchObject({ firstSeq: 16, cursor: 20 });
-    await expect(follower.loadOlder(10)).resolves.toEqual({ kind: 'loaded', count: 10 });
-    await expect(follower.loadOlder(10)).resolves.toEqual({ kind: 'loaded', count: 6 });
-    await expect(follower.loadOlder(10)).resolves.toEqual({ kind: 'complete' });
-    expect(seqs(follower)).toEqual(range(0, 20));
-  });
-
-  it('a follow of a missing session rejects with the host error code', async () => {
-    const { follower } = client();
-    await expect(follower.follow('missing')).rejects.toMatchObject({
-      code: 'SESSION_QUERY_NOT_FOUND',
-      rpcCode: -32020,
-    });
-    expect(follower.view.phase).toBe('idle');
-  });
-
-  it('unfollow releases the follow on the host', async () => {
-    const id = newSession(1);
-    const { follower } = client();
-    await follower.follow(id);
-    expect([...host.followers].filter((f) => f.sessionId === id)).toHaveLength(1);
-    await follower.unfollow();
-    expect([...host.followers].filter((f) => f.sessionId === id)).toHaveLength(0);
   });
 
   it('gap repair: with random frame drops on the host, the follower converges to the full log', async () => {
