@@ -21,6 +21,7 @@ import {
   type Deferred,
   type FollowState,
 } from './follow-state.js';
+import { testSeed } from '../test/test-seed.js';
 
 const target = { sessionId: 's', interactive: false };
 const idle: FollowState = { kind: 'idle', error: null };
@@ -205,14 +206,6 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   fc.constant({ kind: 'stop' } as const),
 );
 
-/** The seed fast-check uses, printed so a failure replays with `STRAND_TEST_SEED=<seed>`. */
-function propertySeed(): number {
-  const fromEnv = process.env.STRAND_TEST_SEED;
-  const seed = fromEnv === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(fromEnv);
-  console.log(`follow-state property: STRAND_TEST_SEED=${seed}`);
-  return seed;
-}
-
 describe('follow-state: random sequences of inputs', () => {
   it('never leave an invalid state, and every follow() is settled exactly once', () => {
     fc.assert(
@@ -312,7 +305,7 @@ describe('follow-state: random sequences of inputs', () => {
           for (const d of deferreds) expect(d.settled).toBe(d === waiting ? 0 : 1);
         }
       }),
-      { seed: propertySeed(), numRuns: 300 },
+      { seed: testSeed('follow-state property'), numRuns: 300 },
     );
   });
 });

@@ -12,9 +12,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { StrandConnection } from '../connection/strand-connection.js';
 import type { WebSocketConstructor } from '../connection/web-socket-like.js';
-import type { FollowView } from '../follow/follow-view.js';
 import { SessionFollower } from '../follow/session-follower.js';
 import { ProjectionStore } from '../projection-store/projection-store.js';
+import { untilStore, untilView } from './waits.js';
 
 /** What the suite needs of a host: its URL and a way to write logs it serves. */
 export interface WireHost {
@@ -35,39 +35,6 @@ const range = (from: number, to: number): number[] =>
 
 const seqs = (follower: SessionFollower): number[] =>
   follower.view.shown?.events.map((event) => event.seq) ?? [];
-
-/** Resolves with the first view (the current one included) that satisfies `predicate`. */
-function untilView(follower: SessionFollower, predicate: (view: FollowView) => boolean): Promise<FollowView> {
-  if (predicate(follower.view)) return Promise.resolve(follower.view);
-  return new Promise((resolve) => {
-    const off = follower.subscribe((view) => {
-      if (!predicate(view)) return;
-      off();
-      resolve(view);
-    });
-  });
-}
-
-/** Resolves once `read()` matches `expected` (checked now and after each change of `sessionId`'s rows). */
-function untilStore(
-  store: ProjectionStore,
-  sessionId: string,
-  read: () => unknown,
-  expected: Record<string, unknown>,
-): Promise<void> {
-  const matches = (): boolean => {
-    const value = read() as Record<string, unknown>;
-    return Object.entries(expected).every(([key, wanted]) => value[key] === wanted);
-  };
-  if (matches()) return Promise.resolve();
-  return new Promise((resolve) => {
-    const off = store.subscribe(sessionId, () => {
-      if (!matches()) return;
-      off();
-      resolve();
-    });
-  });
-}
 
 /** Sockets a connection created, so a test can cut one from the client side, as a network failure would. */
 function recordingWebSocket(sockets: WebSocket[]): WebSocketConstructor {
