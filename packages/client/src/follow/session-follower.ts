@@ -82,6 +82,9 @@ function resolveOptions(options: SessionFollowerOptions): Resolved {
  * `refollowing`. Its window joins the previous one when they touch; a hole of at most
  * `maxGapFill` events is paged in first; a larger one replaces the window (older history stays
  * reachable through `loadOlder`).
+ *
+ * State contract. What the follower knows is one `FollowState` (follow-state.ts); it changes only
+ * to what a pure transition returns, and the effects that transition names are carried out here.
  */
 export class SessionFollower {
   readonly #connection: FollowTransport;
