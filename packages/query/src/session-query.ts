@@ -14,6 +14,7 @@ import {
   type SessionId,
   type SessionStore,
 } from '@strand/session';
+import { recheckLive } from './live-recheck.js';
 import { listCorpus, type CorpusRow } from './corpus.js';
 import { checkAborted, toQueryError } from './error-mapping.js';
 import { SessionQueryError } from './errors.js';
@@ -102,10 +103,8 @@ export class SessionQuery {
       checkAborted(options.signal, id);
       const live = store.get(id);
       if (live !== undefined) {
-        await hooks?.beforeLivePublish?.(id);
-        checkAborted(options.signal, id);
-        // Detached (or replaced) while resolving: never publish a reference nobody holds.
-        if (store.get(id) !== live) continue;
+        const hook = hooks?.beforeLivePublish?.bind(hooks);
+        if ((await recheckLive(store, id, live, hook, options.signal)) === 'retry') continue;
         return this.#publish(this.#liveCut(live, options), undefined);
       }
       const cold = await this.#resolveCold(id, options);
@@ -129,6 +128,12 @@ export class SessionQuery {
     if (isPersistenceError(error, 'PERSISTENCE_NOT_FOUND') && this.#deps.store.get(id) !== undefined)
       return 'retry';
     throw toQueryError(error, id);
+  }
+
+  /** After a cold read settled: attached meanwhile means the live session wins (`recheckLive`). */
+  #recheckCold(id: SessionId, options: ObserveOptions): Promise<'current' | 'retry'> {
+    const hooks = this.#deps.hooks;
+    return recheckLive(this.#deps.store, id, undefined, hooks?.afterColdBorrow?.bind(hooks), options.signal);
   }
 
   #publish(cut: ObservationCut, preparation: PreparationLease | undefined): SessionObservation {
@@ -185,9 +190,7 @@ export class SessionQuery {
       const tail = await this.#tailCut(id, options);
       if (tail === 'retry') return 'retry';
       if (tail !== undefined) {
-        await this.#deps.hooks?.afterColdBorrow?.(id);
-        checkAborted(options.signal, id);
-        if (this.#deps.store.get(id) !== undefined) return 'retry';
+        if ((await this.#recheckCold(id, options)) === 'retry') return 'retry';
         return this.#publish(tail, undefined);
       }
     }
@@ -201,10 +204,7 @@ export class SessionQuery {
       return this.#coldReadFailed(error, id);
     }
     try {
-      await this.#deps.hooks?.afterColdBorrow?.(id);
-      checkAborted(options.signal, id);
-      // Attached while the cold load was in flight: the live session wins.
-      if (this.#deps.store.get(id) !== undefined) {
+      if ((await this.#recheckCold(id, options)) === 'retry') {
         lease.release();
         return 'retry';
       }
@@ -247,10 +247,7 @@ export class SessionQuery {
     } catch (error) {
       return this.#coldReadFailed(error, id);
     }
-    await this.#deps.hooks?.afterColdBorrow?.(id);
-    checkAborted(options.signal, id);
-    // Attached while the scan was in flight: the live session wins.
-    if (this.#deps.store.get(id) !== undefined) return 'retry';
+    if ((await this.#recheckCold(id, options)) === 'retry') return 'retry';
     return this.#publish(cut, undefined);
   }
 

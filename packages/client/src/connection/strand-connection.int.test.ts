@@ -1,17 +1,40 @@
 import { StrandRpcError } from '@strand/protocol';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { isStrandClientError } from '../errors.js';
 import { FakeHost, FakeHostError } from '../test/fake-host.js';
 import { StrandConnection, type ConnectionState } from './strand-connection.js';
+import { realTimers, type Timers } from './timers.js';
 
 let host: FakeHost;
 const connections: StrandConnection[] = [];
+/** Every socket the connections of this test created, in order. */
+let sockets: WebSocket[] = [];
+/** The delay of every reconnect the connections of this test scheduled. */
+let retries: number[] = [];
+
+/** Real sockets, recorded, so a test waits for a socket's own close event instead of sleeping. */
+class RecordedWebSocket extends WebSocket {
+  constructor(url: string) {
+    super(url);
+    sockets.push(this);
+  }
+}
+
+/** Real timers, recorded: a reconnect is only ever scheduled through them, so none recorded means none happens. */
+const recordedTimers: Timers = {
+  setTimeout: (callback, ms) => {
+    retries.push(ms);
+    return realTimers.setTimeout(callback, ms);
+  },
+  clearTimeout: (handle) => realTimers.clearTimeout(handle),
+};
 
 function connect(options: { token?: string } = {}): StrandConnection {
   const connection = new StrandConnection({
     url: host.url,
-    WebSocket,
+    WebSocket: RecordedWebSocket,
+    timers: recordedTimers,
     backoff: { initialMs: 10, maxMs: 50 },
     ...options,
   });
@@ -19,11 +42,26 @@ function connect(options: { token?: string } = {}): StrandConnection {
   return connection;
 }
 
-async function opened(connection: StrandConnection): Promise<void> {
-  await vi.waitFor(() => expect(connection.state).toBe('open'));
+const closeEvent = (socket: WebSocket): Promise<void> =>
+  socket.readyState === WebSocket.CLOSED
+    ? Promise.resolve()
+    : new Promise((resolve) => socket.once('close', () => resolve()));
+
+/** Resolves on the connection's own `open` state change (no polling). */
+function opened(connection: StrandConnection): Promise<void> {
+  if (connection.state === 'open') return Promise.resolve();
+  return new Promise((resolve) => {
+    const off = connection.onStateChange((state) => {
+      if (state !== 'open') return;
+      off();
+      resolve();
+    });
+  });
 }
 
 beforeEach(async () => {
+  sockets = [];
+  retries = [];
   host = await FakeHost.start();
 });
 
@@ -34,17 +72,28 @@ afterEach(async () => {
 
 describe('StrandConnection over a real WebSocket', () => {
   it('correlates concurrent calls with responses sent in another order', async () => {
-    host.handle('session.rename', async (params) => {
-      // Longer titles answer sooner: the replies come back reversed.
-      await new Promise((resolve) => setTimeout(resolve, 60 - params.title.length * 10));
-      return { seq: params.title.length };
+    const titles = ['a', 'bb', 'ccc', 'dddd', 'eeeee'];
+    // Each call is held on the host until all have arrived; then they are answered last first.
+    const held: { title: string; answer: (result: { seq: number }) => void }[] = [];
+    let allArrived!: () => void;
+    const arrived = new Promise<void>((resolve) => (allArrived = resolve));
+    host.handle('session.rename', (params) => {
+      const answer = new Promise<{ seq: number }>((resolve) =>
+        held.push({ title: params.title, answer: resolve }),
+      );
+      if (held.length === titles.length) allArrived();
+      return answer;
     });
     const connection = connect();
-    const titles = ['a', 'bb', 'ccc', 'dddd', 'eeeee'];
-    const results = await Promise.all(
-      titles.map((title) => connection.call('session.rename', { id: 's', title })),
-    );
-    expect(results).toEqual(titles.map((title) => ({ seq: title.length })));
+    const calls = titles.map((title) => connection.call('session.rename', { id: 's', title }));
+    await arrived;
+    const answered: string[] = [];
+    for (const { title, answer } of [...held].reverse()) {
+      answered.push(title);
+      answer({ seq: title.length });
+    }
+    expect(answered).toEqual([...titles].reverse());
+    await expect(Promise.all(calls)).resolves.toEqual(titles.map((title) => ({ seq: title.length })));
   });
 
   it('rejects with a typed StrandRpcError carrying data.code', async () => {
@@ -74,16 +123,19 @@ describe('StrandConnection over a real WebSocket', () => {
   });
 
   it('rejects pending calls with CLIENT_DISCONNECTED when the socket drops, then reconnects and serves new calls', async () => {
-    host.handle('session.prompt', () => new Promise(() => undefined)); // never answers
+    let promptArrived!: () => void;
+    const arrived = new Promise<void>((resolve) => (promptArrived = resolve));
+    host.handle('session.prompt', () => {
+      promptArrived();
+      return new Promise(() => undefined); // never answers
+    });
     host.handle('session.cancel', () => ({ cancelled: true }));
     const connection = connect();
     const states: ConnectionState[] = [];
     connection.onStateChange((state) => states.push(state));
     await opened(connection);
     const pending = connection.call('session.prompt', { id: 's', text: 'hi' });
-    await vi.waitFor(() =>
-      expect(host.requests.some((request) => request.method === 'session.prompt')).toBe(true),
-    );
+    await arrived;
     host.dropAll();
     const error: unknown = await pending.catch((caught: unknown) => caught);
     expect(isStrandClientError(error, 'CLIENT_DISCONNECTED')).toBe(true);
@@ -97,14 +149,20 @@ describe('StrandConnection over a real WebSocket', () => {
   it('dispatches notifications', async () => {
     const connection = connect();
     const seen: unknown[] = [];
-    connection.onNotification((notification) => seen.push(notification));
+    const first = new Promise<void>((resolve) =>
+      connection.onNotification((notification) => {
+        seen.push(notification);
+        resolve();
+      }),
+    );
     await opened(connection);
     host.sendToAll({
       jsonrpc: '2.0',
       method: 'follow.state',
       params: { followId: 'f', generation: 1, live: true, busy: false },
     });
-    await vi.waitFor(() => expect(seen).toHaveLength(1));
+    await first;
+    expect(seen).toHaveLength(1);
     expect(seen[0]).toEqual({
       method: 'follow.state',
       params: { followId: 'f', generation: 1, live: true, busy: false },
@@ -120,16 +178,22 @@ describe('StrandConnection over a real WebSocket', () => {
     connection.close();
     const error: unknown = await pending.catch((caught: unknown) => caught);
     expect(isStrandClientError(error, 'CLIENT_CLOSED')).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Once the socket's own close event has run, nothing can reconnect but a scheduled retry.
+    await closeEvent(sockets[0]!);
+    expect(retries).toEqual([]);
+    expect(sockets).toHaveLength(1);
     expect(host.connectionUrls).toHaveLength(1);
-    expect(host.socketCount).toBe(0);
+    await host.whenNoSockets();
   });
 
   it('close() while the first connection attempt is still pending neither throws nor retries', async () => {
     const connection = connect();
     connection.close();
-    await new Promise((resolve) => setTimeout(resolve, 100));
     expect(connection.state).toBe('closed');
-    expect(host.socketCount).toBe(0);
+    await closeEvent(sockets[0]!);
+    expect(connection.state).toBe('closed');
+    expect(retries).toEqual([]);
+    expect(sockets).toHaveLength(1);
+    await host.whenNoSockets();
   });
 });

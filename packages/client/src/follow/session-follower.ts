@@ -7,11 +7,29 @@ import type { ProjectionStore } from '../projection-store/projection-store.js';
 import { parseFollowNotification, type FollowFrame } from './follow-frames.js';
 import { routeFrame, type Opening } from './frame-routing.js';
 import type { FollowTransport } from './follow-transport.js';
-import type { FollowPhase, FollowView, LoadOlderResult, ShownGeneration } from './follow-view.js';
+import type { FollowView, LoadOlderResult, ShownGeneration } from './follow-view.js';
 import { windowForSnapshot } from './join-generation.js';
 import { applyOlderPage } from './load-older.js';
 import { continueWindow } from './live-events.js';
 import { releaseFollow } from './release-follow.js';
+import {
+  acceptedOf,
+  begin,
+  connectionClosed,
+  errorOf,
+  opened,
+  openingFailed,
+  openingOf,
+  phaseOf,
+  showing,
+  snapshotAccepted,
+  socketLost,
+  stopped,
+  targetOf,
+  withError,
+  type FollowState,
+  type StopResult,
+} from './follow-state.js';
 import { SerialQueue } from './serial-queue.js';
 import { isFor, shownFrom, windowOf, withWindow, type Carrier } from './shown-generation.js';
 import { checkSnapshot } from './snapshot-check.js';
@@ -31,9 +49,21 @@ export interface SessionFollowerOptions {
   readonly reportListenerError?: ListenerErrorReporter;
 }
 
-interface Deferred {
-  readonly resolve: () => void;
-  readonly reject: (error: unknown) => void;
+/** The options with their defaults, resolved once. */
+interface Resolved {
+  readonly window: number | undefined;
+  readonly maxGapFill: number;
+  readonly maxBufferedFrames: number;
+  readonly pageLimit: number;
+}
+
+function resolveOptions(options: SessionFollowerOptions): Resolved {
+  return {
+    window: options.window,
+    maxGapFill: options.maxGapFill ?? 1000,
+    maxBufferedFrames: options.maxBufferedFrames ?? 10_000,
+    pageLimit: options.pageLimit ?? 500,
+  };
 }
 
 /**
@@ -52,44 +82,44 @@ interface Deferred {
  * `refollowing`. Its window joins the previous one when they touch; a hole of at most
  * `maxGapFill` events is paged in first; a larger one replaces the window (older history stays
  * reachable through `loadOlder`).
+ *
+ * State contract. What the follower knows is one `FollowState` (follow-state.ts); it changes only
+ * to what a pure transition returns, and the effects that transition names are carried out here.
  */
 export class SessionFollower {
-  private readonly connection: FollowTransport;
-  private readonly store: ProjectionStore;
-  private readonly listeners: Listeners<FollowView>;
-  private readonly report: ListenerErrorReporter;
-  private sessionId: string | null = null;
-  private interactive = false;
-  private phase: FollowPhase = 'idle';
-  private shown: ShownGeneration | null = null;
-  private carrier: Carrier | null = null;
-  private opening: Opening | null = null;
-  private error: unknown = null;
-  private first: Deferred | null = null;
-  private detach: (() => void)[] = [];
-  private readonly queue: SerialQueue;
-  private cachedView: FollowView | null = null;
+  readonly #connection: FollowTransport;
+  readonly #store: ProjectionStore;
+  readonly #options: Resolved;
+  readonly #listeners: Listeners<FollowView>;
+  readonly #queue: SerialQueue;
+  /** The one piece of state; replaced only through the transitions of `follow-state.ts`. */
+  #state: FollowState = { kind: 'idle', error: null };
+  /** The connection listeners of the current follow. */
+  #detach: (() => void)[] = [];
+  /** Rebuilt at each emit, so a view object stays the same between two notifications. */
+  #view: FollowView | null = null;
 
-  constructor(private readonly options: SessionFollowerOptions) {
-    this.connection = options.connection;
-    this.store = options.store;
-    this.report = options.reportListenerError ?? reportToConsole;
-    this.listeners = new Listeners(this.report);
-    this.queue = new SerialQueue(this.report);
+  constructor(options: SessionFollowerOptions) {
+    this.#connection = options.connection;
+    this.#store = options.store;
+    this.#options = resolveOptions(options);
+    const report = options.reportListenerError ?? reportToConsole;
+    this.#listeners = new Listeners(report);
+    this.#queue = new SerialQueue(report);
   }
 
   get view(): FollowView {
-    this.cachedView ??= {
-      sessionId: this.sessionId,
-      phase: this.phase,
-      shown: this.shown,
-      error: this.error,
+    this.#view ??= {
+      sessionId: targetOf(this.#state)?.sessionId ?? null,
+      phase: phaseOf(this.#state),
+      shown: acceptedOf(this.#state)?.shown ?? null,
+      error: errorOf(this.#state),
     };
-    return this.cachedView;
+    return this.#view;
   }
 
   subscribe(listener: (view: FollowView) => void): () => void {
-    return this.listeners.add(listener);
+    return this.#listeners.add(listener);
   }
 
   /**
@@ -98,102 +128,104 @@ export class SessionFollower {
    * A disconnect before the first snapshot is not a failure: the next socket re-follows.
    */
   follow(sessionId: string, options: { readonly interactive?: boolean } = {}): Promise<void> {
-    if (this.sessionId !== null) {
+    const current = targetOf(this.#state);
+    if (current !== null) {
       return Promise.reject(
-        new StrandClientError('CLIENT_FOLLOW_ACTIVE', `already following ${this.sessionId}`),
+        new StrandClientError('CLIENT_FOLLOW_ACTIVE', `already following ${current.sessionId}`),
       );
     }
-    if (this.connection.state === 'closed') {
+    if (this.#connection.state === 'closed') {
       return Promise.reject(
         new StrandClientError('CLIENT_CLOSED', `follow ${sessionId}: the connection is closed`),
       );
     }
-    this.sessionId = sessionId;
-    this.interactive = options.interactive ?? false;
-    this.error = null;
-    this.detach = [
-      this.connection.onNotification((notification) => this.receive(notification)),
-      this.connection.onStateChange((state) => this.connectionChanged(state)),
-    ];
     const promise = new Promise<void>((resolve, reject) => {
-      this.first = { resolve, reject };
+      this.#set(begin({ sessionId, interactive: options.interactive ?? false }, { resolve, reject }));
     });
-    this.update('opening');
-    if (this.connection.state === 'open') this.open();
+    this.#detach = [
+      this.#connection.onNotification((notification) => this.#receive(notification)),
+      this.#connection.onStateChange((state) => this.#connectionChanged(state)),
+    ];
+    if (this.#connection.state === 'open') this.#open();
     return promise;
   }
 
   /** Opens a new generation now (a retry after `failed`); no-op while one is opening or offline. */
   refollow(): void {
-    if (this.sessionId === null || this.connection.state !== 'open') return;
-    if (this.opening !== null && this.opening.epoch === this.connection.epoch) return;
-    this.open();
+    if (targetOf(this.#state) === null || this.#connection.state !== 'open') return;
+    if (openingOf(this.#state)?.epoch === this.#connection.epoch) return;
+    this.#open();
   }
 
   /** Loads up to `limit` events before the window with `session.page { beforeSeq }`. */
   async loadOlder(limit: number): Promise<LoadOlderResult> {
-    const sessionId = this.sessionId;
-    const shown = this.shown;
-    if (sessionId === null || shown === null) {
+    const sessionId = targetOf(this.#state)?.sessionId;
+    const shown = acceptedOf(this.#state)?.shown;
+    if (sessionId === undefined || shown === undefined) {
       throw new StrandClientError('CLIENT_NOT_FOLLOWING', 'loadOlder: no generation is shown');
     }
     if (shown.firstSeq === 0) return { kind: 'complete' };
-    const page = await this.connection.call('session.page', {
+    const page = await this.#connection.call('session.page', {
       id: sessionId,
       beforeSeq: shown.firstSeq,
       limit,
     });
-    return this.queue.run((): LoadOlderResult => {
-      if (this.sessionId !== sessionId || this.shown === null) return { kind: 'superseded' };
-      const applied = applyOlderPage(sessionId, this.shown, shown.firstSeq, page);
-      if (applied.result.kind === 'loaded') this.show(applied.shown);
+    return this.#queue.run((): LoadOlderResult => {
+      const now = acceptedOf(this.#state)?.shown;
+      if (targetOf(this.#state)?.sessionId !== sessionId || now === undefined) return { kind: 'superseded' };
+      const applied = applyOlderPage(sessionId, now, shown.firstSeq, page);
+      if (applied.result.kind === 'loaded') this.#show(applied.shown);
       return applied.result;
     });
   }
 
   /** Stops following: the view goes idle; the host is told (best effort) when the socket still serves the follow. */
   async unfollow(): Promise<void> {
-    if (this.sessionId === null) return;
-    const carrier = this.carrier;
-    const first = this.first;
-    this.stop();
-    first?.reject(new StrandClientError('CLIENT_NOT_FOLLOWING', 'unfollowed before the first generation'));
-    if (carrier !== null) await releaseFollow(this.connection, carrier.followId, carrier.epoch);
+    if (targetOf(this.#state) === null) return;
+    const { reject, release } = this.#stop();
+    reject?.reject(new StrandClientError('CLIENT_NOT_FOLLOWING', 'unfollowed before the first generation'));
+    if (release !== null) await releaseFollow(this.#connection, release.followId, release.epoch);
   }
 
   /** Resolves once every frame and snapshot received so far has been applied. */
   settled(): Promise<void> {
-    return this.queue.settled();
+    return this.#queue.settled();
   }
 
-  private open(): void {
-    const sessionId = this.sessionId;
-    if (sessionId === null) return;
-    const opening: Opening = { epoch: this.connection.epoch, buffered: [], overflowed: false };
-    this.opening = opening;
-    this.update(this.shown === null ? 'opening' : 'refollowing');
-    const window = this.options.window;
+  #open(): void {
+    const target = targetOf(this.#state);
+    if (target === null) return;
+    const opening: Opening = { epoch: this.#connection.epoch, buffered: [], overflowed: false };
+    const moved = opened(this.#state, opening);
+    if (moved.kind === 'unchanged') return;
+    this.#set(moved.state);
+    const window = this.#options.window;
     const params = {
-      id: sessionId,
-      interactive: this.interactive,
+      id: target.sessionId,
+      interactive: target.interactive,
       ...(window === undefined ? {} : { window }),
     };
-    void this.connection.call('session.follow', params).then(
-      (snapshot) => this.queue.enqueue(() => this.accept(opening, snapshot)),
-      (error: unknown) => this.queue.enqueue(() => this.openFailed(opening, error)),
+    void this.#connection.call('session.follow', params).then(
+      (snapshot) => this.#queue.enqueue(() => this.#accept(opening, snapshot)),
+      (error: unknown) => this.#queue.enqueue(() => this.#openFailed(opening, error)),
     );
   }
 
-  private receive(notification: IncomingNotification): void {
-    if (this.sessionId === null) return;
+  #receive(notification: IncomingNotification): void {
+    if (targetOf(this.#state) === null) return;
     const parsed = parseFollowNotification(notification.method, notification.params);
     if (parsed.kind !== 'frame') return;
     const frame = parsed.frame;
-    const maxBuffered = this.options.maxBufferedFrames ?? 10_000;
-    const route = routeFrame(frame, notification.epoch, this.carrier, this.opening, maxBuffered);
+    const route = routeFrame(
+      frame,
+      notification.epoch,
+      acceptedOf(this.#state)?.carrier ?? null,
+      openingOf(this.#state),
+      this.#options.maxBufferedFrames,
+    );
     switch (route.kind) {
       case 'apply':
-        this.queue.enqueue(() => this.apply(frame, route.carrier));
+        this.#queue.enqueue(() => this.#apply(frame, route.carrier));
         return;
       case 'buffer':
         route.opening.buffered.push(frame);
@@ -208,24 +240,29 @@ export class SessionFollower {
     }
   }
 
-  private connectionChanged(state: ConnectionState): void {
+  #connectionChanged(state: ConnectionState): void {
     switch (state) {
       case 'open':
-        if (this.carrier?.epoch !== this.connection.epoch) this.refollow();
+        if (acceptedOf(this.#state)?.carrier.epoch !== this.#connection.epoch) this.refollow();
         return;
       case 'connecting':
-      case 'reconnecting':
+      case 'reconnecting': {
         // The socket and every follow id on it are gone; the next open re-follows.
-        this.opening = null;
-        if (this.shown !== null && this.phase === 'following') this.update('refollowing');
+        const moved = socketLost(this.#state);
+        if (moved.kind === 'unchanged') return;
+        // Listeners hear of a phase change only (following → refollowing).
+        if (phaseOf(moved.state) === phaseOf(this.#state)) this.#state = moved.state;
+        else this.#set(moved.state);
         return;
+      }
       case 'closed': {
-        const first = this.first;
-        this.first = null;
-        this.opening = null;
-        this.error = new StrandClientError('CLIENT_CLOSED', 'the connection was closed');
-        this.update('failed');
-        first?.reject(this.error);
+        const closed = connectionClosed(
+          this.#state,
+          new StrandClientError('CLIENT_CLOSED', 'the connection was closed'),
+        );
+        if (closed.kind === 'unchanged') return;
+        this.#set(closed.state);
+        closed.reject?.reject(errorOf(closed.state));
         return;
       }
       default:
@@ -233,91 +270,104 @@ export class SessionFollower {
     }
   }
 
-  private async accept(opening: Opening, value: FollowSnapshot): Promise<void> {
-    const sessionId = this.sessionId;
-    if (this.opening !== opening || sessionId === null) {
-      void releaseFollow(this.connection, (value as { followId?: unknown } | null)?.followId, opening.epoch);
+  async #accept(opening: Opening, value: FollowSnapshot): Promise<void> {
+    const sessionId = targetOf(this.#state)?.sessionId;
+    if (openingOf(this.#state) !== opening || sessionId === undefined) {
+      void releaseFollow(this.#connection, (value as { followId?: unknown } | null)?.followId, opening.epoch);
       return;
     }
     const checked = checkSnapshot(value, sessionId);
     if (checked.kind === 'invalid') {
-      this.opening = null;
-      this.failOpening(new StrandClientError('CLIENT_SNAPSHOT_INVALID', checked.reason));
+      this.#openFailed(opening, new StrandClientError('CLIENT_SNAPSHOT_INVALID', checked.reason));
       return;
     }
     const snapshot = checked.snapshot;
-    const joined = await windowForSnapshot(this.connection, this.shown, snapshot, {
-      maxGapFill: this.options.maxGapFill ?? 1000,
-      pageLimit: this.pageLimit(),
-      isCurrent: () => this.opening === opening,
-    });
-    if (joined.kind === 'superseded' || this.opening !== opening) return;
-    if (!joined.sameLog) this.store.forget(sessionId); // recreated under this id: its seqs restarted
-    const oldCarrier = this.carrier;
+    const joined = await windowForSnapshot(
+      this.#connection,
+      acceptedOf(this.#state)?.shown ?? null,
+      snapshot,
+      {
+        maxGapFill: this.#options.maxGapFill,
+        pageLimit: this.#options.pageLimit,
+        isCurrent: () => openingOf(this.#state) === opening,
+      },
+    );
+    if (joined.kind === 'superseded' || openingOf(this.#state) !== opening) return;
+    if (!joined.sameLog) this.#store.forget(sessionId); // recreated under this id: its seqs restarted
     const carrier: Carrier = {
       followId: snapshot.followId,
       generation: snapshot.generation,
       epoch: opening.epoch,
     };
-    this.carrier = carrier;
-    this.opening = null;
-    this.error = null;
-    this.store.applyBaseline(sessionId, snapshot.baseline);
-    this.shown = shownFrom(snapshot, joined.window);
-    this.update('following');
-    const first = this.first;
-    this.first = null;
-    first?.resolve();
-    if (oldCarrier !== null && oldCarrier.followId !== carrier.followId) {
-      void releaseFollow(this.connection, oldCarrier.followId, oldCarrier.epoch);
-    }
+    const result = snapshotAccepted(this.#state, opening, {
+      carrier,
+      shown: shownFrom(snapshot, joined.window),
+    });
+    if (result.kind === 'stale') return;
+    this.#store.applyBaseline(sessionId, snapshot.baseline);
+    this.#set(result.state);
+    result.resolve?.resolve();
+    if (result.release !== null)
+      void releaseFollow(this.#connection, result.release.followId, result.release.epoch);
     for (const frame of opening.buffered) {
-      if (isFor(frame, carrier, carrier.epoch)) await this.apply(frame, carrier);
+      if (isFor(frame, carrier, carrier.epoch)) await this.#apply(frame, carrier);
     }
     if (opening.overflowed) this.refollow();
   }
 
-  private openFailed(opening: Opening, error: unknown): void {
-    if (this.opening !== opening) return; // superseded, or the socket went away (the next open re-follows)
-    this.opening = null;
-    if (isStrandClientError(error, 'CLIENT_DISCONNECTED')) return;
-    this.failOpening(error);
-  }
-
-  /** The first generation failing makes `follow()` reject and the follower idle; a later one keeps the shown one. */
-  private failOpening(error: unknown): void {
-    this.error = error;
-    if (this.shown === null) {
-      const first = this.first;
-      this.stop();
-      first?.reject(error);
-      return;
+  /**
+   * The first generation failing makes `follow()` reject and the follower idle; a later one keeps
+   * the shown one. A lost socket is no failure (the next open re-follows).
+   */
+  #openFailed(opening: Opening, error: unknown): void {
+    const result = openingFailed(
+      this.#state,
+      opening,
+      error,
+      isStrandClientError(error, 'CLIENT_DISCONNECTED'),
+    );
+    switch (result.kind) {
+      case 'stale':
+        return;
+      case 'dropped':
+        this.#state = result.state; // the phase is unchanged: nothing to tell
+        return;
+      case 'stopped':
+        this.#detachAll();
+        this.#set(result.state);
+        result.reject.reject(error);
+        return;
+      case 'failed':
+        this.#set(result.state);
+        return;
+      default:
+        assertNever(result, 'opening failure');
     }
-    this.update('failed');
   }
 
-  private async apply(frame: FollowFrame, carrier: Carrier): Promise<void> {
-    if (this.carrier !== carrier || this.sessionId === null) return; // a newer generation took over
+  async #apply(frame: FollowFrame, carrier: Carrier): Promise<void> {
+    const accepted = acceptedOf(this.#state);
+    const sessionId = targetOf(this.#state)?.sessionId;
+    if (accepted?.carrier !== carrier || sessionId === undefined) return; // a newer generation took over
     switch (frame.kind) {
       case 'events':
-        await this.applyEvents(frame.events, carrier, this.sessionId);
+        await this.#applyEvents(frame.events, carrier, sessionId);
         return;
       case 'projection':
-        this.store.applyFrame(this.sessionId, frame);
+        this.#store.applyFrame(sessionId, frame);
         return;
-      case 'state':
-        if (this.shown !== null) {
-          const { stopped: _previous, ...shown } = this.shown;
-          // A session that went cold was reopened from disk (or will be): it no longer stops.
-          const stopped = frame.stopped ?? (frame.live ? this.shown.stopped : undefined);
-          this.show({
-            ...shown,
-            live: frame.live,
-            busy: frame.busy,
-            ...(stopped === undefined ? {} : { stopped }),
-          });
-        }
+      case 'state': {
+        const { stopped: previous, ...shown } = accepted.shown;
+        // A session that went cold was reopened from disk (or will be): it no longer stops.
+        const stopped = frame.stopped ?? (frame.live ? previous : undefined);
+        this.#show({
+          ...shown,
+          live: frame.live,
+          busy: frame.busy,
+          ...(stopped === undefined ? {} : { stopped }),
+        });
         return;
+      }
       case 'resync':
         this.refollow();
         return;
@@ -326,22 +376,22 @@ export class SessionFollower {
     }
   }
 
-  private async applyEvents(events: readonly unknown[], carrier: Carrier, sessionId: string): Promise<void> {
-    const shown = this.shown;
-    if (shown === null) return;
-    const result = await continueWindow(this.connection, sessionId, windowOf(shown), events, {
-      isCurrent: () => this.carrier === carrier,
-      pageLimit: this.pageLimit(),
+  async #applyEvents(events: readonly unknown[], carrier: Carrier, sessionId: string): Promise<void> {
+    const shown = acceptedOf(this.#state)?.shown;
+    if (shown === undefined) return;
+    const result = await continueWindow(this.#connection, sessionId, windowOf(shown), events, {
+      isCurrent: () => acceptedOf(this.#state)?.carrier === carrier,
+      pageLimit: this.#options.pageLimit,
     });
     switch (result.kind) {
       case 'advanced':
-        this.show(withWindow(shown, result.window));
+        this.#show(withWindow(shown, result.window));
         return;
       case 'unchanged':
       case 'superseded':
         return;
       case 'broken':
-        this.recover(result.error);
+        this.#recover(result.error);
         return;
       default:
         assertNever(result, 'live events result');
@@ -349,35 +399,34 @@ export class SessionFollower {
   }
 
   /** The window can no longer be continued from frames: open a new generation (a disconnect re-follows anyway). */
-  private recover(error: unknown): void {
+  #recover(error: unknown): void {
     if (isStrandClientError(error, 'CLIENT_DISCONNECTED')) return;
-    this.error = error;
+    // Recorded for the next view; the re-follow below is what listeners hear of.
+    this.#state = withError(this.#state, error);
     this.refollow();
   }
 
-  private stop(): void {
-    for (const detach of this.detach) detach();
-    this.detach = [];
-    this.sessionId = null;
-    this.carrier = null;
-    this.opening = null;
-    this.shown = null;
-    this.first = null;
-    this.update('idle');
+  #stop(): StopResult {
+    this.#detachAll();
+    const result = stopped(this.#state);
+    this.#set(result.state);
+    return result;
   }
 
-  private pageLimit(): number {
-    return this.options.pageLimit ?? 500;
+  #detachAll(): void {
+    for (const detach of this.#detach) detach();
+    this.#detach = [];
   }
 
-  private show(shown: ShownGeneration): void {
-    this.shown = shown;
-    this.update(this.phase);
+  #show(shown: ShownGeneration): void {
+    const moved = showing(this.#state, shown);
+    if (moved.kind === 'moved') this.#set(moved.state);
   }
 
-  private update(phase: FollowPhase): void {
-    this.phase = phase;
-    this.cachedView = null;
-    this.listeners.emit(this.view);
+  /** Replaces the state and tells the listeners. */
+  #set(state: FollowState): void {
+    this.#state = state;
+    this.#view = null;
+    this.#listeners.emit(this.view);
   }
 }

@@ -58,6 +58,7 @@ export class FakeHost {
   afterSnapshot: ((follower: FakeFollower) => void) | null = null;
   private readonly handlers = new Map<string, Handler>();
   private readonly held: (() => void)[] = [];
+  private readonly requestWatchers = new Set<() => void>();
   private nextFollow = 1;
   private nextGeneration = 1;
 
@@ -84,6 +85,31 @@ export class FakeHost {
 
   get socketCount(): number {
     return this.server.clients.size;
+  }
+
+  /** Resolves once at least `count` requests received so far match `predicate` (checked at each request). */
+  untilRequests(
+    predicate: (request: { method: string; params: Record<string, unknown> }) => boolean,
+    count: number,
+  ): Promise<void> {
+    const enough = (): boolean => this.requests.filter(predicate).length >= count;
+    if (enough()) return Promise.resolve();
+    return new Promise((resolve) => {
+      const check = (): void => {
+        if (!enough()) return;
+        this.requestWatchers.delete(check);
+        resolve();
+      };
+      this.requestWatchers.add(check);
+    });
+  }
+
+  /** Resolves once the host holds no socket (each close event seen), without polling a clock. */
+  async whenNoSockets(): Promise<void> {
+    for (const socket of [...this.server.clients]) {
+      if (socket.readyState !== socket.CLOSED)
+        await new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    }
   }
 
   /** Overrides a method; a thrown `FakeHostError` becomes a typed wire error. */
@@ -214,6 +240,7 @@ export class FakeHost {
   private receive(socket: WebSocket, text: string): void {
     const request = JSON.parse(text) as { id: number; method: string; params: Record<string, unknown> };
     this.requests.push({ method: request.method, params: request.params });
+    for (const watcher of [...this.requestWatchers]) watcher();
     const reply = (result: unknown): void => this.send(socket, { jsonrpc: '2.0', id: request.id, result });
     const fail = (error: unknown): void => {
       const code: WireErrorCode = error instanceof FakeHostError ? error.code : 'RPC_INTERNAL_ERROR';

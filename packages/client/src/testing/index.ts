@@ -1,0 +1,1 @@
+export { describeWireSuite, type WireHost } from './wire-suite.js';
