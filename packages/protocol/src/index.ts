@@ -40,3 +40,9 @@ export type {
   Notifications,
   NotificationName,
 } from './methods.js';
+export {
+  FollowDraftParamsSchema,
+  FOLLOW_DRAFT_METHOD,
+  DRAFT_INTERVAL_MS,
+  type FollowDraftParams,
+} from './draft.js';

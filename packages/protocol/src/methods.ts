@@ -1,3 +1,4 @@
+import type { FollowDraftParams } from './draft.js';
 import type {
   ProjectionBaseline,
   ProjectionHints,
@@ -195,5 +196,7 @@ export interface Notifications {
   };
   /** The follower fell too far behind (or the source changed): re-follow for a new generation. */
   'follow.resync': { readonly followId: string; readonly generation: number; readonly reason: string };
+  /** The running step's text so far; transient (see `draft.ts`). */
+  'follow.draft': FollowDraftParams;
 }
 export type NotificationName = keyof Notifications;
