@@ -31,6 +31,8 @@ interface ServeOptions {
 }
 
 const WEB_ROOT = webRoot();
+/** `--demo`: the scripted model's pause before each streamed word (about 25 words a second). */
+const DEMO_CHUNK_DELAY_MS = 40;
 
 /** `strand serve`: the host with the web UI over a data folder. */
 export function serveCommand(): Command {
@@ -116,6 +118,8 @@ async function serve(
         }),
     ...(modelsFile === undefined ? {} : { models: modelsFile.models }),
     ...(modelsFile?.default === undefined ? {} : { defaultModel: modelsFile.default }),
+    // The demo shows replies being written: the scripted model streams a word at a time.
+    ...(options.demo === true ? { scriptedChunkDelayMs: DEMO_CHUNK_DELAY_MS } : {}),
   });
   const host = await startHost({
     services: runtime.services,
