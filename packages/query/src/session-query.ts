@@ -273,7 +273,18 @@ export class SessionQuery {
       const restored = registry.restore({ header: subject.header, rows, events: events.slice(from), from });
       if (restored.kind === 'restored') return restored.projection.snapshot;
     }
-    return registry.foldAll(subject.header, events).snapshot;
+    const folded = registry.foldAll(subject.header, events);
+    // Read-through: a log without rows (written by an import, a corpus writer, another tool) gets
+    // them now, so its next cold view is a tail read instead of another whole-log fold. Only a
+    // cut the disk holds (no synthesized repairs), and never a verdict: a failed write is a miss later.
+    if (cache !== undefined && events.length === storedEventCount) {
+      try {
+        cache.put(subject, subject.inheritedEventCount, folded.rows);
+      } catch {
+        // PROJECTION_CACHE_WRITE_FAILED / _CLOSED: the cache is an acceleration, the fold stands.
+      }
+    }
+    return folded.snapshot;
   }
 
   #preparedCut(lease: PreparationLease, options: ObserveOptions): ObservationCut {
