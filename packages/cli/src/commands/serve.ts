@@ -11,6 +11,7 @@ import type { DataFolderLock } from '../data-lock/data-folder-lock.js';
 import { DEFAULT_DATA_DIR } from '../defaults.js';
 import { storeOption } from '../store-option.js';
 import { webRoot } from '../web-root.js';
+import { warmDemoCache } from './demo-warm.js';
 
 interface ServeOptions {
   data: string;
@@ -121,6 +122,7 @@ async function serve(
     // The demo shows replies being written: the scripted model streams a word at a time.
     ...(options.demo === true ? { scriptedChunkDelayMs: DEMO_CHUNK_DELAY_MS } : {}),
   });
+  if (options.demo === true) await warmDemoCache(runtime);
   const host = await startHost({
     services: runtime.services,
     host: options.host,

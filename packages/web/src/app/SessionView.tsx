@@ -37,7 +37,8 @@ interface Props {
   readonly onChildDetected: (id: string) => void;
 }
 
-const OLDER_PAGE = 200;
+/** Events one "load older" asks for: a bigger step than the opening window, a few screens back. */
+const OLDER_PAGE = 250;
 
 /**
  * Calls the view makes before it sends a command: the first one turns the read-only follow into an
