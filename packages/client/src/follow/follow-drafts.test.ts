@@ -5,7 +5,7 @@ import { drain, evs, ScriptedTransport, snapshotOf } from '../test/scripted-tran
 import { FollowDrafts } from './follow-drafts.js';
 import { SessionFollower } from './session-follower.js';
 
-const at = (seq: number, type: string, data: Record<string, unknown> = {}): WireEvent => ({
+const at = (seq: number, type: string, data: WireEvent['data'] = {}): WireEvent => ({
   type,
   seq,
   time: seq,
