@@ -221,11 +221,19 @@ describe('projection modes', () => {
     whole.dispose();
   });
 
-  it('a whole-log cold fold leaves cache rows behind, so the next windowed view is a tail read of the same cut', async () => {
+  it('with fillCache, a whole-log cold fold leaves cache rows behind, so the next windowed view is a tail read of the same cut', async () => {
     const written = await f.storedSession('fill', 6);
     const subject = { header: written.header, incarnation: written.incarnation! };
     expect(f.cache.cachedStates(subject, written.inheritedEventCount)).toEqual({});
-    const first = await f.query.observeSession(written.id, { projectionMode: 'all', window: { last: 3 } });
+    // Without it (a computing-and-discarding reader) nothing is written back.
+    const discarded = await f.query.observeSession(written.id, { projectionMode: 'all' });
+    discarded.dispose();
+    expect(f.cache.cachedStates(subject, written.inheritedEventCount)).toEqual({});
+    const first = await f.query.observeSession(written.id, {
+      projectionMode: 'all',
+      window: { last: 3 },
+      fillCache: true,
+    });
     expect(first.hasPreparedSource).toBe(true);
     first.dispose();
     expect(Object.keys(f.cache.cachedStates(subject, written.inheritedEventCount)).sort()).toEqual(
@@ -245,7 +253,7 @@ describe('projection modes', () => {
       { type: 'turn/start', data: {} },
       { type: 'step/start', data: {} },
     ]);
-    const obs = await f.query.observeSession(written.id, { projectionMode: 'all' });
+    const obs = await f.query.observeSession(written.id, { projectionMode: 'all', fillCache: true });
     obs.dispose();
     const subject = { header: written.header, incarnation: written.incarnation! };
     expect(f.cache.cachedStates(subject, written.inheritedEventCount)).toEqual({});

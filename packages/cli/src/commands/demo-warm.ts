@@ -13,6 +13,7 @@ export async function warmDemoCache(runtime: StrandRuntime): Promise<void> {
       projectionMode: 'all',
       window: { last: 1 },
       retainPrepared: false,
+      fillCache: true,
     });
     observation.dispose();
   } catch (error) {

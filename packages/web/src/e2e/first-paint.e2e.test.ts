@@ -38,6 +38,7 @@ describe('first paint of a 50k-event session in Chromium', { timeout: 180_000 },
       projectionMode: 'all',
       window: { last: 1 },
       retainPrepared: false,
+      fillCache: true,
     });
     warm.dispose();
     await env.page.goto(env.host.url);
