@@ -28,8 +28,11 @@ export interface TurnOutcome {
 /** What an agent tells its subscribers; none of it is persisted except through the session. */
 export type AgentEvent =
   | { readonly kind: 'status'; readonly status: AgentStatus }
-  /** A streamed fragment of the assistant message being generated (the event follows at step end). */
-  | { readonly kind: 'text-delta'; readonly text: string }
+  /**
+   * The assistant text of the running step so far (accumulated, not a delta); `step` is the seq
+   * of its durable `step/start`. Transient: the step's `assistant/message` is the authority.
+   */
+  | { readonly kind: 'draft'; readonly step: SessionSeq; readonly text: string }
   /** The session went cold; this agent is finished. */
   | { readonly kind: 'detached' };
 

@@ -51,3 +51,5 @@ export type { Timers } from './connection/timers.js';
 export { SessionFollower, type SessionFollowerOptions } from './follow/session-follower.js';
 export type { FollowTransport } from './follow/follow-transport.js';
 export type { FollowPhase, FollowView, ShownGeneration, LoadOlderResult } from './follow/follow-view.js';
+export { FollowDrafts, type DraftSource } from './follow/follow-drafts.js';
+export { judgeDraft, type FollowDraft, type DraftVerdict } from './follow/visible-draft.js';

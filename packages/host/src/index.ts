@@ -16,5 +16,6 @@ export type {
   AppendSignal,
 } from './ports.js';
 export { HostError, toWireError } from './errors.js';
-export { FollowHub } from './follow/follow-hub.js';
+export { FollowHub, type DraftPacing } from './follow/follow-hub.js';
+export type { DraftClock } from './follow/draft-throttle.js';
 export { isLoopbackHost } from './auth.js';

@@ -32,6 +32,11 @@ export interface AgentPort {
   isBusy(id: SessionId): boolean;
   /** Busy/idle changes, for list rows and follow state frames. */
   onBusyChange(listener: (id: SessionId, busy: boolean) => void): () => void;
+  /**
+   * The running step's accumulated assistant text, for `follow.draft`: `step` is the seq of its
+   * `step/start`, already durable. Transient; absent means the agents stream no drafts.
+   */
+  onDraft?(listener: (id: SessionId, step: number, text: string) => void): () => void;
 }
 
 export interface SubagentPort {

@@ -9,7 +9,7 @@ import { httpRoutes } from './edge/http-routes.js';
 import type { RefusalListener } from './edge/refusal-log.js';
 import { TokenGate } from './edge/token-gate.js';
 import { upgradeHandler } from './edge/upgrade.js';
-import { FollowHub } from './follow/follow-hub.js';
+import { FollowHub, type DraftPacing } from './follow/follow-hub.js';
 import type { Outbound } from './follow/outbound.js';
 import { errorReply, handleFrame, type ConnectionContext } from './rpc/dispatch.js';
 import { DEFAULT_LIMITS, frameCeiling, type HostLimits, type HostServices } from './services.js';
@@ -34,6 +34,8 @@ export interface HostOptions {
   readonly limits?: Partial<HostLimits>;
   /** A built web UI folder to serve over HTTP. */
   readonly webRoot?: string;
+  /** How `follow.draft` is paced (default: one per `DRAFT_INTERVAL_MS`, real clock); tests inject a clock. */
+  readonly draftPacing?: DraftPacing;
 }
 
 export interface RunningHost {
@@ -80,7 +82,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
         `allowed origin ${JSON.stringify(origin)} is not an origin (http(s)://host[:port], no path)`,
       );
   const limits: HostLimits = { ...DEFAULT_LIMITS, ...options.limits };
-  const hub = new FollowHub(options.services, limits.maxQueuedBytes);
+  const hub = new FollowHub(options.services, limits.maxQueuedBytes, options.draftPacing);
   const webRoot = options.webRoot === undefined ? undefined : path.resolve(options.webRoot);
   const sockets = new Set<WebSocket>();
   // The frame limit is checked per message so an oversized request gets a typed error; `maxPayload`

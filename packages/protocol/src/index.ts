@@ -69,3 +69,9 @@ export {
   type NotificationName,
 } from './notifications.js';
 export { describeIssues } from './describe-issues.js';
+export {
+  FollowDraftParamsSchema,
+  FOLLOW_DRAFT_METHOD,
+  DRAFT_INTERVAL_MS,
+  type FollowDraftParams,
+} from './draft.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { contiguityProblem } from './event-run.js';
 import { asOfSeqSchema, present, seqSchema, wireEventSchema } from './session-types.js';
+import { FollowDraftParamsSchema } from './draft.js';
 import type { Wire } from './wire-type.js';
 
 /*
@@ -48,6 +49,8 @@ export const NOTIFICATIONS = {
   }),
   /** The follower fell too far behind (or the source changed): re-follow for a new generation. */
   'follow.resync': z.object({ ...address, reason: z.string() }),
+  /** The running step's text so far: transient, never in the log (`./draft.ts` says the contract). */
+  'follow.draft': FollowDraftParamsSchema,
 } as const satisfies Record<string, z.ZodType>;
 
 type NotificationTable = typeof NOTIFICATIONS;

@@ -221,6 +221,44 @@ describe('projection modes', () => {
     whole.dispose();
   });
 
+  it('with fillCache, a whole-log cold fold leaves cache rows behind, so the next windowed view is a tail read of the same cut', async () => {
+    const written = await f.storedSession('fill', 6);
+    const subject = { header: written.header, incarnation: written.incarnation! };
+    expect(f.cache.cachedStates(subject, written.inheritedEventCount)).toEqual({});
+    // Without it (a computing-and-discarding reader) nothing is written back.
+    const discarded = await f.query.observeSession(written.id, { projectionMode: 'all' });
+    discarded.dispose();
+    expect(f.cache.cachedStates(subject, written.inheritedEventCount)).toEqual({});
+    const first = await f.query.observeSession(written.id, {
+      projectionMode: 'all',
+      window: { last: 3 },
+      fillCache: true,
+    });
+    expect(first.hasPreparedSource).toBe(true);
+    first.dispose();
+    expect(Object.keys(f.cache.cachedStates(subject, written.inheritedEventCount)).sort()).toEqual(
+      f.registry.keys().sort(),
+    );
+    const inspect = vi.spyOn(f.persistence, 'inspect');
+    const next = await f.query.observeSession(written.id, { projectionMode: 'all', window: { last: 3 } });
+    expect(inspect).not.toHaveBeenCalled();
+    expect(next.hasPreparedSource).toBe(false);
+    expect(next.projections).toEqual(first.projections);
+    expect(next.events).toEqual(written.events.slice(-3));
+    next.dispose();
+  });
+
+  it('a cold log with synthesized repair closers writes no cache row (its cut is not on disk)', async () => {
+    const written = await f.storedSession('open-fill', 1, [
+      { type: 'turn/start', data: {} },
+      { type: 'step/start', data: {} },
+    ]);
+    const obs = await f.query.observeSession(written.id, { projectionMode: 'all', fillCache: true });
+    obs.dispose();
+    const subject = { header: written.header, incarnation: written.incarnation! };
+    expect(f.cache.cachedStates(subject, written.inheritedEventCount)).toEqual({});
+  });
+
   it('a cold log with a turn left open by a crash is observed with its repair closers, as a repairing load would leave it', async () => {
     const written = await f.storedSession('open', 1, [
       { type: 'turn/start', data: {} },

@@ -44,6 +44,12 @@ export interface ObserveOptions {
    * decode does not stay in the preparation layer's LRU after the observation is disposed.
    */
   readonly retainPrepared?: boolean;
+  /**
+   * `true` for a view a person opens (`session.follow`): a cold `'all'` cut folded from the whole
+   * log writes its cache rows (read-through), so the next view of the session is a tail read.
+   * Default false: a computing-and-discarding reader (the subagent listing) writes nothing back.
+   */
+  readonly fillCache?: boolean;
 }
 
 /** Test and diagnostics seams inside the resolution, where real races happen. */
@@ -240,7 +246,7 @@ export class SessionQuery {
         events: [],
         firstSeq: cursor,
         cursor,
-        projections: this.#coldProjections(log, events, log.events.length),
+        projections: this.#coldProjections(log, events, log.events.length, options.fillCache === true),
         revision: log.revision,
         incarnation: log.incarnation,
       };
@@ -259,6 +265,7 @@ export class SessionQuery {
     subject: CacheSubject & { readonly inheritedEventCount: SessionLogOffset },
     events: readonly SessionEvent[],
     storedEventCount: number,
+    fill: boolean,
   ): ProjectionSnapshot<string> {
     const { registry, cache } = this.#deps;
     const cursor = SessionLogOffset(events.length);
@@ -270,7 +277,19 @@ export class SessionQuery {
       const restored = registry.restore({ header: subject.header, rows, events: events.slice(from), from });
       if (restored.kind === 'restored') return restored.projection.snapshot;
     }
-    return registry.foldAll(subject.header, events).snapshot;
+    const folded = registry.foldAll(subject.header, events);
+    // Read-through (`fillCache`): a log without rows (written by an import, a corpus writer,
+    // another tool) gets them now, so its next cold view is a tail read instead of another
+    // whole-log fold. Only a cut the disk holds (no synthesized repairs), and never a verdict: a
+    // failed write is a miss later.
+    if (fill && cache !== undefined && events.length === storedEventCount) {
+      try {
+        cache.put(subject, subject.inheritedEventCount, folded.rows);
+      } catch {
+        // PROJECTION_CACHE_WRITE_FAILED / _CLOSED: the cache is an acceleration, the fold stands.
+      }
+    }
+    return folded.snapshot;
   }
 
   #preparedCut(lease: PreparationLease, options: ObserveOptions): ObservationCut {
@@ -279,7 +298,12 @@ export class SessionQuery {
     const [start, end] = windowBounds(options.window, cursor);
     const projections =
       options.projectionMode === 'all'
-        ? this.#coldProjections(prepared, prepared.events, prepared.storedEventCount)
+        ? this.#coldProjections(
+            prepared,
+            prepared.events,
+            prepared.storedEventCount,
+            options.fillCache === true,
+          )
         : undefined;
     return {
       source: 'cold',

@@ -38,6 +38,11 @@ export function agentPort(controller: AgentController): AgentPort {
         else if (change.kind === 'detached') listener(change.agent.id, false);
       });
     },
+    onDraft(listener) {
+      return controller.onChange((change) => {
+        if (change.kind === 'draft') listener(change.agent.id, change.step, change.text);
+      });
+    },
   };
 }
 

@@ -35,6 +35,11 @@ export interface RuntimeOptions {
   readonly models?: readonly ModelConfig[];
   /** The route of a session that never selected a model (default: the first endpoint, else scripted). */
   readonly defaultModel?: { readonly provider: string; readonly model: string };
+  /**
+   * Milliseconds the built-in scripted model pauses before each word it streams (default 0).
+   * `strand serve --demo` sets it so the demo shows replies being written (`follow.draft`).
+   */
+  readonly scriptedChunkDelayMs?: number;
   /** Index the persisted corpus for search when the runtime opens (default true; runs in the background). */
   readonly syncSearch?: boolean;
   /**
@@ -63,6 +68,7 @@ export interface ResolvedRuntimeOptions {
   /** Every configured endpoint, `model` first; the scripted model is added by the model set. */
   readonly models: readonly ModelConfig[];
   readonly defaultModel: { readonly provider: string; readonly model: string } | undefined;
+  readonly scriptedChunkDelayMs: number;
   readonly syncSearch: boolean;
   readonly wrapPersistence: ((persistence: SessionPersistence) => SessionPersistence) | undefined;
   readonly sweepTemp: boolean;
@@ -97,6 +103,7 @@ const Options = z.strictObject({
     .array(z.custom<ModelConfig>((value) => typeof value === 'object' && value !== null, 'must be an object'))
     .optional(),
   defaultModel: z.strictObject({ provider: z.string().min(1), model: z.string().min(1) }).optional(),
+  scriptedChunkDelayMs: z.number().int('must be an integer').min(0).max(1000).optional(),
   syncSearch: z.boolean().optional(),
   wrapPersistence: z
     .custom<(persistence: SessionPersistence) => SessionPersistence>((value) => typeof value === 'function', {
@@ -134,6 +141,7 @@ export function resolveRuntimeOptions(options: RuntimeOptions): ResolvedRuntimeO
     leaseTtlMs: o.leaseTtlMs,
     models: [...(o.model === undefined ? [] : [o.model]), ...(o.models ?? [])],
     defaultModel: o.defaultModel,
+    scriptedChunkDelayMs: o.scriptedChunkDelayMs ?? 0,
     syncSearch: o.syncSearch ?? true,
     wrapPersistence: o.wrapPersistence,
     sweepTemp: o.sweepTemp ?? true,

@@ -44,10 +44,10 @@ export async function openStrandRuntime(options: RuntimeOptions): Promise<Strand
   const dataDir = path.resolve(config.dataDir);
   await mkdir(dataDir, { recursive: true });
   // Before any store opens: a bad model configuration fails without side effects.
-  const modelSet = modelSetFromConfig(
-    config.models,
-    config.defaultModel === undefined ? {} : { defaultRoute: config.defaultModel },
-  );
+  const modelSet = modelSetFromConfig(config.models, {
+    ...(config.defaultModel === undefined ? {} : { defaultRoute: config.defaultModel }),
+    scripted: { chunkDelayMs: config.scriptedChunkDelayMs },
+  });
   const presets = await loadPresets(path.join(dataDir, 'presets.json'));
   const registry = strandRegistry();
   const stores = await openStores(config, registry);

@@ -27,3 +27,4 @@ export {
   type MockChatServer,
   type ReceivedRequest,
 } from './mock-chat-server.js';
+export { ManualClock } from './manual-clock.js';

@@ -381,7 +381,10 @@ export class AgentController {
           signal: toolSignal,
           subagents: childRuntimeFor(this.#children, agent),
         }),
-        onDelta: (text) => agent.emit({ kind: 'text-delta', text }),
+        onDraft: (step, text) => {
+          agent.emit({ kind: 'draft', step, text });
+          this.#emit({ kind: 'draft', agent, step, text });
+        },
         reportError: this.#reportError,
         onStarted: () => this.#turnStarted.get(agent)?.(),
       },

@@ -1,7 +1,7 @@
 import type { SessionPersistence, SessionPreparations } from '@strand/persistence';
 import type { ProjectionRegistry } from '@strand/projection';
 import type { SessionQuery } from '@strand/query';
-import type { SessionHeader, SessionId, SessionStore } from '@strand/session';
+import type { SessionHeader, SessionId, SessionSeq, SessionStore } from '@strand/session';
 import type { ListingCache } from '@strand/subagent';
 import type { Agent, AgentStatus } from '../agent.js';
 import type { Model, ModelResolver, ModelRoute } from '../model/model.js';
@@ -71,6 +71,8 @@ export interface ActivateOptions {
 export type AgentChange =
   | { readonly kind: 'attached'; readonly agent: Agent }
   | { readonly kind: 'status'; readonly agent: Agent; readonly status: AgentStatus }
-  | { readonly kind: 'detached'; readonly agent: Agent };
+  | { readonly kind: 'detached'; readonly agent: Agent }
+  /** The running step's text so far (see `AgentEvent` `draft`); transient, never persisted. */
+  | { readonly kind: 'draft'; readonly agent: Agent; readonly step: SessionSeq; readonly text: string };
 
 export const DEFAULT_MAX_STEPS = 16;

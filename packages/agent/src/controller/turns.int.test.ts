@@ -230,10 +230,12 @@ describe('cancellation and failures', () => {
       model: new ScriptedModel({ script: [{ text: 'partial answer', hang: true }] }),
     });
     const lease = await f.controller.create();
-    const deltas: string[] = [];
-    lease.agent.subscribe((event: AgentEvent) => event.kind === 'text-delta' && deltas.push(event.text));
+    let draft = '';
+    lease.agent.subscribe((event: AgentEvent) => {
+      if (event.kind === 'draft') draft = event.text;
+    });
     const running = lease.agent.prompt('take your time');
-    await until(() => deltas.join('') === 'partial answer');
+    await until(() => draft === 'partial answer');
     expect(lease.agent.cancel()).toBe(true);
     const outcome = await running;
     expect(outcome.reason).toBe('aborted');

@@ -1,7 +1,7 @@
 import { AgentError } from '../errors.js';
 import type { Model, ModelResolver, ModelRoute } from './model.js';
 import { modelFromConfig, type ModelConfig } from './model-from-config.js';
-import { ScriptedModel } from './scripted/scripted-model.js';
+import { ScriptedModel, type ScriptedModelOptions } from './scripted/scripted-model.js';
 
 /** The route of the built-in scripted model, always part of a host's models. */
 export const SCRIPTED_ROUTE: ModelRoute = { provider: 'strand', model: 'scripted' };
@@ -15,6 +15,8 @@ export interface ModelSetEntry {
 export interface ModelSetOptions {
   /** The route a session that never selected one runs on (default: the first endpoint, else scripted). */
   readonly defaultRoute?: ModelRoute;
+  /** Options of the built-in scripted model (`strand serve --demo` streams its replies slowly). */
+  readonly scripted?: Pick<ScriptedModelOptions, 'chunkDelayMs' | 'pause'>;
 }
 
 /**
@@ -32,7 +34,7 @@ export class ModelSet {
   constructor(entries: readonly ModelSetEntry[], options: ModelSetOptions = {}) {
     const all: ModelSetEntry[] = [];
     if (!entries.some((entry) => sameModel(entry.model.route, SCRIPTED_ROUTE)))
-      all.push({ model: new ScriptedModel(), label: 'Scripted (built-in, deterministic)' });
+      all.push({ model: new ScriptedModel(options.scripted), label: 'Scripted (built-in, deterministic)' });
     all.push(...entries);
     for (const entry of all) {
       const key = routeKey(entry.model.route);

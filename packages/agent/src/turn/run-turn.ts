@@ -2,6 +2,7 @@ import {
   SessionError,
   type MessageContent,
   type Session,
+  type SessionEvent,
   type SessionEventInput,
   type SessionSeq,
 } from '@strand/session';
@@ -30,7 +31,11 @@ export interface TurnDeps extends TurnPlan {
   readonly session: Session;
   readonly maxSteps: number;
   readonly toolContext: (signal: AbortSignal) => ToolContext;
-  readonly onDelta: (text: string) => void;
+  /**
+   * The running step's accumulated text, after every text delta. `step` is the seq of its
+   * `step/start`, called only once that event is durable (transient: never appended).
+   */
+  readonly onDraft: (step: SessionSeq, text: string) => void;
   /** Where a failure to write the closing events goes (the log then stays open for crash repair). */
   readonly reportError: (error: unknown) => void;
   /** Called once the turn's `turn/start` and `user/message` are durable. */
@@ -54,9 +59,11 @@ export async function runTurn(deps: TurnDeps, input: TurnInput, signal: AbortSig
   const { session } = deps;
   const state = new TurnState();
   let turnStartSeq: SessionSeq | undefined;
-  const append = async (events: SessionEventInput | readonly SessionEventInput[]): Promise<void> => {
+  const append = async (
+    events: SessionEventInput | readonly SessionEventInput[],
+  ): Promise<readonly SessionEvent[]> => {
     state.phase = 'append';
-    await session.append(events);
+    return session.append(events);
   };
   try {
     const [start] = await session.append([
@@ -74,7 +81,7 @@ export async function runTurn(deps: TurnDeps, input: TurnInput, signal: AbortSig
       // A resolver that throws is a model failure, not a persistence one.
       state.phase = 'model';
       const model = deps.resolveModel();
-      await append([
+      const [stepStart] = await append([
         { type: 'step/start', data: {} },
         { type: 'request/header', data: routeData(model.route) },
       ]);
@@ -90,7 +97,8 @@ export async function runTurn(deps: TurnDeps, input: TurnInput, signal: AbortSig
           signal,
         },
         acc,
-        deps.onDelta,
+        // `append` resolved: the step/start is durable, so a draft may name it.
+        stepStart === undefined ? () => undefined : () => deps.onDraft(stepStart.seq, acc.text),
       );
       await append({
         type: 'assistant/message',

@@ -12,6 +12,8 @@ import { workloadTurns } from '@strand/workload';
 import { humanizeTurn } from './demo-text.js';
 
 export const DEMO_LIVE_SESSION = SessionId('demo-live');
+/** The long session (≥ 50k events) whose first paint the web UI is measured by. */
+export const DEMO_LONG_SESSION = SessionId('demo-long');
 
 export interface DemoCorpusReport {
   readonly sessions: number;
@@ -137,7 +139,7 @@ export async function writeDemoCorpus(
 
   // One long session.
   const long = newSessionHeader({
-    id: SessionId('demo-long'),
+    id: DEMO_LONG_SESSION,
     cwd: '/home/demo/strand',
     createdAt: base + 5 * DAY,
   });

@@ -11,6 +11,7 @@ import type { DataFolderLock } from '../data-lock/data-folder-lock.js';
 import { DEFAULT_DATA_DIR } from '../defaults.js';
 import { storeOption } from '../store-option.js';
 import { webRoot } from '../web-root.js';
+import { warmDemoCache } from './demo-warm.js';
 
 interface ServeOptions {
   data: string;
@@ -31,6 +32,8 @@ interface ServeOptions {
 }
 
 const WEB_ROOT = webRoot();
+/** `--demo`: the scripted model's pause before each streamed word (about 25 words a second). */
+const DEMO_CHUNK_DELAY_MS = 40;
 
 /** `strand serve`: the host with the web UI over a data folder. */
 export function serveCommand(): Command {
@@ -116,7 +119,10 @@ async function serve(
         }),
     ...(modelsFile === undefined ? {} : { models: modelsFile.models }),
     ...(modelsFile?.default === undefined ? {} : { defaultModel: modelsFile.default }),
+    // The demo shows replies being written: the scripted model streams a word at a time.
+    ...(options.demo === true ? { scriptedChunkDelayMs: DEMO_CHUNK_DELAY_MS } : {}),
   });
+  if (options.demo === true) await warmDemoCache(runtime);
   const host = await startHost({
     services: runtime.services,
     host: options.host,

@@ -40,6 +40,8 @@ export function parseFollowNotification(method: string, params: unknown): Parsed
   if (!method.startsWith('follow.')) return { kind: 'other' };
   // A notification a newer host added: not ours to interpret.
   if (!isNotificationName(method)) return { kind: 'other' };
+  // Drafts are transient and never reach the follower's state: `FollowDrafts` reads them beside it.
+  if (method === 'follow.draft') return { kind: 'other' };
   const address = addressSchema.safeParse(params);
   if (!address.success) return { kind: 'invalid', reason: `${method}: missing followId or generation` };
   const parsed = NOTIFICATIONS[method].safeParse(params);
@@ -54,7 +56,7 @@ export function parseFollowNotification(method: string, params: unknown): Parsed
 }
 
 /** The frame of a checked notification, from the values received (a newer host's extra fields left behind). */
-function toFrame(method: NotificationName, params: unknown): FollowFrame {
+function toFrame(method: Exclude<NotificationName, 'follow.draft'>, params: unknown): FollowFrame {
   switch (method) {
     case 'follow.events': {
       const { followId, generation, events } = params as Notifications['follow.events'];

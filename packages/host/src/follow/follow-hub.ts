@@ -2,6 +2,8 @@ import type { FollowSnapshot, FollowStopped } from '@strand/protocol';
 import type { SessionObservation } from '@strand/query';
 import type { Session, SessionEvent, SessionId } from '@strand/session';
 import type { HostServices } from '../services.js';
+import { DRAFT_INTERVAL_MS } from '@strand/protocol';
+import { DraftThrottle, realDraftClock, type DraftClock } from './draft-throttle.js';
 import type { Outbound } from './outbound.js';
 import { RemoteTail, type RemoteIdentity } from './remote-tail.js';
 
@@ -27,6 +29,14 @@ interface Fanout {
   unsubscribe: (() => void) | undefined;
   /** Not live here, with several hosts on one database: other hosts' appends, read from the log. */
   remote: RemoteTail | undefined;
+  /** `follow.draft` coalescing for the running step; made on the first draft. */
+  drafts: DraftThrottle | undefined;
+}
+
+/** How `follow.draft` is paced: one per `intervalMs` per session at most (so per follow too). */
+export interface DraftPacing {
+  readonly intervalMs: number;
+  readonly clock: DraftClock;
 }
 
 /**
@@ -38,6 +48,11 @@ interface Fanout {
  * session and wrapped per follower by string concatenation (fan-out costs one `JSON.stringify`).
  * A follower whose connection has more than `maxQueuedBytes` queued gets `follow.resync` and
  * is dropped — memory stays bounded; the client re-follows for a new generation.
+ *
+ * `follow.draft` is the one transient frame: the running step's text so far, from the agent
+ * (`AgentPort.onDraft`), never from the log. It goes only to followers already sent the step's
+ * durable `step/start`, paced per session (`DraftThrottle`), and a pending one is dropped once
+ * the step's `assistant/message` (or its closing) is delivered.
  *
  * With several hosts on one database (`services.coordination`), a session not live here may be
  * written by another host: its fanout then has a `RemoteTail`, which reads what the followers miss
@@ -53,12 +68,18 @@ export class FollowHub {
   readonly #disposers: (() => void)[] = [];
   /** Work to run when a follow ends (e.g. releasing the agent an interactive follow promoted). */
   readonly #onStop = new Map<string, () => void>();
+  readonly #pacing: DraftPacing;
   #generation = 0;
   #nextFollowId = 0;
 
-  constructor(services: HostServices, maxQueuedBytes: number) {
+  constructor(
+    services: HostServices,
+    maxQueuedBytes: number,
+    pacing: DraftPacing = { intervalMs: DRAFT_INTERVAL_MS, clock: realDraftClock },
+  ) {
     this.#services = services;
     this.#maxQueuedBytes = maxQueuedBytes;
+    this.#pacing = pacing;
     this.#disposers.push(
       services.store.subscribe((change) => {
         const fanout = this.#fanouts.get(change.session.id);
@@ -72,6 +93,8 @@ export class FollowHub {
     );
     if (services.agents !== undefined) {
       this.#disposers.push(services.agents.onBusyChange((id, busy) => this.#state(id, busy)));
+      const drafts = services.agents.onDraft?.((id, step, text) => this.#draft(id, step, text));
+      if (drafts !== undefined) this.#disposers.push(drafts);
     }
   }
 
@@ -86,6 +109,7 @@ export class FollowHub {
     for (const fanout of this.#fanouts.values()) {
       fanout.unsubscribe?.();
       fanout.remote?.close();
+      fanout.drafts?.cancel();
     }
     this.#fanouts.clear();
     this.#byId.clear();
@@ -112,7 +136,13 @@ export class FollowHub {
     this.#byId.set(followId, follow);
     let fanout = this.#fanouts.get(sessionId);
     if (fanout === undefined) {
-      fanout = { followers: new Set(), session: undefined, unsubscribe: undefined, remote: undefined };
+      fanout = {
+        followers: new Set(),
+        session: undefined,
+        unsubscribe: undefined,
+        remote: undefined,
+        drafts: undefined,
+      };
       this.#fanouts.set(sessionId, fanout);
     }
     fanout.followers.add(follow);
@@ -177,6 +207,7 @@ export class FollowHub {
     if (fanout.followers.size === 0) {
       fanout.unsubscribe?.();
       fanout.remote?.close();
+      fanout.drafts?.cancel();
       this.#fanouts.delete(follow.sessionId);
     }
   }
@@ -213,6 +244,7 @@ export class FollowHub {
   }
 
   #detach(fanout: Fanout): void {
+    fanout.drafts?.cancel();
     fanout.unsubscribe?.();
     fanout.unsubscribe = undefined;
     const session = fanout.session;
@@ -271,6 +303,8 @@ export class FollowHub {
   }
 
   #events(fanout: Fanout, batch: readonly SessionEvent[]): void {
+    // The step's message (or its closing) is the authority now: a draft after it would be stale.
+    if (batch.some((event) => STEP_SETTLING.has(event.type))) fanout.drafts?.cancel();
     const json = JSON.stringify(batch);
     for (const follow of fanout.followers) this.#deliverEvents(follow, batch, json);
   }
@@ -301,6 +335,30 @@ export class FollowHub {
       this.#queue(
         follow,
         `{"jsonrpc":"2.0","method":"follow.projection","params":{"followId":"${follow.followId}","generation":${follow.generation}${tail}`,
+      );
+    }
+  }
+
+  /** A draft of `sessionId`'s running step, from its agent here; paced per session. */
+  #draft(sessionId: SessionId, step: number, text: string): void {
+    const fanout = this.#fanouts.get(sessionId);
+    if (fanout?.session === undefined) return;
+    fanout.drafts ??= new DraftThrottle(
+      (paced, latest) => this.#sendDraft(fanout, paced, latest),
+      this.#pacing.intervalMs,
+      this.#pacing.clock,
+    );
+    fanout.drafts.offer(step, text);
+  }
+
+  #sendDraft(fanout: Fanout, step: number, text: string): void {
+    const tail = `,"step":${step},"text":${JSON.stringify(text)}}}`;
+    for (const follow of fanout.followers) {
+      // Only a follower that holds the step/start: a draft never points past what it was sent.
+      if (follow.nextSeq <= step) continue;
+      this.#queue(
+        follow,
+        `{"jsonrpc":"2.0","method":"follow.draft","params":{"followId":"${follow.followId}","generation":${follow.generation}${tail}`,
       );
     }
   }
@@ -360,6 +418,9 @@ export class FollowHub {
     if (follow.out.open) follow.out.send(frame);
   }
 }
+
+/** Events after which the running step's draft is settled: its message, or the step/turn closing. */
+const STEP_SETTLING = new Set(['assistant/message', 'step/end', 'turn/end']);
 
 /**
  * The `stopped` of a state frame: present once the session's durable write failed. The message

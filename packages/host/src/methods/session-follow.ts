@@ -25,6 +25,8 @@ export async function sessionFollow(
     window: { last: params.window ?? limits.followWindow },
     // Promotion needs the whole prepared log behind the cut.
     requirePrepared: interactive,
+    // A person opens this view: a whole-log fold leaves cache rows, the next open is a tail read.
+    fillCache: true,
     signal,
   });
   let snapshot: FollowSnapshot;

@@ -121,6 +121,7 @@ function SessionRows({
             onClick={() => onOpen({ id: row.id, child })}
             data-testid="session-row"
             data-session-id={row.id}
+            data-state={row.busy ? 'running' : 'idle'}
             p={6}
             style={{
               borderRadius: 4,
@@ -155,6 +156,8 @@ function SessionRows({
                     child
                   </Badge>
                 )}
+                {/* Running or nothing: never "live" — a session is attached merely while some page
+                    holds it open interactively, which says nothing about work in progress. */}
                 {row.ownedElsewhere === true ? (
                   <Badge
                     size="xs"
@@ -167,10 +170,6 @@ function SessionRows({
                 ) : row.busy ? (
                   <Badge size="xs" color="orange" data-testid="running-marker">
                     running
-                  </Badge>
-                ) : row.live ? (
-                  <Badge size="xs" color="green" data-testid="live-marker">
-                    live
                   </Badge>
                 ) : null}
               </Group>

@@ -13,7 +13,7 @@ import {
   Textarea,
   Title,
 } from '@mantine/core';
-import { selectModel, selectPreset, type SessionFollower } from '@strand/client';
+import { selectModel, selectPreset, type FollowDraft, type SessionFollower } from '@strand/client';
 import type { WireEvent } from '@strand/protocol';
 import { describeError, isRecord } from './format.js';
 import { Transcript } from './transcript/Transcript.js';
@@ -21,7 +21,14 @@ import { Transcript } from './transcript/Transcript.js';
 function formatCount(value: unknown): string {
   return typeof value === 'number' ? value.toLocaleString() : '?';
 }
-import { useCatalog, useFollowView, useProjection, useProjectionVersion, useStrand } from './hooks.js';
+import {
+  useCatalog,
+  useDraft,
+  useFollowView,
+  useProjection,
+  useProjectionVersion,
+  useStrand,
+} from './hooks.js';
 
 interface Props {
   readonly sessionId: string;
@@ -30,7 +37,8 @@ interface Props {
   readonly onChildDetected: (id: string) => void;
 }
 
-const OLDER_PAGE = 200;
+/** Events one "load older" asks for: a bigger step than the opening window, a few screens back. */
+const OLDER_PAGE = 250;
 
 /**
  * Calls the view makes before it sends a command: the first one turns the read-only follow into an
@@ -84,6 +92,7 @@ export function SessionView({ sessionId, child, onChildDetected }: Props): React
     if (!child) setInteractiveFor(sessionId);
   }, [child, sessionId]);
   const view = useFollowView(follower);
+  const draft = useDraft(follower);
   const shown = view?.shown ?? null;
   const isChild = child || shown?.header.origin === 'subagent';
   useEffect(() => {
@@ -130,6 +139,7 @@ export function SessionView({ sessionId, child, onChildDetected }: Props): React
             follower={follower}
             events={shown.events}
             firstSeq={shown.firstSeq}
+            draft={draft}
           />
         )}
         {isChild ? (
@@ -365,11 +375,13 @@ function EventList({
   follower,
   events,
   firstSeq,
+  draft,
 }: {
   sessionId: string;
   follower: SessionFollower | null;
   events: readonly WireEvent[];
   firstSeq: number;
+  draft: FollowDraft | null;
 }): React.JSX.Element {
   const scroller = useRef<HTMLDivElement>(null);
   const [loadingOlder, setLoadingOlder] = useState(false);
@@ -405,7 +417,7 @@ function EventList({
     } else if (stickToBottom.current) {
       element.scrollTop = element.scrollHeight;
     }
-  }, [events, firstSeq]);
+  }, [events, firstSeq, draft]);
 
   return (
     <Box
@@ -447,7 +459,7 @@ function EventList({
           </Text>
         )}
       </Group>
-      <Transcript sessionId={sessionId} events={events} />
+      <Transcript sessionId={sessionId} events={events} draft={draft} />
     </Box>
   );
 }

@@ -1,10 +1,12 @@
 import { createContext, useContext, useEffect, useState, useSyncExternalStore } from 'react';
-import type {
-  CatalogState,
-  ConnectionState,
-  FollowView,
-  ProjectionLookup,
-  SessionFollower,
+import {
+  FollowDrafts,
+  type CatalogState,
+  type ConnectionState,
+  type FollowDraft,
+  type FollowView,
+  type ProjectionLookup,
+  type SessionFollower,
 } from '@strand/client';
 import type { Strand } from './strand.js';
 
@@ -79,4 +81,21 @@ export function useFollowView(follower: SessionFollower | null): FollowView | nu
     return follower.subscribe(setView);
   }, [follower]);
   return view;
+}
+
+/** The running step's draft of `follower` (`follow.draft`), kept apart from its events; null when none. */
+export function useDraft(follower: SessionFollower | null): FollowDraft | null {
+  const { connection } = useStrand();
+  const [draft, setDraft] = useState<FollowDraft | null>(null);
+  useEffect(() => {
+    setDraft(null);
+    if (follower === null) return undefined;
+    const drafts = new FollowDrafts(connection, follower);
+    const stop = drafts.subscribe(setDraft);
+    return () => {
+      stop();
+      drafts.close();
+    };
+  }, [connection, follower]);
+  return draft;
 }

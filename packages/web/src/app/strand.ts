@@ -9,6 +9,13 @@ import {
 } from '@strand/client';
 import { dropTokenFromAddressBar } from './access.js';
 
+/**
+ * Events a session view opens with: the tail, about three screens of transcript. The first paint
+ * renders only these, however long the session (older pages load as the reader scrolls up), so it
+ * costs the same for 50 events as for 50,000.
+ */
+export const FIRST_WINDOW = 100;
+
 /** Everything the UI talks to: one connection, one shared projection store, the two catalogs. */
 export interface Strand {
   readonly connection: StrandConnection;
@@ -54,6 +61,6 @@ export function createStrand(): Strand {
     store,
     models,
     presets,
-    newFollower: () => new SessionFollower({ connection, store }),
+    newFollower: () => new SessionFollower({ connection, store, window: FIRST_WINDOW }),
   };
 }

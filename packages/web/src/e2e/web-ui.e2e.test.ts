@@ -105,7 +105,8 @@ async function writeCorpus(root: string): Promise<void> {
     [{ type: 'subagent/descriptor', data: { version: 2, mode: 'continuable' } }],
     ...turns(25, 1),
   ]);
-  // Longer than the follow window (200 events): the view opens on its tail and loads older pages.
+  // Longer than the view's opening window (100 events): it opens on its tail and loads older pages
+  // (one page of 250 reaches the start).
   await write(parent('demo-long', base + 500), [title('A long session'), ...turns(60, 15)]);
   await write(parent('demo-live', base + 5000), [
     title('Live: a session that keeps working'),

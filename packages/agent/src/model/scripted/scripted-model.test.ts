@@ -108,4 +108,28 @@ describe('ScriptedModel', () => {
       { type: 'text-delta', text: 'far' },
     ]);
   });
+
+  it('streams word by word with a pause before each chunk when asked, and not at all by default', async () => {
+    const pauses: number[] = [];
+    const slow = new ScriptedModel({
+      script: [{ text: 'one two three' }],
+      chunkDelayMs: 40,
+      pause: (ms) => {
+        pauses.push(ms);
+        return Promise.resolve();
+      },
+    });
+    const parts = await collect(slow, ask(user('x')));
+    expect(parts.filter((p) => p.type === 'text-delta').map((p) => p.text)).toEqual([
+      'one ',
+      'two ',
+      'three',
+    ]);
+    expect(pauses).toEqual([40, 40, 40]);
+    const fast = new ScriptedModel({
+      script: [{ text: 'one two' }],
+      pause: () => Promise.reject(new Error('no pause expected')),
+    });
+    expect(await collect(fast, ask(user('x')))).toHaveLength(4);
+  });
 });

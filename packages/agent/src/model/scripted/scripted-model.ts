@@ -9,8 +9,13 @@ export interface ScriptedModelOptions {
   readonly script?: readonly ScriptEntry[];
   /** Default `{ provider: 'strand', model: 'scripted' }`. */
   readonly route?: ModelRoute;
-  /** Pause between streamed chunks (demos that should look live); default 0. */
+  /**
+   * Pause before each streamed chunk (a word), so a demo shows replies being written; default 0:
+   * tests and benchmarks stream at once.
+   */
   readonly chunkDelayMs?: number;
+  /** How a pause is waited for (default a real timer); must reject when `signal` aborts. */
+  readonly pause?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
 /**
@@ -23,12 +28,14 @@ export class ScriptedModel implements Model {
   readonly route: ModelRoute;
   readonly #script: ScriptEntry[];
   readonly #chunkDelayMs: number;
+  readonly #pause: (ms: number, signal: AbortSignal) => Promise<void>;
   #requests = 0;
 
   constructor(options: ScriptedModelOptions = {}) {
     this.route = options.route ?? { provider: 'strand', model: 'scripted' };
     this.#script = [...(options.script ?? [])];
     this.#chunkDelayMs = options.chunkDelayMs ?? 0;
+    this.#pause = options.pause ?? ((ms, signal) => sleep(ms, undefined, { signal }));
   }
 
   /** Requests served so far. */
@@ -44,7 +51,7 @@ export class ScriptedModel implements Model {
     const text = step.text ?? '';
     for (const chunk of text.match(/\S+\s*|\s+/g) ?? []) {
       request.signal.throwIfAborted();
-      if (this.#chunkDelayMs > 0) await sleep(this.#chunkDelayMs, undefined, { signal: request.signal });
+      if (this.#chunkDelayMs > 0) await this.#pause(this.#chunkDelayMs, request.signal);
       yield { type: 'text-delta', text: chunk };
     }
     if (step.hang === true) {

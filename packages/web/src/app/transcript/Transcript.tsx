@@ -1,5 +1,6 @@
 import { memo, useEffect, useMemo, useState } from 'react';
 import { Badge, Group, Loader, Text } from '@mantine/core';
+import type { FollowDraft } from '@strand/client';
 import type { WireEvent } from '@strand/protocol';
 import { useStrand } from '../hooks.js';
 import { describeError, isRecord, truncate } from '../format.js';
@@ -114,9 +115,12 @@ function rowsOf(events: readonly WireEvent[]): Rows {
 export function Transcript({
   sessionId,
   events,
+  draft = null,
 }: {
   sessionId: string;
   events: readonly WireEvent[];
+  /** The running step's text so far: shown where its message will be, until the message replaces it. */
+  draft?: FollowDraft | null;
 }): React.JSX.Element {
   const rows = useMemo(() => rowsOf(events), [events]);
   return (
@@ -124,6 +128,26 @@ export function Transcript({
       {rows.visible.map((event) => (
         <EventRow key={event.seq} sessionId={sessionId} event={event} rows={rows} />
       ))}
+      {draft !== null && <DraftRow draft={draft} />}
+    </div>
+  );
+}
+
+/** A reply being written: not an event (no seq of its own), so tests and readers can tell it apart. */
+function DraftRow({ draft }: { draft: FollowDraft }): React.JSX.Element {
+  return (
+    <div
+      className="strand-message strand-assistant strand-draft"
+      data-testid="draft"
+      data-step={draft.step}
+      aria-live="polite"
+    >
+      <div className="strand-message-head">
+        Assistant <span className="strand-seq">writing…</span>
+      </div>
+      <div className="strand-content">
+        <Markdown text={draft.text} />
+      </div>
     </div>
   );
 }

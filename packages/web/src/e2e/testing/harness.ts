@@ -44,12 +44,21 @@ export async function startBrowserHost(options: {
   const dataDir = path.join(tmp, 'data');
   const webRoot = path.join(tmp, 'web');
   await mkdir(ARTIFACTS, { recursive: true });
-  await build({
-    root: WEB_DIR,
-    configFile: path.join(WEB_DIR, 'vite.config.ts'),
-    logLevel: 'warn',
-    build: { outDir: webRoot, emptyOutDir: true },
-  });
+  // What `npm run build:web` ships. Vitest sets NODE_ENV=test, which vite keeps: the bundle would
+  // be React's development build (StrictMode's double effects, several times slower rendering).
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({
+      root: WEB_DIR,
+      configFile: path.join(WEB_DIR, 'vite.config.ts'),
+      logLevel: 'warn',
+      mode: 'production',
+      build: { outDir: webRoot, emptyOutDir: true },
+    });
+  } finally {
+    process.env.NODE_ENV = nodeEnv;
+  }
   const persistence = await openJsonlPersistence({ root: dataDir });
   await options.corpus({
     persistence,

@@ -1,0 +1,186 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startHost, type RunningHost } from '@strand/host';
+import type { FollowDraftParams, FollowSnapshot, WireEvent } from '@strand/protocol';
+import {
+  finishChunk,
+  ManualClock,
+  mockChatServer,
+  sse,
+  startStream,
+  textChunk,
+  usageChunk,
+  type MockChatServer,
+} from '@strand/test-support';
+import { RpcTestClient } from '../testing/host-fixture.js';
+import { openStrandRuntime, type StrandRuntime } from '../strand-runtime.js';
+
+/**
+ * `follow.draft` over the wire: a real host, a real agent, the OpenAI-compatible adapter reading a
+ * real SSE stream from a local endpoint the test paces chunk by chunk, and an injected clock for
+ * the host's draft pacing (no wall-clock waits decide anything).
+ */
+const LOCAL = { provider: 'local', model: 'tiny-1' };
+let server: MockChatServer;
+let root: string;
+let runtime: StrandRuntime | undefined;
+let host: RunningHost | undefined;
+const clients: RpcTestClient[] = [];
+
+afterEach(async () => {
+  for (const client of clients.splice(0)) client.close();
+  await host?.close();
+  await runtime?.close();
+  await server.close();
+  rmSync(root, { recursive: true, force: true });
+  host = runtime = undefined;
+});
+
+/** An endpoint whose answer goes out one chunk per `next()`. */
+async function pacedEndpoint(chunks: readonly string[]): Promise<{ next(): void }> {
+  server = await mockChatServer();
+  const gates: (() => void)[] = [];
+  const waiters: Promise<void>[] = chunks.map(() => new Promise<void>((resolve) => gates.push(resolve)));
+  server.handle(async (_request, response) => {
+    startStream(response);
+    for (const [i, chunk] of chunks.entries()) {
+      await waiters[i];
+      response.write(sse(textChunk(chunk)));
+    }
+    response.write(sse(finishChunk('stop')));
+    response.write(sse(usageChunk(5, 5)));
+    response.end('data: [DONE]\n\n');
+  });
+  let released = 0;
+  return { next: () => gates[released++]?.() };
+}
+
+async function start(clock: ManualClock): Promise<RpcTestClient> {
+  root = mkdtempSync(path.join(tmpdir(), 'strand-drafts-'));
+  runtime = await openStrandRuntime({
+    models: [{ ...LOCAL, baseUrl: server.baseUrl }],
+    defaultModel: LOCAL,
+    syncSearch: false,
+    dataDir: root,
+  });
+  host = await startHost({ services: runtime.services, draftPacing: { intervalMs: 50, clock } });
+  return connect();
+}
+
+async function connect(): Promise<RpcTestClient> {
+  const client = await RpcTestClient.open(host!.rpcUrl);
+  clients.push(client);
+  return client;
+}
+
+/** The texts the agent reported so far (what the host was offered, before pacing). */
+function agentDrafts(): string[] {
+  const texts: string[] = [];
+  runtime!.agents.onChange((change) => change.kind === 'draft' && texts.push(change.text));
+  return texts;
+}
+
+const draftsOf = (client: RpcTestClient, followId: string): FollowDraftParams[] =>
+  client.frames
+    .filter((m) => m.method === 'follow.draft')
+    .map((m) => m.params as FollowDraftParams)
+    .filter((d) => d.followId === followId);
+
+/** Every frame the host sent before this reply is already recorded (one socket, in order). */
+const roundTrip = (client: RpcTestClient): Promise<unknown> => client.call('catalog.models');
+
+const until = async (condition: () => boolean): Promise<void> => {
+  for (let i = 0; !condition(); i++) {
+    if (i > 1000) throw new Error('condition never held');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+};
+
+describe('follow.draft', () => {
+  it('streams the step text after its durable step/start, paced by the clock, and the message settles it', async () => {
+    const endpoint = await pacedEndpoint(['Hel', 'lo, ', 'world', '!']);
+    const clock = new ManualClock();
+    const client = await start(clock);
+    const offered = agentDrafts();
+    const { id } = await client.call<{ id: string }>('session.create', {});
+    const { followId } = await client.call<FollowSnapshot>('session.follow', { id });
+    await client.call('session.prompt', { id, text: 'say hello' });
+
+    endpoint.next();
+    const first = (await client.waitFor((m) => m.method === 'follow.draft')).params as FollowDraftParams;
+    expect(first).toMatchObject({ followId, text: 'Hel' });
+    // The step/start it names reached this follower first, as an ordinary (durable) event frame.
+    const eventFrames = client.frames.filter((m) => m.method === 'follow.events');
+    const stepStart = eventFrames
+      .flatMap((m) => (m.params as { events: WireEvent[] }).events)
+      .find((e) => e.seq === first.step);
+    expect(stepStart?.type).toBe('step/start');
+    const draftAt = client.frames.findIndex((m) => m.method === 'follow.draft');
+    const stepAt = client.frames.findIndex(
+      (m) =>
+        m.method === 'follow.events' &&
+        (m.params as { events: WireEvent[] }).events.some((e) => e.seq === first.step),
+    );
+    expect(stepAt).toBeLessThan(draftAt);
+
+    // Inside the interval drafts coalesce: the agent offered two more, the wire carries none yet.
+    endpoint.next();
+    endpoint.next();
+    await until(() => offered.at(-1) === 'Hello, world');
+    await roundTrip(client);
+    expect(draftsOf(client, followId).map((d) => d.text)).toEqual(['Hel']);
+    clock.advance(50);
+    await roundTrip(client);
+    expect(draftsOf(client, followId).map((d) => d.text)).toEqual(['Hel', 'Hello, world']);
+
+    // A draft still pending when the step's message is delivered is dropped, never sent after it.
+    endpoint.next();
+    await until(() => offered.at(-1) === 'Hello, world!');
+    expect(clock.pending).toBe(1);
+    await runtime!.agents.whenSettled();
+    clock.advance(1000);
+    await roundTrip(client);
+    const drafts = draftsOf(client, followId);
+    expect(drafts.map((d) => d.text)).toEqual(['Hel', 'Hello, world']);
+    expect(new Set(drafts.map((d) => d.step))).toEqual(new Set([first.step]));
+
+    // Never in the log: it holds the final message once and nothing of the drafts.
+    const page = await client.call<{ events: WireEvent[] }>('session.page', { id, fromSeq: 0, limit: 100 });
+    const messages = page.events.filter((e) => e.type === 'assistant/message');
+    expect(messages.map((e) => (e.data as { content: string }).content)).toEqual(['Hello, world!']);
+    expect(JSON.stringify(page.events)).not.toContain('"Hello, world"');
+    expect(page.events.map((e) => e.type)).not.toContain('follow/draft');
+  });
+
+  it('a follow that ended gets no drafts; a new follow of the running step gets the whole text so far', async () => {
+    const endpoint = await pacedEndpoint(['one ', 'two ', 'three']);
+    const clock = new ManualClock();
+    const writer = await start(clock);
+    const offered = agentDrafts();
+    const { id } = await writer.call<{ id: string }>('session.create', {});
+    const reader = await connect();
+    const old = await reader.call<FollowSnapshot>('session.follow', { id });
+    await writer.call('session.prompt', { id, text: 'count' });
+    endpoint.next();
+    await reader.waitFor((m) => m.method === 'follow.draft');
+    await reader.call('session.unfollow', { followId: old.followId });
+
+    endpoint.next();
+    await until(() => offered.length === 2);
+    clock.advance(50);
+    const again = await reader.call<FollowSnapshot>('session.follow', { id });
+    endpoint.next();
+    await until(() => offered.length === 3);
+    clock.advance(50);
+    await reader.waitFor(
+      (m) => m.method === 'follow.draft' && (m.params as FollowDraftParams).followId === again.followId,
+    );
+    await roundTrip(reader);
+    expect(draftsOf(reader, old.followId).map((d) => d.text)).toEqual(['one ']);
+    // Accumulated text: a follower that joins mid-step needs no earlier frame.
+    expect(draftsOf(reader, again.followId).at(-1)?.text).toBe('one two three');
+    await runtime!.agents.whenSettled();
+  });
+});
