@@ -27,3 +27,12 @@ export {
   type MockChatServer,
   type ReceivedRequest,
 } from './mock-chat-server.js';
+export {
+  TEST_SEED_VARIABLE,
+  TestSeedError,
+  parseTestSeed,
+  replayHint,
+  seededIntegers,
+  seededSample,
+  testSeed,
+} from './seed/test-seed.js';
