@@ -7,6 +7,7 @@ export {
   losslessJson,
   unknownEventType,
 } from './log-arbitraries.js';
+export { ManualClock } from './clock/manual-clock.js';
 export { CountingPersistence } from './counting-persistence.js';
 export { DelegatingPersistence } from './delegating-persistence.js';
 export {
