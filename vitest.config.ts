@@ -7,7 +7,12 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // CLI tests spawn the bundled `strand`; build it from the sources under test first.
-    globalSetup: ['packages/cli/src/testing/bundle.global-setup.ts'],
+    // One seed per run (printed; replay with STRAND_TEST_SEED=<n>) for fast-check and random
+    // choices; CLI tests spawn the bundled `strand`, so build it from the sources under test first.
+    globalSetup: [
+      'packages/test-support/src/seed/seed.global-setup.ts',
+      'packages/cli/src/testing/bundle.global-setup.ts',
+    ],
+    setupFiles: ['packages/test-support/src/seed/fast-check.setup.ts'],
   },
 });

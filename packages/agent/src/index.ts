@@ -27,6 +27,7 @@ export { ruleStep } from './model/scripted/rules.js';
 export {
   OpenAICompatibleModel,
   type OpenAICompatibleConfig,
+  type IdleTimers,
 } from './model/openai/openai-compatible-model.js';
 export { SseDecoder, type SseEvent } from './model/openai/sse.js';
 export { modelFromConfig, type ModelConfig } from './model/model-from-config.js';

@@ -34,4 +34,5 @@ export {
   type LeaseHolder,
   type LeaseLoss,
   type SessionLeasesOptions,
+  type LeaseClock,
 } from './coordination/index.js';

@@ -9,6 +9,7 @@ import { BUILT_IN_UNITS, ProjectionRegistry } from '@strand/projection';
 import { ProjectionCache } from '@strand/projection-cache';
 import { SessionLogOffset } from '@strand/session';
 import { registerSubagentUnits } from '@strand/subagent';
+import { seededIntegers } from '@strand/test-support';
 
 const child = path.join(path.dirname(fileURLToPath(import.meta.url)), 'test', 'cache-writer.child.ts');
 const roots: string[] = [];
@@ -37,8 +38,9 @@ describe('projection cache under crashes', () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'strand-cache-crash-'));
     roots.push(dataDir);
     let rowsChecked = 0;
-    for (let round = 0; round < 8; round++) {
-      await runAndKill(dataDir, 100 + Math.floor(Math.random() * 400));
+    // The kill delays are printed and replayed from STRAND_TEST_SEED.
+    for (const killAfterMs of seededIntegers('cache writer kill delays (ms)', { min: 100, max: 499 }, 8)) {
+      await runAndKill(dataDir, killAfterMs);
       const persistence = await openJsonlPersistence({ root: dataDir });
       const registry = new ProjectionRegistry();
       for (const unit of BUILT_IN_UNITS) registry.register(unit);

@@ -7,6 +7,7 @@ export {
   losslessJson,
   unknownEventType,
 } from './log-arbitraries.js';
+export { ManualClock } from './clock/manual-clock.js';
 export { CountingPersistence } from './counting-persistence.js';
 export { DelegatingPersistence } from './delegating-persistence.js';
 export {
@@ -27,4 +28,12 @@ export {
   type MockChatServer,
   type ReceivedRequest,
 } from './mock-chat-server.js';
-export { ManualClock } from './manual-clock.js';
+export {
+  TEST_SEED_VARIABLE,
+  TestSeedError,
+  parseTestSeed,
+  replayHint,
+  seededIntegers,
+  seededSample,
+  testSeed,
+} from './seed/test-seed.js';

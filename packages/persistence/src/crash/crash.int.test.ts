@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SessionId, checkLogInvariants } from '@strand/session';
+import { seededIntegers } from '@strand/test-support';
 import { openJsonlPersistence } from '../jsonl/jsonl-persistence.js';
 import { openSqlitePersistence } from '../sqlite/sqlite-persistence.js';
 import type { SessionPersistence } from '../types.js';
@@ -75,8 +76,10 @@ export function crashRounds(
     roots.push(root);
     let totalAcked = 0;
     let repairedRounds = 0;
-    for (let round = 0; round < rounds; round++) {
-      const acked = await runAndKill(root, backend, 5 + Math.floor(Math.random() * 60));
+    // The kill delays are the run's only random choice: printed, and replayed from STRAND_TEST_SEED.
+    const killDelays = seededIntegers(`${backend} kill delays (ms)`, { min: 5, max: 64 }, rounds);
+    for (const killAfterMs of killDelays) {
+      const acked = await runAndKill(root, backend, killAfterMs);
       totalAcked = Math.max(totalAcked, acked);
       const persistence = await open(root);
       try {

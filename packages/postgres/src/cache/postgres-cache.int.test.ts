@@ -21,13 +21,12 @@ import { CACHE_CHANNEL } from './schema.js';
 
 const cut0 = SessionLogOffset(0);
 
-/** Polls `condition` until it holds; fails after `timeoutMs`. The wait itself asserts nothing. */
-async function eventually(condition: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+/**
+ * Polls `condition` until it holds. The wait itself asserts nothing and has no deadline of its
+ * own (the test's timeout is the one bound): `what` names it in a hung test's stack.
+ */
+async function eventually(condition: () => boolean, what: string): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5, what));
 }
 
 /** Runs SQL on its own short-lived connection: another host, an operator, a failing server. */

@@ -147,6 +147,9 @@ export class AppendFeed {
           this.#resyncAll();
         },
         (error: unknown) => {
+          // Closed while this attempt was in flight (a host shutting down with its database):
+          // the failure is nobody's business any more, and reporting it would log after close.
+          if (this.#closed) return;
           this.#reportError(error);
           this.#delay = Math.min(this.#delay * 2, this.#backoff.max);
           this.#scheduleReconnect();

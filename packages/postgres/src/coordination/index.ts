@@ -5,6 +5,7 @@ export {
   DEFAULT_LEASE_TTL_MS,
   LEASES_APPLICATION_NAME,
   type SessionLeasesOptions,
+  type LeaseClock,
   type LeaseHolder,
   type LeaseLoss,
 } from './session-leases.js';

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ManualClock, pause } from '@strand/test-support';
 import { createTestDatabase, noPostgres, testPgUrl, type TestDatabase } from '../testing/index.js';
 import { CoordinationError } from './errors.js';
 import { SessionLeases, type LeaseLoss } from './session-leases.js';
@@ -7,13 +8,21 @@ import { SessionLeases, type LeaseLoss } from './session-leases.js';
 describe.skipIf(noPostgres)('SessionLeases', () => {
   let db: TestDatabase;
   const opened: SessionLeases[] = [];
-  const open = async (owner: string, ttlMs = 15_000, renewEveryMs?: number): Promise<SessionLeases> => {
+  // Renewals and this process's view of expiry run on a manual clock: a test moves time, never sleeps.
+  // Expiry in the database is on its own clock; tests move it by rewriting `expires_at`.
+  const open = async (
+    owner: string,
+    ttlMs = 15_000,
+    renewEveryMs?: number,
+    clock = new ManualClock(),
+  ): Promise<SessionLeases> => {
     const leases = await SessionLeases.open({
       url: db.url,
       owner,
       ttlMs,
       ...(renewEveryMs === undefined ? {} : { renewEveryMs }),
       reportError: () => undefined,
+      clock,
     });
     opened.push(leases);
     return leases;
@@ -44,12 +53,16 @@ describe.skipIf(noPostgres)('SessionLeases', () => {
     db = await createTestDatabase();
     const a = await open('host-a');
     const b = await open('host-b');
+    const { rows: before } = await sql('SELECT now() AS now');
     await a.acquire('s1');
     const refused = await refusal(b.acquire('s1'));
     expect(refused).toBeInstanceOf(CoordinationError);
     expect(refused.code).toBe('SESSION_OWNED_ELSEWHERE');
     expect(refused.details).toMatchObject({ sessionId: 's1', owner: 'host-a' });
-    expect(Date.parse(String(refused.details.expiresAt))).toBeGreaterThan(Date.now() + 10_000);
+    // The expiry is the database's time of the acquire plus the ttl.
+    expect(Date.parse(String(refused.details.expiresAt))).toBeGreaterThanOrEqual(
+      (before[0] as { now: Date }).now.getTime() + 15_000,
+    );
     expect(refused.message).toMatch(/host-a/);
     expect([...(await b.ownedElsewhere()).entries()]).toEqual([
       ['s1', { owner: 'host-a', expiresAt: expect.any(Date) as Date }],
@@ -85,20 +98,37 @@ describe.skipIf(noPostgres)('SessionLeases', () => {
     expect(b.holds('s')).toBe(true);
   });
 
-  it('renews held leases so they outlive their ttl, and an expired lease of a dead owner is taken over on the database clock', async () => {
+  it('renews held leases every renewEveryMs of its clock, so they outlive their ttl', async () => {
     db = await createTestDatabase();
-    const a = await open('host-a', 300);
-    const b = await open('host-b', 300);
+    const clock = new ManualClock();
+    const a = await open('host-a', 15_000, 100, clock);
+    const b = await open('host-b');
     await a.acquire('kept');
-    await new Promise((resolve) => setTimeout(resolve, 900));
+    const expiry = async (): Promise<number> =>
+      (
+        (await sql('SELECT expires_at FROM strand_session_leases')).rows[0] as { expires_at: Date }
+      ).expires_at.getTime();
+    // As if most of the ttl had passed on the database clock: the row is about to expire.
+    await sql("UPDATE strand_session_leases SET expires_at = now() + interval '50 milliseconds'");
+    const due = await expiry();
+    clock.advance(99);
+    expect(await expiry()).toBe(due); // no renewal before its period
+    clock.advance(1); // the timer's tick at 100 ms renews it for another ttl
+    while ((await expiry()) === due) await pause(5);
+    expect(await expiry()).toBeGreaterThan(due);
     expect((await refusal(b.acquire('kept'))).code).toBe('SESSION_OWNED_ELSEWHERE');
+    expect(a.holds('kept')).toBe(true);
+  });
+
+  it('an expired lease of a dead owner is taken over on the database clock', async () => {
+    db = await createTestDatabase();
+    const b = await open('host-b', 300);
     // A host that died holding a lease: its row stays until it expires, then anyone may take it.
-    await sql(
-      "INSERT INTO strand_session_leases VALUES ($1, 'dead-host', now() + interval '400 milliseconds')",
-      ['orphan'],
-    );
+    await sql("INSERT INTO strand_session_leases VALUES ($1, 'dead-host', now() + interval '1 hour')", [
+      'orphan',
+    ]);
     expect((await refusal(b.acquire('orphan'))).details.owner).toBe('dead-host');
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await sql("UPDATE strand_session_leases SET expires_at = now() - interval '1 millisecond'");
     await b.acquire('orphan');
     const { rows } = await sql('SELECT owner FROM strand_session_leases WHERE session_id = $1', ['orphan']);
     expect(rows).toEqual([{ owner: 'host-b' }]);
@@ -106,28 +136,34 @@ describe.skipIf(noPostgres)('SessionLeases', () => {
 
   it('a renewal that finds the lease taken stops renewing it and reports the loss', async () => {
     db = await createTestDatabase();
-    const a = await open('host-a', 600, 100);
+    const clock = new ManualClock();
+    const a = await open('host-a', 600, 100, clock);
     const b = await open('host-b');
-    const lost = new Promise<LeaseLoss>((resolve) => a.onLost(resolve));
+    const losses: LeaseLoss[] = [];
+    a.onLost((loss) => losses.push(loss));
     await a.acquire('s');
     // As if A stalled past its expiry: B takes the lease over.
     await sql("UPDATE strand_session_leases SET expires_at = now() - interval '1 second'");
     await b.acquire('s');
-    expect(await lost).toEqual({ sessionId: 's', reason: 'taken' });
+    expect(losses).toEqual([]);
+    clock.advance(100); // A's next renewal round
+    await a.renew();
+    expect(losses).toEqual([{ sessionId: 's', reason: 'taken' }]);
     expect(a.holds('s')).toBe(false);
+    clock.advance(1_000); // no more rounds for a lost lease
     const { rows } = await sql('SELECT owner FROM strand_session_leases');
     expect(rows).toEqual([{ owner: 'host-b' }]); // A's renewals never took it back
     // A's next acquire is an ordinary refused one.
     expect((await refusal(a.acquire('s'))).details.owner).toBe('host-b');
   });
 
-  it('when renewals cannot reach the database, a lease is reported lost once its confirmed ttl has passed', async () => {
+  it('when renewals cannot reach the database, a lease is reported lost once its confirmed ttl has passed, not before', async () => {
     db = await createTestDatabase();
-    const a = await open('host-a', 500, 100);
+    const clock = new ManualClock();
+    const a = await open('host-a', 500, 100, clock);
     const losses: LeaseLoss[] = [];
     a.onLost((loss) => losses.push(loss));
-    await a.acquire('s');
-    const started = Date.now();
+    await a.acquire('s'); // confirmed until 0 + 500 on A's clock
     const name = new URL(db.url).pathname.slice(1);
     // The database becomes unreachable for A: its connections are cut and new ones refused.
     await sql(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`, [], testPgUrl);
@@ -136,12 +172,20 @@ describe.skipIf(noPostgres)('SessionLeases', () => {
       [name],
       testPgUrl,
     );
-    while (losses.length === 0 && Date.now() - started < 5_000)
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(losses.map((l) => [l.sessionId, l.reason])).toEqual([['s', 'unconfirmed']]);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(400);
-    expect(a.holds('s')).toBe(false);
-    await sql(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`, [], testPgUrl);
+    try {
+      for (let tick = 1; tick <= 4; tick++) {
+        clock.advance(100); // a failing round at 100 … 400 ms
+        await a.renew();
+      }
+      expect(losses).toEqual([]);
+      expect(a.holds('s')).toBe(true);
+      clock.advance(100); // 500 ms: the last confirmed expiry has passed
+      await a.renew();
+      expect(losses.map((l) => [l.sessionId, l.reason])).toEqual([['s', 'unconfirmed']]);
+      expect(a.holds('s')).toBe(false);
+    } finally {
+      await sql(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`, [], testPgUrl);
+    }
   });
 
   it('close releases every lease of its owner at once', async () => {

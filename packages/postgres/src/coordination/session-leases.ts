@@ -32,9 +32,25 @@ export interface SessionLeasesOptions {
   readonly owner?: string;
   /** Failures nobody awaits (an idle pooled connection dropping). Default: `console.error`. */
   readonly reportError?: (error: unknown) => void;
+  /** The renewal timer and the monotonic clock expiry is measured on (default the process's); tests inject a manual one. */
+  readonly clock?: LeaseClock;
 }
 
 /** Who holds a lease and until when (database time). */
+/** What leases need of a clock: monotonic milliseconds and a repeating timer. */
+export interface LeaseClock {
+  now(): number;
+  setInterval(tick: () => void, ms: number): unknown;
+  clearInterval(handle: unknown): void;
+}
+
+const PROCESS_CLOCK: LeaseClock = {
+  now: () => performance.now(),
+  // Leases never keep a process alive; whatever holds them (a host, an agent) does.
+  setInterval: (tick, ms) => setInterval(tick, ms).unref(),
+  clearInterval: (handle) => clearInterval(handle as ReturnType<typeof setInterval>),
+};
+
 export interface LeaseHolder {
   readonly owner: string;
   readonly expiresAt: Date;
@@ -79,7 +95,8 @@ export class SessionLeases {
   readonly #chains = new Map<string, Promise<unknown>>();
   readonly #lost = new Set<(loss: LeaseLoss) => void>();
   readonly #reportError: (error: unknown) => void;
-  #timer: NodeJS.Timeout | undefined;
+  readonly #clock: LeaseClock;
+  #timer: unknown;
   #renewing: Promise<void> | undefined;
   #closed = false;
 
@@ -89,12 +106,14 @@ export class SessionLeases {
     ttlMs: number,
     renewEveryMs: number,
     report: (e: unknown) => void,
+    clock: LeaseClock,
   ) {
     this.#pool = pool;
     this.owner = owner;
     this.ttlMs = ttlMs;
     this.#renewEveryMs = renewEveryMs;
     this.#reportError = report;
+    this.#clock = clock;
   }
 
   /** Opens a small pool (2 connections) and creates the lease table if this database has none. */
@@ -137,7 +156,7 @@ export class SessionLeases {
       await pool.end();
       throw error;
     }
-    return new SessionLeases(pool, owner, ttlMs, renewEveryMs, report);
+    return new SessionLeases(pool, owner, ttlMs, renewEveryMs, report, options.clock ?? PROCESS_CLOCK);
   }
 
   /** True while this process holds the lease (acquired, not released, not lost). */
@@ -154,7 +173,7 @@ export class SessionLeases {
         held.count++;
         return;
       }
-      const started = performance.now();
+      const started = this.#clock.now();
       await this.#take(sessionId);
       if (this.#closed) {
         await this.#pool.query(RELEASE, [sessionId, this.owner]).catch(this.#reportError);
@@ -210,7 +229,7 @@ export class SessionLeases {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    if (this.#timer !== undefined) clearInterval(this.#timer);
+    if (this.#timer !== undefined) this.#clock.clearInterval(this.#timer);
     await this.#renewing;
     await Promise.allSettled([...this.#chains.values()]);
     this.#held.clear();
@@ -251,14 +270,12 @@ export class SessionLeases {
 
   #startRenewing(): void {
     if (this.#timer !== undefined) return;
-    this.#timer = setInterval(() => void this.renew(), this.#renewEveryMs);
-    // Leases never keep a process alive; whatever holds them (a host, an agent) does.
-    this.#timer.unref();
+    this.#timer = this.#clock.setInterval(() => void this.renew(), this.#renewEveryMs);
   }
 
   async #renewRound(): Promise<void> {
     const entries = [...this.#held];
-    const started = performance.now();
+    const started = this.#clock.now();
     let kept: Set<string>;
     try {
       const result = await this.#pool.query<{ session_id: string }>(RENEW, [
@@ -282,7 +299,7 @@ export class SessionLeases {
 
   /** Drops the leases whose confirmed lifetime ran out without a successful renewal. */
   #dropUnconfirmed(cause: unknown): void {
-    const now = performance.now();
+    const now = this.#clock.now();
     for (const [id, held] of [...this.#held])
       if (now >= held.confirmedUntil)
         this.#lose(id, { sessionId: id, reason: 'unconfirmed', ...(cause === undefined ? {} : { cause }) });
@@ -291,7 +308,7 @@ export class SessionLeases {
   #lose(id: string, loss: LeaseLoss): void {
     this.#held.delete(id);
     if (this.#held.size === 0 && this.#timer !== undefined) {
-      clearInterval(this.#timer);
+      this.#clock.clearInterval(this.#timer);
       this.#timer = undefined;
     }
     for (const listener of this.#lost) {

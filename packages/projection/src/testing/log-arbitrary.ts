@@ -1,5 +1,12 @@
 import fc from 'fast-check';
-import { SessionId, type SessionEvent, type SessionHeader, type SessionSeq } from '@strand/session';
+import {
+  SessionId,
+  checkCoreEventData,
+  type SessionEvent,
+  type SessionEventInput,
+  type SessionHeader,
+  type SessionSeq,
+} from '@strand/session';
 
 /**
  * Random session logs for property tests: the core vocabulary with valid and corrupt data, domain
@@ -91,6 +98,32 @@ export const logArbitrary = (maxLength = 40): fc.Arbitrary<SessionEvent[]> =>
       pairs.map(([, step]) => step),
     ),
   );
+
+/**
+ * Logs a live `Session` accepts: the same vocabulary without the corrupt payloads (a session
+ * refuses core events whose data breaks their schema), with the append inputs that produce them,
+ * so the live-vs-cold law can append them for real.
+ */
+export const appendableLogArbitrary = (
+  maxLength = 40,
+): fc.Arbitrary<{ events: SessionEvent[]; inputs: SessionEventInput[] }> =>
+  fc
+    .array(
+      fc.tuple(
+        eventBodyArbitrary.filter(
+          (b) => checkCoreEventData(b.type, b.data as SessionEvent['data']) === undefined,
+        ),
+        fc.nat(2),
+      ),
+      { maxLength },
+    )
+    .map((pairs) => {
+      const events = toEvents(
+        pairs.map(([b]) => b),
+        pairs.map(([, step]) => step),
+      );
+      return { events, inputs: events.map((e) => ({ type: e.type, data: e.data, time: e.time })) };
+    });
 
 export const headerArbitrary: fc.Arbitrary<SessionHeader> = fc.constantFrom<SessionHeader>(
   { version: 1, id: SessionId('p'), createdAt: 0, isSeeded: false },

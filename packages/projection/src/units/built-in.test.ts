@@ -1,8 +1,8 @@
 import fc from 'fast-check';
-import { SessionLogOffset } from '@strand/session';
+import { Session, SessionLogOffset } from '@strand/session';
 import { describe, expect, it } from 'vitest';
 import { ProjectionRegistry } from '../registry.js';
-import { headerArbitrary, logArbitrary } from '../testing/log-arbitrary.js';
+import { appendableLogArbitrary, headerArbitrary, logArbitrary } from '../testing/log-arbitrary.js';
 import { ScriptedSession } from '../testing/sessions.js';
 import { BUILT_IN_UNITS } from './built-in.js';
 
@@ -41,6 +41,28 @@ describe('built-in units together', () => {
             from: SessionLogOffset(events.length),
           });
           expect(resumed.kind === 'restored' && resumed.projection.snapshot).toEqual(cold.snapshot);
+        },
+      ),
+    );
+  });
+
+  it('a real live Session appended in random batches snapshots, for every built-in unit at once, what a cold fold computes', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        headerArbitrary,
+        appendableLogArbitrary(60),
+        fc.array(fc.integer({ min: 1, max: 7 }), { minLength: 1 }),
+        async (header, { events, inputs }, sizes) => {
+          const registry = new ProjectionRegistry({ units: BUILT_IN_UNITS });
+          const live = new Session({ header });
+          registry.track(live);
+          for (let at = 0, i = 0; at < inputs.length; i++) {
+            const size = sizes[i % sizes.length]!;
+            await live.append(inputs.slice(at, at + size));
+            at += size;
+          }
+          expect(live.events).toEqual(events);
+          expect(registry.snapshot(live)).toEqual(registry.foldAll(header, events).snapshot);
         },
       ),
     );

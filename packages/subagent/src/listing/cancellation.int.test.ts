@@ -42,8 +42,10 @@ describe('cancellation', () => {
   it('an abort during cold reads rejects at once, starts no further read, and every observation is disposed', async () => {
     const controller = new AbortController();
     stack.observed.delayMs = 20;
+    // Abort once the fourth read has started and before any can finish (each takes 20 ms):
+    // ordered by the reads themselves, not by a race between two timers.
     stack.observed.beforeObserve = (id) => {
-      if (id === 'c1') setTimeout(() => controller.abort(), 5);
+      if (id === 'c3') queueMicrotask(() => controller.abort());
     };
     await expect(listChildren(stack.ctxWithoutCache, P, controller.signal)).rejects.toMatchObject({
       code: 'CANCELLED',

@@ -4,7 +4,7 @@
  * attachment images, authors and quiet markers — in Debian's Chromium against an in-process host.
  */
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SessionId, newSessionHeader, type SessionEventInput } from '@strand/session';
 import { descriptorEvent } from '@strand/subagent';
 import { openSession, startBrowserHost, UI_TIMEOUT, type BrowserHost } from './testing/harness.js';
@@ -128,6 +128,14 @@ describe('session transcript in Chromium', { timeout: 120_000 }, () => {
           { type: 'turn/end', data: { reason: 'completed' } },
         ];
         await session.append(events);
+        // The same transcript for the test that promotes a session by prompting it: tx-1 stays as
+        // written whatever order the tests run in.
+        const promoted = await write(
+          newSessionHeader({ id: SessionId('tx-read'), cwd: '/home/demo', createdAt: base - 1_000 }),
+          [],
+        );
+        await persistence.putAttachment(promoted.id, { bytes: PNG, mediaType: 'image/png' });
+        await promoted.append(events);
         await write(
           newSessionHeader({
             id: SessionId('tx-child'),
@@ -156,6 +164,12 @@ describe('session transcript in Chromium', { timeout: 120_000 }, () => {
   afterAll(async () => {
     await env?.close();
   }, 60_000);
+
+  // Every test starts on a fresh load of tx-1: none relies on the page another one left behind.
+  beforeEach(async () => {
+    await env.page.goto(env.host.url);
+    await openSession(env.page, 'tx-1');
+  });
 
   it('renders assistant text as GitHub-flavoured markdown: list, table, link, highlighted code', async () => {
     const message = view().locator('[data-testid="event"][data-type="assistant/message"]').first();
@@ -226,6 +240,7 @@ describe('session transcript in Chromium', { timeout: 120_000 }, () => {
 
   it('collapses a long result and marks a failed call', async () => {
     const bash = view().locator('[data-testid="tool-card"][data-tool="bash"]');
+    await bash.first().getByTestId('tool-summary').click(); // cards start collapsed on a fresh load
     const long = bash.first().getByTestId('long-result');
     expect(await long.evaluate((el) => (el as HTMLDetailsElement).open)).toBe(false);
     expect(await long.locator('summary').textContent()).toContain('120 lines');
@@ -294,6 +309,7 @@ describe('session transcript in Chromium', { timeout: 120_000 }, () => {
   });
 
   it('opens a session to read it without promoting it; the composer makes the follow interactive', async () => {
+    const readView = () => env.page.locator('[data-testid="session-view"][data-session-id="tx-read"]');
     const follows: { id: unknown; interactive: unknown }[] = [];
     env.page.on('websocket', (socket) =>
       socket.on('framesent', (frame) => {
@@ -304,16 +320,16 @@ describe('session transcript in Chromium', { timeout: 120_000 }, () => {
       }),
     );
     await env.page.reload();
-    await openSession(env.page, 'tx-1');
-    await view().getByTestId('view-idle').waitFor();
-    expect(await view().getAttribute('data-interactive')).toBe('false');
-    const reading = follows.filter((f) => f.id === 'tx-1');
+    await openSession(env.page, 'tx-read');
+    await readView().getByTestId('view-idle').waitFor();
+    expect(await readView().getAttribute('data-interactive')).toBe('false');
+    const reading = follows.filter((f) => f.id === 'tx-read');
     expect(reading.length).toBeGreaterThan(0);
     expect(reading.map((f) => f.interactive)).toEqual(reading.map(() => false));
-    expect(env.runtime.services.store.has(SessionId('tx-1'))).toBe(false);
+    expect(env.runtime.services.store.has(SessionId('tx-read'))).toBe(false);
     if (process.env.STRAND_DOC_SCREENSHOTS === '1') {
       await env.page.setViewportSize({ width: 1280, height: 1400 });
-      await view()
+      await readView()
         .locator('[data-testid="tool-card"][data-tool="edit_file"] [data-testid="tool-summary"]')
         .click();
       await env.shot(
@@ -321,17 +337,19 @@ describe('session transcript in Chromium', { timeout: 120_000 }, () => {
         path.resolve(import.meta.dirname, '../../../../docs/screenshots/session-view.png'),
       );
     }
-    await view().getByTestId('composer-input').fill('Thanks, now **summarise** it');
-    await view().getByTestId('composer-send').click();
-    await expect.poll(() => view().getAttribute('data-interactive'), { timeout: UI_TIMEOUT }).toBe('true');
-    expect(follows.filter((f) => f.id === 'tx-1').at(-1)).toEqual({ id: 'tx-1', interactive: true });
-    await view().locator('[data-type="user/message"] strong', { hasText: 'summarise' }).waitFor();
+    await readView().getByTestId('composer-input').fill('Thanks, now **summarise** it');
+    await readView().getByTestId('composer-send').click();
     await expect
-      .poll(() => view().locator('[data-testid="event"][data-type="assistant/message"]').count(), {
+      .poll(() => readView().getAttribute('data-interactive'), { timeout: UI_TIMEOUT })
+      .toBe('true');
+    expect(follows.filter((f) => f.id === 'tx-read').at(-1)).toEqual({ id: 'tx-read', interactive: true });
+    await readView().locator('[data-type="user/message"] strong', { hasText: 'summarise' }).waitFor();
+    await expect
+      .poll(() => readView().locator('[data-testid="event"][data-type="assistant/message"]').count(), {
         timeout: UI_TIMEOUT,
       })
       .toBe(3);
-    await view().getByTestId('view-idle').waitFor();
+    await readView().getByTestId('view-idle').waitFor();
     // The read-only view went away only once the interactive one had its snapshot: one view, one transcript.
     expect(await env.page.getByTestId('session-view').count()).toBe(1);
   });

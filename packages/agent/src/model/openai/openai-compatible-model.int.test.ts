@@ -3,6 +3,7 @@ import { checkLogInvariants } from '@strand/session';
 import { isAgentError } from '../../errors.js';
 import { agentFixture, type AgentFixture } from '../../testing/agent-fixture.js';
 import {
+  ManualClock,
   finishChunk,
   mockChatServer,
   pause,
@@ -25,7 +26,7 @@ afterEach(async () => {
 
 const env = { TEST_KEY: 'sk-test' };
 
-function model(options: { idleTimeoutMs?: number } = {}): OpenAICompatibleModel {
+function model(options: { idleTimeoutMs?: number; timers?: ManualClock } = {}): OpenAICompatibleModel {
   return new OpenAICompatibleModel({
     baseUrl: server.baseUrl,
     model: 'gpt-test',
@@ -155,32 +156,49 @@ describe('OpenAICompatibleModel', () => {
     ]);
   });
 
-  it('a mid-stream disconnect fails promptly with AGENT_MODEL_INTERRUPTED after the text already streamed', async () => {
+  it('a mid-stream disconnect fails with AGENT_MODEL_INTERRUPTED after the text already streamed, without waiting for the idle timer', async () => {
     server.handle(async (_, res) => {
       startStream(res);
       res.write(sse(textChunk('partial ')));
       await pause(20);
       res.socket?.destroy();
     });
+    // The idle timer's clock never moves: the failure can only come from the disconnect itself.
+    const clock = new ManualClock();
     const parts: ModelStreamPart[] = [];
-    const started = Date.now();
-    const error = await collect(model().stream(request()), parts).catch((e: unknown) => e);
+    const error = await collect(model({ timers: clock }).stream(request()), parts).catch((e: unknown) => e);
     expect(isAgentError(error, 'AGENT_MODEL_INTERRUPTED')).toBe(true);
+    expect((error as Error).message).toContain('the connection broke');
     expect(parts).toEqual([{ type: 'text-delta', text: 'partial ' }]);
-    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(clock.now()).toBe(0);
   });
 
-  it('a stream that stalls fails with AGENT_MODEL_INTERRUPTED after the idle timeout, not never', async () => {
+  it('a stream that stalls fails with AGENT_MODEL_INTERRUPTED once the idle timeout passes, not before, not never', async () => {
+    let release!: () => void;
+    const stalled = new Promise<void>((resolve) => (release = resolve));
     server.handle(async (_, res) => {
       startStream(res);
       res.write(sse(textChunk('then silence')));
-      await pause(5_000);
+      await stalled;
+      res.end();
     });
-    const started = Date.now();
-    const error = await collect(model({ idleTimeoutMs: 200 }).stream(request())).catch((e: unknown) => e);
+    const clock = new ManualClock();
+    const stream = model({ idleTimeoutMs: 200, timers: clock }).stream(request())[Symbol.asyncIterator]();
+    expect(await stream.next()).toEqual({ done: false, value: { type: 'text-delta', text: 'then silence' } });
+    let settled = false;
+    const next = stream.next().then(
+      () => (settled = true),
+      (e: unknown) => ((settled = true), e),
+    );
+    await clock.whenArmed(); // the read of the next bytes armed the idle timer
+    clock.advance(199);
+    await pause(20);
+    expect(settled).toBe(false);
+    clock.advance(1);
+    const error = await next;
+    release();
     expect(isAgentError(error, 'AGENT_MODEL_INTERRUPTED')).toBe(true);
     expect((error as Error).message).toContain('no data for 200 ms');
-    expect(Date.now() - started).toBeLessThan(2_000);
   });
 
   it('a body that ends without [DONE] but after the finish is a whole response; one that ends before it is interrupted', async () => {
@@ -221,20 +239,25 @@ describe('OpenAICompatibleModel', () => {
     expect(server.requests).toHaveLength(0);
   });
 
-  it('aborting the request signal mid-stream ends the stream promptly', async () => {
+  it('aborting the request signal mid-stream ends the stream with AGENT_CANCELLED, the idle timer never firing', async () => {
+    let release!: () => void;
+    const stalled = new Promise<void>((resolve) => (release = resolve));
     server.handle(async (_, res) => {
       startStream(res);
       res.write(sse(textChunk('a')));
-      await pause(5_000);
+      await stalled;
+      res.end();
     });
+    const clock = new ManualClock();
     const controller = new AbortController();
-    const parts: ModelStreamPart[] = [];
-    const started = Date.now();
-    const pending = collect(model().stream(request(controller.signal)), parts).catch((e: unknown) => e);
-    while (parts.length === 0) await pause(5);
+    const stream = model({ timers: clock }).stream(request(controller.signal))[Symbol.asyncIterator]();
+    expect(await stream.next()).toEqual({ done: false, value: { type: 'text-delta', text: 'a' } });
+    const next = stream.next().catch((e: unknown) => e);
     controller.abort();
-    expect(isAgentError(await pending, 'AGENT_CANCELLED')).toBe(true);
-    expect(Date.now() - started).toBeLessThan(2_000);
+    const error = await next;
+    release();
+    expect(isAgentError(error, 'AGENT_CANCELLED')).toBe(true);
+    expect(clock.now()).toBe(0);
   });
 
   it('rejects a base URL that is not http(s)', () => {

@@ -23,7 +23,20 @@ export interface OpenAICompatibleConfig {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Default: Node's global `fetch`. */
   readonly fetch?: typeof fetch;
+  /** The idle timer's clock (default the global timers); tests inject a manual one. */
+  readonly timers?: IdleTimers;
 }
+
+/** What the idle timer needs of a clock. */
+export interface IdleTimers {
+  setTimeout(fire: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+const GLOBAL_TIMERS: IdleTimers = {
+  setTimeout: (fire, ms) => setTimeout(fire, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
 
 const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 const ERROR_BODY_LIMIT = 2_048;
@@ -77,7 +90,7 @@ export class OpenAICompatibleModel implements Model {
 
   async *stream(request: ModelRequest): AsyncGenerator<ModelStreamPart> {
     const headers = this.#headers();
-    const idle = new IdleTimer(this.#idleTimeoutMs);
+    const idle = new IdleTimer(this.#idleTimeoutMs, this.#config.timers ?? GLOBAL_TIMERS);
     const signal = AbortSignal.any([request.signal, idle.signal]);
     const fetchImpl = this.#config.fetch ?? fetch;
     let response: Response;
@@ -191,11 +204,13 @@ export class OpenAICompatibleModel implements Model {
 class IdleTimer {
   readonly #controller = new AbortController();
   readonly #ms: number;
-  #handle: ReturnType<typeof setTimeout> | undefined;
+  readonly #timers: IdleTimers;
+  #handle: unknown;
   fired = false;
 
-  constructor(ms: number) {
+  constructor(ms: number, timers: IdleTimers) {
     this.#ms = ms;
+    this.#timers = timers;
   }
 
   get signal(): AbortSignal {
@@ -204,14 +219,14 @@ class IdleTimer {
 
   arm(): void {
     this.clear();
-    this.#handle = setTimeout(() => {
+    this.#handle = this.#timers.setTimeout(() => {
       this.fired = true;
       this.#controller.abort(new Error(`idle for ${this.#ms} ms`));
     }, this.#ms);
   }
 
   clear(): void {
-    if (this.#handle !== undefined) clearTimeout(this.#handle);
+    if (this.#handle !== undefined) this.#timers.clearTimeout(this.#handle);
     this.#handle = undefined;
   }
 }
