@@ -164,6 +164,23 @@ export function writeBehaviour(withStore: WithStore): void {
       }
     }));
 
+  it('an empty append writes nothing: a pending session gets a revision and stays unstored', () =>
+    withStore(async ({ p }) => {
+      const header = testHeader('empty-append');
+      const { incarnation } = await p.create({ header });
+      const { revision } = await p.append(header.id, []);
+      expect(typeof revision).toBe('string');
+      await rejectsWith(p.inspect(header.id), 'PERSISTENCE_NOT_FOUND');
+      expect(await p.list()).toEqual([]);
+      const session = writingSession(p, header, incarnation);
+      await session.append(closedTurn('now stored'));
+      const stored = await p.inspect(header.id);
+      expect(stored.events).toEqual(session.events);
+      expect(stored.revision).not.toBe(revision);
+      expect((await p.append(header.id, [])).revision).toBe(stored.revision);
+      await rejectsWith(p.append(SessionId('never-created'), []), 'PERSISTENCE_NOT_FOUND');
+    }));
+
   it('refuses create of an id that is pending or stored with PERSISTENCE_EXISTS', () =>
     withStore(async ({ p }) => {
       const header = testHeader('twice');

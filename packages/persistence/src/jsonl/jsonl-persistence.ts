@@ -163,7 +163,8 @@ export class JsonlSessionPersistence implements SessionPersistence {
     this.#assertOpen();
     const pending = this.#pending.get(id);
     if (pending !== undefined) {
-      if (events.length === 0) throw sessionNotFound(id);
+      // Nothing to write: a lazily created session stays unstored (as on every backend).
+      if (events.length === 0) return { revision: revisionOf(pending.incarnation, 0, 0n) };
       if (events[0]!.seq !== 0) throw seqConflict(id, 0, events[0]!.seq);
       this.#pending.delete(id);
       try {
