@@ -141,20 +141,63 @@ export function writeBehaviour(withStore: WithStore): void {
       expect((await p.list()).map((s) => s.header.id)).toEqual([parent.id]);
     }));
 
-  it('reports an unknown id with one not-found error, alike on every backend', () =>
+  it('reports an unknown id with one not-found error, alike on every backend and every call', () =>
     withStore(async ({ p }) => {
-      const error = await rejectsWith(p.inspect(SessionId('nobody')), 'PERSISTENCE_NOT_FOUND');
-      expect(error.message).toBe('no stored session nobody');
-      expect(error).toMatchObject({ sessionId: 'nobody' });
+      const nobody = SessionId('nobody');
+      const event = {
+        type: 'session/title',
+        seq: SessionSeq(0),
+        time: 0,
+        data: { title: 't' },
+      } as SessionEvent;
+      for (const call of [
+        () => p.inspect(nobody),
+        () => p.load(nobody),
+        () => p.readFrom(nobody, SessionSeq(0)),
+        () => p.scan(nobody, { dataTypes: new Set() }),
+        () => p.append(nobody, [event]),
+        () => p.delete(nobody),
+      ]) {
+        const error = await rejectsWith(call(), 'PERSISTENCE_NOT_FOUND');
+        expect(error.message).toBe('no stored session nobody');
+        expect(error).toMatchObject({ sessionId: 'nobody' });
+      }
+    }));
+
+  it('an empty append writes nothing: a pending session gets a revision and stays unstored', () =>
+    withStore(async ({ p }) => {
+      const header = testHeader('empty-append');
+      const { incarnation } = await p.create({ header });
+      const { revision } = await p.append(header.id, []);
+      expect(typeof revision).toBe('string');
+      await rejectsWith(p.inspect(header.id), 'PERSISTENCE_NOT_FOUND');
+      expect(await p.list()).toEqual([]);
+      const session = writingSession(p, header, incarnation);
+      await session.append(closedTurn('now stored'));
+      const stored = await p.inspect(header.id);
+      expect(stored.events).toEqual(session.events);
+      expect(stored.revision).not.toBe(revision);
+      expect((await p.append(header.id, [])).revision).toBe(stored.revision);
+      await rejectsWith(p.append(SessionId('never-created'), []), 'PERSISTENCE_NOT_FOUND');
     }));
 
   it('refuses create of an id that is pending or stored with PERSISTENCE_EXISTS', () =>
     withStore(async ({ p }) => {
       const header = testHeader('twice');
       const { incarnation } = await p.create({ header });
-      await rejectsWith(p.create({ header }), 'PERSISTENCE_EXISTS');
+      const exists = async (): Promise<void> => {
+        const error = await rejectsWith(p.create({ header }), 'PERSISTENCE_EXISTS');
+        expect(error.message).toBe('session twice already exists');
+        expect(error).toMatchObject({ sessionId: 'twice' });
+      };
+      await exists();
       await writingSession(p, header, incarnation).append(closedTurn('stored'));
-      await rejectsWith(p.create({ header }), 'PERSISTENCE_EXISTS');
+      await exists();
+      // A materialized create of a stored id is refused the same way.
+      await expect(p.create({ header, materialize: true })).rejects.toMatchObject({
+        code: 'PERSISTENCE_EXISTS',
+        message: 'session twice already exists',
+      });
     }));
 
   it('changes the revision on every append and never on list, inspect, readFrom or a load with nothing to repair', () =>

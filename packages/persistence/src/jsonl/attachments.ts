@@ -9,13 +9,16 @@ const REF = /^[0-9a-f]{64}$/;
 
 /** Attachments are content-addressed blobs (sha256 hex) in a folder per session. */
 export class AttachmentFiles {
-  constructor(
-    private readonly root: string,
-    private readonly tmpDir: string,
-  ) {}
+  readonly #root: string;
+  readonly #tmpDir: string;
+
+  constructor(root: string, tmpDir: string) {
+    this.#root = root;
+    this.#tmpDir = tmpDir;
+  }
 
   dirFor(escapedId: string): string {
-    return path.join(this.root, escapedId);
+    return path.join(this.#root, escapedId);
   }
 
   async put(sessionId: string, escapedId: string, attachment: Attachment): Promise<string> {
@@ -30,8 +33,8 @@ export class AttachmentFiles {
       // Not stored yet: write it below.
     }
     try {
-      await replaceFileAtomically(this.tmpDir, `${file}.type`, Buffer.from(attachment.mediaType, 'utf8'));
-      await replaceFileAtomically(this.tmpDir, file, attachment.bytes);
+      await replaceFileAtomically(this.#tmpDir, `${file}.type`, Buffer.from(attachment.mediaType, 'utf8'));
+      await replaceFileAtomically(this.#tmpDir, file, attachment.bytes);
     } catch (error) {
       throw new PersistenceError('PERSISTENCE_IO', `could not store attachment of ${sessionId}`, {
         cause: error,

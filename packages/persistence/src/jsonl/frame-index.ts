@@ -1,11 +1,11 @@
-import { promises as fsp } from 'node:fs';
 import type { FrameLocation } from './log-decoder.js';
 
 /**
  * A small derived index of a `.zst` log: first seq and byte offset of each event frame, and the
  * file size it covers. It is an accelerator, never an authority: every entry used is verified
- * against the meta frame at its offset, and an index that is missing, unreadable, from another
- * incarnation or describing a longer file is ignored (and rebuilt by the caller).
+ * against the meta frame at its offset, and an index that is missing, does not decode, is from
+ * another incarnation or describes a longer file is ignored (and rebuilt by the caller); see
+ * `FrameIndexStore` for the one rule on a failed index read.
  *
  * Binary layout (little-endian): 'SIDX' | version u32 | covered size f64 | incarnation length u32
  * | incarnation utf8 | count u32 | count × (firstSeq u32, count u32, offset f64).
@@ -61,15 +61,6 @@ export function decodeFrameIndex(buf: Buffer): FrameIndex | undefined {
     return { incarnation, coveredSize, frames };
   } catch {
     // A short or garbled index is just absent: it is derived data.
-    return undefined;
-  }
-}
-
-export async function readFrameIndex(file: string): Promise<FrameIndex | undefined> {
-  try {
-    return decodeFrameIndex(await fsp.readFile(file));
-  } catch {
-    // Missing or unreadable: rebuilt from the log by the caller.
     return undefined;
   }
 }

@@ -28,17 +28,21 @@ export class LogWriter {
   #size: number;
   #closed = false;
   #broken = false;
+  readonly #handle: FileHandle;
+  readonly #compressed: boolean;
 
   constructor(
     readonly sessionId: string,
     readonly incarnation: string,
-    private readonly handle: FileHandle,
+    handle: FileHandle,
     size: number,
     nextSeq: number,
-    private readonly compressed: boolean,
+    compressed: boolean,
     /** Event frames of the file; extended in place so readFrom's index stays current. */
     readonly frames: FrameLocation[],
   ) {
+    this.#handle = handle;
+    this.#compressed = compressed;
     this.#size = size;
     this.#acceptedNext = nextSeq;
     this.#durableNext = nextSeq;
@@ -108,7 +112,7 @@ export class LogWriter {
   async close(): Promise<void> {
     await this.idle();
     this.#closed = true;
-    await this.handle.close();
+    await this.#handle.close();
   }
 
   async #drain(): Promise<void> {
@@ -134,12 +138,12 @@ export class LogWriter {
     const events = group.length === 1 ? group[0]!.events : group.flatMap((b) => b.events);
     const lines = encodeEventLines(events);
     const firstSeq = this.#durableNext;
-    const bytes = this.compressed ? encodeFrame(FrameKind.Events, firstSeq, events.length, lines) : lines;
+    const bytes = this.#compressed ? encodeFrame(FrameKind.Events, firstSeq, events.length, lines) : lines;
     const before = this.#size;
     // Another process appending to the same file would change its size under us: refuse rather
     // than interleave two writers' events. Metadata calls and the page-cache write are sync (a
     // few µs each, no thread-pool hop); only the fdatasync waits off the event loop.
-    const fd = this.handle.fd;
+    const fd = this.#handle.fd;
     const size = fstatSync(fd).size;
     if (size !== before) {
       throw new PersistenceError(
@@ -154,7 +158,7 @@ export class LogWriter {
       let written = 0;
       while (written < bytes.length)
         written += writeSync(fd, bytes, written, bytes.length - written, before + written);
-      await this.handle.datasync();
+      await this.#handle.datasync();
     } catch (error) {
       try {
         ftruncateSync(fd, before);

@@ -21,10 +21,13 @@ class FileWindow {
   #buf = Buffer.alloc(0);
   #start = 0;
 
-  constructor(
-    private readonly handle: FileHandle,
-    readonly size: number,
-  ) {}
+  readonly #handle: FileHandle;
+  readonly size: number;
+
+  constructor(handle: FileHandle, size: number) {
+    this.#handle = handle;
+    this.size = size;
+  }
 
   /**
    * Bytes [pos, pos + len) (the caller checked they lie within `size`). Moving the window reads
@@ -39,7 +42,7 @@ class FileWindow {
     // Keep what overlaps (the tail of the previous window), read the rest.
     let filled = pos >= this.#start && pos < end ? this.#buf.copy(next, 0, pos - this.#start) : 0;
     while (filled < want) {
-      const { bytesRead } = await this.handle.read(next, filled, want - filled, pos + filled);
+      const { bytesRead } = await this.#handle.read(next, filled, want - filled, pos + filled);
       if (bytesRead === 0) break;
       filled += bytesRead;
     }

@@ -124,11 +124,19 @@ export function decompressFrame(frame: Buffer, headroom = 0): Buffer {
   return out;
 }
 
-/** The declared content size of a zstd frame whose compressed length is exactly `frame.length`. */
+/**
+ * The declared content size of a zstd frame whose compressed length is exactly `frame.length`;
+ * undefined for anything else, a damaged frame header included (never throws).
+ */
 export function frameContentSize(frame: Uint8Array): number | undefined {
-  const size = binding.getFrameContentSize(frame);
-  if (size === null || binding.findFrameCompressedSize(frame) !== frame.length) return undefined;
-  return size;
+  try {
+    const size = binding.getFrameContentSize(frame);
+    if (size === null || binding.findFrameCompressedSize(frame) !== frame.length) return undefined;
+    return size;
+  } catch {
+    // A damaged frame header ("Could not parse Zstandard header"): no valid content size.
+    return undefined;
+  }
 }
 
 /** Decompresses one frame into `out`, which must be exactly its content size; throws otherwise. */

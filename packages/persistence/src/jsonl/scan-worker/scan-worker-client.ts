@@ -34,9 +34,12 @@ export class ScanWorkerClient {
   #closed = false;
   /** Scans the worker served, and scans it declined or could not take (diagnostics, tests). */
   readonly stats = { served: 0, declined: 0 };
+  readonly #entry: URL;
 
   /** `entry` is the worker's module (tests substitute a failing one). */
-  constructor(private readonly entry: URL = WORKER_ENTRY) {}
+  constructor(entry: URL = WORKER_ENTRY) {
+    this.#entry = entry;
+  }
 
   /** Requests a scan of `file`; undefined means "read it yourself". Starts the worker if needed. */
   scan(file: string, dataTypes: ReadonlySet<string>): Promise<ScanTransfer | undefined> {
@@ -75,7 +78,7 @@ export class ScanWorkerClient {
     let worker: Worker;
     try {
       // No inherited execArgv: the entry registers its own loader, whatever runs this process.
-      worker = new Worker(this.entry, { execArgv: [] });
+      worker = new Worker(this.#entry, { execArgv: [] });
     } catch {
       return undefined;
     }

@@ -1,0 +1,79 @@
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import { escapeSessionId, unescapeSessionId } from './file-names.js';
+
+/** A stored session's log file and which of the two formats it is in. */
+export interface Located {
+  readonly file: string;
+  readonly compressed: boolean;
+}
+
+const EXT_ZST = '.zst';
+const EXT_PLAIN = '.jsonl';
+const FOLDERS = ['sessions', 'index', 'attachments', 'tmp'] as const;
+
+/**
+ * Where everything of a JSONL store lives under its root: `sessions/` (the logs, the only
+ * authority), `index/` (derived frame indexes), `attachments/`, and `tmp/` (temp files of atomic
+ * writes, never linked anywhere until complete). Nothing is ever written outside the root: every
+ * name below it comes from `escapeSessionId`.
+ */
+export class SessionFiles {
+  readonly sessionsDir: string;
+  readonly indexDir: string;
+  readonly attachmentsDir: string;
+  readonly tmpDir: string;
+  readonly #root: string;
+
+  constructor(root: string) {
+    this.#root = root;
+    this.sessionsDir = path.join(root, 'sessions');
+    this.indexDir = path.join(root, 'index');
+    this.attachmentsDir = path.join(root, 'attachments');
+    this.tmpDir = path.join(root, 'tmp');
+  }
+
+  /**
+   * Creates the folders; with `sweepTemp`, deletes temp files of interrupted atomic writes. Only
+   * the process that writes the folder may sweep: another writer's temp files are in flight.
+   */
+  async prepare(sweepTemp: boolean): Promise<void> {
+    for (const dir of FOLDERS) await fsp.mkdir(path.join(this.#root, dir), { recursive: true });
+    if (sweepTemp)
+      for (const name of await fsp.readdir(this.tmpDir))
+        await fsp.rm(path.join(this.tmpDir, name), { force: true });
+  }
+
+  /** The log file a new session of `escaped` id gets in the store's write format. */
+  logFile(escaped: string, compressed: boolean): string {
+    return path.join(this.sessionsDir, escaped + (compressed ? EXT_ZST : EXT_PLAIN));
+  }
+
+  /** The derived frame index beside a session's `.zst` log. */
+  indexFile(escaped: string): string {
+    return path.join(this.indexDir, escaped + '.idx');
+  }
+
+  /** The stored log of `id` in either format (`.zst` first), or undefined when there is none. */
+  async locate(id: string, escaped = escapeSessionId(id)): Promise<Located | undefined> {
+    for (const compressed of [true, false]) {
+      const file = this.logFile(escaped, compressed);
+      try {
+        await fsp.access(file);
+        return { file, compressed };
+      } catch {
+        // Not this variant (or not accessible): try the other; none means "not stored".
+      }
+    }
+    return undefined;
+  }
+
+  /** The session a name in `sessions/` belongs to; undefined for a name no id escapes to. */
+  sessionOf(name: string): { readonly id: string; readonly located: Located } | undefined {
+    const compressed = name.endsWith(EXT_ZST);
+    if (!compressed && !name.endsWith(EXT_PLAIN)) return undefined;
+    const id = unescapeSessionId(name.slice(0, -(compressed ? EXT_ZST : EXT_PLAIN).length));
+    if (id === undefined) return undefined;
+    return { id, located: { file: path.join(this.sessionsDir, name), compressed } };
+  }
+}

@@ -1,0 +1,179 @@
+import { promises as fsp } from 'node:fs';
+import type { SessionEvent } from '@strand/session';
+import { PersistenceError, sessionExists, sessionNotFound } from '../errors.js';
+import { encodeEventLines } from './event-lines.js';
+import type { FrameIndex } from './frame-index.js';
+import { writeNewFileAtomically } from './fs-util.js';
+import { decodePlainLog, type FrameLocation } from './log-decoder.js';
+import { scanZstdFrames } from './log-scan.js';
+import { LogWriter, revisionOf } from './log-writer.js';
+import type { SessionFiles } from './session-files.js';
+import { storageError } from './storage-error.js';
+import { FrameKind, encodeFrame } from './zstd-frames.js';
+
+/**
+ * The one `LogWriter` per session file this process holds (opened on first write, kept until
+ * delete or close). Owns creating a session file (atomically, header and first batch together),
+ * reopening an existing one (a torn tail is truncated first), and replacing a writer that failed
+ * a write (`LogWriter.broken`). Nothing else in the backend writes a log file.
+ */
+export class SessionWriters {
+  readonly #files: SessionFiles;
+  readonly #compressed: boolean;
+  readonly #writers = new Map<string, Promise<LogWriter>>();
+
+  constructor(files: SessionFiles, compressed: boolean) {
+    this.#files = files;
+    this.#compressed = compressed;
+  }
+
+  /** Writes a new session file atomically (header + first batch) and opens its writer. */
+  async materialize(
+    id: string,
+    escaped: string,
+    record: Buffer,
+    events: readonly SessionEvent[],
+  ): Promise<LogWriter> {
+    const file = this.#files.logFile(escaped, this.#compressed);
+    const lines = encodeEventLines(events);
+    const head = this.#compressed ? encodeFrame(FrameKind.Header, 0, 0, record) : record;
+    // A materialized empty session is its header alone: no empty events frame.
+    const body =
+      events.length === 0
+        ? Buffer.alloc(0)
+        : this.#compressed
+          ? encodeFrame(FrameKind.Events, 0, events.length, lines)
+          : lines;
+    let created: boolean;
+    try {
+      created = await writeNewFileAtomically(this.#files.tmpDir, file, Buffer.concat([head, body]));
+    } catch (error) {
+      throw new PersistenceError('PERSISTENCE_IO', `could not create session ${id}`, {
+        cause: error,
+        sessionId: id,
+      });
+    }
+    if (!created) throw sessionExists(id);
+    const incarnation = (JSON.parse(record.toString('utf8')) as { incarnation: string }).incarnation;
+    const frames: FrameLocation[] =
+      this.#compressed && events.length > 0
+        ? [{ firstSeq: 0, count: events.length, offset: head.length }]
+        : [];
+    const handle = await fsp.open(file, 'r+');
+    const writer = new LogWriter(
+      id,
+      incarnation,
+      handle,
+      head.length + body.length,
+      events.length,
+      this.#compressed,
+      frames,
+    );
+    this.#writers.set(id, Promise.resolve(writer));
+    return writer;
+  }
+
+  /** The writer of `id`, opened afresh when the one held failed a write (see `LogWriter.broken`). */
+  async healthy(id: string): Promise<LogWriter> {
+    const held = this.#writers.get(id);
+    const writer = await this.#writer(id);
+    if (!writer.broken) return writer;
+    if (this.#writers.get(id) === held) this.#writers.delete(id);
+    await writer.close().catch(() => undefined); // a broken writer's handle: nothing left to lose
+    return this.#writer(id);
+  }
+
+  /** True when this process holds a healthy writer of `id`: its log belongs to a live session. */
+  async holdsHealthy(id: string): Promise<boolean> {
+    const writer = await this.#held(id);
+    return writer !== undefined && !writer.broken;
+  }
+
+  /** The frame index a held writer keeps current, if one is held (the freshest index there is). */
+  async liveIndex(id: string): Promise<FrameIndex | undefined> {
+    const writer = await this.#held(id);
+    return writer === undefined
+      ? undefined
+      : { incarnation: writer.incarnation, coveredSize: writer.size, frames: writer.frames };
+  }
+
+  /** The revision of the file `writer` appends to, as it is now. */
+  async currentRevision(writer: LogWriter): Promise<string> {
+    const located = await this.#files.locate(writer.sessionId);
+    if (located === undefined) throw sessionNotFound(writer.sessionId);
+    const stat = await fsp.stat(located.file, { bigint: true });
+    return revisionOf(writer.incarnation, stat.size, stat.mtimeNs);
+  }
+
+  /** Closes and forgets the writer of `id` (a delete). */
+  async drop(id: string): Promise<void> {
+    const writer = this.#writers.get(id);
+    this.#writers.delete(id);
+    if (writer !== undefined) await (await writer.catch(() => undefined))?.close();
+  }
+
+  /** Waits until every held writer has no write in flight. */
+  async idle(): Promise<void> {
+    for (const writer of [...this.#writers.values()]) await (await writer.catch(() => undefined))?.idle();
+  }
+
+  /** Closes every writer, handing each one's final frame index to `saveIndex` (best effort). */
+  async closeAll(saveIndex: (id: string, index: FrameIndex) => Promise<void>): Promise<void> {
+    for (const [id, pending] of [...this.#writers]) {
+      const writer = await pending.catch(() => undefined); // a writer that never opened holds nothing
+      if (writer === undefined) continue;
+      await writer.close();
+      if (this.#compressed || writer.frames.length > 0)
+        await saveIndex(id, {
+          incarnation: writer.incarnation,
+          coveredSize: writer.size,
+          frames: writer.frames,
+        });
+    }
+    this.#writers.clear();
+  }
+
+  async #held(id: string): Promise<LogWriter | undefined> {
+    // A writer that failed to open is no writer.
+    return this.#writers.get(id)?.catch(() => undefined);
+  }
+
+  /** The writer of an existing file, opened once and shared by concurrent callers. */
+  #writer(id: string): Promise<LogWriter> {
+    let writer = this.#writers.get(id);
+    if (writer === undefined) {
+      writer = this.#open(id);
+      this.#writers.set(id, writer);
+      writer.catch(() => this.#writers.delete(id));
+    }
+    return writer;
+  }
+
+  /** Scans frame metas (no full decode), drops a torn tail, and opens the writer after it. */
+  async #open(id: string): Promise<LogWriter> {
+    const located = await this.#files.locate(id);
+    if (located === undefined) throw sessionNotFound(id);
+    const handle = await fsp.open(located.file, 'r+');
+    try {
+      const buf = await handle.readFile();
+      const scan = located.compressed ? scanZstdFrames(buf, id) : decodePlainLog(buf, id);
+      if (scan.validEnd < buf.length) {
+        await handle.truncate(scan.validEnd);
+        await handle.datasync();
+      }
+      const frames = located.compressed ? scan.frames : [];
+      return new LogWriter(
+        id,
+        scan.record.incarnation,
+        handle,
+        scan.validEnd,
+        scan.nextSeq,
+        located.compressed,
+        frames,
+      );
+    } catch (error) {
+      await handle.close();
+      throw storageError(error, id);
+    }
+  }
+}
