@@ -5,6 +5,7 @@ const PAGE = 2_000;
 
 interface FollowParams {
   readonly followId?: unknown;
+  readonly busy?: unknown;
   readonly events?: unknown;
   readonly key?: unknown;
   readonly value?: unknown;
@@ -28,6 +29,8 @@ export class SessionFeed {
   #nextSeq: number;
   #followId: string | undefined;
   #values: ProjectionValueMap = {};
+  #busy = false;
+  readonly #idleWaiters = new Set<() => void>();
   #chain: Promise<void> = Promise.resolve();
   #closed = false;
   readonly #unsubscribe: (() => void)[] = [];
@@ -84,6 +87,16 @@ export class SessionFeed {
     return this.#values;
   }
 
+  /**
+   * Resolves once the host says no turn runs (`busy` of the snapshot, then `follow.state`). A
+   * turn's `turn/end` is durable a moment before its runner lets go of the session, and a prompt
+   * sent in between is refused as busy: a prompt answers only once the host would take the next.
+   */
+  whenIdle(): Promise<void> {
+    if (!this.#busy || this.#closed) return Promise.resolve();
+    return new Promise((resolve) => this.#idleWaiters.add(resolve));
+  }
+
   /** Resolves once everything queued so far (pages, batches) has been delivered. */
   settled(): Promise<void> {
     return this.#chain;
@@ -93,6 +106,7 @@ export class SessionFeed {
     if (this.#closed) return;
     this.#closed = true;
     for (const off of this.#unsubscribe) off();
+    this.#setBusy(false);
     const followId = this.#followId;
     this.#followId = undefined;
     if (followId !== undefined && this.#connection.state === 'open')
@@ -107,7 +121,15 @@ export class SessionFeed {
       this.#enqueue(() => this.#accept(events));
     } else if (method === 'follow.projection' && typeof params.key === 'string')
       this.#values = { ...this.#values, [params.key]: params.value };
+    else if (method === 'follow.state' && typeof params.busy === 'boolean') this.#setBusy(params.busy);
     else if (method === 'follow.resync') this.#enqueue(() => this.#follow());
+  }
+
+  #setBusy(busy: boolean): void {
+    this.#busy = busy;
+    if (busy) return;
+    for (const wake of this.#idleWaiters) wake();
+    this.#idleWaiters.clear();
   }
 
   #enqueue(step: () => Promise<void>): void {
@@ -134,6 +156,7 @@ export class SessionFeed {
     });
     this.#followId = snapshot.followId;
     this.#values = snapshot.baseline.values;
+    this.#setBusy(snapshot.busy);
     await this.#pageTo(snapshot.firstSeq);
     await this.#accept(snapshot.events);
   }

@@ -177,6 +177,7 @@ export class StrandAcpAgent {
       await this.#connection.call('session.prompt', { id, text });
       if (turn.cancelRequested) this.#cancel(id);
       const outcome = await turn.outcome;
+      await session.feed.whenIdle();
       await this.#sent;
       if (outcome.kind === 'failed') throw new StrandAcpError('CLI_ACP_TURN_FAILED', outcome.message);
       return { stopReason: outcome.stopReason };
