@@ -41,7 +41,12 @@ export function startAcp(args: readonly string[], env: NodeJS.ProcessEnv = {}): 
   const [forSdk, forCheck] = raw.tee();
   void (async () => {
     const decoder = new TextDecoder();
-    for await (const chunk of forCheck) stdout += decoder.decode(chunk, { stream: true });
+    const reader = forCheck.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      stdout += decoder.decode(value, { stream: true });
+    }
   })();
   const updates: SessionNotification[] = [];
   const permissionRequests: unknown[] = [];
