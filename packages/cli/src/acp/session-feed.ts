@@ -1,5 +1,12 @@
-import type { StrandConnection } from '@strand/client';
+import type { ConnectionState, IncomingNotification, RpcCaller } from '@strand/client';
 import type { FollowSnapshot, ProjectionValueMap, WireEvent } from '@strand/protocol';
+
+/** What the feed needs of a connection (a `StrandConnection` is one). */
+export interface FeedConnection extends RpcCaller {
+  readonly state: ConnectionState;
+  onNotification(listener: (notification: IncomingNotification) => void): () => void;
+  onStateChange(listener: (state: ConnectionState) => void): () => void;
+}
 
 const PAGE = 2_000;
 
@@ -22,12 +29,18 @@ interface FollowParams {
  * flight waits, so delivery order is seq order.
  */
 export class SessionFeed {
-  readonly #connection: StrandConnection;
+  readonly #connection: FeedConnection;
   readonly #id: string;
   readonly #deliver: (event: WireEvent) => void;
   readonly #onError: (error: unknown) => void;
   #nextSeq: number;
   #followId: string | undefined;
+  /**
+   * Frames that arrived while a `session.follow` was in flight: the result settles a promise (a
+   * later microtask) while frames are dispatched as they arrive, so the new follow's first frames
+   * can come before its id is known. They are kept and replayed once it is.
+   */
+  #early: { method: string; params: FollowParams }[] | undefined;
   #values: ProjectionValueMap = {};
   #busy = false;
   readonly #idleWaiters = new Set<() => void>();
@@ -36,7 +49,7 @@ export class SessionFeed {
   readonly #unsubscribe: (() => void)[] = [];
 
   private constructor(
-    connection: StrandConnection,
+    connection: FeedConnection,
     id: string,
     fromSeq: number,
     deliver: (event: WireEvent) => void,
@@ -54,7 +67,7 @@ export class SessionFeed {
    * follow's snapshot cursor have been delivered (a `session/load` answers after its replay).
    */
   static async open(
-    connection: StrandConnection,
+    connection: FeedConnection,
     id: string,
     fromSeq: number,
     deliver: (event: WireEvent) => void,
@@ -115,7 +128,11 @@ export class SessionFeed {
   }
 
   #notification(method: string, params: FollowParams): void {
-    if (this.#closed || params.followId === undefined || params.followId !== this.#followId) return;
+    if (this.#closed || params.followId === undefined) return;
+    if (params.followId !== this.#followId) {
+      if (this.#early !== undefined && method.startsWith('follow.')) this.#early.push({ method, params });
+      return;
+    }
     if (method === 'follow.events' && Array.isArray(params.events)) {
       const events = params.events as WireEvent[];
       this.#enqueue(() => this.#accept(events));
@@ -150,10 +167,20 @@ export class SessionFeed {
     this.#followId = undefined;
     if (old !== undefined)
       await this.#connection.call('session.unfollow', { followId: old }).catch(() => undefined);
-    const snapshot: FollowSnapshot = await this.#connection.call('session.follow', {
-      id: this.#id,
-      window: PAGE,
-    });
+    this.#early = [];
+    let snapshot: FollowSnapshot;
+    try {
+      snapshot = await this.#connection.call('session.follow', { id: this.#id, window: PAGE });
+    } finally {
+      const early = this.#early;
+      this.#early = undefined;
+      // Replayed once the id is set (this microtask runs before the next await below): they are
+      // the new follow's frames past its snapshot, queued after this step.
+      if (early !== undefined && early.length > 0)
+        queueMicrotask(() => {
+          for (const n of early) this.#notification(n.method, n.params);
+        });
+    }
     this.#followId = snapshot.followId;
     this.#values = snapshot.baseline.values;
     this.#setBusy(snapshot.busy);
