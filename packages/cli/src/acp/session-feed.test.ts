@@ -32,10 +32,7 @@ class ScriptedHost implements FeedConnection {
   readonly #states = new Set<(s: ConnectionState) => void>();
 
   constructor(length: number, window: number, pageCap: number) {
-    this.#log = Array.from(
-      { length },
-      (_, seq) => ({ type: 'x/y', seq, time: seq, data: { seq } }),
-    );
+    this.#log = Array.from({ length }, (_, seq) => ({ type: 'x/y', seq, time: seq, data: { seq } }));
     this.#window = window;
     this.#pageCap = pageCap;
   }
