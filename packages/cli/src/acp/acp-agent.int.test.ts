@@ -248,6 +248,36 @@ describe('strand acp over stdio (the SDK client side, a real data folder)', () =
 });
 
 describe('strand acp beside a running host', () => {
+  it('a host killed mid-turn fails the prompt with CLI_ACP_HOST_LOST (no hang)', async () => {
+    const dir = path.join(root, 'killed');
+    const serve = await startServe(dir, ['--models', modelsFile]);
+    const agent = startAcp(['--data', dir]);
+    try {
+      await agent.connection.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+      const { sessionId } = await agent.connection.agent.request('session/new', { cwd: dir, mcpServers: [] });
+      await agent.connection.agent.request('session/set_config_option', {
+        sessionId,
+        configId: 'model',
+        value: 'local/slow-1',
+      });
+      const requestsBefore = server.requests.length;
+      const prompt = agent.connection.agent
+        .request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'never answered' }] })
+        .then(
+          () => undefined,
+          (error: unknown) => error as { code: number; data?: { code?: string } },
+        );
+      while (server.requests.length === requestsBefore) await new Promise((r) => setImmediate(r));
+      serve.process.kill('SIGKILL');
+      const refused = await prompt;
+      expect(refused?.data?.code).toBe('CLI_ACP_HOST_LOST');
+    } finally {
+      if (serve.process.pid !== undefined) serve.process.kill('SIGKILL');
+      await serve.process.exited;
+      expect(await agent.end()).toBe(0);
+    }
+  });
+
   it('works through the host: a web-side follower sees the ACP turn live', async () => {
     const dir = path.join(root, 'hosted');
     const serve = await startServe(dir);

@@ -11,7 +11,9 @@ export type StrandAcpErrorCode =
   /** `session/set_config_option` with an option or value the host's catalog does not offer. */
   | 'CLI_ACP_CONFIG_INVALID'
   /** The turn ended with `error` (or `interrupted`): not a stop reason ACP names. */
-  | 'CLI_ACP_TURN_FAILED';
+  | 'CLI_ACP_TURN_FAILED'
+  /** The connection to the host was lost while a prompt's turn ran: its outcome is unknown. */
+  | 'CLI_ACP_HOST_LOST';
 
 export class StrandAcpError extends Error {
   override readonly name = 'StrandAcpError';

@@ -40,6 +40,19 @@ export class StrandAcpAgent {
   constructor(connection: StrandConnection, version: string) {
     this.#connection = connection;
     this.#version = version;
+    // A lost host takes its running turns with it (its crash repair closes them `interrupted`);
+    // a prompt waiting on one fails now instead of waiting on a `turn/end` that may never come.
+    // The feeds re-follow once the connection is back, so the sessions stay usable.
+    connection.onStateChange((state) => {
+      if (state !== 'reconnecting') return;
+      for (const [id, session] of this.#sessions)
+        session.turn?.fail(
+          new StrandAcpError(
+            'CLI_ACP_HOST_LOST',
+            `the connection to the host running ${id} was lost mid-turn`,
+          ),
+        );
+    });
   }
 
   app(): AgentApp {

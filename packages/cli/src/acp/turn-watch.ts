@@ -22,6 +22,9 @@ export class TurnWatch {
       this.#settle = resolve;
       this.#fail = reject;
     });
+    // Failed before anyone awaits it (the host lost while `session.prompt` is in flight): the
+    // prompt still sees the rejection when it awaits; the process must not count it unhandled.
+    this.outcome.catch(() => undefined);
   }
 
   /** The updates `event` stands for, from this turn's point of view. */
