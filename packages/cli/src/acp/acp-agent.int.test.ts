@@ -111,6 +111,13 @@ describe('strand acp over stdio (the SDK client side, a real data folder)', () =
     expect(JSON.stringify(listed.json())).toContain(sessionId);
   });
 
+  it('strand serve on the folder the agent holds is refused, naming the editor agent', () => {
+    const refused = strand('serve', '--data', data, '--port', '0');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('`strand acp` (pid');
+    expect(refused.stderr).toContain("it is an editor's agent");
+  });
+
   it('session/prompt streams the reply as agent_message_chunk and answers end_turn', async () => {
     const from = acp.updates.length;
     const answer = await acp.connection.agent.request('session/prompt', {

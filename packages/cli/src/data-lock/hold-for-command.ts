@@ -16,6 +16,9 @@ export function holdDataFolder(
 function advice(command: string, holder: LockRecord | undefined): string {
   const host = holder?.host !== undefined;
   if (!host) return '; wait for it to finish, then run this again';
+  // An editor's agent serves no web UI: "open it" would point at a page that is not there.
+  if (holder?.command === 'acp')
+    return "; it is an editor's agent: close it (or start strand serve before the editor, and the agent works through it)";
   if (command === 'serve')
     return '; it already serves this folder: open it, or stop it first (one host per data folder)';
   if (command === 'acp')
