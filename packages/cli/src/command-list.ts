@@ -74,4 +74,9 @@ export const COMMANDS: readonly CommandEntry[] = [
       'serve Strand sessions to agents over MCP on stdio (read-only): search, list, read, list_agents',
     load: async () => (await import('./mcp/mcp-command.js')).mcpCommand(),
   },
+  {
+    name: 'acp',
+    description: "Strand's agent for editors (Zed…): the Agent Client Protocol on stdio",
+    load: async () => (await import('./acp/acp-command.js')).acpCommand(),
+  },
 ];

@@ -8,7 +8,7 @@ import type { LockRecord } from './lock-record.js';
  */
 export function holdDataFolder(
   dataDir: string,
-  command: 'serve' | 'import' | 'demo' | 'doctor',
+  command: 'serve' | 'import' | 'demo' | 'doctor' | 'acp',
 ): Promise<DataFolderLock> {
   return acquireDataFolderLock(dataDir, { command, advice: (holder) => advice(command, holder) });
 }
@@ -16,8 +16,13 @@ export function holdDataFolder(
 function advice(command: string, holder: LockRecord | undefined): string {
   const host = holder?.host !== undefined;
   if (!host) return '; wait for it to finish, then run this again';
+  // An editor's agent serves no web UI: "open it" would point at a page that is not there.
+  if (holder?.command === 'acp')
+    return "; it is an editor's agent: close it (or start strand serve before the editor, and the agent works through it)";
   if (command === 'serve')
     return '; it already serves this folder: open it, or stop it first (one host per data folder)';
+  if (command === 'acp')
+    return '; it holds the folder but announced no host for the editor to work through: wait for it to finish';
   if (command === 'doctor')
     return '; stop that host first: repairing beside it would close the turns it is running (plain `strand doctor` works beside it)';
   return `; stop that host first, then run strand ${command} again (a host does not take ${command}s while it runs)`;
