@@ -53,6 +53,35 @@ export type AgentErrorCode =
   /** The controller was closed. */
   | 'AGENT_CLOSED';
 
+/** Every `AgentErrorCode` (the `satisfies` keeps the list equal to the union). */
+export const AGENT_ERROR_CODES = Object.freeze(
+  Object.keys({
+    AGENT_BUSY: true,
+    AGENT_CHILD_SESSION: true,
+    AGENT_DETACHED: true,
+    AGENT_PROMOTION_UNPREPARED: true,
+    AGENT_PROMOTION_STALE: true,
+    AGENT_SESSION_LIVE_ELSEWHERE: true,
+    AGENT_OWNERSHIP_LOST: true,
+    AGENT_SESSION_NOT_FOUND: true,
+    AGENT_PERSISTENCE_FAILED: true,
+    AGENT_MODEL_FAILED: true,
+    AGENT_MODEL_INTERRUPTED: true,
+    AGENT_MODEL_NOT_CONFIGURED: true,
+    AGENT_STEP_LIMIT: true,
+    AGENT_MODEL_UNAVAILABLE: true,
+    AGENT_PRESET_UNAVAILABLE: true,
+    AGENT_TOOL_UNKNOWN: true,
+    AGENT_TOOL_NOT_ALLOWED: true,
+    AGENT_TOOL_ARGUMENTS_INVALID: true,
+    AGENT_TOOL_FAILED: true,
+    AGENT_TOOL_NOT_RUN: true,
+    AGENT_CANCELLED: true,
+    AGENT_CONFIG_INVALID: true,
+    AGENT_CLOSED: true,
+  } satisfies Record<AgentErrorCode, true>),
+) as readonly AgentErrorCode[];
+
 export class AgentError extends Error {
   override readonly name = 'AgentError';
   readonly code: AgentErrorCode;

@@ -5,6 +5,14 @@
  */
 export type RemoteHostErrorCode = 'CLI_HOST_UNREACHABLE' | 'CLI_HOST_UNAUTHORIZED';
 
+/** Every `RemoteHostErrorCode` (the `satisfies` keeps the list equal to the union). */
+export const REMOTE_HOST_ERROR_CODES = Object.freeze(
+  Object.keys({
+    CLI_HOST_UNREACHABLE: true,
+    CLI_HOST_UNAUTHORIZED: true,
+  } satisfies Record<RemoteHostErrorCode, true>),
+) as readonly RemoteHostErrorCode[];
+
 export class RemoteHostError extends Error {
   override readonly name = 'RemoteHostError';
   constructor(

@@ -15,6 +15,19 @@ export type StrandClientErrorCode =
   /** A projection value does not have the shape its key's client view promises. */
   | 'CLIENT_PROJECTION_INVALID';
 
+/** Every `StrandClientErrorCode` (the `satisfies` keeps the list equal to the union). */
+export const STRAND_CLIENT_ERROR_CODES = Object.freeze(
+  Object.keys({
+    CLIENT_DISCONNECTED: true,
+    CLIENT_CLOSED: true,
+    CLIENT_SNAPSHOT_INVALID: true,
+    CLIENT_PAGE_INVALID: true,
+    CLIENT_FOLLOW_ACTIVE: true,
+    CLIENT_NOT_FOLLOWING: true,
+    CLIENT_PROJECTION_INVALID: true,
+  } satisfies Record<StrandClientErrorCode, true>),
+) as readonly StrandClientErrorCode[];
+
 export class StrandClientError extends Error {
   override readonly name = 'StrandClientError';
   readonly code: StrandClientErrorCode;

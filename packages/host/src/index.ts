@@ -15,6 +15,6 @@ export type {
   CoordinationPort,
   AppendSignal,
 } from './ports.js';
-export { HostError, toWireError } from './errors.js';
+export { HOST_ERROR_CODES, HostError, toWireError, type HostErrorCode } from './errors.js';
 export { FollowHub } from './follow/follow-hub.js';
 export { isLoopbackHost } from './auth.js';

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { wireError } from './errors.js';
+import { wireError, type HostErrorCode } from './errors.js';
 import { isLoopbackHost, tokenCookieName } from './auth.js';
 import { accessPolicy, parseOrigin } from './edge/origin-check.js';
 import { httpRoutes } from './edge/http-routes.js';
@@ -50,7 +50,7 @@ export interface RunningHost {
 export class HostConfigError extends Error {
   override readonly name = 'HostConfigError';
   constructor(
-    readonly code: 'HOST_TOKEN_REQUIRED' | 'HOST_ORIGIN_INVALID',
+    readonly code: Extract<HostErrorCode, 'HOST_TOKEN_REQUIRED' | 'HOST_ORIGIN_INVALID'>,
     message: string,
   ) {
     super(message);

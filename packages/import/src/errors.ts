@@ -11,6 +11,15 @@ export type ImportErrorCode =
   /** The import ledger could not be written (the data folder is not writable). */
   | 'IMPORT_LEDGER_WRITE_FAILED';
 
+/** Every `ImportErrorCode` (the `satisfies` keeps the list equal to the union). */
+export const IMPORT_ERROR_CODES = Object.freeze(
+  Object.keys({
+    IMPORT_SOURCE_NOT_FOUND: true,
+    IMPORT_HARNESS_UNKNOWN: true,
+    IMPORT_LEDGER_WRITE_FAILED: true,
+  } satisfies Record<ImportErrorCode, true>),
+) as readonly ImportErrorCode[];
+
 export class ImportError extends Error {
   override readonly name = 'ImportError';
   readonly code: ImportErrorCode;

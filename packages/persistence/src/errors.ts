@@ -23,6 +23,23 @@ export type PersistenceErrorCode =
   /** The store was closed. */
   | 'PERSISTENCE_CLOSED';
 
+/** Every `PersistenceErrorCode` (the `satisfies` keeps the list equal to the union). */
+export const PERSISTENCE_ERROR_CODES = Object.freeze(
+  Object.keys({
+    PERSISTENCE_NOT_FOUND: true,
+    PERSISTENCE_EXISTS: true,
+    PERSISTENCE_SEQ_CONFLICT: true,
+    PERSISTENCE_CORRUPT: true,
+    PERSISTENCE_FORMAT_UNSUPPORTED: true,
+    PERSISTENCE_ABORTED: true,
+    PERSISTENCE_IO: true,
+    PERSISTENCE_ID_UNSTORABLE: true,
+    PERSISTENCE_ATTACHMENT_NOT_FOUND: true,
+    PERSISTENCE_RESERVED: true,
+    PERSISTENCE_CLOSED: true,
+  } satisfies Record<PersistenceErrorCode, true>),
+) as readonly PersistenceErrorCode[];
+
 export interface CorruptionLocation {
   /** Byte offset in the file (JSONL backend) where the damage starts. */
   readonly byteOffset?: number;

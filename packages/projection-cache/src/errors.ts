@@ -12,6 +12,16 @@ export type ProjectionCacheErrorCode =
   /** The cache was closed. */
   | 'PROJECTION_CACHE_CLOSED';
 
+/** Every `ProjectionCacheErrorCode` (the `satisfies` keeps the list equal to the union). */
+export const PROJECTION_CACHE_ERROR_CODES = Object.freeze(
+  Object.keys({
+    PROJECTION_CACHE_OPEN_FAILED: true,
+    PROJECTION_CACHE_SCHEMA_UNSUPPORTED: true,
+    PROJECTION_CACHE_WRITE_FAILED: true,
+    PROJECTION_CACHE_CLOSED: true,
+  } satisfies Record<ProjectionCacheErrorCode, true>),
+) as readonly ProjectionCacheErrorCode[];
+
 /** The projection-cache package's one error class. Reads never throw it: a fault reading a row is a miss. */
 export class ProjectionCacheError extends Error {
   override readonly name = 'ProjectionCacheError';

@@ -13,6 +13,18 @@ export type ProjectionErrorCode =
   /** An `onChanged`/`onTracking` listener threw; reported through `reportError`, never thrown to the appender. */
   | 'PROJECTION_LISTENER_FAILED';
 
+/** Every `ProjectionErrorCode` (the `satisfies` keeps the list equal to the union). */
+export const PROJECTION_ERROR_CODES = Object.freeze(
+  Object.keys({
+    PROJECTION_FAILED: true,
+    PROJECTION_KEY_CONFLICT: true,
+    PROJECTION_UNIT_INVALID: true,
+    PROJECTION_NOT_TRACKED: true,
+    PROJECTION_EVENTS_NOT_CONTIGUOUS: true,
+    PROJECTION_LISTENER_FAILED: true,
+  } satisfies Record<ProjectionErrorCode, true>),
+) as readonly ProjectionErrorCode[];
+
 export interface ProjectionErrorDetails {
   readonly sessionId?: string;
   readonly key?: string;

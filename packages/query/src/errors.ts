@@ -11,11 +11,19 @@ export type SessionQueryErrorCode =
   /** The persistence layer failed (I/O, closed store…). */
   | 'SESSION_QUERY_PERSISTENCE_FAILED'
   /** Options are invalid (a negative window, an empty search…). */
-  | 'SESSION_QUERY_INVALID_QUERY'
-  /** A search cursor from before an index rebuild. */
-  | 'SESSION_QUERY_STALE_CURSOR'
-  /** The search index cannot be opened or read (foreign, newer or damaged file; closed index). */
-  | 'SESSION_QUERY_SEARCH_INDEX_FAILED';
+  | 'SESSION_QUERY_INVALID_QUERY';
+
+/** Every `SessionQueryErrorCode` (the `satisfies` keeps the list equal to the union). */
+export const SESSION_QUERY_ERROR_CODES = Object.freeze(
+  Object.keys({
+    SESSION_QUERY_NOT_FOUND: true,
+    SESSION_QUERY_CORRUPT_SESSION: true,
+    SESSION_QUERY_SOURCE_CONFLICT: true,
+    SESSION_QUERY_ABORTED: true,
+    SESSION_QUERY_PERSISTENCE_FAILED: true,
+    SESSION_QUERY_INVALID_QUERY: true,
+  } satisfies Record<SessionQueryErrorCode, true>),
+) as readonly SessionQueryErrorCode[];
 
 export class SessionQueryError extends Error {
   override readonly name = 'SessionQueryError';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ModelConfig } from '@strand/agent';
 import type { SessionPersistence } from '@strand/persistence';
 import { MAX_SUBAGENT_COLD_READ_CONCURRENCY, SUBAGENT_COLD_READ_CONCURRENCY } from '@strand/subagent';
+import type { RuntimeErrorCode } from './error-codes.js';
 
 /**
  * Cold-read bound of the subagent listing on PostgreSQL. A cold read there is a round trip plus
@@ -70,7 +71,7 @@ export interface ResolvedRuntimeOptions {
 
 export class RuntimeConfigError extends Error {
   override readonly name = 'RuntimeConfigError';
-  readonly code = 'HOST_RUNTIME_CONFIG_INVALID';
+  readonly code = 'HOST_RUNTIME_CONFIG_INVALID' satisfies RuntimeErrorCode;
 }
 
 const POSTGRES_URL = /^postgres(ql)?:\/\//;

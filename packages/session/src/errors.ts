@@ -20,6 +20,20 @@ export type SessionErrorCode =
   /** A session with this id is already attached to the store. */
   | 'SESSION_ALREADY_ATTACHED';
 
+/** Every `SessionErrorCode` (the `satisfies` keeps the list equal to the union). */
+export const SESSION_ERROR_CODES = Object.freeze(
+  Object.keys({
+    SESSION_ID_INVALID: true,
+    SESSION_DATA_NOT_JSON: true,
+    SESSION_EVENT_INVALID: true,
+    SESSION_HEADER_INVALID: true,
+    SESSION_SEQ_MISMATCH: true,
+    SESSION_FORK_CUT_INVALID: true,
+    SESSION_WRITE_FAILED: true,
+    SESSION_ALREADY_ATTACHED: true,
+  } satisfies Record<SessionErrorCode, true>),
+) as readonly SessionErrorCode[];
+
 export class SessionError extends Error {
   override readonly name = 'SessionError';
   readonly code: SessionErrorCode;

@@ -11,7 +11,49 @@ export type SubagentControlErrorCode =
   /** A tool was called with arguments outside its schema. */
   | 'SUBAGENT_CONTROL_INVALID_ARGUMENTS'
   /** The caller's signal aborted the operation; every observation it held was disposed. */
-  | 'CANCELLED';
+  | 'CANCELLED'
+  /** A spawn would put the child deeper than the delegation depth limit. */
+  | 'SUBAGENT_CONTROL_DEPTH_LIMIT'
+  /** A continuable child was requested without a label. */
+  | 'SUBAGENT_CONTROL_LABEL_REQUIRED'
+  /** A forked spawn was requested but the parent has no closed turn to seed the child with. */
+  | 'SUBAGENT_CONTROL_FORK_EMPTY'
+  /** No live or stored session has the requested child id. */
+  | 'SUBAGENT_CONTROL_NOT_FOUND'
+  /** The caller is not the child's exact direct parent (or the session is no subagent at all). */
+  | 'SUBAGENT_CONTROL_NOT_PARENT'
+  /** The child is one-shot: it cannot be continued. */
+  | 'SUBAGENT_CONTROL_NOT_CONTINUABLE'
+  /** The child's identity is missing or inherited, or its descriptor at the identity's seq is malformed. */
+  | 'SUBAGENT_CONTROL_DESCRIPTOR_CORRUPT'
+  /** The child's descriptor has a version this build does not read. */
+  | 'SUBAGENT_CONTROL_DESCRIPTOR_UNSUPPORTED'
+  /** Reading the child failed (corrupt log, persistence failure); `cause` keeps the reader's error. */
+  | 'SUBAGENT_CONTROL_READ_FAILED'
+  /** The descriptor writer refused a descriptor the parser would not accept (`DescriptorWriteError`). */
+  | 'SUBAGENT_DESCRIPTOR_INVALID';
+
+/** Every `SubagentControlErrorCode` (the `satisfies` keeps the list equal to the union). */
+export const SUBAGENT_ERROR_CODES = Object.freeze(
+  Object.keys({
+    SUBAGENT_CONTROL_PROJECTIONS_UNAVAILABLE: true,
+    SUBAGENT_CONTROL_SESSION_STORE_UNAVAILABLE: true,
+    SUBAGENT_CONTROL_QUERY_UNAVAILABLE: true,
+    SUBAGENT_CONTROL_QUERY_FAILED: true,
+    SUBAGENT_CONTROL_INVALID_ARGUMENTS: true,
+    CANCELLED: true,
+    SUBAGENT_CONTROL_DEPTH_LIMIT: true,
+    SUBAGENT_CONTROL_LABEL_REQUIRED: true,
+    SUBAGENT_CONTROL_FORK_EMPTY: true,
+    SUBAGENT_CONTROL_NOT_FOUND: true,
+    SUBAGENT_CONTROL_NOT_PARENT: true,
+    SUBAGENT_CONTROL_NOT_CONTINUABLE: true,
+    SUBAGENT_CONTROL_DESCRIPTOR_CORRUPT: true,
+    SUBAGENT_CONTROL_DESCRIPTOR_UNSUPPORTED: true,
+    SUBAGENT_CONTROL_READ_FAILED: true,
+    SUBAGENT_DESCRIPTOR_INVALID: true,
+  } satisfies Record<SubagentControlErrorCode, true>),
+) as readonly SubagentControlErrorCode[];
 
 export interface SubagentControlErrorDetails {
   readonly sessionId?: string;

@@ -15,6 +15,16 @@ export type DataLockErrorCode =
   | 'CLI_HOLDING_HOST_UNAUTHORIZED'
   | 'CLI_HOLDING_HOST_UNREACHABLE';
 
+/** Every `DataLockErrorCode` (the `satisfies` keeps the list equal to the union). */
+export const DATA_LOCK_ERROR_CODES = Object.freeze(
+  Object.keys({
+    CLI_DATA_FOLDER_LOCKED: true,
+    CLI_DATA_FOLDER_LOCK_FAILED: true,
+    CLI_HOLDING_HOST_UNAUTHORIZED: true,
+    CLI_HOLDING_HOST_UNREACHABLE: true,
+  } satisfies Record<DataLockErrorCode, true>),
+) as readonly DataLockErrorCode[];
+
 export class DataLockError extends Error {
   override readonly name = 'DataLockError';
   constructor(

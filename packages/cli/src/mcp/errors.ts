@@ -5,6 +5,14 @@ export type StrandMcpErrorCode =
   /** `--data` names no folder: refused at start, so a typo never serves an empty corpus. */
   | 'CLI_MCP_DATA_FOLDER_MISSING';
 
+/** Every `StrandMcpErrorCode` (the `satisfies` keeps the list equal to the union). */
+export const STRAND_MCP_ERROR_CODES = Object.freeze(
+  Object.keys({
+    CLI_MCP_ARGUMENTS_INVALID: true,
+    CLI_MCP_DATA_FOLDER_MISSING: true,
+  } satisfies Record<StrandMcpErrorCode, true>),
+) as readonly StrandMcpErrorCode[];
+
 export class StrandMcpError extends Error {
   override readonly name = 'StrandMcpError';
   constructor(

@@ -10,6 +10,15 @@ export type CoordinationErrorCode =
   /** Invalid options (a lease ttl or renewal interval out of range, an empty owner). */
   | 'COORDINATION_CONFIG_INVALID';
 
+/** Every `CoordinationErrorCode` (the `satisfies` keeps the list equal to the union). */
+export const COORDINATION_ERROR_CODES = Object.freeze(
+  Object.keys({
+    SESSION_OWNED_ELSEWHERE: true,
+    COORDINATION_CLOSED: true,
+    COORDINATION_CONFIG_INVALID: true,
+  } satisfies Record<CoordinationErrorCode, true>),
+) as readonly CoordinationErrorCode[];
+
 export class CoordinationError extends Error {
   override readonly name = 'CoordinationError';
   readonly code: CoordinationErrorCode;
