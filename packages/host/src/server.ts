@@ -13,6 +13,7 @@ import { FollowHub } from './follow/follow-hub.js';
 import type { Outbound } from './follow/outbound.js';
 import { errorReply, handleFrame, type ConnectionContext } from './rpc/dispatch.js';
 import { DEFAULT_LIMITS, frameCeiling, type HostLimits, type HostServices } from './services.js';
+import { silentLogger } from '@strand/session';
 
 export interface HostOptions {
   readonly services: HostServices;
@@ -164,7 +165,9 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
             if (error === undefined || error === null) reply.afterSend?.();
           });
         })
-        .catch((error: unknown) => console.error('strand host: reply failed', error))
+        .catch((error: unknown) =>
+          (options.services.logger ?? silentLogger).error('a reply failed', { error }),
+        )
         .finally(() => inFlight--);
     });
     ws.on('close', () => {

@@ -19,5 +19,4 @@ export {
   type ProjectionCacheErrorCode,
 } from './errors.js';
 export type { CacheSubject } from './subject.js';
-export { consoleLogger, type CacheLogger } from './logger.js';
 export { CACHE_SCHEMA_VERSION } from './schema.js';

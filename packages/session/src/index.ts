@@ -1,3 +1,4 @@
+export { reportTo, silentLogger, type LogFields, type LogLevel, type Logger } from './logger.js';
 export { SESSION_ERROR_CODES, SessionError, type SessionErrorCode } from './errors.js';
 export { SessionId, SessionSeq, SessionLogOffset, isSessionId, asOfSeqAt } from './ids.js';
 export { toFrozenJson, deepFreezeParsed, type JsonValue, type JsonObject } from './json.js';

@@ -1,6 +1,6 @@
 import type { FollowSnapshot, FollowStopped } from '@strand/protocol';
 import type { SessionObservation } from '@strand/query';
-import type { Session, SessionEvent, SessionId } from '@strand/session';
+import { silentLogger, type Session, type SessionEvent, type SessionId } from '@strand/session';
 import type { HostServices } from '../services.js';
 import type { Outbound } from './outbound.js';
 import { RemoteTail, type RemoteIdentity } from './remote-tail.js';
@@ -258,7 +258,11 @@ export class FollowHub {
           for (const follow of [...fanout.followers]) this.#resync(follow, reason);
         },
       },
-      (error) => console.error(`strand host: following ${id} across hosts`, error),
+      (error) =>
+        (this.#services.logger ?? silentLogger).error('following a session across hosts failed', {
+          sessionId: id,
+          error,
+        }),
     );
     fanout.remote.pull();
   }

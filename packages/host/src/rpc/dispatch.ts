@@ -16,6 +16,7 @@ import { PARAM_SCHEMAS, isMethodName } from './schemas.js';
 import { parseFrame } from './envelope.js';
 import { sessionIdParamError } from './session-id-param.js';
 import type { z } from 'zod';
+import { silentLogger } from '@strand/session';
 
 type Params<M extends MethodName> = z.infer<(typeof PARAM_SCHEMAS)[M]>;
 
@@ -162,7 +163,8 @@ export async function handleFrame(ctx: ConnectionContext, text: string): Promise
     };
   } catch (error) {
     const wire = toWireError(error);
-    if (wire.data.code === 'RPC_INTERNAL_ERROR') console.error(`strand host: ${method} failed`, error);
+    if (wire.data.code === 'RPC_INTERNAL_ERROR')
+      (ctx.services.logger ?? silentLogger).error('a method failed unexpectedly', { method, error });
     return errorReply(id, wire);
   }
 }
