@@ -1,6 +1,6 @@
 import type { FollowSnapshot, FollowStopped } from '@strand/protocol';
 import type { SessionObservation } from '@strand/query';
-import { silentLogger, type Session, type SessionEvent, type SessionId } from '@strand/session';
+import { asOfSeqAt, silentLogger, type Session, type SessionEvent, type SessionId } from '@strand/session';
 import type { HostServices } from '../services.js';
 import type { Outbound } from './outbound.js';
 import { RemoteTail, type RemoteIdentity } from './remote-tail.js';
@@ -133,7 +133,7 @@ export class FollowHub {
       cursor: observation.cursor,
       firstSeq: observation.firstSeq,
       events: observation.events,
-      baseline: observation.projections ?? { asOfSeq: observation.cursor - 1, values: {} },
+      baseline: observation.projections ?? { asOfSeq: asOfSeqAt(observation.cursor), values: {} },
       live: live !== undefined,
       busy: live !== undefined && (this.#services.agents?.isBusy(sessionId) ?? false),
     };
