@@ -3,15 +3,9 @@
  *   Strand host).
  * - `CLI_HOST_UNAUTHORIZED`: the host at `--url` refused the token (none given, or a wrong one).
  */
-export type RemoteHostErrorCode = 'CLI_HOST_UNREACHABLE' | 'CLI_HOST_UNAUTHORIZED';
+export const REMOTE_HOST_ERROR_CODES = ['CLI_HOST_UNREACHABLE', 'CLI_HOST_UNAUTHORIZED'] as const;
 
-/** Every `RemoteHostErrorCode` (the `satisfies` keeps the list equal to the union). */
-export const REMOTE_HOST_ERROR_CODES = Object.freeze(
-  Object.keys({
-    CLI_HOST_UNREACHABLE: true,
-    CLI_HOST_UNAUTHORIZED: true,
-  } satisfies Record<RemoteHostErrorCode, true>),
-) as readonly RemoteHostErrorCode[];
+export type RemoteHostErrorCode = (typeof REMOTE_HOST_ERROR_CODES)[number];
 
 export class RemoteHostError extends Error {
   override readonly name = 'RemoteHostError';

@@ -1,44 +1,27 @@
 import { ERROR_TABLE, isWireErrorCode, type RpcErrorObject, type WireErrorCode } from '@strand/protocol';
 
 /** The host's own stable codes (owner `host` in the protocol error table). */
-export type HostErrorCode =
-  | 'HOST_FRAME_TOO_LARGE'
-  | 'HOST_TOO_MANY_REQUESTS'
-  | 'HOST_UNAUTHORIZED'
-  | 'HOST_FOLLOW_NOT_FOUND'
-  | 'HOST_CHILD_SESSION_READ_ONLY'
-  | 'HOST_ATTACHMENT_NOT_REFERENCED'
-  | 'HOST_CATALOG_UNAVAILABLE'
-  | 'HOST_MODEL_UNKNOWN'
-  | 'HOST_PRESET_UNKNOWN'
-  | 'HOST_ORIGIN_FORBIDDEN'
-  | 'HOST_AUTH_RATE_LIMITED'
+export const HOST_ERROR_CODES = [
+  'HOST_FRAME_TOO_LARGE',
+  'HOST_TOO_MANY_REQUESTS',
+  'HOST_UNAUTHORIZED',
+  'HOST_FOLLOW_NOT_FOUND',
+  'HOST_CHILD_SESSION_READ_ONLY',
+  'HOST_ATTACHMENT_NOT_REFERENCED',
+  'HOST_CATALOG_UNAVAILABLE',
+  'HOST_MODEL_UNKNOWN',
+  'HOST_PRESET_UNKNOWN',
+  'HOST_ORIGIN_FORBIDDEN',
+  'HOST_AUTH_RATE_LIMITED',
   /** `HostConfigError`: a non-loopback bind without a token. */
-  | 'HOST_TOKEN_REQUIRED'
+  'HOST_TOKEN_REQUIRED',
   /** `HostConfigError`: an allowed origin that is not an origin. */
-  | 'HOST_ORIGIN_INVALID'
+  'HOST_ORIGIN_INVALID',
   /** The host runs no agents, so it cannot hand a command to one. */
-  | 'AGENT_FAILED';
+  'AGENT_FAILED',
+] as const;
 
-/** Every `HostErrorCode` (the `satisfies` keeps the list equal to the union). */
-export const HOST_ERROR_CODES = Object.freeze(
-  Object.keys({
-    HOST_FRAME_TOO_LARGE: true,
-    HOST_TOO_MANY_REQUESTS: true,
-    HOST_UNAUTHORIZED: true,
-    HOST_FOLLOW_NOT_FOUND: true,
-    HOST_CHILD_SESSION_READ_ONLY: true,
-    HOST_ATTACHMENT_NOT_REFERENCED: true,
-    HOST_CATALOG_UNAVAILABLE: true,
-    HOST_MODEL_UNKNOWN: true,
-    HOST_PRESET_UNKNOWN: true,
-    HOST_ORIGIN_FORBIDDEN: true,
-    HOST_AUTH_RATE_LIMITED: true,
-    HOST_TOKEN_REQUIRED: true,
-    HOST_ORIGIN_INVALID: true,
-    AGENT_FAILED: true,
-  } satisfies Record<HostErrorCode, true>),
-) as readonly HostErrorCode[];
+export type HostErrorCode = (typeof HOST_ERROR_CODES)[number];
 
 /**
  * The host's own failures; `code` is a wire code from the protocol error table (its own, or the

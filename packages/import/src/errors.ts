@@ -3,22 +3,16 @@
  * reports in the summary. Only a run that cannot start (no source folder, a ledger that cannot
  * be written) throws an `ImportError`.
  */
-export type ImportErrorCode =
+export const IMPORT_ERROR_CODES = [
   /** The source folder does not exist or is not a folder. */
-  | 'IMPORT_SOURCE_NOT_FOUND'
+  'IMPORT_SOURCE_NOT_FOUND',
   /** The harness name is not one of `claude-code`, `codex`, `gemini`. */
-  | 'IMPORT_HARNESS_UNKNOWN'
+  'IMPORT_HARNESS_UNKNOWN',
   /** The import ledger could not be written (the data folder is not writable). */
-  | 'IMPORT_LEDGER_WRITE_FAILED';
+  'IMPORT_LEDGER_WRITE_FAILED',
+] as const;
 
-/** Every `ImportErrorCode` (the `satisfies` keeps the list equal to the union). */
-export const IMPORT_ERROR_CODES = Object.freeze(
-  Object.keys({
-    IMPORT_SOURCE_NOT_FOUND: true,
-    IMPORT_HARNESS_UNKNOWN: true,
-    IMPORT_LEDGER_WRITE_FAILED: true,
-  } satisfies Record<ImportErrorCode, true>),
-) as readonly ImportErrorCode[];
+export type ImportErrorCode = (typeof IMPORT_ERROR_CODES)[number];
 
 export class ImportError extends Error {
   override readonly name = 'ImportError';

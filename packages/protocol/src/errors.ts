@@ -54,22 +54,15 @@ export const OWNER_BLOCKS: Readonly<Partial<Record<ErrorOwner, number>>> = Objec
 });
 
 /** The JSON-RPC 2.0 codes (`owner: 'json-rpc'`). */
-export type RpcErrorCode =
-  | 'RPC_PARSE_ERROR'
-  | 'RPC_INVALID_REQUEST'
-  | 'RPC_METHOD_NOT_FOUND'
-  | 'RPC_INVALID_PARAMS'
-  | 'RPC_INTERNAL_ERROR';
+export const RPC_ERROR_CODES = [
+  'RPC_PARSE_ERROR',
+  'RPC_INVALID_REQUEST',
+  'RPC_METHOD_NOT_FOUND',
+  'RPC_INVALID_PARAMS',
+  'RPC_INTERNAL_ERROR',
+] as const;
 
-export const RPC_ERROR_CODES = Object.freeze(
-  Object.keys({
-    RPC_PARSE_ERROR: true,
-    RPC_INVALID_REQUEST: true,
-    RPC_METHOD_NOT_FOUND: true,
-    RPC_INVALID_PARAMS: true,
-    RPC_INTERNAL_ERROR: true,
-  } satisfies Record<RpcErrorCode, true>),
-) as readonly RpcErrorCode[];
+export type RpcErrorCode = (typeof RPC_ERROR_CODES)[number];
 
 export const ERROR_TABLE = {
   RPC_PARSE_ERROR: { rpc: -32700, owner: 'json-rpc', meaning: 'The frame is not valid JSON.' },

@@ -2,28 +2,20 @@
  * Stable codes of the search index, its own `SEARCH_*` entries of the wire error table (owner
  * `search` in `@strand/protocol`); callers switch on `code`, never on `message`.
  */
-export type SearchIndexErrorCode =
+export const SEARCH_INDEX_ERROR_CODES = [
   /** The query is empty or whitespace-only, too long, or an option (limit, cursor) is malformed. */
-  | 'SEARCH_INVALID_QUERY'
+  'SEARCH_INVALID_QUERY',
   /** The cursor's result snapshot is gone: the index was rebuilt (generation bumped), the cursor is from another index, or the snapshot expired. Start the search again. */
-  | 'SEARCH_STALE_CURSOR'
+  'SEARCH_STALE_CURSOR',
   /** The caller's signal aborted the sync, rebuild or search; work committed before the checkpoint is kept. */
-  | 'SEARCH_ABORTED'
+  'SEARCH_ABORTED',
   /** Listing or reading the persisted corpus failed (per-session read failures are reported in the sync report instead). */
-  | 'SEARCH_PERSISTENCE_FAILED'
+  'SEARCH_PERSISTENCE_FAILED',
   /** The index database cannot be opened, read or written (SQLite error, foreign or newer file, closed index). */
-  | 'SEARCH_INDEX_FAILED';
+  'SEARCH_INDEX_FAILED',
+] as const;
 
-/** Every `SearchIndexErrorCode` (the `satisfies` keeps the list equal to the union). */
-export const SEARCH_INDEX_ERROR_CODES = Object.freeze(
-  Object.keys({
-    SEARCH_INVALID_QUERY: true,
-    SEARCH_STALE_CURSOR: true,
-    SEARCH_ABORTED: true,
-    SEARCH_PERSISTENCE_FAILED: true,
-    SEARCH_INDEX_FAILED: true,
-  } satisfies Record<SearchIndexErrorCode, true>),
-) as readonly SearchIndexErrorCode[];
+export type SearchIndexErrorCode = (typeof SEARCH_INDEX_ERROR_CODES)[number];
 
 /** The search index's one error class. */
 export class SearchIndexError extends Error {

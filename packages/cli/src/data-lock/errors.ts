@@ -9,21 +9,14 @@ import type { LockRecord } from './lock-record.js';
  *   (its token file was unreadable, or `--token` was wrong).
  * - `CLI_HOLDING_HOST_UNREACHABLE`: the host holding the folder does not accept connections.
  */
-export type DataLockErrorCode =
-  | 'CLI_DATA_FOLDER_LOCKED'
-  | 'CLI_DATA_FOLDER_LOCK_FAILED'
-  | 'CLI_HOLDING_HOST_UNAUTHORIZED'
-  | 'CLI_HOLDING_HOST_UNREACHABLE';
+export const DATA_LOCK_ERROR_CODES = [
+  'CLI_DATA_FOLDER_LOCKED',
+  'CLI_DATA_FOLDER_LOCK_FAILED',
+  'CLI_HOLDING_HOST_UNAUTHORIZED',
+  'CLI_HOLDING_HOST_UNREACHABLE',
+] as const;
 
-/** Every `DataLockErrorCode` (the `satisfies` keeps the list equal to the union). */
-export const DATA_LOCK_ERROR_CODES = Object.freeze(
-  Object.keys({
-    CLI_DATA_FOLDER_LOCKED: true,
-    CLI_DATA_FOLDER_LOCK_FAILED: true,
-    CLI_HOLDING_HOST_UNAUTHORIZED: true,
-    CLI_HOLDING_HOST_UNREACHABLE: true,
-  } satisfies Record<DataLockErrorCode, true>),
-) as readonly DataLockErrorCode[];
+export type DataLockErrorCode = (typeof DATA_LOCK_ERROR_CODES)[number];
 
 export class DataLockError extends Error {
   override readonly name = 'DataLockError';

@@ -2,22 +2,16 @@
  * The coordination component's one error class. Codes are stable strings; callers switch on
  * `code`, never on `message`. `cause` keeps the underlying failure.
  */
-export type CoordinationErrorCode =
+export const COORDINATION_ERROR_CODES = [
   /** Another host holds an unexpired lease on the session; `details` names the owner and expiry. */
-  | 'SESSION_OWNED_ELSEWHERE'
+  'SESSION_OWNED_ELSEWHERE',
   /** The lease table or append feed was closed. */
-  | 'COORDINATION_CLOSED'
+  'COORDINATION_CLOSED',
   /** Invalid options (a lease ttl or renewal interval out of range, an empty owner). */
-  | 'COORDINATION_CONFIG_INVALID';
+  'COORDINATION_CONFIG_INVALID',
+] as const;
 
-/** Every `CoordinationErrorCode` (the `satisfies` keeps the list equal to the union). */
-export const COORDINATION_ERROR_CODES = Object.freeze(
-  Object.keys({
-    SESSION_OWNED_ELSEWHERE: true,
-    COORDINATION_CLOSED: true,
-    COORDINATION_CONFIG_INVALID: true,
-  } satisfies Record<CoordinationErrorCode, true>),
-) as readonly CoordinationErrorCode[];
+export type CoordinationErrorCode = (typeof COORDINATION_ERROR_CODES)[number];
 
 export class CoordinationError extends Error {
   override readonly name = 'CoordinationError';

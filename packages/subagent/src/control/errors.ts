@@ -1,18 +1,8 @@
+import type { SUBAGENT_CONTROL_FLOW_CODES } from '../errors.js';
 import { SubagentControlError, type SubagentControlErrorCode } from '../errors.js';
 
 /** The codes only spawn and continue throw (all in the package's `SubagentControlErrorCode`). */
-export type ControlFlowCode = Extract<
-  SubagentControlErrorCode,
-  | 'SUBAGENT_CONTROL_DEPTH_LIMIT'
-  | 'SUBAGENT_CONTROL_LABEL_REQUIRED'
-  | 'SUBAGENT_CONTROL_FORK_EMPTY'
-  | 'SUBAGENT_CONTROL_NOT_FOUND'
-  | 'SUBAGENT_CONTROL_NOT_PARENT'
-  | 'SUBAGENT_CONTROL_NOT_CONTINUABLE'
-  | 'SUBAGENT_CONTROL_DESCRIPTOR_CORRUPT'
-  | 'SUBAGENT_CONTROL_DESCRIPTOR_UNSUPPORTED'
-  | 'SUBAGENT_CONTROL_READ_FAILED'
->;
+export type ControlFlowCode = (typeof SUBAGENT_CONTROL_FLOW_CODES)[number];
 
 /** Every code spawn/continue throw: their own plus the package codes they reuse. */
 export type ControlErrorCode =
