@@ -2,6 +2,8 @@
  * The agent package's one error class. Codes are stable strings (documented in README.md);
  * callers switch on `code`, never on `message`. `cause` keeps the underlying error.
  */
+export type AgentErrorCode = (typeof AGENT_ERROR_CODES)[number];
+
 export const AGENT_ERROR_CODES = [
   /** `prompt` while a turn is running on that agent. */
   'AGENT_BUSY',
@@ -53,8 +55,6 @@ export const AGENT_ERROR_CODES = [
   /** The controller was closed. */
   'AGENT_CLOSED',
 ] as const;
-
-export type AgentErrorCode = (typeof AGENT_ERROR_CODES)[number];
 
 export class AgentError extends Error {
   override readonly name = 'AgentError';

@@ -1,4 +1,6 @@
 /** The client package's stable codes. Errors the host sends travel as `StrandRpcError` (protocol). */
+export type StrandClientErrorCode = (typeof STRAND_CLIENT_ERROR_CODES)[number];
+
 export const STRAND_CLIENT_ERROR_CODES = [
   /** The socket closed while the call was in flight; the host may or may not have executed it. */
   'CLIENT_DISCONNECTED',
@@ -15,8 +17,6 @@ export const STRAND_CLIENT_ERROR_CODES = [
   /** A projection value does not have the shape its key's client view promises. */
   'CLIENT_PROJECTION_INVALID',
 ] as const;
-
-export type StrandClientErrorCode = (typeof STRAND_CLIENT_ERROR_CODES)[number];
 
 export class StrandClientError extends Error {
   override readonly name = 'StrandClientError';

@@ -1,5 +1,7 @@
 import { ERROR_TABLE, isWireErrorCode, type RpcErrorObject, type WireErrorCode } from '@strand/protocol';
 
+export type HostErrorCode = (typeof HOST_ERROR_CODES)[number];
+
 /** The host's own stable codes (owner `host` in the protocol error table). */
 export const HOST_ERROR_CODES = [
   'HOST_FRAME_TOO_LARGE',
@@ -20,8 +22,6 @@ export const HOST_ERROR_CODES = [
   /** The host runs no agents, so it cannot hand a command to one. */
   'AGENT_FAILED',
 ] as const;
-
-export type HostErrorCode = (typeof HOST_ERROR_CODES)[number];
 
 /**
  * The host's own failures; `code` is a wire code from the protocol error table (its own, or the

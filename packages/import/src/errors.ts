@@ -3,6 +3,8 @@
  * reports in the summary. Only a run that cannot start (no source folder, a ledger that cannot
  * be written) throws an `ImportError`.
  */
+export type ImportErrorCode = (typeof IMPORT_ERROR_CODES)[number];
+
 export const IMPORT_ERROR_CODES = [
   /** The source folder does not exist or is not a folder. */
   'IMPORT_SOURCE_NOT_FOUND',
@@ -11,8 +13,6 @@ export const IMPORT_ERROR_CODES = [
   /** The import ledger could not be written (the data folder is not writable). */
   'IMPORT_LEDGER_WRITE_FAILED',
 ] as const;
-
-export type ImportErrorCode = (typeof IMPORT_ERROR_CODES)[number];
 
 export class ImportError extends Error {
   override readonly name = 'ImportError';

@@ -1,4 +1,6 @@
 /** Stable codes of the persistence package; callers switch on `code`. */
+export type PersistenceErrorCode = (typeof PERSISTENCE_ERROR_CODES)[number];
+
 export const PERSISTENCE_ERROR_CODES = [
   /** No stored session has this id. */
   'PERSISTENCE_NOT_FOUND',
@@ -23,8 +25,6 @@ export const PERSISTENCE_ERROR_CODES = [
   /** The store was closed. */
   'PERSISTENCE_CLOSED',
 ] as const;
-
-export type PersistenceErrorCode = (typeof PERSISTENCE_ERROR_CODES)[number];
 
 export interface CorruptionLocation {
   /** Byte offset in the file (JSONL backend) where the damage starts. */

@@ -1,5 +1,7 @@
 import { COORDINATION_ERROR_CODES } from './coordination/errors.js';
 
+export type PostgresErrorCode = (typeof POSTGRES_ERROR_CODES)[number];
+
 /**
  * Every stable code the PostgreSQL package throws itself: the coordination codes plus the two
  * single-code classes (`PostgresPersistenceConfigError`, `SchemaVersionError`). Its persistence,
@@ -10,5 +12,3 @@ export const POSTGRES_ERROR_CODES = [
   'POSTGRES_PERSISTENCE_CONFIG_INVALID',
   'POSTGRES_SCHEMA_NEWER',
 ] as const;
-
-export type PostgresErrorCode = (typeof POSTGRES_ERROR_CODES)[number];

@@ -1,4 +1,6 @@
 /** Stable codes of the projection-cache package; callers switch on `code`, never on `message`. */
+export type ProjectionCacheErrorCode = (typeof PROJECTION_CACHE_ERROR_CODES)[number];
+
 export const PROJECTION_CACHE_ERROR_CODES = [
   /** The cache database could not be opened or its schema created. */
   'PROJECTION_CACHE_OPEN_FAILED',
@@ -12,8 +14,6 @@ export const PROJECTION_CACHE_ERROR_CODES = [
   /** The cache was closed. */
   'PROJECTION_CACHE_CLOSED',
 ] as const;
-
-export type ProjectionCacheErrorCode = (typeof PROJECTION_CACHE_ERROR_CODES)[number];
 
 /** The projection-cache package's one error class. Reads never throw it: a fault reading a row is a miss. */
 export class ProjectionCacheError extends Error {

@@ -1,4 +1,6 @@
 /** Stable codes of the projection package; callers switch on `code`, never on `message`. */
+export type ProjectionErrorCode = (typeof PROJECTION_ERROR_CODES)[number];
+
 export const PROJECTION_ERROR_CODES = [
   /** A unit threw (init, apply or view) against its contract: that session's whole snapshot fails; consumers map it to corrupt session data. */
   'PROJECTION_FAILED',
@@ -13,8 +15,6 @@ export const PROJECTION_ERROR_CODES = [
   /** An `onChanged`/`onTracking` listener threw; reported through `reportError`, never thrown to the appender. */
   'PROJECTION_LISTENER_FAILED',
 ] as const;
-
-export type ProjectionErrorCode = (typeof PROJECTION_ERROR_CODES)[number];
 
 export interface ProjectionErrorDetails {
   readonly sessionId?: string;

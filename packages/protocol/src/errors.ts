@@ -53,6 +53,8 @@ export const OWNER_BLOCKS: Readonly<Partial<Record<ErrorOwner, number>>> = Objec
   client: -34200,
 });
 
+export type RpcErrorCode = (typeof RPC_ERROR_CODES)[number];
+
 /** The JSON-RPC 2.0 codes (`owner: 'json-rpc'`). */
 export const RPC_ERROR_CODES = [
   'RPC_PARSE_ERROR',
@@ -61,8 +63,6 @@ export const RPC_ERROR_CODES = [
   'RPC_INVALID_PARAMS',
   'RPC_INTERNAL_ERROR',
 ] as const;
-
-export type RpcErrorCode = (typeof RPC_ERROR_CODES)[number];
 
 export const ERROR_TABLE = {
   RPC_PARSE_ERROR: { rpc: -32700, owner: 'json-rpc', meaning: 'The frame is not valid JSON.' },

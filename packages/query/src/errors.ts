@@ -1,4 +1,6 @@
 /** The query package's stable codes. Cancellation is never reported as not-found. */
+export type SessionQueryErrorCode = (typeof SESSION_QUERY_ERROR_CODES)[number];
+
 export const SESSION_QUERY_ERROR_CODES = [
   /** Neither a live nor a persisted session has this id. */
   'SESSION_QUERY_NOT_FOUND',
@@ -13,8 +15,6 @@ export const SESSION_QUERY_ERROR_CODES = [
   /** Options are invalid (a negative window, an empty search…). */
   'SESSION_QUERY_INVALID_QUERY',
 ] as const;
-
-export type SessionQueryErrorCode = (typeof SESSION_QUERY_ERROR_CODES)[number];
 
 export class SessionQueryError extends Error {
   override readonly name = 'SessionQueryError';

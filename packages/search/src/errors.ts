@@ -2,6 +2,8 @@
  * Stable codes of the search index, its own `SEARCH_*` entries of the wire error table (owner
  * `search` in `@strand/protocol`); callers switch on `code`, never on `message`.
  */
+export type SearchIndexErrorCode = (typeof SEARCH_INDEX_ERROR_CODES)[number];
+
 export const SEARCH_INDEX_ERROR_CODES = [
   /** The query is empty or whitespace-only, too long, or an option (limit, cursor) is malformed. */
   'SEARCH_INVALID_QUERY',
@@ -14,8 +16,6 @@ export const SEARCH_INDEX_ERROR_CODES = [
   /** The index database cannot be opened, read or written (SQLite error, foreign or newer file, closed index). */
   'SEARCH_INDEX_FAILED',
 ] as const;
-
-export type SearchIndexErrorCode = (typeof SEARCH_INDEX_ERROR_CODES)[number];
 
 /** The search index's one error class. */
 export class SearchIndexError extends Error {

@@ -2,6 +2,8 @@
  * The session package's one error class. Codes are stable strings; callers switch on `code`,
  * never on `message`.
  */
+export type SessionErrorCode = (typeof SESSION_ERROR_CODES)[number];
+
 export const SESSION_ERROR_CODES = [
   /** A session id is empty, too long, or contains control characters. */
   'SESSION_ID_INVALID',
@@ -20,8 +22,6 @@ export const SESSION_ERROR_CODES = [
   /** A session with this id is already attached to the store. */
   'SESSION_ALREADY_ATTACHED',
 ] as const;
-
-export type SessionErrorCode = (typeof SESSION_ERROR_CODES)[number];
 
 export class SessionError extends Error {
   override readonly name = 'SessionError';

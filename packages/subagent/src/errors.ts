@@ -20,6 +20,8 @@ export const SUBAGENT_CONTROL_FLOW_CODES = [
   'SUBAGENT_CONTROL_READ_FAILED',
 ] as const;
 
+export type SubagentControlErrorCode = (typeof SUBAGENT_ERROR_CODES)[number];
+
 /** Stable codes of the subagent package; callers switch on `code`, never on `message`. */
 export const SUBAGENT_ERROR_CODES = [
   /** The projection registry is missing, or the `subagent` unit is not registered in it (listing cannot classify). */
@@ -38,8 +40,6 @@ export const SUBAGENT_ERROR_CODES = [
   /** The descriptor writer refused a descriptor the parser would not accept (`DescriptorWriteError`). */
   'SUBAGENT_DESCRIPTOR_INVALID',
 ] as const;
-
-export type SubagentControlErrorCode = (typeof SUBAGENT_ERROR_CODES)[number];
 
 export interface SubagentControlErrorDetails {
   readonly sessionId?: string;

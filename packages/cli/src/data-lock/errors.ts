@@ -1,5 +1,7 @@
 import type { LockRecord } from './lock-record.js';
 
+export type DataLockErrorCode = (typeof DATA_LOCK_ERROR_CODES)[number];
+
 /**
  * - `CLI_DATA_FOLDER_LOCKED`: another live process writes this data folder; `holder` is its
  *   record when it wrote one (a writer that is still starting may not have).
@@ -15,8 +17,6 @@ export const DATA_LOCK_ERROR_CODES = [
   'CLI_HOLDING_HOST_UNAUTHORIZED',
   'CLI_HOLDING_HOST_UNREACHABLE',
 ] as const;
-
-export type DataLockErrorCode = (typeof DATA_LOCK_ERROR_CODES)[number];
 
 export class DataLockError extends Error {
   override readonly name = 'DataLockError';
