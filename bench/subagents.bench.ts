@@ -27,7 +27,7 @@ import {
 import { BUILT_IN_UNITS, ProjectionRegistry } from '@strand/projection';
 import { CacheWritePolicy, ProjectionCache } from '@strand/projection-cache';
 import { SessionQuery } from '@strand/query';
-import { Session, SessionId, SessionStore, newSessionHeader } from '@strand/session';
+import { Session, SessionId, SessionStore, newSessionHeader, silentLogger } from '@strand/session';
 import {
   descriptorEvent,
   listChildren,
@@ -47,7 +47,7 @@ import { jsonlFloor } from './persistence-floor.js';
 const CHILDREN = 50;
 const CHILDREN_AT_SCALE = 200;
 const TURN_EVENTS = 2_016; // 96 turns × 21; with the descriptor, 2,017 events per child
-const quiet = { warn: () => undefined };
+const quiet = silentLogger;
 
 const root = mkdtempSync(path.join(tmpdir(), 'strand-bench-subagents-'));
 const jsonl = await openJsonlPersistence({ root });

@@ -1,4 +1,4 @@
-export { AgentError, isAgentError, type AgentErrorCode } from './errors.js';
+export { AGENT_ERROR_CODES, AgentError, isAgentError, type AgentErrorCode } from './errors.js';
 export type { Agent, AgentEvent, AgentLease, AgentStatus, PromptOptions, TurnOutcome } from './agent.js';
 export { AgentController } from './controller/agent-controller.js';
 export { LOCAL_OWNERSHIP, type SessionOwnership } from './controller/ownership.js';

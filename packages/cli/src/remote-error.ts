@@ -3,7 +3,9 @@
  *   Strand host).
  * - `CLI_HOST_UNAUTHORIZED`: the host at `--url` refused the token (none given, or a wrong one).
  */
-export type RemoteHostErrorCode = 'CLI_HOST_UNREACHABLE' | 'CLI_HOST_UNAUTHORIZED';
+export type RemoteHostErrorCode = (typeof REMOTE_HOST_ERROR_CODES)[number];
+
+export const REMOTE_HOST_ERROR_CODES = ['CLI_HOST_UNREACHABLE', 'CLI_HOST_UNAUTHORIZED'] as const;
 
 export class RemoteHostError extends Error {
   override readonly name = 'RemoteHostError';

@@ -4,6 +4,7 @@ import { resolveHoldingHost } from './holding-host.js';
 import { probeHost } from './host-probe.js';
 import { toRpcUrl } from './host-url.js';
 import { RemoteHostError } from './remote-error.js';
+import { cliLogger } from './stderr-logger.js';
 
 export interface RemoteOptions {
   readonly data: string;
@@ -31,6 +32,7 @@ export async function withConnection<T>(
   ]);
   const runtime = await openStrandRuntime({
     dataDir: options.data,
+    logger: cliLogger(),
     ...(options.store === undefined ? {} : { store: options.store }),
     // Another process may be writing the folder (an import holding its lock): never delete its temp files.
     sweepTemp: false,

@@ -1,4 +1,9 @@
-export { StrandClientError, isStrandClientError, type StrandClientErrorCode } from './errors.js';
+export {
+  STRAND_CLIENT_ERROR_CODES,
+  StrandClientError,
+  isStrandClientError,
+  type StrandClientErrorCode,
+} from './errors.js';
 export type { ListenerErrorReporter } from './listeners.js';
 
 export {

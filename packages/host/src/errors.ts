@@ -1,6 +1,32 @@
 import { ERROR_TABLE, isWireErrorCode, type RpcErrorObject, type WireErrorCode } from '@strand/protocol';
 
-/** The host's own failures; `code` is a wire code from the protocol error table. */
+export type HostErrorCode = (typeof HOST_ERROR_CODES)[number];
+
+/** The host's own stable codes (owner `host` in the protocol error table). */
+export const HOST_ERROR_CODES = [
+  'HOST_FRAME_TOO_LARGE',
+  'HOST_TOO_MANY_REQUESTS',
+  'HOST_UNAUTHORIZED',
+  'HOST_FOLLOW_NOT_FOUND',
+  'HOST_CHILD_SESSION_READ_ONLY',
+  'HOST_ATTACHMENT_NOT_REFERENCED',
+  'HOST_CATALOG_UNAVAILABLE',
+  'HOST_MODEL_UNKNOWN',
+  'HOST_PRESET_UNKNOWN',
+  'HOST_ORIGIN_FORBIDDEN',
+  'HOST_AUTH_RATE_LIMITED',
+  /** `HostConfigError`: a non-loopback bind without a token. */
+  'HOST_TOKEN_REQUIRED',
+  /** `HostConfigError`: an allowed origin that is not an origin. */
+  'HOST_ORIGIN_INVALID',
+  /** The host runs no agents, so it cannot hand a command to one. */
+  'AGENT_FAILED',
+] as const;
+
+/**
+ * The host's own failures; `code` is a wire code from the protocol error table (its own, or the
+ * code of the package whose refusal it reports, e.g. `SESSION_QUERY_INVALID_QUERY`).
+ */
 export class HostError extends Error {
   override readonly name = 'HostError';
   constructor(
@@ -14,8 +40,8 @@ export class HostError extends Error {
 
 /**
  * Maps any package error to a wire error. Every package error class carries a stable string
- * `code`; the protocol table gives its integer. Unknown failures become RPC_INTERNAL_ERROR with
- * no internals leaked.
+ * `code`, and every package's codes are in the protocol table, which gives its integer. Anything
+ * else (a bug, a driver's own error) becomes RPC_INTERNAL_ERROR with no internals leaked.
  */
 export function toWireError(error: unknown): RpcErrorObject {
   const code = (error as { code?: unknown } | null)?.code;
@@ -24,12 +50,6 @@ export function toWireError(error: unknown): RpcErrorObject {
     // client may show; every package keeps internals out of `details`.
     const extra = error instanceof HostError ? error.data : detailsOf(error);
     return { code: ERROR_TABLE[code].rpc, message: (error as Error).message, data: { ...extra, code } };
-  }
-  if (typeof code === 'string' && code.startsWith('SUBAGENT_')) {
-    return { code: -32049, message: (error as Error).message, data: { code } };
-  }
-  if (typeof code === 'string' && code.startsWith('AGENT_')) {
-    return { code: ERROR_TABLE.AGENT_FAILED.rpc, message: (error as Error).message, data: { code } };
   }
   return {
     code: ERROR_TABLE.RPC_INTERNAL_ERROR.rpc,

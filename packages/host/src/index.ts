@@ -15,7 +15,7 @@ export type {
   CoordinationPort,
   AppendSignal,
 } from './ports.js';
-export { HostError, toWireError } from './errors.js';
+export { HOST_ERROR_CODES, HostError, toWireError, type HostErrorCode } from './errors.js';
 export { FollowHub, type DraftPacing } from './follow/follow-hub.js';
 export type { DraftClock } from './follow/draft-throttle.js';
 export { isLoopbackHost } from './auth.js';

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { wireError } from './errors.js';
+import { wireError, type HostErrorCode } from './errors.js';
 import { isLoopbackHost, tokenCookieName } from './auth.js';
 import { accessPolicy, parseOrigin } from './edge/origin-check.js';
 import { httpRoutes } from './edge/http-routes.js';
@@ -13,6 +13,7 @@ import { FollowHub, type DraftPacing } from './follow/follow-hub.js';
 import type { Outbound } from './follow/outbound.js';
 import { errorReply, handleFrame, type ConnectionContext } from './rpc/dispatch.js';
 import { DEFAULT_LIMITS, frameCeiling, type HostLimits, type HostServices } from './services.js';
+import { silentLogger } from '@strand/session';
 
 export interface HostOptions {
   readonly services: HostServices;
@@ -52,7 +53,7 @@ export interface RunningHost {
 export class HostConfigError extends Error {
   override readonly name = 'HostConfigError';
   constructor(
-    readonly code: 'HOST_TOKEN_REQUIRED' | 'HOST_ORIGIN_INVALID',
+    readonly code: Extract<HostErrorCode, 'HOST_TOKEN_REQUIRED' | 'HOST_ORIGIN_INVALID'>,
     message: string,
   ) {
     super(message);
@@ -166,7 +167,9 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
             if (error === undefined || error === null) reply.afterSend?.();
           });
         })
-        .catch((error: unknown) => console.error('strand host: reply failed', error))
+        .catch((error: unknown) =>
+          (options.services.logger ?? silentLogger).error('a reply failed', { error }),
+        )
         .finally(() => inFlight--);
     });
     ws.on('close', () => {

@@ -2,10 +2,10 @@ import type { SessionPersistence, SessionPreparations } from '@strand/persistenc
 import type { ProjectionRegistry } from '@strand/projection';
 import type { ProjectionCache } from '@strand/projection-cache';
 import type { SessionQuery } from '@strand/query';
-import type { SessionStore } from '@strand/session';
+import type { Logger, SessionStore } from '@strand/session';
 import type { AgentPort, CatalogPort, CoordinationPort, SearchPort, SubagentPort } from './ports.js';
 
-/** Everything the host serves from; built by the composition root (`runtime.ts`) or by tests. */
+/** Everything the host serves from; built by the composition root (`openStrandRuntime` in `@strand/runtime`) or by tests. */
 export interface HostServices {
   readonly persistence: SessionPersistence;
   readonly preparations: SessionPreparations;
@@ -19,6 +19,8 @@ export interface HostServices {
   readonly catalogs?: CatalogPort;
   /** Several hosts on one database: leases and the cross-host append feed. */
   readonly coordination?: CoordinationPort;
+  /** Where the host reports failures it contains (a reply that could not be sent, a failed promotion). Default: `silentLogger`. */
+  readonly logger?: Logger;
 }
 
 export interface HostLimits {

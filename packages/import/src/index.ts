@@ -1,6 +1,6 @@
 export { importTranscripts } from './run/import-transcripts.js';
 export { defaultSourceDir } from './harnesses.js';
-export { ImportError, isImportError, type ImportErrorCode } from './errors.js';
+export { IMPORT_ERROR_CODES, ImportError, isImportError, type ImportErrorCode } from './errors.js';
 export { LEDGER_FILE } from './ledger/ledger.js';
 export {
   IMPORT_HARNESSES,

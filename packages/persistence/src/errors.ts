@@ -1,27 +1,30 @@
 /** Stable codes of the persistence package; callers switch on `code`. */
-export type PersistenceErrorCode =
+export type PersistenceErrorCode = (typeof PERSISTENCE_ERROR_CODES)[number];
+
+export const PERSISTENCE_ERROR_CODES = [
   /** No stored session has this id. */
-  | 'PERSISTENCE_NOT_FOUND'
+  'PERSISTENCE_NOT_FOUND',
   /** `create` of an id that is already stored. */
-  | 'PERSISTENCE_EXISTS'
+  'PERSISTENCE_EXISTS',
   /** An append's first seq is not the next stored seq ("expected N, got M"): another writer won. */
-  | 'PERSISTENCE_SEQ_CONFLICT'
+  'PERSISTENCE_SEQ_CONFLICT',
   /** Damage before later valid data, a bad header, or a seq gap; `details` names session and location. */
-  | 'PERSISTENCE_CORRUPT'
+  'PERSISTENCE_CORRUPT',
   /** Data written by a newer format version, or a database that is not Strand's. */
-  | 'PERSISTENCE_FORMAT_UNSUPPORTED'
+  'PERSISTENCE_FORMAT_UNSUPPORTED',
   /** The caller's signal aborted the read. */
-  | 'PERSISTENCE_ABORTED'
+  'PERSISTENCE_ABORTED',
   /** The underlying storage failed (I/O error, disk full…); the stored log is as before the batch. */
-  | 'PERSISTENCE_IO'
+  'PERSISTENCE_IO',
   /** The session id cannot be stored (its escaped file name would be too long). */
-  | 'PERSISTENCE_ID_UNSTORABLE'
+  'PERSISTENCE_ID_UNSTORABLE',
   /** No attachment with that ref is stored for the session. */
-  | 'PERSISTENCE_ATTACHMENT_NOT_FOUND'
+  'PERSISTENCE_ATTACHMENT_NOT_FOUND',
   /** A prepared session is reserved for publication and cannot be reserved again. */
-  | 'PERSISTENCE_RESERVED'
+  'PERSISTENCE_RESERVED',
   /** The store was closed. */
-  | 'PERSISTENCE_CLOSED';
+  'PERSISTENCE_CLOSED',
+] as const;
 
 export interface CorruptionLocation {
   /** Byte offset in the file (JSONL backend) where the damage starts. */

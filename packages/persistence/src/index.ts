@@ -1,4 +1,5 @@
 export {
+  PERSISTENCE_ERROR_CODES,
   PersistenceError,
   isPersistenceError,
   throwIfAborted,

@@ -1,4 +1,5 @@
 export { ensureSchema, SchemaVersionError } from './schema-versions.js';
+export { POSTGRES_ERROR_CODES, type PostgresErrorCode } from './error-codes.js';
 export {
   APPENDS_CHANNEL,
   openPostgresPersistence,
@@ -23,6 +24,7 @@ export {
 export {
   APPEND_FEED_APPLICATION_NAME,
   AppendFeed,
+  COORDINATION_ERROR_CODES,
   CoordinationError,
   DEFAULT_LEASE_TTL_MS,
   isCoordinationError,

@@ -1,4 +1,5 @@
 import type { PoolClient } from 'pg';
+import type { PostgresErrorCode } from './error-codes.js';
 
 /**
  * Every PostgreSQL component (persistence, cache, search, coordination) owns its own tables and
@@ -7,7 +8,7 @@ import type { PoolClient } from 'pg';
  * apply with `user_version`.
  */
 export class SchemaVersionError extends Error {
-  readonly code = 'POSTGRES_SCHEMA_NEWER';
+  readonly code = 'POSTGRES_SCHEMA_NEWER' satisfies PostgresErrorCode;
   constructor(
     readonly component: string,
     readonly found: number,

@@ -8,7 +8,7 @@ import type {
 } from '@strand/projection';
 import type { SessionId, SessionLogOffset } from '@strand/session';
 import { ProjectionCacheError } from './errors.js';
-import { consoleLogger, type CacheLogger } from './logger.js';
+import { silentLogger, type Logger } from '@strand/session';
 import type { CacheRow, CacheRowStore } from './row-store.js';
 import { SqliteCacheRowStore } from './sqlite-row-store.js';
 import type { CacheSubject } from './subject.js';
@@ -24,7 +24,7 @@ export interface CacheReadOptions {
 }
 
 export interface ProjectionCacheOptions {
-  readonly logger?: CacheLogger;
+  readonly logger?: Logger;
 }
 
 export interface OpenProjectionCacheOptions extends ProjectionCacheOptions {
@@ -46,12 +46,12 @@ export interface OpenProjectionCacheOptions extends ProjectionCacheOptions {
 export class ProjectionCache {
   readonly #store: CacheRowStore;
   readonly #registry: ProjectionRegistry;
-  readonly #logger: CacheLogger;
+  readonly #logger: Logger;
 
   constructor(store: CacheRowStore, registry: ProjectionRegistry, options: ProjectionCacheOptions = {}) {
     this.#store = store;
     this.#registry = registry;
-    this.#logger = options.logger ?? consoleLogger;
+    this.#logger = options.logger ?? silentLogger;
   }
 
   /** A cache over a SQLite database file (the embedded default). */

@@ -1,16 +1,19 @@
 /** Stable codes of the projection-cache package; callers switch on `code`, never on `message`. */
-export type ProjectionCacheErrorCode =
+export type ProjectionCacheErrorCode = (typeof PROJECTION_CACHE_ERROR_CODES)[number];
+
+export const PROJECTION_CACHE_ERROR_CODES = [
   /** The cache database could not be opened or its schema created. */
-  | 'PROJECTION_CACHE_OPEN_FAILED'
+  'PROJECTION_CACHE_OPEN_FAILED',
   /** The database was written by a newer cache schema than this build reads. */
-  | 'PROJECTION_CACHE_SCHEMA_UNSUPPORTED'
+  'PROJECTION_CACHE_SCHEMA_UNSUPPORTED',
   /**
    * A row write or forget failed (store error, state not serializable): thrown by `put`/`forget`,
    * contained and logged by the write policy; a store that writes behind logs later failures with it.
    */
-  | 'PROJECTION_CACHE_WRITE_FAILED'
+  'PROJECTION_CACHE_WRITE_FAILED',
   /** The cache was closed. */
-  | 'PROJECTION_CACHE_CLOSED';
+  'PROJECTION_CACHE_CLOSED',
+] as const;
 
 /** The projection-cache package's one error class. Reads never throw it: a fault reading a row is a miss. */
 export class ProjectionCacheError extends Error {

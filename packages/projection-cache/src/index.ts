@@ -12,7 +12,11 @@ export {
   type CacheRowWriter,
   type PolicyTimers,
 } from './write-policy.js';
-export { ProjectionCacheError, isProjectionCacheError, type ProjectionCacheErrorCode } from './errors.js';
+export {
+  PROJECTION_CACHE_ERROR_CODES,
+  ProjectionCacheError,
+  isProjectionCacheError,
+  type ProjectionCacheErrorCode,
+} from './errors.js';
 export type { CacheSubject } from './subject.js';
-export { consoleLogger, type CacheLogger } from './logger.js';
 export { CACHE_SCHEMA_VERSION } from './schema.js';

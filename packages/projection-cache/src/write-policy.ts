@@ -1,7 +1,7 @@
 import type { CheckpointRows, ProjectionRegistry, TrackingEvent } from '@strand/projection';
 import type { Session, SessionId, SessionLogOffset } from '@strand/session';
 import { ProjectionCacheError } from './errors.js';
-import type { CacheLogger } from './logger.js';
+import type { Logger } from '@strand/session';
 import type { CacheSubject } from './subject.js';
 
 /** What the policy writes to (a `ProjectionCache`, or a test double). */
@@ -27,7 +27,7 @@ export interface CacheWritePolicyOptions {
    * awaited before every row write; a rejection skips that write.
    */
   readonly flush: () => Promise<void>;
-  readonly logger: CacheLogger;
+  readonly logger: Logger;
   /** Write after this many events folded since the last write (default 512). */
   readonly everyEvents?: number;
   /** Write at most this long after the first unwritten event (default 5,000 ms). */
@@ -79,7 +79,7 @@ export class CacheWritePolicy {
   readonly #registry: ProjectionRegistry;
   readonly #cache: CacheRowWriter;
   readonly #flush: () => Promise<void>;
-  readonly #logger: CacheLogger;
+  readonly #logger: Logger;
   readonly #everyEvents: number;
   readonly #everyMs: number;
   readonly #timers: PolicyTimers;

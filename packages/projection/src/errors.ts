@@ -1,17 +1,20 @@
 /** Stable codes of the projection package; callers switch on `code`, never on `message`. */
-export type ProjectionErrorCode =
+export type ProjectionErrorCode = (typeof PROJECTION_ERROR_CODES)[number];
+
+export const PROJECTION_ERROR_CODES = [
   /** A unit threw (init, apply or view) against its contract: that session's whole snapshot fails; consumers map it to corrupt session data. */
-  | 'PROJECTION_FAILED'
+  'PROJECTION_FAILED',
   /** A key is already registered with another unit or another stateVersion. */
-  | 'PROJECTION_KEY_CONFLICT'
+  'PROJECTION_KEY_CONFLICT',
   /** A unit's key is empty or its stateVersion is not a positive integer. */
-  | 'PROJECTION_UNIT_INVALID'
+  'PROJECTION_UNIT_INVALID',
   /** `snapshot`/`checkpoint` of a session the registry does not track (call `track` or `bindStore` first). */
-  | 'PROJECTION_NOT_TRACKED'
+  'PROJECTION_NOT_TRACKED',
   /** Events handed to a cold fold are not contiguous from the stated start: expected seq N, got M. */
-  | 'PROJECTION_EVENTS_NOT_CONTIGUOUS'
+  'PROJECTION_EVENTS_NOT_CONTIGUOUS',
   /** An `onChanged`/`onTracking` listener threw; reported through `reportError`, never thrown to the appender. */
-  | 'PROJECTION_LISTENER_FAILED';
+  'PROJECTION_LISTENER_FAILED',
+] as const;
 
 export interface ProjectionErrorDetails {
   readonly sessionId?: string;

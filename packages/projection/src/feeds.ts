@@ -1,6 +1,6 @@
 import type { Session, SessionEvent, SessionId, SessionSeq } from '@strand/session';
 import { ProjectionError, unitFailure } from './errors.js';
-import { jsonEqual } from './json-equal.js';
+import { jsonEqual } from '@strand/session';
 import type { StateChange } from './live-fold.js';
 import type { CheckpointRows } from './types.js';
 

@@ -13,6 +13,7 @@ export type {
   CheckpointRows,
 } from './types.js';
 export {
+  PROJECTION_ERROR_CODES,
   ProjectionError,
   isProjectionError,
   type ProjectionErrorCode,

@@ -1,4 +1,5 @@
 import type { Session, SessionEvent, SessionHeader, SessionLogOffset, StoreListener } from '@strand/session';
+import { reportTo, silentLogger, type Logger } from '@strand/session';
 import {
   foldAllUnits,
   restoreStartOf,
@@ -28,8 +29,10 @@ export interface LiveSessionSource {
 export interface ProjectionRegistryOptions {
   /** Units to register at construction, in order. */
   readonly units?: readonly AnyProjectionUnit[];
-  /** Where contained failures go (a unit that threw on append, a listener that threw). Default: console.error. */
+  /** Where contained failures go (a unit that threw on append, a listener that threw). Default: `logger`. */
   readonly reportError?: (error: ProjectionError) => void;
+  /** Default: `silentLogger`. */
+  readonly logger?: Logger;
 }
 
 interface Tracked {
@@ -58,7 +61,8 @@ export class ProjectionRegistry {
   readonly #feeds: Feeds;
 
   constructor(options: ProjectionRegistryOptions = {}) {
-    this.#reportError = options.reportError ?? ((error) => console.error('strand: projection', error));
+    this.#reportError =
+      options.reportError ?? reportTo(options.logger ?? silentLogger, 'a projection failure was contained');
     this.#feeds = new Feeds(this.#reportError);
     for (const unit of options.units ?? []) this.register(unit);
   }

@@ -3,6 +3,10 @@ export {
   ERROR_TABLE,
   StrandRpcError,
   isWireErrorCode,
+  OWNER_BLOCKS,
+  RPC_ERROR_CODES,
+  type ErrorOwner,
+  type RpcErrorCode,
   type ErrorEntry,
   type WireErrorCode,
 } from './errors.js';

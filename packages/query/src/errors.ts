@@ -1,21 +1,20 @@
 /** The query package's stable codes. Cancellation is never reported as not-found. */
-export type SessionQueryErrorCode =
+export type SessionQueryErrorCode = (typeof SESSION_QUERY_ERROR_CODES)[number];
+
+export const SESSION_QUERY_ERROR_CODES = [
   /** Neither a live nor a persisted session has this id. */
-  | 'SESSION_QUERY_NOT_FOUND'
+  'SESSION_QUERY_NOT_FOUND',
   /** The stored log is damaged or unreadable as a session, or a projection unit failed on it. */
-  | 'SESSION_QUERY_CORRUPT_SESSION'
+  'SESSION_QUERY_CORRUPT_SESSION',
   /** The live/cold sources kept changing under the resolution (attach/detach races beyond the retry budget). */
-  | 'SESSION_QUERY_SOURCE_CONFLICT'
+  'SESSION_QUERY_SOURCE_CONFLICT',
   /** The caller's signal aborted the query; every lease acquired so far was released. */
-  | 'SESSION_QUERY_ABORTED'
+  'SESSION_QUERY_ABORTED',
   /** The persistence layer failed (I/O, closed store…). */
-  | 'SESSION_QUERY_PERSISTENCE_FAILED'
+  'SESSION_QUERY_PERSISTENCE_FAILED',
   /** Options are invalid (a negative window, an empty search…). */
-  | 'SESSION_QUERY_INVALID_QUERY'
-  /** A search cursor from before an index rebuild. */
-  | 'SESSION_QUERY_STALE_CURSOR'
-  /** The search index cannot be opened or read (foreign, newer or damaged file; closed index). */
-  | 'SESSION_QUERY_SEARCH_INDEX_FAILED';
+  'SESSION_QUERY_INVALID_QUERY',
+] as const;
 
 export class SessionQueryError extends Error {
   override readonly name = 'SessionQueryError';

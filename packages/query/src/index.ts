@@ -1,4 +1,9 @@
-export { SessionQueryError, isSessionQueryError, type SessionQueryErrorCode } from './errors.js';
+export {
+  SESSION_QUERY_ERROR_CODES,
+  SessionQueryError,
+  isSessionQueryError,
+  type SessionQueryErrorCode,
+} from './errors.js';
 export { listCorpus, type CorpusRow } from './corpus.js';
 export { SessionObservation, type ObservationCut, type ObservationSource } from './observation.js';
 export { windowBounds, type ObservationWindow } from './observation-window.js';

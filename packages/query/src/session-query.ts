@@ -7,6 +7,7 @@ import {
 import type { CacheSubject, ProjectionCache } from '@strand/projection-cache';
 import type { ProjectionRegistry, ProjectionSnapshot } from '@strand/projection';
 import {
+  asOfSeqAt,
   SessionLogOffset,
   SessionSeq,
   type Session,
@@ -156,10 +157,10 @@ export class SessionQuery {
       } catch (error) {
         throw toQueryError(error, session.id);
       }
-      if (projections.asOfSeq !== cursor - 1) {
+      if (projections.asOfSeq !== asOfSeqAt(cursor)) {
         throw new SessionQueryError(
           'SESSION_QUERY_SOURCE_CONFLICT',
-          `live projections of ${session.id} are at ${projections.asOfSeq}, the log at ${cursor - 1}`,
+          `live projections of ${session.id} are at ${projections.asOfSeq}, the log at ${asOfSeqAt(cursor)}`,
           {
             sessionId: session.id,
           },

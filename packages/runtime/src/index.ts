@@ -8,5 +8,6 @@ export {
   type RuntimeOptions,
 } from './runtime-options.js';
 export { openStores, type RuntimeSearchIndex, type RuntimeStores } from './stores.js';
+export { RUNTIME_ERROR_CODES, type RuntimeErrorCode } from './error-codes.js';
 export { DEFAULT_PRESETS, loadPresets, PresetConfigError } from './presets.js';
 export { loadModelsFile, ModelsConfigError, type ModelsFile } from './models-file.js';

@@ -1,4 +1,4 @@
-import type { Session, SessionStore } from '@strand/session';
+import { silentLogger, type Logger, type Session, type SessionStore } from '@strand/session';
 import type { RuntimeSearchIndex } from './stores.js';
 
 /**
@@ -10,6 +10,7 @@ import type { RuntimeSearchIndex } from './stores.js';
 export function feedLiveSearch(
   store: SessionStore,
   index: RuntimeSearchIndex,
+  logger: Logger = silentLogger,
   delayMs = 250,
 ): () => Promise<void> {
   const dirty = new Set<Session>();
@@ -21,7 +22,7 @@ export function feedLiveSearch(
     for (const session of dirty) {
       // Derived data: a failed live index is caught up by the next sync.
       const failed = (error: unknown): void =>
-        console.error(`strand: live search indexing of ${session.id} failed`, error);
+        logger.error('live search indexing failed', { sessionId: session.id, error });
       try {
         // A database engine queues the work and settles later; a file engine is done on return.
         const indexed = index.indexLive(session);

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { parseJsonConfig } from './json-config.js';
 import type { ModelConfig } from '@strand/agent';
+import type { RuntimeErrorCode } from './error-codes.js';
 
 /**
  * The models a host runs besides the built-in scripted one, from a JSON file
@@ -44,7 +45,7 @@ const File = z.strictObject({
 
 export class ModelsConfigError extends Error {
   override readonly name = 'ModelsConfigError';
-  readonly code = 'HOST_MODELS_INVALID';
+  readonly code = 'HOST_MODELS_INVALID' satisfies RuntimeErrorCode;
 }
 
 /** Reads and validates a models file; a missing or malformed file is a clear error naming it. */

@@ -1,4 +1,5 @@
 import { BUILT_IN_UNITS, ProjectionRegistry } from '@strand/projection';
+import type { Logger } from '@strand/session';
 import { registerSubagentUnits } from '@strand/subagent';
 
 /**
@@ -6,8 +7,8 @@ import { registerSubagentUnits } from '@strand/subagent';
  * projection cache rows a host later serves (the runtime, `strand import`) folds with this set,
  * so a row's key and stateVersion are ones the host's registry accepts.
  */
-export function strandRegistry(): ProjectionRegistry {
-  const registry = new ProjectionRegistry();
+export function strandRegistry(logger?: Logger): ProjectionRegistry {
+  const registry = new ProjectionRegistry(logger === undefined ? {} : { logger });
   for (const unit of BUILT_IN_UNITS) registry.register(unit);
   registerSubagentUnits(registry);
   return registry;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { silentLogger } from '@strand/session';
 import { SUBAGENT_COLD_READ_CONCURRENCY } from '@strand/subagent';
 import {
   POSTGRES_COLD_READ_CONCURRENCY,
@@ -39,6 +40,21 @@ describe('runtime options', () => {
     expect(refusal({ dataDir: '/tmp/x', models: ['gpt-4o' as never] }).message).toContain('models.0');
     expect(refusal({ dataDir: '/tmp/x', defaultModel: { provider: 'local' } as never }).message).toContain(
       'defaultModel.model',
+    );
+  });
+
+  it('passes a logger through, defaults to the silent one, and refuses a value that is not a Logger', () => {
+    const lines: string[] = [];
+    const logger = {
+      error: (m: string) => void lines.push(m),
+      warn: (m: string) => void lines.push(m),
+      info: (m: string) => void lines.push(m),
+      debug: (m: string) => void lines.push(m),
+    };
+    expect(resolveRuntimeOptions({ dataDir: '/tmp/x', logger }).logger).toBe(logger);
+    expect(resolveRuntimeOptions({ dataDir: '/tmp/x' }).logger).toBe(silentLogger);
+    expect(refusal({ dataDir: '/tmp/x', logger: { warn: () => undefined } as never }).message).toContain(
+      'logger must be a Logger',
     );
   });
 

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import type { ModelConfig } from '@strand/agent';
 import type { SessionPersistence } from '@strand/persistence';
+import { silentLogger, type Logger } from '@strand/session';
 import { MAX_SUBAGENT_COLD_READ_CONCURRENCY, SUBAGENT_COLD_READ_CONCURRENCY } from '@strand/subagent';
+import type { RuntimeErrorCode } from './error-codes.js';
 
 /**
  * Cold-read bound of the subagent listing on PostgreSQL. A cold read there is a round trip plus
@@ -53,6 +55,11 @@ export interface RuntimeOptions {
    * false, so it never deletes that writer's in-flight temp files.
    */
   readonly sweepTemp?: boolean;
+  /**
+   * Where every component reports what it contained (a failed background sync, a listener that
+   * threw, a lost lease connection). Default `silentLogger`; the CLI passes its stderr logger.
+   */
+  readonly logger?: Logger;
 }
 
 export type ResolvedStore =
@@ -72,11 +79,12 @@ export interface ResolvedRuntimeOptions {
   readonly syncSearch: boolean;
   readonly wrapPersistence: ((persistence: SessionPersistence) => SessionPersistence) | undefined;
   readonly sweepTemp: boolean;
+  readonly logger: Logger;
 }
 
 export class RuntimeConfigError extends Error {
   override readonly name = 'RuntimeConfigError';
-  readonly code = 'HOST_RUNTIME_CONFIG_INVALID';
+  readonly code = 'HOST_RUNTIME_CONFIG_INVALID' satisfies RuntimeErrorCode;
 }
 
 const POSTGRES_URL = /^postgres(ql)?:\/\//;
@@ -111,6 +119,17 @@ const Options = z.strictObject({
     })
     .optional(),
   sweepTemp: z.boolean().optional(),
+  logger: z
+    .custom<Logger>(
+      (value) =>
+        typeof value === 'object' &&
+        value !== null &&
+        (['error', 'warn', 'info', 'debug'] as const).every(
+          (level) => typeof (value as Record<string, unknown>)[level] === 'function',
+        ),
+      { message: 'must be a Logger (error, warn, info, debug functions)' },
+    )
+    .optional(),
 });
 
 /** Validates runtime options at the edge; refuses with `HOST_RUNTIME_CONFIG_INVALID` naming every bad field. */
@@ -145,6 +164,7 @@ export function resolveRuntimeOptions(options: RuntimeOptions): ResolvedRuntimeO
     syncSearch: o.syncSearch ?? true,
     wrapPersistence: o.wrapPersistence,
     sweepTemp: o.sweepTemp ?? true,
+    logger: o.logger ?? silentLogger,
   };
 }
 

@@ -23,7 +23,7 @@ export interface RuntimeStores extends StackStores {
 export async function openStores(
   options: Pick<
     ResolvedRuntimeOptions,
-    'store' | 'dataDir' | 'sweepTemp' | 'coldReadConcurrency' | 'leaseTtlMs'
+    'store' | 'dataDir' | 'sweepTemp' | 'coldReadConcurrency' | 'leaseTtlMs' | 'logger'
   >,
   registry: ProjectionRegistry,
 ): Promise<RuntimeStores> {
@@ -34,12 +34,13 @@ export async function openStores(
         backend: options.store.backend,
         registry,
         sweepTemp: options.sweepTemp,
+        logger: options.logger,
       });
 }
 
 async function openPostgresStores(
   url: string,
-  options: Pick<ResolvedRuntimeOptions, 'coldReadConcurrency' | 'leaseTtlMs'>,
+  options: Pick<ResolvedRuntimeOptions, 'coldReadConcurrency' | 'leaseTtlMs' | 'logger'>,
   registry: ProjectionRegistry,
 ): Promise<RuntimeStores> {
   // Opened one after another: a failure closes what was already open, in reverse.
@@ -50,7 +51,7 @@ async function openPostgresStores(
       poolSize: postgresPoolSize(options.coldReadConcurrency),
     });
     opened.push(() => persistence.close());
-    const cache = await openPostgresProjectionCache({ url, registry });
+    const cache = await openPostgresProjectionCache({ url, registry, logger: options.logger });
     opened.push(async () => {
       await cache.drain();
       await cache.closeAsync();
@@ -59,10 +60,11 @@ async function openPostgresStores(
     opened.push(() => search.close());
     const leases = await SessionLeases.open({
       url,
+      logger: options.logger,
       ...(options.leaseTtlMs === undefined ? {} : { ttlMs: options.leaseTtlMs }),
     });
     opened.push(() => leases.close());
-    const feed = await AppendFeed.open({ url });
+    const feed = await AppendFeed.open({ url, logger: options.logger });
     opened.push(() => feed.close());
     return {
       persistence,

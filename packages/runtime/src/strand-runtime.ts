@@ -3,6 +3,7 @@ import path from 'node:path';
 import { AgentController, modelSetFromConfig, subagentTools } from '@strand/agent';
 import type { AppendFeed, SessionLeases } from '@strand/postgres';
 import type { ModelCatalogEntry } from '@strand/protocol';
+import { reportTo } from '@strand/session';
 import { composeBaseStack } from '@strand/stack';
 import type { SubagentListingContext } from '@strand/subagent';
 import type { HostServices } from '@strand/host';
@@ -49,15 +50,17 @@ export async function openStrandRuntime(options: RuntimeOptions): Promise<Strand
     scripted: { chunkDelayMs: config.scriptedChunkDelayMs },
   });
   const presets = await loadPresets(path.join(dataDir, 'presets.json'));
-  const registry = strandRegistry();
+  const { logger } = config;
+  const registry = strandRegistry(logger);
   const stores = await openStores(config, registry);
   const base = composeBaseStack({
     stores,
     registry,
+    logger,
     ...(config.wrapPersistence === undefined ? {} : { wrapPersistence: config.wrapPersistence }),
   });
   const { persistence, preparations, store, cache, cacheWrites, query, search } = base;
-  const stopLiveSearch = feedLiveSearch(store, search);
+  const stopLiveSearch = feedLiveSearch(store, search, logger);
   const listing: SubagentListingContext = {
     sessionProjections: registry,
     sessions: store,
@@ -80,6 +83,7 @@ export async function openStrandRuntime(options: RuntimeOptions): Promise<Strand
     // session's preset bounds which tools a turn offers.
     tools: presetTools(subagentTools({ listing }), presets),
     ...(coordination === undefined ? {} : { ownership: leaseOwnership(coordination.leases) }),
+    logger,
   });
   // The catalog lists exactly the models turns can run on.
   const models: ModelCatalogEntry[] = modelSet.entries.map(({ model, label }) => ({
@@ -94,6 +98,7 @@ export async function openStrandRuntime(options: RuntimeOptions): Promise<Strand
     registry,
     cache,
     query,
+    logger,
     agents: agentPort(agents),
     subagents: subagentPort(listing),
     search: searchPort(search),
@@ -104,10 +109,9 @@ export async function openStrandRuntime(options: RuntimeOptions): Promise<Strand
   };
   const searchReady = !config.syncSearch
     ? Promise.resolve()
-    : search.sync({ persistence, live: store }).then(
-        () => undefined,
-        (error: unknown) => console.error('strand: search index sync failed', error),
-      );
+    : search
+        .sync({ persistence, live: store })
+        .then(() => undefined, reportTo(logger, 'the search index sync failed'));
   return {
     services,
     agents,

@@ -19,8 +19,6 @@ describe('search cursors', () => {
       'x'.repeat(600),
     ];
     for (const text of bad)
-      expect(() => decodeCursor(text)).toThrow(
-        expect.objectContaining({ code: 'SESSION_QUERY_INVALID_QUERY' }),
-      );
+      expect(() => decodeCursor(text)).toThrow(expect.objectContaining({ code: 'SEARCH_INVALID_QUERY' }));
   });
 });

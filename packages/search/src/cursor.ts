@@ -26,7 +26,7 @@ export function encodeCursor(cursor: SearchCursor): string {
   return Buffer.from(JSON.stringify(wire), 'utf8').toString('base64url');
 }
 
-/** Throws `SESSION_QUERY_INVALID_QUERY` for anything that is not a cursor this module wrote. */
+/** Throws `SEARCH_INVALID_QUERY` for anything that is not a cursor this module wrote. */
 export function decodeCursor(text: string): SearchCursor {
   let wire: unknown;
   try {
@@ -34,7 +34,7 @@ export function decodeCursor(text: string): SearchCursor {
       throw new Error('not base64url');
     wire = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
   } catch (error) {
-    throw new SearchIndexError('SESSION_QUERY_INVALID_QUERY', 'the search cursor is malformed', {
+    throw new SearchIndexError('SEARCH_INVALID_QUERY', 'the search cursor is malformed', {
       cause: error,
     });
   }
@@ -49,7 +49,7 @@ export function decodeCursor(text: string): SearchCursor {
     !count(w.s) ||
     !count(w.o)
   ) {
-    throw new SearchIndexError('SESSION_QUERY_INVALID_QUERY', 'the search cursor is malformed');
+    throw new SearchIndexError('SEARCH_INVALID_QUERY', 'the search cursor is malformed');
   }
   return { indexId: w.i, generation: w.g, snapshotId: w.s, offset: w.o };
 }

@@ -1,4 +1,4 @@
-import type { SessionEvent } from '@strand/session';
+import { isRecord, type SessionEvent } from '@strand/session';
 
 /**
  * Chooses the text of an event to index, or `undefined` for an event that has none. The index knows
@@ -6,9 +6,6 @@ import type { SessionEvent } from '@strand/session';
  * must not throw (the index treats a throw as "no text" and reports nothing).
  */
 export type TextExtractor = (event: SessionEvent) => string | undefined;
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** `content` of a message or result: a string, or the text blocks of a block list (images have no text). */
 function contentText(content: unknown): string | undefined {

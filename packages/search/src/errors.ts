@@ -1,27 +1,21 @@
 /**
- * Stable codes of the search index. They are the `SESSION_QUERY_*` strings of the wire error table
- * (owner `query` in `@strand/protocol`, the same strings as `SessionQueryErrorCode`), so the host
- * maps them unchanged; callers switch on `code`, never on `message`.
+ * Stable codes of the search index, its own `SEARCH_*` entries of the wire error table (owner
+ * `search` in `@strand/protocol`); callers switch on `code`, never on `message`.
  */
-export type SearchIndexErrorCode =
-  /** The query is empty or whitespace-only, too long, or an option (limit, cursor) is malformed. */
-  | 'SESSION_QUERY_INVALID_QUERY'
-  /** The cursor's result snapshot is gone: the index was rebuilt (generation bumped), the cursor is from another index, or the snapshot expired. Start the search again. */
-  | 'SESSION_QUERY_STALE_CURSOR'
-  /** The caller's signal aborted the sync, rebuild or search; work committed before the checkpoint is kept. */
-  | 'SESSION_QUERY_ABORTED'
-  /** Listing or reading the persisted corpus failed (per-session read failures are reported in the sync report instead). */
-  | 'SESSION_QUERY_PERSISTENCE_FAILED'
-  /** The index database cannot be opened, read or written (SQLite error, foreign or newer file, closed index). */
-  | 'SESSION_QUERY_SEARCH_INDEX_FAILED';
+export type SearchIndexErrorCode = (typeof SEARCH_INDEX_ERROR_CODES)[number];
 
-export const SEARCH_INDEX_ERROR_CODES: readonly SearchIndexErrorCode[] = Object.freeze([
-  'SESSION_QUERY_INVALID_QUERY',
-  'SESSION_QUERY_STALE_CURSOR',
-  'SESSION_QUERY_ABORTED',
-  'SESSION_QUERY_PERSISTENCE_FAILED',
-  'SESSION_QUERY_SEARCH_INDEX_FAILED',
-]);
+export const SEARCH_INDEX_ERROR_CODES = [
+  /** The query is empty or whitespace-only, too long, or an option (limit, cursor) is malformed. */
+  'SEARCH_INVALID_QUERY',
+  /** The cursor's result snapshot is gone: the index was rebuilt (generation bumped), the cursor is from another index, or the snapshot expired. Start the search again. */
+  'SEARCH_STALE_CURSOR',
+  /** The caller's signal aborted the sync, rebuild or search; work committed before the checkpoint is kept. */
+  'SEARCH_ABORTED',
+  /** Listing or reading the persisted corpus failed (per-session read failures are reported in the sync report instead). */
+  'SEARCH_PERSISTENCE_FAILED',
+  /** The index database cannot be opened, read or written (SQLite error, foreign or newer file, closed index). */
+  'SEARCH_INDEX_FAILED',
+] as const;
 
 /** The search index's one error class. */
 export class SearchIndexError extends Error {
@@ -55,5 +49,5 @@ export function isSearchIndexError(error: unknown, code?: SearchIndexErrorCode):
 
 export function throwIfSearchAborted(signal: AbortSignal | undefined, what: string): void {
   if (signal?.aborted === true)
-    throw new SearchIndexError('SESSION_QUERY_ABORTED', `${what} was aborted`, { cause: signal.reason });
+    throw new SearchIndexError('SEARCH_ABORTED', `${what} was aborted`, { cause: signal.reason });
 }

@@ -14,17 +14,17 @@ describe('literalMatchExpression', () => {
   it('refuses empty, whitespace-only and oversized queries as invalid', () => {
     for (const query of ['', ' ', '\n\t\u00a0']) {
       expect(() => literalMatchExpression(query)).toThrow(
-        expect.objectContaining({ code: 'SESSION_QUERY_INVALID_QUERY' }),
+        expect.objectContaining({ code: 'SEARCH_INVALID_QUERY' }),
       );
     }
     const tooMany = Array.from({ length: MAX_QUERY_TERMS + 1 }, (_, i) => `t${i}`).join(' ');
     expect(() => literalMatchExpression(tooMany)).toThrow(
-      expect.objectContaining({ code: 'SESSION_QUERY_INVALID_QUERY' }),
+      expect.objectContaining({ code: 'SEARCH_INVALID_QUERY' }),
     );
     try {
       literalMatchExpression('x'.repeat(1_001));
     } catch (error) {
-      expect(isSearchIndexError(error, 'SESSION_QUERY_INVALID_QUERY')).toBe(true);
+      expect(isSearchIndexError(error, 'SEARCH_INVALID_QUERY')).toBe(true);
     }
   });
 });

@@ -14,7 +14,7 @@ export const MAX_QUERY_TERMS = 32;
  * matches when it contains every piece; a piece the tokenizer splits (`foo-bar`, `col:val`) is a
  * phrase. A piece with no token characters (`-`) is an empty phrase, which FTS5 ignores in an AND.
  *
- * Throws `SESSION_QUERY_INVALID_QUERY` for an empty, whitespace-only or oversized query, or one
+ * Throws `SEARCH_INVALID_QUERY` for an empty, whitespace-only or oversized query, or one
  * containing NUL.
  */
 export function literalMatchExpression(query: string): string {
@@ -31,26 +31,23 @@ export interface LiteralQuery {
 /** `literalMatchExpression` plus the terms it quoted (snippets highlight them). */
 export function literalQuery(query: string): LiteralQuery {
   if (typeof query !== 'string')
-    throw new SearchIndexError('SESSION_QUERY_INVALID_QUERY', 'a search query must be a string');
+    throw new SearchIndexError('SEARCH_INVALID_QUERY', 'a search query must be a string');
   if (query.length > MAX_QUERY_CHARS) {
     throw new SearchIndexError(
-      'SESSION_QUERY_INVALID_QUERY',
+      'SEARCH_INVALID_QUERY',
       `a search query is at most ${MAX_QUERY_CHARS} characters, got ${query.length}`,
     );
   }
   // Neither FTS5's query parser nor PostgreSQL's text type accepts NUL: without this check the
   // store's raw message would surface as a storage failure for what is the caller's mistake.
   if (query.includes('\u0000'))
-    throw new SearchIndexError('SESSION_QUERY_INVALID_QUERY', 'a search query cannot contain NUL (U+0000)');
+    throw new SearchIndexError('SEARCH_INVALID_QUERY', 'a search query cannot contain NUL (U+0000)');
   const terms = query.split(/\s+/u).filter((term) => term.length > 0);
   if (terms.length === 0)
-    throw new SearchIndexError(
-      'SESSION_QUERY_INVALID_QUERY',
-      'an empty or whitespace-only search query is refused',
-    );
+    throw new SearchIndexError('SEARCH_INVALID_QUERY', 'an empty or whitespace-only search query is refused');
   if (terms.length > MAX_QUERY_TERMS) {
     throw new SearchIndexError(
-      'SESSION_QUERY_INVALID_QUERY',
+      'SEARCH_INVALID_QUERY',
       `a search query has at most ${MAX_QUERY_TERMS} terms, got ${terms.length}`,
     );
   }

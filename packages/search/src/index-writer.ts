@@ -130,13 +130,9 @@ export function guard<T>(fn: () => T, sessionId?: string): T {
     return fn();
   } catch (error) {
     if (error instanceof SearchIndexError) throw error;
-    throw new SearchIndexError(
-      'SESSION_QUERY_SEARCH_INDEX_FAILED',
-      `search index operation failed: ${String(error)}`,
-      {
-        cause: error,
-        ...(sessionId === undefined ? {} : { sessionId }),
-      },
-    );
+    throw new SearchIndexError('SEARCH_INDEX_FAILED', `search index operation failed: ${String(error)}`, {
+      cause: error,
+      ...(sessionId === undefined ? {} : { sessionId }),
+    });
   }
 }

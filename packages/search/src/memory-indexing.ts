@@ -1,6 +1,7 @@
 import type { SessionEvent, SessionId } from '@strand/session';
 import type { SearchIndexStore } from './index-store.js';
 import type { IndexWriter } from './index-writer.js';
+import type { BeginMode } from './write-rules.js';
 
 /** Events per write transaction (memory and disk alike): bounds how long one commit blocks the loop. */
 export const INDEX_BATCH_EVENTS = 1_024;
@@ -40,22 +41,31 @@ export function* indexMemorySteps(
 ): Generator<IndexCounts, IndexCounts> {
   const incarnation = log.incarnation ?? null;
   const counts: IndexCounts = { events: 0, rows: 0 };
-  let row = writer.begin(log.id, incarnation, options.reset === true ? { kind: 'reset' } : { kind: 'keep' });
+  let row = writer.begin(log.id, incarnation, beginMode(options));
   if (row.cut > log.events.length) row = writer.begin(log.id, incarnation, { kind: 'reset' });
-  const end = Math.min(options.upTo ?? log.events.length, log.events.length);
-  for (let from = row.cut; from < end; from += INDEX_BATCH_EVENTS) {
-    const outcome = writer.append(
-      log.id,
-      incarnation,
-      log.events.slice(from, Math.min(end, from + INDEX_BATCH_EVENTS)),
-      'memory',
-    );
+  for (const batch of batchesFrom(log, row.cut, options.upTo)) {
+    const outcome = writer.append(log.id, incarnation, batch, 'memory');
     if (outcome.stale) break;
     counts.events += outcome.events;
     counts.rows += outcome.rows;
     yield counts;
   }
   return counts;
+}
+
+/** How a memory pass begins its row: from scratch when asked to, else where the row stands. */
+function beginMode(options: IndexMemoryOptions): BeginMode {
+  return options.reset === true ? { kind: 'reset' } : { kind: 'keep' };
+}
+
+/**
+ * The batches a memory pass commits: `log.events` from `cut` up to `upTo` (default the end), at
+ * most `INDEX_BATCH_EVENTS` each. One definition for the synchronous and the asynchronous pass.
+ */
+function* batchesFrom(log: LiveLog, cut: number, upTo: number | undefined): Generator<SessionEvent[]> {
+  const end = Math.min(upTo ?? log.events.length, log.events.length);
+  for (let from = cut; from < end; from += INDEX_BATCH_EVENTS)
+    yield log.events.slice(from, Math.min(end, from + INDEX_BATCH_EVENTS));
 }
 
 /** Runs `indexMemorySteps` to the end, synchronously. */
@@ -83,20 +93,10 @@ export async function indexMemory(
 ): Promise<IndexCounts> {
   const incarnation = log.incarnation ?? null;
   const counts: IndexCounts = { events: 0, rows: 0 };
-  let row = await store.begin(
-    log.id,
-    incarnation,
-    options.reset === true ? { kind: 'reset' } : { kind: 'keep' },
-  );
+  let row = await store.begin(log.id, incarnation, beginMode(options));
   if (row.cut > log.events.length) row = await store.begin(log.id, incarnation, { kind: 'reset' });
-  const end = Math.min(options.upTo ?? log.events.length, log.events.length);
-  for (let from = row.cut; from < end; from += INDEX_BATCH_EVENTS) {
-    const outcome = await store.append(
-      log.id,
-      incarnation,
-      log.events.slice(from, Math.min(end, from + INDEX_BATCH_EVENTS)),
-      'memory',
-    );
+  for (const batch of batchesFrom(log, row.cut, options.upTo)) {
+    const outcome = await store.append(log.id, incarnation, batch, 'memory');
     if (outcome.stale) break;
     counts.events += outcome.events;
     counts.rows += outcome.rows;

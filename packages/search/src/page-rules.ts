@@ -39,11 +39,11 @@ export interface SnapshotRetention {
   readonly maxSnapshots: number;
 }
 
-/** Throws `SESSION_QUERY_STALE_CURSOR` unless the cursor was issued by this index in this generation. */
+/** Throws `SEARCH_STALE_CURSOR` unless the cursor was issued by this index in this generation. */
 export function checkCursorIdentity(cursor: SearchCursor, identity: IndexIdentity): void {
   if (cursor.indexId !== identity.indexId || cursor.generation !== identity.generation) {
     throw new SearchIndexError(
-      'SESSION_QUERY_STALE_CURSOR',
+      'SEARCH_STALE_CURSOR',
       cursor.indexId !== identity.indexId
         ? 'the search cursor belongs to another search index'
         : `the search cursor is from index generation ${cursor.generation}; the index was rebuilt (generation ${identity.generation})`,
@@ -52,8 +52,8 @@ export function checkCursorIdentity(cursor: SearchCursor, identity: IndexIdentit
 }
 
 /**
- * The cursor's snapshot, if it is still usable for `expression`: `SESSION_QUERY_STALE_CURSOR` when
- * it was dropped (expired, pruned, rebuilt), `SESSION_QUERY_INVALID_QUERY` when it ranks another query.
+ * The cursor's snapshot, if it is still usable for `expression`: `SEARCH_STALE_CURSOR` when
+ * it was dropped (expired, pruned, rebuilt), `SEARCH_INVALID_QUERY` when it ranks another query.
  */
 export function usableSnapshot(
   head: SnapshotHead | undefined,
@@ -62,12 +62,12 @@ export function usableSnapshot(
 ): SnapshotHead {
   if (head === undefined || head.generation !== identity.generation) {
     throw new SearchIndexError(
-      'SESSION_QUERY_STALE_CURSOR',
+      'SEARCH_STALE_CURSOR',
       'the search cursor has expired (its result snapshot was dropped); search again',
     );
   }
   if (head.expression !== expression)
-    throw new SearchIndexError('SESSION_QUERY_INVALID_QUERY', 'the search cursor belongs to another query');
+    throw new SearchIndexError('SEARCH_INVALID_QUERY', 'the search cursor belongs to another query');
   return head;
 }
 
@@ -82,11 +82,11 @@ export function decodeSnapshotEntries(json: string): RankedEntry[] {
   return (JSON.parse(json) as ChunkEntry[]).map(([sid, score, hits]) => ({ sid, score, hits }));
 }
 
-/** The page size of a search, checked: `SESSION_QUERY_INVALID_QUERY` outside 1…`MAX_SEARCH_LIMIT`. */
+/** The page size of a search, checked: `SEARCH_INVALID_QUERY` outside 1…`MAX_SEARCH_LIMIT`. */
 export function pageLimit(limit: number = DEFAULT_SEARCH_LIMIT): number {
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT) {
     throw new SearchIndexError(
-      'SESSION_QUERY_INVALID_QUERY',
+      'SEARCH_INVALID_QUERY',
       `limit must be an integer in 1…${MAX_SEARCH_LIMIT}, got ${limit}`,
     );
   }

@@ -66,7 +66,7 @@ export function openSearchDatabase(path: string): Database.Database {
   try {
     db = new Database(path);
   } catch (error) {
-    throw new SearchIndexError('SESSION_QUERY_SEARCH_INDEX_FAILED', `cannot open search index ${path}`, {
+    throw new SearchIndexError('SEARCH_INDEX_FAILED', `cannot open search index ${path}`, {
       cause: error,
     });
   }
@@ -97,7 +97,7 @@ export function openSearchDatabase(path: string): Database.Database {
   } catch (error) {
     db.close();
     if (error instanceof SearchIndexError) throw error;
-    throw new SearchIndexError('SESSION_QUERY_SEARCH_INDEX_FAILED', `cannot open search index ${path}`, {
+    throw new SearchIndexError('SEARCH_INDEX_FAILED', `cannot open search index ${path}`, {
       cause: error,
     });
   }
@@ -134,5 +134,5 @@ export function resetIndex(db: Database.Database): number {
 }
 
 function refuse(message: string): never {
-  throw new SearchIndexError('SESSION_QUERY_SEARCH_INDEX_FAILED', message);
+  throw new SearchIndexError('SEARCH_INDEX_FAILED', message);
 }

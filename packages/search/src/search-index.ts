@@ -55,6 +55,6 @@ export interface SearchIndex {
   ): MaybePromise<LiveIndexReport>;
   /** One page of sessions matching `query` literally, ranked and grouped. */
   search(query: string, options?: SearchOptions): Promise<SearchPage>;
-  /** Releases the index; later calls fail with `SESSION_QUERY_SEARCH_INDEX_FAILED`. */
+  /** Releases the index; later calls fail with `SEARCH_INDEX_FAILED`. */
   close(): MaybePromise<void>;
 }

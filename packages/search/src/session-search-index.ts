@@ -132,8 +132,8 @@ export class SessionSearchIndex implements SearchIndex {
 
   /**
    * One page of sessions matching `query` literally, ranked and grouped (see README). Throws
-   * `SESSION_QUERY_INVALID_QUERY` (empty query, bad limit or cursor), `SESSION_QUERY_STALE_CURSOR`
-   * (rebuilt index, expired snapshot), `SESSION_QUERY_ABORTED`.
+   * `SEARCH_INVALID_QUERY` (empty query, bad limit or cursor), `SEARCH_STALE_CURSOR`
+   * (rebuilt index, expired snapshot), `SEARCH_ABORTED`.
    */
   search(query: string, options: SearchOptions = {}): Promise<SearchPage> {
     try {
@@ -150,7 +150,7 @@ export class SessionSearchIndex implements SearchIndex {
     }
   }
 
-  /** Closes the database; later calls fail with `SESSION_QUERY_SEARCH_INDEX_FAILED`. */
+  /** Closes the database; later calls fail with `SEARCH_INDEX_FAILED`. */
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
@@ -168,7 +168,6 @@ export class SessionSearchIndex implements SearchIndex {
   }
 
   #assertOpen(): void {
-    if (this.#closed)
-      throw new SearchIndexError('SESSION_QUERY_SEARCH_INDEX_FAILED', 'the search index is closed');
+    if (this.#closed) throw new SearchIndexError('SEARCH_INDEX_FAILED', 'the search index is closed');
   }
 }

@@ -151,7 +151,7 @@ async function syncOne(
     if (isPersistenceError(error, 'PERSISTENCE_NOT_FOUND')) {
       if (await store.drop(entry.sessionId)) counters.dropped++;
     } else if (isPersistenceError(error, 'PERSISTENCE_ABORTED')) {
-      throw new SearchIndexError('SESSION_QUERY_ABORTED', 'search index sync was aborted', { cause: error });
+      throw new SearchIndexError('SEARCH_ABORTED', 'search index sync was aborted', { cause: error });
     } else {
       counters.failures.push({
         sessionId: entry.sessionId,
@@ -252,9 +252,9 @@ function fromPersistence(error: unknown, what: string, sessionId?: SessionId): S
   if (error instanceof SearchIndexError) return error;
   const options = { cause: error, ...(sessionId === undefined ? {} : { sessionId }) };
   if (isPersistenceError(error, 'PERSISTENCE_ABORTED'))
-    return new SearchIndexError('SESSION_QUERY_ABORTED', `${what} was aborted`, options);
+    return new SearchIndexError('SEARCH_ABORTED', `${what} was aborted`, options);
   return new SearchIndexError(
-    'SESSION_QUERY_PERSISTENCE_FAILED',
+    'SEARCH_PERSISTENCE_FAILED',
     `${what} failed: ${error instanceof Error ? error.message : String(error)}`,
     options,
   );

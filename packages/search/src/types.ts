@@ -26,7 +26,7 @@ export interface SyncProgress {
 /** One session a sync could not read; its rows stay as they were (stale, never wrong). */
 export interface SyncFailure {
   readonly sessionId: SessionId;
-  /** `SESSION_QUERY_PERSISTENCE_FAILED`, with the persistence error as `cause`. */
+  /** `SEARCH_PERSISTENCE_FAILED`, with the persistence error as `cause`. */
   readonly error: SearchIndexError;
 }
 

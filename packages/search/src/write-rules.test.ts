@@ -81,7 +81,7 @@ describe('planAppend', () => {
 
   it('refuses a seq beyond the engine range', () => {
     expect(() => planAppend(row(), [event(4, 'x')], 'disk', undefined, textOf, 3)).toThrow(
-      expect.objectContaining({ code: 'SESSION_QUERY_SEARCH_INDEX_FAILED' }),
+      expect.objectContaining({ code: 'SEARCH_INDEX_FAILED' }),
     );
   });
 });

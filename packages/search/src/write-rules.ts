@@ -94,7 +94,7 @@ export function afterBegin(row: SessionRow, step: BeginStep): SessionRow {
  * stopping at a gap (the next sync re-reads from `cut`). Disk events extend the durable prefix only
  * if nothing from memory sits below them; a `revision` is recorded only when the whole indexed
  * prefix is durable (it then names exactly what was read). Throws
- * `SESSION_QUERY_SEARCH_INDEX_FAILED` for a seq beyond `maxSeq` (the engine's addressable range).
+ * `SEARCH_INDEX_FAILED` for a seq beyond `maxSeq` (the engine's addressable range).
  */
 export function planAppend(
   row: SessionRow,
@@ -116,7 +116,7 @@ export function planAppend(
     }
     if (event.seq > maxSeq) {
       throw new SearchIndexError(
-        'SESSION_QUERY_SEARCH_INDEX_FAILED',
+        'SEARCH_INDEX_FAILED',
         `session ${row.sessionId}: seq ${event.seq} exceeds the indexable range`,
         { sessionId: row.sessionId },
       );

@@ -1,5 +1,7 @@
-export { SessionError, type SessionErrorCode } from './errors.js';
+export { reportTo, silentLogger, type LogFields, type LogLevel, type Logger } from './logger.js';
+export { SESSION_ERROR_CODES, SessionError, type SessionErrorCode } from './errors.js';
 export { SessionId, SessionSeq, SessionLogOffset, isSessionId, asOfSeqAt } from './ids.js';
+export { isRecord, jsonEqual } from './json-shape.js';
 export { toFrozenJson, deepFreezeParsed, type JsonValue, type JsonObject } from './json.js';
 export {
   parseSessionHeader,

@@ -1,5 +1,6 @@
 import { checkCoreEventData } from './core-schemas.js';
 import { SessionError } from './errors.js';
+import { reportTo, silentLogger, type Logger } from './logger.js';
 import type { SessionEvent, SessionEventInput } from './event.js';
 import type { SessionHeader } from './header.js';
 import { SessionLogOffset, SessionSeq, type SessionId } from './ids.js';
@@ -28,8 +29,10 @@ export interface SessionInit {
   readonly writer?: SessionWriter;
   /** The persistence incarnation this live session writes to, when it is backed by storage. */
   readonly incarnation?: string;
-  /** Where a throwing subscriber is reported; it never undoes or blocks the append. */
+  /** Where a throwing subscriber is reported; it never undoes or blocks the append. Default: `logger`. */
   readonly reportListenerError?: (error: unknown) => void;
+  /** Default: `silentLogger`. */
+  readonly logger?: Logger;
 }
 
 /** A batch handed to the writer and not yet part of the durable cut. */
@@ -91,7 +94,7 @@ export class Session {
     this.#writer = init.writer;
     this.incarnation = init.incarnation;
     this.#reportListenerError =
-      init.reportListenerError ?? ((error) => console.error('strand: session subscriber threw', error));
+      init.reportListenerError ?? reportTo(init.logger ?? silentLogger, 'a session subscriber threw');
   }
 
   get id(): SessionId {

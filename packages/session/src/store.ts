@@ -1,5 +1,6 @@
 import { SessionError } from './errors.js';
 import type { SessionId } from './ids.js';
+import { silentLogger, type Logger } from './logger.js';
 import type { Session } from './session.js';
 
 export type StoreChange =
@@ -14,6 +15,12 @@ export type StoreListener = (change: StoreChange) => void;
 export class SessionStore {
   readonly #sessions = new Map<SessionId, Session>();
   readonly #listeners = new Set<StoreListener>();
+  readonly #logger: Logger;
+
+  /** `logger`: where a throwing listener is reported (default `silentLogger`). */
+  constructor(options: { readonly logger?: Logger } = {}) {
+    this.#logger = options.logger ?? silentLogger;
+  }
 
   get(id: SessionId): Session | undefined {
     return this.#sessions.get(id);
@@ -57,7 +64,8 @@ export class SessionStore {
       try {
         listener(change);
       } catch (error) {
-        console.error('strand: session store listener threw', error);
+        // A listener's failure is its own; the attach or detach has happened either way.
+        this.#logger.error('a session store listener threw', { error });
       }
     }
   }

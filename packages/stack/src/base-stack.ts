@@ -1,14 +1,9 @@
 import { SessionPreparations, type SessionPersistence } from '@strand/persistence';
 import type { ProjectionRegistry } from '@strand/projection';
-import {
-  CacheWritePolicy,
-  consoleLogger,
-  type CacheLogger,
-  type ProjectionCache,
-} from '@strand/projection-cache';
+import { CacheWritePolicy, type ProjectionCache } from '@strand/projection-cache';
 import { SessionQuery, type ResolutionHooks } from '@strand/query';
 import type { SearchIndex } from '@strand/search';
-import { SessionStore } from '@strand/session';
+import { SessionStore, silentLogger, type Logger } from '@strand/session';
 
 /**
  * The durable parts a stack is built over: one session persistence, the projection cache and the
@@ -31,8 +26,8 @@ export interface BaseStackOptions {
    * Every layer above — preparations, query, write policy — sees only the wrapped one.
    */
   readonly wrapPersistence?: (persistence: SessionPersistence) => SessionPersistence;
-  /** Where the cache write policy reports contained failures (default: the console). */
-  readonly logger?: CacheLogger;
+  /** Where the live store and the cache write policy report contained failures (default: silent). */
+  readonly logger?: Logger;
   /** Resolution hooks of the query service (tests observe races through them). */
   readonly queryHooks?: ResolutionHooks;
   /** `false`: the query reads without the projection cache (its rows are still written). */
@@ -64,13 +59,14 @@ export function composeBaseStack(options: BaseStackOptions): BaseStack {
   const { cache, search } = stores;
   const persistence = options.wrapPersistence?.(stores.persistence) ?? stores.persistence;
   const preparations = new SessionPreparations(persistence);
-  const store = new SessionStore();
+  const logger = options.logger ?? silentLogger;
+  const store = new SessionStore({ logger });
   const cacheWrites = new CacheWritePolicy({
     registry,
     cache,
     // A row never claims a cut the log has not durably stored.
     flush: () => persistence.flush(),
-    logger: options.logger ?? consoleLogger,
+    logger,
   });
   const query = new SessionQuery({
     persistence,

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { openJsonlPersistence, openSqlitePersistence, type SessionPersistence } from '@strand/persistence';
 import type { ProjectionRegistry } from '@strand/projection';
-import { ProjectionCache, type CacheLogger } from '@strand/projection-cache';
+import { ProjectionCache } from '@strand/projection-cache';
+import type { Logger } from '@strand/session';
 import { SessionSearchIndex } from '@strand/search';
 import type { StackStores } from './base-stack.js';
 
@@ -26,7 +27,7 @@ export interface OpenFileStoresOptions {
   readonly sweepTemp?: boolean;
   /** `memory`: cache and search live in memory (fixtures); default: their files in `dataDir`. */
   readonly derived?: 'files' | 'memory';
-  readonly logger?: CacheLogger;
+  readonly logger?: Logger;
 }
 
 /** Opens the data folder's persistence, projection cache and search index. */

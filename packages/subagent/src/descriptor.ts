@@ -1,4 +1,5 @@
 import { toFrozenJson, type SessionEventInput } from '@strand/session';
+import type { SubagentControlErrorCode } from './errors.js';
 
 /** The event type a subagent child's log carries its identity in (the listing contract). */
 export const SUBAGENT_DESCRIPTOR_EVENT = 'subagent/descriptor';
@@ -55,7 +56,7 @@ export function parseSubagentDescriptor(data: unknown): DescriptorParse {
 
 export class DescriptorWriteError extends Error {
   override readonly name = 'DescriptorWriteError';
-  readonly code = 'SUBAGENT_DESCRIPTOR_INVALID';
+  readonly code = 'SUBAGENT_DESCRIPTOR_INVALID' satisfies SubagentControlErrorCode;
 }
 
 /**

@@ -10,6 +10,7 @@ export {
 export {
   SubagentControlError,
   isSubagentControlError,
+  SUBAGENT_ERROR_CODES,
   type SubagentControlErrorCode,
   type SubagentControlErrorDetails,
 } from './errors.js';

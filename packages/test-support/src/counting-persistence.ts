@@ -1,15 +1,29 @@
-import type { ReadOptions, ScanOptions, StoredLog, StoredSuffix } from '@strand/persistence';
+import type {
+  PersistedSessionSummary,
+  ReadOptions,
+  ScanOptions,
+  StoredLog,
+  StoredSuffix,
+} from '@strand/persistence';
 import type { SessionId, SessionSeq } from '@strand/session';
 import { DelegatingPersistence } from './delegating-persistence.js';
 
 /**
- * A persistence that counts *body reads* — `inspect`, `scan`, `load` and `readFrom`, the calls that read
- * a log's events — and passes everything through. Header-only `list` and `revisionOf` are not
- * body reads. Used by tests and the benchmark that claim zero or one read.
+ * The one counting persistence of the tests: it counts *body reads* — `inspect`, `scan`, `load`
+ * and `readFrom`, the calls that read a log's events — per session, records each `readFrom`
+ * (id, from) with the events it returned, counts the header-only `list` calls apart, and passes
+ * everything through. `revisionOf` is not counted. Used by tests and the benchmarks that claim
+ * zero or one read, and by the search suites that claim suffix-only reads.
  */
 export class CountingPersistence extends DelegatingPersistence {
   readonly #reads = new Map<string, number>();
   bodyReads = 0;
+  /** Every `readFrom` since the last reset, in call order. */
+  readFromCalls: { id: string; from: number }[] = [];
+  /** Events the `readFrom` calls returned since the last reset. */
+  eventsRead = 0;
+  /** `list` calls since the last reset. */
+  lists = 0;
 
   /** Body reads of one session since the last reset. */
   readsOf(id: string): number {
@@ -19,6 +33,9 @@ export class CountingPersistence extends DelegatingPersistence {
   resetCounts(): void {
     this.bodyReads = 0;
     this.#reads.clear();
+    this.readFromCalls = [];
+    this.eventsRead = 0;
+    this.lists = 0;
   }
 
   #count(id: SessionId): void {
@@ -38,8 +55,15 @@ export class CountingPersistence extends DelegatingPersistence {
     this.#count(id);
     return this.inner.load(id, options);
   }
-  override readFrom(id: SessionId, from: SessionSeq, options?: ReadOptions): Promise<StoredSuffix> {
+  override async readFrom(id: SessionId, from: SessionSeq, options?: ReadOptions): Promise<StoredSuffix> {
     this.#count(id);
-    return this.inner.readFrom(id, from, options);
+    const suffix = await this.inner.readFrom(id, from, options);
+    this.readFromCalls.push({ id, from });
+    this.eventsRead += suffix.events.length;
+    return suffix;
+  }
+  override list(options?: ReadOptions): Promise<PersistedSessionSummary[]> {
+    this.lists++;
+    return this.inner.list(options);
   }
 }

@@ -4,7 +4,9 @@ import type { ProjectionRegistry } from '@strand/projection';
 import { isSessionQueryError, type SessionObservation, type SessionQuery } from '@strand/query';
 import {
   newSessionHeader,
+  reportTo,
   SessionError,
+  silentLogger,
   SessionId,
   type MessageContent,
   type Session,
@@ -99,7 +101,8 @@ export class AgentController {
     this.#maxSteps = positiveInteger(options.maxSteps ?? DEFAULT_MAX_STEPS, 'maxSteps');
     this.#now = options.now ?? Date.now;
     this.#newSessionId = options.newSessionId ?? (() => SessionId(randomUUID()));
-    this.#reportError = options.reportError ?? ((error) => console.error('strand: agent', error));
+    this.#reportError =
+      options.reportError ?? reportTo(options.logger ?? silentLogger, 'an agent failure nobody awaited');
     this.#ownership = options.ownership ?? LOCAL_OWNERSHIP;
     this.#stopOwnershipWatch = this.#ownership.onLost((id) => this.#ownershipLost(id));
     this.#runtime = {

@@ -7,6 +7,7 @@ import type { Agent, AgentStatus } from '../agent.js';
 import type { Model, ModelResolver, ModelRoute } from '../model/model.js';
 import type { SessionOwnership } from './ownership.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
+import type { Logger } from '@strand/session';
 
 export interface AgentControllerOptions {
   readonly persistence: SessionPersistence;
@@ -45,8 +46,10 @@ export interface AgentControllerOptions {
   readonly idleDetachMs?: number;
   readonly newSessionId?: () => SessionId;
   readonly now?: () => number;
-  /** Failures nobody awaits (a flush before detach, a title append). Default: `console.error`. */
+  /** Failures nobody awaits (a flush before detach, a title append). Default: `logger`. */
   readonly reportError?: (error: unknown) => void;
+  /** Default: `silentLogger`. */
+  readonly logger?: Logger;
 }
 
 /** What a turn's tools and instructions may depend on, read when the turn starts. */

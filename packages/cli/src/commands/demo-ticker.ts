@@ -1,6 +1,6 @@
 import { SCRIPTED_ROUTE } from '@strand/agent';
 import type { StrandRuntime } from '@strand/runtime';
-import { SessionId } from '@strand/session';
+import { SessionId, type Logger } from '@strand/session';
 import { DEMO_LIVE_SESSION } from './demo-corpus.js';
 
 /** Pause between ticks: a demo that looks alive without flooding the log. */
@@ -12,7 +12,7 @@ const TICK_INTERVAL_MS = 3000;
  * scripted model, whatever else the host is configured with or the session selected: a demo must
  * never spend a paid endpoint's tokens (or a person's key) forever.
  */
-export function startDemoTicker(runtime: StrandRuntime): () => void {
+export function startDemoTicker(runtime: StrandRuntime, logger: Logger): () => void {
   let stopped = false;
   let release: (() => void) | undefined;
   let wake: (() => void) | undefined;
@@ -22,7 +22,7 @@ export function startDemoTicker(runtime: StrandRuntime): () => void {
       const lease = await runtime.agents.activate(SessionId(DEMO_LIVE_SESSION));
       release = () => lease.release();
     } catch (error) {
-      console.error('strand demo: the live session could not be activated', error);
+      logger.error('demo: the live session could not be activated', { error });
       return;
     }
     while (!stopped) {
@@ -34,7 +34,7 @@ export function startDemoTicker(runtime: StrandRuntime): () => void {
         );
         await outcome;
       } catch (error) {
-        if (!stopped) console.error('strand demo: the live session could not run a turn', error);
+        if (!stopped) logger.error('demo: the live session could not run a turn', { error });
       }
       if (stopped) break;
       await new Promise<void>((resolve) => {

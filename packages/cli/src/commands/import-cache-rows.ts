@@ -2,7 +2,7 @@ import path from 'node:path';
 import { strandRegistry } from '@strand/runtime';
 import { openJsonlPersistence } from '@strand/persistence';
 import { CacheWritePolicy, ProjectionCache } from '@strand/projection-cache';
-import { Session, SessionId } from '@strand/session';
+import { Session, SessionId, silentLogger, type LogFields } from '@strand/session';
 
 /** The projection cache file of a data folder (beside the logs, as the host opens it). */
 const CACHE_FILE = 'projection-cache.db';
@@ -21,6 +21,16 @@ export interface CacheRowsResult {
  * same path as a live session detaching: tracked (one fold of its stored, durable log), then
  * untracked, whose final checkpoint the policy writes. A failure costs only that session's rows.
  */
+/** A policy log line as an import problem: the session it names and the line. */
+function problemRecorder(
+  problems: { id: string; reason: string }[],
+): (message: string, fields?: LogFields) => void {
+  return (message, fields) => {
+    const id = fields?.sessionId;
+    problems.push({ id: typeof id === 'string' ? id : '', reason: message });
+  };
+}
+
 export async function writeImportedCacheRows(
   dataDir: string,
   ids: readonly string[],
@@ -30,17 +40,14 @@ export async function writeImportedCacheRows(
   const cache = ProjectionCache.open({ path: path.join(dataDir, CACHE_FILE), registry });
   const persistence = await openJsonlPersistence({ root: dataDir });
   const problems: { id: string; reason: string }[] = [];
+  const problem = problemRecorder(problems);
   const policy = new CacheWritePolicy({
     registry,
     cache,
     // Every event folded here was read back from disk: already durable.
     flush: () => Promise.resolve(),
-    logger: {
-      warn: (message, fields) => {
-        const id = fields.sessionId;
-        problems.push({ id: typeof id === 'string' ? id : '', reason: message });
-      },
-    },
+    // The policy's contained failures become this run's problems (the import summary lists them).
+    logger: { ...silentLogger, warn: problem, error: problem },
   });
   let written = 0;
   try {

@@ -11,6 +11,7 @@ import type { DataFolderLock } from '../data-lock/data-folder-lock.js';
 import { DEFAULT_DATA_DIR } from '../defaults.js';
 import { storeOption } from '../store-option.js';
 import { webRoot } from '../web-root.js';
+import { cliLogger } from '../stderr-logger.js';
 import { warmDemoCache } from './demo-warm.js';
 
 interface ServeOptions {
@@ -102,8 +103,10 @@ async function serve(
   lock: DataFolderLock | undefined,
 ): Promise<void> {
   if (options.demo === true) await ensureDemoCorpus(options.data, options.json !== true);
+  const logger = cliLogger();
   const runtime = await openStrandRuntime({
     dataDir: options.data,
+    logger,
     ...(options.backend === undefined ? {} : { backend: options.backend }),
     ...(options.store === undefined ? {} : { store: options.store }),
     ...(options.coldReads === undefined ? {} : { coldReadConcurrency: Number(options.coldReads) }),
@@ -138,7 +141,7 @@ async function serve(
     ...(existsSync(WEB_ROOT) ? { webRoot: WEB_ROOT } : {}),
   });
   await lock?.announceHost({ url: host.url, rpcUrl: host.rpcUrl, ...(token === undefined ? {} : { token }) });
-  const stopTicker = options.demo === true ? startDemoTicker(runtime) : () => undefined;
+  const stopTicker = options.demo === true ? startDemoTicker(runtime, logger) : () => undefined;
   const url = token === undefined ? host.url : `${host.url}/?token=${encodeURIComponent(token)}`;
   // Listen before announcing the URLs: whoever reads them may signal at once, and a signal
   // with no listener kills the process without a clean close.

@@ -1,5 +1,7 @@
 import type { LockRecord } from './lock-record.js';
 
+export type DataLockErrorCode = (typeof DATA_LOCK_ERROR_CODES)[number];
+
 /**
  * - `CLI_DATA_FOLDER_LOCKED`: another live process writes this data folder; `holder` is its
  *   record when it wrote one (a writer that is still starting may not have).
@@ -9,11 +11,12 @@ import type { LockRecord } from './lock-record.js';
  *   (its token file was unreadable, or `--token` was wrong).
  * - `CLI_HOLDING_HOST_UNREACHABLE`: the host holding the folder does not accept connections.
  */
-export type DataLockErrorCode =
-  | 'CLI_DATA_FOLDER_LOCKED'
-  | 'CLI_DATA_FOLDER_LOCK_FAILED'
-  | 'CLI_HOLDING_HOST_UNAUTHORIZED'
-  | 'CLI_HOLDING_HOST_UNREACHABLE';
+export const DATA_LOCK_ERROR_CODES = [
+  'CLI_DATA_FOLDER_LOCKED',
+  'CLI_DATA_FOLDER_LOCK_FAILED',
+  'CLI_HOLDING_HOST_UNAUTHORIZED',
+  'CLI_HOLDING_HOST_UNREACHABLE',
+] as const;
 
 export class DataLockError extends Error {
   override readonly name = 'DataLockError';

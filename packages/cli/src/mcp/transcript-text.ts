@@ -1,4 +1,5 @@
 import type { WireEvent } from '@strand/protocol';
+import { asOfSeqAt, SessionLogOffset } from '@strand/session';
 
 /** Bounds of one rendered window: an agent's context is small, a session may hold 50k events. */
 export const TRANSCRIPT_LIMITS = {
@@ -60,15 +61,16 @@ function readOnNotes(
   shown: { first: number; last: number } | undefined,
 ): string[] {
   if (shown === undefined) return [`No events in this window (the session has ${cursor}).`];
-  const notes = [`Shown: seqs ${shown.first}–${shown.last} of 0–${cursor - 1}.`];
+  const lastSeq = asOfSeqAt(SessionLogOffset(cursor));
+  const notes = [`Shown: seqs ${shown.first}–${shown.last} of 0–${lastSeq}.`];
   const arg = (value: unknown): string => JSON.stringify(value);
   if (shown.first > 0)
     notes.push(
       `Earlier: read_session {"id": ${arg(id)}, "fromSeq": ${Math.max(0, shown.first - 100)}, "toSeq": ${shown.first - 1}}`,
     );
-  if (shown.last < cursor - 1)
+  if (shown.last < lastSeq)
     notes.push(
-      `Later: read_session {"id": ${arg(id)}, "fromSeq": ${shown.last + 1}, "toSeq": ${Math.min(cursor - 1, shown.last + 100)}}`,
+      `Later: read_session {"id": ${arg(id)}, "fromSeq": ${shown.last + 1}, "toSeq": ${Math.min(lastSeq, shown.last + 100)}}`,
     );
   return notes;
 }

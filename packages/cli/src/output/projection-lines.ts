@@ -1,3 +1,4 @@
+import { isRecord } from '@strand/session';
 import { duration, localDateTime } from './local-time.js';
 
 /**
@@ -11,8 +12,6 @@ export function projectionText(key: string, value: unknown): string {
   if (value === null) return '—';
   return KNOWN[key]?.(value) ?? generic(value);
 }
-
-type Record_ = Readonly<Record<string, unknown>>;
 
 const KNOWN: Readonly<Record<string, (value: unknown) => string | undefined>> = {
   listMetadata: (v) =>
@@ -58,10 +57,6 @@ function generic(value: unknown): string {
     return `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`;
   });
   return parts.length === 0 ? '{}' : parts.join(', ');
-}
-
-function isRecord(value: unknown): value is Record_ {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function count(n: number): string {

@@ -1,6 +1,6 @@
 import type { FollowSnapshot, FollowStopped } from '@strand/protocol';
 import type { SessionObservation } from '@strand/query';
-import type { Session, SessionEvent, SessionId } from '@strand/session';
+import { asOfSeqAt, silentLogger, type Session, type SessionEvent, type SessionId } from '@strand/session';
 import type { HostServices } from '../services.js';
 import { DRAFT_INTERVAL_MS } from '@strand/protocol';
 import { DraftThrottle, realDraftClock, type DraftClock } from './draft-throttle.js';
@@ -163,7 +163,7 @@ export class FollowHub {
       cursor: observation.cursor,
       firstSeq: observation.firstSeq,
       events: observation.events,
-      baseline: observation.projections ?? { asOfSeq: observation.cursor - 1, values: {} },
+      baseline: observation.projections ?? { asOfSeq: asOfSeqAt(observation.cursor), values: {} },
       live: live !== undefined,
       busy: live !== undefined && (this.#services.agents?.isBusy(sessionId) ?? false),
     };
@@ -290,7 +290,11 @@ export class FollowHub {
           for (const follow of [...fanout.followers]) this.#resync(follow, reason);
         },
       },
-      (error) => console.error(`strand host: following ${id} across hosts`, error),
+      (error) =>
+        (this.#services.logger ?? silentLogger).error('following a session across hosts failed', {
+          sessionId: id,
+          error,
+        }),
     );
     fanout.remote.pull();
   }

@@ -1,5 +1,5 @@
 import type { FollowSnapshot } from '@strand/protocol';
-import { SessionId } from '@strand/session';
+import { SessionId, silentLogger } from '@strand/session';
 import type { FollowHub } from '../follow/follow-hub.js';
 import type { Outbound } from '../follow/outbound.js';
 import type { HostLimits, HostServices } from '../services.js';
@@ -56,7 +56,10 @@ export async function sessionFollow(
             // The follow stays a read-only view; the next interactive follow or prompt retries.
             // Another host owning the session is an expected outcome, not a failure.
             if ((error as { code?: unknown } | null)?.code !== 'SESSION_OWNED_ELSEWHERE')
-              console.error(`strand host: promotion of ${params.id} failed`, error);
+              (services.logger ?? silentLogger).error('promoting a followed session failed', {
+                sessionId: params.id,
+                error,
+              });
           },
         );
       }

@@ -1,5 +1,5 @@
 import type { ProjectionHints, SessionListRow } from '@strand/protocol';
-import { SessionLogOffset } from '@strand/session';
+import { asOfSeqAt, SessionLogOffset } from '@strand/session';
 import type { CorpusRow } from '@strand/query';
 import { LIST_HINT_KEYS, type HostLimits, type HostServices } from '../services.js';
 
@@ -81,7 +81,7 @@ async function coldHints(
       for (const key of LIST_HINT_KEYS)
         if (observation.projections !== undefined && Object.hasOwn(observation.projections.values, key))
           values[key] = observation.projections.values[key];
-      return { asOfSeq: observation.cursor - 1, values };
+      return { asOfSeq: asOfSeqAt(observation.cursor), values };
     } finally {
       observation.dispose();
     }

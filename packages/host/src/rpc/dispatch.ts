@@ -15,6 +15,7 @@ import type { HandlerResult } from './handler.js';
 import { parseFrame } from './envelope.js';
 import { sessionIdParamError } from './session-id-param.js';
 import type { z } from 'zod';
+import { silentLogger } from '@strand/session';
 
 /** A method's params as its protocol schema parses them (the one description of the wire). */
 type Params<M extends MethodName> = z.output<(typeof METHODS)[M]['params']>;
@@ -157,7 +158,8 @@ export async function handleFrame(ctx: ConnectionContext, text: string): Promise
     };
   } catch (error) {
     const wire = toWireError(error);
-    if (wire.data.code === 'RPC_INTERNAL_ERROR') console.error(`strand host: ${method} failed`, error);
+    if (wire.data.code === 'RPC_INTERNAL_ERROR')
+      (ctx.services.logger ?? silentLogger).error('a method failed unexpectedly', { method, error });
     return errorReply(id, wire);
   }
 }

@@ -24,10 +24,12 @@ export class ClaudeStream {
   #messageId: string | undefined;
   readonly #flushed = new Set<string>();
 
-  constructor(
-    /** `agent` in a subagent: its prompts come from the parent. */
-    private readonly promptAuthor: Author,
-  ) {}
+  /** `agent` in a subagent: its prompts come from the parent. */
+  readonly #promptAuthor: Author;
+
+  constructor(promptAuthor: Author) {
+    this.#promptAuthor = promptAuthor;
+  }
 
   /** Notes the envelope facts every record may carry; returns the record's time. */
   stamp(record: JsonRecord): number {
@@ -45,7 +47,7 @@ export class ClaudeStream {
         this.firstPrompt ??= typeof line.content === 'string' ? line.content : undefined;
         this.builder.prompt(
           line.content,
-          this.promptAuthor,
+          this.#promptAuthor,
           time,
           line.titleText === undefined ? {} : { titleText: line.titleText },
         );
@@ -76,7 +78,7 @@ export class ClaudeStream {
   /** The parent's prompt of a child file that starts with the reply (recovered from the parent's call). */
   recoveredPrompt(prompt: string, time: number): void {
     this.firstPrompt ??= prompt;
-    this.builder.prompt(prompt, this.promptAuthor, time, { titleText: prompt });
+    this.builder.prompt(prompt, this.#promptAuthor, time, { titleText: prompt });
   }
 
   assistant(record: JsonRecord, time: number): void {

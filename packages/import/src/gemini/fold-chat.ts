@@ -32,13 +32,17 @@ export class ChatFolder {
   #setMessages: { messages: unknown[]; line: number | null } | undefined;
   #summary: { text: string; after: number } | undefined;
 
-  constructor(private readonly reports: FileReports) {}
+  readonly #reports: FileReports;
+
+  constructor(reports: FileReports) {
+    this.#reports = reports;
+  }
 
   line(line: SourceLine, first: boolean): void {
     const parsed = parseLine(line);
     if (parsed.kind === 'blank') return;
     if (parsed.kind === 'bad') {
-      this.reports.skipRecord(line.line, parsed.reason);
+      this.#reports.skipRecord(line.line, parsed.reason);
       return;
     }
     this.record(parsed.record, line.line, first);
@@ -54,13 +58,13 @@ export class ChatFolder {
       // Map.set keeps an existing key's position: a rewritten row stays where it first appeared.
       this.#messages.set(record.id, { record, line, ...(index === undefined ? {} : { index }) });
       if (existing === undefined && typeof record.type !== 'string')
-        this.reports.skipRecord(line, `${where(index)}message ${record.id} has no type`);
+        this.#reports.skipRecord(line, `${where(index)}message ${record.id} has no type`);
     } else if (isRecord(record.$set)) {
       this.#patch(record.$set, line);
     } else if (typeof record.sessionId === 'string' && (first || typeof record.projectHash === 'string')) {
       this.#patch(record, line);
     } else {
-      this.reports.skipRecord(
+      this.#reports.skipRecord(
         line,
         'unknown record (neither a message, $set, $rewindTo nor the metadata line)',
       );

@@ -1,3 +1,4 @@
+import { isRecord } from '@strand/session';
 import type { SourceLine } from './line-reader.js';
 
 export type JsonRecord = Record<string, unknown>;
@@ -26,9 +27,8 @@ export function parseLine(line: SourceLine): ParsedLine {
   return { kind: 'record', record: value };
 }
 
-export function isRecord(value: unknown): value is JsonRecord {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+/** A JSON object: the one `isRecord`, of `@strand/session`. */
+export { isRecord };
 
 export function str(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;

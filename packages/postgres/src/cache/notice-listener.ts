@@ -1,10 +1,10 @@
 import pg from 'pg';
-import type { CacheLogger } from '@strand/projection-cache';
+import type { Logger } from '@strand/session';
 
 export interface NoticeListenerOptions {
   readonly url: string;
   readonly channel: string;
-  readonly logger: CacheLogger;
+  readonly logger: Logger;
   /** A notice's payload (a session id). */
   readonly onNotice: (payload: string) => void;
   /** Listening again after a lost connection: notices sent meanwhile are lost, resynchronize. */

@@ -1,10 +1,6 @@
 import type { ProjectionRegistry } from '@strand/projection';
-import {
-  consoleLogger,
-  ProjectionCache,
-  ProjectionCacheError,
-  type CacheLogger,
-} from '@strand/projection-cache';
+import { ProjectionCache, ProjectionCacheError } from '@strand/projection-cache';
+import { silentLogger, type Logger } from '@strand/session';
 import { SchemaVersionError } from '../schema-versions.js';
 import { PostgresCacheRowStore } from './postgres-row-store.js';
 
@@ -12,8 +8,8 @@ export interface OpenPostgresProjectionCacheOptions {
   /** A `postgres://…` connection string. */
   readonly url: string;
   readonly registry: ProjectionRegistry;
-  /** Where misses and write-behind failures are reported (default: console). */
-  readonly logger?: CacheLogger;
+  /** Where misses and write-behind failures are reported (default: silent). */
+  readonly logger?: Logger;
   /**
    * Wait before the first attempt to reconnect the listening connection, doubling per failed
    * attempt up to `max` (default 100 ms, 5 s). Every reconnection reloads all rows.
@@ -31,7 +27,7 @@ export class PostgresProjectionCache extends ProjectionCache {
   readonly #store: PostgresCacheRowStore;
 
   /** Use `openPostgresProjectionCache`. */
-  constructor(store: PostgresCacheRowStore, registry: ProjectionRegistry, logger: CacheLogger) {
+  constructor(store: PostgresCacheRowStore, registry: ProjectionRegistry, logger: Logger) {
     super(store, registry, { logger });
     this.#store = store;
   }
@@ -60,7 +56,7 @@ export class PostgresProjectionCache extends ProjectionCache {
 export async function openPostgresProjectionCache(
   options: OpenPostgresProjectionCacheOptions,
 ): Promise<PostgresProjectionCache> {
-  const logger = options.logger ?? consoleLogger;
+  const logger = options.logger ?? silentLogger;
   const backoff = options.reconnectBackoffMs;
   if (
     backoff !== undefined &&

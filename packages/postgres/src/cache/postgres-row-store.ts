@@ -1,5 +1,6 @@
 import pg from 'pg';
-import type { CacheLogger, CacheRow, CacheRowStore } from '@strand/projection-cache';
+import type { CacheRow, CacheRowStore } from '@strand/projection-cache';
+import type { Logger } from '@strand/session';
 import { RowMirror, type RowChange } from './mirror.js';
 import { NoticeListener } from './notice-listener.js';
 import { loadRows } from './row-sql.js';
@@ -8,7 +9,7 @@ import { WriteBehind } from './write-behind.js';
 
 export interface PostgresRowStoreOptions {
   readonly url: string;
-  readonly logger: CacheLogger;
+  readonly logger: Logger;
   readonly reconnectBackoffMs?: { readonly first: number; readonly max: number } | undefined;
 }
 
@@ -27,7 +28,7 @@ export interface PostgresRowStoreOptions {
  */
 export class PostgresCacheRowStore implements CacheRowStore {
   readonly #pool: pg.Pool;
-  readonly #logger: CacheLogger;
+  readonly #logger: Logger;
   readonly #mirror = new RowMirror();
   readonly #writes: WriteBehind;
   readonly #listener: NoticeListener;

@@ -1,5 +1,6 @@
 import type pg from 'pg';
-import { ProjectionCacheError, type CacheLogger } from '@strand/projection-cache';
+import { ProjectionCacheError } from '@strand/projection-cache';
+import type { Logger } from '@strand/session';
 import type { RowChange } from './mirror.js';
 import { writeChange } from './row-sql.js';
 
@@ -12,11 +13,11 @@ import { writeChange } from './row-sql.js';
  */
 export class WriteBehind {
   readonly #pool: pg.Pool;
-  readonly #logger: CacheLogger;
+  readonly #logger: Logger;
   readonly #pending: RowChange[] = [];
   #tail: Promise<void> = Promise.resolve();
 
-  constructor(pool: pg.Pool, logger: CacheLogger) {
+  constructor(pool: pg.Pool, logger: Logger) {
     this.#pool = pool;
     this.#logger = logger;
   }

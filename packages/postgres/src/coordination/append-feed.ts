@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { APPENDS_CHANNEL, parseAppendNotice, type AppendNotice } from '../persistence/index.js';
 import { CoordinationError } from './errors.js';
+import { reportTo, silentLogger, type Logger } from '@strand/session';
 
 /** `application_name` of the feed's connection (operators and tests find it by this). */
 export const APPEND_FEED_APPLICATION_NAME = 'strand-append-feed';
@@ -20,8 +21,10 @@ export interface AppendFeedOptions {
   readonly channel?: string;
   /** Reconnect backoff: first delay and cap (default 100 ms doubling up to 5 s). */
   readonly reconnectMs?: { readonly initial: number; readonly max: number };
-  /** Connection failures and unreadable notices. Default: `console.error`. */
+  /** Connection failures and unreadable notices. Default: `logger`. */
   readonly reportError?: (error: unknown) => void;
+  /** Default: `silentLogger`. */
+  readonly logger?: Logger;
 }
 
 /**
@@ -48,7 +51,7 @@ export class AppendFeed {
     this.#channel = options.channel ?? APPENDS_CHANNEL;
     this.#backoff = options.reconnectMs ?? { initial: 100, max: 5_000 };
     this.#reportError =
-      options.reportError ?? ((error: unknown) => console.error('strand: append feed', error));
+      options.reportError ?? reportTo(options.logger ?? silentLogger, 'append feed: a failure was contained');
     this.#delay = this.#backoff.initial;
   }
 

@@ -1,5 +1,10 @@
 // Public API of the PostgreSQL coordination component: session leases and the cross-host append feed.
-export { CoordinationError, isCoordinationError, type CoordinationErrorCode } from './errors.js';
+export {
+  COORDINATION_ERROR_CODES,
+  CoordinationError,
+  isCoordinationError,
+  type CoordinationErrorCode,
+} from './errors.js';
 export {
   SessionLeases,
   DEFAULT_LEASE_TTL_MS,

@@ -15,6 +15,7 @@ import {
   RELEASE_ALL,
   RENEW,
 } from './lease-sql.js';
+import { reportTo, silentLogger, type Logger } from '@strand/session';
 
 export const DEFAULT_LEASE_TTL_MS = 15_000;
 
@@ -30,10 +31,12 @@ export interface SessionLeasesOptions {
   readonly renewEveryMs?: number;
   /** This host's name in the table (default `hostname:pid:random`): unique per process. */
   readonly owner?: string;
-  /** Failures nobody awaits (an idle pooled connection dropping). Default: `console.error`. */
+  /** Failures nobody awaits (an idle pooled connection dropping). Default: `logger`. */
   readonly reportError?: (error: unknown) => void;
   /** The renewal timer and the monotonic clock expiry is measured on (default the process's); tests inject a manual one. */
   readonly clock?: LeaseClock;
+  /** Default: `silentLogger`. */
+  readonly logger?: Logger;
 }
 
 /** Who holds a lease and until when (database time). */
@@ -134,7 +137,8 @@ export class SessionLeases {
     if (owner.length === 0 || owner.length > 200)
       throw new CoordinationError('COORDINATION_CONFIG_INVALID', 'a lease owner is 1…200 characters');
     const report =
-      options.reportError ?? ((error: unknown) => console.error('strand: session leases', error));
+      options.reportError ??
+      reportTo(options.logger ?? silentLogger, 'session leases: a failure was contained');
     const pool = new pg.Pool({
       connectionString: options.url,
       max: 2,

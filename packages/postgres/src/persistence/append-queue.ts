@@ -46,7 +46,11 @@ interface SessionQueue {
 export class AppendQueues {
   readonly #queues = new Map<SessionId, SessionQueue>();
 
-  constructor(private readonly write: WriteGroup) {}
+  readonly #write: WriteGroup;
+
+  constructor(write: WriteGroup) {
+    this.#write = write;
+  }
 
   /** Queues `events` (non-empty, contiguous) for `id`; resolves when they are durable. */
   enqueue(id: SessionId, events: readonly SessionEvent[], incarnation?: string): Promise<WriteResult> {
@@ -93,7 +97,7 @@ export class AppendQueues {
         const events = group.length === 1 ? first.events : group.flatMap((g) => g.events);
         const incarnation = group.find((g) => g.incarnation !== undefined)?.incarnation;
         try {
-          const result = await this.write(id, events, incarnation);
+          const result = await this.#write(id, events, incarnation);
           end = first.events[0]!.seq + events.length;
           for (const g of group) g.resolve(result);
         } catch (error) {

@@ -91,7 +91,7 @@ export class PgIndexStore implements SearchIndexStore {
         return afterBegin(row, step);
       }
       throw new SearchIndexError(
-        'SESSION_QUERY_SEARCH_INDEX_FAILED',
+        'SEARCH_INDEX_FAILED',
         `session ${sessionId}: its search bookkeeping row kept vanishing under concurrent drops`,
         { sessionId },
       );

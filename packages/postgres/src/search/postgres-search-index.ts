@@ -66,7 +66,7 @@ export class PostgresSearchIndex implements SearchIndex {
 
   /**
    * Connects, creates the tables if the database has none (refusing a newer schema) and returns the
-   * index. Throws `SESSION_QUERY_SEARCH_INDEX_FAILED` when the database cannot be reached or its
+   * index. Throws `SEARCH_INDEX_FAILED` when the database cannot be reached or its
    * schema is newer (the cause is the `SchemaVersionError`).
    */
   static async open(options: PostgresSearchIndexOptions): Promise<PostgresSearchIndex> {
@@ -82,7 +82,7 @@ export class PostgresSearchIndex implements SearchIndex {
     } catch (error) {
       await pool.end().catch(() => undefined);
       throw new SearchIndexError(
-        'SESSION_QUERY_SEARCH_INDEX_FAILED',
+        'SEARCH_INDEX_FAILED',
         `cannot open the PostgreSQL search index: ${error instanceof Error ? error.message : String(error)}`,
         { cause: error },
       );
@@ -134,8 +134,8 @@ export class PostgresSearchIndex implements SearchIndex {
 
   /**
    * One page of sessions matching `query` literally, ranked and grouped; the same errors as the
-   * SQLite index (`SESSION_QUERY_INVALID_QUERY`, `SESSION_QUERY_STALE_CURSOR`,
-   * `SESSION_QUERY_ABORTED`, `SESSION_QUERY_SEARCH_INDEX_FAILED`).
+   * SQLite index (`SEARCH_INVALID_QUERY`, `SEARCH_STALE_CURSOR`,
+   * `SEARCH_ABORTED`, `SEARCH_INDEX_FAILED`).
    */
   async search(query: string, options: SearchOptions = {}): Promise<SearchPage> {
     this.#db.assertOpen();

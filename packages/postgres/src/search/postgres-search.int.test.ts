@@ -149,7 +149,7 @@ describe.skipIf(noPostgres)('PostgreSQL search index', () => {
       await b.rebuild(corpus.sources);
       expect(await a.currentGeneration()).toBe(2);
       await expect(a.search('wombat', { limit: 5, cursor: second.nextCursor! })).rejects.toSatisfy((e) =>
-        isSearchIndexError(e, 'SESSION_QUERY_STALE_CURSOR'),
+        isSearchIndexError(e, 'SEARCH_STALE_CURSOR'),
       );
     });
 
@@ -164,7 +164,7 @@ describe.skipIf(noPostgres)('PostgreSQL search index', () => {
       }
       await expect(host()).rejects.toSatisfy(
         (e) =>
-          isSearchIndexError(e, 'SESSION_QUERY_SEARCH_INDEX_FAILED') &&
+          isSearchIndexError(e, 'SEARCH_INDEX_FAILED') &&
           (e as Error).cause instanceof Error &&
           ((e as Error).cause as { code?: string }).code === 'POSTGRES_SCHEMA_NEWER',
       );

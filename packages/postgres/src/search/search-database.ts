@@ -7,7 +7,7 @@ const ATTEMPTS = 3;
 
 /**
  * The search index's connection pool, with the one rule for failures: anything PostgreSQL or the
- * driver throws becomes `SESSION_QUERY_SEARCH_INDEX_FAILED` (the index's own errors pass through),
+ * driver throws becomes `SEARCH_INDEX_FAILED` (the index's own errors pass through),
  * and a closed index refuses work with the same code.
  */
 export class SearchDatabase {
@@ -23,8 +23,7 @@ export class SearchDatabase {
   }
 
   assertOpen(): void {
-    if (this.#closed)
-      throw new SearchIndexError('SESSION_QUERY_SEARCH_INDEX_FAILED', 'the search index is closed');
+    if (this.#closed) throw new SearchIndexError('SEARCH_INDEX_FAILED', 'the search index is closed');
   }
 
   /** One statement outside a transaction. */
@@ -86,7 +85,7 @@ function sqlState(error: unknown): string | undefined {
 export function searchFailure(error: unknown, sessionId?: string): SearchIndexError {
   if (error instanceof SearchIndexError) return error;
   return new SearchIndexError(
-    'SESSION_QUERY_SEARCH_INDEX_FAILED',
+    'SEARCH_INDEX_FAILED',
     `search index operation failed: ${error instanceof Error ? error.message : String(error)}`,
     { cause: error, ...(sessionId === undefined ? {} : { sessionId }) },
   );

@@ -1,6 +1,6 @@
 import type { ProjectionUnit } from '@strand/projection';
 import { SessionId, SessionSeq, type SessionEvent, type SessionHeader } from '@strand/session';
-import type { CacheLogger } from '../logger.js';
+import type { LogLevel, Logger } from '@strand/session';
 import type { CacheSubject } from '../subject.js';
 
 export function header(id = 's1'): SessionHeader {
@@ -23,14 +23,22 @@ export const turnEvents: readonly SessionEvent[] = [
   event(3, 'turn/end', { reason: 'completed' }),
 ];
 
-export type RecordingLogger = CacheLogger & {
-  readonly entries: { message: string; fields: Readonly<Record<string, unknown>> }[];
-};
+export interface LogEntry {
+  readonly level: LogLevel;
+  readonly message: string;
+  readonly fields: Readonly<Record<string, unknown>>;
+}
 
-/** A logger that records what the cache contained. */
+export type RecordingLogger = Logger & { readonly entries: LogEntry[] };
+
+/** A logger that records every line, at every level, in order. */
 export function recordingLogger(): RecordingLogger {
-  const entries: { message: string; fields: Readonly<Record<string, unknown>> }[] = [];
-  return { entries, warn: (message, fields) => entries.push({ message, fields }) };
+  const entries: LogEntry[] = [];
+  const at =
+    (level: LogLevel) =>
+    (message: string, fields: Readonly<Record<string, unknown>> = {}): void =>
+      void entries.push({ level, message, fields });
+  return { entries, error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug') };
 }
 
 /** A unit whose view throws on a state a healthy fold never produces: stands in for a poisoned row. */

@@ -1,12 +1,12 @@
 import { BUILT_IN_UNITS, ProjectionRegistry } from '@strand/projection';
 import type { ProjectionCache } from '../cache.js';
-import type { CacheLogger } from '../logger.js';
+import type { Logger } from '@strand/session';
 import { recordingLogger, strictCounter, type RecordingLogger } from './fixtures.js';
 
 /** What a backend needs to open a cache for the contract suite. */
 export interface CacheUnderTestDeps {
   readonly registry: ProjectionRegistry;
-  readonly logger: CacheLogger;
+  readonly logger: Logger;
 }
 
 /** One cache instance handed to a contract test over fresh, empty storage; disposed when the test ends. */

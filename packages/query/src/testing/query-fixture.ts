@@ -1,18 +1,8 @@
-import {
-  persistenceWriter,
-  type JsonlSessionPersistence,
-  type SessionPreparations,
-} from '@strand/persistence';
+import type { JsonlSessionPersistence, SessionPreparations } from '@strand/persistence';
 import type { ProjectionRegistry } from '@strand/projection';
 import type { ProjectionCache } from '@strand/projection-cache';
-import { openTempStack } from '@strand/stack/testing';
-import {
-  Session,
-  SessionId,
-  newSessionHeader,
-  type SessionEventInput,
-  type SessionStore,
-} from '@strand/session';
+import { openTempStack, turn, writeStoredSession } from '@strand/stack/testing';
+import type { Session, SessionEventInput, SessionStore } from '@strand/session';
 import type { ResolutionHooks, SessionQuery } from '../session-query.js';
 
 /** A real query stack over temp files, for the query package's integration tests. */
@@ -30,14 +20,7 @@ export interface QueryFixture {
   close(): Promise<void>;
 }
 
-export function turn(n: number): SessionEventInput[] {
-  return [
-    { type: 'turn/start', data: {} },
-    { type: 'user/message', data: { content: `prompt number ${n}`, author: 'human' } },
-    { type: 'assistant/message', data: { content: `answer ${n}`, usage: { input: 10, output: 5 } } },
-    { type: 'turn/end', data: { reason: 'completed' } },
-  ];
-}
+export { turn };
 
 export async function queryFixture(options: { withCache?: boolean } = {}): Promise<QueryFixture> {
   const hooks: ResolutionHooks = {};
@@ -56,16 +39,7 @@ export async function queryFixture(options: { withCache?: boolean } = {}): Promi
     cache,
     query,
     hooks,
-    async storedSession(id, turns, extra = []) {
-      const sid = SessionId(id);
-      const header = newSessionHeader({ id: sid, createdAt: 1_000 });
-      const { incarnation } = await persistence.create({ header });
-      const session = new Session({ header, incarnation, writer: persistenceWriter(persistence, sid) });
-      await session.append({ type: 'session/title', data: { title: `Title of ${id}` } });
-      for (let n = 0; n < turns; n++) await session.append(turn(n));
-      if (extra.length > 0) await session.append(extra);
-      return session;
-    },
+    storedSession: (id, turns, extra = []) => writeStoredSession(persistence, id, turns, { extra }),
     close: () => stack.close(),
   };
 }

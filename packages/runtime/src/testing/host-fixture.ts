@@ -1,14 +1,8 @@
 import { WebSocket } from 'ws';
-import { persistenceWriter, type JsonlSessionPersistence } from '@strand/persistence';
+import type { JsonlSessionPersistence } from '@strand/persistence';
 import type { ProjectionCache } from '@strand/projection-cache';
-import { openTempStack } from '@strand/stack/testing';
-import {
-  Session,
-  SessionId,
-  newSessionHeader,
-  type NewSessionHeader,
-  type SessionEventInput,
-} from '@strand/session';
+import { openTempStack, turn, writeStoredSession } from '@strand/stack/testing';
+import type { NewSessionHeader, Session } from '@strand/session';
 import { startHost, type HostOptions, type HostServices, type RunningHost } from '@strand/host';
 
 /** A real host over the base stack in a temp folder (no agents), for the wire's integration tests. */
@@ -25,14 +19,7 @@ export interface HostFixture {
   close(): Promise<void>;
 }
 
-export function turn(n: number): SessionEventInput[] {
-  return [
-    { type: 'turn/start', data: {} },
-    { type: 'user/message', data: { content: `prompt number ${n}`, author: 'human' } },
-    { type: 'assistant/message', data: { content: `answer ${n}`, usage: { input: 10, output: 5 } } },
-    { type: 'turn/end', data: { reason: 'completed' } },
-  ];
-}
+export { turn };
 
 export async function hostFixture(
   options: Partial<Omit<HostOptions, 'services'>> & { services?: Partial<HostServices> } = {},
@@ -52,19 +39,8 @@ export async function hostFixture(
   const host = await startHost({ ...options, services });
   const clients: RpcTestClient[] = [];
 
-  const write = async (
-    id: string,
-    turns: number,
-    header: Partial<NewSessionHeader> = {},
-  ): Promise<Session> => {
-    const sid = SessionId(id);
-    const h = newSessionHeader({ createdAt: 1_000, ...header, id: sid });
-    const { incarnation } = await persistence.create({ header: h });
-    const session = new Session({ header: h, incarnation, writer: persistenceWriter(persistence, sid) });
-    await session.append({ type: 'session/title', data: { title: `Title of ${id}` } });
-    for (let n = 0; n < turns; n++) await session.append(turn(n));
-    return session;
-  };
+  const write = (id: string, turns: number, header: Partial<NewSessionHeader> = {}): Promise<Session> =>
+    writeStoredSession(persistence, id, turns, { header });
 
   return {
     host,

@@ -90,7 +90,7 @@ describe('params and ids at the edge', () => {
       );
   });
 
-  it('a NUL in a search query is SESSION_QUERY_INVALID_QUERY from the real index', async () => {
+  it('a NUL in a search query is SEARCH_INVALID_QUERY from the real index', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'strand-edges-'));
     const runtime: StrandRuntime = await openStrandRuntime({ dataDir });
     const host: RunningHost = await startHost({ services: runtime.services });
@@ -104,7 +104,7 @@ describe('params and ids at the edge', () => {
     cleanups.push(() => Promise.resolve(client.close()));
     expect(await client.call('session.search', { query: 'anything' })).toMatchObject({ results: [] });
     const reply = await client.request('session.search', { query: 'a\u0000b' });
-    expect(reply.error?.data.code).toBe('SESSION_QUERY_INVALID_QUERY');
+    expect(reply.error?.data.code).toBe('SEARCH_INVALID_QUERY');
     expect(reply.error?.message).toMatch(/NUL/);
   });
 });

@@ -15,6 +15,7 @@ import {
   type SessionEventInput,
   type SessionHeader,
 } from '@strand/session';
+import { CountingPersistence } from '@strand/test-support';
 import type { SearchSources } from '../types.js';
 
 /** A real JSONL persistence in a temp folder, a live store, and the counting view the index reads through. */
@@ -28,56 +29,38 @@ export interface TestCorpus {
   dispose(): Promise<void>;
 }
 
-/** Every body read the index makes: `readFrom` calls (id, from) and the events they returned. */
-export interface ReadCounter {
-  readFromCalls: { id: string; from: number }[];
-  eventsRead: number;
-  lists: number;
+/** What the index read through `sources.persistence` (the tests' one `CountingPersistence`). */
+export type ReadCounter = Pick<CountingPersistence, 'readFromCalls' | 'eventsRead' | 'lists'> & {
   reset(): void;
-}
+};
 
 export async function openTestCorpus(): Promise<TestCorpus> {
   const root = mkdtempSync(path.join(tmpdir(), 'strand-search-'));
   const persistence = await openJsonlPersistence({ root });
   const store = new SessionStore();
+  const counting = new CountingPersistence(persistence);
+  // A view, not a copy: the counts are the wrapper's own fields, read when the test asks.
   const reads: ReadCounter = {
-    readFromCalls: [],
-    eventsRead: 0,
-    lists: 0,
-    reset() {
-      this.readFromCalls = [];
-      this.eventsRead = 0;
-      this.lists = 0;
+    get readFromCalls() {
+      return counting.readFromCalls;
     },
+    get eventsRead() {
+      return counting.eventsRead;
+    },
+    get lists() {
+      return counting.lists;
+    },
+    reset: () => counting.resetCounts(),
   };
   return {
     persistence,
     store,
     reads,
-    sources: { persistence: countingPersistence(persistence, reads), live: store },
+    sources: { persistence: counting, live: store },
     root,
     async dispose() {
       await persistence.close();
       rmSync(root, { recursive: true, force: true });
-    },
-  };
-}
-
-/** Wraps the two methods the index may use; any other body read would not compile against `SearchSources`. */
-export function countingPersistence(
-  persistence: SessionPersistence,
-  reads: ReadCounter,
-): SearchSources['persistence'] {
-  return {
-    list(options) {
-      reads.lists++;
-      return persistence.list(options);
-    },
-    async readFrom(id, from, options) {
-      const suffix = await persistence.readFrom(id, from, options);
-      reads.readFromCalls.push({ id, from });
-      reads.eventsRead += suffix.events.length;
-      return suffix;
     },
   };
 }

@@ -6,7 +6,6 @@ export { searchSyncSuite } from './sync-suite.js';
 export { disposedAfterEach, feedLive, type OpenSearchIndex, type SearchIndexUnderTest } from './harness.js';
 export {
   openTestCorpus,
-  countingPersistence,
   persistedSession,
   searchTestHeader,
   user,

@@ -123,27 +123,27 @@ export function searchLiteralSuite(engine: string, openIndex: OpenSearchIndex): 
       it('refuses an empty or whitespace-only query, an oversized one and a bad limit', async () => {
         for (const query of ['', '   ', '\n\t ']) {
           await expect(index.search(query)).rejects.toSatisfy((e) =>
-            isSearchIndexError(e, 'SESSION_QUERY_INVALID_QUERY'),
+            isSearchIndexError(e, 'SEARCH_INVALID_QUERY'),
           );
         }
         await expect(index.search('x'.repeat(1_001))).rejects.toSatisfy((e) =>
-          isSearchIndexError(e, 'SESSION_QUERY_INVALID_QUERY'),
+          isSearchIndexError(e, 'SEARCH_INVALID_QUERY'),
         );
         await expect(index.search('ok', { limit: 0 })).rejects.toSatisfy((e) =>
-          isSearchIndexError(e, 'SESSION_QUERY_INVALID_QUERY'),
+          isSearchIndexError(e, 'SEARCH_INVALID_QUERY'),
         );
         await expect(index.search('ok', { limit: 101 })).rejects.toSatisfy((e) =>
-          isSearchIndexError(e, 'SESSION_QUERY_INVALID_QUERY'),
+          isSearchIndexError(e, 'SEARCH_INVALID_QUERY'),
         );
         await expect(index.search('ok', { cursor: 'not-a-cursor!' })).rejects.toSatisfy((e) =>
-          isSearchIndexError(e, 'SESSION_QUERY_INVALID_QUERY'),
+          isSearchIndexError(e, 'SEARCH_INVALID_QUERY'),
         );
       });
 
       it('refuses a query containing NUL as invalid, never as a storage error', async () => {
         for (const query of ['a\u0000b', '\u0000', 'ok \u0000']) {
           await expect(index.search(query)).rejects.toSatisfy((e) =>
-            isSearchIndexError(e, 'SESSION_QUERY_INVALID_QUERY'),
+            isSearchIndexError(e, 'SEARCH_INVALID_QUERY'),
           );
         }
       });

@@ -129,7 +129,7 @@ export function searchPaginationSuite(engine: string, openIndex: OpenSearchIndex
         await index.rebuild(corpus.sources);
         expect(await index.currentGeneration()).toBe(2);
         await expect(index.search('needle', { limit: 4, cursor: first.nextCursor! })).rejects.toSatisfy((e) =>
-          isSearchIndexError(e, 'SESSION_QUERY_STALE_CURSOR'),
+          isSearchIndexError(e, 'SEARCH_STALE_CURSOR'),
         );
         const again = await index.search('needle', { limit: 4 });
         expect(again.generation).toBe(2);
@@ -165,23 +165,23 @@ export function searchPaginationSuite(engine: string, openIndex: OpenSearchIndex
         await other.sync(corpus.sources);
         const { nextCursor } = await index.search('needle', { limit: 2 });
         await expect(index.search('filler', { cursor: nextCursor! })).rejects.toSatisfy((e) =>
-          isSearchIndexError(e, 'SESSION_QUERY_INVALID_QUERY'),
+          isSearchIndexError(e, 'SEARCH_INVALID_QUERY'),
         );
         await expect(other.search('needle', { cursor: nextCursor! })).rejects.toSatisfy((e) =>
-          isSearchIndexError(e, 'SESSION_QUERY_STALE_CURSOR'),
+          isSearchIndexError(e, 'SEARCH_STALE_CURSOR'),
         );
         // Idle past retention: the next snapshot created prunes it.
         clock = 5_000;
         await index.search('filler', { limit: 2 });
         await expect(index.search('needle', { limit: 2, cursor: nextCursor! })).rejects.toSatisfy((e) =>
-          isSearchIndexError(e, 'SESSION_QUERY_STALE_CURSOR'),
+          isSearchIndexError(e, 'SEARCH_STALE_CURSOR'),
         );
         // Beyond the snapshot count: the least recently used goes.
         const a = (await index.search('needle', { limit: 2 })).nextCursor!;
         const b = (await index.search('filler', { limit: 2 })).nextCursor!;
         await index.search('number', { limit: 2 });
         await expect(index.search('needle', { limit: 2, cursor: a })).rejects.toSatisfy((e) =>
-          isSearchIndexError(e, 'SESSION_QUERY_STALE_CURSOR'),
+          isSearchIndexError(e, 'SEARCH_STALE_CURSOR'),
         );
         await expect(index.search('filler', { limit: 2, cursor: b })).resolves.toBeDefined();
       });

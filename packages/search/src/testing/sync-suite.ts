@@ -103,7 +103,7 @@ export function searchSyncSuite(engine: string, openIndex: OpenSearchIndex): voi
         };
         const report = await index.sync(failing);
         expect(report.failures.map((f) => [f.sessionId, f.error.code])).toEqual([
-          ['bad', 'SESSION_QUERY_PERSISTENCE_FAILED'],
+          ['bad', 'SEARCH_PERSISTENCE_FAILED'],
         ]);
         expect(await found('text')).toEqual(['good']);
         expect((await index.sync(corpus.sources)).failures).toEqual([]);
@@ -209,14 +209,14 @@ export function searchSyncSuite(engine: string, openIndex: OpenSearchIndex): voi
         await persistedSession(corpus.persistence, 'x', [user('words')]);
         const signal = AbortSignal.abort();
         await expect(index.sync(corpus.sources, { signal })).rejects.toSatisfy((e) =>
-          isSearchIndexError(e, 'SESSION_QUERY_ABORTED'),
+          isSearchIndexError(e, 'SEARCH_ABORTED'),
         );
         await expect(index.rebuild(corpus.sources, { signal })).rejects.toSatisfy((e) =>
-          isSearchIndexError(e, 'SESSION_QUERY_ABORTED'),
+          isSearchIndexError(e, 'SEARCH_ABORTED'),
         );
         expect(await index.currentGeneration()).toBe(1);
         await expect(index.search('words', { signal })).rejects.toSatisfy((e) =>
-          isSearchIndexError(e, 'SESSION_QUERY_ABORTED'),
+          isSearchIndexError(e, 'SEARCH_ABORTED'),
         );
       });
 
@@ -235,7 +235,7 @@ export function searchSyncSuite(engine: string, openIndex: OpenSearchIndex): voi
             if (sessionsDone === 2) controller.abort(new Error('user cancelled'));
           },
         });
-        await expect(run).rejects.toSatisfy((e) => isSearchIndexError(e, 'SESSION_QUERY_ABORTED'));
+        await expect(run).rejects.toSatisfy((e) => isSearchIndexError(e, 'SEARCH_ABORTED'));
         expect(await found('common')).toEqual(['s0', 's1']);
         corpus.reads.reset();
         await index.sync(corpus.sources);
@@ -243,10 +243,10 @@ export function searchSyncSuite(engine: string, openIndex: OpenSearchIndex): voi
         expect(await found('common')).toHaveLength(5);
       });
 
-      it('fails every call on a closed index with SESSION_QUERY_SEARCH_INDEX_FAILED', async () => {
+      it('fails every call on a closed index with SEARCH_INDEX_FAILED', async () => {
         const { index: closing } = await open();
         await closing.close();
-        const failed = (e: unknown): boolean => isSearchIndexError(e, 'SESSION_QUERY_SEARCH_INDEX_FAILED');
+        const failed = (e: unknown): boolean => isSearchIndexError(e, 'SEARCH_INDEX_FAILED');
         await expect(closing.search('words')).rejects.toSatisfy(failed);
         await expect(closing.sync(corpus.sources)).rejects.toSatisfy(failed);
         await expect(closing.currentGeneration()).rejects.toSatisfy(failed);

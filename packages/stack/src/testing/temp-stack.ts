@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openJsonlPersistence, type JsonlSessionPersistence } from '@strand/persistence';
 import { BUILT_IN_UNITS, ProjectionRegistry, type AnyProjectionUnit } from '@strand/projection';
-import type { CacheLogger } from '@strand/projection-cache';
+import { silentLogger, type Logger } from '@strand/session';
 import { composeBaseStack, type BaseStack, type BaseStackOptions } from '../base-stack.js';
 import { openDerivedStores } from '../file-stores.js';
 
@@ -15,7 +15,7 @@ export interface TempStackOptions
   /** Prefix of the temp folder's name (which package's tests made it). */
   readonly prefix?: string;
   /** Default: silent — fixtures assert failures through their own hooks, not the console. */
-  readonly logger?: CacheLogger;
+  readonly logger?: Logger;
 }
 
 /** A base stack over a fresh temp folder: JSONL + zstd files, cache and search in memory. */
@@ -27,15 +27,13 @@ export interface TempStack extends BaseStack {
   close(): Promise<void>;
 }
 
-const silent: CacheLogger = { warn: () => undefined };
-
 /** The lower packages' test fixtures build their stack here, the way the runtime builds its own. */
 export async function openTempStack(options: TempStackOptions = {}): Promise<TempStack> {
   const root = mkdtempSync(path.join(tmpdir(), `${options.prefix ?? 'strand-stack'}-`));
   const registry =
     options.registry ?? new ProjectionRegistry({ units: BUILT_IN_UNITS, reportError: () => undefined });
   if (options.registry === undefined) for (const unit of options.units ?? []) registry.register(unit);
-  const logger = options.logger ?? silent;
+  const logger = options.logger ?? silentLogger;
   const jsonl = await openJsonlPersistence({ root });
   const stack = composeBaseStack({
     stores: openDerivedStores({ dataDir: root, registry, derived: 'memory', logger }, jsonl),

@@ -1,7 +1,6 @@
+import { isRecord } from '@strand/session';
 import type { SubagentIdentityProjection, SubagentTimingProjection } from './projection-types.js';
 
-const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 const isLabel = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
 const isTime = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value);
 const isCount = (value: unknown): value is number => isTime(value) && value >= 0;

@@ -1,3 +1,4 @@
+import { isRecord } from '@strand/session';
 import { AgentError } from '../../errors.js';
 import type { FinishReason, ModelStreamPart, ModelToolCall } from '../model.js';
 
@@ -6,9 +7,6 @@ interface PartialCall {
   name: string;
   arguments: string;
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Turns chat-completions stream chunks into stream parts. Text deltas pass straight through;

@@ -1,6 +1,16 @@
 /**
- * Structural equality of two JSON values (views are JSON by contract). Used only to decide whether
- * a changed state produced a changed client value, so no frame is pushed for an unchanged value.
+ * The two shape checks every package needs on `unknown` JSON (event data, wire results, files):
+ * one definition each, so "a record" and "equal" mean the same everywhere. Browser-safe.
+ */
+
+/** A JSON object: not null, not an array. Says nothing about its keys. */
+export function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Structural equality of two JSON values: same arrays in order, same object keys in any order.
+ * Used to decide whether a changed state produced a changed value (no frame for an unchanged one).
  */
 export function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;

@@ -1,0 +1,94 @@
+import { AGENT_ERROR_CODES } from '@strand/agent';
+import { STRAND_CLIENT_ERROR_CODES } from '@strand/client';
+import { HOST_ERROR_CODES } from '@strand/host';
+import { IMPORT_ERROR_CODES } from '@strand/import';
+import { PERSISTENCE_ERROR_CODES } from '@strand/persistence';
+import { POSTGRES_ERROR_CODES } from '@strand/postgres';
+import { PROJECTION_ERROR_CODES } from '@strand/projection';
+import { PROJECTION_CACHE_ERROR_CODES } from '@strand/projection-cache';
+import { ERROR_TABLE, OWNER_BLOCKS, RPC_ERROR_CODES, type ErrorOwner } from '@strand/protocol';
+import { SESSION_QUERY_ERROR_CODES } from '@strand/query';
+import { RUNTIME_ERROR_CODES } from '@strand/runtime';
+import { SEARCH_INDEX_ERROR_CODES } from '@strand/search';
+import { SESSION_ERROR_CODES } from '@strand/session';
+import { SUBAGENT_ERROR_CODES } from '@strand/subagent';
+import { describe, expect, it } from 'vitest';
+import { CLI_ERROR_CODES } from './error-codes.js';
+
+// This test lives in the CLI because the CLI is the one package that may import every other.
+const UNIONS: Readonly<Record<string, readonly string[]>> = {
+  protocol: RPC_ERROR_CODES,
+  host: HOST_ERROR_CODES,
+  session: SESSION_ERROR_CODES,
+  persistence: PERSISTENCE_ERROR_CODES,
+  projection: PROJECTION_ERROR_CODES,
+  'projection-cache': PROJECTION_CACHE_ERROR_CODES,
+  query: SESSION_QUERY_ERROR_CODES,
+  search: SEARCH_INDEX_ERROR_CODES,
+  subagent: SUBAGENT_ERROR_CODES,
+  agent: AGENT_ERROR_CODES,
+  postgres: POSTGRES_ERROR_CODES,
+  runtime: RUNTIME_ERROR_CODES,
+  import: IMPORT_ERROR_CODES,
+  cli: CLI_ERROR_CODES,
+  client: STRAND_CLIENT_ERROR_CODES,
+};
+
+/** The table's owner names a package, or a part of one (`json-rpc` is the protocol's, `coordination` PostgreSQL's). */
+const PACKAGE_OF: Readonly<Record<ErrorOwner, string>> = {
+  'json-rpc': 'protocol',
+  host: 'host',
+  session: 'session',
+  query: 'query',
+  search: 'search',
+  persistence: 'persistence',
+  projection: 'projection',
+  'projection-cache': 'projection-cache',
+  subagent: 'subagent',
+  agent: 'agent',
+  coordination: 'postgres',
+  postgres: 'postgres',
+  runtime: 'runtime',
+  import: 'import',
+  cli: 'cli',
+  client: 'client',
+};
+
+describe('the error table', () => {
+  const claims = Object.entries(UNIONS).flatMap(([pkg, codes]) => codes.map((code) => ({ pkg, code })));
+
+  it('lists every code of every package union, and no code belongs to two unions', () => {
+    const missing = claims.filter(({ code }) => !Object.hasOwn(ERROR_TABLE, code));
+    expect(missing).toEqual([]);
+    const seen = new Map<string, string[]>();
+    for (const { pkg, code } of claims) seen.set(code, [...(seen.get(code) ?? []), pkg]);
+    expect([...seen].filter(([, pkgs]) => pkgs.length > 1)).toEqual([]);
+  });
+
+  it('has no entry that no package union claims, and each entry names the package that claims it', () => {
+    const claimedBy = new Map(claims.map(({ pkg, code }) => [code, pkg]));
+    const wrong = Object.entries(ERROR_TABLE)
+      .filter(([code, entry]) => claimedBy.get(code) !== PACKAGE_OF[entry.owner])
+      .map(([code, entry]) => ({ code, owner: entry.owner, claimedBy: claimedBy.get(code) }));
+    expect(wrong).toEqual([]);
+  });
+
+  it('gives every code its own integer, and every code outside the -32xxx set one in its owner block', () => {
+    const byRpc = new Map<number, string[]>();
+    for (const [code, entry] of Object.entries(ERROR_TABLE)) {
+      expect(Number.isInteger(entry.rpc)).toBe(true);
+      byRpc.set(entry.rpc, [...(byRpc.get(entry.rpc) ?? []), code]);
+      const block = OWNER_BLOCKS[entry.owner];
+      if (entry.rpc <= -33000) {
+        expect({
+          code,
+          inBlock: block !== undefined && entry.rpc <= block && entry.rpc > block - 100,
+        }).toEqual({
+          code,
+          inBlock: true,
+        });
+      }
+    }
+    expect([...byRpc.values()].filter((codes) => codes.length > 1)).toEqual([]);
+  });
+});

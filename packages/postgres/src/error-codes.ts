@@ -1,0 +1,14 @@
+import { COORDINATION_ERROR_CODES } from './coordination/errors.js';
+
+export type PostgresErrorCode = (typeof POSTGRES_ERROR_CODES)[number];
+
+/**
+ * Every stable code the PostgreSQL package throws itself: the coordination codes plus the two
+ * single-code classes (`PostgresPersistenceConfigError`, `SchemaVersionError`). Its persistence,
+ * cache and search backends throw the codes of the packages whose seams they implement.
+ */
+export const POSTGRES_ERROR_CODES = [
+  ...COORDINATION_ERROR_CODES,
+  'POSTGRES_PERSISTENCE_CONFIG_INVALID',
+  'POSTGRES_SCHEMA_NEWER',
+] as const;
