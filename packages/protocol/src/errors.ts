@@ -104,6 +104,12 @@ export const ERROR_TABLE = {
     meaning:
       'A durable write of the session failed, so it stopped; nothing past its durable cut was shown. Fix the cause: the next command reopens it from disk.',
   },
+  SESSION_READ_ONLY: {
+    rpc: -32014,
+    owner: 'session',
+    meaning:
+      'The session was imported from another harness (its header has a `source`), which owns it: reads, follows and forks are allowed, commands that append are refused.',
+  },
   SESSION_QUERY_NOT_FOUND: {
     rpc: -32020,
     owner: 'query',

@@ -20,6 +20,8 @@ export interface WireSessionHeader {
   readonly delegationDepth?: number;
   readonly agentPreset?: string | null;
   readonly forkedFrom?: string;
+  /** A session imported from another harness (read-only in Strand). */
+  readonly source?: { readonly harness: 'claude-code' | 'codex' | 'gemini'; readonly sourceId: string };
   readonly isSeeded: boolean;
 }
 

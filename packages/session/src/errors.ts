@@ -18,7 +18,9 @@ export type SessionErrorCode =
   /** The durable write behind an append failed; the live session refuses further appends. */
   | 'SESSION_WRITE_FAILED'
   /** A session with this id is already attached to the store. */
-  | 'SESSION_ALREADY_ATTACHED';
+  | 'SESSION_ALREADY_ATTACHED'
+  /** A command would append to a session another harness owns (its header has a `source`). */
+  | 'SESSION_READ_ONLY';
 
 export class SessionError extends Error {
   override readonly name = 'SessionError';

@@ -114,17 +114,18 @@ export async function mapClaude(unit: SourceUnit, peek: SessionPeek): Promise<Ma
       plans.push(
         childPlan(
           claudeAgentId(facts.sessionId, agentId),
+          agentId,
           parentId,
           main,
           labelOf((await metaRole(unit)) ?? (await parentRole())),
         ),
       );
   } else {
-    if (main.builder.hasConversation) plans.push(mainPlan(parentId, main));
+    if (main.builder.hasConversation) plans.push(mainPlan(parentId, facts.sessionId, main));
     for (const { root, stream } of sidechains) {
       if (!stream.builder.hasConversation) continue;
       const role = stream.firstPrompt === undefined ? undefined : taskRoles.get(stream.firstPrompt)?.shift();
-      plans.push(childPlan(claudeSidechainId(facts.sessionId, root), parentId, stream, labelOf(role)));
+      plans.push(childPlan(claudeSidechainId(facts.sessionId, root), root, parentId, stream, labelOf(role)));
     }
   }
   if (plans.length === 0)
@@ -169,20 +170,23 @@ function collectTaskRoles(record: JsonRecord, roles: Map<string, AgentRole[]>): 
   }
 }
 
-function mainPlan(id: SessionId, stream: ClaudeStream): SessionPlan {
+function mainPlan(id: SessionId, sourceId: string, stream: ClaudeStream): SessionPlan {
   return {
     header: {
       id,
       createdAt: stream.firstTime ?? 0,
       ...(stream.cwd === undefined ? {} : { cwd: stream.cwd }),
+      source: { harness: 'claude-code', sourceId },
     },
     events: stream.builder.events,
     attachments: stream.attachments.items,
   };
 }
 
+/** `sourceId`: the subagent's `agentId`, or the uuid of an inline sidechain's first line. */
 function childPlan(
   id: SessionId,
+  sourceId: string,
   parentSession: SessionId,
   stream: ClaudeStream,
   label: string | undefined,
@@ -203,6 +207,7 @@ function childPlan(
       parentSession,
       origin: 'subagent',
       delegationDepth: 1,
+      source: { harness: 'claude-code', sourceId },
     },
     events: [descriptor, ...events],
     attachments: stream.attachments.items,

@@ -232,7 +232,12 @@ function plan(
   parentCalls: ParentCalls | undefined,
 ): SessionPlan {
   const id = codexId(facts.id);
-  const base = { id, createdAt, ...(facts.cwd === undefined ? {} : { cwd: facts.cwd }) };
+  const base = {
+    id,
+    createdAt,
+    ...(facts.cwd === undefined ? {} : { cwd: facts.cwd }),
+    source: { harness: 'codex', sourceId: facts.id } as const,
+  };
   const fork =
     facts.forkedFrom === undefined
       ? {}

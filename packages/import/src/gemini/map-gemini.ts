@@ -45,7 +45,12 @@ export async function mapGemini(unit: SourceUnit, peek: SessionPeek): Promise<Ma
   const id = peek.primaryId;
   const cwd = cwdOf(folded.meta) ?? (await projectRoot(unit.file));
   const createdAt = startTime ?? builder.events[0]?.time ?? 0;
-  const header = { id, createdAt, ...(cwd === undefined ? {} : { cwd }) };
+  const header = {
+    id,
+    createdAt,
+    ...(cwd === undefined ? {} : { cwd }),
+    source: { harness: 'gemini', sourceId: facts.sessionId } as const,
+  };
   let plan: SessionPlan = { header, events: builder.events, attachments: sink.items };
   const parentSessionId =
     facts.parentSessionId ?? (facts.chat?.delegatedBy !== undefined ? facts.sessionId : undefined);
