@@ -16,8 +16,8 @@ const GEMINI_CHAT = path.join(
   PACKAGE_SRC,
   'gemini',
   'fixtures',
-  'rewind',
-  'session-2026-05-01T08-00-7e7e7e7e.jsonl',
+  'a2a',
+  'session-2026-05-03T10-00-a2a-serv.jsonl',
 );
 
 let ws: Workspace;

@@ -3,6 +3,13 @@ export { defaultSourceDir } from './harnesses.js';
 export { IMPORT_ERROR_CODES, ImportError, isImportError, type ImportErrorCode } from './errors.js';
 export { LEDGER_FILE } from './ledger/ledger.js';
 export {
+  startLiveIngest,
+  type LiveIngest,
+  type LiveIngestOptions,
+  type WatchSpec,
+} from './live/live-ingest.js';
+export { parseWatchSpec } from './live/watch-spec.js';
+export {
   IMPORT_HARNESSES,
   isHarness,
   type Harness,

@@ -181,6 +181,12 @@ export const ERROR_TABLE = {
     owner: 'session',
     meaning: 'A session with this id is already attached to the store.',
   },
+  SESSION_READ_ONLY: {
+    rpc: -33004,
+    owner: 'session',
+    meaning:
+      'The session was imported from another harness (its header has a `source`), which owns it: reads, follows and forks are allowed, commands that append are refused.',
+  },
   SESSION_QUERY_NOT_FOUND: {
     rpc: -32020,
     owner: 'query',

@@ -43,6 +43,8 @@ export const wireSessionHeaderSchema = z.object({
   delegationDepth: z.number().optional(),
   agentPreset: z.string().nullable().optional(),
   forkedFrom: z.string().optional(),
+  /** A session imported from another harness, which owns it: read-only in Strand. */
+  source: z.object({ harness: z.enum(['claude-code', 'codex', 'gemini']), sourceId: z.string() }).optional(),
   isSeeded: z.boolean(),
 });
 export type WireSessionHeader = Wire<typeof wireSessionHeaderSchema>;

@@ -8,6 +8,7 @@ import type { CacheSubject, ProjectionCache } from '@strand/projection-cache';
 import type { ProjectionRegistry, ProjectionSnapshot } from '@strand/projection';
 import {
   asOfSeqAt,
+  isReadOnlySession,
   SessionLogOffset,
   SessionSeq,
   type Session,
@@ -344,7 +345,8 @@ export class SessionQuery {
       }
       const suffix = await persistence.readFrom(id, SessionSeq(from), signalOption);
       if (suffix.revision !== probe.revision || suffix.cursor !== storedCursor) return undefined;
-      const repairs = suffixRepairs(suffix.events, storedCursor);
+      // An imported session's open turn is its harness's to close, never crash repair's.
+      const repairs = isReadOnlySession(suffix.header) ? [] : suffixRepairs(suffix.events, storedCursor);
       if (repairs === undefined) return undefined;
       const events = repairs.length === 0 ? suffix.events : [...suffix.events, ...repairs];
       const cursor = SessionLogOffset(storedCursor + repairs.length);

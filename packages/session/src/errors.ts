@@ -21,6 +21,8 @@ export const SESSION_ERROR_CODES = [
   'SESSION_WRITE_FAILED',
   /** A session with this id is already attached to the store. */
   'SESSION_ALREADY_ATTACHED',
+  /** A command would append to a session another harness owns (its header has a `source`). */
+  'SESSION_READ_ONLY',
 ] as const;
 
 export class SessionError extends Error {

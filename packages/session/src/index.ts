@@ -7,6 +7,11 @@ export {
   parseSessionHeader,
   newSessionHeader,
   SESSION_HEADER_VERSION,
+  SOURCE_HARNESSES,
+  isReadOnlySession,
+  assertWritableSession,
+  type SessionSource,
+  type SourceHarness,
   type SessionHeader,
   type NewSessionHeader,
 } from './header.js';

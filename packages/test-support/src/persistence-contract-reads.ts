@@ -79,6 +79,23 @@ export function readBehaviour(withStore: WithStore): void {
       expect(again.revision).toBe(loaded.revision);
     }));
 
+  it('a session with a source (imported, read-only) keeps its open turn: inspect, scan and load add no closers', () =>
+    withStore(async (store) => {
+      const header = testHeader('sourced', { source: { harness: 'codex', sourceId: '0199-live' } });
+      const session = await createWritingSession(store.p, header);
+      await session.append(closedTurn('fine'));
+      await session.append(crashedTurn('still running', ['c1'], { stepOpen: true }));
+      const p = await store.reopen();
+      const before = await p.revisionOf(session.id);
+      expect((await p.inspect(session.id)).repairs).toEqual([]);
+      expect((await p.scan(session.id, { dataTypes: new Set(['tool/call']) })).repairs).toEqual([]);
+      const loaded = await p.load(session.id);
+      expect(loaded.events).toEqual(session.events);
+      expect(loaded.repairs).toEqual([]);
+      expect(await p.revisionOf(session.id)).toBe(before);
+      expect(loaded.header.source).toEqual({ harness: 'codex', sourceId: '0199-live' });
+    }));
+
   it('readFrom returns exactly the events with seq >= from and the stored cursor', () =>
     withStore(async ({ p }) => {
       const session = await createWritingSession(p, testHeader('suffix'));

@@ -3,6 +3,7 @@ import type { SessionPersistence, SessionPreparations } from '@strand/persistenc
 import type { ProjectionRegistry } from '@strand/projection';
 import { isSessionQueryError, type SessionObservation, type SessionQuery } from '@strand/query';
 import {
+  assertWritableSession,
   newSessionHeader,
   reportTo,
   SessionError,
@@ -505,6 +506,8 @@ export class AgentController {
 }
 
 function refuseChild(header: Session['header']): void {
+  // An imported session is another harness's: no agent of this host appends to it.
+  assertWritableSession(header);
   if (header.origin === 'subagent') {
     throw new AgentError(
       'AGENT_CHILD_SESSION',

@@ -211,20 +211,21 @@ describe('strand acp over stdio (the SDK client side, a real data folder)', () =
     expect(replayed).toEqual(logOf(data, CODEX_PARENT).flatMap((event) => eventUpdates(event, 'history')));
   });
 
-  it('a prompt to an imported session is refused with a typed error', async (context) => {
-    // TODO(merge): w24ingest adds the header's `source` and the host's typed read-only refusal.
-    // Until then an imported session has no `source` and the host runs its prompt; once merged,
-    // remove this skip and pin the code the host returns (e.g. SESSION_READ_ONLY).
+  it('a prompt to an imported session is refused with a typed error', async () => {
+    // The importer records where the session came from; that harness owns it, so the host refuses
+    // every command that would append, and strand acp passes the stable code on in data.code.
     const shown = strand('show', CODEX_PARENT, '--data', data, '--json');
-    const header = (shown.json() as { header: { source?: unknown } }).header;
-    if (header.source === undefined) context.skip('the session header has no `source` yet (w24ingest)');
+    const header = (shown.json() as { header: { source?: { harness?: string } } }).header;
+    expect(header.source?.harness).toBe('codex');
+    const before = logOf(data, CODEX_PARENT).length;
     const refused = await acp.connection.agent
       .request('session/prompt', { sessionId: CODEX_PARENT, prompt: [{ type: 'text', text: 'hi' }] })
       .then(
         () => undefined,
         (error: unknown) => error as { code: number; data?: { code?: string } },
       );
-    expect(refused?.data?.code).toMatch(/READ_ONLY/);
+    expect(refused?.data?.code).toBe('SESSION_READ_ONLY');
+    expect(logOf(data, CODEX_PARENT)).toHaveLength(before);
   });
 
   it('a prompt to a session it did not open is refused with CLI_ACP_SESSION_NOT_OPEN', async () => {

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Command, Option } from 'commander';
 import { isLoopbackHost, startHost } from '@strand/host';
+import { importTranscripts, parseWatchSpec, startLiveIngest, type WatchSpec } from '@strand/import';
 import { loadModelsFile, openStrandRuntime } from '@strand/runtime';
 import { ensureDemoCorpus } from './demo.js';
 import { startDemoTicker } from './demo-ticker.js';
@@ -30,6 +31,7 @@ interface ServeOptions {
   models?: string;
   demo?: boolean;
   json?: boolean;
+  watch: string[];
 }
 
 const WEB_ROOT = webRoot();
@@ -74,6 +76,12 @@ export function serveCommand(): Command {
       '--demo',
       'write the demo corpus first when the data folder is empty, and keep demo-live producing events',
     )
+    .option(
+      '--watch <harness[:dir]>',
+      'follow the transcripts claude-code, codex or gemini writes under dir (default: its usual home) as they are written; repeatable',
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
+    )
     .option('--json', 'print the URL as JSON')
     .action(async (options: ServeOptions) => {
       const port = Number(options.port);
@@ -83,12 +91,18 @@ export function serveCommand(): Command {
       const token = options.token ?? (needsToken ? randomBytes(24).toString('base64url') : undefined);
       if (options.demo === true && options.store !== undefined)
         throw new Error('--demo writes its corpus to the data folder; it cannot be combined with --store');
+      // Parsed before anything is written: a bad --watch fails the command with nothing changed.
+      const watches = options.watch.map((value) => parseWatchSpec(value));
+      if (watches.length > 0 && (options.store !== undefined || options.backend === 'sqlite'))
+        throw new Error(
+          '--watch imports into the files store (jsonl); it cannot be combined with --store or --backend sqlite',
+        );
       // Read before anything is written: a bad file fails the command with nothing changed.
       const modelsFile = options.models === undefined ? undefined : await loadModelsFile(options.models);
       // PostgreSQL has per-session leases for several hosts; the folder lock is for the files store.
       const lock = options.store === undefined ? await holdDataFolder(options.data, 'serve') : undefined;
       try {
-        await serve(options, port, token, modelsFile, lock);
+        await serve(options, port, token, modelsFile, lock, watches);
       } finally {
         await lock?.release();
       }
@@ -101,9 +115,13 @@ async function serve(
   token: string | undefined,
   modelsFile: Awaited<ReturnType<typeof loadModelsFile>> | undefined,
   lock: DataFolderLock | undefined,
+  watches: readonly WatchSpec[],
 ): Promise<void> {
   if (options.demo === true) await ensureDemoCorpus(options.data, options.json !== true);
   const logger = cliLogger();
+  // Catch-up first, while nothing else has the folder open: exactly a one-shot import, resumed
+  // from the import ledger; live ingest then reads only what changed since.
+  for (const spec of watches) await catchUp(spec, options.data);
   const runtime = await openStrandRuntime({
     dataDir: options.data,
     logger,
@@ -140,6 +158,19 @@ async function serve(
       ),
     ...(existsSync(WEB_ROOT) ? { webRoot: WEB_ROOT } : {}),
   });
+  const ingest =
+    watches.length === 0
+      ? undefined
+      : startLiveIngest({
+          watches,
+          target: runtime.services,
+          dataDir: options.data,
+          onReport: (r) =>
+            console.error(
+              `strand watch: ${r.file}${r.line === null ? '' : `:${r.line}`}: ${r.kind}: ${r.reason}`,
+            ),
+        });
+  await ingest?.ready;
   await lock?.announceHost({ url: host.url, rpcUrl: host.rpcUrl, ...(token === undefined ? {} : { token }) });
   const stopTicker = options.demo === true ? startDemoTicker(runtime, logger) : () => undefined;
   const url = token === undefined ? host.url : `${host.url}/?token=${encodeURIComponent(token)}`;
@@ -170,9 +201,19 @@ async function serve(
   }
   await stopped;
   await lock?.withdrawHost();
+  await ingest?.close();
   stopTicker();
   await host.close();
   await runtime.close();
+}
+
+/** The one-shot import of a watched folder (a missing folder has nothing to catch up). */
+async function catchUp(spec: WatchSpec, dataDir: string): Promise<void> {
+  if (!existsSync(spec.dir)) return;
+  const summary = await importTranscripts({ harness: spec.harness, sourceDir: spec.dir, dataDir });
+  console.error(
+    `strand watch: ${spec.harness} ${spec.dir}: caught up (${summary.imported} imported, ${summary.updated} updated, ${summary.unchanged} unchanged, ${summary.failed} failed)`,
+  );
 }
 
 /** A store URL without its password, for printing. */

@@ -181,7 +181,7 @@ describe('strand mcp over stdio (the SDK client, a real folder)', () => {
     expect(seqsOf(range)).toEqual([2, 3, 4]);
     expect(range).toContain('[3] title: "Add a health endpoint"');
     expect(range).toContain('[4] user:\nAdd a health endpoint');
-    expect(range).toContain(`Later: read_session {"id": "${CODEX_PARENT}", "fromSeq": 5, "toSeq": 20}`);
+    expect(range).toContain(`Later: read_session {"id": "${CODEX_PARENT}", "fromSeq": 5, "toSeq": 25}`);
     const wide = text(await call('read_session', { id: 'demo-long', fromSeq: 1000, toSeq: 5000 }));
     const seqs = seqsOf(wide);
     // Seq 1000 may be a step (steps carry no text and are not shown); the window still starts there.

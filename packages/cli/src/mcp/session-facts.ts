@@ -5,11 +5,12 @@ export const SESSION_SOURCES = ['strand', 'claude-code', 'codex', 'gemini'] as c
 export type SessionSource = (typeof SESSION_SOURCES)[number];
 
 /**
- * Sessions do not record their source harness yet (issue 24 adds it). Until then the source is
- * read from the deterministic id prefix `strand import` gives each harness (`claude-…`, `codex-…`,
- * `gemini-…`); every other session was written by Strand itself.
+ * The harness a session came from: its header's `source`, written by the importer. A session
+ * imported before headers carried it is known by the deterministic id prefix `strand import`
+ * gives each harness (`claude-…`, `codex-…`, `gemini-…`); every other session is Strand's own.
  */
-export function sourceOf(id: string): SessionSource {
+export function sourceOf(id: string, source?: { readonly harness: SessionSource }): SessionSource {
+  if (source !== undefined) return source.harness;
   if (id.startsWith('claude-')) return 'claude-code';
   if (id.startsWith('codex-')) return 'codex';
   if (id.startsWith('gemini-')) return 'gemini';
@@ -41,7 +42,7 @@ export interface SessionFilter {
 
 export function matches(row: SessionListRow, filter: SessionFilter): boolean {
   if (filter.project !== undefined && !inProject(row.header.cwd, filter.project)) return false;
-  return filter.source === undefined || sourceOf(row.id) === filter.source;
+  return filter.source === undefined || sourceOf(row.id, row.header.source) === filter.source;
 }
 
 /** One line about a session: id, creation, title, project, where it came from. */
@@ -69,5 +70,5 @@ export function origin(row: Pick<SessionListRow, 'id' | 'header'>): string {
       : h.forkedFrom !== undefined
         ? ` (fork of ${h.forkedFrom})`
         : '';
-  return `${sourceOf(row.id)}${via}`;
+  return `${sourceOf(row.id, row.header.source)}${via}`;
 }

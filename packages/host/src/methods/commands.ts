@@ -1,4 +1,4 @@
-import { SessionId, type Session, type SessionEventInput } from '@strand/session';
+import { assertWritableSession, SessionId, type Session, type SessionEventInput } from '@strand/session';
 import { HostError } from '../errors.js';
 import type { AgentPort } from '../ports.js';
 import type { HostServices } from '../services.js';
@@ -8,7 +8,8 @@ import { requireListedModel, requireListedPreset } from './catalog-checks.js';
  * The only wire writes. Each appends its event through the live session; a command on a cold
  * ordinary session publishes the prepared log to the store (writing any crash repairs), appends,
  * and detaches again — no agent is started unless the command needs one (`prompt` does). Commands
- * on a subagent child are refused: only its parent drives it. With several hosts on one database,
+ * on a subagent child are refused: only its parent drives it; commands on an imported session (a
+ * header `source`) are refused `SESSION_READ_ONLY`: the other harness owns it. With several hosts on one database,
  * a write to a cold session holds this host's lease while it runs.
  */
 export async function appendCommand(
@@ -107,6 +108,8 @@ function requireAgents(services: HostServices): AgentPort {
 
 async function refuseChild(services: HostServices, id: SessionId, signal: AbortSignal): Promise<void> {
   const header = services.store.get(id)?.header ?? (await headerOf(services, id, signal));
+  // Another harness owns an imported session: every command that appends is refused, for every client.
+  assertWritableSession(header);
   if (header.origin === 'subagent') {
     throw new HostError(
       'HOST_CHILD_SESSION_READ_ONLY',

@@ -1,5 +1,5 @@
 import type { FollowSnapshot } from '@strand/protocol';
-import { SessionId, silentLogger } from '@strand/session';
+import { isReadOnlySession, SessionId, silentLogger } from '@strand/session';
 import type { FollowHub } from '../follow/follow-hub.js';
 import type { Outbound } from '../follow/outbound.js';
 import type { HostLimits, HostServices } from '../services.js';
@@ -39,6 +39,8 @@ export async function sessionFollow(
       agents !== undefined &&
       observation.source === 'cold' &&
       observation.header.origin !== 'subagent' &&
+      // An imported session is read-only: no agent ever runs it (another harness owns it).
+      !isReadOnlySession(observation.header) &&
       observation.hasPreparedSource;
     promotion = promotable ? { agents, lease: observation.retain() } : undefined;
   } finally {

@@ -11,7 +11,8 @@ const EXIT_COMMANDS = new Set(['/exit', '/quit']);
 
 /**
  * The records of one Claude Code conversation (a main session, an inline sidechain, or a
- * subagent file) mapped to events, in file order.
+ * subagent file) mapped to events, in file order, each line to its own events (the prefix law of
+ * `TranscriptBuilder`): the streamed chunks of one response are one `assistant/message` each.
  */
 export class ClaudeStream {
   readonly builder = new TranscriptBuilder();
@@ -20,9 +21,12 @@ export class ClaudeStream {
   cwd: string | undefined;
   /** The text of the first prompt (an inline sidechain's Task prompt, matched to its call). */
   firstPrompt: string | undefined;
-  /** The response whose chunks are being merged, and responses already written. */
-  #messageId: string | undefined;
-  readonly #flushed = new Set<string>();
+  /**
+   * The usage already written per response (`message.id`). Every streamed chunk repeats its
+   * response's usage with output growing, so each chunk carries only the growth since the last
+   * chunk written: the session's totals come out as the latest chunk's, with no chunk rewritten.
+   */
+  readonly #usageWritten = new Map<string, { input: number; output: number }>();
 
   /** `agent` in a subagent: its prompts come from the parent. */
   readonly #promptAuthor: Author;
@@ -40,7 +44,7 @@ export class ClaudeStream {
   }
 
   user(record: JsonRecord, time: number): void {
-    this.#endResponse();
+    this.builder.flushAssistant();
     const line = classifyUserLine(record, this.attachments);
     switch (line.kind) {
       case 'prompt':
@@ -84,8 +88,7 @@ export class ClaudeStream {
   assistant(record: JsonRecord, time: number): void {
     const message = isRecord(record.message) ? record.message : {};
     const id = str(message.id) ?? str(record.uuid) ?? '';
-    if (id !== this.#messageId) this.#endResponse();
-    this.#messageId = id;
+    this.builder.flushAssistant();
     const model = str(message.model);
     const synthetic = model === SYNTHETIC_MODEL || record.isApiErrorMessage === true;
     if (model !== undefined && !synthetic) this.builder.assistantRoute({ provider: PROVIDER, model }, time);
@@ -96,12 +99,15 @@ export class ClaudeStream {
           ? message.content
           : [];
     const texts: string[] = [];
+    let shown = false;
     for (const block of blocks) {
       if (!isRecord(block)) continue;
       if (block.type === 'text' && typeof block.text === 'string') {
         texts.push(block.text);
+        shown ||= block.text.length > 0;
         this.builder.assistantText(block.text, time);
       } else if (block.type === 'tool_use' || block.type === 'server_tool_use') {
+        shown = true;
         this.builder.assistantToolCall(
           str(block.id) ?? '',
           str(block.name) ?? 'unknown',
@@ -110,7 +116,6 @@ export class ClaudeStream {
         );
       } else if (typeof block.tool_use_id === 'string') {
         // Results inside assistant content: server tools (web search) and a few client ones.
-        this.#endResponse();
         this.builder.toolResult(
           block.tool_use_id,
           resultContent(block.content, this.attachments),
@@ -118,45 +123,47 @@ export class ClaudeStream {
           time,
         );
       } else if (block.type === 'image') {
+        shown = true;
         for (const b of contentBlocks([block], this.attachments)) this.builder.assistantBlock(b, time);
       }
       // thinking / redacted_thinking: private reasoning, not conversation content.
     }
-    // Every streamed chunk repeats the response's usage, with output growing: keep the latest.
-    // A response split by a tool result keeps its usage on the first part only.
+    // A chunk with nothing to show (thinking only) writes nothing: its usage rides on the
+    // response's next chunk, as growth since what was written.
     const usage = isRecord(message.usage) ? message.usage : undefined;
-    if (usage !== undefined && !this.#flushed.has(id)) {
+    if (usage !== undefined && shown) {
       const input =
         count(usage.input_tokens) +
         count(usage.cache_creation_input_tokens) +
         count(usage.cache_read_input_tokens);
-      this.builder.assistantUsage({ input, output: count(usage.output_tokens) }, 'replace');
+      const output = count(usage.output_tokens);
+      const before = this.#usageWritten.get(id) ?? { input: 0, output: 0 };
+      this.builder.assistantUsage(
+        { input: Math.max(0, input - before.input), output: Math.max(0, output - before.output) },
+        'add',
+      );
+      this.#usageWritten.set(id, {
+        input: Math.max(input, before.input),
+        output: Math.max(output, before.output),
+      });
     }
     if (record.isApiErrorMessage === true)
       this.builder.turnError(texts.join('\n') || str(record.error) || 'API error');
+    this.builder.flushAssistant();
   }
 
   /** `system` records: only a recorded turn end matters to the event log. */
   system(record: JsonRecord): void {
     if (record.subtype === 'turn_duration') {
-      this.#endResponse();
       this.builder.endTurn('auto');
     }
   }
 
   title(text: string, time: number | undefined): void {
-    this.#endResponse();
     this.builder.explicitTitle(text, time);
   }
 
   finish(): void {
-    this.#endResponse();
     this.builder.finish();
-  }
-
-  #endResponse(): void {
-    if (this.#messageId !== undefined) this.#flushed.add(this.#messageId);
-    this.#messageId = undefined;
-    this.builder.flushAssistant();
   }
 }

@@ -28,7 +28,7 @@ export async function mapClaude(unit: SourceUnit, peek: SessionPeek): Promise<Ma
   const agentId = facts.agentId;
   const isAgentFile = agentId !== undefined;
   const main = new ClaudeStream(isAgentFile ? 'agent' : 'human');
-  const sidechains: { root: string; stream: ClaudeStream }[] = [];
+  const sidechains: Sidechain[] = [];
   const sidechainOf = new Map<string, ClaudeStream>();
   /** Task/Agent calls of the main conversation, by prompt, to label inline sidechains. */
   const taskRoles = new Map<string, AgentRole[]>();
@@ -74,11 +74,17 @@ export async function mapClaude(unit: SourceUnit, peek: SessionPeek): Promise<Ma
         const prompt = (await parentRole())?.prompt;
         if (prompt !== undefined) main.recoveredPrompt(prompt, time);
       }
+      const side = stream === main ? undefined : sidechains.find((s) => s.stream === stream);
+      const hadPrompt = stream.firstPrompt !== undefined;
       if (type === 'user') stream.user(record, time);
       else if (type === 'assistant') {
-        if (stream === main && !isAgentFile) collectTaskRoles(record, taskRoles);
+        if (stream === main && !isAgentFile) labelSidechains(collectTaskRoles(record, taskRoles), time);
         stream.assistant(record, time);
       } else stream.system(record);
+      // A sidechain takes the role of a Task call already read when its prompt shows; a call
+      // read later labels it then (file order is not time order in 1.0), never retroactively.
+      if (side !== undefined && !hadPrompt && side.stream.firstPrompt !== undefined)
+        side.role = taskRoles.get(side.stream.firstPrompt)?.shift();
     } else if (type === 'summary') {
       main.title(str(record.summary) ?? '', undefined);
     } else if (type === 'custom-title') {
@@ -114,17 +120,27 @@ export async function mapClaude(unit: SourceUnit, peek: SessionPeek): Promise<Ma
       plans.push(
         childPlan(
           claudeAgentId(facts.sessionId, agentId),
+          agentId,
           parentId,
           main,
           labelOf((await metaRole(unit)) ?? (await parentRole())),
         ),
       );
   } else {
-    if (main.builder.hasConversation) plans.push(mainPlan(parentId, main));
-    for (const { root, stream } of sidechains) {
-      if (!stream.builder.hasConversation) continue;
-      const role = stream.firstPrompt === undefined ? undefined : taskRoles.get(stream.firstPrompt)?.shift();
-      plans.push(childPlan(claudeSidechainId(facts.sessionId, root), parentId, stream, labelOf(role)));
+    if (main.builder.hasConversation) plans.push(mainPlan(parentId, facts.sessionId, main));
+    for (const side of sidechains) {
+      if (!side.stream.builder.hasConversation) continue;
+      const { root, stream } = side;
+      plans.push(
+        childPlan(
+          claudeSidechainId(facts.sessionId, root),
+          root,
+          parentId,
+          stream,
+          labelOf(side.role),
+          side.late,
+        ),
+      );
     }
   }
   if (plans.length === 0)
@@ -133,9 +149,28 @@ export async function mapClaude(unit: SourceUnit, peek: SessionPeek): Promise<Ma
 
   function newSidechain(root: string): ClaudeStream {
     const stream = new ClaudeStream('agent');
-    sidechains.push({ root, stream });
+    sidechains.push({ root, stream, role: undefined, late: undefined });
     return stream;
   }
+
+  /** Task calls just read: each labels the first unlabelled sidechain that already ran its prompt. */
+  function labelSidechains(roles: readonly { prompt: string; role: AgentRole }[], time: number): void {
+    for (const { prompt, role } of roles) {
+      const side = sidechains.find(
+        (s) => s.role === undefined && s.late === undefined && s.stream.firstPrompt === prompt,
+      );
+      if (side === undefined) continue;
+      taskRoles.get(prompt)?.splice(taskRoles.get(prompt)!.indexOf(role), 1);
+      side.late = { label: labelOf(role), at: side.stream.builder.events.length, time };
+    }
+  }
+}
+
+function descriptorOf(label: string | undefined): SessionEventInput {
+  const short = label === undefined ? undefined : shortTitle(label);
+  return descriptorEvent(
+    short === undefined ? { version: 2, mode: 'one-shot' } : { version: 2, mode: 'one-shot', label: short },
+  );
 }
 
 /** The role a 2.1 subagent's `.meta.json` companion states, if it has one. */
@@ -144,9 +179,29 @@ async function metaRole(unit: SourceUnit): Promise<AgentRole | undefined> {
   return metaFile === undefined ? undefined : readAgentMeta(metaFile);
 }
 
-function collectTaskRoles(record: JsonRecord, roles: Map<string, AgentRole[]>): void {
+/** An inline 1.0 sidechain and its role: known when its prompt showed, or learned from a later Task call. */
+interface Sidechain {
+  readonly root: string;
+  readonly stream: ClaudeStream;
+  role: AgentRole | undefined;
+  /** A label read after the sidechain started: a second descriptor, after its first `at` events. */
+  late: LateLabel | undefined;
+}
+
+interface LateLabel {
+  readonly label: string | undefined;
+  readonly at: number;
+  readonly time: number;
+}
+
+/** Collects the Task/Agent calls of an assistant line by prompt; returns the ones it added. */
+function collectTaskRoles(
+  record: JsonRecord,
+  roles: Map<string, AgentRole[]>,
+): { prompt: string; role: AgentRole }[] {
+  const added: { prompt: string; role: AgentRole }[] = [];
   const message = isRecord(record.message) ? record.message : undefined;
-  if (message === undefined || !Array.isArray(message.content)) return;
+  if (message === undefined || !Array.isArray(message.content)) return added;
   for (const block of message.content) {
     if (
       !isRecord(block) ||
@@ -166,35 +221,46 @@ function collectTaskRoles(record: JsonRecord, roles: Map<string, AgentRole[]>): 
     const list = roles.get(prompt);
     if (list === undefined) roles.set(prompt, [role]);
     else list.push(role);
+    added.push({ prompt, role });
   }
+  return added;
 }
 
-function mainPlan(id: SessionId, stream: ClaudeStream): SessionPlan {
+function mainPlan(id: SessionId, sourceId: string, stream: ClaudeStream): SessionPlan {
   return {
     header: {
       id,
       createdAt: stream.firstTime ?? 0,
       ...(stream.cwd === undefined ? {} : { cwd: stream.cwd }),
+      source: { harness: 'claude-code', sourceId },
     },
     events: stream.builder.events,
     attachments: stream.attachments.items,
   };
 }
 
+/** `sourceId`: the subagent's `agentId`, or the uuid of an inline sidechain's first line. */
 function childPlan(
   id: SessionId,
+  sourceId: string,
   parentSession: SessionId,
   stream: ClaudeStream,
   label: string | undefined,
+  late?: LateLabel,
 ): SessionPlan {
-  const events = stream.builder.events;
-  const short = label === undefined ? undefined : shortTitle(label);
+  let events: readonly SessionEventInput[] = stream.builder.events;
   const descriptor: SessionEventInput = {
-    ...descriptorEvent(
-      short === undefined ? { version: 2, mode: 'one-shot' } : { version: 2, mode: 'one-shot', label: short },
-    ),
+    ...descriptorOf(label),
     time: events[0]?.time ?? stream.firstTime ?? 0,
   };
+  // The identity unit takes the last descriptor: a label learned late is a second one, placed
+  // where it was learned, so the events before it stay what a shorter file mapped to.
+  if (late !== undefined && late.label !== undefined)
+    events = [
+      ...events.slice(0, late.at),
+      { ...descriptorOf(late.label), time: late.time },
+      ...events.slice(late.at),
+    ];
   return {
     header: {
       id,
@@ -203,6 +269,7 @@ function childPlan(
       parentSession,
       origin: 'subagent',
       delegationDepth: 1,
+      source: { harness: 'claude-code', sourceId },
     },
     events: [descriptor, ...events],
     attachments: stream.attachments.items,

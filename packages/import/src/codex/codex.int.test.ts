@@ -2,13 +2,13 @@ import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Compressor } from 'zstd-napi';
-import { checkLogInvariants } from '@strand/session';
 import { parseSubagentDescriptor } from '@strand/subagent';
 import { importTranscripts } from '../run/import-transcripts.js';
 import {
   PACKAGE_SRC,
   copyInto,
   dataOf,
+  importedLogViolations,
   readStore,
   workspace,
   type Workspace,
@@ -60,7 +60,7 @@ describe('compressed rollouts', () => {
     expect(a!.events.length).toBeGreaterThan(100);
   });
 
-  it('a truncated .zst stream is reported, and the lines before the cut import with the open turn interrupted', async () => {
+  it('a truncated .zst stream is reported, and the lines before the cut import with the open turn left open', async () => {
     const plain = Buffer.from(LONG);
     const whole = compressInFrames(plain, 32 * 1024);
     writeFileSync(
@@ -76,8 +76,13 @@ describe('compressed rollouts', () => {
       }),
     );
     const [stored] = (await readStore(ws.data)).values();
-    expect(checkLogInvariants(stored!.events, { closedTurns: true })).toEqual([]);
-    expect(dataOf<{ reason: string }>(stored!, 'turn/end').at(-1)?.reason).toBe('interrupted');
+    expect(importedLogViolations(stored!.events)).toEqual([]);
+    // The cut leaves the last turn open and nobody closes it: the rollout may still grow.
+    expect(stored!.events.filter((e) => e.type === 'turn/start').length).toBe(
+      stored!.events.filter((e) => e.type === 'turn/end').length + 1,
+    );
+    expect(dataOf<{ reason: string }>(stored!, 'turn/end').map((e) => e.reason)).not.toContain('interrupted');
+    expect(stored!.repairs).toEqual([]);
   });
 
   it('a .zst file that is not zstd fails alone, without stopping the others', async () => {
@@ -137,9 +142,7 @@ describe('spawned forks', () => {
     expect(dataOf({ ...child, events: own }, 'tool/call')).toEqual([
       { callId: 'call_C1', name: 'apply_patch', arguments: expect.stringContaining('*** Begin Patch') },
     ]);
-    expect(
-      checkLogInvariants(child.events, { inheritedEventCount: child.inheritedEventCount, closedTurns: true }),
-    ).toEqual([]);
+    expect(importedLogViolations(child.events, child.inheritedEventCount)).toEqual([]);
   });
 
   it('a fork imported before its parent is unseeded, then seeded (replaced) once the parent arrives', async () => {
@@ -233,8 +236,7 @@ describe('0.104+ thread_spawn trees', () => {
       { version: 2, mode: 'one-shot', label: 'review' },
     ]);
     expect(dataOf(review, 'user/message')).toEqual([{ content: 'Review the current diff', author: 'agent' }]);
-    for (const log of store.values())
-      expect(checkLogInvariants(log.events, { closedTurns: true })).toEqual([]);
+    for (const log of store.values()) expect(importedLogViolations(log.events)).toEqual([]);
 
     const again = await importTranscripts({ harness: 'codex', sourceDir: ws.source, dataDir: ws.data });
     expect(again).toMatchObject({ imported: 0, updated: 0, unchanged: 3, failed: 0 });

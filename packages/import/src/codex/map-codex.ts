@@ -27,8 +27,9 @@ import { codexId, type CodexFacts } from './peek.js';
 const REPLAY_WINDOW_MS = 2_000;
 
 /**
- * Maps one Codex rollout. Turn boundaries come from `task_started`/`task_complete`/
- * `turn_aborted` when the rollout records them (0.100+), else from prompts. A forked child's
+ * Maps one Codex rollout, each record to its own events. Turn boundaries come from
+ * `task_started`/`task_complete`/`turn_aborted` when the rollout records them (0.100+), else from
+ * prompts; a turn the rollout leaves open stays open. A forked child's
  * second `session_meta` and the parent history replayed after it are not the child's events.
  */
 export async function mapCodex(unit: SourceUnit, peek: SessionPeek): Promise<MappedFile> {
@@ -128,7 +129,7 @@ export async function mapCodex(unit: SourceUnit, peek: SessionPeek): Promise<Map
         const usage = usageDelta(p.info, totals);
         if (usage !== undefined) {
           totals = usage.totals;
-          builder.assistantUsage(usage.delta, 'add');
+          builder.usageRecord(usage.delta, time);
         }
         return;
       }
@@ -162,6 +163,9 @@ export async function mapCodex(unit: SourceUnit, peek: SessionPeek): Promise<Map
       continue;
     }
     const record = parsed.record;
+    // Each record maps to its own events (the prefix law of `TranscriptBuilder`): what the last
+    // one buffered is written before this one is read.
+    builder.flushAssistant();
     if (first) {
       first = false; // session_meta or the legacy header: read by the peek.
       continue;
@@ -208,7 +212,7 @@ export async function mapCodex(unit: SourceUnit, peek: SessionPeek): Promise<Map
       lastLine + 1,
       'zstd stream ends inside a frame (a rollout still being written, or a cut copy); the partial line after the cut was skipped',
     );
-  builder.finish({ turnEndsRecorded: lifecycle });
+  builder.finish();
   if (!builder.hasConversation)
     return {
       kind: 'empty',
@@ -232,7 +236,12 @@ function plan(
   parentCalls: ParentCalls | undefined,
 ): SessionPlan {
   const id = codexId(facts.id);
-  const base = { id, createdAt, ...(facts.cwd === undefined ? {} : { cwd: facts.cwd }) };
+  const base = {
+    id,
+    createdAt,
+    ...(facts.cwd === undefined ? {} : { cwd: facts.cwd }),
+    source: { harness: 'codex', sourceId: facts.id } as const,
+  };
   const fork =
     facts.forkedFrom === undefined
       ? {}

@@ -10,12 +10,24 @@ export interface ChatMessage {
   readonly index?: number;
 }
 
+/** One step of a chat in file order: a message row as written (repeats included), or a summary title. */
+export type ChatRow =
+  | { readonly kind: 'message'; readonly message: ChatMessage }
+  | { readonly kind: 'title'; readonly text: string };
+
 /** A chat file folded to what Gemini CLI itself would load. */
 export interface FoldedChat {
   readonly meta: JsonRecord;
   readonly messages: readonly ChatMessage[];
   /** A summary title and how many messages preceded the `$set` that wrote it. */
   readonly summary?: { readonly text: string; readonly after: number };
+  /**
+   * The rows in file order, for a mapping that must extend as the file grows (the import's prefix
+   * law): every message row as written, upserts included; the messages of a `$set.messages` list
+   * only while no message row came before it; summaries where they were set. Rewinds are not in
+   * it (a rewind cannot take back what was shown): they are reported.
+   */
+  readonly rows: readonly ChatRow[];
 }
 
 /**
@@ -31,6 +43,8 @@ export class ChatFolder {
   readonly #messages = new Map<string, ChatMessage>();
   #setMessages: { messages: unknown[]; line: number | null } | undefined;
   #summary: { text: string; after: number } | undefined;
+  readonly #rows: ChatRow[] = [];
+  #sawMessageRow = false;
 
   readonly #reports: FileReports;
 
@@ -53,10 +67,17 @@ export class ChatFolder {
       const ids = [...this.#messages.keys()];
       const at = ids.indexOf(record.$rewindTo);
       for (const id of at < 0 ? ids : ids.slice(at)) this.#messages.delete(id);
+      this.#reports.note(
+        line,
+        `$rewindTo ${record.$rewindTo}: the rewound messages stay in the session (what was imported is never taken back)`,
+      );
     } else if (typeof record.id === 'string') {
       const existing = this.#messages.get(record.id);
+      const message = { record, line, ...(index === undefined ? {} : { index }) };
       // Map.set keeps an existing key's position: a rewritten row stays where it first appeared.
-      this.#messages.set(record.id, { record, line, ...(index === undefined ? {} : { index }) });
+      this.#messages.set(record.id, message);
+      this.#rows.push({ kind: 'message', message });
+      this.#sawMessageRow = true;
       if (existing === undefined && typeof record.type !== 'string')
         this.#reports.skipRecord(line, `${where(index)}message ${record.id} has no type`);
     } else if (isRecord(record.$set)) {
@@ -74,9 +95,18 @@ export class ChatFolder {
   #patch(patch: JsonRecord, line: number | null): void {
     const { messages, ...rest } = patch;
     this.meta = { ...this.meta, ...rest };
-    if (Array.isArray(messages)) this.#setMessages = { messages, line };
+    if (Array.isArray(messages)) {
+      this.#setMessages = { messages, line };
+      if (!this.#sawMessageRow)
+        messages.forEach((record, index) => {
+          if (isRecord(record)) this.#rows.push({ kind: 'message', message: { record, line, index } });
+        });
+    }
     const summary = str(rest.summary);
-    if (summary !== undefined) this.#summary = { text: summary, after: this.#messages.size };
+    if (summary !== undefined) {
+      this.#summary = { text: summary, after: this.#messages.size };
+      this.#rows.push({ kind: 'title', text: summary });
+    }
   }
 
   result(): FoldedChat {
@@ -88,7 +118,12 @@ export class ChatFolder {
         isRecord(record) ? [{ record, line, index }] : [],
       );
     }
-    return { meta: this.meta, messages, ...(this.#summary === undefined ? {} : { summary: this.#summary }) };
+    return {
+      meta: this.meta,
+      messages,
+      rows: [...this.#rows],
+      ...(this.#summary === undefined ? {} : { summary: this.#summary }),
+    };
   }
 }
 
@@ -107,7 +142,11 @@ export function foldWholeJson(document: JsonRecord, reports: FileReports): Folde
   const summary = str(meta.summary);
   return summary === undefined
     ? folded
-    : { ...folded, summary: { text: summary, after: folded.messages.length } };
+    : {
+        ...folded,
+        summary: { text: summary, after: folded.messages.length },
+        rows: [...folded.rows, { kind: 'title', text: summary }],
+      };
 }
 
 /** Names a message of a whole-JSON file (it has no line of its own) in a report. */

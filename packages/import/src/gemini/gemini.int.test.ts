@@ -1,12 +1,12 @@
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkLogInvariants } from '@strand/session';
 import { importTranscripts } from '../run/import-transcripts.js';
 import {
   PACKAGE_SRC,
   copyInto,
   dataOf,
+  importedLogViolations,
   readStore,
   workspace,
   type Workspace,
@@ -33,24 +33,42 @@ beforeEach(() => {
 afterEach(() => ws.dispose());
 
 describe('Gemini chat files', () => {
-  it('$rewindTo drops the rewound message and everything after it; rows rewritten by id keep one message', async () => {
+  it('a row rewritten by id adds only what is new; $rewindTo is reported and takes nothing back', async () => {
     copyFileSync(REWIND, path.join(ws.source, 'site', 'chats', path.basename(REWIND)));
     const summary = await importTranscripts({ harness: 'gemini', sourceDir: ws.source, dataDir: ws.data });
-    expect(summary).toMatchObject({ imported: 1, failed: 0, skipped: 0, reports: [] });
+    expect(summary).toMatchObject({ imported: 1, failed: 0, skipped: 0 });
+    expect(summary.reports).toEqual([
+      {
+        file: expect.stringContaining(path.basename(REWIND)),
+        line: 8,
+        kind: 'note',
+        reason: expect.stringContaining('$rewindTo m3'),
+      },
+    ]);
     const stored = (await readStore(ws.data)).get('gemini-7e7e7e7e-0000-4000-8000-000000000001')!;
     expect(stored.header).toMatchObject({
       cwd: '/home/dev/site',
       createdAt: Date.parse('2026-05-01T08:00:00.000Z'),
     });
+    // A live follower saw the rewound turn: it stays (the prefix law: nothing is taken back).
     expect(dataOf(stored, 'user/message')).toEqual([
       { content: 'Make the header blue', author: 'human' },
+      { content: 'Actually make it red', author: 'human' },
       { content: 'Make it green instead', author: 'human' },
     ]);
-    expect(JSON.stringify(stored.events)).not.toContain('red');
+    const replace = {
+      id: 't1',
+      name: 'replace',
+      arguments: JSON.stringify({ file_path: 'src/header.css', old_string: 'blue', new_string: 'red' }),
+    };
     expect(dataOf(stored, 'assistant/message')).toEqual([
       { content: 'Done: the header is blue.', usage: { input: 100, output: 15 } },
+      // m4 written empty (its usage), then again whole: the rewrite adds its text and its call.
+      { content: '', usage: { input: 200, output: 25 } },
+      { content: 'The header is red now.', toolCalls: [replace] },
       { content: 'The header is green.', usage: { input: 300, output: 35 } },
     ]);
+    expect(dataOf(stored, 'tool/result')).toEqual([{ callId: 't1', content: 'Edited src/header.css' }]);
     // The first prompt titles the session; the summary written at the end wins.
     expect(dataOf<{ title: string }>(stored, 'session/title').map((t) => t.title)).toEqual([
       'Make the header blue',
@@ -59,7 +77,7 @@ describe('Gemini chat files', () => {
     expect(dataOf(stored, 'request/header')).toEqual([
       { provider: 'google', model: 'gemini-3-flash-preview' },
     ]);
-    expect(checkLogInvariants(stored.events, { closedTurns: true })).toEqual([]);
+    expect(importedLogViolations(stored.events)).toEqual([]);
   });
 
   it('a whole-JSON chat maps its tool calls with their results', async () => {
@@ -141,8 +159,7 @@ describe('Gemini chat files', () => {
       { content: 'Objective: Find why checkout is slow', author: 'human' },
     ]);
     expect(store.get('gemini-5a5a5a5b-0000-4000-8000-000000000003')).toBeDefined();
-    for (const log of store.values())
-      expect(checkLogInvariants(log.events, { closedTurns: true })).toEqual([]);
+    for (const log of store.values()) expect(importedLogViolations(log.events)).toEqual([]);
 
     const again = await importTranscripts({ harness: 'gemini', sourceDir: ws.source, dataDir: ws.data });
     expect(again).toMatchObject({ imported: 0, updated: 0, unchanged: 3, failed: 0 });

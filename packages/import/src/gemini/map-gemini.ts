@@ -31,21 +31,25 @@ export async function mapGemini(unit: SourceUnit, peek: SessionPeek): Promise<Ma
   const builder = new TranscriptBuilder();
   const sink = new AttachmentSink();
   const startTime = timeOf(folded.meta.startTime);
-  const summaryAt = folded.summary?.after ?? -1;
-  folded.messages.forEach((message, index) => {
-    if (index === summaryAt)
-      builder.explicitTitle(folded.summary!.text, timeOf(message.record.timestamp) ?? startTime);
-    mapMessage(message, builder, sink, reports, startTime ?? 0);
-  });
-  if (folded.summary !== undefined && summaryAt >= folded.messages.length)
-    builder.explicitTitle(folded.summary.text, undefined);
+  const seen = new RowMemory();
+  // Row by row, upserts as what they add (the prefix law of `TranscriptBuilder`): the file may
+  // still grow, and a row written again must not change what its first write mapped to.
+  for (const row of folded.rows) {
+    if (row.kind === 'title') builder.explicitTitle(row.text, undefined);
+    else mapMessage(row.message, builder, sink, reports, startTime ?? 0, seen);
+  }
   builder.finish();
   if (!builder.hasConversation) return { kind: 'empty', reason: 'no conversation messages', reports, hash };
 
   const id = peek.primaryId;
   const cwd = cwdOf(folded.meta) ?? (await projectRoot(unit.file));
   const createdAt = startTime ?? builder.events[0]?.time ?? 0;
-  const header = { id, createdAt, ...(cwd === undefined ? {} : { cwd }) };
+  const header = {
+    id,
+    createdAt,
+    ...(cwd === undefined ? {} : { cwd }),
+    source: { harness: 'gemini', sourceId: facts.sessionId } as const,
+  };
   let plan: SessionPlan = { header, events: builder.events, attachments: sink.items };
   const parentSessionId =
     facts.parentSessionId ?? (facts.chat?.delegatedBy !== undefined ? facts.sessionId : undefined);
@@ -71,15 +75,56 @@ export async function mapGemini(unit: SourceUnit, peek: SessionPeek): Promise<Ma
   return { kind: 'sessions', plans: [plan], reports, hash };
 }
 
+/** What earlier rows of a chat already mapped: message ids with the text written, tool calls announced. */
+class RowMemory {
+  readonly #messages = new Map<string, string>();
+  readonly #calls = new Set<string>();
+
+  /** True the first time a message id is seen (a message without an id is always new). */
+  firstWrite(record: JsonRecord): boolean {
+    const id = str(record.id);
+    if (id === undefined) return true;
+    if (this.#messages.has(id)) return false;
+    this.#messages.set(id, '');
+    return true;
+  }
+
+  /**
+   * The text a row adds to what its message already wrote: the new tail when the text only grew
+   * (a reply written empty, then whole), nothing when it is unchanged or was rewritten otherwise
+   * (what was shown is never taken back).
+   */
+  addedText(record: JsonRecord, text: string): string {
+    const id = str(record.id);
+    if (id === undefined) return text;
+    const before = this.#messages.get(id) ?? '';
+    if (text.length <= before.length || !text.startsWith(before)) return '';
+    this.#messages.set(id, text);
+    return text.slice(before.length);
+  }
+
+  /** True the first time a call id is announced. */
+  newCall(id: string): boolean {
+    if (this.#calls.has(id)) return false;
+    this.#calls.add(id);
+    return true;
+  }
+}
+
 function mapMessage(
   message: ChatMessage,
   builder: TranscriptBuilder,
   sink: AttachmentSink,
   reports: FileReports,
   fallback: number,
+  seen: RowMemory,
 ): void {
   const m = message.record;
   const time = timeOf(m.timestamp) ?? builder.lastTime ?? fallback;
+  const first = seen.firstWrite(m);
+  // A message written again (gemini-cli rewrites a reply whole once its tools finish) adds only
+  // what is new: tool calls not announced yet, results of calls that finished since.
+  if (!first && m.type !== 'gemini') return;
   switch (m.type) {
     case 'user': {
       const blocks = partsToBlocks(m.content, sink);
@@ -95,18 +140,24 @@ function mapMessage(
       return;
     }
     case 'gemini': {
-      const model = str(m.model);
-      if (model !== undefined) builder.assistantRoute({ provider: PROVIDER, model }, time);
-      for (const block of partsToBlocks(m.content, sink)) builder.assistantBlock(block, time);
       const calls = Array.isArray(m.toolCalls) ? m.toolCalls.filter(isRecord) : [];
-      for (const call of calls)
+      const announced = calls.filter((call) => seen.newCall(str(call.id) ?? ''));
+      const blocks = partsToBlocks(m.content, sink);
+      const added = seen.addedText(m, textOf(blocks));
+      if (first || announced.length > 0 || added.length > 0) {
+        const model = str(m.model);
+        if (model !== undefined) builder.assistantRoute({ provider: PROVIDER, model }, time);
+      }
+      if (first) for (const block of blocks) builder.assistantBlock(block, time);
+      else builder.assistantText(added, time);
+      for (const call of announced)
         builder.assistantToolCall(
           str(call.id) ?? '',
           str(call.name) ?? 'unknown',
           JSON.stringify(call.args ?? {}),
           time,
         );
-      if (isRecord(m.tokens)) {
+      if (first && isRecord(m.tokens)) {
         builder.assistantUsage(
           { input: count(m.tokens.input), output: count(m.tokens.output) + count(m.tokens.thoughts) },
           'replace',

@@ -27,18 +27,21 @@ interface PendingAssistant {
 /**
  * Turns a harness's records, fed in conversation order, into core-vocabulary events.
  *
- * Invariants it keeps, whatever the input:
- * - every turn it opens is closed: by the next turn, by an explicit end, or by `finish()`;
- * - every `tool/call` (one per call id) gets exactly one `tool/result` (a call left unanswered
- *   when its turn closes gets the `TOOL_OUTCOME_UNKNOWN` result crash repair would write);
- * - an `assistant/message` is followed by the `tool/call`s it announces, and a `request/header`
- *   precedes it whenever the route differs from the last one written;
- * - the events are a pure function of the records: synthetic events take the time of the record
- *   they stand for (a turn's implicit end takes the time of its last event), so mapping a
- *   transcript that only grew yields the earlier mapping as a prefix.
+ * The one law it serves (live ingest depends on it): **mapping any prefix of a transcript yields
+ * a prefix of the events of mapping the whole transcript.** So:
+ * - each source record maps to its own events: mappers call `flushAssistant` at the end of every
+ *   record, and nothing a record wrote is merged with, or changed by, a later record;
+ * - nothing is written for the end of the input: `finish()` writes no closers, and a turn left
+ *   open stays open (the session has a `source`, so crash repair never closes it either);
+ * - a turn is closed only when a later record shows its end: the next prompt or turn start, or
+ *   the harness's own end marker. A call still unanswered then gets the `TOOL_OUTCOME_UNKNOWN`
+ *   result crash repair would write;
+ * - synthetic events take the time of the record they stand for (a turn's implicit end takes the
+ *   time of its last event).
  *
- * Assistant output is buffered until something else happens (a result, a prompt, a turn end, or
- * `flushAssistant`), so the chunks of one streamed response become one message.
+ * Other invariants: every `tool/call` (one per call id) gets at most one `tool/result`; an
+ * `assistant/message` is followed by the `tool/call`s it announces, and a `request/header`
+ * precedes it whenever the route differs from the last one written.
  */
 export class TranscriptBuilder {
   readonly events: SessionEventInput[] = [];
@@ -54,8 +57,6 @@ export class TranscriptBuilder {
   #pending: PendingAssistant | undefined;
   #orphanUsage: Usage | undefined;
   #turnError: string | undefined;
-  /** Whether the last event of the open turn is a final answer (an assistant message without calls). */
-  #endsWithAnswer = false;
   #messages = 0;
 
   /** True once any user or assistant message was written: a transcript without one is not a session. */
@@ -112,7 +113,6 @@ export class TranscriptBuilder {
     if (!this.#turnOpen) this.startTurn(time);
     this.#emit('user/message', { content, author }, time);
     this.#messages++;
-    this.#endsWithAnswer = false;
   }
 
   /** A message no person typed (injected context, hook feedback): kept where it occurs, turn or not. */
@@ -120,7 +120,6 @@ export class TranscriptBuilder {
     this.flushAssistant();
     this.#emit('user/message', { content, author: 'system' }, time);
     this.#messages++;
-    if (this.#turnOpen) this.#endsWithAnswer = false;
   }
 
   /** Opens a turn explicitly (a harness that records turn starts); closes an open one first. */
@@ -131,7 +130,6 @@ export class TranscriptBuilder {
     this.#turnOpen = true;
     this.#openCalls = [];
     this.#turnError = undefined;
-    this.#endsWithAnswer = false;
   }
 
   assistantText(text: string, time: number): void {
@@ -162,6 +160,23 @@ export class TranscriptBuilder {
     if (mode === 'replace' && pending !== undefined) pending.usage = usage;
     else if (pending !== undefined) pending.usage = sum(pending.usage, usage);
     else this.#orphanUsage = sum(this.#orphanUsage, usage);
+  }
+
+  /**
+   * Usage a harness logs in a record of its own after the response it counts (Codex's
+   * `token_count`). The response is already written and never rewritten, so the usage is an
+   * `assistant/message` of its own with no content, in the open turn; outside a turn it rides on
+   * the next response.
+   */
+  usageRecord(usage: Usage, time: number): void {
+    this.flushAssistant();
+    if (usage.input === 0 && usage.output === 0) return;
+    if (!this.#turnOpen) {
+      this.#orphanUsage = sum(this.#orphanUsage, usage);
+      return;
+    }
+    this.#emit('assistant/message', { content: '', usage: sum(usage, this.#orphanUsage)! }, time);
+    this.#orphanUsage = undefined;
   }
 
   /** Remembers an error of the open turn; an implicit end then closes it with `error`. */
@@ -198,7 +213,6 @@ export class TranscriptBuilder {
       this.#emit('tool/call', { callId: call.id, name: call.name, arguments: call.arguments }, pending.time);
       this.#openCalls.push(call.id);
     }
-    this.#endsWithAnswer = pending.calls.length === 0;
   }
 
   /** A tool's outcome. A second result for one call (or one after its unknown-outcome closer) is dropped. */
@@ -209,7 +223,6 @@ export class TranscriptBuilder {
     this.#answered.add(callId);
     this.#openCalls = this.#openCalls.filter((c) => c !== callId);
     this.#emit('tool/result', isError ? { callId, content, isError: true } : { callId, content }, time);
-    this.#endsWithAnswer = false;
   }
 
   /**
@@ -239,17 +252,12 @@ export class TranscriptBuilder {
   }
 
   /**
-   * End of transcript. A turn still open is `completed` when it ends with a final answer and the
-   * harness does not record turn ends itself, `error` after a recorded error, else `interrupted`
-   * (the transcript stops mid-turn: a live session, a crash, a cut copy).
+   * End of the input read so far. Writes what the last record left buffered and nothing else: a
+   * turn still open stays open, since the transcript may still grow (a live session) and a closer
+   * written now would be taken back by the lines that follow.
    */
-  finish(options: { turnEndsRecorded?: boolean } = {}): void {
+  finish(): void {
     this.flushAssistant();
-    if (!this.#turnOpen) return;
-    if (this.#turnError !== undefined) this.endTurn('error');
-    else if (this.#endsWithAnswer && options.turnEndsRecorded !== true && this.#openCalls.length === 0)
-      this.endTurn('completed');
-    else this.endTurn('interrupted');
   }
 
   #pendingAt(time: number): PendingAssistant {
@@ -265,7 +273,6 @@ export class TranscriptBuilder {
     }
     this.events.push({ type, time, data });
     this.#lastTime = time;
-    if (type !== 'turn/end' && type !== 'session/title') this.#endsWithAnswer = false;
   }
 }
 

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openJsonlPersistence, type StoredLog } from '@strand/persistence';
+import { checkLogInvariants, repairEvents, type LogViolation, type SessionEvent } from '@strand/session';
 
 /** Test helpers: real folders in a temp dir, real JSONL persistence. Not part of the public API. */
 
@@ -101,4 +102,16 @@ export function snapshotTree(dir: string): Map<string, string> {
 /** The `data` of events of one type, in order. */
 export function dataOf<T = Record<string, unknown>>(log: StoredLog, type: string): T[] {
   return log.events.filter((e) => e.type === type).map((e) => e.data as T);
+}
+
+/**
+ * The invariants of an imported log: contiguous, frozen, and every turn closed but possibly the
+ * last — which the source closes when it shows its end (imported sessions are never repaired), and
+ * whose crash-repair closers would complete it, so it is a well-formed open turn.
+ */
+export function importedLogViolations(
+  events: readonly SessionEvent[],
+  inheritedEventCount = 0,
+): LogViolation[] {
+  return checkLogInvariants([...events, ...repairEvents(events)], { inheritedEventCount, closedTurns: true });
 }

@@ -12,9 +12,16 @@ const HEADER_KEYS = [
   'isSeeded',
 ] as const;
 
-/** Header equality on the logical fields (the format version is the store's business). */
+/**
+ * Header equality on the logical fields (the format version is the store's business). A session
+ * imported before headers said where it came from differs here, so it is created again once.
+ */
 export function headersEqual(a: SessionHeader, b: SessionHeader): boolean {
-  return HEADER_KEYS.every((key) => a[key] === b[key]);
+  return (
+    HEADER_KEYS.every((key) => a[key] === b[key]) &&
+    a.source?.harness === b.source?.harness &&
+    a.source?.sourceId === b.source?.sourceId
+  );
 }
 
 /**

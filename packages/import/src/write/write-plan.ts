@@ -18,6 +18,12 @@ export interface WriteTarget {
   readonly persistence: SessionPersistence;
   /** Ids known to be stored; kept current by `writePlan`. */
   readonly stored: Set<string>;
+  /**
+   * Appends the events a stored session is missing. Live ingest sets it to append through the
+   * host's live store, so followers of the session receive them; without it they are appended
+   * through the persistence directly (a one-shot import, with no followers).
+   */
+  readonly appendMissing?: (log: StoredLog, suffix: readonly SessionEventInput[]) => Promise<void>;
 }
 
 export interface WriteResult {
@@ -67,14 +73,17 @@ export async function writePlan(target: WriteTarget, plan: SessionPlan): Promise
     const suffix = resolved.own.slice(log.events.length - resolved.inherited.length);
     if (suffix.length === 0) return { outcome: 'unchanged', events: total, ...extra };
     await putAttachments(persistence, id, plan);
-    const session = new Session({
-      header: log.header,
-      events: log.events,
-      inheritedEventCount: log.inheritedEventCount,
-      incarnation: log.incarnation,
-      writer: persistenceWriter(persistence, id),
-    });
-    await session.append(suffix);
+    if (target.appendMissing !== undefined) await target.appendMissing(log, suffix);
+    else {
+      const session = new Session({
+        header: log.header,
+        events: log.events,
+        inheritedEventCount: log.inheritedEventCount,
+        incarnation: log.incarnation,
+        writer: persistenceWriter(persistence, id),
+      });
+      await session.append(suffix);
+    }
     return { outcome: 'appended', events: total, ...extra };
   }
   // Refuse a bad plan before the old log is gone.

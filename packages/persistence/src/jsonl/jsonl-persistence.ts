@@ -4,6 +4,7 @@ import path from 'node:path';
 import {
   SessionLogOffset,
   parseSessionHeader,
+  isReadOnlySession,
   repairEvents,
   type SessionEvent,
   type SessionId,
@@ -382,7 +383,8 @@ export class JsonlSessionPersistence implements SessionPersistence {
       storedBytes: Number(size),
       inheritedEventCount: record.inheritedEventCount,
       events: decoded.events,
-      repairs,
+      // An imported session's open turn is its harness's to close, never crash repair's.
+      repairs: isReadOnlySession(record.header) ? [] : repairs,
       tornTail: decoded.tornTail,
     };
   }

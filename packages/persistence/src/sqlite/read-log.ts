@@ -1,4 +1,5 @@
 import {
+  isReadOnlySession,
   repairEvents,
   SessionLogOffset,
   type SessionEvent,
@@ -26,8 +27,11 @@ export function readStoredLog(sql: Statements, id: SessionId, dataTypes?: Readon
   const [key, incarnation, headerJson, inherited, nextSeq, revision, storedBytes] = sessionRow(sql, id);
   const events = decodeEvents(sql.eventsOf.iterate(key), 0, id, dataTypes);
   checkLogEnd(events.length, nextSeq, id);
+  const header = decodeHeader(headerJson, id);
   let repairs: SessionEvent[];
-  if (dataTypes === undefined) repairs = repairEvents(events);
+  // An imported session's open turn is its harness's to close, never crash repair's.
+  if (isReadOnlySession(header)) repairs = [];
+  else if (dataTypes === undefined) repairs = repairEvents(events);
   else {
     // Same read transaction: the open turn read again in full is the same turn.
     const start = elidedOpenTurnStart(events, dataTypes);
@@ -36,7 +40,7 @@ export function readStoredLog(sql: Statements, id: SessionId, dataTypes?: Readon
     repairs = scanRepairs(id, events, fullFrom);
   }
   return Object.freeze({
-    header: decodeHeader(headerJson, id),
+    header,
     incarnation,
     revision: revisionToken(incarnation, revision),
     storedBytes,

@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
 import { throwIfAborted, type StoredLog, type StoredSuffix } from '@strand/persistence';
 import {
+  isReadOnlySession,
   repairEvents,
   SessionLogOffset,
   type SessionEvent,
@@ -30,15 +31,17 @@ export async function readStoredLog(
   throwIfAborted(signal, id);
   const [incarnation, headerJson, inherited, nextSeq, revision, storedBytes] = sessionOf(lines, id);
   const events = decodeLines(lines, id, 0, nextSeq, signal);
+  const header = decodeHeader(headerJson, id);
   return Object.freeze({
-    header: decodeHeader(headerJson, id),
+    header,
     incarnation,
     revision: revisionToken(incarnation, revision),
     storedBytes: Number(storedBytes),
     inheritedEventCount: SessionLogOffset(inherited),
     events: Object.freeze(events),
     // Deterministic closers: exactly what a later `load` writes. Never written from here.
-    repairs: Object.freeze(repairEvents(events)),
+    // An imported session's open turn is its harness's to close, never crash repair's.
+    repairs: Object.freeze(isReadOnlySession(header) ? [] : repairEvents(events)),
     // A PostgreSQL commit is atomic: there is no torn tail to find.
     tornTail: false,
   });

@@ -1,0 +1,266 @@
+import { spawn } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { importTranscripts, type Harness } from '@strand/import';
+import { openJsonlPersistence } from '@strand/persistence';
+import type { FollowSnapshot, SessionListRow, WireEvent } from '@strand/protocol';
+import { RpcTestClient } from '@strand/runtime/testing';
+import { startStrand, type StrandProcess } from './testing/strand-process.js';
+
+/**
+ * `strand serve --watch`, end to end: a real host process follows transcript files while real
+ * writer processes append to them in each harness's format, a real follower is connected over
+ * the wire, and what it received equals a one-shot `strand import` of the finished files. The
+ * host is also killed (SIGKILL) mid-ingest and restarted: the data folder then equals a one-shot
+ * import exactly.
+ */
+
+const IMPORT_SRC = path.resolve(fileURLToPath(import.meta.url), '../../../import/src');
+const CLAUDE_SID = '5b1c2d3e-4f50-4617-8829-3a4b5c6d7e8f';
+const CLAUDE_DIR = path.join(IMPORT_SRC, 'claude-code/fixtures/subagents-layout/-home-dev-app');
+const GEMINI_FILE = path.join(IMPORT_SRC, 'gemini/fixtures/rewind/session-2026-05-01T08-00-7e7e7e7e.jsonl');
+const CODEX_FILE = path.join(
+  IMPORT_SRC,
+  'codex/fixtures/spawn-fork/rollout-2026-02-01T10-00-00-01a00000-0000-7000-8000-000000000001.jsonl',
+);
+
+/**
+ * A writer process: appends the lines `[from, to)` of `source` to `file`, each in two writes (the
+ * first half of the line, a pause, the rest with its newline), pausing between lines. The host
+ * must never map a half line.
+ */
+const WRITER = `
+const fs = require('node:fs');
+const [file, source, from, to, pause] = process.argv.slice(1);
+const lines = fs.readFileSync(source, 'utf8').split('\\n').filter((l) => l.length > 0).slice(Number(from), Number(to));
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+(async () => {
+  for (const line of lines) {
+    const half = Math.floor(line.length / 2);
+    fs.appendFileSync(file, line.slice(0, half));
+    await sleep(Number(pause));
+    fs.appendFileSync(file, line.slice(half) + '\\n');
+    await sleep(Number(pause));
+  }
+})();
+`;
+
+function appendLines(file: string, source: string, from: number, to: number, pauseMs = 15): Promise<void> {
+  const child = spawn(
+    process.execPath,
+    ['-e', WRITER, file, source, String(from), String(to), String(pauseMs)],
+    {
+      stdio: 'ignore',
+    },
+  );
+  return new Promise((resolve, reject) => {
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`writer exited ${code}`))));
+  });
+}
+
+const linesOf = (file: string): string[] =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.length > 0);
+
+let roots: string[] = [];
+let hosts: StrandProcess[] = [];
+let clients: RpcTestClient[] = [];
+afterEach(async () => {
+  for (const c of clients) c.close();
+  for (const h of hosts) h.kill('SIGKILL');
+  await Promise.all(hosts.map((h) => h.exited));
+  for (const r of roots) rmSync(r, { recursive: true, force: true });
+  roots = [];
+  hosts = [];
+  clients = [];
+});
+
+function folders(): { src: string; data: string; fresh: string } {
+  const root = mkdtempSync(path.join(tmpdir(), 'strand-watch-'));
+  roots.push(root);
+  const out = { src: path.join(root, 'src'), data: path.join(root, 'data'), fresh: path.join(root, 'fresh') };
+  mkdirSync(out.src, { recursive: true });
+  return out;
+}
+
+async function serve(
+  harness: Harness,
+  src: string,
+  data: string,
+): Promise<{ host: StrandProcess; rpcUrl: string }> {
+  const host = startStrand([
+    'serve',
+    '--watch',
+    `${harness}:${src}`,
+    '--data',
+    data,
+    '--port',
+    '0',
+    '--json',
+  ]);
+  hosts.push(host);
+  const out = await host.until((s) => s.includes('"rpcUrl"'), 'the serve URL');
+  const { rpcUrl } = JSON.parse(out.trim().split('\n').at(-1)!) as { rpcUrl: string };
+  return { host, rpcUrl };
+}
+
+type Plain = Pick<WireEvent, 'type' | 'time' | 'data'>;
+const plain = (events: readonly WireEvent[]): Plain[] =>
+  events.map(({ type, time, data }) => ({ type, time, data }));
+
+/** Every session of a data folder: header and events. */
+async function storeOf(data: string): Promise<Map<string, { header: unknown; events: Plain[] }>> {
+  const persistence = await openJsonlPersistence({ root: data });
+  try {
+    const out = new Map<string, { header: unknown; events: Plain[] }>();
+    for (const row of await persistence.list()) {
+      const log = await persistence.inspect(row.header.id);
+      out.set(row.header.id, { header: log.header, events: plain(log.events) });
+    }
+    return out;
+  } finally {
+    await persistence.close();
+  }
+}
+
+/** What a one-shot import of `src` writes. */
+async function oneShot(
+  harness: Harness,
+  src: string,
+  fresh: string,
+): Promise<Map<string, { header: unknown; events: Plain[] }>> {
+  await importTranscripts({ harness, sourceDir: src, dataDir: fresh });
+  return storeOf(fresh);
+}
+
+/** Follows `id` and collects every event it receives, opening snapshot included. */
+async function follow(client: RpcTestClient, id: string): Promise<{ events: () => WireEvent[] }> {
+  const snapshot = await client.call<FollowSnapshot>('session.follow', { id, window: 10_000 });
+  expect(snapshot.header.source).toBeDefined();
+  return {
+    events: () => {
+      const out = [...snapshot.events];
+      for (const m of client.frames) {
+        if (m.method !== 'follow.events') continue;
+        const params = m.params as { followId: string; events: WireEvent[] };
+        if (params.followId === snapshot.followId) out.push(...params.events);
+      }
+      return out;
+    },
+  };
+}
+
+async function until(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+async function listed(client: RpcTestClient): Promise<SessionListRow[]> {
+  return (await client.call<{ sessions: SessionListRow[] }>('session.list')).sessions;
+}
+
+describe('strand serve --watch', () => {
+  const cases: {
+    harness: Harness;
+    id: string;
+    source: string;
+    at: (src: string) => string;
+    first: number;
+  }[] = [
+    {
+      harness: 'claude-code',
+      id: `claude-${CLAUDE_SID}`,
+      source: path.join(CLAUDE_DIR, `${CLAUDE_SID}.jsonl`),
+      at: (src) => path.join(src, '-home-dev-app', `${CLAUDE_SID}.jsonl`),
+      first: 3,
+    },
+    {
+      harness: 'codex',
+      id: 'codex-01a00000-0000-7000-8000-000000000001',
+      source: CODEX_FILE,
+      at: (src) => path.join(src, '2026', '02', '01', path.basename(CODEX_FILE)),
+      first: 4,
+    },
+    {
+      harness: 'gemini',
+      id: 'gemini-7e7e7e7e-0000-4000-8000-000000000001',
+      source: GEMINI_FILE,
+      at: (src) => path.join(src, 'site', 'chats', path.basename(GEMINI_FILE)),
+      first: 2,
+    },
+  ];
+
+  for (const c of cases) {
+    it(`${c.harness}: lines a writer appends reach a connected follower, and equal a one-shot import`, async () => {
+      const { src, data, fresh } = folders();
+      const file = c.at(src);
+      mkdirSync(path.dirname(file), { recursive: true });
+      const lines = linesOf(c.source);
+      writeFileSync(file, lines.slice(0, c.first).join('\n') + '\n');
+      const { rpcUrl } = await serve(c.harness, src, data);
+      const client = await RpcTestClient.open(rpcUrl);
+      clients.push(client);
+      await until(async () => (await listed(client)).some((r) => r.id === c.id), `session ${c.id} listed`);
+      const followed = await follow(client, c.id);
+      await appendLines(file, c.source, c.first, lines.length);
+      if (c.harness === 'claude-code') {
+        // A subagent file appearing under the watched parent joins its tree live.
+        cpSync(
+          path.join(CLAUDE_DIR, CLAUDE_SID, 'subagents'),
+          path.join(path.dirname(file), CLAUDE_SID, 'subagents'),
+          {
+            recursive: true,
+          },
+        );
+      }
+      const expected = await oneShot(c.harness, src, fresh);
+      const want = expected.get(c.id)!.events;
+      await until(() => followed.events().length >= want.length, 'the follower to receive every event');
+      expect(plain(followed.events())).toEqual(want);
+      if (c.harness === 'claude-code') {
+        await until(
+          async () => (await listed(client)).filter((r) => r.header.parentSession === c.id).length === 2,
+          'both subagent children listed under the parent',
+        );
+      }
+    });
+  }
+
+  it('killed (SIGKILL) mid-ingest, appended to, restarted: the data folder equals a one-shot import', async () => {
+    const { src, data, fresh } = folders();
+    const file = path.join(src, '2026', '02', '01', path.basename(CODEX_FILE));
+    mkdirSync(path.dirname(file), { recursive: true });
+    const lines = linesOf(CODEX_FILE);
+    writeFileSync(file, lines.slice(0, 3).join('\n') + '\n');
+    const first = await serve('codex', src, data);
+    const client = await RpcTestClient.open(first.rpcUrl);
+    clients.push(client);
+    const id = 'codex-01a00000-0000-7000-8000-000000000001';
+    await until(async () => (await listed(client)).some((r) => r.id === id), 'the session listed');
+    const followed = await follow(client, id);
+    const half = Math.floor(lines.length / 2);
+    const writing = appendLines(file, CODEX_FILE, 3, lines.length, 20);
+    // Kill the host once it has ingested some of the appended lines, while the writer goes on.
+    const seen = followed.events().length;
+    await until(() => followed.events().length > seen, 'some appended events to arrive');
+    first.host.kill('SIGKILL');
+    expect(await first.host.exited).toBeNull();
+    await writing;
+    expect(linesOf(file).length).toBeGreaterThan(half);
+    const second = await serve('codex', src, data);
+    second.host.kill('SIGTERM');
+    await second.host.exited;
+    expect(await storeOf(data)).toEqual(await oneShot('codex', src, fresh));
+  });
+});

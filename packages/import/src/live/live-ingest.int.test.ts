@@ -1,0 +1,125 @@
+import { appendFileSync, mkdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openJsonlPersistence, SessionPreparations, type SessionPersistence } from '@strand/persistence';
+import { SessionId, SessionStore } from '@strand/session';
+import { PACKAGE_SRC, workspace, type Workspace } from '../testing/fixture-dirs.js';
+import type { ImportReport } from '../types.js';
+import { startLiveIngest, type LiveIngest } from './live-ingest.js';
+
+/**
+ * Live ingest in process, over real files, real fsync'd JSONL persistence and a real live store:
+ * what it reports and keeps when a watched transcript shrinks, vanishes or is rewritten.
+ */
+const GEMINI = path.join(
+  PACKAGE_SRC,
+  'gemini',
+  'fixtures',
+  'rewind',
+  'session-2026-05-01T08-00-7e7e7e7e.jsonl',
+);
+const ID = SessionId('gemini-7e7e7e7e-0000-4000-8000-000000000001');
+
+let ws: Workspace;
+let persistence: SessionPersistence;
+let ingest: LiveIngest | undefined;
+const reports: ImportReport[] = [];
+let file: string;
+let store: SessionStore;
+
+beforeEach(async () => {
+  ws = workspace('strand-live-');
+  mkdirSync(path.join(ws.source, 'site', 'chats'), { recursive: true });
+  file = path.join(ws.source, 'site', 'chats', path.basename(GEMINI));
+  persistence = await openJsonlPersistence({ root: ws.data });
+  store = new SessionStore();
+  reports.length = 0;
+});
+
+afterEach(async () => {
+  await ingest?.close();
+  ingest = undefined;
+  await persistence.close();
+  ws.dispose();
+});
+
+async function start(): Promise<LiveIngest> {
+  ingest = startLiveIngest({
+    watches: [{ harness: 'gemini', dir: ws.source }],
+    target: { persistence, preparations: new SessionPreparations(persistence), store },
+    onReport: (r) => reports.push(r),
+    settleMs: 5,
+  });
+  await ingest.ready;
+  return ingest;
+}
+
+/** Waits until `condition` holds, re-checking after every quiet moment of the ingest. */
+async function settled(live: LiveIngest, condition: () => Promise<boolean> | boolean): Promise<void> {
+  for (let i = 0; i < 400 && !(await condition()); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await live.idle();
+  }
+  expect(await condition()).toBe(true);
+}
+
+const lines = readFileSync(GEMINI, 'utf8')
+  .split('\n')
+  .filter((l) => l.length > 0);
+const eventsOf = async (): Promise<number> => (await persistence.inspect(ID)).events.length;
+
+describe('live ingest', () => {
+  it('a file present at start becomes a session; appended lines are appended, nothing replaced', async () => {
+    writeFileSync(file, lines.slice(0, 2).join('\n') + '\n');
+    const live = await start();
+    const first = await eventsOf();
+    expect(first).toBeGreaterThan(0);
+    const { incarnation } = await persistence.inspect(ID);
+    appendFileSync(file, lines.slice(2).join('\n') + '\n');
+    await settled(live, async () => (await eventsOf()) > first + 5);
+    expect((await persistence.inspect(ID)).incarnation).toBe(incarnation);
+    expect((await persistence.inspect(ID)).header.source).toEqual({
+      harness: 'gemini',
+      sourceId: '7e7e7e7e-0000-4000-8000-000000000001',
+    });
+    expect(reports.filter((r) => r.kind !== 'note')).toEqual([]);
+    expect(store.size).toBe(0); // appended through the store, detached again
+  });
+
+  it('a truncated file is reported and its session kept as it was', async () => {
+    writeFileSync(file, lines.join('\n') + '\n');
+    const live = await start();
+    const before = await persistence.inspect(ID);
+    truncateSync(file, 200);
+    await settled(live, () => reports.some((r) => r.reason.includes('shrank')));
+    const after = await persistence.inspect(ID);
+    expect(after.events).toEqual(before.events);
+    expect(after.incarnation).toBe(before.incarnation);
+  });
+
+  it('a deleted file is reported and its session kept', async () => {
+    writeFileSync(file, lines.join('\n') + '\n');
+    const live = await start();
+    const before = await persistence.inspect(ID);
+    rmSync(file);
+    await settled(live, () => reports.some((r) => r.reason.includes('deleted')));
+    expect((await persistence.inspect(ID)).events).toEqual(before.events);
+  });
+
+  it('a file rewritten in place with content that is no extension is replaced, and says so', async () => {
+    writeFileSync(file, lines.slice(0, 4).join('\n') + '\n');
+    const live = await start();
+    const before = await persistence.inspect(ID);
+    // Same length or longer, other content: the first prompt is rewritten.
+    const rewritten = [
+      lines[0]!,
+      lines[1]!.replace('Make the header blue', 'Make the footer pink'),
+      ...lines.slice(2, 6),
+    ];
+    writeFileSync(file, rewritten.join('\n') + '\n');
+    await settled(live, () => reports.some((r) => r.kind === 'replaced'));
+    const after = await persistence.inspect(ID);
+    expect(after.incarnation).not.toBe(before.incarnation);
+    expect(JSON.stringify(after.events)).toContain('Make the footer pink');
+  });
+});
