@@ -253,7 +253,11 @@ describe('strand mcp over stdio (the SDK client, a real folder)', () => {
 
 describe('strand mcp beside a host holding the folder', () => {
   it('reads through that host (its token file), and a wrong token is refused by the host', async () => {
-    const host = await startServe(data, ['--token', `mcp-test-${process.pid}`]);
+    // Its own copy of the folder: the session this test creates must not reach the other tests,
+    // whatever order they run in.
+    const held = path.join(root, 'held');
+    cpSync(data, held, { recursive: true });
+    const host = await startServe(held, ['--token', `mcp-test-${process.pid}`]);
     const connection = new StrandConnection({
       url: host.rpcUrl,
       WebSocket,
@@ -262,14 +266,14 @@ describe('strand mcp beside a host holding the folder', () => {
     const opened: Client[] = [];
     try {
       const { id } = await connection.call('session.create', { prompt: 'a question for the holding host' });
-      const mcp = await connectMcp(['--data', data]);
+      const mcp = await connectMcp(['--data', held]);
       opened.push(mcp);
       const listed = text(
         (await mcp.callTool({ name: 'list_sessions', arguments: { limit: 1 } })) as CallToolResult,
       );
       expect(listed.split('\n')[1]).toMatch(new RegExp(`^${id} .*"a question for the holding host"`));
       // Only the host checks tokens: a refusal proves the read went to it, not to the folder.
-      const wrong = await connectMcp(['--data', data, '--token', 'wrong']);
+      const wrong = await connectMcp(['--data', held, '--token', 'wrong']);
       opened.push(wrong);
       const refused = (await wrong.callTool({ name: 'list_sessions', arguments: {} })) as CallToolResult;
       expect(refused.isError).toBe(true);
