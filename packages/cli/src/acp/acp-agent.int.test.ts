@@ -82,9 +82,18 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-describe('strand acp over stdio (the SDK client side, a real data folder)', () => {
-  let sessionId: string;
+/** A new session of the shared agent: each test makes its own, so none depends on another's. */
+async function newSession(): Promise<string> {
+  return (await acp.connection.agent.request('session/new', { cwd: root, mcpServers: [] })).sessionId;
+}
 
+async function prompt(sessionId: string, text: string): Promise<string> {
+  return (
+    await acp.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] })
+  ).stopReason;
+}
+
+describe('strand acp over stdio (the SDK client side, a real data folder)', () => {
   it('initialize advertises load and names the agent; stderr says it holds the folder', async () => {
     const answer = await acp.connection.agent.request('initialize', {
       protocolVersion: 1,
@@ -99,7 +108,7 @@ describe('strand acp over stdio (the SDK client side, a real data folder)', () =
 
   it('session/new creates a Strand session: its id is the ACP sessionId, listed by strand list', async () => {
     const created = await acp.connection.agent.request('session/new', { cwd: root, mcpServers: [] });
-    sessionId = created.sessionId;
+    const sessionId = created.sessionId;
     expect(created.modes?.availableModes.map((m) => m.id)).toEqual(['general', 'solo', 'reviewer', 'none']);
     expect(created.modes?.currentModeId).toBe('none');
     const model = created.configOptions?.find((o) => o.id === 'model');
@@ -119,6 +128,7 @@ describe('strand acp over stdio (the SDK client side, a real data folder)', () =
   });
 
   it('session/prompt streams the reply as agent_message_chunk and answers end_turn', async () => {
+    const sessionId = await newSession();
     const from = acp.updates.length;
     const answer = await acp.connection.agent.request('session/prompt', {
       sessionId,
@@ -132,6 +142,7 @@ describe('strand acp over stdio (the SDK client side, a real data folder)', () =
   });
 
   it('a tool turn streams tool_call then tool_call_update (completed), with no permission asked', async () => {
+    const sessionId = await newSession();
     const from = acp.updates.length;
     const answer = await acp.connection.agent.request('session/prompt', {
       sessionId,
@@ -155,6 +166,7 @@ describe('strand acp over stdio (the SDK client side, a real data folder)', () =
   });
 
   it('session/set_mode selects the preset; the model option selects a catalog model', async () => {
+    const sessionId = await newSession();
     await acp.connection.agent.request('session/set_mode', { sessionId, modeId: 'solo' });
     const set = await acp.connection.agent.request('session/set_config_option', {
       sessionId,
@@ -169,6 +181,13 @@ describe('strand acp over stdio (the SDK client side, a real data folder)', () =
   });
 
   it('session/cancel mid-turn ends the prompt with cancelled', async () => {
+    const sessionId = await newSession();
+    // The local endpoint streams one chunk and never finishes: the turn runs until cancelled.
+    await acp.connection.agent.request('session/set_config_option', {
+      sessionId,
+      configId: 'model',
+      value: 'local/slow-1',
+    });
     const requestsBefore = server.requests.length;
     const prompt = acp.connection.agent.request('session/prompt', {
       sessionId,
@@ -183,6 +202,9 @@ describe('strand acp over stdio (the SDK client side, a real data folder)', () =
   });
 
   it('session/load replays the whole log as session/update, equal to the log', async () => {
+    const sessionId = await newSession();
+    expect(await prompt(sessionId, 'hello there')).toBe('end_turn');
+    expect(await prompt(sessionId, 'list agents')).toBe('end_turn');
     const from = acp.updates.length;
     await acp.connection.agent.request('session/load', { sessionId, cwd: root, mcpServers: [] });
     const replayed = updatesOf(sessionId, from);
@@ -193,8 +215,8 @@ describe('strand acp over stdio (the SDK client side, a real data folder)', () =
     expect(users.map((u) => u.content.type === 'text' && u.content.text)).toEqual([
       'hello there',
       'list agents',
-      'take your time',
     ]);
+    expect(replayed.some((u) => u.sessionUpdate === 'tool_call')).toBe(true);
     expect(agentText(replayed)).toContain('You said: "hello there" (2 words).');
   });
 
@@ -218,6 +240,11 @@ describe('strand acp over stdio (the SDK client side, a real data folder)', () =
     const header = (shown.json() as { header: { source?: { harness?: string } } }).header;
     expect(header.source?.harness).toBe('codex');
     const before = logOf(data, CODEX_PARENT).length;
+    await acp.connection.agent.request('session/load', {
+      sessionId: CODEX_PARENT,
+      cwd: root,
+      mcpServers: [],
+    });
     const refused = await acp.connection.agent
       .request('session/prompt', { sessionId: CODEX_PARENT, prompt: [{ type: 'text', text: 'hi' }] })
       .then(
@@ -246,12 +273,20 @@ describe('strand acp over stdio (the SDK client side, a real data folder)', () =
   });
 
   it('closing stdin ends the agent (exit 0) and lets go of the folder', async () => {
-    expect(existsSync(path.join(data, 'strand.lock.json'))).toBe(true);
-    expect(await acp.end()).toBe(0);
-    expect(existsSync(path.join(data, 'strand.lock.json'))).toBe(false);
+    // Its own agent and folder: the shared one stays up for the other tests, in any order.
+    const dir = path.join(root, 'closing');
+    const own = startAcp(['--data', dir]);
+    try {
+      await own.connection.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+      await own.connection.agent.request('session/new', { cwd: dir, mcpServers: [] });
+      expect(existsSync(path.join(dir, 'strand.lock.json'))).toBe(true);
+    } finally {
+      expect(await own.end()).toBe(0);
+    }
+    expect(existsSync(path.join(dir, 'strand.lock.json'))).toBe(false);
     // The folder is free: another writer takes it at once.
-    const demo = strand('import', 'codex', path.join(root, 'codex'), '--data', data);
-    expect(demo.code, demo.stderr).toBe(0);
+    const imported = strand('import', 'codex', path.join(root, 'codex'), '--data', dir);
+    expect(imported.code, imported.stderr).toBe(0);
   });
 });
 
