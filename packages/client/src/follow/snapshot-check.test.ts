@@ -90,7 +90,9 @@ describe('checkSnapshot', () => {
   });
 
   it("keeps the value received: a newer host's extra fields are not stripped", () => {
-    const value = snapshot({ header: { version: 1, id: 's', createdAt: 5, isSeeded: false, source: 'x' } });
+    const value = snapshot({
+      header: { version: 1, id: 's', createdAt: 5, isSeeded: false, tags: ['from a newer host'] },
+    });
     const result = checkSnapshot(value, 's');
     expect(result.kind === 'valid' && result.snapshot).toBe(value);
   });
