@@ -24,7 +24,10 @@ export {
   finishChunk,
   usageChunk,
   pause,
+  endStream,
+  answerWith,
   type ChatHandler,
+  type StreamUsage,
   type MockChatServer,
   type ReceivedRequest,
 } from './mock-chat-server.js';

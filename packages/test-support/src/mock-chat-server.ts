@@ -74,6 +74,28 @@ export const usageChunk = (input: number, output: number): unknown => ({
   usage: { prompt_tokens: input, completion_tokens: output },
 });
 
+/** Token counts for {@link endStream}'s usage chunk. */
+export interface StreamUsage {
+  readonly input: number;
+  readonly output: number;
+}
+
+/** Ends a streamed answer as a server does: `finish_reason: stop`, the usage chunk when given, `[DONE]`. */
+export function endStream(response: ServerResponse, usage?: StreamUsage): void {
+  response.write(sse(finishChunk('stop')));
+  if (usage !== undefined) response.write(sse(usageChunk(usage.input, usage.output)));
+  response.end('data: [DONE]\n\n');
+}
+
+/** A handler that answers every request with `text` in one chunk, then {@link endStream}. */
+export function answerWith(text: string, usage?: StreamUsage): ChatHandler {
+  return (_request, response) => {
+    startStream(response);
+    response.write(sse(textChunk(text)));
+    endStream(response, usage);
+  };
+}
+
 export function pause(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -5,13 +5,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startHost, type RunningHost } from '@strand/host';
 import type { FollowDraftParams, FollowSnapshot, WireEvent } from '@strand/protocol';
 import {
-  finishChunk,
+  endStream,
   ManualClock,
   mockChatServer,
   sse,
   startStream,
   textChunk,
-  usageChunk,
   type MockChatServer,
 } from '@strand/test-support';
 import { RpcTestClient } from '../testing/host-fixture.js';
@@ -49,9 +48,7 @@ async function pacedEndpoint(chunks: readonly string[]): Promise<{ next(): void 
       await waiters[i];
       response.write(sse(textChunk(chunk)));
     }
-    response.write(sse(finishChunk('stop')));
-    response.write(sse(usageChunk(5, 5)));
-    response.end('data: [DONE]\n\n');
+    endStream(response, { input: 5, output: 5 });
   });
   let released = 0;
   return { next: () => gates[released++]?.() };

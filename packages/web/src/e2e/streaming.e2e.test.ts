@@ -7,12 +7,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SessionId, newSessionHeader } from '@strand/session';
 import {
-  finishChunk,
+  endStream,
   mockChatServer,
   sse,
   startStream,
   textChunk,
-  usageChunk,
   type MockChatServer,
 } from '@strand/test-support';
 import { openSession, startBrowserHost, UI_TIMEOUT, type BrowserHost } from './testing/harness.js';
@@ -42,9 +41,7 @@ describe('streaming replies in Chromium', { timeout: 120_000 }, () => {
         response.write(sse(textChunk(chunk)));
       }
       await waits[CHUNKS.length];
-      response.write(sse(finishChunk('stop')));
-      response.write(sse(usageChunk(9, 9)));
-      response.end('data: [DONE]\n\n');
+      endStream(response, { input: 9, output: 9 });
     });
     env = await startBrowserHost({
       runtime: { models: [{ ...LOCAL, baseUrl: server.baseUrl }], defaultModel: LOCAL },
