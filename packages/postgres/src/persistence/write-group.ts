@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
-import type { Attachment } from '@strand/persistence';
+import { revisionToken, type Attachment } from '@strand/persistence';
 import type { SessionEvent, SessionId, SessionSeq } from '@strand/session';
 import { formatAppendNotice } from './append-notice.js';
 import type { WriteResult } from './append-queue.js';
@@ -17,8 +17,6 @@ export interface PendingSession {
 }
 
 /** The public revision token: opaque to callers, unique across incarnations of one id. */
-export const revisionToken = (incarnation: string, counter: string | number): string =>
-  `${incarnation}:${counter}`;
 
 /**
  * One durable write of contiguous `events` to session `id`; the `WriteGroup` of the append
