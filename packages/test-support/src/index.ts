@@ -26,6 +26,8 @@ export {
   pause,
   endStream,
   answerWith,
+  pacedAnswer,
+  type PacedAnswer,
   type ChatHandler,
   type StreamUsage,
   type MockChatServer,
