@@ -20,6 +20,7 @@ import { startHost } from '@strand/host';
 import { CountingPersistence } from '@strand/test-support';
 import { workloadTurns } from '@strand/workload';
 import { line, median, round, timeIt } from './bench-util.js';
+import { writeSmallSessions } from './small-sessions.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SESSIONS = Number(process.env.BENCH_HOST_SESSIONS ?? 10_000);
@@ -42,27 +43,17 @@ try {
   const query = new SessionQuery({ persistence, preparations, store, registry, cache });
 
   console.log(`writing ${SESSIONS} one-turn sessions with cache rows …`);
-  const { ms: fillMs } = await timeIt(async () => {
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: 8 }, async () => {
-        while (next < SESSIONS) {
-          const i = next++;
-          const id = SessionId(`s-${i}`);
-          const header = newSessionHeader({ id, createdAt: 1_700_000_000_000 + i });
-          const { incarnation } = await base.create({ header });
-          const session = new Session({ header, incarnation, writer: persistenceWriter(base, id) });
-          await session.append({ type: 'session/title', data: { title: `Session ${i}` } });
-          await session.append([...workloadTurns(i, 21)][0]!);
-          cache.put(
-            { header, incarnation },
-            header.isSeeded ? session.inheritedEventCount : (0 as never),
-            registry.foldAll(header, session.events).rows,
-          );
-        }
-      }),
-    );
-  });
+  const { ms: fillMs } = await timeIt(() =>
+    writeSmallSessions(base, SESSIONS, {
+      titled: true,
+      written: (session) =>
+        cache.put(
+          { header: session.header, incarnation: session.incarnation! },
+          session.header.isSeeded ? session.inheritedEventCount : (0 as never),
+          registry.foldAll(session.header, session.events).rows,
+        ),
+    }),
+  );
   line('fill', `${round(fillMs / 1000, 1)} s`);
 
   const host = await startHost({ services: { persistence, preparations, store, registry, cache, query } });

@@ -19,6 +19,7 @@ import { workloadBatches, workloadEventCount, workloadTurns } from '@strand/work
 import { BACKENDS, openBackend, type BackendName } from './backends.js';
 import { line, median, medianMs, round, timeIt } from './bench-util.js';
 import { jsonlFloor, sqliteFloor } from './persistence-floor.js';
+import { writeSmallSessions } from './small-sessions.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const maxSize = Number(process.argv.find((a) => a.startsWith('--max='))?.slice('--max='.length) ?? Infinity);
@@ -251,21 +252,7 @@ async function benchBackend(name: BackendName): Promise<Figures> {
     const listRoot = mkdtempSync(path.join(tmpdir(), `strand-bench-list-${name}-`));
     try {
       let many = await openBackend(name, listRoot);
-      const { ms: fillMs } = await timeIt(async () => {
-        let next = 0;
-        await Promise.all(
-          Array.from({ length: 8 }, async () => {
-            while (next < 10_000) {
-              const i = next++;
-              const id = SessionId(`s-${i}`);
-              const header = newSessionHeader({ id, createdAt: 1_700_000_000_000 + i });
-              const { incarnation } = await many.create({ header });
-              const session = new Session({ header, incarnation, writer: persistenceWriter(many, id) });
-              await session.append([...workloadTurns(i, 21)][0]!);
-            }
-          }),
-        );
-      });
+      const { ms: fillMs } = await timeIt(() => writeSmallSessions(many));
       await many.close();
       many = await openBackend(name, listRoot);
       const listTimes: number[] = [];

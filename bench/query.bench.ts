@@ -17,6 +17,7 @@ import { Session, SessionId, SessionLogOffset, SessionStore, newSessionHeader } 
 import { workloadTurns } from '@strand/workload';
 import { line, median, medianMs, round, timeIt } from './bench-util.js';
 import { jsonlFloor } from './persistence-floor.js';
+import { writeSmallSessions } from './small-sessions.js';
 
 const root = mkdtempSync(path.join(tmpdir(), 'strand-bench-query-'));
 try {
@@ -123,20 +124,7 @@ try {
   store.detach(live1k);
 
   console.log('writing 10,000 small sessions …');
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 8 }, async () => {
-      while (next < 10_000) {
-        const i = next++;
-        const id = SessionId(`s-${i}`);
-        const header = newSessionHeader({ id, createdAt: 1_700_000_000_000 + i });
-        const { incarnation } = await fresh.create({ header });
-        await new Session({ header, incarnation, writer: persistenceWriter(fresh, id) }).append(
-          [...workloadTurns(i, 21)][0]!,
-        );
-      }
-    }),
-  );
+  await writeSmallSessions(fresh);
   const listSessions10kMs = await medianMs(3, () => freshQuery.listSessions());
   line('listSessions over 10,000+ sessions', `${round(listSessions10kMs)} ms`);
 

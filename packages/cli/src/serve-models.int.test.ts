@@ -8,14 +8,7 @@ import { StrandConnection } from '@strand/client';
 import { openJsonlPersistence, persistenceWriter } from '@strand/persistence';
 import type { FollowSnapshot, WireEvent } from '@strand/protocol';
 import { Session, newSessionHeader } from '@strand/session';
-import {
-  finishChunk,
-  mockChatServer,
-  sse,
-  startStream,
-  textChunk,
-  type MockChatServer,
-} from '@strand/test-support';
+import { answerWith, mockChatServer, type MockChatServer } from '@strand/test-support';
 import { DEMO_LIVE_SESSION } from './commands/demo-corpus.js';
 import { STRAND_BIN } from './testing/strand-process.js';
 
@@ -35,12 +28,7 @@ let connection: StrandConnection;
 
 beforeAll(async () => {
   server = await mockChatServer();
-  server.handle((_request, response) => {
-    startStream(response);
-    response.write(sse(textChunk('answered by the endpoint')));
-    response.write(sse(finishChunk('stop')));
-    response.end('data: [DONE]\n\n');
-  });
+  server.handle(answerWith('answered by the endpoint'));
   data = mkdtempSync(path.join(tmpdir(), 'strand-serve-models-'));
   // Only the live demo session, with no model recorded (a folder that holds a session gets no
   // corpus): without a pinned model its ticks would go to the host's default, the endpoint.

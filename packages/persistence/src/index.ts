@@ -27,7 +27,14 @@ export {
   type JsonlPersistenceOptions,
 } from './jsonl/jsonl-persistence.js';
 export { escapeSessionId, unescapeSessionId } from './jsonl/file-names.js';
-export { checkInherited, decodeHeader as decodeStoredHeader, withRepairsWritten } from './stored-records.js';
+export {
+  checkInherited,
+  decodeHeader as decodeStoredHeader,
+  revisionToken,
+  storedSuffix,
+  withRepairsWritten,
+  type StoredSessionFields,
+} from './stored-records.js';
 export {
   checkEnvelope as checkStoredEnvelope,
   encodeEventLines,

@@ -2,13 +2,46 @@ import {
   parseSessionHeader,
   SESSION_HEADER_VERSION,
   SessionError,
+  SessionLogOffset,
   type SessionEvent,
   type SessionHeader,
+  type SessionSeq,
 } from '@strand/session';
 import { PersistenceError } from './errors.js';
-import type { StoredLog } from './types.js';
+import type { StoredLog, StoredSuffix } from './types.js';
 
 // Rules every backend that stores headers beside rows (SQLite, PostgreSQL) applies the same way.
+
+/** A session's revision as readers see it: its incarnation and its row's write counter. */
+export const revisionToken = (incarnation: string, counter: string | number): string =>
+  `${incarnation}:${counter}`;
+
+/** The session row's fields a body read returns beside the events. */
+export interface StoredSessionFields {
+  readonly incarnation: string;
+  readonly headerJson: string;
+  readonly inherited: number;
+  readonly nextSeq: number;
+  readonly revision: string | number;
+}
+
+/** A suffix read's answer, deep-frozen: the session row's facts and the events from `from`. */
+export function storedSuffix(
+  id: string,
+  row: StoredSessionFields,
+  from: SessionSeq,
+  events: SessionEvent[],
+): StoredSuffix {
+  return Object.freeze({
+    header: decodeHeader(row.headerJson, id),
+    inheritedEventCount: SessionLogOffset(row.inherited),
+    incarnation: row.incarnation,
+    revision: revisionToken(row.incarnation, row.revision),
+    from,
+    events: Object.freeze(events),
+    cursor: SessionLogOffset(row.nextSeq),
+  });
+}
 
 /** Decodes a stored header: a newer header version is unsupported, anything else invalid is corrupt. */
 export function decodeHeader(json: string, sessionId: string): SessionHeader {

@@ -3,8 +3,8 @@ import {
   ProjectionRegistry,
   type AnyProjectionUnit,
   type CheckpointRows,
-  type ProjectionUnit,
 } from '@strand/projection';
+import { bomb } from '@strand/projection/testing';
 import {
   Session,
   SessionLogOffset,
@@ -29,17 +29,7 @@ const turn: SessionEventInput[] = [
 ];
 const tick: SessionEventInput = { type: 'x/tick', data: {} };
 const tickMany = (n: number): SessionEventInput[] => Array.from({ length: n }, () => tick);
-/** A unit that throws on `x/boom`: a fold failure on demand. */
-const bomb: ProjectionUnit<number, number, 'test/bomb'> = {
-  key: 'test/bomb',
-  stateVersion: 1,
-  init: () => 0,
-  apply: (state, event) => {
-    if (event.type === 'x/boom') throw new Error('boom');
-    return state;
-  },
-  view: (state) => state,
-};
+// `bomb` (projection's test unit) throws on `test/boom`: a fold failure on demand.
 const settleMicrotasks = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function setup(
@@ -271,7 +261,7 @@ describe('CacheWritePolicy', () => {
     await policy.drain();
     expect(puts.map((p) => p.cut)).toEqual([3]);
     expect(cache.cachedSnapshot(subject, cut0, ['title'])?.asOfSeq).toBe(2);
-    const broken = s.append([{ type: 'x/boom', data: {} }, ...turn]);
+    const broken = s.append([{ type: 'test/boom', data: {} }, ...turn]);
     log.settle();
     await broken;
     await policy.drain();
@@ -287,7 +277,7 @@ describe('CacheWritePolicy', () => {
     registry.track(unstored);
     registry.track(broken);
     void unstored.append(turn);
-    void broken.append([{ type: 'x/boom', data: {} }, ...turn]);
+    void broken.append([{ type: 'test/boom', data: {} }, ...turn]);
     await settleMicrotasks();
     log.settle();
     await policy.drain();

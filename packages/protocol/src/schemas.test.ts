@@ -5,9 +5,6 @@ import { contiguityProblem } from './event-run.js';
 import { METHODS } from './methods.js';
 import { NOTIFICATIONS } from './notifications.js';
 
-const seed = Number(process.env.STRAND_TEST_SEED ?? Math.floor(Math.random() * 2 ** 31));
-console.log(`schemas.test.ts: seed ${seed} (replay with STRAND_TEST_SEED=${seed})`);
-
 const event = (seq: number) => ({ type: 'user/message', seq, time: seq, data: { content: `m${seq}` } });
 
 describe('contiguityProblem', () => {
@@ -17,7 +14,6 @@ describe('contiguityProblem', () => {
         const contiguous = seqs.every((seq, index) => seq === firstSeq + index);
         expect(contiguityProblem(seqs.map(event), firstSeq) === null).toBe(contiguous);
       }),
-      { seed },
     );
   });
 });
@@ -51,7 +47,6 @@ describe('wire schemas', () => {
           expect(METHODS['session.follow'].result.safeParse(value).success).toBe(ok);
         },
       ),
-      { seed },
     );
   });
 

@@ -5,15 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { persistenceWriter } from '@strand/persistence';
 import type { SessionListRow, WireEvent } from '@strand/protocol';
 import { Session, SessionId, newSessionHeader } from '@strand/session';
-import {
-  finishChunk,
-  mockChatServer,
-  sse,
-  startStream,
-  textChunk,
-  usageChunk,
-  type MockChatServer,
-} from '@strand/test-support';
+import { answerWith, mockChatServer, type MockChatServer } from '@strand/test-support';
 import { RpcTestClient } from './testing/host-fixture.js';
 import { startHost, type RunningHost } from '@strand/host';
 import type { RuntimeOptions } from './runtime-options.js';
@@ -35,13 +27,7 @@ const LOCAL = { provider: 'local', model: 'tiny-1' };
 
 beforeEach(async () => {
   server = await mockChatServer();
-  server.handle((_request, response) => {
-    startStream(response);
-    response.write(sse(textChunk('answered by the endpoint')));
-    response.write(sse(finishChunk('stop')));
-    response.write(sse(usageChunk(7, 4)));
-    response.end('data: [DONE]\n\n');
-  });
+  server.handle(answerWith('answered by the endpoint', { input: 7, output: 4 }));
   root = mkdtempSync(path.join(tmpdir(), 'strand-models-'));
 });
 

@@ -1,4 +1,4 @@
-import type { SearchCursor } from './cursor.js';
+import { encodeCursor, type SearchCursor } from './cursor.js';
 import { SearchIndexError } from './errors.js';
 import type { RankedEntry } from './ranked-window.js';
 import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from './search-index.js';
@@ -37,6 +37,25 @@ export interface SnapshotRetention {
   readonly maxIdleMs: number;
   /** At most this many snapshots are kept; the least recently used go first. */
   readonly maxSnapshots: number;
+}
+
+/** What a page call asks for besides the engine's match expression. */
+export interface PageQuery {
+  /** The query's phrases as folded tokens (`queryPhrases`), for highlighting. */
+  readonly phrases: readonly (readonly string[])[];
+  readonly limit: number;
+  readonly cursor: SearchCursor | undefined;
+}
+
+/** The cursor a page hands out: the snapshot and where the next page starts, or `null` at the end. */
+export function nextPageCursor(
+  identity: IndexIdentity,
+  hasMore: boolean,
+  snapshotId: number | undefined,
+  offset: number,
+): string | null {
+  if (!hasMore || snapshotId === undefined) return null;
+  return encodeCursor({ indexId: identity.indexId, generation: identity.generation, snapshotId, offset });
 }
 
 /** Throws `SEARCH_STALE_CURSOR` unless the cursor was issued by this index in this generation. */

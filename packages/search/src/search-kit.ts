@@ -40,11 +40,13 @@ export {
 export {
   MAX_WINDOWS_PER_PAGE,
   checkCursorIdentity,
+  nextPageCursor,
   usableSnapshot,
   pageLimit,
   encodeSnapshotEntries,
   decodeSnapshotEntries,
   type IndexIdentity,
+  type PageQuery,
   type SnapshotHead,
   type SnapshotRetention,
 } from './page-rules.js';

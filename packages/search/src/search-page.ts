@@ -1,8 +1,13 @@
 import type Database from 'better-sqlite3';
 import { SessionSeq } from '@strand/session';
-import { encodeCursor, type SearchCursor } from './cursor.js';
 import type { MatchQueries } from './match-queries.js';
-import { checkCursorIdentity, MAX_WINDOWS_PER_PAGE, usableSnapshot } from './page-rules.js';
+import {
+  checkCursorIdentity,
+  MAX_WINDOWS_PER_PAGE,
+  nextPageCursor,
+  usableSnapshot,
+  type PageQuery,
+} from './page-rules.js';
 import { HITS_PER_SESSION, rankWindow, type RankedEntry } from './ranked-window.js';
 import type { ResultSnapshots, SnapshotHead, SnapshotRetention } from './result-snapshots.js';
 import type { IndexMeta } from './schema.js';
@@ -25,12 +30,8 @@ export interface PageContext {
   readonly now: () => number;
 }
 
-export interface PageRequest {
+export interface PageRequest extends PageQuery {
   readonly expression: string;
-  /** The query's phrases as folded tokens (`queryPhrases`), for highlighting. */
-  readonly phrases: readonly (readonly string[])[];
-  readonly limit: number;
-  readonly cursor: SearchCursor | undefined;
 }
 
 /**
@@ -80,15 +81,7 @@ function pageNow(ctx: PageContext, { expression, phrases, limit, cursor }: PageR
     const result = present(ctx, expression, phrases, entry);
     if (result !== undefined) results.push(result);
   }
-  const nextCursor =
-    hasMore && snapshotId !== undefined
-      ? encodeCursor({
-          indexId: identity.indexId,
-          generation: identity.generation,
-          snapshotId,
-          offset: offset + entries.length,
-        })
-      : null;
+  const nextCursor = nextPageCursor(identity, hasMore, snapshotId, offset + entries.length);
   return { results, nextCursor, generation: identity.generation };
 }
 

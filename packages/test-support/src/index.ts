@@ -24,7 +24,12 @@ export {
   finishChunk,
   usageChunk,
   pause,
+  endStream,
+  answerWith,
+  pacedAnswer,
+  type PacedAnswer,
   type ChatHandler,
+  type StreamUsage,
   type MockChatServer,
   type ReceivedRequest,
 } from './mock-chat-server.js';

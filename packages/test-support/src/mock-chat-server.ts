@@ -74,6 +74,68 @@ export const usageChunk = (input: number, output: number): unknown => ({
   usage: { prompt_tokens: input, completion_tokens: output },
 });
 
+/** Token counts for {@link endStream}'s usage chunk. */
+export interface StreamUsage {
+  readonly input: number;
+  readonly output: number;
+}
+
+/** Ends a streamed answer as a server does: `finish_reason: stop`, the usage chunk when given, `[DONE]`. */
+export function endStream(response: ServerResponse, usage?: StreamUsage): void {
+  response.write(sse(finishChunk('stop')));
+  if (usage !== undefined) response.write(sse(usageChunk(usage.input, usage.output)));
+  response.end('data: [DONE]\n\n');
+}
+
+/** A handler that answers every request with `text` in one chunk, then {@link endStream}. */
+export function answerWith(text: string, usage?: StreamUsage): ChatHandler {
+  return (_request, response) => {
+    startStream(response);
+    response.write(sse(textChunk(text)));
+    endStream(response, usage);
+  };
+}
+
+/** A streamed answer the test paces: see {@link pacedAnswer}. */
+export interface PacedAnswer {
+  readonly handler: ChatHandler;
+  /** Lets the next held part go out (a chunk, or with `holdEnd` finally the end). */
+  next(): void;
+  /** Lets everything still held go out (for a test's cleanup). */
+  releaseAll(): void;
+}
+
+/**
+ * A handler that writes `chunks` one per {@link PacedAnswer.next} (the first too), then ends the
+ * stream; with `holdEnd`, the end waits for one more `next()`. Nothing depends on timing. Made for
+ * one request.
+ */
+export function pacedAnswer(
+  chunks: readonly string[],
+  usage: StreamUsage,
+  options: { readonly holdEnd?: boolean } = {},
+): PacedAnswer {
+  const gates: (() => void)[] = [];
+  const parts = chunks.length + (options.holdEnd === true ? 1 : 0);
+  const waits = Array.from({ length: parts }, () => new Promise<void>((resolve) => gates.push(resolve)));
+  let released = 0;
+  return {
+    async handler(_request, response) {
+      startStream(response);
+      for (const [i, chunk] of chunks.entries()) {
+        await waits[i];
+        response.write(sse(textChunk(chunk)));
+      }
+      if (options.holdEnd === true) await waits[chunks.length];
+      endStream(response, usage);
+    },
+    next: () => gates[released++]?.(),
+    releaseAll() {
+      for (const release of gates) release();
+    },
+  };
+}
+
 export function pause(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }

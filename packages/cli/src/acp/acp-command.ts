@@ -1,6 +1,7 @@
 import { Readable, Writable } from 'node:stream';
 import { ndJsonStream } from '@agentclientprotocol/sdk';
 import { Command } from 'commander';
+import { routeConsoleToStderr } from '../console-to-stderr.js';
 import { DEFAULT_DATA_DIR } from '../defaults.js';
 import { openAcpTarget, type AcpTargetOptions } from './acp-target.js';
 import { StrandAcpAgent } from './strand-acp-agent.js';
@@ -44,12 +45,4 @@ export function acpCommand(): Command {
         await target.close();
       }
     });
-}
-
-function routeConsoleToStderr(): void {
-  const toStderr = console.error.bind(console);
-  console.log = toStderr;
-  console.info = toStderr;
-  console.debug = toStderr;
-  console.warn = toStderr;
 }

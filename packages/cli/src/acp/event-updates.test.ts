@@ -3,10 +3,6 @@ import type { WireEvent } from '@strand/protocol';
 import { describe, expect, it } from 'vitest';
 import { eventUpdates, turnOutcome } from './event-updates.js';
 
-/** Replays from `STRAND_TEST_SEED`; a failure prints the seed fast-check used. */
-const seed = Number(process.env.STRAND_TEST_SEED ?? Math.floor(Math.random() * 2 ** 31));
-console.info(`event-updates.test.ts: STRAND_TEST_SEED=${seed}`);
-
 const event = (type: string, data: unknown, seq = 0): WireEvent =>
   ({ type, seq, time: 0, data }) as WireEvent;
 
@@ -97,7 +93,6 @@ describe('eventUpdates (a Strand event → ACP session/update)', () => {
         const turn = eventUpdates(e as WireEvent, 'turn');
         expect(turn).toEqual(history.filter((u) => u.sessionUpdate !== 'user_message_chunk'));
       }),
-      { seed },
     );
   });
 });

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { Command } from 'commander';
+import { routeConsoleToStderr } from '../console-to-stderr.js';
 import { DEFAULT_DATA_DIR } from '../defaults.js';
 import { storeOption } from '../store-option.js';
 import { StrandMcpError } from './errors.js';
@@ -52,12 +53,4 @@ async function requireFolder(dir: string): Promise<void> {
       'CLI_MCP_DATA_FOLDER_MISSING',
       `CLI_MCP_DATA_FOLDER_MISSING: no data folder at ${dir} (pass --data with the folder strand serve or strand import uses)`,
     );
-}
-
-function routeConsoleToStderr(): void {
-  const toStderr = console.error.bind(console);
-  console.log = toStderr;
-  console.info = toStderr;
-  console.debug = toStderr;
-  console.warn = toStderr;
 }

@@ -21,7 +21,6 @@ import {
   type Deferred,
   type FollowState,
 } from './follow-state.js';
-import { testSeed } from '../test/test-seed.js';
 
 const target = { sessionId: 's', interactive: false };
 const idle: FollowState = { kind: 'idle', error: null };
@@ -305,7 +304,7 @@ describe('follow-state: random sequences of inputs', () => {
           for (const d of deferreds) expect(d.settled).toBe(d === waiting ? 0 : 1);
         }
       }),
-      { seed: testSeed('follow-state property'), numRuns: 300 },
+      { numRuns: 300 },
     );
   });
 });

@@ -146,22 +146,21 @@ export function opened(state: FollowState, opening: Opening): Transition {
     case 'following':
     case 'resyncing':
     case 'failed':
-      return {
-        kind: 'moved',
-        state: {
-          kind: 'resyncing',
-          target: state.target,
-          accepted: state.accepted,
-          opening,
-          error: state.error,
-        },
-      };
+      return { kind: 'moved', state: resyncingFrom(state, opening) };
     case 'idle':
     case 'closed':
       return { kind: 'unchanged' };
     default:
       return assertNever(state, 'follow state');
   }
+}
+
+/** Resyncing from a state with an accepted generation: it stays shown, its last error kept. */
+function resyncingFrom(
+  state: { readonly target: FollowTarget; readonly accepted: Accepted; readonly error: unknown },
+  opening: Opening | null,
+): FollowState {
+  return { kind: 'resyncing', target: state.target, accepted: state.accepted, opening, error: state.error };
 }
 
 /** The socket went away, and with it every follow id on it: the next open re-follows. */
@@ -171,16 +170,7 @@ export function socketLost(state: FollowState): Transition {
       return { kind: 'moved', state: begin(state.target, state.first) };
     case 'following':
     case 'resyncing':
-      return {
-        kind: 'moved',
-        state: {
-          kind: 'resyncing',
-          target: state.target,
-          accepted: state.accepted,
-          opening: null,
-          error: state.error,
-        },
-      };
+      return { kind: 'moved', state: resyncingFrom(state, null) };
     case 'idle':
     case 'connecting':
     case 'failed':

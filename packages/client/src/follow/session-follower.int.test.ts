@@ -6,7 +6,6 @@ import { ProjectionStore } from '../projection-store/projection-store.js';
 import { FakeHost } from '../test/fake-host.js';
 import { untilView } from '../testing/waits.js';
 import { SessionFollower } from './session-follower.js';
-import { testSeed } from '../test/test-seed.js';
 
 let host: FakeHost;
 let sessionCounter = 0;
@@ -178,7 +177,7 @@ describe('SessionFollower against a scripted host on a real WebSocket', () => {
           connection.close();
         },
       ),
-      { numRuns: 12, seed: testSeed('session-follower gap property') },
+      { numRuns: 12 },
     );
     expect(repairs()).toBeGreaterThan(repairsBefore); // drops happened and were repaired by page
   });

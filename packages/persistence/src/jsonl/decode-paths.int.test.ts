@@ -1,4 +1,3 @@
-import { randomInt } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -26,16 +25,7 @@ import { readTail } from './tail-read.js';
  * runs; the thread hand-off itself is covered by scan-worker.int.test.ts).
  */
 
-/** Every random choice replays from its seed (printed), or from STRAND_TEST_SEED. */
-function testSeed(): number {
-  const given = process.env.STRAND_TEST_SEED;
-  const seed = given === undefined || given === '' ? randomInt(2 ** 31) : Number(given);
-  if (!Number.isSafeInteger(seed)) throw new Error(`STRAND_TEST_SEED must be an integer, got ${given}`);
-  console.log(`decode-paths fuzz: seed ${seed} (replay with STRAND_TEST_SEED=${seed})`);
-  return seed;
-}
-
-const seed = testSeed();
+// fast-check runs with the run's seed (test-support's setup file); a failure prints how to replay.
 const RUNS = 120;
 const id = SessionId('fuzzed');
 const TYPES = ['turn/start', 'user/message', 'step/start', 'assistant/message', 'tool/call', 'tool/result'];
@@ -258,7 +248,7 @@ describe('the five JSONL decode paths on damaged logs', () => {
           store.dispose();
         }
       }),
-      { seed, numRuns: RUNS },
+      { numRuns: RUNS },
     );
     console.log(`decode-paths fuzz (.zst, ${RUNS} runs): answered ${JSON.stringify(answered)}`);
     // Not vacuous: cuts at frame boundaries are clean logs every fast path reads; a random cut
@@ -305,7 +295,7 @@ describe('the five JSONL decode paths on damaged logs', () => {
           store.dispose();
         }
       }),
-      { seed, numRuns: RUNS },
+      { numRuns: RUNS },
     );
   });
 });

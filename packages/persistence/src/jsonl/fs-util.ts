@@ -18,14 +18,7 @@ export async function fsyncDir(dir: string): Promise<void> {
  * `target` already existed. Readers never see a half-written file under `target`.
  */
 export async function writeNewFileAtomically(tmpDir: string, target: string, data: Buffer): Promise<boolean> {
-  const tmp = path.join(tmpDir, `${path.basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await fsp.open(tmp, 'wx');
-  try {
-    await handle.writeFile(data);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
+  const tmp = await writeSyncedTemp(tmpDir, target, data);
   try {
     await fsp.link(tmp, target);
   } catch (error) {
@@ -42,6 +35,13 @@ export async function writeNewFileAtomically(tmpDir: string, target: string, dat
 
 /** Replaces `target` atomically (temp + fsync + rename + dir fsync): for derived files. */
 export async function replaceFileAtomically(tmpDir: string, target: string, data: Uint8Array): Promise<void> {
+  const tmp = await writeSyncedTemp(tmpDir, target, data);
+  await fsp.rename(tmp, target);
+  await fsyncDir(path.dirname(target));
+}
+
+/** Writes `data` to a fresh temp file in `tmpDir` named after `target`, fsynced; returns its path. */
+async function writeSyncedTemp(tmpDir: string, target: string, data: Uint8Array): Promise<string> {
   const tmp = path.join(tmpDir, `${path.basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
   const handle = await fsp.open(tmp, 'wx');
   try {
@@ -50,6 +50,5 @@ export async function replaceFileAtomically(tmpDir: string, target: string, data
   } finally {
     await handle.close();
   }
-  await fsp.rename(tmp, target);
-  await fsyncDir(path.dirname(target));
+  return tmp;
 }

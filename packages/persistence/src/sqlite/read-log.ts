@@ -8,11 +8,10 @@ import {
 } from '@strand/session';
 import { elidedOpenTurnStart, scanRepairs } from '../scanned-log.js';
 import type { StoredLog, StoredSuffix } from '../types.js';
-import { decodeHeader } from '../stored-records.js';
+import { decodeHeader, revisionToken, storedSuffix } from '../stored-records.js';
 import { checkLogEnd, decodeEvents } from './row-codec.js';
 import { notFound } from './sqlite-errors.js';
 import type { SessionRow, Statements } from './statements.js';
-import { revisionToken } from './write-batch.js';
 
 /*
  * The two body reads. Each spans two statements (session row, then events), so the caller runs it
@@ -58,15 +57,7 @@ export function readStoredSuffix(sql: Statements, id: SessionId, from: SessionSe
   const [key, incarnation, headerJson, inherited, nextSeq, revision] = sessionRow(sql, id);
   const events = decodeEvents(sql.eventsFrom.iterate(key, from), from, id);
   checkLogEnd(from + events.length, Math.max(from, nextSeq), id);
-  return Object.freeze({
-    header: decodeHeader(headerJson, id),
-    inheritedEventCount: SessionLogOffset(inherited),
-    incarnation,
-    revision: revisionToken(incarnation, revision),
-    from,
-    events: Object.freeze(events),
-    cursor: SessionLogOffset(nextSeq),
-  });
+  return storedSuffix(id, { incarnation, headerJson, inherited, nextSeq, revision }, from, events);
 }
 
 function sessionRow(sql: Statements, id: SessionId): SessionRow {

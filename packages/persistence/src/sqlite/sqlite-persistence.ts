@@ -13,11 +13,11 @@ import type {
   StoredSuffix,
 } from '../types.js';
 import { openDatabase } from './open-database.js';
-import { checkInherited, decodeHeader, withRepairsWritten } from '../stored-records.js';
+import { checkInherited, decodeHeader, revisionToken, withRepairsWritten } from '../stored-records.js';
 import { readStoredLog, readStoredSuffix } from './read-log.js';
 import { prepareStatements, type Statements } from './statements.js';
 import { attachmentNotFound, exists, notFound, toPersistenceError } from './sqlite-errors.js';
-import { revisionToken, writeBatch, type PendingSession, type WriteResult } from './write-batch.js';
+import { writeBatch, type PendingSession, type WriteResult } from './write-batch.js';
 
 export interface SqlitePersistenceOptions {
   /** The database file; created and initialized when it does not exist or is empty. */

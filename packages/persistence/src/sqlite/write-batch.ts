@@ -1,4 +1,5 @@
 import type { SessionEvent, SessionId } from '@strand/session';
+import { revisionToken } from '../stored-records.js';
 import type { Attachment } from '../types.js';
 import type { SessionRow, Statements } from './statements.js';
 import { exists, isUniqueViolation, notFound, seqConflict } from './sqlite-errors.js';
@@ -18,7 +19,6 @@ export interface WriteResult {
 }
 
 /** The public revision token: opaque to callers, unique across incarnations of one id. */
-export const revisionToken = (incarnation: string, counter: number): string => `${incarnation}:${counter}`;
 
 /**
  * The body of every durable write; the caller runs it inside one IMMEDIATE transaction, so any

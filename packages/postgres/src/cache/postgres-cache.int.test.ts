@@ -1,4 +1,3 @@
-import pg from 'pg';
 import { BUILT_IN_UNITS, ProjectionRegistry } from '@strand/projection';
 import {
   header,
@@ -10,7 +9,7 @@ import {
 } from '@strand/projection-cache/testing';
 import { SessionLogOffset } from '@strand/session';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTestDatabase, noPostgres, type TestDatabase } from '../testing/index.js';
+import { createTestDatabase, noPostgres, sqlOnce as sql, type TestDatabase } from '../testing/index.js';
 import { LISTENER_APPLICATION_NAME } from './notice-listener.js';
 import {
   openPostgresProjectionCache,
@@ -27,17 +26,6 @@ const cut0 = SessionLogOffset(0);
  */
 async function eventually(condition: () => boolean, what: string): Promise<void> {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5, what));
-}
-
-/** Runs SQL on its own short-lived connection: another host, an operator, a failing server. */
-async function sql(url: string, text: string, values: unknown[] = []): Promise<pg.QueryResult> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await client.query(text, values);
-  } finally {
-    await client.end();
-  }
 }
 
 describe.skipIf(noPostgres)('projection cache on PostgreSQL', () => {

@@ -1,7 +1,7 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock, pause } from '@strand/test-support';
-import { createTestDatabase, noPostgres, testPgUrl, type TestDatabase } from '../testing/index.js';
+import { createTestDatabase, noPostgres, sqlOnce, testPgUrl, type TestDatabase } from '../testing/index.js';
 import { CoordinationError } from './errors.js';
 import { SessionLeases, type LeaseLoss } from './session-leases.js';
 
@@ -27,15 +27,8 @@ describe.skipIf(noPostgres)('SessionLeases', () => {
     opened.push(leases);
     return leases;
   };
-  const sql = async (text: string, values: unknown[] = [], url = db.url): Promise<pg.QueryResult> => {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      return await client.query(text, values);
-    } finally {
-      await client.end();
-    }
-  };
+  const sql = (text: string, values: unknown[] = [], url = db.url): Promise<pg.QueryResult> =>
+    sqlOnce(url, text, values);
   const refusal = (promise: Promise<unknown>): Promise<CoordinationError> =>
     promise.then(
       () => {

@@ -4,6 +4,7 @@ import { ensureSchema } from '../schema-versions.js';
 import { PostgresPersistenceConfigError, sqlState, toPersistenceError } from './persistence-errors.js';
 import { PostgresPersistence } from './postgres-persistence.js';
 import { PERSISTENCE_COMPONENT, PERSISTENCE_DDL_V1, PERSISTENCE_SCHEMA_VERSION } from './schema.js';
+import { withCheckedOutClient } from './checked-out-client.js';
 
 export interface PostgresPersistenceOptions {
   /** `postgres://…` of the shared database; its role must be able to create tables once. */
@@ -58,17 +59,7 @@ export async function openPostgresPersistence(
 }
 
 async function createSchema(pool: pg.Pool): Promise<void> {
-  const client = await pool.connect();
-  let broken: Error | undefined;
-  // A checked-out client that loses its connection emits 'error'; the pending query rejects too.
-  const onError = (error: Error): void => {
-    broken = error;
-  };
-  client.on('error', onError);
-  try {
-    await ensureSchema(client, PERSISTENCE_COMPONENT, PERSISTENCE_SCHEMA_VERSION, PERSISTENCE_DDL_V1);
-  } finally {
-    client.off('error', onError);
-    client.release(broken);
-  }
+  await withCheckedOutClient(pool, (client) =>
+    ensureSchema(client, PERSISTENCE_COMPONENT, PERSISTENCE_SCHEMA_VERSION, PERSISTENCE_DDL_V1),
+  );
 }

@@ -3,6 +3,7 @@ import type pg from 'pg';
 import {
   checkInherited,
   decodeStoredHeader as decodeHeader,
+  revisionToken,
   withRepairsWritten,
   isPersistenceError,
   throwIfAborted,
@@ -28,7 +29,7 @@ import {
 } from './persistence-errors.js';
 import { readStoredLog, readStoredSuffix } from './read-log.js';
 import * as sql from './statements.js';
-import { revisionToken, writeGroup, type PendingSession } from './write-group.js';
+import { writeGroup, type PendingSession } from './write-group.js';
 
 /** How often a repairing `load` re-reads after losing a race with another writer. */
 const LOAD_ATTEMPTS = 3;

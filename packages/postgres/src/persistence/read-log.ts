@@ -1,5 +1,11 @@
 import type { Pool } from 'pg';
-import { throwIfAborted, type StoredLog, type StoredSuffix } from '@strand/persistence';
+import {
+  revisionToken,
+  storedSuffix,
+  throwIfAborted,
+  type StoredLog,
+  type StoredSuffix,
+} from '@strand/persistence';
 import {
   isReadOnlySession,
   repairEvents,
@@ -12,7 +18,6 @@ import { decodeBatchRow } from './batch-lines.js';
 import { decodeStoredHeader as decodeHeader } from '@strand/persistence';
 import { corrupt, notFound } from './persistence-errors.js';
 import * as sql from './statements.js';
-import { revisionToken } from './write-group.js';
 
 /**
  * `[incarnation, header, inherited_event_count, next_seq, revision, stored_bytes, first_seq,
@@ -59,15 +64,7 @@ export async function readStoredSuffix(
   throwIfAborted(signal, id);
   const [incarnation, headerJson, inherited, nextSeq, revision] = sessionOf(lines, id);
   const events = decodeLines(lines, id, from, nextSeq, signal);
-  return Object.freeze({
-    header: decodeHeader(headerJson, id),
-    inheritedEventCount: SessionLogOffset(inherited),
-    incarnation,
-    revision: revisionToken(incarnation, revision),
-    from,
-    events: Object.freeze(events),
-    cursor: SessionLogOffset(nextSeq),
-  });
+  return storedSuffix(id, { incarnation, headerJson, inherited, nextSeq, revision }, from, events);
 }
 
 function sessionOf(lines: readonly LogLine[], id: string): LogLine {

@@ -1,9 +1,10 @@
 import type { Pool, PoolClient } from 'pg';
-import type { Attachment } from '@strand/persistence';
+import { revisionToken, type Attachment } from '@strand/persistence';
 import type { SessionEvent, SessionId, SessionSeq } from '@strand/session';
 import { formatAppendNotice } from './append-notice.js';
 import type { WriteResult } from './append-queue.js';
 import { encodeBatchRows, type BatchRow } from './batch-lines.js';
+import { withCheckedOutClient } from './checked-out-client.js';
 import { exists, notFound, seqConflict, toPersistenceError } from './persistence-errors.js';
 import * as sql from './statements.js';
 
@@ -17,8 +18,6 @@ export interface PendingSession {
 }
 
 /** The public revision token: opaque to callers, unique across incarnations of one id. */
-export const revisionToken = (incarnation: string, counter: string | number): string =>
-  `${incarnation}:${counter}`;
 
 /**
  * One durable write of contiguous `events` to session `id`; the `WriteGroup` of the append
@@ -80,15 +79,7 @@ async function writeInTransaction(
   const firstSeq = (rows[0]?.firstSeq ?? 0) as SessionSeq;
   let bytes = 0;
   for (const row of rows) bytes += Buffer.byteLength(row.lines) + sql.BATCH_ROW_OVERHEAD;
-  const client = await pool.connect();
-  let broken: Error | undefined;
-  // A checked-out client whose connection dies emits 'error' (unhandled, that would end the
-  // process); the failing query rejects too, so here it only marks the client for destruction.
-  const onError = (error: Error): void => {
-    broken = error;
-  };
-  client.on('error', onError);
-  try {
+  return withCheckedOutClient(pool, async (client, markBroken) => {
     await client.query('BEGIN');
     try {
       let result: WriteResult;
@@ -124,14 +115,11 @@ async function writeInTransaction(
     } catch (error) {
       await client.query('ROLLBACK').catch((rollbackError: unknown) => {
         // The connection itself failed: destroy it rather than return it to the pool mid-transaction.
-        broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+        markBroken(rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError)));
       });
       throw error;
     }
-  } finally {
-    client.off('error', onError);
-    client.release(broken);
-  }
+  });
 }
 
 async function insertSessionRow(

@@ -4,13 +4,13 @@ import {
   boundSnippet,
   buildSnippet,
   checkCursorIdentity,
-  encodeCursor,
   HITS_PER_SESSION,
   MAX_WINDOWS_PER_PAGE,
+  nextPageCursor,
   rankWindow,
   usableSnapshot,
   type RankedEntry,
-  type SearchCursor,
+  type PageQuery,
   type SnapshotHead,
   type SnapshotRetention,
 } from '@strand/search/kit';
@@ -39,13 +39,9 @@ export interface PageSettings {
   readonly now: () => number;
 }
 
-export interface PageRequest {
+export interface PageRequest extends PageQuery {
   /** The query's tsquery as text (`tsquerySql`); also the snapshot's expression. */
   readonly tsquery: string;
-  /** The query's phrases as folded tokens (`queryPhrases`), for highlighting. */
-  readonly phrases: readonly (readonly string[])[];
-  readonly limit: number;
-  readonly cursor: SearchCursor | undefined;
 }
 
 /**
@@ -86,15 +82,7 @@ export async function searchPage(
     entries = await snapshotEntries(client, head.id, offset, limit);
   }
   const results = await present(client, tsquery, phrases, entries);
-  const nextCursor =
-    hasMore && snapshotId !== undefined
-      ? encodeCursor({
-          indexId: identity.indexId,
-          generation: identity.generation,
-          snapshotId,
-          offset: offset + entries.length,
-        })
-      : null;
+  const nextCursor = nextPageCursor(identity, hasMore, snapshotId, offset + entries.length);
   return { results, nextCursor, generation: identity.generation };
 }
 

@@ -1,1 +1,1 @@
-export { createTestDatabase, noPostgres, testPgUrl, type TestDatabase } from './pg-test-database.js';
+export { createTestDatabase, noPostgres, sqlOnce, testPgUrl, type TestDatabase } from './pg-test-database.js';

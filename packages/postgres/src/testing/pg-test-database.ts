@@ -60,3 +60,14 @@ export async function createTestDatabase(prefix = 'strand_test'): Promise<TestDa
     },
   };
 }
+
+/** Runs SQL on its own short-lived connection: another host, an operator, a failing server. */
+export async function sqlOnce(url: string, text: string, values: unknown[] = []): Promise<pg.QueryResult> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await client.query(text, values);
+  } finally {
+    await client.end();
+  }
+}

@@ -1,6 +1,25 @@
-import { Session, SessionId, type SessionEvent, type SessionHeader } from '@strand/session';
+import {
+  Session,
+  SessionId,
+  type SessionEvent,
+  type SessionEventInput,
+  type SessionHeader,
+} from '@strand/session';
 import type { ProjectionUnit } from '../types.js';
 import { header } from './events.js';
+
+/** Appends `inputs` to a live session in batches of the given sizes, cycling through them. */
+export async function appendInBatches(
+  session: Session,
+  inputs: readonly SessionEventInput[],
+  sizes: readonly number[],
+): Promise<void> {
+  for (let at = 0, i = 0; at < inputs.length; i++) {
+    const size = sizes[i % sizes.length]!;
+    await session.append(inputs.slice(at, at + size));
+    at += size;
+  }
+}
 
 /** A live session that counts reads of its in-memory log, to prove snapshots never touch it. */
 export class CountingSession extends Session {

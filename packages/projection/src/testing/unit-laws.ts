@@ -16,6 +16,7 @@ import {
   logArbitrary,
   toEvents,
 } from './log-arbitrary.js';
+import { appendInBatches } from './sessions.js';
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
@@ -150,11 +151,7 @@ export function describeUnitLawsOver(unit: AnyProjectionUnit, domain: UnitLawDom
             const registry = new ProjectionRegistry({ units: [unit] });
             const live = new Session({ header });
             registry.track(live);
-            for (let at = 0, i = 0; at < inputs.length; i++) {
-              const size = sizes[i % sizes.length]!;
-              await live.append(inputs.slice(at, at + size));
-              at += size;
-            }
+            await appendInBatches(live, inputs, sizes);
             expect(registry.snapshot(live)).toEqual(registry.foldAll(header, events).snapshot);
           },
         ),

@@ -3,7 +3,7 @@ import { Session, SessionLogOffset } from '@strand/session';
 import { describe, expect, it } from 'vitest';
 import { ProjectionRegistry } from '../registry.js';
 import { appendableLogArbitrary, headerArbitrary, logArbitrary } from '../testing/log-arbitrary.js';
-import { ScriptedSession } from '../testing/sessions.js';
+import { appendInBatches, ScriptedSession } from '../testing/sessions.js';
 import { BUILT_IN_UNITS } from './built-in.js';
 
 describe('built-in units together', () => {
@@ -56,11 +56,7 @@ describe('built-in units together', () => {
           const registry = new ProjectionRegistry({ units: BUILT_IN_UNITS });
           const live = new Session({ header });
           registry.track(live);
-          for (let at = 0, i = 0; at < inputs.length; i++) {
-            const size = sizes[i % sizes.length]!;
-            await live.append(inputs.slice(at, at + size));
-            at += size;
-          }
+          await appendInBatches(live, inputs, sizes);
           expect(live.events).toEqual(events);
           expect(registry.snapshot(live)).toEqual(registry.foldAll(header, events).snapshot);
         },

@@ -4,16 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHost, type RunningHost } from '@strand/host';
 import type { FollowDraftParams, FollowSnapshot, WireEvent } from '@strand/protocol';
-import {
-  finishChunk,
-  ManualClock,
-  mockChatServer,
-  sse,
-  startStream,
-  textChunk,
-  usageChunk,
-  type MockChatServer,
-} from '@strand/test-support';
+import { ManualClock, mockChatServer, pacedAnswer, type MockChatServer } from '@strand/test-support';
 import { RpcTestClient } from '../testing/host-fixture.js';
 import { openStrandRuntime, type StrandRuntime } from '../strand-runtime.js';
 
@@ -41,20 +32,9 @@ afterEach(async () => {
 /** An endpoint whose answer goes out one chunk per `next()`. */
 async function pacedEndpoint(chunks: readonly string[]): Promise<{ next(): void }> {
   server = await mockChatServer();
-  const gates: (() => void)[] = [];
-  const waiters: Promise<void>[] = chunks.map(() => new Promise<void>((resolve) => gates.push(resolve)));
-  server.handle(async (_request, response) => {
-    startStream(response);
-    for (const [i, chunk] of chunks.entries()) {
-      await waiters[i];
-      response.write(sse(textChunk(chunk)));
-    }
-    response.write(sse(finishChunk('stop')));
-    response.write(sse(usageChunk(5, 5)));
-    response.end('data: [DONE]\n\n');
-  });
-  let released = 0;
-  return { next: () => gates[released++]?.() };
+  const answer = pacedAnswer(chunks, { input: 5, output: 5 });
+  server.handle(answer.handler);
+  return answer;
 }
 
 async function start(clock: ManualClock): Promise<RpcTestClient> {

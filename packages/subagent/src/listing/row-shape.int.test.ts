@@ -1,4 +1,4 @@
-import type { ProjectionUnit } from '@strand/projection';
+import { bomb } from '@strand/projection/testing';
 import { SessionId } from '@strand/session';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listingStack, type ListingStack } from '../testing/listing-stack.js';
@@ -7,17 +7,7 @@ import { listChildren } from './list-children.js';
 // The listing contract, "listChildren row shape and consuming surfaces": the four-state mapping, and the
 // reading of packages/subagent/README.md for a projection computation that fails.
 
-/** Breaks the unit contract on purpose: throws on `test/boom`. */
-const bomb: ProjectionUnit<number, number, 'test/bomb'> = {
-  key: 'test/bomb',
-  stateVersion: 1,
-  init: () => 0,
-  apply: (state, event) => {
-    if (event.type === 'test/boom') throw new TypeError('boom');
-    return state;
-  },
-  view: (state) => state,
-};
+/** `bomb` breaks the unit contract on purpose: it throws on `test/boom`. */
 const BOOM = { type: 'test/boom', data: {} };
 
 let stack: ListingStack;

@@ -5,20 +5,22 @@
  * rebinding. The token flow runs on loopback through `requireToken`.
  */
 import { createServer, type Server } from 'node:http';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from 'vite';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { startHost, type Refusal, type RunningHost } from '@strand/host';
 import { openStrandRuntime, type StrandRuntime } from '@strand/runtime';
+import {
+  buildWebUi,
+  launchChromium,
+  requireChromium,
+  UI_TIMEOUT,
+  waitConnectionState,
+} from './testing/browser.js';
 
-const CHROMIUM = process.env.STRAND_CHROMIUM ?? '/usr/bin/chromium';
-const WEB_DIR = path.resolve(import.meta.dirname, '../..');
-const UI_TIMEOUT = 30_000;
 const TOKEN = 'e2e-token-0123456789abcdef';
 const REBINDING_NAME = 'evil.example';
 
@@ -43,24 +45,14 @@ function foreignPage(rpcUrl: string): string {
   </script>`;
 }
 
-async function waitConnection(state: string): Promise<void> {
-  await page
-    .locator(`[data-testid="connection-state"][data-state="${state}"]`)
-    .waitFor({ timeout: UI_TIMEOUT });
-}
+const waitConnection = (state: string): Promise<void> => waitConnectionState(page, state);
 
 describe('who may drive a host, in Chromium', { timeout: 120_000 }, () => {
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM))
-      throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium (or set STRAND_CHROMIUM)`);
+    requireChromium();
     tmp = await mkdtemp(path.join(os.tmpdir(), 'strand-access-e2e-'));
     const webRoot = path.join(tmp, 'web');
-    await build({
-      root: WEB_DIR,
-      configFile: path.join(WEB_DIR, 'vite.config.ts'),
-      logLevel: 'warn',
-      build: { outDir: webRoot, emptyOutDir: true },
-    });
+    await buildWebUi(webRoot);
     runtime = await openStrandRuntime({ dataDir: path.join(tmp, 'data') });
     const onRefused = (refusal: Refusal): void => void refusals.push(refusal);
     open = await startHost({ services: runtime.services, webRoot, onRefused });
@@ -78,17 +70,8 @@ describe('who may drive a host, in Chromium', { timeout: 120_000 }, () => {
     });
     await new Promise<void>((resolve) => foreign.listen(0, '127.0.0.1', resolve));
     foreignPort = (foreign.address() as AddressInfo).port;
-    context = await chromium.launchPersistentContext(path.join(tmp, 'profile'), {
-      executablePath: CHROMIUM,
-      headless: true,
+    context = await launchChromium(path.join(tmp, 'profile'), {
       args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
         // The rebinding: the attacker's name answers with the loopback address.
         `--host-resolver-rules=MAP ${REBINDING_NAME} 127.0.0.1`,
       ],

@@ -6,15 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SessionId, newSessionHeader } from '@strand/session';
-import {
-  finishChunk,
-  mockChatServer,
-  sse,
-  startStream,
-  textChunk,
-  usageChunk,
-  type MockChatServer,
-} from '@strand/test-support';
+import { mockChatServer, pacedAnswer, type MockChatServer } from '@strand/test-support';
 import { openSession, startBrowserHost, UI_TIMEOUT, type BrowserHost } from './testing/harness.js';
 
 const LOCAL = { provider: 'local', model: 'tiny-1' };
@@ -22,9 +14,8 @@ const CHUNKS = ['Writing the **first** part', ' and then', ' the rest.'];
 
 let env: BrowserHost;
 let server: MockChatServer;
-/** Releases the next chunk of the endpoint's answer (the last release also ends the answer). */
-const gates: (() => void)[] = [];
-const waits: Promise<void>[] = [];
+/** The endpoint's answer: each `next()` releases a chunk, the last one the end of the answer. */
+const answer = pacedAnswer(CHUNKS, { input: 9, output: 9 }, { holdEnd: true });
 
 const view = () => env.page.locator('[data-testid="session-view"][data-session-id="stream-1"]');
 const row = () => env.page.locator('[data-testid="session-row"][data-session-id="stream-1"]');
@@ -33,19 +24,8 @@ const messages = () => view().locator('[data-testid="event"][data-type="assistan
 
 describe('streaming replies in Chromium', { timeout: 120_000 }, () => {
   beforeAll(async () => {
-    for (let i = 0; i <= CHUNKS.length; i++) waits.push(new Promise((resolve) => gates.push(resolve)));
     server = await mockChatServer();
-    server.handle(async (_request, response) => {
-      startStream(response);
-      for (const [i, chunk] of CHUNKS.entries()) {
-        await waits[i];
-        response.write(sse(textChunk(chunk)));
-      }
-      await waits[CHUNKS.length];
-      response.write(sse(finishChunk('stop')));
-      response.write(sse(usageChunk(9, 9)));
-      response.end('data: [DONE]\n\n');
-    });
+    server.handle(answer.handler);
     env = await startBrowserHost({
       runtime: { models: [{ ...LOCAL, baseUrl: server.baseUrl }], defaultModel: LOCAL },
       corpus: async (corpus) => {
@@ -72,7 +52,7 @@ describe('streaming replies in Chromium', { timeout: 120_000 }, () => {
   }, 120_000);
 
   afterAll(async () => {
-    for (const release of gates) release();
+    answer.releaseAll();
     await env?.close();
     await server?.close();
   }, 60_000);
@@ -82,7 +62,7 @@ describe('streaming replies in Chromium', { timeout: 120_000 }, () => {
     await view().getByTestId('view-idle').waitFor();
     await view().getByTestId('composer-input').fill('write something');
     await view().getByTestId('composer-send').click();
-    gates[0]!();
+    answer.next();
     await draft().locator('strong', { hasText: 'first' }).waitFor();
     // The draft is not an event: the step has no message yet, and the badge says a turn runs.
     expect(await messages().count()).toBe(1);
@@ -91,8 +71,8 @@ describe('streaming replies in Chromium', { timeout: 120_000 }, () => {
     await expect.poll(() => row().getAttribute('data-state'), { timeout: UI_TIMEOUT }).toBe('running');
     await row().getByTestId('running-marker').waitFor();
 
-    gates[1]!();
-    gates[2]!();
+    answer.next();
+    answer.next();
     await draft().filter({ hasText: 'and then the rest.' }).waitFor();
     expect(await messages().count()).toBe(1);
     const step = Number(await draft().getAttribute('data-step'));
@@ -103,7 +83,7 @@ describe('streaming replies in Chromium', { timeout: 120_000 }, () => {
         .count(),
     ).toBe(1);
 
-    gates[3]!();
+    answer.next();
     await expect.poll(() => messages().count(), { timeout: UI_TIMEOUT }).toBe(2);
     await expect.poll(() => draft().count(), { timeout: UI_TIMEOUT }).toBe(0);
     await messages().last().filter({ hasText: 'Writing the first part and then the rest.' }).waitFor();

@@ -5,12 +5,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from 'vite';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { workloadTurns } from '@strand/workload';
 import { startHost, type RunningHost } from '@strand/host';
 import { openJsonlPersistence, persistenceWriter } from '@strand/persistence';
@@ -23,11 +21,15 @@ import {
   type SessionHeader,
 } from '@strand/session';
 import { descriptorEvent } from '@strand/subagent';
+import {
+  ARTIFACTS,
+  buildWebUi,
+  launchChromium,
+  requireChromium,
+  UI_TIMEOUT,
+  waitConnectionState,
+} from './testing/browser.js';
 
-const CHROMIUM = process.env.STRAND_CHROMIUM ?? '/usr/bin/chromium';
-const WEB_DIR = path.resolve(import.meta.dirname, '../..');
-const ARTIFACTS = path.resolve(import.meta.dirname, '../../../../artifacts/e2e');
-const UI_TIMEOUT = 30_000;
 const SEARCH_PHRASE = 'quokka migration';
 
 let tmp: string;
@@ -181,11 +183,7 @@ async function promptLive(text: string): Promise<void> {
   await outcome;
 }
 
-async function waitConnection(state: string): Promise<void> {
-  await page
-    .locator(`[data-testid="connection-state"][data-state="${state}"]`)
-    .waitFor({ timeout: UI_TIMEOUT });
-}
+const waitConnection = (state: string): Promise<void> => waitConnectionState(page, state);
 
 async function openSession(id: string): Promise<void> {
   await page.locator(`[data-testid="session-row"][data-session-id="${id}"]`).click();
@@ -198,34 +196,15 @@ async function openSession(id: string): Promise<void> {
 // Generous: the suite must pass on a loaded 2-core machine next to the other suites.
 describe('web UI in Chromium', { timeout: 120_000 }, () => {
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM))
-      throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium (or set STRAND_CHROMIUM)`);
+    requireChromium();
     tmp = await mkdtemp(path.join(os.tmpdir(), 'strand-web-e2e-'));
     dataDir = path.join(tmp, 'data');
     webRoot = path.join(tmp, 'web');
     await mkdir(ARTIFACTS, { recursive: true });
-    await build({
-      root: WEB_DIR,
-      configFile: path.join(WEB_DIR, 'vite.config.ts'),
-      logLevel: 'warn',
-      build: { outDir: webRoot, emptyOutDir: true },
-    });
+    await buildWebUi(webRoot);
     await writeCorpus(dataDir);
     await openHost(0);
-    context = await chromium.launchPersistentContext(path.join(tmp, 'profile'), {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 1400, height: 900 },
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    context = await launchChromium(path.join(tmp, 'profile'), { viewport: { width: 1400, height: 900 } });
     page = context.pages()[0] ?? (await context.newPage());
     page.setDefaultTimeout(UI_TIMEOUT);
   }, 180_000);

@@ -3,20 +3,16 @@
  * starts an in-process host on it and a headless Chromium (Debian's, through playwright-core).
  */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { build } from 'vite';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { startHost, type RunningHost } from '@strand/host';
 import { openJsonlPersistence, persistenceWriter, type SessionPersistence } from '@strand/persistence';
 import { openStrandRuntime, type StrandRuntime } from '@strand/runtime';
 import { Session, type SessionEventInput, type SessionHeader } from '@strand/session';
+import { ARTIFACTS, buildWebUi, launchChromium, requireChromium, UI_TIMEOUT } from './browser.js';
 
-export const CHROMIUM = process.env.STRAND_CHROMIUM ?? '/usr/bin/chromium';
-export const UI_TIMEOUT = 30_000;
-const WEB_DIR = path.resolve(import.meta.dirname, '../../..');
-export const ARTIFACTS = path.resolve(import.meta.dirname, '../../../../../artifacts/e2e');
+export { ARTIFACTS, UI_TIMEOUT } from './browser.js';
 
 export interface CorpusWriter {
   readonly persistence: SessionPersistence;
@@ -38,27 +34,13 @@ export async function startBrowserHost(options: {
   readonly runtime?: Partial<Parameters<typeof openStrandRuntime>[0]>;
   readonly viewport?: { width: number; height: number };
 }): Promise<BrowserHost> {
-  if (!existsSync(CHROMIUM))
-    throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium (or set STRAND_CHROMIUM)`);
+  requireChromium();
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'strand-web-e2e-'));
   const dataDir = path.join(tmp, 'data');
   const webRoot = path.join(tmp, 'web');
   await mkdir(ARTIFACTS, { recursive: true });
-  // What `npm run build:web` ships. Vitest sets NODE_ENV=test, which vite keeps: the bundle would
-  // be React's development build (StrictMode's double effects, several times slower rendering).
-  const nodeEnv = process.env.NODE_ENV;
-  process.env.NODE_ENV = 'production';
-  try {
-    await build({
-      root: WEB_DIR,
-      configFile: path.join(WEB_DIR, 'vite.config.ts'),
-      logLevel: 'warn',
-      mode: 'production',
-      build: { outDir: webRoot, emptyOutDir: true },
-    });
-  } finally {
-    process.env.NODE_ENV = nodeEnv;
-  }
+  // What `npm run build:web` ships (React's production build).
+  await buildWebUi(webRoot, { production: true });
   const persistence = await openJsonlPersistence({ root: dataDir });
   await options.corpus({
     persistence,
@@ -73,19 +55,8 @@ export async function startBrowserHost(options: {
   const runtime = await openStrandRuntime({ dataDir, ...options.runtime });
   const host = await startHost({ services: runtime.services, port: 0, webRoot });
   await runtime.searchReady;
-  const context = await chromium.launchPersistentContext(path.join(tmp, 'profile'), {
-    executablePath: CHROMIUM,
-    headless: true,
+  const context = await launchChromium(path.join(tmp, 'profile'), {
     viewport: options.viewport ?? { width: 1280, height: 900 },
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
   });
   const page = context.pages()[0] ?? (await context.newPage());
   page.setDefaultTimeout(UI_TIMEOUT);

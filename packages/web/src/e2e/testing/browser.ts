@@ -1,0 +1,81 @@
+/**
+ * The pieces every browser test needs, in one place: where Chromium is, how the UI is built, how
+ * Chromium is launched, and how a test waits for the connection badge.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { build } from 'vite';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+export const CHROMIUM = process.env.STRAND_CHROMIUM ?? '/usr/bin/chromium';
+/** Generous: the suites must pass on a loaded 2-core machine next to the other suites. */
+export const UI_TIMEOUT = 30_000;
+const WEB_DIR = path.resolve(import.meta.dirname, '../../..');
+export const ARTIFACTS = path.resolve(import.meta.dirname, '../../../../../artifacts/e2e');
+
+/** Headless Chromium with nothing of its own on the network (no updates, sync, QUIC or GPU). */
+const CHROMIUM_ARGS: readonly string[] = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Fails the suite with how to fix it when Debian's Chromium is missing. */
+export function requireChromium(): void {
+  if (!existsSync(CHROMIUM))
+    throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium (or set STRAND_CHROMIUM)`);
+}
+
+/**
+ * Builds the web UI into `outDir` with vite. With `production`, what `npm run build:web` ships:
+ * Vitest sets NODE_ENV=test, which vite keeps, so the bundle would otherwise be React's
+ * development build (StrictMode's double effects, several times slower rendering).
+ */
+export async function buildWebUi(
+  outDir: string,
+  options: { readonly production?: boolean } = {},
+): Promise<void> {
+  const run = () =>
+    build({
+      root: WEB_DIR,
+      configFile: path.join(WEB_DIR, 'vite.config.ts'),
+      logLevel: 'warn',
+      ...(options.production === true ? { mode: 'production' } : {}),
+      build: { outDir, emptyOutDir: true },
+    });
+  if (options.production !== true) {
+    await run();
+    return;
+  }
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await run();
+  } finally {
+    process.env.NODE_ENV = nodeEnv;
+  }
+}
+
+/** A headless Chromium with its profile in `profileDir`; `args` add to the common flags. */
+export function launchChromium(
+  profileDir: string,
+  options: { readonly viewport?: { width: number; height: number }; readonly args?: readonly string[] } = {},
+): Promise<BrowserContext> {
+  return chromium.launchPersistentContext(profileDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    ...(options.viewport === undefined ? {} : { viewport: options.viewport }),
+    args: [...CHROMIUM_ARGS, ...(options.args ?? [])],
+  });
+}
+
+/** Waits until the page's connection badge shows `state` (`open`, `closed`, …). */
+export async function waitConnectionState(page: Page, state: string): Promise<void> {
+  await page
+    .locator(`[data-testid="connection-state"][data-state="${state}"]`)
+    .waitFor({ timeout: UI_TIMEOUT });
+}
