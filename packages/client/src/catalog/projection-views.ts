@@ -1,13 +1,11 @@
 import type { AgentPresetValue, ModelRouteValue, ModelSelectionValue } from '@strand/protocol';
+import { isRecord } from '../json-shape.js';
 
 /**
  * Shape checks for the two projection values the selectors read. The store keeps values as the
  * wire delivered them (`unknown`); a selector checks before trusting one, so a host that sends a
  * malformed value yields a named error, not a wrong label.
  */
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function asRoute(value: unknown): ModelRouteValue | null | undefined {
   if (value === null) return null;

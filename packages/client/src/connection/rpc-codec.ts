@@ -1,4 +1,5 @@
 import { ERROR_TABLE, StrandRpcError, type RpcId } from '@strand/protocol';
+import { isRecord } from '../json-shape.js';
 
 /** One frame from the host, classified. Anything that is not JSON-RPC 2.0 is `invalid`, never thrown. */
 export type IncomingMessage =
@@ -6,10 +7,6 @@ export type IncomingMessage =
   | { readonly kind: 'error'; readonly id: RpcId | null; readonly error: StrandRpcError }
   | { readonly kind: 'notification'; readonly method: string; readonly params: unknown }
   | { readonly kind: 'invalid'; readonly reason: string };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function isId(value: unknown): value is RpcId {
   return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));

@@ -1,4 +1,16 @@
 /**
+ * The client's two shape checks on `unknown` JSON (wire results, frames, projection values), one
+ * definition each for the client and the web UI. `@strand/session` has the Node packages' twin
+ * (`json-shape.ts`): the layer rules keep browser packages off `session`, so this is the one
+ * deliberate second copy.
+ */
+
+/** A JSON object: not null, not an array. Says nothing about its keys. */
+export function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
  * Structural equality of JSON values (what projection values are after crossing the wire). Used
  * only to tell "the row moved to a higher seq with the same value" from "the value changed", so
  * subscribers are not woken for a seq-only advance.
