@@ -85,6 +85,18 @@ export function quietMarker(event: WireEvent): string | undefined {
   }
 }
 
+/**
+ * An assistant message with no text and no tool calls: an imported record that carried only
+ * usage (Codex's `token_count`, one Claude Code chunk of a streamed message). Its usage is folded
+ * by the usage projection; as a row it would be an empty "Assistant" bubble.
+ */
+export function isEmptyAssistantMessage(event: WireEvent): boolean {
+  if (event.type !== 'assistant/message') return false;
+  const calls = field(event.data, 'toolCalls');
+  if (Array.isArray(calls) && calls.length > 0) return false;
+  return plainText(field(event.data, 'content')).trim() === '';
+}
+
 interface Rows {
   readonly visible: readonly WireEvent[];
   readonly results: ReadonlyMap<string, WireEvent>;
@@ -107,7 +119,9 @@ function rowsOf(events: readonly WireEvent[]): Rows {
   const attached = new Set<number>();
   for (const [callId, result] of results)
     if (callEvents.has(callId) || declared.has(callId)) attached.add(result.seq);
-  const visible = events.filter((event) => !HIDDEN.has(event.type) && !attached.has(event.seq));
+  const visible = events.filter(
+    (event) => !HIDDEN.has(event.type) && !attached.has(event.seq) && !isEmptyAssistantMessage(event),
+  );
   return { visible, results, callEvents, attached };
 }
 

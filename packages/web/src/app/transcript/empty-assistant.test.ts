@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import type { WireEvent } from '@strand/protocol';
+import { isEmptyAssistantMessage } from './Transcript.js';
+
+const message = (data: WireEvent['data'], type = 'assistant/message'): WireEvent => ({
+  seq: 3,
+  time: 1,
+  type,
+  data,
+});
+
+describe('isEmptyAssistantMessage', () => {
+  it('is true for a usage-only record (no text, no calls)', () => {
+    expect(isEmptyAssistantMessage(message({ content: '', usage: { input: 10, output: 0 } }))).toBe(true);
+    expect(isEmptyAssistantMessage(message({ content: [{ type: 'text', text: '  ' }] }))).toBe(true);
+    expect(isEmptyAssistantMessage(message({ usage: { input: 1, output: 1 } }))).toBe(true);
+  });
+
+  it('is false when there is text, an image or a tool call to show', () => {
+    expect(isEmptyAssistantMessage(message({ content: 'hello' }))).toBe(false);
+    expect(isEmptyAssistantMessage(message({ content: [{ type: 'image', ref: 'a1' }] }))).toBe(false);
+    expect(
+      isEmptyAssistantMessage(
+        message({ content: '', toolCalls: [{ id: 'c1', name: 'list_agents', arguments: '{}' }] }),
+      ),
+    ).toBe(false);
+  });
+
+  it('never hides another event type', () => {
+    expect(isEmptyAssistantMessage(message({ content: '' }, 'user/message'))).toBe(false);
+  });
+});
