@@ -13,7 +13,7 @@ import {
 } from '@mantine/core';
 import { applySessionList } from '@strand/client';
 import type { SearchResult, SessionListRow } from '@strand/protocol';
-import { describeError, formatTime, isRecord, snippetParts } from './format.js';
+import { describeError, formatTime, harnessName, isRecord, snippetParts } from './format.js';
 import { useConnectionState, useProjectionVersions, useStrand } from './hooks.js';
 
 export interface OpenRequest {
@@ -151,6 +151,17 @@ function SessionRows({
                 </Text>
               </Box>
               <Group gap={4} wrap="nowrap" style={{ flexShrink: 0 }}>
+                {row.header.source !== undefined && (
+                  <Badge
+                    size="xs"
+                    color="gray"
+                    variant="light"
+                    data-testid="source-marker"
+                    title={`imported from ${harnessName(row.header.source.harness)}, which owns it: read-only here`}
+                  >
+                    {harnessName(row.header.source.harness)}
+                  </Badge>
+                )}
                 {child && (
                   <Badge size="xs" variant="outline" style={{ flexShrink: 0 }}>
                     child

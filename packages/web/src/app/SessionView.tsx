@@ -15,7 +15,7 @@ import {
 } from '@mantine/core';
 import { selectModel, selectPreset, type FollowDraft, type SessionFollower } from '@strand/client';
 import type { WireEvent } from '@strand/protocol';
-import { describeError, isRecord } from './format.js';
+import { describeError, harnessName, isRecord } from './format.js';
 import { Transcript } from './transcript/Transcript.js';
 
 function formatCount(value: unknown): string {
@@ -95,6 +95,9 @@ export function SessionView({ sessionId, child, onChildDetected }: Props): React
   const draft = useDraft(follower);
   const shown = view?.shown ?? null;
   const isChild = child || shown?.header.origin === 'subagent';
+  // Another harness owns an imported session: Strand reads, follows and forks it, never appends.
+  const source = shown?.header.source;
+  const readOnly = isChild || source !== undefined;
   useEffect(() => {
     if (shown?.header.origin === 'subagent' && !child) onChildDetected(sessionId);
   }, [shown?.header.origin, child, sessionId, onChildDetected]);
@@ -110,7 +113,10 @@ export function SessionView({ sessionId, child, onChildDetected }: Props): React
       >
         <SessionHeader
           sessionId={sessionId}
-          readOnly={isChild}
+          readOnly={readOnly}
+          readOnlyLabel={
+            source !== undefined ? `from ${harnessName(source.harness)} · read-only` : 'read-only child'
+          }
           busy={shown?.busy ?? false}
           phase={view?.phase ?? 'opening'}
         />
@@ -142,7 +148,12 @@ export function SessionView({ sessionId, child, onChildDetected }: Props): React
             draft={draft}
           />
         )}
-        {isChild ? (
+        {source !== undefined ? (
+          <Text size="sm" c="dimmed" data-testid="read-only-note">
+            Imported from {harnessName(source.harness)}, which owns it: read-only here. Fork it to continue in
+            Strand.
+          </Text>
+        ) : isChild ? (
           <Text size="sm" c="dimmed" data-testid="read-only-note">
             Subagent child: read-only (its parent drives it).
           </Text>
@@ -157,11 +168,14 @@ export function SessionView({ sessionId, child, onChildDetected }: Props): React
 function SessionHeader({
   sessionId,
   readOnly,
+  readOnlyLabel,
   busy,
   phase,
 }: {
   sessionId: string;
   readOnly: boolean;
+  /** Why it is read-only, in words: a subagent child, or a session another harness owns. */
+  readOnlyLabel: string;
   busy: boolean;
   phase: string;
 }): React.JSX.Element {
@@ -192,7 +206,11 @@ function SessionHeader({
           <Badge variant="light" data-testid="follow-phase">
             {phase}
           </Badge>
-          {readOnly && <Badge variant="outline">read-only child</Badge>}
+          {readOnly && (
+            <Badge variant="outline" data-testid="read-only-badge">
+              {readOnlyLabel}
+            </Badge>
+          )}
           {busy ? (
             <Badge color="orange" data-testid="view-running">
               running

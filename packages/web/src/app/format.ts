@@ -64,3 +64,14 @@ export function activeMs(
   const end = now === undefined ? timing.active.through : Math.max(now, timing.active.through);
   return timing.settledMs + Math.max(0, end - timing.active.since);
 }
+
+const HARNESS_NAMES: Readonly<Record<string, string>> = {
+  'claude-code': 'Claude Code',
+  codex: 'Codex',
+  gemini: 'Gemini CLI',
+};
+
+/** The name a person knows a harness by (`header.source.harness`), or the raw name for a newer one. */
+export function harnessName(harness: string): string {
+  return HARNESS_NAMES[harness] ?? harness;
+}

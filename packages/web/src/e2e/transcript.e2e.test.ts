@@ -136,6 +136,24 @@ describe('session transcript in Chromium', { timeout: 120_000 }, () => {
         );
         await persistence.putAttachment(promoted.id, { bytes: PNG, mediaType: 'image/png' });
         await promoted.append(events);
+        // A session imported from Codex, which owns it; its last turn is still open at the source.
+        await write(
+          newSessionHeader({
+            id: SessionId('tx-codex'),
+            cwd: '/home/demo',
+            createdAt: base - 2_000,
+            source: { harness: 'codex', sourceId: '01d00000-0000-7000-8000-000000000001' },
+          }),
+          [
+            [
+              { type: 'turn/start', data: {} },
+              { type: 'user/message', data: { author: 'human', content: 'Add a health endpoint' } },
+              { type: 'assistant/message', data: { content: 'Adding `GET /health`.' } },
+              // A usage-only record (Codex's token_count): folded into usage, not a bubble.
+              { type: 'assistant/message', data: { content: '', usage: { input: 120, output: 8 } } },
+            ],
+          ],
+        );
         await write(
           newSessionHeader({
             id: SessionId('tx-child'),
@@ -306,6 +324,24 @@ describe('session transcript in Chromium', { timeout: 120_000 }, () => {
     expect(await message.getAttribute('data-author')).toBe('agent');
     expect(await message.getByTestId('message-author').textContent()).toMatch(/^Parent agent/);
     expect(await message.locator('code').textContent()).toBe('src/writer.ts');
+  });
+
+  it('says which harness an imported session came from, shows it read-only, and hides usage-only records', async () => {
+    const row = env.page.locator('[data-testid="session-row"][data-session-id="tx-codex"]');
+    await expect
+      .poll(() => row.getByTestId('source-marker').textContent(), { timeout: UI_TIMEOUT })
+      .toBe('Codex');
+    await openSession(env.page, 'tx-codex');
+    const codexView = env.page.locator('[data-testid="session-view"][data-session-id="tx-codex"]');
+    await codexView.getByTestId('read-only-badge').waitFor();
+    expect(await codexView.getByTestId('read-only-badge').textContent()).toBe('from Codex · read-only');
+    expect(await codexView.getByTestId('read-only-note').textContent()).toContain('Imported from Codex');
+    expect(await codexView.getByTestId('composer-input').count()).toBe(0);
+    // An open turn at the source is not "running": no agent of this host works on it.
+    await codexView.getByTestId('view-idle').waitFor();
+    const messages = codexView.locator('[data-testid="event"][data-type="assistant/message"]');
+    expect(await messages.count()).toBe(1);
+    expect(await messages.first().textContent()).toContain('GET /health');
   });
 
   it('opens a session to read it without promoting it; the composer makes the follow interactive', async () => {
