@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { snippetParts, activeMs } from './format.js';
+import { snippetParts, activeMs, formatRelative } from './format.js';
 import { rpcUrlFrom } from './strand.js';
 
 describe('snippetParts', () => {
@@ -39,5 +39,28 @@ describe('activeMs', () => {
     expect(activeMs(timing)).toBe(7_000);
     expect(activeMs(timing, 15_000)).toBe(10_000);
     expect(activeMs({ settledMs: 5_000, active: null }, 15_000)).toBe(5_000);
+  });
+});
+
+describe('formatRelative', () => {
+  const now = Date.UTC(2026, 11, 1, 12, 0, 0);
+  const min = 60_000;
+  it('says how long ago in the largest whole unit, against the given now', () => {
+    expect(formatRelative(now, now)).toBe('just now');
+    expect(formatRelative(now - 59_999, now)).toBe('just now');
+    expect(formatRelative(now - min, now)).toBe('1 min ago');
+    expect(formatRelative(now - 3 * min - 5_000, now)).toBe('3 min ago');
+    expect(formatRelative(now - 60 * min, now)).toBe('1 h ago');
+    expect(formatRelative(now - (2 * 60 + 59) * min, now)).toBe('2 h ago');
+    expect(formatRelative(now - 24 * 60 * min, now)).toBe('1 d ago');
+    expect(formatRelative(now - 45 * 24 * 60 * min, now)).toBe('1 mo ago');
+    expect(formatRelative(now - 800 * 24 * 60 * min, now)).toBe('2 y ago');
+  });
+  it('moves on as now ticks, and a moment ahead of now is "just now", never negative', () => {
+    const at = now - 30_000;
+    expect(formatRelative(at, now)).toBe('just now');
+    expect(formatRelative(at, now + 30_000)).toBe('1 min ago');
+    expect(formatRelative(at, now + 30 * min)).toBe('30 min ago');
+    expect(formatRelative(now + 5 * min, now)).toBe('just now');
   });
 });

@@ -75,3 +75,23 @@ const HARNESS_NAMES: Readonly<Record<string, string>> = {
 export function harnessName(harness: string): string {
   return HARNESS_NAMES[harness] ?? harness;
 }
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/**
+ * How long before `now` the moment `at` was, in words ("just now", "3 min ago", "2 h ago",
+ * "5 d ago", "4 mo ago", "2 y ago"). Pure: the caller supplies `now` (the list ticks it), so tests
+ * use fixed clocks. A moment after `now` (another machine's clock ahead) is "just now", never a
+ * negative age.
+ */
+export function formatRelative(at: number, now: number): string {
+  const age = now - at;
+  if (age < MINUTE) return 'just now';
+  if (age < HOUR) return `${Math.floor(age / MINUTE)} min ago`;
+  if (age < DAY) return `${Math.floor(age / HOUR)} h ago`;
+  if (age < 30 * DAY) return `${Math.floor(age / DAY)} d ago`;
+  if (age < 365 * DAY) return `${Math.floor(age / (30 * DAY))} mo ago`;
+  return `${Math.floor(age / (365 * DAY))} y ago`;
+}
