@@ -1,12 +1,14 @@
-import { useCallback, useEffect, useState } from 'react';
-import { Group, Loader, ScrollArea, Stack, Text, TextInput } from '@mantine/core';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Box, Group, Loader, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { applySessionList } from '@strand/client';
 import type { SessionListRow } from '@strand/protocol';
-import { describeError } from './format.js';
+import { describeError, harnessName } from './format.js';
 import { useConnectionState, useStrand } from './hooks.js';
 import type { OpenRequest } from './open-request.js';
 import { SearchResults } from './SearchResults.js';
 import { SessionRows } from './SessionRows.js';
+import { listEntry } from './list-entry.js';
+import { filterChoices, STRAND_HARNESS, type ListFilter } from './session-tree.js';
 
 export type { OpenRequest } from './open-request.js';
 
@@ -19,18 +21,25 @@ interface Props {
 }
 
 const LIST_REFRESH_MS = 4000;
+/** Enough for the 10,000-session corpus the list is virtualized for (the host allows 100,000). */
+const LIST_LIMIT = 20_000;
+const UNKNOWN = { known: false } as const;
 
-/** The session list (hints through the projection store) and the search box. */
+/** The session list (hints through the projection store), its filters and the search box. */
 export function SessionList({ selectedId, onOpen, refreshKey, onRows }: Props): React.JSX.Element {
   const { connection } = useStrand();
   const state = useConnectionState();
   const [rows, setRows] = useState<readonly SessionListRow[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [query, setQuery] = useState('');
+  const [cwd, setCwd] = useState<string | null>(null);
+  const [harness, setHarness] = useState<string | null>(null);
+  const [flat, setFlat] = useState(false);
+  const filter = useMemo<ListFilter>(() => ({ cwd, harness }), [cwd, harness]);
 
   const load = useCallback(async (): Promise<void> => {
     try {
-      const { sessions } = await connection.call('session.list', { limit: 200 });
+      const { sessions } = await connection.call('session.list', { limit: LIST_LIMIT });
       setRows(sessions);
       setError(null);
       onRows(sessions);
@@ -51,6 +60,18 @@ export function SessionList({ selectedId, onOpen, refreshKey, onRows }: Props): 
     return () => clearInterval(timer);
   }, [state, load, refreshKey]);
 
+  // The choices depend on headers only, so no store hint is read for them.
+  const choices = useMemo(() => {
+    const { cwds, harnesses } = filterChoices((rows ?? []).map((row) => listEntry(row, UNKNOWN)));
+    return {
+      cwds,
+      harnesses: harnesses.map((value) => ({
+        value,
+        label: value === STRAND_HARNESS ? 'Strand' : harnessName(value),
+      })),
+    };
+  }, [rows]);
+
   return (
     <Stack gap="xs" h="100%">
       <TextInput
@@ -63,20 +84,54 @@ export function SessionList({ selectedId, onOpen, refreshKey, onRows }: Props): 
       {query.trim() !== '' ? (
         <SearchResults query={query.trim()} onOpen={onOpen} rows={rows ?? []} />
       ) : (
-        <ScrollArea style={{ flex: 1 }} data-testid="session-list">
+        <>
+          <Group gap={6} wrap="nowrap" data-testid="list-filters">
+            <Select
+              size="xs"
+              aria-label="Filter by project"
+              placeholder="All projects"
+              data-testid="filter-project"
+              data={choices.cwds}
+              value={cwd}
+              onChange={setCwd}
+              clearable
+              searchable
+              style={{ flex: 1, minWidth: 0 }}
+            />
+            <Select
+              size="xs"
+              aria-label="Filter by harness"
+              placeholder="All harnesses"
+              data-testid="filter-harness"
+              data={choices.harnesses}
+              value={harness}
+              onChange={setHarness}
+              clearable
+              style={{ flex: 1, minWidth: 0 }}
+            />
+          </Group>
+          <Switch
+            size="xs"
+            label="Show subagents in the list, not nested"
+            checked={flat}
+            onChange={(event) => setFlat(event.currentTarget.checked)}
+            data-testid="filter-flat"
+          />
           {error !== null && (
             <Text c="red" size="sm">
               {error}
             </Text>
           )}
-          {rows === null ? (
-            <Group gap="xs">
-              <Loader size="xs" /> <Text size="sm">Loading sessions…</Text>
-            </Group>
-          ) : (
-            <SessionRows rows={rows} selectedId={selectedId} onOpen={onOpen} />
-          )}
-        </ScrollArea>
+          <Box style={{ flex: 1, minHeight: 0 }}>
+            {rows === null ? (
+              <Group gap="xs">
+                <Loader size="xs" /> <Text size="sm">Loading sessions…</Text>
+              </Group>
+            ) : (
+              <SessionRows rows={rows} filter={filter} flat={flat} selectedId={selectedId} onOpen={onOpen} />
+            )}
+          </Box>
+        </>
       )}
     </Stack>
   );
