@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Box, Group, Loader, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { applySessionList } from '@strand/client';
 import type { SessionListRow } from '@strand/protocol';
@@ -37,7 +37,12 @@ export function SessionList({ selectedId, onOpen, refreshKey, onRows }: Props): 
   const [flat, setFlat] = useState(false);
   const filter = useMemo<ListFilter>(() => ({ cwd, harness }), [cwd, harness]);
 
+  // One call at a time: listing a large corpus can take longer than the refresh period, and
+  // overlapping calls would only queue more work on the host.
+  const loading = useRef(false);
   const load = useCallback(async (): Promise<void> => {
+    if (loading.current) return;
+    loading.current = true;
     try {
       const { sessions } = await connection.call('session.list', { limit: LIST_LIMIT });
       setRows(sessions);
@@ -45,6 +50,8 @@ export function SessionList({ selectedId, onOpen, refreshKey, onRows }: Props): 
       onRows(sessions);
     } catch (failure) {
       setError(describeError(failure));
+    } finally {
+      loading.current = false;
     }
   }, [connection, onRows]);
 
