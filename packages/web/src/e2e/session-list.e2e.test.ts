@@ -132,6 +132,15 @@ describe('session list in Chromium', { timeout: 120_000 }, () => {
     expect(rows).toHaveLength(9);
     expect(rows.every((row) => !row.startsWith(' '))).toBe(true);
     expect(await rowLocator(env.page, 'tree-p-kid1-g').getByText('child', { exact: true }).count()).toBe(1);
+    // A nested child open when the list goes back to nesting: its ancestors expand to show it.
+    await rowLocator(env.page, 'tree-p-kid1-g').click();
+    await env.page.locator('[data-testid="session-view"][data-session-id="tree-p-kid1-g"]').waitFor();
+    await env.page.getByText('Show subagents in the list, not nested').click();
+    await expect
+      .poll(() => rowLocator(env.page, 'tree-p-kid1-g').getAttribute('data-depth'), { timeout: UI_TIMEOUT })
+      .toBe('2');
+    expect(await rowLocator(env.page, 'tree-p-kid1-g').getAttribute('aria-selected')).toBe('true');
+    expect(await rowLocator(env.page, 'tree-p').getAttribute('aria-expanded')).toBe('true');
   });
 
   it('sorts by the last prompt, else by creation, and says which in the row', async () => {
