@@ -7,6 +7,7 @@ import { useConnectionState, useStrand } from './hooks.js';
 import type { OpenRequest } from './open-request.js';
 import { SearchResults } from './SearchResults.js';
 import { SessionRows } from './SessionRows.js';
+import { readListFilter, writeListFilter } from './list-filter-params.js';
 import { listEntry } from './list-entry.js';
 import { filterChoices, STRAND_HARNESS, type ListFilter } from './session-tree.js';
 
@@ -32,10 +33,17 @@ export function SessionList({ selectedId, onOpen, refreshKey, onRows }: Props): 
   const [rows, setRows] = useState<readonly SessionListRow[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [query, setQuery] = useState('');
-  const [cwd, setCwd] = useState<string | null>(null);
-  const [harness, setHarness] = useState<string | null>(null);
+  // The filters start from the address (`?cwd=`, `?harness=`) and are written back to it.
+  const [cwd, setCwd] = useState<string | null>(() => readListFilter(location.search).cwd);
+  const [harness, setHarness] = useState<string | null>(() => readListFilter(location.search).harness);
   const [flat, setFlat] = useState(false);
   const filter = useMemo<ListFilter>(() => ({ cwd, harness }), [cwd, harness]);
+  useEffect(() => {
+    const search = writeListFilter(location.search, filter);
+    // Replace, not push: a filter is not a place Back should return to.
+    if (search !== location.search)
+      history.replaceState(history.state, '', `${location.pathname}${search}${location.hash}`);
+  }, [filter]);
 
   // One call at a time: listing a large corpus can take longer than the refresh period, and
   // overlapping calls would only queue more work on the host.
@@ -70,6 +78,9 @@ export function SessionList({ selectedId, onOpen, refreshKey, onRows }: Props): 
   // The choices depend on headers only, so no store hint is read for them.
   const choices = useMemo(() => {
     const { cwds, harnesses } = filterChoices((rows ?? []).map((row) => listEntry(row, UNKNOWN)));
+    // A value from the address that no listed session has stays selectable (and clearable).
+    if (cwd !== null && !cwds.includes(cwd)) cwds.push(cwd);
+    if (harness !== null && !harnesses.includes(harness)) harnesses.push(harness);
     return {
       cwds,
       harnesses: harnesses.map((value) => ({
@@ -77,7 +88,7 @@ export function SessionList({ selectedId, onOpen, refreshKey, onRows }: Props): 
         label: value === STRAND_HARNESS ? 'Strand' : harnessName(value),
       })),
     };
-  }, [rows]);
+  }, [rows, cwd, harness]);
 
   return (
     <Stack gap="xs" h="100%">

@@ -181,6 +181,12 @@ describe('session list in Chromium', { timeout: 120_000 }, () => {
     await choose('Filter by project', '/proj/alpha');
     await expect.poll(() => shownRows(env.page), { timeout: UI_TIMEOUT }).toEqual(['sort-a', 'sort-b']);
     await env.shot('list-03-project-filter');
+    // The filter is in the address: a reload keeps it.
+    expect(new URL(env.page.url()).searchParams.get('cwd')).toBe('/proj/alpha');
+    await env.page.reload();
+    await waitConnectionState(env.page, 'open');
+    await expect.poll(() => shownRows(env.page), { timeout: UI_TIMEOUT }).toEqual(['sort-a', 'sort-b']);
+    expect(await env.page.locator('input[aria-label="Filter by project"]').inputValue()).toBe('/proj/alpha');
     await home(env);
     await rowLocator(env.page, 'codex-1').waitFor();
     await choose('Filter by harness', 'Codex');
