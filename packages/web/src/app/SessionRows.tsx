@@ -59,6 +59,8 @@ export function SessionRows({ rows, filter, flat, selectedId, onOpen }: Props): 
 
   const [activeId, setActiveId] = useState<string | null>(null);
   const [focused, setFocused] = useState(false);
+  // The focus ring on the active row: for keyboard use, not after a click (`:focus-visible`).
+  const [ring, setRing] = useState(false);
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: visible.length,
@@ -88,6 +90,7 @@ export function SessionRows({ rows, filter, flat, selectedId, onOpen }: Props): 
     const action = listKeyAction(visible, activeIndex === -1 ? null : activeId, event.key);
     if (action.kind === 'none') return;
     event.preventDefault();
+    setRing(true);
     switch (action.kind) {
       case 'move': {
         setActiveId(action.id);
@@ -118,15 +121,19 @@ export function SessionRows({ rows, filter, flat, selectedId, onOpen }: Props): 
       data-row-count={visible.length}
       aria-activedescendant={activeIndex === -1 ? undefined : rowDomId(activeId!)}
       onKeyDown={onKeyDown}
-      onFocus={() => {
+      onFocus={(event) => {
         setFocused(true);
+        setRing(event.currentTarget.matches(':focus-visible'));
         // Focus enters at the open session when it is shown, else at the first row.
         if (activeIndex === -1) {
           const start = visible.find((row) => row.entry.id === selectedId) ?? visible[0];
           if (start !== undefined) setActiveId(start.entry.id);
         }
       }}
-      onBlur={() => setFocused(false)}
+      onBlur={() => {
+        setFocused(false);
+        setRing(false);
+      }}
       style={{ height: '100%', overflowY: 'auto', outline: 'none', contain: 'strict' }}
     >
       {visible.length === 0 ? (
@@ -148,6 +155,7 @@ export function SessionRows({ rows, filter, flat, selectedId, onOpen }: Props): 
                 now={now}
                 selected={row.entry.id === selectedId}
                 active={focused && row.entry.id === activeId}
+                ring={ring && row.entry.id === activeId}
                 onClick={() => {
                   setActiveId(row.entry.id);
                   open(row.entry.id);
@@ -211,6 +219,7 @@ function SessionRow({
   now,
   selected,
   active,
+  ring,
   onClick,
   onToggle,
 }: {
@@ -220,6 +229,7 @@ function SessionRow({
   now: number;
   selected: boolean;
   active: boolean;
+  ring: boolean;
   onClick: () => void;
   onToggle: () => void;
 }): React.JSX.Element {
@@ -262,7 +272,7 @@ function SessionRow({
         borderRadius: 4,
         cursor: 'pointer',
         background: selected ? 'var(--mantine-color-blue-light)' : undefined,
-        outline: active ? '2px solid var(--mantine-color-blue-filled)' : undefined,
+        outline: ring ? '2px solid var(--mantine-color-blue-filled)' : undefined,
         outlineOffset: -2,
       }}
     >
