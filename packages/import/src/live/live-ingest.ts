@@ -158,18 +158,22 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
       queued.clear();
       return;
     }
-    while (queue.length > 0 && !closed) {
-      const next = queue.shift()!;
-      queued.delete(next.file);
-      try {
-        await ingestFile(next.file, next.owner);
-      } catch (error) {
-        // One file's failure is one report; the others keep being followed.
-        follows.delete(next.file);
-        report({ file: next.file, line: null, kind: 'failed', reason: (error as Error).message });
+    // The ledger is saved once the queue is empty; a file queued meanwhile is read before this
+    // drain ends (a later enqueue of it would not start another one).
+    do {
+      while (queue.length > 0 && !closed) {
+        const next = queue.shift()!;
+        queued.delete(next.file);
+        try {
+          await ingestFile(next.file, next.owner);
+        } catch (error) {
+          // One file's failure is one report; the others keep being followed.
+          follows.delete(next.file);
+          report({ file: next.file, line: null, kind: 'failed', reason: (error as Error).message });
+        }
       }
-    }
-    await saveLedger();
+      await saveLedger();
+    } while (queue.length > 0 && !closed);
   };
 
   /** The ledger only accelerates a restart: a failure to write it is a note, never a stop. */
