@@ -13,6 +13,12 @@ import { writePlan, type WriteTarget } from '../write/write-plan.js';
 import { FileFollow, type FileRead } from './file-follow.js';
 import { appendThroughStore, type LiveTarget } from './live-append.js';
 
+/**
+ * Files whose fold live ingest keeps between reads. A fold holds the events its file maps to, so
+ * the cap bounds memory; sessions being written at once are few (a person runs a handful).
+ */
+const FOLLOWED_FILES = 32;
+
 /** One `--watch <harness>:<dir>`. */
 export interface WatchSpec {
   readonly harness: Harness;
@@ -221,6 +227,11 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
     }
     const known = follows.get(file);
     if (known !== undefined) {
+      // Most recently read last: the map's order is the eviction order.
+      follows.delete(file);
+      follows.set(file, known);
+    }
+    if (known !== undefined) {
       let checked = 0;
       if (await known.follow.continues(stat, (n) => (checked += n))) {
         const mapped = await known.follow.read(stat, 'appended', (r) =>
@@ -252,6 +263,12 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
     const followed: Followed = { follow: new FileFollow(file, fold), unit: linked, peek };
     const mapped = await followed.follow.read(stat, 'whole', onRead);
     follows.set(file, followed);
+    // A fold holds its file's events in memory: only the files read most recently keep theirs;
+    // the others are read whole on their next change.
+    for (const oldest of follows.keys()) {
+      if (follows.size <= FOLLOWED_FILES) break;
+      follows.delete(oldest);
+    }
     await writeMapped(owner, followed, mapped, stat);
   };
 
