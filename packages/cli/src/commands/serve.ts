@@ -141,10 +141,10 @@ async function serve(
       // The demo shows replies being written: the scripted model streams a word at a time.
       ...(options.demo === true ? { scriptedChunkDelayMs: DEMO_CHUNK_DELAY_MS } : {}),
     });
-  // With --watch, the folders are watched first; the catch-up then runs while nothing else has
-  // the data folder open (exactly a one-shot import, resumed from the import ledger), and only
-  // then does the runtime open it. Whatever is written to a transcript from the moment it is
-  // watched is an event live ingest reads afterwards, so nothing is scanned a second time.
+  // With --watch, the catch-up runs while live ingest starts watching the folders (the watcher's
+  // scan overlaps the import) and while nothing else has the data folder open: exactly a one-shot
+  // import, resumed from the import ledger. Only then does the runtime open the folder; files
+  // changed meanwhile are read once it is open.
   let opened: StrandRuntime | undefined;
   const ingest =
     watches.length === 0

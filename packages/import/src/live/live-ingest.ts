@@ -29,9 +29,9 @@ export interface LiveIngestOptions {
   readonly watches: readonly WatchSpec[];
   /**
    * The running host's store: persistence for creates, the live store for appends. A function is
-   * the caller's catch-up: it is called once every folder is watched, catches up (the one-shot
-   * import) and opens the host's store, then returns it. Files are read only after it returned,
-   * and none is scanned at start: every change since the folders were watched is an event.
+   * the caller's catch-up: it is called at once, while the folders are being watched, catches up
+   * (the one-shot import) and opens the host's store, then returns it. Files are read only after
+   * it returned.
    */
   readonly target: IngestTarget | (() => Promise<IngestTarget>);
   /**
@@ -89,9 +89,9 @@ interface Followed {
  * is read once more afterwards. Every write is stamped in the import ledger.
  *
  * Catch-up is the one-shot import (`importTranscripts`): given as a `target` function, it runs
- * once the folders are watched, so nothing written during or after it is missed and nothing is
- * rescanned; with a plain `target` (the caller caught up before), files whose size or mtime
- * differ from the ledger's stamps are read at start.
+ * while the folders are being watched (the watcher's scan overlaps it); with a plain `target` the
+ * caller caught up before. Either way, once both are done, files whose size or mtime differ from
+ * the ledger's stamps are read, so nothing written during or after the catch-up is missed.
  */
 export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
   const settleMs = options.settleMs ?? 20;
@@ -344,7 +344,8 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
     ledgerDirty = true;
   };
 
-  const ready = (async () => {
+  /** Watches every folder that exists; a missing one is reported. */
+  const watchAll = async (): Promise<Watched[]> => {
     const open: Watched[] = [];
     for (const owner of watched) {
       // Watching is opt-in and never creates a harness's folder: a missing one is reported.
@@ -373,19 +374,28 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
       watcher.on('change', (file) => changed(file, owner));
       watcher.on('unlink', (file) => changed(file, owner));
     }
+    return open;
+  };
+
+  const ready = (async () => {
+    // The caller's catch-up runs while the folders are being watched (the watcher's own scan of
+    // every file overlaps the import instead of adding to it). A change the watcher saw is an
+    // event; one made before its folder was watched but after the import stamped the file is
+    // found below, where every file is compared with the ledger.
+    const caughtUp =
+      typeof options.target === 'function' ? options.target() : Promise.resolve(options.target);
+    caughtUp.catch(() => undefined); // awaited below
     try {
-      const catchUp = typeof options.target === 'function' ? options.target : undefined;
-      const target = catchUp === undefined ? (options.target as IngestTarget) : await catchUp();
+      let open: Watched[];
+      try {
+        open = await watchAll();
+      } finally {
+        // Never leave a catch-up running behind a failure: the caller closes what it opened.
+        await caughtUp.catch(() => undefined);
+      }
+      const target = await caughtUp;
       if (options.dataDir !== undefined) ledger = (await Ledger.load(options.dataDir)).ledger;
       for (const owner of open) {
-        if (catchUp !== undefined) {
-          // Caught up while watched: what changed since is queued already; only remember the rest.
-          for (const [file, entry] of ledger?.under(owner.root, owner.spec.harness) ?? []) {
-            for (const s of entry.sessions) fileOf.set(s.id, file);
-            sizes.set(file, entry.size);
-          }
-          continue;
-        }
         // Files the catch-up stamped and that did not change since are known: only remember them.
         for (const unit of await owner.importer.discover(owner.root)) {
           const stat = await fsp.stat(unit.file).catch(() => undefined);
