@@ -143,16 +143,19 @@ async function serve(
     });
   // With --watch, the catch-up runs while live ingest starts watching the folders (the watcher's
   // scan overlaps the import) and while nothing else has the data folder open: exactly a one-shot
-  // import, resumed from the import ledger. Only then does the runtime open the folder; files
-  // changed meanwhile are read once it is open.
+  // import, resumed from the import ledger. Only then does the runtime open the folder (while
+  // live ingest compares the files with the ledger); files changed meanwhile are read once it is
+  // open.
   let opened: StrandRuntime | undefined;
   const ingest =
     watches.length === 0
       ? undefined
       : startLiveIngest({
           watches,
-          target: async () => {
+          catchUp: async () => {
             for (const spec of watches) await catchUp(spec, options.data);
+          },
+          target: async () => {
             opened = await open();
             return opened.services;
           },

@@ -124,7 +124,7 @@ describe('live ingest', () => {
     expect(JSON.stringify(after.events)).toContain('Make the footer pink');
   });
 
-  it('a catch-up given as the target: lines written after the import stamped the file are read', async () => {
+  it('a catch-up given to the ingest: lines written after the import stamped the file are read', async () => {
     writeFileSync(file, lines.slice(0, 2).join('\n') + '\n');
     const target = { persistence, preparations: new SessionPreparations(persistence), store };
     ingest = startLiveIngest({
@@ -132,13 +132,13 @@ describe('live ingest', () => {
       dataDir: ws.data,
       onReport: (r) => reports.push(r),
       settleMs: 5,
-      target: async () => {
-        // The caller's catch-up (here into the open persistence's folder: nothing writes it
-        // meanwhile), and the harness writing on before the host is open.
+      // The caller's catch-up (here into the open persistence's folder: nothing writes it
+      // meanwhile), and the harness writing on before the host is open.
+      catchUp: async () => {
         await importTranscripts({ harness: 'gemini', sourceDir: ws.source, dataDir: ws.data });
         appendFileSync(file, lines.slice(2).join('\n') + '\n');
-        return target;
       },
+      target: () => Promise.resolve(target),
     });
     await ingest.ready;
     const whole = await importTranscripts({
@@ -157,11 +157,12 @@ describe('live ingest', () => {
     expect(reports.filter((r) => r.kind !== 'note')).toEqual([]);
   });
 
-  it('a catch-up that fails rejects ready; nothing is read and close still works', async () => {
+  it('a target that fails to open rejects ready; nothing is read and close still works', async () => {
     writeFileSync(file, lines.join('\n') + '\n');
     ingest = startLiveIngest({
       watches: [{ harness: 'gemini', dir: ws.source }],
       settleMs: 5,
+      catchUp: () => Promise.resolve(),
       target: () => Promise.reject(new Error('the runtime would not open')),
     });
     await expect(ingest.ready).rejects.toThrow('the runtime would not open');

@@ -28,12 +28,17 @@ export interface WatchSpec {
 export interface LiveIngestOptions {
   readonly watches: readonly WatchSpec[];
   /**
-   * The running host's store: persistence for creates, the live store for appends. A function is
-   * the caller's catch-up: it is called at once, while the folders are being watched, catches up
-   * (the one-shot import) and opens the host's store, then returns it. Files are read only after
-   * it returned.
+   * The running host's store: persistence for creates, the live store for appends; or a function
+   * that opens it, called once the catch-up is done (while the ledger is compared with the files).
+   * Files are read only once it is open.
    */
   readonly target: IngestTarget | (() => Promise<IngestTarget>);
+  /**
+   * The caller's catch-up (the one-shot `importTranscripts`), run at once while the folders are
+   * being watched, so the watcher's scan overlaps the import instead of adding to it. Without it
+   * the caller caught up before starting the ingest.
+   */
+  readonly catchUp?: () => Promise<void>;
   /**
    * The data folder whose import ledger the catch-up wrote: files it stamped are not re-read at
    * start, and every file live ingest writes is stamped in it, so a restart resumes from there.
@@ -88,10 +93,10 @@ interface Followed {
  * are read one at a time, in the order they changed; a file that changes again while it is read
  * is read once more afterwards. Every write is stamped in the import ledger.
  *
- * Catch-up is the one-shot import (`importTranscripts`): given as a `target` function, it runs
- * while the folders are being watched (the watcher's scan overlaps it); with a plain `target` the
- * caller caught up before. Either way, once both are done, files whose size or mtime differ from
- * the ledger's stamps are read, so nothing written during or after the catch-up is missed.
+ * Catch-up is the one-shot import (`importTranscripts`): given as `catchUp`, it runs while the
+ * folders are being watched (the watcher's scan overlaps it); otherwise the caller caught up
+ * before. Once both are done, and while `target` opens, files whose size or mtime differ from the
+ * ledger's stamps are queued, so nothing written during or after the catch-up is missed.
  */
 export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
   const settleMs = options.settleMs ?? 20;
@@ -378,13 +383,12 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
   };
 
   const ready = (async () => {
-    // The caller's catch-up runs while the folders are being watched (the watcher's own scan of
-    // every file overlaps the import instead of adding to it). A change the watcher saw is an
+    // The catch-up runs while the folders are being watched. A change the watcher saw is an
     // event; one made before its folder was watched but after the import stamped the file is
-    // found below, where every file is compared with the ledger.
-    const caughtUp =
-      typeof options.target === 'function' ? options.target() : Promise.resolve(options.target);
+    // found below, where every file is compared with the ledger — while the target opens.
+    const caughtUp = options.catchUp?.() ?? Promise.resolve();
     caughtUp.catch(() => undefined); // awaited below
+    let opening: Promise<IngestTarget> | undefined;
     try {
       let open: Watched[];
       try {
@@ -393,7 +397,9 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
         // Never leave a catch-up running behind a failure: the caller closes what it opened.
         await caughtUp.catch(() => undefined);
       }
-      const target = await caughtUp;
+      await caughtUp;
+      opening = typeof options.target === 'function' ? options.target() : Promise.resolve(options.target);
+      opening.catch(() => undefined); // awaited below
       if (options.dataDir !== undefined) ledger = (await Ledger.load(options.dataDir)).ledger;
       for (const owner of open) {
         // Files the catch-up stamped and that did not change since are known: only remember them.
@@ -406,8 +412,9 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
           else enqueue(unit.file, owner);
         }
       }
-      resolvePrepared(target);
+      resolvePrepared(await opening);
     } catch (error) {
+      await opening?.catch(() => undefined);
       rejectPrepared(error);
       throw error;
     }
