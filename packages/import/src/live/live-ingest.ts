@@ -235,8 +235,6 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
       // Most recently read last: the map's order is the eviction order.
       follows.delete(file);
       follows.set(file, known);
-    }
-    if (known !== undefined) {
       let checked = 0;
       if (await known.follow.continues(stat, (n) => (checked += n))) {
         const mapped = await known.follow.read(stat, 'appended', (r) =>
