@@ -2,8 +2,10 @@ export { importTranscripts } from './run/import-transcripts.js';
 export { defaultSourceDir } from './harnesses.js';
 export { IMPORT_ERROR_CODES, ImportError, isImportError, type ImportErrorCode } from './errors.js';
 export { LEDGER_FILE } from './ledger/ledger.js';
+export type { FileRead } from './live/file-follow.js';
 export {
   startLiveIngest,
+  type IngestTarget,
   type LiveIngest,
   type LiveIngestOptions,
   type WatchSpec,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Command, Option } from 'commander';
 import { isLoopbackHost, startHost } from '@strand/host';
 import { importTranscripts, parseWatchSpec, startLiveIngest, type WatchSpec } from '@strand/import';
-import { loadModelsFile, openStrandRuntime } from '@strand/runtime';
+import { loadModelsFile, openStrandRuntime, type StrandRuntime } from '@strand/runtime';
 import { ensureDemoCorpus } from './demo.js';
 import { startDemoTicker } from './demo-ticker.js';
 import { holdDataFolder } from '../data-lock/hold-for-command.js';
@@ -119,31 +119,62 @@ async function serve(
 ): Promise<void> {
   if (options.demo === true) await ensureDemoCorpus(options.data, options.json !== true);
   const logger = cliLogger();
-  // Catch-up first, while nothing else has the folder open: exactly a one-shot import, resumed
-  // from the import ledger; live ingest then reads only what changed since.
-  for (const spec of watches) await catchUp(spec, options.data);
-  const runtime = await openStrandRuntime({
-    dataDir: options.data,
-    logger,
-    ...(options.backend === undefined ? {} : { backend: options.backend }),
-    ...(options.store === undefined ? {} : { store: options.store }),
-    ...(options.coldReads === undefined ? {} : { coldReadConcurrency: Number(options.coldReads) }),
-    // --model alone is refused by the runtime (a model name needs an endpoint), not ignored.
-    ...(options.baseUrl === undefined && options.model === undefined
-      ? {}
-      : {
-          model: {
-            ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
-            ...(options.model === undefined ? {} : { model: options.model }),
-            apiKeyEnv: options.apiKeyEnv ?? 'OPENAI_API_KEY',
+  const open = (): Promise<StrandRuntime> =>
+    openStrandRuntime({
+      dataDir: options.data,
+      logger,
+      ...(options.backend === undefined ? {} : { backend: options.backend }),
+      ...(options.store === undefined ? {} : { store: options.store }),
+      ...(options.coldReads === undefined ? {} : { coldReadConcurrency: Number(options.coldReads) }),
+      // --model alone is refused by the runtime (a model name needs an endpoint), not ignored.
+      ...(options.baseUrl === undefined && options.model === undefined
+        ? {}
+        : {
+            model: {
+              ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
+              ...(options.model === undefined ? {} : { model: options.model }),
+              apiKeyEnv: options.apiKeyEnv ?? 'OPENAI_API_KEY',
+            },
+          }),
+      ...(modelsFile === undefined ? {} : { models: modelsFile.models }),
+      ...(modelsFile?.default === undefined ? {} : { defaultModel: modelsFile.default }),
+      // The demo shows replies being written: the scripted model streams a word at a time.
+      ...(options.demo === true ? { scriptedChunkDelayMs: DEMO_CHUNK_DELAY_MS } : {}),
+    });
+  // With --watch, the catch-up runs while live ingest starts watching the folders (the watcher's
+  // scan overlaps the import) and while nothing else has the data folder open: exactly a one-shot
+  // import, resumed from the import ledger. Only then does the runtime open the folder (while
+  // live ingest compares the files with the ledger); files changed meanwhile are read once it is
+  // open.
+  let opened: StrandRuntime | undefined;
+  const ingest =
+    watches.length === 0
+      ? undefined
+      : startLiveIngest({
+          watches,
+          catchUp: async () => {
+            for (const spec of watches) await catchUp(spec, options.data);
           },
-        }),
-    ...(modelsFile === undefined ? {} : { models: modelsFile.models }),
-    ...(modelsFile?.default === undefined ? {} : { defaultModel: modelsFile.default }),
-    // The demo shows replies being written: the scripted model streams a word at a time.
-    ...(options.demo === true ? { scriptedChunkDelayMs: DEMO_CHUNK_DELAY_MS } : {}),
-  });
+          target: async () => {
+            opened = await open();
+            return opened.services;
+          },
+          dataDir: options.data,
+          onReport: (r) =>
+            console.error(
+              `strand watch: ${r.file}${r.line === null ? '' : `:${r.line}`}: ${r.kind}: ${r.reason}`,
+            ),
+        });
+  try {
+    await ingest?.ready;
+  } catch (error) {
+    await ingest?.close();
+    await opened?.close();
+    throw error;
+  }
+  const runtime = opened ?? (await open());
   if (options.demo === true) await warmDemoCache(runtime);
+  // A host that cannot start (port taken) must not leave the watchers holding the process open.
   const host = await startHost({
     services: runtime.services,
     host: options.host,
@@ -157,20 +188,10 @@ async function serve(
         `strand host: refused ${refusal.upgrade ? '/rpc upgrade' : 'page'} from ${refusal.address ?? '?'} (${refusal.status} ${refusal.code}): ${refusal.reason}`,
       ),
     ...(existsSync(WEB_ROOT) ? { webRoot: WEB_ROOT } : {}),
+  }).catch(async (error: unknown) => {
+    await ingest?.close();
+    throw error;
   });
-  const ingest =
-    watches.length === 0
-      ? undefined
-      : startLiveIngest({
-          watches,
-          target: runtime.services,
-          dataDir: options.data,
-          onReport: (r) =>
-            console.error(
-              `strand watch: ${r.file}${r.line === null ? '' : `:${r.line}`}: ${r.kind}: ${r.reason}`,
-            ),
-        });
-  await ingest?.ready;
   await lock?.announceHost({ url: host.url, rpcUrl: host.rpcUrl, ...(token === undefined ? {} : { token }) });
   const stopTicker = options.demo === true ? startDemoTicker(runtime, logger) : () => undefined;
   const url = token === undefined ? host.url : `${host.url}/?token=${encodeURIComponent(token)}`;

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { HarnessImporter } from '../run/harness-importer.js';
 import { discoverClaude } from './discover.js';
-import { mapClaude } from './map-claude.js';
+import { foldClaude, mapClaude } from './map-claude.js';
 import { peekClaude } from './peek.js';
 
 export const claudeCodeImporter: HarnessImporter = {
@@ -10,4 +10,5 @@ export const claudeCodeImporter: HarnessImporter = {
   discover: discoverClaude,
   peek: peekClaude,
   map: mapClaude,
+  incremental: (unit, peek) => Promise.resolve(foldClaude(unit, peek)),
 };

@@ -4,7 +4,8 @@ import { FileReports } from '../mapping/file-reports.js';
 import type { MappedFile, SessionPlan } from '../mapping/session-plan.js';
 import { shortTitle } from '../mapping/title.js';
 import type { SessionPeek, SourceUnit } from '../run/harness-importer.js';
-import { SourceLineReader } from '../source/line-reader.js';
+import type { LineReadEnd, SourceLine } from '../source/line-reader.js';
+import { mapWholeFile, type TranscriptFold } from '../mapping/transcript-fold.js';
 import { isRecord, parseLine, str, type JsonRecord } from '../source/json-record.js';
 import { findRoleInParent, labelOf, readAgentMeta, type AgentRole } from './agent-label.js';
 import { ClaudeStream } from './claude-stream.js';
@@ -23,6 +24,11 @@ const SIDE_RECORDS = new Set(['agent-name', 'last-prompt', 'queue-operation', 'f
  * file (2.0+, `agentId` on every line) yields one child of the session its `sessionId` names.
  */
 export async function mapClaude(unit: SourceUnit, peek: SessionPeek): Promise<MappedFile> {
+  return mapWholeFile(unit.file, false, foldClaude(unit, peek));
+}
+
+/** The mapping of `mapClaude` as a fold: live ingest feeds it only appended lines. */
+export function foldClaude(unit: SourceUnit, peek: SessionPeek): TranscriptFold {
   const facts = peek.facts as ClaudeFacts;
   const reports = new FileReports(unit.file);
   const agentId = facts.agentId;
@@ -33,7 +39,6 @@ export async function mapClaude(unit: SourceUnit, peek: SessionPeek): Promise<Ma
   /** Task/Agent calls of the main conversation, by prompt, to label inline sidechains. */
   const taskRoles = new Map<string, AgentRole[]>();
   const seen = new Set<string>();
-  const reader = new SourceLineReader(unit.file, false);
   // A custom title (the person's rename) outranks every AI title, wherever it stands in the file.
   let customTitled = false;
   // The parent is scanned at most once, and only when needed: for a missing prompt, or a label
@@ -42,12 +47,12 @@ export async function mapClaude(unit: SourceUnit, peek: SessionPeek): Promise<Ma
   const parentRole = (): Promise<AgentRole | undefined> =>
     (inParent ??= findRoleInParent(unit.parentFile, agentId ?? ''));
 
-  for await (const line of reader.lines()) {
+  const feed = async (line: SourceLine): Promise<void> => {
     const parsed = parseLine(line);
-    if (parsed.kind === 'blank') continue;
+    if (parsed.kind === 'blank') return;
     if (parsed.kind === 'bad') {
       reports.skipRecord(line.line, parsed.reason);
-      continue;
+      return;
     }
     const record = parsed.record;
     const type = str(record.type);
@@ -55,7 +60,7 @@ export async function mapClaude(unit: SourceUnit, peek: SessionPeek): Promise<Ma
     if (uuid !== undefined) {
       if (seen.has(uuid)) {
         reports.skipRecord(line.line, `duplicate uuid ${uuid}`);
-        continue;
+        return;
       }
       seen.add(uuid);
     }
@@ -101,51 +106,53 @@ export async function mapClaude(unit: SourceUnit, peek: SessionPeek): Promise<Ma
         type === undefined ? 'record has no type' : `unknown record type "${type}"`,
       );
     }
-  }
-  const end = reader.end!;
+  };
 
-  main.finish();
-  for (const { stream } of sidechains) stream.finish();
-  const plans: SessionPlan[] = [];
-  const parentId = claudeMainId(facts.sessionId);
-  if (agentId !== undefined) {
-    if (main.firstPrompt?.trim() === WARMUP)
-      return {
-        kind: 'empty',
-        reason: `a Claude Code warmup agent (its only prompt is "${WARMUP}"), not a subagent anyone ran`,
-        reports,
-        hash: end.hash,
-      };
-    if (main.builder.hasConversation)
-      plans.push(
-        childPlan(
-          claudeAgentId(facts.sessionId, agentId),
-          agentId,
-          parentId,
-          main,
-          labelOf((await metaRole(unit)) ?? (await parentRole())),
-        ),
-      );
-  } else {
-    if (main.builder.hasConversation) plans.push(mainPlan(parentId, facts.sessionId, main));
-    for (const side of sidechains) {
-      if (!side.stream.builder.hasConversation) continue;
-      const { root, stream } = side;
-      plans.push(
-        childPlan(
-          claudeSidechainId(facts.sessionId, root),
-          root,
-          parentId,
-          stream,
-          labelOf(side.role),
-          side.late,
-        ),
-      );
+  const result = async (end: LineReadEnd): Promise<MappedFile> => {
+    main.finish();
+    for (const { stream } of sidechains) stream.finish();
+    const plans: SessionPlan[] = [];
+    const parentId = claudeMainId(facts.sessionId);
+    if (agentId !== undefined) {
+      if (main.firstPrompt?.trim() === WARMUP)
+        return {
+          kind: 'empty',
+          reason: `a Claude Code warmup agent (its only prompt is "${WARMUP}"), not a subagent anyone ran`,
+          reports,
+          hash: end.hash,
+        };
+      if (main.builder.hasConversation)
+        plans.push(
+          childPlan(
+            claudeAgentId(facts.sessionId, agentId),
+            agentId,
+            parentId,
+            main,
+            labelOf((await metaRole(unit)) ?? (await parentRole())),
+          ),
+        );
+    } else {
+      if (main.builder.hasConversation) plans.push(mainPlan(parentId, facts.sessionId, main));
+      for (const side of sidechains) {
+        if (!side.stream.builder.hasConversation) continue;
+        const { root, stream } = side;
+        plans.push(
+          childPlan(
+            claudeSidechainId(facts.sessionId, root),
+            root,
+            parentId,
+            stream,
+            labelOf(side.role),
+            side.late,
+          ),
+        );
+      }
     }
-  }
-  if (plans.length === 0)
-    return { kind: 'empty', reason: 'no conversation records', reports, hash: end.hash };
-  return { kind: 'sessions', plans, reports, hash: end.hash };
+    if (plans.length === 0)
+      return { kind: 'empty', reason: 'no conversation records', reports, hash: end.hash };
+    return { kind: 'sessions', plans, reports, hash: end.hash };
+  };
+  return { feed, result };
 
   function newSidechain(root: string): ClaudeStream {
     const stream = new ClaudeStream('agent');

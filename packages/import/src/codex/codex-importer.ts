@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { HarnessImporter } from '../run/harness-importer.js';
 import { discoverCodex } from './discover.js';
-import { mapCodex } from './map-codex.js';
+import { incrementalCodex, mapCodex } from './map-codex.js';
 import { peekCodex } from './peek.js';
 
 export const codexImporter: HarnessImporter = {
@@ -10,4 +10,5 @@ export const codexImporter: HarnessImporter = {
   discover: discoverCodex,
   peek: peekCodex,
   map: mapCodex,
+  incremental: incrementalCodex,
 };

@@ -6,7 +6,8 @@ import type { MappedFile, SessionPlan } from '../mapping/session-plan.js';
 import { shortTitle } from '../mapping/title.js';
 import { TranscriptBuilder, type Usage } from '../mapping/transcript-builder.js';
 import type { SessionPeek, SourceUnit } from '../run/harness-importer.js';
-import { SourceLineReader } from '../source/line-reader.js';
+import type { LineReadEnd, SourceLine } from '../source/line-reader.js';
+import { mapWholeFile, type TranscriptFold } from '../mapping/transcript-fold.js';
 import { isRecord, parseLine, str, timeOf, type JsonRecord } from '../source/json-record.js';
 import {
   QUIET_EVENTS,
@@ -34,10 +35,25 @@ const REPLAY_WINDOW_MS = 2_000;
  */
 export async function mapCodex(unit: SourceUnit, peek: SessionPeek): Promise<MappedFile> {
   const facts = peek.facts as CodexFacts;
+  return mapWholeFile(unit.file, facts.compressed, await foldCodex(unit, peek));
+}
+
+/**
+ * The mapping of `mapCodex` as a fold: live ingest feeds it only appended lines. Undefined for a
+ * compressed rollout (`.jsonl.zst`), whose bytes cannot be read from an offset.
+ */
+export async function incrementalCodex(
+  unit: SourceUnit,
+  peek: SessionPeek,
+): Promise<TranscriptFold | undefined> {
+  return (peek.facts as CodexFacts).compressed ? undefined : foldCodex(unit, peek);
+}
+
+async function foldCodex(unit: SourceUnit, peek: SessionPeek): Promise<TranscriptFold> {
+  const facts = peek.facts as CodexFacts;
   const reports = new FileReports(unit.file);
   const builder = new TranscriptBuilder();
   const sink = new AttachmentSink();
-  const reader = new SourceLineReader(unit.file, facts.compressed);
   const fallbackTime = facts.createdAt ?? facts.firstLineTime ?? 0;
   let model: string | undefined;
   let effort: string | undefined;
@@ -154,13 +170,18 @@ export async function mapCodex(unit: SourceUnit, peek: SessionPeek): Promise<Map
     }
   };
 
-  for await (const line of reader.lines()) {
+  const feed = (line: SourceLine): Promise<void> => {
+    record(line);
+    return Promise.resolve();
+  };
+
+  const record = (line: SourceLine): void => {
     lastLine = line.line;
     const parsed = parseLine(line);
-    if (parsed.kind === 'blank') continue;
+    if (parsed.kind === 'blank') return;
     if (parsed.kind === 'bad') {
       reports.skipRecord(line.line, parsed.reason);
-      continue;
+      return;
     }
     const record = parsed.record;
     // Each record maps to its own events (the prefix law of `TranscriptBuilder`): what the last
@@ -168,14 +189,14 @@ export async function mapCodex(unit: SourceUnit, peek: SessionPeek): Promise<Map
     builder.flushAssistant();
     if (first) {
       first = false; // session_meta or the legacy header: read by the peek.
-      continue;
+      return;
     }
     const time = timeOf(record.timestamp) ?? builder.lastTime ?? fallbackTime;
     const type = str(record.type);
     if (type === 'session_meta') {
       // A fork's line 2 is its parent's own session_meta; the parent's history follows.
       if (replay === 'none' && facts.forkedFrom !== undefined) replay = 'in';
-      continue;
+      return;
     }
     if (replay === 'in') {
       const late = facts.firstLineTime !== undefined && time > facts.firstLineTime + REPLAY_WINDOW_MS;
@@ -185,7 +206,7 @@ export async function mapCodex(unit: SourceUnit, peek: SessionPeek): Promise<Map
         typeof payload.output === 'string' &&
         payload.output.startsWith(SPAWNED_AGENT_MARKER);
       if (marker) replay = 'done';
-      if (!late) continue;
+      if (!late) return;
       replay = 'done';
     }
     const payload = isRecord(record.payload) ? record.payload : undefined;
@@ -194,8 +215,8 @@ export async function mapCodex(unit: SourceUnit, peek: SessionPeek): Promise<Map
     else if (type === 'turn_context' && payload !== undefined) {
       model = str(payload.model) ?? model;
       effort = str(payload.effort) ?? effort;
-    } else if (type !== undefined && QUIET_RECORDS.has(type)) continue;
-    else if (facts.legacy && record.record_type === 'state') continue;
+    } else if (type !== undefined && QUIET_RECORDS.has(type)) return;
+    else if (facts.legacy && record.record_type === 'state') return;
     else if (facts.legacy && type !== undefined && record.payload === undefined)
       item(record, time, line.line);
     else
@@ -203,29 +224,32 @@ export async function mapCodex(unit: SourceUnit, peek: SessionPeek): Promise<Map
         line.line,
         type === undefined ? 'record has no type' : `unknown record type "${type}"`,
       );
-  }
-  const end = reader.end!;
-  if (end.zstd === 'corrupt')
-    return { kind: 'failed', reason: `zstd data is corrupt: ${end.zstdError ?? ''}`.trim(), reports };
-  if (end.zstd === 'truncated')
-    reports.skipRecord(
-      lastLine + 1,
-      'zstd stream ends inside a frame (a rollout still being written, or a cut copy); the partial line after the cut was skipped',
-    );
-  builder.finish();
-  if (!builder.hasConversation)
+  };
+
+  const result = (end: LineReadEnd): MappedFile => {
+    if (end.zstd === 'corrupt')
+      return { kind: 'failed', reason: `zstd data is corrupt: ${end.zstdError ?? ''}`.trim(), reports };
+    if (end.zstd === 'truncated')
+      reports.skipRecord(
+        lastLine + 1,
+        'zstd stream ends inside a frame (a rollout still being written, or a cut copy); the partial line after the cut was skipped',
+      );
+    builder.finish();
+    if (!builder.hasConversation)
+      return {
+        kind: 'empty',
+        reason: 'no conversation records (a session opened and never used)',
+        reports,
+        hash: end.hash,
+      };
     return {
-      kind: 'empty',
-      reason: 'no conversation records (a session opened and never used)',
+      kind: 'sessions',
+      plans: [plan(facts, builder, sink, fallbackTime, parentCalls)],
       reports,
       hash: end.hash,
     };
-  return {
-    kind: 'sessions',
-    plans: [plan(facts, builder, sink, fallbackTime, parentCalls)],
-    reports,
-    hash: end.hash,
   };
+  return { feed, result: (end) => Promise.resolve(result(end)) };
 }
 
 function plan(

@@ -109,6 +109,11 @@ export class ChatFolder {
     }
   }
 
+  /** The rows so far, in file order (the live list: it grows as lines are fed). */
+  get rows(): readonly ChatRow[] {
+    return this.#rows;
+  }
+
   result(): FoldedChat {
     let messages = [...this.#messages.values()];
     if (messages.length === 0 && this.#setMessages !== undefined) {

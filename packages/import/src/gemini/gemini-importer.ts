@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { HarnessImporter } from '../run/harness-importer.js';
 import { discoverGemini } from './discover.js';
-import { mapGemini } from './map-gemini.js';
+import { incrementalGemini, mapGemini } from './map-gemini.js';
 import { peekGemini } from './peek.js';
 
 export const geminiImporter: HarnessImporter = {
@@ -10,4 +10,5 @@ export const geminiImporter: HarnessImporter = {
   discover: discoverGemini,
   peek: peekGemini,
   map: mapGemini,
+  incremental: incrementalGemini,
 };

@@ -8,7 +8,8 @@ import type { MappedFile, SessionPlan } from '../mapping/session-plan.js';
 import { TranscriptBuilder } from '../mapping/transcript-builder.js';
 import type { SessionPeek, SourceUnit } from '../run/harness-importer.js';
 import { count, isRecord, str, timeOf, type JsonRecord } from '../source/json-record.js';
-import { where, type ChatMessage } from './fold-chat.js';
+import { ChatFolder, where, type ChatMessage, type ChatRow } from './fold-chat.js';
+import { mapWholeFile, type TranscriptFold } from '../mapping/transcript-fold.js';
 import { readChat } from './read-chat.js';
 import { geminiId, type GeminiFacts } from './peek.js';
 
@@ -22,57 +23,118 @@ const UNFINISHED = new Set(['scheduled', 'validating', 'awaiting_approval', 'exe
 
 /** Maps one Gemini CLI chat file (whole-JSON or JSONL) to one session. */
 export async function mapGemini(unit: SourceUnit, peek: SessionPeek): Promise<MappedFile> {
-  const facts = peek.facts as GeminiFacts;
+  if (isJsonl(unit.file)) return mapWholeFile(unit.file, false, foldGeminiLines(unit, peek));
   const reports = new FileReports(unit.file);
   const read = await readChat(unit.file, reports);
   if (read.kind === 'failed') return { kind: 'failed', reason: read.reason, reports };
-  const { folded, hash } = read;
+  const mapping = new GeminiMapping(unit, peek, reports);
+  mapping.rows(read.folded.rows, 0, read.folded.meta);
+  return mapping.result(read.folded.meta, read.hash);
+}
 
-  const builder = new TranscriptBuilder();
-  const sink = new AttachmentSink();
-  const startTime = timeOf(folded.meta.startTime);
-  const seen = new RowMemory();
-  // Row by row, upserts as what they add (the prefix law of `TranscriptBuilder`): the file may
-  // still grow, and a row written again must not change what its first write mapped to.
-  for (const row of folded.rows) {
-    if (row.kind === 'title') builder.explicitTitle(row.text, undefined);
-    else mapMessage(row.message, builder, sink, reports, startTime ?? 0, seen);
-  }
-  builder.finish();
-  if (!builder.hasConversation) return { kind: 'empty', reason: 'no conversation messages', reports, hash };
+/**
+ * The mapping of `mapGemini` as a fold, for a JSONL chat: live ingest feeds it only appended
+ * rows. Undefined for a whole-JSON chat, which gemini-cli rewrites whole on every update.
+ */
+export function incrementalGemini(unit: SourceUnit, peek: SessionPeek): Promise<TranscriptFold | undefined> {
+  return Promise.resolve(isJsonl(unit.file) ? foldGeminiLines(unit, peek) : undefined);
+}
 
-  const id = peek.primaryId;
-  const cwd = cwdOf(folded.meta) ?? (await projectRoot(unit.file));
-  const createdAt = startTime ?? builder.events[0]?.time ?? 0;
-  const header = {
-    id,
-    createdAt,
-    ...(cwd === undefined ? {} : { cwd }),
-    source: { harness: 'gemini', sourceId: facts.sessionId } as const,
+const isJsonl = (file: string): boolean => file.endsWith('.jsonl');
+
+/** Lines fold to rows as gemini-cli's loader reads them (`ChatFolder`); rows map as they come. */
+function foldGeminiLines(unit: SourceUnit, peek: SessionPeek): TranscriptFold {
+  const reports = new FileReports(unit.file);
+  const folder = new ChatFolder(reports);
+  const mapping = new GeminiMapping(unit, peek, reports);
+  let first = true;
+  let mapped = 0;
+  return {
+    feed(line) {
+      folder.line(line, first);
+      if (line.text.trim().length > 0) first = false;
+      return Promise.resolve();
+    },
+    result(end) {
+      const rows = folder.rows;
+      mapping.rows(rows, mapped, folder.meta);
+      mapped = rows.length;
+      return mapping.result(folder.meta, end.hash);
+    },
   };
-  let plan: SessionPlan = { header, events: builder.events, attachments: sink.items };
-  const parentSessionId =
-    facts.parentSessionId ?? (facts.chat?.delegatedBy !== undefined ? facts.sessionId : undefined);
-  if (parentSessionId !== undefined) {
-    const label = facts.chat?.delegatedBy?.agent;
-    const descriptor: SessionEventInput = {
-      ...descriptorEvent(
-        label === undefined ? { version: 2, mode: 'one-shot' } : { version: 2, mode: 'one-shot', label },
-      ),
-      time: builder.events[0]?.time ?? createdAt,
-    };
-    plan = {
-      header: {
-        ...header,
-        parentSession: geminiId({ sessionId: parentSessionId }, unit.file),
-        origin: 'subagent',
-        delegationDepth: 1,
-      },
-      events: [descriptor, ...builder.events],
-      attachments: sink.items,
-    };
+}
+
+/** Rows of one chat mapped to the events of its session, row by row. */
+class GeminiMapping {
+  readonly #builder = new TranscriptBuilder();
+  readonly #sink = new AttachmentSink();
+  readonly #seen = new RowMemory();
+  readonly #unit: SourceUnit;
+  readonly #peek: SessionPeek;
+  readonly #reports: FileReports;
+
+  constructor(unit: SourceUnit, peek: SessionPeek, reports: FileReports) {
+    this.#unit = unit;
+    this.#peek = peek;
+    this.#reports = reports;
   }
-  return { kind: 'sessions', plans: [plan], reports, hash };
+
+  /**
+   * Maps `rows` from index `from` on: upserts as what they add (the prefix law of
+   * `TranscriptBuilder`): the file may still grow, and a row written again must not change what
+   * its first write mapped to.
+   */
+  rows(rows: readonly ChatRow[], from: number, meta: JsonRecord): void {
+    // A message without a time of its own falls back to the chat's start (the metadata line).
+    const fallback = timeOf(meta.startTime) ?? 0;
+    for (let i = from; i < rows.length; i++) {
+      const row = rows[i]!;
+      if (row.kind === 'title') this.#builder.explicitTitle(row.text, undefined);
+      else mapMessage(row.message, this.#builder, this.#sink, this.#reports, fallback, this.#seen);
+    }
+  }
+
+  async result(meta: JsonRecord, hash: string): Promise<MappedFile> {
+    const builder = this.#builder;
+    const reports = this.#reports;
+    const unit = this.#unit;
+    const facts = this.#peek.facts as GeminiFacts;
+    builder.finish();
+    if (!builder.hasConversation) return { kind: 'empty', reason: 'no conversation messages', reports, hash };
+    const startTime = timeOf(meta.startTime);
+    const id = this.#peek.primaryId;
+    const cwd = cwdOf(meta) ?? (await projectRoot(unit.file));
+    const createdAt = startTime ?? builder.events[0]?.time ?? 0;
+    const header = {
+      id,
+      createdAt,
+      ...(cwd === undefined ? {} : { cwd }),
+      source: { harness: 'gemini', sourceId: facts.sessionId } as const,
+    };
+    let plan: SessionPlan = { header, events: builder.events, attachments: this.#sink.items };
+    const parentSessionId =
+      facts.parentSessionId ?? (facts.chat?.delegatedBy !== undefined ? facts.sessionId : undefined);
+    if (parentSessionId !== undefined) {
+      const label = facts.chat?.delegatedBy?.agent;
+      const descriptor: SessionEventInput = {
+        ...descriptorEvent(
+          label === undefined ? { version: 2, mode: 'one-shot' } : { version: 2, mode: 'one-shot', label },
+        ),
+        time: builder.events[0]?.time ?? createdAt,
+      };
+      plan = {
+        header: {
+          ...header,
+          parentSession: geminiId({ sessionId: parentSessionId }, unit.file),
+          origin: 'subagent',
+          delegationDepth: 1,
+        },
+        events: [descriptor, ...builder.events],
+        attachments: this.#sink.items,
+      };
+    }
+    return { kind: 'sessions', plans: [plan], reports, hash };
+  }
 }
 
 /** What earlier rows of a chat already mapped: message ids with the text written, tool calls announced. */

@@ -1,5 +1,5 @@
-import type { SessionPreparations, StoredLog } from '@strand/persistence';
-import type { SessionEventInput, SessionStore } from '@strand/session';
+import type { SessionPreparations } from '@strand/persistence';
+import type { SessionEventInput, SessionId, SessionStore } from '@strand/session';
 
 /** The host's write side live ingest appends through: the live store and its preparations. */
 export interface LiveTarget {
@@ -17,10 +17,9 @@ export interface LiveTarget {
  */
 export async function appendThroughStore(
   target: LiveTarget,
-  log: StoredLog,
+  id: SessionId,
   suffix: readonly SessionEventInput[],
 ): Promise<void> {
-  const id = log.header.id;
   const live = target.store.get(id);
   if (live !== undefined) {
     await live.append(suffix);

@@ -5,6 +5,7 @@ import { openJsonlPersistence, SessionPreparations, type SessionPersistence } fr
 import { SessionId, SessionStore } from '@strand/session';
 import { PACKAGE_SRC, workspace, type Workspace } from '../testing/fixture-dirs.js';
 import type { ImportReport } from '../types.js';
+import { importTranscripts } from '../run/import-transcripts.js';
 import { startLiveIngest, type LiveIngest } from './live-ingest.js';
 
 /**
@@ -121,5 +122,53 @@ describe('live ingest', () => {
     const after = await persistence.inspect(ID);
     expect(after.incarnation).not.toBe(before.incarnation);
     expect(JSON.stringify(after.events)).toContain('Make the footer pink');
+  });
+
+  it('a catch-up given to the ingest: lines written after the import stamped the file are read', async () => {
+    writeFileSync(file, lines.slice(0, 2).join('\n') + '\n');
+    const target = { persistence, preparations: new SessionPreparations(persistence), store };
+    ingest = startLiveIngest({
+      watches: [{ harness: 'gemini', dir: ws.source }],
+      dataDir: ws.data,
+      onReport: (r) => reports.push(r),
+      settleMs: 5,
+      // The caller's catch-up (here into the open persistence's folder: nothing writes it
+      // meanwhile), and the harness writing on before the host is open.
+      catchUp: async () => {
+        await importTranscripts({ harness: 'gemini', sourceDir: ws.source, dataDir: ws.data });
+        appendFileSync(file, lines.slice(2).join('\n') + '\n');
+      },
+      target: () => Promise.resolve(target),
+    });
+    await ingest.ready;
+    const whole = await importTranscripts({
+      harness: 'gemini',
+      sourceDir: ws.source,
+      dataDir: path.join(ws.root, 'fresh'),
+    });
+    expect(whole.imported).toBe(1);
+    const fresh = await openJsonlPersistence({ root: path.join(ws.root, 'fresh') });
+    try {
+      const want = (await fresh.inspect(ID)).events.length;
+      await settled(ingest, async () => (await eventsOf()) === want);
+    } finally {
+      await fresh.close();
+    }
+    expect(reports.filter((r) => r.kind !== 'note')).toEqual([]);
+  });
+
+  it('a target that fails to open rejects ready; nothing is read and close still works', async () => {
+    writeFileSync(file, lines.join('\n') + '\n');
+    ingest = startLiveIngest({
+      watches: [{ harness: 'gemini', dir: ws.source }],
+      settleMs: 5,
+      catchUp: () => Promise.resolve(),
+      target: () => Promise.reject(new Error('the runtime would not open')),
+    });
+    await expect(ingest.ready).rejects.toThrow('the runtime would not open');
+    appendFileSync(file, lines[0]! + '\n');
+    await ingest.close();
+    ingest = undefined;
+    expect((await persistence.list()).length).toBe(0);
   });
 });

@@ -1,13 +1,23 @@
-import { promises as fsp } from 'node:fs';
+import { promises as fsp, type Stats } from 'node:fs';
 import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { SessionPersistence } from '@strand/persistence';
 import { importerFor } from '../harnesses.js';
-import { Ledger } from '../ledger/ledger.js';
-import type { HarnessImporter, SourceUnit } from '../run/harness-importer.js';
+import { LEDGER_FILE, Ledger } from '../ledger/ledger.js';
+import { combineHashes, stampUnit } from '../ledger/stamps.js';
+import type { MappedFile } from '../mapping/session-plan.js';
+import type { HarnessImporter, SessionPeek, SourceUnit } from '../run/harness-importer.js';
+import { hashFile } from '../source/file-hash.js';
 import type { Harness, ImportReport } from '../types.js';
 import { writePlan, type WriteTarget } from '../write/write-plan.js';
+import { FileFollow, type FileRead } from './file-follow.js';
 import { appendThroughStore, type LiveTarget } from './live-append.js';
+
+/**
+ * Files whose fold live ingest keeps between reads. A fold holds the events its file maps to, so
+ * the cap bounds memory; sessions being written at once are few (a person runs a handful).
+ */
+const FOLLOWED_FILES = 32;
 
 /** One `--watch <harness>:<dir>`. */
 export interface WatchSpec {
@@ -17,9 +27,22 @@ export interface WatchSpec {
 
 export interface LiveIngestOptions {
   readonly watches: readonly WatchSpec[];
-  /** The running host's store: persistence for creates, the live store for appends. */
-  readonly target: LiveTarget & { readonly persistence: SessionPersistence };
-  /** The data folder whose import ledger the catch-up wrote: files it stamped are not re-read at start. */
+  /**
+   * The running host's store: persistence for creates, the live store for appends; or a function
+   * that opens it, called once the catch-up is done (while the ledger is compared with the files).
+   * Files are read only once it is open.
+   */
+  readonly target: IngestTarget | (() => Promise<IngestTarget>);
+  /**
+   * The caller's catch-up (the one-shot `importTranscripts`), run at once while the folders are
+   * being watched, so the watcher's scan overlaps the import instead of adding to it. Without it
+   * the caller caught up before starting the ingest.
+   */
+  readonly catchUp?: () => Promise<void>;
+  /**
+   * The data folder whose import ledger the catch-up wrote: files it stamped are not re-read at
+   * start, and every file live ingest writes is stamped in it, so a restart resumes from there.
+   */
   readonly dataDir?: string;
   /** What ingest saw that a person should know (a truncated or deleted file, a file that failed). */
   readonly onReport?: (report: ImportReport) => void;
@@ -27,10 +50,17 @@ export interface LiveIngestOptions {
   readonly settleMs?: number;
   /** Poll instead of using OS watches (the fallback when the OS watch limit is reached). */
   readonly usePolling?: boolean;
+  /** Told of every read of a transcript: how many bytes and lines (tests and benches count them). */
+  readonly onRead?: (read: FileRead) => void;
 }
 
+export type IngestTarget = LiveTarget & { readonly persistence: SessionPersistence };
+
 export interface LiveIngest {
-  /** Resolves when every folder is watched and files changed since the catch-up were read. */
+  /**
+   * Resolves when every folder is watched, the catch-up (a `target` function) is done and the
+   * files changed since were read. Rejects when the catch-up fails.
+   */
   readonly ready: Promise<void>;
   /** Resolves when no file is waiting to be read (tests, benches). */
   idle(): Promise<void>;
@@ -43,29 +73,42 @@ interface Watched {
   readonly root: string;
 }
 
+/** A file read through its fold, with what identifies it. */
+interface Followed {
+  readonly follow: FileFollow;
+  readonly unit: SourceUnit;
+  readonly peek: SessionPeek;
+}
+
 /**
- * Live ingest: follows transcripts while their harness writes them. Every change of a watched
- * file re-maps that file with the one-shot importer's mapping — whose prefix law makes a grown
- * file an extension of what was written — and writes through `writePlan` (create, append, or
- * replace when the content is no extension), appending through the live store so followers
- * receive the new events at once. A partial last line is a torn line to the mapping and waits for
- * its newline. A file that shrank or vanished is reported and its session kept. Files are read
- * one at a time, in the order they changed; a file that changes again while it is read is read
- * once more afterwards.
+ * Live ingest: follows transcripts while their harness writes them. A file is read whole once
+ * (the one-shot importer's mapping as a fold, written through `writePlan`: create, append, or
+ * replace when the content is no extension); from then on each change feeds the fold only the
+ * complete lines appended since, and the events past what was written are appended through the
+ * live store, so followers receive them at once — the cost of a change is what was appended, not
+ * the file. A file that no longer continues what was read (shorter, another inode, or other bytes
+ * at its start or where the last read stopped) is read whole again under the same rules. A
+ * partial last line waits for its newline. A file that shrank or vanished is reported and its
+ * session kept. Compressed rollouts and whole-JSON chats are mapped whole on every change. Files
+ * are read one at a time, in the order they changed; a file that changes again while it is read
+ * is read once more afterwards. Every write is stamped in the import ledger.
  *
- * Catch-up is the one-shot import (`importTranscripts`, run by the caller before the host opens
- * the folder); afterwards, files whose size or mtime differ from the ledger's stamps are read
- * here, so nothing written between the two is missed.
+ * Catch-up is the one-shot import (`importTranscripts`): given as `catchUp`, it runs while the
+ * folders are being watched (the watcher's scan overlaps it); otherwise the caller caught up
+ * before. Once both are done, and while `target` opens, files whose size or mtime differ from the
+ * ledger's stamps are queued, so nothing written during or after the catch-up is missed.
  */
 export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
   const settleMs = options.settleMs ?? 20;
   const report = options.onReport ?? (() => undefined);
+  const onRead = options.onRead ?? (() => undefined);
   const watched: Watched[] = options.watches.map((spec) => ({
     spec,
     importer: importerFor(spec.harness),
     root: path.resolve(spec.dir),
   }));
   const sizes = new Map<string, number>();
+  const follows = new Map<string, Followed>();
   /** Session id → the file that holds it, for children whose mapping reads their parent. */
   const fileOf = new Map<string, string>();
   const pending = new Map<string, ReturnType<typeof setTimeout>>();
@@ -75,14 +118,25 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
   let idleWaiters: (() => void)[] = [];
   let closed = false;
   let stored: Set<string> | undefined;
+  let ledger: Ledger | undefined;
+  let ledgerDirty = false;
   const watchers: FSWatcher[] = [];
+  let resolvePrepared!: (target: IngestTarget) => void;
+  let rejectPrepared!: (error: unknown) => void;
+  /** The write side, once the catch-up is done and the start-up scan queued what changed. */
+  const prepared = new Promise<IngestTarget>((resolve, reject) => {
+    resolvePrepared = resolve;
+    rejectPrepared = reject;
+  });
+  prepared.catch(() => undefined); // surfaced through `ready`
 
-  const target = async (): Promise<WriteTarget> => {
-    stored ??= new Set((await options.target.persistence.list()).map((s) => s.header.id as string));
+  const writeTarget = async (): Promise<WriteTarget> => {
+    const live = await prepared;
+    stored ??= new Set((await live.persistence.list()).map((s) => s.header.id as string));
     return {
-      persistence: options.target.persistence,
+      persistence: live.persistence,
       stored,
-      appendMissing: (log, suffix) => appendThroughStore(options.target, log, suffix),
+      appendMissing: (log, suffix) => appendThroughStore(live, log.header.id, suffix),
     };
   };
 
@@ -104,16 +158,44 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
   };
 
   const drain = async (): Promise<void> => {
-    while (queue.length > 0 && !closed) {
-      const next = queue.shift()!;
-      queued.delete(next.file);
-      try {
-        await ingestFile(next.file, next.owner);
-      } catch (error) {
-        // One file's failure is one report; the others keep being followed.
-        report({ file: next.file, line: null, kind: 'failed', reason: (error as Error).message });
-      }
+    // Nothing is read before the catch-up is done; if it failed, nothing is read at all.
+    if (
+      !(await prepared.then(
+        () => true,
+        () => false,
+      ))
+    ) {
+      queue.length = 0;
+      queued.clear();
+      return;
     }
+    // The ledger is saved once the queue is empty; a file queued meanwhile is read before this
+    // drain ends (a later enqueue of it would not start another one).
+    do {
+      while (queue.length > 0 && !closed) {
+        const next = queue.shift()!;
+        queued.delete(next.file);
+        try {
+          await ingestFile(next.file, next.owner);
+        } catch (error) {
+          // One file's failure is one report; the others keep being followed.
+          follows.delete(next.file);
+          report({ file: next.file, line: null, kind: 'failed', reason: (error as Error).message });
+        }
+      }
+      await saveLedger();
+    } while (queue.length > 0 && !closed);
+  };
+
+  /** The ledger only accelerates a restart: a failure to write it is a note, never a stop. */
+  const saveLedger = async (): Promise<void> => {
+    if (ledger === undefined || !ledgerDirty) return;
+    ledgerDirty = false;
+    await ledger
+      .save()
+      .catch((error: unknown) =>
+        report({ file: LEDGER_FILE, line: null, kind: 'note', reason: (error as Error).message }),
+      );
   };
 
   const changed = (file: string, owner: Watched): void => {
@@ -131,6 +213,7 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
   const ingestFile = async (file: string, owner: Watched): Promise<void> => {
     const stat = await fsp.stat(file).catch(() => undefined);
     if (stat === undefined) {
+      follows.delete(file);
       if (sizes.delete(file))
         report({ file, line: null, kind: 'note', reason: 'the transcript was deleted; its session is kept' });
       return;
@@ -138,6 +221,7 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
     const before = sizes.get(file);
     sizes.set(file, stat.size);
     if (before !== undefined && stat.size < before) {
+      follows.delete(file);
       report({
         file,
         line: null,
@@ -145,6 +229,21 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
         reason: `the transcript shrank from ${before} to ${stat.size} bytes; its session is kept as it was`,
       });
       return;
+    }
+    const known = follows.get(file);
+    if (known !== undefined) {
+      // Most recently read last: the map's order is the eviction order.
+      follows.delete(file);
+      follows.set(file, known);
+      let checked = 0;
+      if (await known.follow.continues(stat, (n) => (checked += n))) {
+        const mapped = await known.follow.read(stat, 'appended', (r) =>
+          onRead({ ...r, bytes: r.bytes + checked }),
+        );
+        await writeMapped(owner, known, mapped, stat);
+        return;
+      }
+      follows.delete(file); // rewritten: read whole again, compared with what is stored
     }
     const unit = await unitOf(owner, file);
     if (unit === undefined) return;
@@ -156,27 +255,101 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
     if (peek.kind === 'skip') return; // not (yet) a conversation: read again when it grows
     fileOf.set(peek.primaryId, file);
     const parentFile = peek.readsParent === undefined ? undefined : fileOf.get(peek.readsParent);
-    const mapped = await owner.importer.map(parentFile === undefined ? unit : { ...unit, parentFile }, peek);
+    const linked = parentFile === undefined ? unit : { ...unit, parentFile };
+    const fold = await owner.importer.incremental(linked, peek);
+    if (fold === undefined) {
+      const mapped = await owner.importer.map(linked, peek);
+      onRead({ file, mode: 'whole', bytes: stat.size, lines: 0 });
+      await writeMapped(owner, { unit: linked, peek }, mapped, stat);
+      return;
+    }
+    const followed: Followed = { follow: new FileFollow(file, fold), unit: linked, peek };
+    const mapped = await followed.follow.read(stat, 'whole', onRead);
+    follows.set(file, followed);
+    // A fold holds its file's events in memory: only the files read most recently keep theirs;
+    // the others are read whole on their next change.
+    for (const oldest of follows.keys()) {
+      if (follows.size <= FOLLOWED_FILES) break;
+      follows.delete(oldest);
+    }
+    await writeMapped(owner, followed, mapped, stat);
+  };
+
+  /**
+   * Writes what a file maps to: for a session this file's follow wrote, only the events past what
+   * it wrote (appended through the live store, no stored log read); for any other, `writePlan`'s
+   * comparison with the stored log. Then stamps the file in the ledger.
+   */
+  const writeMapped = async (
+    owner: Watched,
+    read: Omit<Followed, 'follow'> & { readonly follow?: FileFollow },
+    mapped: MappedFile,
+    stat: Stats,
+  ): Promise<void> => {
+    const { unit, peek, follow } = read;
+    const file = unit.file;
     if (mapped.kind === 'failed') {
+      follows.delete(file);
       report({ file, line: null, kind: 'failed', reason: mapped.reason });
       return;
     }
     if (mapped.kind === 'empty') return;
-    const writeTarget = await target();
+    const target = await writeTarget();
+    const sessions: { id: string; events: number }[] = [];
+    let awaitingParent: string | undefined;
     for (const plan of mapped.plans) {
-      const result = await writePlan(writeTarget, plan);
+      const id = plan.header.id;
+      const suffix = follow?.suffixOf(plan);
+      if (follow !== undefined && suffix !== undefined) {
+        if (suffix.length > 0) {
+          for (const attachment of follow.newAttachments(plan).values())
+            await target.persistence.putAttachment(id, attachment);
+          await appendThroughStore(await prepared, id, suffix);
+        }
+        const inherited = follow.inheritedOf(id);
+        follow.wrote(plan, inherited);
+        sessions.push({ id, events: inherited + plan.events.length });
+        continue;
+      }
+      const result = await writePlan(target, plan);
       if (result.outcome === 'replaced')
         report({
           file,
           line: null,
           kind: 'replaced',
-          reason: `session ${plan.header.id} was rewritten in place (not an extension): created again`,
+          reason: `session ${id} was rewritten in place (not an extension): created again`,
         });
+      // A fork written unseeded goes through the comparison again next time (seeded once its
+      // parent is stored).
+      const seeded = result.awaitingParent === undefined && result.seedProblem === undefined;
+      follow?.wrote(plan, result.events - plan.events.length, seeded);
+      if (result.awaitingParent !== undefined) awaitingParent = result.awaitingParent;
+      sessions.push({ id, events: result.events });
     }
+    if (ledger === undefined) return;
+    const stamps = await stampUnit(unit).catch(() => undefined);
+    if (stamps === undefined) return; // gone since: the next event says so
+    const companions: string[] = [];
+    for (const c of stamps.companions) companions.push(await hashFile(c.path).catch(() => ''));
+    ledger.set(file, {
+      harness: owner.spec.harness,
+      // A partial last line is not consumed: the stamp is of the complete lines only, so a restart
+      // finds the file changed and maps that line once it is whole.
+      size: follow?.offset ?? stat.size,
+      mtimeMs: stat.mtimeMs,
+      hash: combineHashes(follow?.digest ?? mapped.hash, companions),
+      companions: stamps.companions,
+      primaryId: peek.primaryId,
+      rank: peek.rank,
+      sessions,
+      ...(awaitingParent === undefined ? {} : { awaitingParent }),
+    });
+    ledgerDirty = true;
   };
 
-  const ready = (async () => {
-    const ledger = options.dataDir === undefined ? undefined : (await Ledger.load(options.dataDir)).ledger;
+  /** Watches every folder that exists; a missing one is reported. */
+  const watchAll = async (): Promise<Watched[]> => {
+    const open: Watched[] = [];
     for (const owner of watched) {
       // Watching is opt-in and never creates a harness's folder: a missing one is reported.
       if (
@@ -190,6 +363,7 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
       }
       const watcher = await openWatcher(owner.root, options.usePolling === true, report);
       watchers.push(watcher);
+      open.push(owner);
       // An error after start (a folder the OS would not watch) is reported; the rest keeps going.
       watcher.on('error', (error) =>
         report({
@@ -202,15 +376,45 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
       watcher.on('add', (file) => changed(file, owner));
       watcher.on('change', (file) => changed(file, owner));
       watcher.on('unlink', (file) => changed(file, owner));
-      // Files the catch-up stamped and that did not change since are known: only remember them.
-      for (const unit of await owner.importer.discover(owner.root)) {
-        const stat = await fsp.stat(unit.file).catch(() => undefined);
-        if (stat === undefined) continue;
-        const entry = ledger?.get(unit.file);
-        for (const s of entry?.sessions ?? []) fileOf.set(s.id, unit.file);
-        if (entry?.size === stat.size && entry.mtimeMs === stat.mtimeMs) sizes.set(unit.file, stat.size);
-        else enqueue(unit.file, owner);
+    }
+    return open;
+  };
+
+  const ready = (async () => {
+    // The catch-up runs while the folders are being watched. A change the watcher saw is an
+    // event; one made before its folder was watched but after the import stamped the file is
+    // found below, where every file is compared with the ledger — while the target opens.
+    const caughtUp = options.catchUp?.() ?? Promise.resolve();
+    caughtUp.catch(() => undefined); // awaited below
+    let opening: Promise<IngestTarget> | undefined;
+    try {
+      let open: Watched[];
+      try {
+        open = await watchAll();
+      } finally {
+        // Never leave a catch-up running behind a failure: the caller closes what it opened.
+        await caughtUp.catch(() => undefined);
       }
+      await caughtUp;
+      opening = typeof options.target === 'function' ? options.target() : Promise.resolve(options.target);
+      opening.catch(() => undefined); // awaited below
+      if (options.dataDir !== undefined) ledger = (await Ledger.load(options.dataDir)).ledger;
+      for (const owner of open) {
+        // Files the catch-up stamped and that did not change since are known: only remember them.
+        for (const unit of await owner.importer.discover(owner.root)) {
+          const stat = await fsp.stat(unit.file).catch(() => undefined);
+          if (stat === undefined) continue;
+          const entry = ledger?.get(unit.file);
+          for (const s of entry?.sessions ?? []) fileOf.set(s.id, unit.file);
+          if (entry?.size === stat.size && entry.mtimeMs === stat.mtimeMs) sizes.set(unit.file, stat.size);
+          else enqueue(unit.file, owner);
+        }
+      }
+      resolvePrepared(await opening);
+    } catch (error) {
+      await opening?.catch(() => undefined);
+      rejectPrepared(error);
+      throw error;
     }
     await new Promise<void>((resolve) => {
       idleWaiters.push(resolve);
@@ -232,6 +436,7 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
       await ready.catch(() => undefined);
       await Promise.all(watchers.map((w) => w.close()));
       await running;
+      await saveLedger();
     },
   };
 }

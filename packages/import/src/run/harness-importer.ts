@@ -1,5 +1,6 @@
 import type { SessionId } from '@strand/session';
 import type { MappedFile } from '../mapping/session-plan.js';
+import type { TranscriptFold } from '../mapping/transcript-fold.js';
 import type { Harness } from '../types.js';
 
 /** A transcript file plus the companion files its mapping reads (a subagent's `.meta.json`). */
@@ -48,4 +49,9 @@ export interface HarnessImporter {
   discover(root: string): Promise<SourceUnit[]>;
   peek(unit: SourceUnit): Promise<Peek>;
   map(unit: SourceUnit, peek: SessionPeek): Promise<MappedFile>;
+  /**
+   * `map` as a fold live ingest feeds appended lines to; undefined for a file that cannot be
+   * read from an offset (a compressed rollout, a whole-JSON chat): such a file is mapped whole.
+   */
+  incremental(unit: SourceUnit, peek: SessionPeek): Promise<TranscriptFold | undefined>;
 }

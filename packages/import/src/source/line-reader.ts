@@ -115,7 +115,12 @@ async function* hashing(
  */
 export class LineSplitter {
   #parts: Buffer[] = [];
-  #line = 0;
+  #line: number;
+
+  /** `linesBefore`: lines of the file ahead of the first byte pushed (a read from an offset). */
+  constructor(linesBefore = 0) {
+    this.#line = linesBefore;
+  }
 
   *push(chunk: Buffer): Generator<SourceLine> {
     let start = 0;
