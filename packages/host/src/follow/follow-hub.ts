@@ -54,6 +54,15 @@ export interface DraftPacing {
  * durable `step/start`, paced per session (`DraftThrottle`), and a pending one is dropped once
  * the step's `assistant/message` (or its closing) is delivered.
  *
+ * `follow.subagents` tells the followers of a session that a `subagent.list` row of theirs
+ * appeared or changed activity: a subagent child attached to the store (spawned, or resumed) or
+ * detached (settled) — `running` in a listing means exactly "attached here". It is sent from the
+ * store's change, which comes after the durable write it reports: a child is created durably
+ * (header, descriptor) before it attaches, and flushed before it detaches; so a `subagent.list`
+ * the client sends on receipt sees the change. It goes through the follower's ordered queue (held
+ * until the snapshot is out, like every frame). A deeper descendant's change is told up the chain
+ * while the sessions between are live here (a cold ancestor's header would cost a read).
+ *
  * With several hosts on one database (`services.coordination`), a session not live here may be
  * written by another host: its fanout then has a `RemoteTail`, which reads what the followers miss
  * from persistence on every append announcement and sends it through the same event path. The
@@ -82,6 +91,7 @@ export class FollowHub {
     this.#pacing = pacing;
     this.#disposers.push(
       services.store.subscribe((change) => {
+        this.#subagentsChanged(change.session);
         const fanout = this.#fanouts.get(change.session.id);
         if (fanout === undefined) return;
         if (change.kind === 'attached') this.#attach(fanout, change.session);
@@ -297,6 +307,28 @@ export class FollowHub {
         }),
     );
     fanout.remote.pull();
+  }
+
+  /** `session` (a subagent child) attached or detached: tell the followers of its live ancestors. */
+  #subagentsChanged(session: Session): void {
+    const seen = new Set<SessionId>([session.id]);
+    let header = session.header;
+    while (header.origin === 'subagent' && header.parentSession !== undefined) {
+      const parentId = header.parentSession;
+      if (seen.has(parentId)) return; // a cycle of headers: corrupt data, not ours to loop on
+      seen.add(parentId);
+      const fanout = this.#fanouts.get(parentId);
+      if (fanout !== undefined) {
+        for (const follow of fanout.followers)
+          this.#queue(
+            follow,
+            `{"jsonrpc":"2.0","method":"follow.subagents","params":{"followId":"${follow.followId}","generation":${follow.generation}}}`,
+          );
+      }
+      const parent = this.#services.store.get(parentId);
+      if (parent === undefined) return;
+      header = parent.header;
+    }
   }
 
   #backfill(follow: Follow, session: Session): void {
