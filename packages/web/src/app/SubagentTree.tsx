@@ -51,7 +51,7 @@ function useLevel(rootId: string, parentId: string): LevelLoader {
         return { rows, timing: timing ?? {} };
       }, describeError),
   );
-  useEffect(() => () => loader.close(), [loader]);
+  useEffect(() => loader.open(), [loader]);
   useEffect(() => {
     if (connected) loader.refresh();
   }, [loader, connected]);

@@ -37,6 +37,7 @@ describe('LevelLoader', () => {
   it('a failed refresh keeps the rows it had and says why; the next success clears it', async () => {
     const { calls, list } = scriptedList();
     const loader = new LevelLoader(list, (error) => (error as Error).message);
+    loader.open();
     const seen = observed(loader);
     loader.refresh();
     calls[0]!.resolve(listing('a', 'b'));
@@ -59,6 +60,7 @@ describe('LevelLoader', () => {
   it('a first listing that fails is an error, and retrying it loads', async () => {
     const { calls, list } = scriptedList();
     const loader = new LevelLoader(list, (error) => (error as Error).message);
+    loader.open();
     loader.refresh();
     calls[0]!.reject(new Error('no catalog'));
     await settle();
@@ -73,6 +75,7 @@ describe('LevelLoader', () => {
   it('refreshes asked for during a listing coalesce into one more listing after it, answered in order', async () => {
     const { calls, list } = scriptedList();
     const loader = new LevelLoader(list, String);
+    loader.open();
     loader.refresh();
     loader.refresh();
     loader.refresh();
@@ -89,16 +92,25 @@ describe('LevelLoader', () => {
     expect(calls).toHaveLength(2);
   });
 
-  it('after close nothing is listed or told', async () => {
+  it('lists only while open; an answer that lands after close is dropped; opened again, it lists', async () => {
     const { calls, list } = scriptedList();
     const loader = new LevelLoader(list, String);
     const seen = observed(loader);
     loader.refresh();
-    loader.close();
+    expect(calls).toHaveLength(0);
+    const close = loader.open();
+    loader.refresh();
+    close();
     calls[0]!.resolve(listing('a'));
     await settle();
     loader.refresh();
     expect(calls).toHaveLength(1);
     expect(seen).toEqual([{ kind: 'loading' }]);
+    // Closed and opened again at once, as React's development mode does on mount.
+    loader.open();
+    loader.refresh();
+    calls[1]!.resolve(listing('b'));
+    await settle();
+    expect(rowIds(loader.state)).toEqual(['b']);
   });
 });

@@ -29,7 +29,9 @@ export type LevelState =
  * - At most one `subagent.list` in flight; refreshes asked for meanwhile are coalesced into one
  *   more listing after it, so the last notification is always answered by a later listing and
  *   answers never arrive out of order.
- * - After `close()` nothing is listed or told.
+ * - Lists only while open: `open()` returns its `close`. After `close()` nothing is listed and
+ *   no answer is applied; `open()` again resumes (React's development mode runs every effect,
+ *   cleanup and effect again, on mount).
  */
 export class LevelLoader {
   readonly #list: () => Promise<LevelListing>;
@@ -38,7 +40,7 @@ export class LevelLoader {
   #state: LevelState = { kind: 'loading' };
   #inFlight = false;
   #again = false;
-  #closed = false;
+  #closed = true;
 
   constructor(list: () => Promise<LevelListing>, describe: (error: unknown) => string) {
     this.#list = list;
@@ -68,9 +70,13 @@ export class LevelLoader {
     void this.#run();
   }
 
-  close(): void {
-    this.#closed = true;
-    this.#listeners.clear();
+  /** Starts listing on `refresh()`; returns the function that stops it. */
+  open(): () => void {
+    this.#closed = false;
+    return () => {
+      this.#closed = true;
+      this.#again = false;
+    };
   }
 
   async #run(): Promise<void> {
