@@ -6,6 +6,7 @@ import { DRAFT_INTERVAL_MS } from '@strand/protocol';
 import { DraftThrottle, realDraftClock, type DraftClock } from './draft-throttle.js';
 import type { Outbound } from './outbound.js';
 import { RemoteTail, type RemoteIdentity } from './remote-tail.js';
+import { subagentAncestors } from './subagent-ancestors.js';
 
 /** One follower: a client's view of one session in one generation. */
 interface Follow {
@@ -311,23 +312,17 @@ export class FollowHub {
 
   /** `session` (a subagent child) attached or detached: tell the followers of its live ancestors. */
   #subagentsChanged(session: Session): void {
-    const seen = new Set<SessionId>([session.id]);
-    let header = session.header;
-    while (header.origin === 'subagent' && header.parentSession !== undefined) {
-      const parentId = header.parentSession;
-      if (seen.has(parentId)) return; // a cycle of headers: corrupt data, not ours to loop on
-      seen.add(parentId);
-      const fanout = this.#fanouts.get(parentId);
-      if (fanout !== undefined) {
-        for (const follow of fanout.followers)
-          this.#queue(
-            follow,
-            `{"jsonrpc":"2.0","method":"follow.subagents","params":{"followId":"${follow.followId}","generation":${follow.generation}}}`,
-          );
-      }
-      const parent = this.#services.store.get(parentId);
-      if (parent === undefined) return;
-      header = parent.header;
+    for (const id of subagentAncestors(
+      session.header,
+      (parent) => this.#services.store.get(parent)?.header,
+    )) {
+      const fanout = this.#fanouts.get(id);
+      if (fanout === undefined) continue;
+      for (const follow of fanout.followers)
+        this.#queue(
+          follow,
+          `{"jsonrpc":"2.0","method":"follow.subagents","params":{"followId":"${follow.followId}","generation":${follow.generation}}}`,
+        );
     }
   }
 
