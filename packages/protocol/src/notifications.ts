@@ -51,6 +51,15 @@ export const NOTIFICATIONS = {
   'follow.resync': z.object({ ...address, reason: z.string() }),
   /** The running step's text so far: transient, never in the log (`./draft.ts` says the contract). */
   'follow.draft': FollowDraftParamsSchema,
+  /**
+   * A subagent child of the followed session (or a deeper descendant, while the sessions between
+   * are live on this host) was created or settled — a `subagent.list` row appeared or changed its
+   * activity. It says only *that*: the client calls `subagent.list` again for the rows, and never
+   * guesses them from events. Sent once the change is durable (the child's creating events are
+   * stored before it attaches; its last events before it detaches), in order with this follower's
+   * other frames.
+   */
+  'follow.subagents': z.object(address),
 } as const satisfies Record<string, z.ZodType>;
 
 type NotificationTable = typeof NOTIFICATIONS;

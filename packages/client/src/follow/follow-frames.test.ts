@@ -23,6 +23,11 @@ describe('parseFollowNotification', () => {
       kind: 'frame',
       frame: { ...address, kind: 'resync', reason: 'behind' },
     });
+    // A newer host's extra field is left behind: the notice carries nothing but its address.
+    expect(parseFollowNotification('follow.subagents', { ...address, childId: 'c1' })).toEqual({
+      kind: 'frame',
+      frame: { ...address, kind: 'subagents' },
+    });
   });
 
   it('a projection frame without a value key is invalid (null must be explicit)', () => {

@@ -26,6 +26,8 @@ export type FollowFrame = FrameAddress &
         readonly stopped?: FollowStopped;
       }
     | { readonly kind: 'resync'; readonly reason: string }
+    /** A subagent child appeared or settled: list them again (`subagent.list`). */
+    | { readonly kind: 'subagents' }
   );
 
 export type ParsedNotification =
@@ -80,6 +82,10 @@ function toFrame(method: Exclude<NotificationName, 'follow.draft'>, params: unkn
     case 'follow.resync': {
       const { followId, generation, reason } = params as Notifications['follow.resync'];
       return { followId, generation, kind: 'resync', reason };
+    }
+    case 'follow.subagents': {
+      const { followId, generation } = params as Notifications['follow.subagents'];
+      return { followId, generation, kind: 'subagents' };
     }
     default:
       return assertNever(method, 'follow notification');

@@ -141,6 +141,50 @@ describe('SessionFollower against a scripted host on a real WebSocket', () => {
     expect(store.get(id, 'title')).toEqual({ known: false });
   });
 
+  it('onSubagents: once per accepted generation, then per follow.subagents frame of the shown one, after the frames before it', async () => {
+    const id = newSession(2);
+    const other = newSession(1);
+    const { follower } = client();
+    const { follower: otherFollower } = client();
+    const heard: { sessionId: string; cursor: number | undefined }[] = [];
+    follower.onSubagents((sessionId) => heard.push({ sessionId, cursor: follower.view.shown?.cursor }));
+    let otherHeard = 0;
+    otherFollower.onSubagents(() => otherHeard++);
+    await follower.follow(id);
+    await otherFollower.follow(other);
+    expect(heard).toEqual([{ sessionId: id, cursor: 2 }]);
+    const untilHeard = (count: number): Promise<void> =>
+      new Promise((resolve) => {
+        if (heard.length >= count) return resolve();
+        const off = follower.onSubagents(() => {
+          if (heard.length < count) return;
+          off();
+          resolve();
+        });
+      });
+
+    host.append(id, 3);
+    host.subagentsChanged(id);
+    await untilHeard(2);
+    // In order: the events sent before the notification were applied when it was heard.
+    expect(heard[1]).toEqual({ sessionId: id, cursor: 5 });
+
+    const old = follower.view.shown!;
+    host.resync(id);
+    await untilView(follower, (view) => view.shown !== null && view.shown.generation !== old.generation);
+    expect(heard).toHaveLength(3); // the new generation: changes in between went unannounced
+    host.sendToAll({
+      jsonrpc: '2.0',
+      method: 'follow.subagents',
+      params: { followId: old.followId, generation: old.generation },
+    });
+    host.subagentsChanged(id);
+    await untilHeard(4);
+    await follower.settled();
+    expect(heard).toHaveLength(4); // the old generation's frame was ignored
+    expect(otherHeard).toBe(1); // only its own generation's acceptance
+  });
+
   it('follow.resync opens a new generation and keeps converging', async () => {
     const id = newSession(3);
     const { follower } = client();

@@ -91,6 +91,7 @@ export class SessionFollower {
   readonly #store: ProjectionStore;
   readonly #options: Resolved;
   readonly #listeners: Listeners<FollowView>;
+  readonly #subagents: Listeners<string>;
   readonly #queue: SerialQueue;
   /** The one piece of state; replaced only through the transitions of `follow-state.ts`. */
   #state: FollowState = { kind: 'idle', error: null };
@@ -105,6 +106,7 @@ export class SessionFollower {
     this.#options = resolveOptions(options);
     const report = options.reportListenerError ?? reportToConsole;
     this.#listeners = new Listeners(report);
+    this.#subagents = new Listeners(report);
     this.#queue = new SerialQueue(report);
   }
 
@@ -120,6 +122,16 @@ export class SessionFollower {
 
   subscribe(listener: (view: FollowView) => void): () => void {
     return this.#listeners.add(listener);
+  }
+
+  /**
+   * Calls `listener(sessionId)` when the followed session's subagent rows may have changed: on a
+   * `follow.subagents` frame of the shown generation (in order with its other frames), and each
+   * time a generation is accepted (changes while none was shown went unannounced). The listener
+   * should call `subagent.list` again; the follower never derives rows itself.
+   */
+  onSubagents(listener: (sessionId: string) => void): () => void {
+    return this.#subagents.add(listener);
   }
 
   /**
@@ -307,6 +319,9 @@ export class SessionFollower {
     this.#store.applyBaseline(sessionId, snapshot.baseline);
     this.#set(result.state);
     result.resolve?.resolve();
+    // Children may have changed while no generation carried `follow.subagents` (before the
+    // first, or across a reconnect): a listing the caller made before is possibly stale.
+    this.#subagents.emit(sessionId);
     if (result.release !== null)
       void releaseFollow(this.#connection, result.release.followId, result.release.epoch);
     for (const frame of opening.buffered) {
@@ -370,6 +385,9 @@ export class SessionFollower {
       }
       case 'resync':
         this.refollow();
+        return;
+      case 'subagents':
+        this.#subagents.emit(sessionId);
         return;
       default:
         assertNever(frame, 'follow frame');

@@ -165,6 +165,11 @@ export class FakeHost {
     this.broadcast(id, 'follow.state', { live, busy });
   }
 
+  /** Sends `follow.subagents` to every follower of the session (a child of it appeared or settled). */
+  subagentsChanged(id: string): void {
+    this.broadcast(id, 'follow.subagents', {});
+  }
+
   /** Sends `follow.resync` to every follower of the session and forgets them (their frames stop). */
   resync(id: string, reason = 'behind'): void {
     for (const follower of [...this.followers]) {

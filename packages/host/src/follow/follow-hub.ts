@@ -6,6 +6,7 @@ import { DRAFT_INTERVAL_MS } from '@strand/protocol';
 import { DraftThrottle, realDraftClock, type DraftClock } from './draft-throttle.js';
 import type { Outbound } from './outbound.js';
 import { RemoteTail, type RemoteIdentity } from './remote-tail.js';
+import { subagentAncestors } from './subagent-ancestors.js';
 
 /** One follower: a client's view of one session in one generation. */
 interface Follow {
@@ -54,6 +55,15 @@ export interface DraftPacing {
  * durable `step/start`, paced per session (`DraftThrottle`), and a pending one is dropped once
  * the step's `assistant/message` (or its closing) is delivered.
  *
+ * `follow.subagents` tells the followers of a session that a `subagent.list` row of theirs
+ * appeared or changed activity: a subagent child attached to the store (spawned, or resumed) or
+ * detached (settled) — `running` in a listing means exactly "attached here". It is sent from the
+ * store's change, which comes after the durable write it reports: a child is created durably
+ * (header, descriptor) before it attaches, and flushed before it detaches; so a `subagent.list`
+ * the client sends on receipt sees the change. It goes through the follower's ordered queue (held
+ * until the snapshot is out, like every frame). A deeper descendant's change is told up the chain
+ * while the sessions between are live here (a cold ancestor's header would cost a read).
+ *
  * With several hosts on one database (`services.coordination`), a session not live here may be
  * written by another host: its fanout then has a `RemoteTail`, which reads what the followers miss
  * from persistence on every append announcement and sends it through the same event path. The
@@ -82,6 +92,7 @@ export class FollowHub {
     this.#pacing = pacing;
     this.#disposers.push(
       services.store.subscribe((change) => {
+        this.#subagentsChanged(change.session);
         const fanout = this.#fanouts.get(change.session.id);
         if (fanout === undefined) return;
         if (change.kind === 'attached') this.#attach(fanout, change.session);
@@ -297,6 +308,22 @@ export class FollowHub {
         }),
     );
     fanout.remote.pull();
+  }
+
+  /** `session` (a subagent child) attached or detached: tell the followers of its live ancestors. */
+  #subagentsChanged(session: Session): void {
+    for (const id of subagentAncestors(
+      session.header,
+      (parent) => this.#services.store.get(parent)?.header,
+    )) {
+      const fanout = this.#fanouts.get(id);
+      if (fanout === undefined) continue;
+      for (const follow of fanout.followers)
+        this.#queue(
+          follow,
+          `{"jsonrpc":"2.0","method":"follow.subagents","params":{"followId":"${follow.followId}","generation":${follow.generation}}}`,
+        );
+    }
   }
 
   #backfill(follow: Follow, session: Session): void {

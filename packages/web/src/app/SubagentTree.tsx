@@ -1,16 +1,28 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import { ActionIcon, Badge, Box, Button, Group, Loader, Stack, Text, UnstyledButton } from '@mantine/core';
-import type { ProjectionHints, SubagentListEntry, SubagentTimingValue } from '@strand/protocol';
+import type { SubagentListEntry, SubagentTimingValue } from '@strand/protocol';
 import { activeMs, describeError, formatDuration } from './format.js';
 import { useConnectionState, useStrand } from './hooks.js';
 import type { OpenRequest } from './SessionList.js';
+import { LevelLoader } from './subagent-level.js';
 
-type LevelState =
-  | { kind: 'loading' }
-  | { kind: 'error'; message: string }
-  | { kind: 'ready'; rows: readonly SubagentListEntry[]; timing: { readonly [id: string]: ProjectionHints } };
+/**
+ * Why a diagnostic row has no identity, in words (the same as `strand agents` says them).
+ * `unsupported` is in the wire enum but never produced (SYSTEM.md §8).
+ */
+const DIAGNOSTIC_WORDS: Readonly<Record<string, string>> = {
+  corrupt: 'its subagent descriptor is missing or unreadable',
+  unavailable: 'its log could not be read',
+  unsupported: 'written by a newer version',
+};
 
-/** The subagent tree of one session: `subagent.list { scope: 'children' }` per level, loaded when expanded. */
+/**
+ * The subagent tree of one session: `subagent.list { scope: 'children' }` per level, loaded when
+ * expanded. Every shown level lists again when the open session's follower hears that a child
+ * appeared or settled (`follow.subagents`, through `strand.subagentChanges`) — the panel never
+ * guesses rows from events — and when the connection opens again. A level keeps its rows while it
+ * lists again and when that fails (`LevelLoader`).
+ */
 export function SubagentTree({
   rootId,
   onOpen,
@@ -23,41 +35,54 @@ export function SubagentTree({
       <Text size="sm" fw={600}>
         Subagents
       </Text>
-      <Level parentId={rootId} depth={0} onOpen={onOpen} />
+      <Level rootId={rootId} parentId={rootId} depth={0} onOpen={onOpen} />
     </Stack>
   );
 }
 
+/** One level's loader, listing on mount, on every (re)opened connection and on each announcement. */
+function useLevel(rootId: string, parentId: string): LevelLoader {
+  const { connection, subagentChanges } = useStrand();
+  const connected = useConnectionState() === 'open';
+  const [loader] = useState(
+    () =>
+      new LevelLoader(async () => {
+        const { rows, timing } = await connection.call('subagent.list', { id: parentId, scope: 'children' });
+        return { rows, timing: timing ?? {} };
+      }, describeError),
+  );
+  useEffect(() => loader.open(), [loader]);
+  useEffect(() => {
+    if (connected) loader.refresh();
+  }, [loader, connected]);
+  useEffect(() => {
+    // A descendant's change is announced for the root (the host tells it up a live chain), and
+    // for this level's own session when some view follows it.
+    const refresh = (): void => loader.refresh();
+    const offRoot = subagentChanges.subscribe(rootId, refresh);
+    const offOwn = parentId === rootId ? undefined : subagentChanges.subscribe(parentId, refresh);
+    return () => {
+      offRoot();
+      offOwn?.();
+    };
+  }, [loader, subagentChanges, rootId, parentId]);
+  return loader;
+}
+
 function Level({
+  rootId,
   parentId,
   depth,
   onOpen,
 }: {
+  rootId: string;
   parentId: string;
   depth: number;
   onOpen: (request: OpenRequest) => void;
 }): React.JSX.Element {
-  const { connection } = useStrand();
-  const connected = useConnectionState() === 'open';
-  const [state, setState] = useState<LevelState>({ kind: 'loading' });
-  const [attempt, setAttempt] = useState(0);
-  const retry = useCallback(() => setAttempt((n) => n + 1), []);
-  useEffect(() => {
-    if (!connected) return undefined;
-    let current = true;
-    setState({ kind: 'loading' });
-    connection.call('subagent.list', { id: parentId, scope: 'children' }).then(
-      ({ rows, timing }) => {
-        if (current) setState({ kind: 'ready', rows, timing: timing ?? {} });
-      },
-      (failure: unknown) => {
-        if (current) setState({ kind: 'error', message: describeError(failure) });
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, [connection, parentId, attempt, connected]);
+  const loader = useLevel(rootId, parentId);
+  const state = useSyncExternalStore(loader.subscribe, () => loader.state);
+  const retry = (): void => loader.refresh();
 
   const indent = depth * 16;
   if (state.kind === 'loading')
@@ -71,44 +96,63 @@ function Level({
     );
   if (state.kind === 'error')
     return (
-      <Group gap={6} pl={indent}>
+      <Group gap={6} pl={indent} data-testid="tree-error">
         <Text size="xs" c="red">
-          {state.message}
+          Could not list the subagents: {state.message}
         </Text>
-        <Button size="compact-xs" variant="light" onClick={retry}>
+        <Button size="compact-xs" variant="light" onClick={retry} aria-label="Retry listing the subagents">
           Retry
         </Button>
       </Group>
     );
-  if (state.rows.length === 0)
-    return (
-      <Text size="xs" c="dimmed" pl={indent} data-testid="tree-empty">
-        {depth === 0 ? 'No subagents.' : 'No children.'}
-      </Text>
-    );
+  const { rows, timing } = state.listing;
   return (
-    <Stack gap={2}>
-      {state.rows.map((row) => (
+    <Stack gap={2} data-testid="tree-level" data-parent-id={parentId} data-refreshing={state.refreshing}>
+      {rows.length === 0 && (
+        <Text size="xs" c="dimmed" pl={indent} data-testid="tree-empty">
+          {depth === 0 ? 'No subagents.' : 'No children.'}
+        </Text>
+      )}
+      {rows.map((row) => (
         <Row
           key={row.id}
+          rootId={rootId}
           row={row}
           depth={depth}
           onOpen={onOpen}
           onRetry={retry}
-          timing={state.timing[row.id]?.values.subagentTiming as SubagentTimingValue | null | undefined}
+          timing={timing[row.id]?.values.subagentTiming as SubagentTimingValue | null | undefined}
         />
       ))}
+      {state.refreshError !== null && (
+        <Group gap={6} pl={indent} wrap="nowrap" data-testid="tree-refresh-error">
+          <Text size="xs" c="red">
+            Could not refresh the subagents ({state.refreshError}); showing the last list.
+          </Text>
+          <Button
+            size="compact-xs"
+            variant="light"
+            onClick={retry}
+            aria-label="Retry listing the subagents"
+            data-testid="tree-refresh-retry"
+          >
+            Retry
+          </Button>
+        </Group>
+      )}
     </Stack>
   );
 }
 
 function Row({
+  rootId,
   row,
   depth,
   onOpen,
   onRetry,
   timing,
 }: {
+  rootId: string;
   row: SubagentListEntry;
   depth: number;
   onOpen: (request: OpenRequest) => void;
@@ -119,15 +163,38 @@ function Row({
   const [expanded, setExpanded] = useState(false);
   const indent = depth * 16;
   if (row.kind === 'diagnostic') {
+    const words = DIAGNOSTIC_WORDS[row.reason] ?? 'it could not be listed';
     return (
-      <Group gap={6} pl={indent + 22} data-testid="tree-diagnostic" data-session-id={row.id} wrap="nowrap">
+      <Group
+        gap={6}
+        pl={indent + 22}
+        data-testid="tree-diagnostic"
+        data-session-id={row.id}
+        data-reason={row.reason}
+        wrap="nowrap"
+      >
         <Badge size="xs" color="red">
           {row.reason}
         </Badge>
-        <Text size="xs" truncate>
-          {row.id}
+        <UnstyledButton
+          onClick={() => onOpen({ id: row.id, child: true })}
+          style={{ minWidth: 0 }}
+          aria-label={`Open subagent ${row.id}`}
+        >
+          <Text size="xs" truncate>
+            {row.id}
+          </Text>
+        </UnstyledButton>
+        <Text size="xs" c="dimmed" data-testid="tree-diagnostic-words">
+          {words}
         </Text>
-        <Button size="compact-xs" variant="light" onClick={onRetry} data-testid="tree-retry">
+        <Button
+          size="compact-xs"
+          variant="light"
+          onClick={onRetry}
+          data-testid="tree-retry"
+          aria-label={`Retry listing ${row.id}`}
+        >
           Retry
         </Button>
       </Group>
@@ -149,7 +216,12 @@ function Row({
         ) : (
           <Box w={18} />
         )}
-        <UnstyledButton onClick={() => onOpen({ id: row.id, child: true })} style={{ minWidth: 0 }}>
+        <UnstyledButton
+          onClick={() => onOpen({ id: row.id, child: true })}
+          style={{ minWidth: 0 }}
+          aria-label={`Open subagent ${row.label ?? row.id}`}
+          data-testid="tree-open"
+        >
           <Text size="xs" fw={500} truncate data-testid="tree-label">
             {row.label ?? (
               <Text span size="xs" c="dimmed" fs="italic">
@@ -168,7 +240,7 @@ function Row({
           <ActiveTime timing={timing} running={row.activity === 'running'} />
         )}
       </Group>
-      {expanded && <Level parentId={row.id} depth={depth + 1} onOpen={onOpen} />}
+      {expanded && <Level rootId={rootId} parentId={row.id} depth={depth + 1} onOpen={onOpen} />}
     </Box>
   );
 }

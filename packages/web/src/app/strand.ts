@@ -8,6 +8,7 @@ import {
   type PresetCatalog,
 } from '@strand/client';
 import { dropTokenFromAddressBar } from './access.js';
+import { SubagentChanges } from './subagent-changes.js';
 
 /**
  * Events a session view opens with: the tail, about three screens of transcript. The first paint
@@ -22,6 +23,8 @@ export interface Strand {
   readonly store: ProjectionStore;
   readonly models: ModelCatalog;
   readonly presets: PresetCatalog;
+  /** What every follower made by `newFollower` hears of its session's subagents. */
+  readonly subagentChanges: SubagentChanges;
   newFollower(): SessionFollower;
 }
 
@@ -56,11 +59,18 @@ export function createStrand(): Strand {
     if (state === 'open' && (models.state.status === 'error' || presets.state.status === 'error'))
       refreshCatalogs();
   });
+  const subagentChanges = new SubagentChanges();
   return {
     connection,
     store,
     models,
     presets,
-    newFollower: () => new SessionFollower({ connection, store, window: FIRST_WINDOW }),
+    subagentChanges,
+    newFollower: () => {
+      const follower = new SessionFollower({ connection, store, window: FIRST_WINDOW });
+      // Lives as long as the follower: an unfollowed one hears no more frames.
+      follower.onSubagents((sessionId) => subagentChanges.announce(sessionId));
+      return follower;
+    },
   };
 }

@@ -16,6 +16,8 @@ export { ARTIFACTS, UI_TIMEOUT } from './browser.js';
 
 export interface CorpusWriter {
   readonly persistence: SessionPersistence;
+  /** The folder the host will serve (e.g. to place a hand-made or damaged log in `sessions/`). */
+  readonly dataDir: string;
   write(header: SessionHeader, batches: Iterable<SessionEventInput[]>): Promise<Session>;
 }
 
@@ -44,6 +46,7 @@ export async function startBrowserHost(options: {
   const persistence = await openJsonlPersistence({ root: dataDir });
   await options.corpus({
     persistence,
+    dataDir,
     async write(header, batches) {
       const { incarnation } = await persistence.create({ header });
       const session = new Session({ header, incarnation, writer: persistenceWriter(persistence, header.id) });
