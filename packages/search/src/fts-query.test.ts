@@ -62,7 +62,10 @@ describe('queryTerms', () => {
   it('keeps every word, in order, and splits like whitespace when there is no quote', () => {
     fc.assert(
       fc.property(queryText, (query) => {
-        const words = query.replaceAll('"', ' ').split(/\s+/u).filter((w) => w.length > 0);
+        const words = query
+          .replaceAll('"', ' ')
+          .split(/\s+/u)
+          .filter((w) => w.length > 0);
         expect(queryTerms(query).flatMap((term) => term.split(' '))).toEqual(words);
         if (!query.includes('"')) expect(queryTerms(query)).toEqual(words);
       }),
