@@ -16,6 +16,7 @@ export class MatchQueries {
   readonly #text: Database.Statement<[number, number], string>;
   readonly #labels: Database.Statement<[string, number], MatchRow>;
   readonly #currentLabel: Database.Statement<[string, number, number, number, number], string>;
+  readonly #labelOf: Database.Statement<[number, number], string>;
 
   constructor(db: Database.Database) {
     const columns = 'rowid >> 32, rowid & 4294967295, bm25(search_text)';
@@ -64,6 +65,18 @@ export class MatchQueries {
          AND rowid = (SELECT max(m.rowid) FROM search_labels m WHERE m.rowid >= (? << 32) AND m.rowid < ((? + 1) << 32))`,
       )
       .pluck();
+    this.#labelOf = db
+      .prepare<
+        [number, number],
+        string
+      >('SELECT text FROM search_labels WHERE rowid >= (? << 32) AND rowid < ((? + 1) << 32) ORDER BY rowid DESC LIMIT 1')
+      .pluck();
+  }
+
+  /** The session's current label: `null` when it has none or its last label event cleared it. */
+  labelOf(sid: number): string | null {
+    const text = this.#labelOf.get(sid, sid);
+    return text === undefined || text === '' ? null : text;
   }
 
   /** Sessions whose current label matches, best first: at most `limit` rows `[sid, label seq, bm25]`. */

@@ -48,6 +48,7 @@ describe('session labels (SQLite): searchable, ranked first, durable', () => {
     await index.sync(corpus.sources);
     const page = await index.search('refactor');
     expect(ids(page)).toEqual(['titled', 'busy']);
+    expect(page.results.map((r) => r.label)).toEqual(['Refactor the parser', null]);
     const [hit] = page.results[0]!.hits;
     expect(hit).toEqual({ seq: 1, snippet: `${HIGHLIGHT_START}Refactor${HIGHLIGHT_END} the parser` });
     // A label is not message text: the plain index (no labeler) does not find it.
@@ -72,6 +73,14 @@ describe('session labels (SQLite): searchable, ranked first, durable', () => {
     await index.sync(corpus.sources);
     expect(ids(await index.search('heron'))).toEqual([]);
     expect(ids(await index.search('egret'))).toEqual(['renamed']);
+    await persistedSession(corpus.persistence, 'later', [user('heron in a message')]);
+    await index.sync(corpus.sources);
+    // Each result carries the session's current label, whatever matched.
+    const page = await index.search('heron');
+    expect(page.results.map((r) => [r.sessionId, r.label])).toEqual([['later', null]]);
+    await persistedSession(corpus.persistence, 'named', [label('the heron log'), user('heron')]);
+    await index.sync(corpus.sources);
+    expect((await index.search('heron')).results.map((r) => r.label)).toEqual(['the heron log', null]);
   });
 
   it('drops a label memory held but the log never received', async () => {

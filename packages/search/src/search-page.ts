@@ -181,10 +181,14 @@ function present(
       .sessionHits(expression, entry.sid, HITS_PER_SESSION - hits.length)
       .map(([, seq]) => seq);
     hits.push(...snippetsOf(rest.filter((seq) => seq !== labelSeq)));
-    return hits.length === 0 ? undefined : { sessionId, score: entry.score, hits };
+    return hits.length === 0
+      ? undefined
+      : { sessionId, score: entry.score, hits, label: ctx.matches.labelOf(entry.sid) };
   }
   let hits = snippetsOf(entry.hits);
   if (hits.length === 0)
     hits = snippetsOf(ctx.matches.sessionHits(expression, entry.sid, HITS_PER_SESSION).map(([, seq]) => seq));
-  return hits.length === 0 ? undefined : { sessionId, score: entry.score, hits };
+  return hits.length === 0
+    ? undefined
+    : { sessionId, score: entry.score, hits, label: ctx.matches.labelOf(entry.sid) };
 }
