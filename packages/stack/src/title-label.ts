@@ -11,6 +11,8 @@ import type { LabelExtractor } from '@strand/search';
  */
 export const titleLabeler: LabelExtractor = (event) => {
   if (!TITLE_READS.includes(event.type)) return undefined;
-  // `init` ignores the header for this unit; the event's own title is all that matters.
-  return titleUnit.apply(null, event);
+  // The unit's initial state is `null` (its `init` ignores the header); the event's own title is
+  // all that matters. A method call, not Function.prototype.apply.
+  const fold = titleUnit.apply.bind(titleUnit);
+  return fold(null, event);
 };

@@ -198,7 +198,9 @@ export function searchLiteralSuite(engine: string, openIndex: OpenSearchIndex): 
         expect(ids(await index.search('"flaky test"'))).toEqual(['phrase']);
         expect(ids(await index.search('today "fix the flaky"'))).toEqual(['phrase']);
         expect(ids(await index.search('flaky test')).sort()).toEqual(['apart', 'phrase']);
-        expect(ids(await index.search('"fix the flaky'))).toEqual(expect.arrayContaining(['phrase', 'partial']));
+        expect(ids(await index.search('"fix the flaky'))).toEqual(
+          expect.arrayContaining(['phrase', 'partial']),
+        );
         expect((await index.search('"test flaky"')).results).toEqual([]);
         const [hit] = (await index.search('"flaky test"')).results[0]!.hits;
         expect(hit!.snippet).toContain(`${HIGHLIGHT_START}flaky test${HIGHLIGHT_END}`);
