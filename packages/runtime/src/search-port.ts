@@ -1,7 +1,7 @@
 import type { SearchPort } from '@strand/host';
 import type { SessionPersistence } from '@strand/persistence';
 import type { SearchHarness, SearchResult } from '@strand/protocol';
-import type { SearchIndex } from '@strand/search';
+import { DEFAULT_SEARCH_LIMIT, type SearchIndex } from '@strand/search';
 import type { SessionHeader, SessionId, SessionStore } from '@strand/session';
 
 /**
@@ -32,7 +32,7 @@ export interface SearchFilter {
 export function searchPort(index: SearchIndex, headers: SearchHeaderSources): SearchPort {
   return {
     async search(query, options) {
-      const limit = options.limit ?? 20;
+      const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
       const filter: SearchFilter = { cwd: options.cwd, harness: options.harness };
       const filtered = filter.cwd !== undefined || filter.harness !== undefined;
       const headerOf = filtered ? await headerLookup(headers, options.signal) : undefined;

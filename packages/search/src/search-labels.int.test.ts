@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isRecord, Session, SessionSeq, type SessionEvent, type SessionEventInput } from '@strand/session';
 import type { LabelExtractor } from './default-extractor.js';
@@ -151,5 +152,37 @@ describe('session labels (SQLite): searchable, ranked first, durable', () => {
     await reopened.sync(corpus.sources);
     expect(ids(await reopened.search('gannet'))).toEqual(['old']);
     reopened.close();
+  });
+
+  it('the label is the last label event of each session, over any interleaving (property)', async () => {
+    // Words w0…w5 as labels; sessions are live (indexed from memory), so each run is cheap.
+    // The seed is the run's (vitest.config.ts: printed, replayed from STRAND_TEST_SEED).
+    const step = fc.record({
+      session: fc.nat({ max: 2 }),
+      label: fc.option(fc.nat({ max: 5 }), { nil: null }),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { maxLength: 12 }), async (steps) => {
+        const runIndex = SessionSearchIndex.open({ path: ':memory:', labeler });
+        try {
+          const sessions = [0, 1, 2].map((n) => new Session({ header: searchTestHeader(`s${n}`) }));
+          const expected = new Map<string, string | null>();
+          for (const { session, label: word } of steps) {
+            await sessions[session]!.append(label(word === null ? null : `w${word}`));
+            expected.set(`s${session}`, word === null ? null : `w${word}`);
+          }
+          for (const session of sessions) runIndex.indexLive(session);
+          for (let w = 0; w <= 5; w++) {
+            const want = [...expected].filter(([, current]) => current === `w${w}`).map(([id]) => id);
+            const page = await runIndex.search(`w${w}`);
+            expect(ids(page).sort()).toEqual(want.sort());
+            for (const result of page.results) expect(result.label).toBe(`w${w}`);
+          }
+        } finally {
+          runIndex.close();
+        }
+      }),
+      { numRuns: 40 },
+    );
   });
 });
