@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isRecord, Session, SessionSeq, type SessionEvent, type SessionEventInput } from '@strand/session';
+import { isRecord, Session, SessionSeq, type SessionEventInput } from '@strand/session';
 import type { LabelExtractor } from './default-extractor.js';
 import { SessionSearchIndex } from './session-search-index.js';
 import { HIGHLIGHT_END, HIGHLIGHT_START } from './snippet.js';
@@ -98,7 +98,7 @@ describe('session labels (SQLite): searchable, ranked first, durable', () => {
       incarnation,
       events: [
         ...session.events,
-        { ...session.events[0]!, seq: SessionSeq(1), data: { label: 'volatile osprey' } } as SessionEvent,
+        { ...session.events[0]!, seq: SessionSeq(1), data: { label: 'volatile osprey' } },
       ],
     });
     corpus.store.attach(ahead);
