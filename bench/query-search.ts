@@ -11,15 +11,25 @@
  * Search: 200 single words drawn uniformly from the workload vocabulary (seeded), first page of 20
  * sessions each, after 20 untimed warm-up searches; p50/p99 in ms. Uniform draws include the Zipf
  * head, i.e. words present in half of all events: those are the p99.
+ *
+ * Type-ahead (issue 22): every session also gets a title (three vocabulary words, seeded) that the
+ * index takes as its label, as a host's does (`titleLabeler`). A person typing sends one search per
+ * prefix: for a few queries — a title word, a whole title as a phrase, a common and a rare message
+ * word, two words — every prefix from two characters on is searched (first page of 20), and
+ * `searchTypeAheadP95Ms` is the p95 over all of them (target ≤ 100 ms).
+ *
+ * `STRAND_BENCH_SEARCH_SESSIONS` (default 10,000) shrinks the corpus to check the benchmark runs;
+ * figures are only meaningful at the default.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SessionSearchIndex } from '@strand/search';
+import { titleLabeler } from '@strand/stack';
 import { newSessionHeader, Session, SessionId, type SessionEventInput } from '@strand/session';
 import { mulberry32, VOCABULARY, workloadEvents, workloadTurns } from '@strand/workload';
 
-const SESSIONS = 10_000;
+const SESSIONS = Number(process.env.STRAND_BENCH_SEARCH_SESSIONS ?? 10_000);
 const EVENTS_PER_SESSION = 100; // rounded up to whole turns: 105
 const SEARCHES = 200;
 const WARMUP = 20;
@@ -28,6 +38,20 @@ export interface SearchBenchFigures {
   indexEventsPerSec: number;
   searchP50Ms: number;
   searchP99Ms: number;
+  searchTypeAheadP95Ms: number;
+}
+
+/** Session `s`'s title: three vocabulary words, the same for every run. */
+function titleOf(s: number): string {
+  const rng = mulberry32(1_000_003 + s);
+  return Array.from({ length: 3 }, () => VOCABULARY[Math.floor(rng() * VOCABULARY.length)]!).join(' ');
+}
+
+/** Every prefix of `query` from two characters on: what a person typing it sends. */
+function prefixes(query: string): string[] {
+  return Array.from({ length: Math.max(0, query.length - 1) }, (_, i) => query.slice(0, i + 2)).filter(
+    (prefix) => prefix.trim().length > 0 && prefix.replaceAll('"', '').trim().length > 0,
+  );
 }
 
 function cpuMs(since: NodeJS.CpuUsage): number {
@@ -41,7 +65,7 @@ function percentile(sorted: readonly number[], p: number): number {
 
 export async function benchSearch(): Promise<SearchBenchFigures> {
   const dir = mkdtempSync(path.join(tmpdir(), 'strand-bench-search-'));
-  const index = SessionSearchIndex.open({ path: path.join(dir, 'search.db') });
+  const index = SessionSearchIndex.open({ path: path.join(dir, 'search.db'), labeler: titleLabeler });
   try {
     let events = 0;
     let rows = 0;
@@ -50,6 +74,7 @@ export async function benchSearch(): Promise<SearchBenchFigures> {
     for (let s = 0; s < SESSIONS; s++) {
       const inputs: SessionEventInput[] = [];
       for (const turn of workloadTurns(s, EVENTS_PER_SESSION)) inputs.push(...turn);
+      inputs.push({ type: 'session/title', data: { title: titleOf(s) } });
       const header = newSessionHeader({
         id: SessionId(`bench-${String(s).padStart(5, '0')}`),
         createdAt: 1_700_000_000_000 + s,
@@ -93,6 +118,24 @@ export async function benchSearch(): Promise<SearchBenchFigures> {
         nextPage.push(performance.now() - again);
       }
     }
+    // Type-ahead: a title word, a whole title as a phrase, a frequent and a rare word, two words.
+    const sample = titleOf(Math.floor(SESSIONS / 2));
+    const typed = [
+      sample.split(' ')[0]!,
+      `"${sample}"`,
+      VOCABULARY[0]!,
+      VOCABULARY[VOCABULARY.length - 1]!,
+      `${VOCABULARY[1]!} ${VOCABULARY[Math.floor(VOCABULARY.length / 2)]!}`,
+    ];
+    const typeAhead: number[] = [];
+    for (const query of typed) {
+      for (const prefix of prefixes(query)) {
+        const started = performance.now();
+        await index.search(prefix, { limit: 20 });
+        typeAhead.push(performance.now() - started);
+      }
+    }
+    typeAhead.sort((a, b) => a - b);
     firstPage.sort((a, b) => a - b);
     firstPageCpu.sort((a, b) => a - b);
     nextPage.sort((a, b) => a - b);
@@ -100,6 +143,7 @@ export async function benchSearch(): Promise<SearchBenchFigures> {
       indexEventsPerSec,
       searchP50Ms: Number(percentile(firstPage, 50).toFixed(2)),
       searchP99Ms: Number(percentile(firstPage, 99).toFixed(2)),
+      searchTypeAheadP95Ms: Number(percentile(typeAhead, 95).toFixed(2)),
     };
     // CPU time beside wall time: on a shared machine the wall figures include waiting for a core.
     console.log(
@@ -107,6 +151,9 @@ export async function benchSearch(): Promise<SearchBenchFigures> {
     );
     console.log(
       `  search first page (${SEARCHES} words): p50 ${figures.searchP50Ms} ms, p99 ${figures.searchP99Ms} ms, max ${firstPage.at(-1)!.toFixed(2)} ms; CPU time p50 ${percentile(firstPageCpu, 50).toFixed(2)} ms, p99 ${percentile(firstPageCpu, 99).toFixed(2)} ms`,
+    );
+    console.log(
+      `  search as you type (${typeAhead.length} prefixes of ${JSON.stringify(typed)}): p95 ${figures.searchTypeAheadP95Ms} ms, max ${typeAhead.at(-1)!.toFixed(2)} ms`,
     );
     if (nextPage.length > 0) {
       console.log(

@@ -92,6 +92,26 @@ describe('strand CLI (--json and exit codes)', () => {
     expect(text.stdout).toContain(`[${word}]`);
   });
 
+  it('search finds a title (ranked first, shown) and narrows by harness and project folder', () => {
+    const run = strand('search', '"Refactor the persistence layer"', '--data', data, '--json');
+    expect(run.code).toBe(0);
+    const page = run.json() as { results: { sessionId: string; title: string | null }[] };
+    // demo-1 and its fork share the title: both rank first, the newer one ahead.
+    expect(page.results.slice(0, 2).map((r) => [r.sessionId, r.title])).toEqual([
+      ['demo-1-fork', 'Refactor the persistence layer'],
+      ['demo-1', 'Refactor the persistence layer'],
+    ]);
+    const text = strand('search', 'persistence', '--data', data, '--harness', 'strand', '--limit', '1');
+    expect(text.stdout).toContain('"Refactor the persistence layer"');
+    expect(strand('search', 'persistence', '--data', data, '--harness', 'codex').stdout).toContain(
+      'No matches.',
+    );
+    expect(strand('search', 'persistence', '--data', data, '--cwd', '/no/such/project').stdout).toContain(
+      'No matches.',
+    );
+    expect(strand('search', 'persistence', '--data', data, '--harness', 'opencode').code).not.toBe(0);
+  });
+
   it('serve --json prints its loopback URLs and stops cleanly on SIGINT', async () => {
     const empty = mkdtempSync(path.join(tmpdir(), 'strand-serve-'));
     try {

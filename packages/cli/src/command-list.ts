@@ -46,7 +46,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'search',
     args: '<text...>',
-    description: 'search message text across sessions (literal)',
+    description: 'search titles and message text across sessions (literal; "quoted words" match as a phrase)',
     load: async () => (await import('./commands/read-commands.js')).searchCommand(),
   },
   {

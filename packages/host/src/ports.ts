@@ -1,6 +1,7 @@
 import type {
   ModelCatalogEntry,
   PresetCatalogEntry,
+  SearchHarness,
   SearchResult,
   SubagentListEntry,
   SubagentTreeEntry,
@@ -48,9 +49,16 @@ export interface SubagentPort {
 }
 
 export interface SearchPort {
+  /** `cwd`/`harness` narrow to sessions whose header matches (see `session.search`). */
   search(
     query: string,
-    options: { limit?: number; cursor?: string; signal?: AbortSignal },
+    options: {
+      limit?: number;
+      cursor?: string;
+      cwd?: string;
+      harness?: SearchHarness;
+      signal?: AbortSignal;
+    },
   ): Promise<{ results: readonly SearchResult[]; nextCursor?: string }>;
 }
 

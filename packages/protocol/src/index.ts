@@ -50,6 +50,8 @@ export {
   sessionListRowSchema,
   searchHitSchema,
   searchResultSchema,
+  SEARCH_HARNESSES,
+  type SearchHarness,
   followSnapshotSchema,
   modelCatalogEntrySchema,
   presetCatalogEntrySchema,

@@ -56,8 +56,24 @@ export const searchHitSchema = z.object({
   snippet: z.string(),
 });
 export type SearchHit = Wire<typeof searchHitSchema>;
-export const searchResultSchema = z.object({ sessionId: z.string(), hits: z.array(searchHitSchema) });
+export const searchResultSchema = z.object({
+  sessionId: z.string(),
+  /**
+   * The session's title as the host's search index knows it (from durable events), `null` when it
+   * has none or the index keeps no titles; a title match ranks the session first.
+   */
+  title: z.string().nullable(),
+  /** Best first; each hit's `seq` is the event it is in (open the session there). */
+  hits: z.array(searchHitSchema),
+});
 export type SearchResult = Wire<typeof searchResultSchema>;
+
+/**
+ * Where a session came from, as search narrows by it: a header's `source.harness`, or `strand`
+ * for Strand's own sessions (no `source`).
+ */
+export const SEARCH_HARNESSES = ['claude-code', 'codex', 'gemini', 'strand'] as const;
+export type SearchHarness = (typeof SEARCH_HARNESSES)[number];
 
 /**
  * The opening snapshot of a follow generation: always delivered before any frame of it. Its tail
@@ -144,7 +160,15 @@ export const METHODS = {
       query: z.string().max(1000),
       limit: z.number().int().min(1).max(100).optional(),
       cursor: z.string().max(2000).optional(),
+      /** Only sessions whose header `cwd` is exactly this project folder. */
+      cwd: z.string().min(1).max(4096).optional(),
+      /** Only sessions from this harness (`strand`: Strand's own, no header `source`). */
+      harness: z.enum(SEARCH_HARNESSES).optional(),
     }),
+    /**
+     * With `cwd`/`harness`, a page holds the matching sessions of one or more pages of the
+     * unfiltered order: it may be short (even empty) while `nextCursor` says there is more.
+     */
     result: z.object({ results: z.array(searchResultSchema), nextCursor: z.string().optional() }),
   },
   'session.follow': {

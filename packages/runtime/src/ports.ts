@@ -1,9 +1,8 @@
 import type { AgentController } from '@strand/agent';
-import type { PresetCatalogEntry, ModelCatalogEntry, SearchResult } from '@strand/protocol';
-import type { RuntimeSearchIndex } from './stores.js';
+import type { PresetCatalogEntry, ModelCatalogEntry } from '@strand/protocol';
 import { listChildren, listDescendants, type SubagentListingContext } from '@strand/subagent';
 import type { SessionId } from '@strand/session';
-import type { AgentPort, CatalogPort, SearchPort, SubagentPort } from '@strand/host';
+import type { AgentPort, CatalogPort, SubagentPort } from '@strand/host';
 
 /** Adapts the agent controller to the host's port; promotion leases live until the follow ends. */
 export function agentPort(controller: AgentController): AgentPort {
@@ -50,19 +49,6 @@ export function subagentPort(ctx: SubagentListingContext): SubagentPort {
   return {
     async list(id: SessionId, scope, signal) {
       return scope === 'descendants' ? listDescendants(ctx, id, signal) : listChildren(ctx, id, signal);
-    },
-  };
-}
-
-export function searchPort(index: RuntimeSearchIndex): SearchPort {
-  return {
-    async search(query, options) {
-      const page = await index.search(query, options);
-      const results: SearchResult[] = page.results.map((r) => ({
-        sessionId: r.sessionId,
-        hits: r.hits.map((h) => ({ seq: h.seq, snippet: h.snippet })),
-      }));
-      return page.nextCursor === null ? { results } : { results, nextCursor: page.nextCursor };
     },
   };
 }

@@ -11,7 +11,8 @@ import { coordinationPort, leaseOwnership } from './coordination.js';
 import { feedLiveSearch } from './live-search-feed.js';
 import { loadPresets } from './presets.js';
 import { presetTools } from './preset-tools.js';
-import { agentPort, catalogPort, searchPort, subagentPort } from './ports.js';
+import { agentPort, catalogPort, subagentPort } from './ports.js';
+import { searchPort } from './search-port.js';
 import { resolveRuntimeOptions, type ResolvedStore, type RuntimeOptions } from './runtime-options.js';
 import { strandRegistry } from './registry.js';
 import { openStores, type RuntimeSearchIndex } from './stores.js';
@@ -101,7 +102,7 @@ export async function openStrandRuntime(options: RuntimeOptions): Promise<Strand
     logger,
     agents: agentPort(agents),
     subagents: subagentPort(listing),
-    search: searchPort(search),
+    search: searchPort(search, { persistence, store }),
     catalogs: catalogPort(models, presets),
     ...(coordination === undefined
       ? {}

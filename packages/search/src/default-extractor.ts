@@ -7,6 +7,15 @@ import { isRecord, type SessionEvent } from '@strand/session';
  */
 export type TextExtractor = (event: SessionEvent) => string | undefined;
 
+/**
+ * Chooses the events that set a session's *label* — the short text that names it (its title) —
+ * and the label they set: a string sets it, `null` clears it, `undefined` leaves it as it was (most
+ * events). The session's label is the one set by the last such event; a query matching it ranks the
+ * session above every session matched by its events only. Like `TextExtractor`: pure, never
+ * throws, and the index's only window onto what a label means.
+ */
+export type LabelExtractor = (event: SessionEvent) => string | null | undefined;
+
 /** `content` of a message or result: a string, or the text blocks of a block list (images have no text). */
 function contentText(content: unknown): string | undefined {
   if (typeof content === 'string') return content.length > 0 ? content : undefined;

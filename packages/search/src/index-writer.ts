@@ -1,12 +1,13 @@
 import type Database from 'better-sqlite3';
 import type { SessionEvent, SessionId } from '@strand/session';
-import type { TextExtractor } from './default-extractor.js';
+import type { LabelExtractor, TextExtractor } from './default-extractor.js';
 import { SearchIndexError } from './errors.js';
 import type { SearchIndexStore } from './index-store.js';
 import { SessionRows, type SessionRow } from './session-rows.js';
 import { MAX_INDEXED_SEQ, TextRows } from './text-rows.js';
 import {
   afterBegin,
+  indexedLabel,
   indexedText,
   planAppend,
   planBegin,
@@ -24,6 +25,7 @@ export { MAX_INDEXED_CHARS, type AppendOutcome, type BeginMode, type Provenance 
  */
 export class IndexWriter implements SearchIndexStore {
   readonly #extract: TextExtractor;
+  readonly #label: LabelExtractor | undefined;
   readonly sessions: SessionRows;
   readonly #text: TextRows;
   readonly #begin: (sessionId: SessionId, incarnation: string | null, mode: BeginMode) => SessionRow;
@@ -36,8 +38,9 @@ export class IndexWriter implements SearchIndexStore {
   ) => AppendOutcome;
   readonly #drop: (sessionId: SessionId, sid: number | undefined) => boolean;
 
-  constructor(db: Database.Database, extractor: TextExtractor) {
+  constructor(db: Database.Database, extractor: TextExtractor, labeler?: LabelExtractor) {
     this.#extract = extractor;
+    this.#label = labeler;
     this.sessions = new SessionRows(db);
     this.#text = new TextRows(db);
     this.#begin = db.transaction((sessionId: SessionId, incarnation: string | null, mode: BeginMode) =>
@@ -116,8 +119,10 @@ export class IndexWriter implements SearchIndexStore {
       revision,
       (event) => indexedText(this.#extract, event),
       MAX_INDEXED_SEQ,
+      (event) => indexedLabel(this.#label, event),
     );
     for (const { seq, text } of plan.rows) this.#text.insert(row.sid, seq, text);
+    for (const { seq, text } of plan.labels) this.#text.insertLabel(row.sid, seq, text);
     if (plan.progressed) this.sessions.setProgress(row.sid, plan.cut, plan.durableCut);
     if (plan.revision !== undefined) this.sessions.setRevision(row.sid, plan.revision);
     return { events: plan.events, rows: plan.rows.length, stale: false };

@@ -7,7 +7,7 @@ export {
 } from './session-search-index.js';
 export type { SearchIndex, SearchIndexTuning } from './search-index.js';
 export type { MaybePromise } from './index-store.js';
-export { defaultTextExtractor, type TextExtractor } from './default-extractor.js';
+export { defaultTextExtractor, type LabelExtractor, type TextExtractor } from './default-extractor.js';
 export {
   SearchIndexError,
   isSearchIndexError,

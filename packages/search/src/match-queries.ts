@@ -14,6 +14,9 @@ export class MatchQueries {
   readonly #sessionHits: Database.Statement<[string, number, number, number], MatchRow>;
   readonly #snippet: Database.Statement<[string, number, number], string>;
   readonly #text: Database.Statement<[number, number], string>;
+  readonly #labels: Database.Statement<[string, number], MatchRow>;
+  readonly #currentLabel: Database.Statement<[string, number, number, number, number], string>;
+  readonly #labelOf: Database.Statement<[number, number], string>;
 
   constructor(db: Database.Database) {
     const columns = 'rowid >> 32, rowid & 4294967295, bm25(search_text)';
@@ -46,6 +49,44 @@ export class MatchQueries {
     this.#text = db
       .prepare<[number, number], string>('SELECT text FROM search_text WHERE rowid = ((? << 32) | ?)')
       .pluck();
+    // Only a session's current label counts (its label row with the largest rowid): a renamed
+    // session is not found by its old title. Best first, newer sessions first on ties.
+    this.#labels = db
+      .prepare<[string, number], MatchRow>(
+        `SELECT rowid >> 32, rowid & 4294967295, bm25(search_labels) FROM search_labels
+         WHERE search_labels MATCH ? AND rowid = (SELECT max(m.rowid) FROM search_labels m
+           WHERE m.rowid >= ((search_labels.rowid >> 32) << 32) AND m.rowid < (((search_labels.rowid >> 32) + 1) << 32))
+         ORDER BY bm25(search_labels), rowid DESC LIMIT ?`,
+      )
+      .raw();
+    this.#currentLabel = db
+      .prepare<[string, number, number, number, number], string>(
+        `SELECT text FROM search_labels WHERE search_labels MATCH ? AND rowid = ((? << 32) | ?)
+         AND rowid = (SELECT max(m.rowid) FROM search_labels m WHERE m.rowid >= (? << 32) AND m.rowid < ((? + 1) << 32))`,
+      )
+      .pluck();
+    this.#labelOf = db
+      .prepare<
+        [number, number],
+        string
+      >('SELECT text FROM search_labels WHERE rowid >= (? << 32) AND rowid < ((? + 1) << 32) ORDER BY rowid DESC LIMIT 1')
+      .pluck();
+  }
+
+  /** The session's current label: `null` when it has none or its last label event cleared it. */
+  labelOf(sid: number): string | null {
+    const text = this.#labelOf.get(sid, sid);
+    return text === undefined || text === '' ? null : text;
+  }
+
+  /** Sessions whose current label matches, best first: at most `limit` rows `[sid, label seq, bm25]`. */
+  labels(expression: string, limit: number): MatchRow[] {
+    return this.#labels.all(expression, limit);
+  }
+
+  /** The label event `seq` set, if it is still the session's label and still matches; else undefined. */
+  currentLabel(expression: string, sid: number, seq: number): string | undefined {
+    return this.#currentLabel.get(expression, sid, seq, sid, sid);
   }
 
   /** The next `size` matching rows of sessions with `sid < upperSid` (all sessions for `null`), newest first. */

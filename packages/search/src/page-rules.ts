@@ -90,15 +90,22 @@ export function usableSnapshot(
   return head;
 }
 
-/** A snapshot chunk's stored form: `[sid, score, hits]` per entry, as JSON. */
-type ChunkEntry = [sid: number, score: number, hits: number[]];
+/** A snapshot chunk's stored form: `[sid, score, hits]` per entry, `[sid, score, hits, 1]` for a label match, as JSON. */
+type ChunkEntry = [sid: number, score: number, hits: number[], label?: 1];
 
 export function encodeSnapshotEntries(entries: readonly RankedEntry[]): string {
-  return JSON.stringify(entries.map((e): ChunkEntry => [e.sid, e.score, [...e.hits]]));
+  return JSON.stringify(
+    entries.map(
+      (e): ChunkEntry =>
+        e.label === true ? [e.sid, e.score, [...e.hits], 1] : [e.sid, e.score, [...e.hits]],
+    ),
+  );
 }
 
 export function decodeSnapshotEntries(json: string): RankedEntry[] {
-  return (JSON.parse(json) as ChunkEntry[]).map(([sid, score, hits]) => ({ sid, score, hits }));
+  return (JSON.parse(json) as ChunkEntry[]).map(([sid, score, hits, label]) =>
+    label === 1 ? { sid, score, hits, label: true } : { sid, score, hits },
+  );
 }
 
 /** The page size of a search, checked: `SEARCH_INVALID_QUERY` outside 1…`MAX_SEARCH_LIMIT`. */

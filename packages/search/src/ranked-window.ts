@@ -14,6 +14,8 @@ export interface RankedEntry {
   readonly score: number;
   /** Seqs of the best matching events, best first. */
   readonly hits: readonly number[];
+  /** The session's label matched: `hits[0]` is the label's event (see search-page.ts). */
+  readonly label?: true;
 }
 
 export interface RankedWindow {

@@ -4,7 +4,7 @@ import { SearchIndexError } from './errors.js';
 import type { IndexIdentity } from './page-rules.js';
 
 /** Bumped on any incompatible change below; a newer file is refused, never misread. */
-export const SEARCH_SCHEMA_VERSION = 1;
+export const SEARCH_SCHEMA_VERSION = 2;
 /** `PRAGMA application_id` of a search index file ("SSIX"), so another program's database is never touched. */
 export const SEARCH_APPLICATION_ID = 0x53534958;
 
@@ -12,6 +12,8 @@ export const SEARCH_APPLICATION_ID = 0x53534958;
  * - `search_text`: one FTS5 row per indexed event. The rowid packs the session's small integer key
  *   and the event's seq (`sid << 32 | seq`), so a session's rows are one contiguous rowid range and
  *   grouping, range deletes and per-session hit queries need no content lookup.
+ * - `search_labels` (schema 2): one FTS5 row per event that set the session's label (a
+ *   `LabelExtractor`), same rowid packing; the session's label is its row with the largest rowid.
  * - `search_sessions`: bookkeeping per session. `cut` is the next seq to index; `durable_cut` the
  *   prefix known to match persistence (rows at and after it came from a live session's memory and
  *   are re-read from disk once the session is cold); `revision` the persisted revision last read.
@@ -20,7 +22,8 @@ export const SEARCH_APPLICATION_ID = 0x53534958;
  *   the entries ranked by one page call are one JSON chunk (one row write, however many sessions).
  * - `search_meta`: `index_id` (random, per file) and `generation` (bumped by every rebuild).
  */
-const TEXT_DDL = `CREATE VIRTUAL TABLE IF NOT EXISTS search_text USING fts5(text, tokenize = 'unicode61 remove_diacritics 2')`;
+const TEXT_DDL = `CREATE VIRTUAL TABLE IF NOT EXISTS search_text USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE IF NOT EXISTS search_labels USING fts5(text, tokenize = 'unicode61 remove_diacritics 2')`;
 
 const DDL = `
 CREATE TABLE IF NOT EXISTS search_meta (
@@ -93,6 +96,9 @@ export function openSearchDatabase(path: string): Database.Database {
       db.pragma(`application_id = ${SEARCH_APPLICATION_ID}`);
       db.pragma(`user_version = ${SEARCH_SCHEMA_VERSION}`);
     }).immediate();
+    // A schema-1 file has no labels for what it indexed: the index is derived, so it starts over
+    // (a new generation: its old cursors are stale) and the next sync re-reads the logs.
+    if (version !== 0 && version < SEARCH_SCHEMA_VERSION) resetIndex(db);
     return db;
   } catch (error) {
     db.close();
@@ -125,7 +131,7 @@ export class IndexMeta {
 export function resetIndex(db: Database.Database): number {
   return db
     .transaction(() => {
-      db.exec(`DROP TABLE IF EXISTS search_text; ${TEXT_DDL};
+      db.exec(`DROP TABLE IF EXISTS search_text; DROP TABLE IF EXISTS search_labels; ${TEXT_DDL};
       DELETE FROM search_sessions; DELETE FROM search_snapshot_chunks; DELETE FROM search_snapshots;
       UPDATE search_meta SET value = value + 1 WHERE key = 'generation';`);
       return new IndexMeta(db).read().generation;

@@ -1,5 +1,5 @@
 import type { Session, SessionEvent } from '@strand/session';
-import type { TextExtractor } from './default-extractor.js';
+import type { LabelExtractor, TextExtractor } from './default-extractor.js';
 import type { MaybePromise } from './index-store.js';
 import type {
   LiveIndexReport,
@@ -19,6 +19,12 @@ export const MAX_SEARCH_LIMIT = 100;
 export interface SearchIndexTuning {
   /** Which text of an event to index; default `defaultTextExtractor`. */
   readonly extractor?: TextExtractor;
+  /**
+   * Which events set a session's label (its title) and to what; default none. A session whose
+   * label matches a query ranks above every session matched by event text only, and its first
+   * hit is the label's event. SQLite engine only: the PostgreSQL engine ignores it (README).
+   */
+  readonly labeler?: LabelExtractor;
   /** Matching events ranked together per window; default 1,024. Smaller is faster and less exact. */
   readonly rankWindow?: number;
   /** Result snapshots (cursors) unused this long are dropped; default one hour. */

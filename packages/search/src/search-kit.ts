@@ -25,7 +25,7 @@ export {
   type IndexMemoryOptions,
   type LiveLog,
 } from './memory-indexing.js';
-export { literalQuery, type LiteralQuery } from './fts-query.js';
+export { literalQuery, queryTerms, type LiteralQuery } from './fts-query.js';
 export { tokenize, foldToken, queryPhrases, type TextToken } from './text-tokens.js';
 export { buildSnippet } from './snippet-builder.js';
 export { boundSnippet, sanitizeIndexedText } from './snippet.js';

@@ -18,6 +18,12 @@ import type { SearchHit, SearchPage, SearchResult } from './types.js';
 
 export { MAX_WINDOWS_PER_PAGE } from './page-rules.js';
 
+/**
+ * Sessions whose label matches that one search ranks ahead of the rest (the best ones, by bm25);
+ * a label match beyond them still finds its session through its events, if they match.
+ */
+export const MAX_LABEL_MATCHES = 1_024;
+
 export interface PageContext {
   readonly db: Database.Database;
   readonly meta: IndexMeta;
@@ -59,7 +65,13 @@ function pageNow(ctx: PageContext, { expression, phrases, limit, cursor }: PageR
   let snapshotId: number | undefined;
   let hasMore: boolean;
   if (cursor === undefined) {
-    const { entries: collected, upperSid } = rankWindows(ctx, expression, null, limit + 1);
+    // Label matches first, then the windows of event matches without those sessions; at least one
+    // window is ranked, so `upperSid` says where the windows stand (null: exhausted).
+    const labelled = labelEntries(ctx, expression);
+    const exclude = new Set(labelled.map((entry) => entry.sid));
+    const ranked = rankWindows(ctx, expression, null, Math.max(1, limit + 1 - labelled.length), exclude);
+    const collected = [...labelled, ...ranked.entries];
+    const { upperSid } = ranked;
     hasMore = collected.length > limit || upperSid !== null;
     if (hasMore) {
       snapshotId = ctx.snapshots.create(identity.generation, expression, upperSid, collected, now);
@@ -88,7 +100,14 @@ function pageNow(ctx: PageContext, { expression, phrases, limit, cursor }: PageR
 /** Ranks further windows below the snapshot until it holds `size` entries (see `rankWindows`). */
 function fill(ctx: PageContext, head: SnapshotHead, size: number, now: number): SnapshotHead {
   if (head.size >= size || head.upperSid === null) return head;
-  const more = rankWindows(ctx, head.expression, head.upperSid, size - head.size);
+  // The label matches were frozen at the head of the snapshot by its first page: never twice.
+  const exclude = new Set(
+    ctx.snapshots
+      .entries(head.id, 0, MAX_LABEL_MATCHES)
+      .filter((entry) => entry.label === true)
+      .map((entry) => entry.sid),
+  );
+  const more = rankWindows(ctx, head.expression, head.upperSid, size - head.size, exclude);
   return ctx.snapshots.extend(head, more.entries, more.upperSid, now);
 }
 
@@ -102,16 +121,27 @@ function rankWindows(
   expression: string,
   upperSid: number | null,
   wanted: number,
+  exclude: ReadonlySet<number>,
 ): { entries: RankedEntry[]; upperSid: number | null } {
   const entries: RankedEntry[] = [];
   let next = upperSid;
   for (let windows = 0; windows < MAX_WINDOWS_PER_PAGE && entries.length < wanted; windows++) {
     const window = rankWindow(ctx.matches.window(expression, next, ctx.rankWindow), ctx.rankWindow);
-    entries.push(...window.entries);
+    for (const entry of window.entries) if (!exclude.has(entry.sid)) entries.push(entry);
     next = window.nextUpperSid;
     if (next === null) break;
   }
   return { entries, upperSid: next };
+}
+
+/**
+ * The sessions whose current label matches, best first (ties: newer first), each with the label's
+ * event as its one stored hit; their event hits are read when presented.
+ */
+function labelEntries(ctx: PageContext, expression: string): RankedEntry[] {
+  return ctx.matches
+    .labels(expression, MAX_LABEL_MATCHES)
+    .map(([sid, seq, cost]): RankedEntry => ({ sid, score: -cost, hits: [seq], label: true }));
 }
 
 /**
@@ -139,8 +169,26 @@ function present(
     }
     return hits;
   };
+  if (entry.label === true) {
+    // The label's event first, while the label still matches; then the best event hits.
+    const hits: SearchHit[] = [];
+    const [labelSeq] = entry.hits;
+    const label =
+      labelSeq === undefined ? undefined : ctx.matches.currentLabel(expression, entry.sid, labelSeq);
+    if (labelSeq !== undefined && label !== undefined)
+      hits.push({ seq: SessionSeq(labelSeq), snippet: boundSnippet(buildSnippet(label, phrases) ?? label) });
+    const rest = ctx.matches
+      .sessionHits(expression, entry.sid, HITS_PER_SESSION - hits.length)
+      .map(([, seq]) => seq);
+    hits.push(...snippetsOf(rest.filter((seq) => seq !== labelSeq)));
+    return hits.length === 0
+      ? undefined
+      : { sessionId, score: entry.score, hits, label: ctx.matches.labelOf(entry.sid) };
+  }
   let hits = snippetsOf(entry.hits);
   if (hits.length === 0)
     hits = snippetsOf(ctx.matches.sessionHits(expression, entry.sid, HITS_PER_SESSION).map(([, seq]) => seq));
-  return hits.length === 0 ? undefined : { sessionId, score: entry.score, hits };
+  return hits.length === 0
+    ? undefined
+    : { sessionId, score: entry.score, hits, label: ctx.matches.labelOf(entry.sid) };
 }

@@ -47,7 +47,7 @@ export class SessionSearchIndex implements SearchIndex {
 
   private constructor(db: Database.Database, options: SessionSearchIndexOptions) {
     this.#db = db;
-    this.#writer = new IndexWriter(db, options.extractor ?? defaultTextExtractor);
+    this.#writer = new IndexWriter(db, options.extractor ?? defaultTextExtractor, options.labeler);
     const rankWindow = options.rankWindow ?? DEFAULT_RANK_WINDOW;
     if (!Number.isSafeInteger(rankWindow) || rankWindow < 1)
       throw new RangeError(`rankWindow must be a positive integer, got ${rankWindow}`);

@@ -7,6 +7,8 @@ export const MAX_INDEXED_SEQ = 0xffff_ffff;
 export class TextRows {
   readonly #insert: Database.Statement<[number, number, string]>;
   readonly #deleteFrom: Database.Statement<[number, number, number]>;
+  readonly #insertLabel: Database.Statement<[number, number, string]>;
+  readonly #deleteLabelsFrom: Database.Statement<[number, number, number]>;
 
   constructor(db: Database.Database) {
     // The rowid is computed by SQLite: sid << 32 exceeds 2^53 (a JS number) for large sids.
@@ -14,14 +16,26 @@ export class TextRows {
     this.#deleteFrom = db.prepare(
       'DELETE FROM search_text WHERE rowid >= ((? << 32) | ?) AND rowid < ((? + 1) << 32)',
     );
+    this.#insertLabel = db.prepare('INSERT INTO search_labels (rowid, text) VALUES ((? << 32) | ?, ?)');
+    this.#deleteLabelsFrom = db.prepare(
+      'DELETE FROM search_labels WHERE rowid >= ((? << 32) | ?) AND rowid < ((? + 1) << 32)',
+    );
+  }
+
+  insertLabel(sid: number, seq: number, text: string): void {
+    this.#insertLabel.run(sid, seq, text);
   }
 
   insert(sid: number, seq: number, text: string): void {
     this.#insert.run(sid, seq, text);
   }
 
-  /** Deletes the session's rows with `seq >= fromSeq` (all of them for 0). */
+  /**
+   * Deletes the session's text and label rows with `seq >= fromSeq` (all of them for 0): a label
+   * obeys the same cut as text, so a label set from memory that never became durable goes too.
+   */
   deleteFrom(sid: number, fromSeq: number): void {
     this.#deleteFrom.run(sid, fromSeq, sid);
+    this.#deleteLabelsFrom.run(sid, fromSeq, sid);
   }
 }

@@ -73,6 +73,11 @@ export interface SearchResult {
   /** Relevance (higher is better): the negated sum of the bm25 of its best hits in its rank window. */
   readonly score: number;
   readonly hits: readonly SearchHit[];
+  /**
+   * The session's current label (`SearchIndexTuning.labeler`: its title), `null` when it has none
+   * (or no labeler is configured); absent when the engine keeps no labels (PostgreSQL).
+   */
+  readonly label?: string | null;
 }
 
 export interface SearchPage {

@@ -1,5 +1,5 @@
 import type { SessionEvent } from '@strand/session';
-import type { TextExtractor } from './default-extractor.js';
+import type { LabelExtractor, TextExtractor } from './default-extractor.js';
 import { SearchIndexError } from './errors.js';
 import type { SessionRow } from './session-rows.js';
 import { sanitizeIndexedText } from './snippet.js';
@@ -49,6 +49,8 @@ export interface IndexedText {
 /** What a store must write in `append`, all in one transaction with the row it was planned from. */
 export interface AppendPlan {
   readonly rows: readonly IndexedText[];
+  /** Label rows (`LabelExtractor`): the text an event set the label to, `''` when it cleared it. */
+  readonly labels: readonly IndexedText[];
   /** Events consumed. */
   readonly events: number;
   readonly cut: number;
@@ -103,9 +105,11 @@ export function planAppend(
   revision: string | undefined,
   textOf: (event: SessionEvent) => string | undefined,
   maxSeq: number = Number.MAX_SAFE_INTEGER,
+  labelOf: (event: SessionEvent) => string | undefined = () => undefined,
 ): AppendPlan {
   let cut = row.cut;
   const rows: IndexedText[] = [];
+  const labels: IndexedText[] = [];
   let consumed = 0;
   let gap = false;
   for (const event of events) {
@@ -123,12 +127,15 @@ export function planAppend(
     }
     const text = textOf(event);
     if (text !== undefined) rows.push({ seq: event.seq, text });
+    const label = labelOf(event);
+    if (label !== undefined) labels.push({ seq: event.seq, text: label });
     cut++;
     consumed++;
   }
   const durableCut = provenance === 'disk' && row.durableCut === row.cut ? cut : row.durableCut;
   return {
     rows,
+    labels,
     events: consumed,
     cut,
     durableCut,
@@ -161,6 +168,28 @@ export function indexedText(extract: TextExtractor, event: SessionEvent): string
   }
   return sanitizeIndexedText(text);
 }
+
+/**
+ * The label row an index stores for an event: `undefined` when the event does not touch the label,
+ * `''` when it clears it (a row all the same: it is the session's latest label and matches
+ * nothing), else the label capped and sanitized like indexed text. A throwing extractor counts as
+ * "does not touch".
+ */
+export function indexedLabel(extract: LabelExtractor | undefined, event: SessionEvent): string | undefined {
+  if (extract === undefined) return undefined;
+  let label: string | null | undefined;
+  try {
+    label = extract(event);
+  } catch {
+    return undefined;
+  }
+  if (label === undefined) return undefined;
+  if (typeof label !== 'string') return '';
+  return sanitizeIndexedText(label.slice(0, MAX_LABEL_CHARS));
+}
+
+/** Longest label indexed (UTF-16 units); a label is a title, not a document. */
+export const MAX_LABEL_CHARS = 1_000;
 
 function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;

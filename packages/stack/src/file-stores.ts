@@ -5,6 +5,7 @@ import { ProjectionCache } from '@strand/projection-cache';
 import type { Logger } from '@strand/session';
 import { SessionSearchIndex } from '@strand/search';
 import type { StackStores } from './base-stack.js';
+import { titleLabeler } from './title-label.js';
 
 /**
  * The files of a data folder's stores. One description: the runtime opens them, `strand doctor`
@@ -60,7 +61,11 @@ export function openDerivedStores(
     ...(options.logger === undefined ? {} : { logger: options.logger }),
   });
   try {
-    const search = SessionSearchIndex.open({ path: derivedPath(STORE_FILES.searchIndex) });
+    // Titles are searchable and a title match ranks first (the label is the title unit's).
+    const search = SessionSearchIndex.open({
+      path: derivedPath(STORE_FILES.searchIndex),
+      labeler: titleLabeler,
+    });
     return {
       persistence,
       cache,

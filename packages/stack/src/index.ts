@@ -6,3 +6,4 @@ export {
   type FilesBackend,
   type OpenFileStoresOptions,
 } from './file-stores.js';
+export { titleLabeler } from './title-label.js';

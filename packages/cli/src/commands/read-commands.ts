@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import { storeOption } from '../store-option.js';
-import type { WireEvent } from '@strand/protocol';
+import { SEARCH_HARNESSES, type SearchHarness, type WireEvent } from '@strand/protocol';
 import { DEFAULT_DATA_DIR } from '../defaults.js';
 import { parseHostUrl } from '../host-url.js';
 import { integerOption } from '../integer-option.js';
@@ -142,19 +142,39 @@ export function agentsCommand(): Command {
 }
 
 export function searchCommand(): Command {
-  return common(new Command('search').description('search message text across sessions (literal)'))
+  return common(
+    new Command('search').description(
+      'search titles and message text across sessions (literal; "quoted words" match as a phrase)',
+    ),
+  )
     .argument('<text...>', 'text to find')
     .addOption(integerOption('--limit <n>', 'sessions per page', { min: 1, max: 100 }, 10))
-    .action(async (words: string[], options: Common & { limit: number }) => {
-      const page = await withConnection(options, (c) =>
-        c.call('session.search', { query: words.join(' '), limit: options.limit }),
-      );
-      if (options.json === true) return void console.log(JSON.stringify(page));
-      if (page.results.length === 0) return void console.log('No matches.');
-      for (const result of page.results) {
-        console.log(result.sessionId);
-        for (const hit of result.hits)
-          console.log(`  ${String(hit.seq).padStart(6)}  ${highlight(hit.snippet, process.stdout.isTTY)}`);
-      }
-    });
+    .option('--cwd <folder>', 'only sessions whose project folder (header cwd) is exactly this')
+    .addOption(
+      new Option(
+        '--harness <name>',
+        "only sessions from this harness (strand: Strand's own sessions)",
+      ).choices(SEARCH_HARNESSES),
+    )
+    .action(
+      async (words: string[], options: Common & { limit: number; cwd?: string; harness?: SearchHarness }) => {
+        const page = await withConnection(options, (c) =>
+          c.call('session.search', {
+            query: words.join(' '),
+            limit: options.limit,
+            ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+            ...(options.harness === undefined ? {} : { harness: options.harness }),
+          }),
+        );
+        if (options.json === true) return void console.log(JSON.stringify(page));
+        if (page.results.length === 0) return void console.log('No matches.');
+        for (const result of page.results) {
+          console.log(
+            result.title === null ? result.sessionId : `${result.sessionId}  ${JSON.stringify(result.title)}`,
+          );
+          for (const hit of result.hits)
+            console.log(`  ${String(hit.seq).padStart(6)}  ${highlight(hit.snippet, process.stdout.isTTY)}`);
+        }
+      },
+    );
 }

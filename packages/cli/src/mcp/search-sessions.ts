@@ -62,7 +62,8 @@ function noFilter(filter: SessionFilter): boolean {
 }
 
 function describeResult(result: SearchResult, row: SessionListRow | undefined): string {
-  const title = row === undefined ? undefined : titleOf(row);
+  // The list row's title hint, else the one the search index read with the result.
+  const title = (row === undefined ? undefined : titleOf(row)) ?? result.title;
   const lines = [
     `${result.sessionId}  ${title === undefined ? '(title unknown)' : title === null ? '(untitled)' : JSON.stringify(title)}${row === undefined ? '' : `  project=${row.header.cwd === undefined ? '?' : JSON.stringify(row.header.cwd)}  from=${origin(row)}`}`,
   ];

@@ -50,6 +50,8 @@ async function route<M extends MethodName>(
         await services.search.search(p.query, {
           ...(p.limit === undefined ? {} : { limit: p.limit }),
           ...(p.cursor === undefined ? {} : { cursor: p.cursor }),
+          ...(p.cwd === undefined ? {} : { cwd: p.cwd }),
+          ...(p.harness === undefined ? {} : { harness: p.harness }),
           signal,
         }),
       );

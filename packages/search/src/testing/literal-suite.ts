@@ -105,7 +105,6 @@ export function searchLiteralSuite(engine: string, openIndex: OpenSearchIndex): 
           '+',
           '{text}: x',
           'NEAR(',
-          '"""',
           "'",
           "o'clock",
           '!',
@@ -118,6 +117,8 @@ export function searchLiteralSuite(engine: string, openIndex: OpenSearchIndex): 
         ]) {
           await expect(index.search(odd)).resolves.toBeDefined();
         }
+        // Quotes only delimit phrases: a query of nothing but quotes has no term, like an empty one.
+        await expect(index.search('"""')).rejects.toMatchObject({ code: 'SEARCH_INVALID_QUERY' });
       });
 
       it('refuses an empty or whitespace-only query, an oversized one and a bad limit', async () => {
@@ -186,6 +187,23 @@ export function searchLiteralSuite(engine: string, openIndex: OpenSearchIndex): 
         expect(ids(await index.search('foo.bar'))).toEqual(['phrase']);
         const [hit] = (await index.search('foo-bar')).results[0]!.hits;
         expect(hit!.snippet).toContain(`${HIGHLIGHT_START}foo-bar${HIGHLIGHT_END}`);
+      });
+
+      it('matches "quoted words" as a phrase and every other word anywhere in the event', async () => {
+        await corpusOf({
+          phrase: ['please fix the flaky test today'],
+          apart: ['the test is flaky, fix it today'],
+          partial: ['fix the flaky build'],
+        });
+        expect(ids(await index.search('"flaky test"'))).toEqual(['phrase']);
+        expect(ids(await index.search('today "fix the flaky"'))).toEqual(['phrase']);
+        expect(ids(await index.search('flaky test')).sort()).toEqual(['apart', 'phrase']);
+        expect(ids(await index.search('"fix the flaky'))).toEqual(
+          expect.arrayContaining(['phrase', 'partial']),
+        );
+        expect((await index.search('"test flaky"')).results).toEqual([]);
+        const [hit] = (await index.search('"flaky test"')).results[0]!.hits;
+        expect(hit!.snippet).toContain(`${HIGHLIGHT_START}flaky test${HIGHLIGHT_END}`);
       });
 
       it('bounds snippets and marks the matched terms with U+0002 … U+0003', async () => {

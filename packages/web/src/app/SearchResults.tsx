@@ -1,11 +1,28 @@
 import { useEffect, useState } from 'react';
-import { Group, Loader, Mark, ScrollArea, Stack, Text, UnstyledButton } from '@mantine/core';
-import type { SearchResult, SessionListRow } from '@strand/protocol';
+import { Box, Group, Loader, Mark, ScrollArea, Stack, Text, UnstyledButton } from '@mantine/core';
+import type { SearchHit, SearchResult, SessionListRow } from '@strand/protocol';
 import { describeError, snippetParts } from './format.js';
 import { useStrand } from './hooks.js';
 import type { OpenRequest } from './open-request.js';
+import { SearchFilters, type SearchNarrowing } from './SearchFilters.js';
 
-/** Search results for the box above the list: each session's hits, which open it. */
+/**
+ * Quiet time after the last keystroke before a search is sent: a person typing sends one search
+ * per pause, not one per letter (the host answers a type-ahead search in ≤ 100 ms p95,
+ * `bench:query`'s `searchTypeAheadP95Ms`).
+ */
+const TYPE_AHEAD_DELAY_MS = 150;
+
+interface Answer {
+  readonly key: string;
+  readonly results: readonly SearchResult[];
+}
+
+/**
+ * Search results for the box above the list, with the project and harness narrowing controls:
+ * each session's title (its id when untitled) and its hits; the title opens the session at its best
+ * hit, each hit opens it at that hit's event (`OpenRequest.seq`).
+ */
 export function SearchResults({
   query,
   onOpen,
@@ -16,81 +33,116 @@ export function SearchResults({
   rows: readonly SessionListRow[];
 }): React.JSX.Element {
   const { connection } = useStrand();
-  const [results, setResults] = useState<{ query: string; results: readonly SearchResult[] } | null>(null);
+  const [narrowing, setNarrowing] = useState<SearchNarrowing>({});
+  const [answer, setAnswer] = useState<Answer | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // One key per (query, narrowing): an answer for an older key is never shown as the current one.
+  const key = JSON.stringify([query, narrowing.cwd ?? null, narrowing.harness ?? null]);
   useEffect(() => {
     let current = true;
     const timer = setTimeout(() => {
-      connection.call('session.search', { query, limit: 20 }).then(
-        (answer) => {
-          if (!current) return;
-          setResults({ query, results: answer.results });
-          setError(null);
-        },
-        (failure: unknown) => {
-          if (current) setError(describeError(failure));
-        },
-      );
-    }, 250);
+      connection
+        .call('session.search', {
+          query,
+          limit: 20,
+          ...(narrowing.cwd === undefined ? {} : { cwd: narrowing.cwd }),
+          ...(narrowing.harness === undefined ? {} : { harness: narrowing.harness }),
+        })
+        .then(
+          (page) => {
+            if (!current) return;
+            setAnswer({ key, results: page.results });
+            setError(null);
+          },
+          (failure: unknown) => {
+            if (current) setError(describeError(failure));
+          },
+        );
+    }, TYPE_AHEAD_DELAY_MS);
     return () => {
       current = false;
       clearTimeout(timer);
     };
-  }, [connection, query]);
+  }, [connection, query, narrowing, key]);
   const childIds = new Set(rows.filter((row) => row.header.origin === 'subagent').map((row) => row.id));
+  const open = (result: SearchResult, hit: SearchHit | undefined): void => {
+    const child = childIds.has(result.sessionId);
+    onOpen({
+      id: result.sessionId,
+      ...(child ? { child: true } : {}),
+      ...(hit === undefined ? {} : { seq: hit.seq }),
+    });
+  };
   return (
-    <ScrollArea style={{ flex: 1 }} data-testid="search-results">
-      {error !== null && (
-        <Text c="red" size="sm">
-          {error}
-        </Text>
-      )}
-      {results === null || results.query !== query ? (
-        <Group gap="xs">
-          <Loader size="xs" /> <Text size="sm">Searching…</Text>
-        </Group>
-      ) : results.results.length === 0 ? (
-        <Text size="sm" c="dimmed" data-testid="search-empty">
-          No matches.
-        </Text>
-      ) : (
-        <Stack gap={6}>
-          {results.results.map((result) => (
-            <UnstyledButton
-              key={result.sessionId}
-              data-testid="search-result"
-              data-session-id={result.sessionId}
-              onClick={() =>
-                onOpen(
-                  childIds.has(result.sessionId)
-                    ? { id: result.sessionId, child: true }
-                    : { id: result.sessionId },
-                )
-              }
-              p={6}
-              style={{ borderRadius: 4, border: '1px solid var(--mantine-color-gray-3)' }}
-            >
-              <Text size="xs" fw={600}>
-                {result.sessionId}
-              </Text>
-              {result.hits.slice(0, 3).map((hit) => (
-                <Text size="xs" key={hit.seq} data-testid="search-snippet">
-                  <Text span c="dimmed" size="xs">
-                    #{hit.seq}{' '}
+    <Stack gap={6} style={{ flex: 1, minHeight: 0 }}>
+      <SearchFilters rows={rows} value={narrowing} onChange={setNarrowing} />
+      <ScrollArea style={{ flex: 1 }} data-testid="search-results">
+        {error !== null && (
+          <Text c="red" size="sm">
+            {error}
+          </Text>
+        )}
+        {answer === null || answer.key !== key ? (
+          <Group gap="xs">
+            <Loader size="xs" /> <Text size="sm">Searching…</Text>
+          </Group>
+        ) : answer.results.length === 0 ? (
+          <Text size="sm" c="dimmed" data-testid="search-empty">
+            No matches.
+          </Text>
+        ) : (
+          <Stack gap={6}>
+            {answer.results.map((result) => (
+              <Box
+                key={result.sessionId}
+                data-testid="search-result"
+                data-session-id={result.sessionId}
+                p={6}
+                style={{ borderRadius: 4, border: '1px solid var(--mantine-color-gray-3)' }}
+              >
+                <UnstyledButton
+                  data-testid="search-result-title"
+                  aria-label={`Open ${result.title ?? result.sessionId}`}
+                  onClick={() => open(result, result.hits[0])}
+                  style={{ display: 'block', width: '100%' }}
+                >
+                  <Text size="xs" fw={600} truncate="end">
+                    {result.title ?? result.sessionId}
                   </Text>
-                  {snippetParts(hit.snippet).map((part, index) =>
-                    part.highlighted ? (
-                      <Mark key={index}>{part.text}</Mark>
-                    ) : (
-                      <span key={index}>{part.text}</span>
-                    ),
+                  {result.title !== null && (
+                    <Text size="xs" c="dimmed" truncate="end">
+                      {result.sessionId}
+                    </Text>
                   )}
-                </Text>
-              ))}
-            </UnstyledButton>
-          ))}
-        </Stack>
-      )}
-    </ScrollArea>
+                </UnstyledButton>
+                {result.hits.slice(0, 3).map((hit) => (
+                  <UnstyledButton
+                    key={hit.seq}
+                    data-testid="search-snippet"
+                    data-seq={hit.seq}
+                    aria-label={`Open ${result.title ?? result.sessionId} at event ${hit.seq}`}
+                    onClick={() => open(result, hit)}
+                    style={{ display: 'block', width: '100%' }}
+                  >
+                    <Text size="xs" component="span">
+                      <Text span c="dimmed" size="xs">
+                        #{hit.seq}{' '}
+                      </Text>
+                      {snippetParts(hit.snippet).map((part, index) =>
+                        part.highlighted ? (
+                          <Mark key={index}>{part.text}</Mark>
+                        ) : (
+                          <span key={index}>{part.text}</span>
+                        ),
+                      )}
+                    </Text>
+                  </UnstyledButton>
+                ))}
+              </Box>
+            ))}
+          </Stack>
+        )}
+      </ScrollArea>
+    </Stack>
   );
 }

@@ -1,0 +1,112 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startHost, type RunningHost } from '@strand/host';
+import { persistenceWriter } from '@strand/persistence';
+import type { SearchResult } from '@strand/protocol';
+import { Session, SessionId, newSessionHeader, type SessionSource } from '@strand/session';
+import { openStrandRuntime, type StrandRuntime } from './strand-runtime.js';
+import { RpcTestClient } from './testing/host-fixture.js';
+
+let root: string;
+let runtime: StrandRuntime;
+let host: RunningHost;
+let client: RpcTestClient;
+
+beforeEach(async () => {
+  root = mkdtempSync(path.join(tmpdir(), 'strand-search-port-'));
+  runtime = await openStrandRuntime({ dataDir: root });
+  host = await startHost({ services: runtime.services });
+  client = await RpcTestClient.open(host.rpcUrl);
+});
+afterEach(async () => {
+  client.close();
+  await host.close();
+  await runtime.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+let created = 0;
+async function stored(
+  id: string,
+  texts: string[],
+  options: { title?: string; cwd?: string; source?: SessionSource } = {},
+): Promise<void> {
+  const { persistence } = runtime.services;
+  const header = newSessionHeader({
+    id: SessionId(id),
+    createdAt: 1_000 + created++,
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+    ...(options.source === undefined ? {} : { source: options.source }),
+  });
+  const { incarnation } = await persistence.create({ header });
+  const session = new Session({ header, incarnation, writer: persistenceWriter(persistence, header.id) });
+  for (const text of texts)
+    await session.append({ type: 'user/message', data: { content: text, author: 'human' } });
+  if (options.title !== undefined)
+    await session.append({ type: 'session/title', data: { title: options.title } });
+}
+
+const sync = () =>
+  runtime.search.sync({ persistence: runtime.services.persistence, live: runtime.services.store });
+type Page = { results: SearchResult[]; nextCursor?: string };
+const search = (params: Record<string, unknown>) => client.call<Page>('session.search', params);
+
+describe('session.search through the runtime', () => {
+  it('finds a session by a title word, ranks the title match first and shows the title', async () => {
+    await stored('titled', ['nothing relevant'], { title: 'Refactor the lexer' });
+    await stored('busy', ['lexer one', 'lexer lexer two', 'lexer three']);
+    await sync();
+    const page = await search({ query: 'lexer' });
+    expect(page.results.map((r) => [r.sessionId, r.title])).toEqual([
+      ['titled', 'Refactor the lexer'],
+      ['busy', null],
+    ]);
+    // The title hit links to the `session/title` event (seq 1); the UI opens the session there.
+    expect(page.results[0]!.hits[0]!.seq).toBe(1);
+    // A result matched by its messages still shows its title.
+    const other = await search({ query: 'relevant' });
+    expect(other.results).toEqual([
+      expect.objectContaining({ sessionId: 'titled', title: 'Refactor the lexer' }),
+    ]);
+  });
+
+  it('narrows by project folder and by harness, paging without repeats', async () => {
+    await stored('a1', ['shared word'], { cwd: '/work/a' });
+    await stored('b1', ['shared word'], { cwd: '/work/b' });
+    await stored('a2', ['shared word'], { cwd: '/work/a', source: { harness: 'codex', sourceId: 'x' } });
+    await stored('c1', ['shared word'], { source: { harness: 'claude-code', sourceId: 'y' } });
+    await stored('a3', ['shared word'], { cwd: '/work/a/sub' });
+    await sync();
+    const ids = (page: Page) => page.results.map((r) => r.sessionId).sort();
+    expect(ids(await search({ query: 'shared', cwd: '/work/a' }))).toEqual(['a1', 'a2']);
+    expect(ids(await search({ query: 'shared', harness: 'codex' }))).toEqual(['a2']);
+    expect(ids(await search({ query: 'shared', harness: 'strand' }))).toEqual(['a1', 'a3', 'b1']);
+    expect(ids(await search({ query: 'shared', harness: 'strand', cwd: '/work/a' }))).toEqual(['a1']);
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await search({
+        query: 'shared',
+        harness: 'strand',
+        limit: 1,
+        ...(cursor === undefined ? {} : { cursor }),
+      });
+      expect(page.results.length).toBeLessThanOrEqual(1);
+      seen.push(...page.results.map((r) => r.sessionId));
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    expect(seen.sort()).toEqual(['a1', 'a3', 'b1']);
+  });
+
+  it('refuses an unknown harness or an empty project folder as invalid params', async () => {
+    for (const params of [
+      { query: 'x', harness: 'opencode' },
+      { query: 'x', cwd: '' },
+    ]) {
+      const reply = await client.request('session.search', params);
+      expect(reply.error).toMatchObject({ code: -32602 });
+    }
+  });
+});
