@@ -10,6 +10,7 @@ import { SessionList } from './SessionList.js';
 import { SessionView } from './SessionView.js';
 import { REGION, SkipLinks, type Region } from './SkipLinks.js';
 import { SubagentTree } from './SubagentTree.js';
+import './layout.css';
 
 const STATE_COLOR: Record<ConnectionState, string> = {
   connecting: 'yellow',
@@ -167,7 +168,14 @@ export function App(): React.JSX.Element {
             )}
           </Box>
         </AppShell.Main>
-        <AppShell.Aside p="sm" id={REGION.subagents} tabIndex={-1} aria-label="Subagents" data-testid="aside">
+        <AppShell.Aside
+          p="sm"
+          className="strand-aside"
+          id={REGION.subagents}
+          tabIndex={-1}
+          aria-label="Subagents"
+          data-testid="aside"
+        >
           {open === null ? (
             <Text size="sm" c="dimmed">
               No session open.

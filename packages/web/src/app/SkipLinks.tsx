@@ -1,5 +1,3 @@
-import './skip-links.css';
-
 /** The page's three regions, by the ids `App` gives its landmarks. */
 export const REGION = {
   sessions: 'strand-sessions',
