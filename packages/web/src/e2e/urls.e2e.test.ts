@@ -4,8 +4,10 @@
  * back/forward, reload, event permalinks, phone and 1024 px layouts measured by bounding boxes,
  * skip links and keyboard navigation of the transcript — in Debian's Chromium against a host.
  */
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { startHost } from '@strand/host';
 import { SessionId, newSessionHeader, type SessionEventInput } from '@strand/session';
 import { startBrowserHost, UI_TIMEOUT, type BrowserHost } from './testing/harness.js';
 
@@ -152,6 +154,34 @@ describe('URLs, layout and keyboard in Chromium', { timeout: 120_000 }, () => {
     await page.goBack();
     expect(here()).toBe(sessionPath(SHORT));
     await expect.poll(() => page.locator('[data-target="true"]').count(), { timeout: UI_TIMEOUT }).toBe(0);
+  });
+
+  it('a deep link carrying the token of a host that needs one: the token moves to the cookie, the place stays', async () => {
+    const token = 'urls-e2e-token-0123456789';
+    // The same corpus and built UI (the harness builds it beside the data folder), behind a token.
+    const guarded = await startHost({
+      services: env.runtime.services,
+      webRoot: path.join(path.dirname(env.dataDir), 'web'),
+      token,
+      requireToken: true,
+    });
+    try {
+      const at = new URL(guarded.url);
+      at.pathname = sessionPath(LONG);
+      at.search = `?token=${token}&seq=${TARGET}`;
+      await page.goto(at.href);
+      await expectTargetShown();
+      expect(here()).toBe(sessionPath(LONG, TARGET));
+      await page.reload();
+      await expectTargetShown();
+      // Without the cookie the same deep link explains what is missing instead of connecting.
+      await env.context.clearCookies();
+      await page.goto(new URL(sessionPath(LONG, TARGET), guarded.url).href);
+      await page.locator('[data-testid="access-problem"][data-problem="missing"]').waitFor();
+    } finally {
+      await env.context.clearCookies();
+      await guarded.close();
+    }
   });
 
   it('says so for a seq past the end and for an unknown path', async () => {
