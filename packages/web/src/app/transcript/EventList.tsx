@@ -52,8 +52,11 @@ export function EventList({
   const stickToBottom = useRef(targetSeq === undefined);
   /** The target last scrolled to: a later render (a live append) must not yank the reader back. */
   const scrolledTo = useRef<number | undefined>(undefined);
-  /** The `firstSeq` a page towards the target was asked from: one request per window start. */
-  const pagedFrom = useRef<number | undefined>(undefined);
+  /**
+   * The window a page towards the target was asked from: one request per window start of one
+   * follower (a re-follow, e.g. turning interactive, starts a new window that may need paging again).
+   */
+  const pagedFrom = useRef<{ follower: SessionFollower | null; firstSeq: number } | undefined>(undefined);
   const lastSeq = events.at(-1)?.seq ?? firstSeq - 1;
   const loaded = targetSeq !== undefined && targetSeq >= firstSeq && targetSeq <= lastSeq;
   const highlightSeq = useMemo(
@@ -82,8 +85,8 @@ export function EventList({
   // moves firstSeq); a failed page stops here and says so instead of retrying in a loop.
   useEffect(() => {
     if (targetSeq === undefined || targetSeq >= firstSeq || olderError !== null || loadingOlder) return;
-    if (pagedFrom.current === firstSeq) return;
-    pagedFrom.current = firstSeq;
+    if (pagedFrom.current?.follower === follower && pagedFrom.current.firstSeq === firstSeq) return;
+    pagedFrom.current = { follower, firstSeq };
     loadOlder(Math.min(MAX_PAGE, firstSeq - targetSeq + TARGET_CONTEXT));
   });
 
