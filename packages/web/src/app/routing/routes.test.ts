@@ -31,12 +31,23 @@ describe('routes', () => {
       fc.property(sessionId, seq, (id, at) => {
         const route: Route = at === undefined ? { kind: 'session', id } : { kind: 'session', id, seq: at };
         const href = routeHref(route);
-        expect(href.startsWith('/sessions/')).toBe(true);
-        // One path segment whatever the id spells: the host serves the page, never a file.
-        expect(new URL(href, 'http://page').pathname.split('/')).toHaveLength(3);
+        const { pathname } = new URL(href, 'http://page');
+        // One path segment whatever the id spells (the host serves the page, never a file); the
+        // two dot segments a URL parser would remove go in the query.
+        if (id === '.' || id === '..') expect(pathname).toBe('/sessions');
+        else expect(pathname.split('/')).toHaveLength(3);
         expect(parseHref(href)).toEqual(route);
       }),
     );
+  });
+
+  it('addresses the ids "." and ".." in the query, which a path would lose', () => {
+    expect(sessionHref('..', 4)).toBe('/sessions?id=..&seq=4');
+    expect(sessionHref('.')).toBe('/sessions?id=.');
+    expect(parseHref('/sessions?id=..&seq=4')).toEqual({ kind: 'session', id: '..', seq: 4 });
+    // What the browser makes of the path form: the start page, not session "..".
+    expect(parseHref('/sessions/..')).toEqual({ kind: 'home' });
+    expect(parseHref('/sessions/%2E%2E')).toEqual({ kind: 'home' });
   });
 
   it('reads the start page, unknown paths and undecodable ids as what they are', () => {

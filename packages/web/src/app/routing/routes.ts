@@ -3,6 +3,8 @@
  * session, `/sessions/<id>?seq=N` one of its events. The id is one path segment, written with
  * `encodeURIComponent`, so any id (slashes, `#`, `%`, `..`) round-trips and never names a file.
  * The host serves the page for every `/sessions/*` path (`packages/host/src/static-files.ts`).
+ * The two ids no segment can carry — `.` and `..`, which a URL parser removes as dot segments
+ * even when written `%2E` — are addressed as `/sessions?id=<id>` instead.
  */
 export type Route =
   | { readonly kind: 'home' }
@@ -11,6 +13,7 @@ export type Route =
   | { readonly kind: 'not-found'; readonly path: string };
 
 const PREFIX = '/sessions/';
+const DOT_SEGMENTS = new Set(['.', '..']);
 
 /** A `seq` parameter: a plain non-negative decimal integer, else none (the session opens at its end). */
 function parseSeq(raw: string | null): number | undefined {
@@ -21,8 +24,14 @@ function parseSeq(raw: string | null): number | undefined {
 
 /** The route of a location's `pathname` and `search` (as the browser gives them: still encoded). */
 export function parseRoute(pathname: string, search: string): Route {
-  if (pathname === '/' || pathname === '' || pathname === '/sessions' || pathname === PREFIX)
-    return { kind: 'home' };
+  const params = new URLSearchParams(search);
+  const seq = parseSeq(params.get('seq'));
+  if (pathname === '/sessions' || pathname === PREFIX) {
+    const id = params.get('id');
+    if (id === null || id === '') return { kind: 'home' };
+    return seq === undefined ? { kind: 'session', id } : { kind: 'session', id, seq };
+  }
+  if (pathname === '/' || pathname === '') return { kind: 'home' };
   if (!pathname.startsWith(PREFIX)) return { kind: 'not-found', path: pathname };
   const segment = pathname.slice(PREFIX.length);
   if (segment.includes('/')) return { kind: 'not-found', path: pathname };
@@ -32,7 +41,6 @@ export function parseRoute(pathname: string, search: string): Route {
   } catch {
     return { kind: 'not-found', path: pathname };
   }
-  const seq = parseSeq(new URLSearchParams(search).get('seq'));
   return seq === undefined ? { kind: 'session', id } : { kind: 'session', id, seq };
 }
 
@@ -41,8 +49,12 @@ export function routeHref(route: Route): string {
   switch (route.kind) {
     case 'home':
       return '/';
-    case 'session':
-      return `${PREFIX}${encodeURIComponent(route.id)}${route.seq === undefined ? '' : `?seq=${route.seq}`}`;
+    case 'session': {
+      const id = encodeURIComponent(route.id);
+      if (DOT_SEGMENTS.has(route.id))
+        return `/sessions?id=${id}${route.seq === undefined ? '' : `&seq=${route.seq}`}`;
+      return `${PREFIX}${id}${route.seq === undefined ? '' : `?seq=${route.seq}`}`;
+    }
     case 'not-found':
       return route.path;
     default: {
