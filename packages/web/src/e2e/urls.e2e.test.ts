@@ -277,13 +277,18 @@ describe('URLs, layout and keyboard in Chromium', { timeout: 120_000 }, () => {
       // The panel is off screen until asked for.
       expect((await box('[data-testid="aside"]')).x).toBeGreaterThanOrEqual(1024);
       await page.getByTestId('aside-toggle').click();
+      // Until it has slid in (a transition): a panel's width at the right edge, not a
+      // full-width cover over the transcript.
       await expect
-        .poll(async () => (await box('[data-testid="aside"]')).x, { timeout: UI_TIMEOUT })
-        .toBeLessThan(1024);
-      // A panel's width at the right edge, not a full-width cover over the transcript.
-      const panel = await box('[data-testid="aside"]');
-      expect(panel.width).toBeLessThanOrEqual(400);
-      expect(Math.round(panel.x + panel.width)).toBe(1024);
+        .poll(
+          async () => {
+            const panel = await box('[data-testid="aside"]');
+            return Math.round(panel.x + panel.width);
+          },
+          { timeout: UI_TIMEOUT },
+        )
+        .toBe(1024);
+      expect((await box('[data-testid="aside"]')).width).toBeLessThanOrEqual(400);
       await env.shot('urls-03-1024-panel');
       await page.getByTestId('aside-toggle').click();
       await expect
