@@ -1,12 +1,16 @@
 import { useCallback, useState } from 'react';
-import { AppShell, Badge, Box, Group, Stack, Text, Title } from '@mantine/core';
+import { Anchor, AppShell, Badge, Box, Burger, Button, Group, Stack, Text, Title } from '@mantine/core';
 import type { ConnectionState } from '@strand/client';
 import type { SessionListRow } from '@strand/protocol';
 import { useConnectionState } from './hooks.js';
 import { NewSession } from './NewSession.js';
-import { SessionList, type OpenRequest } from './SessionList.js';
+import type { OpenRequest } from './open-request.js';
+import { followLink, navigate, useRoute } from './routing/navigation.js';
+import { SessionList } from './SessionList.js';
 import { SessionView } from './SessionView.js';
+import { REGION, SkipLinks, type Region } from './SkipLinks.js';
 import { SubagentTree } from './SubagentTree.js';
+import './layout.css';
 
 const STATE_COLOR: Record<ConnectionState, string> = {
   connecting: 'yellow',
@@ -15,83 +19,172 @@ const STATE_COLOR: Record<ConnectionState, string> = {
   closed: 'red',
 };
 
+/** `ids` with `more` added; the same set when nothing is new, so React skips the render. */
+function withIds(ids: ReadonlySet<string>, more: Iterable<string>): ReadonlySet<string> {
+  let next: Set<string> | undefined;
+  for (const id of more)
+    if (!ids.has(id)) {
+      next ??= new Set(ids);
+      next.add(id);
+    }
+  return next ?? ids;
+}
+
+/**
+ * The shell: the address bar says what is open (`/sessions/<id>?seq=N`, see routing/routes.ts),
+ * every "open" is a navigation, so back/forward and reload keep the place. Below 768 px the
+ * session list is a drawer behind the burger; below 1200 px the subagent panel is one behind
+ * its button, so at 1024 px the transcript keeps the width the panel would take.
+ */
 export function App(): React.JSX.Element {
   const state = useConnectionState();
-  const [open, setOpen] = useState<OpenRequest | null>(null);
+  const route = useRoute();
+  const open = route.kind === 'session' ? route : null;
   const [refreshKey, setRefreshKey] = useState(0);
+  // Who is a subagent child, once known (a list row, a subagent row, the view's header): sticky,
+  // so a child that scrolls out of the capped list does not become writable.
   const [childIds, setChildIds] = useState<ReadonlySet<string>>(new Set());
+  // Drawers at narrow widths: the list starts open on the start page (a phone has nothing else).
+  const [navOpened, setNavOpened] = useState(open === null);
+  const [asideOpened, setAsideOpened] = useState(false);
   const onRows = useCallback((rows: readonly SessionListRow[]) => {
-    setChildIds(new Set(rows.filter((row) => row.header.origin === 'subagent').map((row) => row.id)));
+    const children = rows.filter((row) => row.header.origin === 'subagent').map((row) => row.id);
+    setChildIds((ids) => withIds(ids, children));
   }, []);
-  const openSession = useCallback(
-    (request: OpenRequest) => setOpen({ id: request.id, child: request.child ?? childIds.has(request.id) }),
-    [childIds],
-  );
-  const onChildDetected = useCallback(
-    (id: string) => setOpen((current) => (current?.id === id ? { id, child: true } : current)),
-    [],
-  );
-  const child = open?.child === true;
+  const openSession = useCallback((request: OpenRequest) => {
+    if (request.child === true) setChildIds((ids) => withIds(ids, [request.id]));
+    navigate(
+      request.seq === undefined
+        ? { kind: 'session', id: request.id }
+        : { kind: 'session', id: request.id, seq: request.seq },
+    );
+    setNavOpened(false);
+    setAsideOpened(false);
+  }, []);
+  const onChildDetected = useCallback((id: string) => setChildIds((ids) => withIds(ids, [id])), []);
+  const reveal = useCallback((region: Region) => {
+    setNavOpened(region === 'sessions');
+    setAsideOpened(region === 'subagents');
+  }, []);
+  const child = open !== null && childIds.has(open.id);
 
   return (
-    <AppShell
-      header={{ height: 48 }}
-      navbar={{ width: 340, breakpoint: 0 }}
-      aside={{ width: 300, breakpoint: 0 }}
-      padding="sm"
-    >
-      <AppShell.Header>
-        <Group h="100%" px="sm" justify="space-between">
-          <Title order={4}>Strand</Title>
-          <Badge color={STATE_COLOR[state]} data-testid="connection-state" data-state={state}>
-            {state}
-          </Badge>
-        </Group>
-      </AppShell.Header>
-      <AppShell.Navbar p="sm">
-        <Stack gap="xs" h="100%">
-          <Group justify="space-between">
-            <Text fw={600}>Sessions</Text>
-            <NewSession
-              onCreated={(id) => {
-                setRefreshKey((n) => n + 1);
-                setOpen({ id, child: false });
-              }}
-            />
+    <>
+      <SkipLinks reveal={reveal} />
+      <AppShell
+        header={{ height: 48 }}
+        navbar={{ width: { base: 300, lg: 340 }, breakpoint: 'sm', collapsed: { mobile: !navOpened } }}
+        aside={{ width: 300, breakpoint: 'lg', collapsed: { mobile: !asideOpened } }}
+        padding="sm"
+      >
+        <AppShell.Header>
+          <Group h="100%" px="sm" justify="space-between" wrap="nowrap">
+            <Group gap="xs" wrap="nowrap">
+              <Burger
+                opened={navOpened}
+                onClick={() => reveal(navOpened ? 'transcript' : 'sessions')}
+                hiddenFrom="sm"
+                size="sm"
+                aria-label={navOpened ? 'Hide the session list' : 'Show the session list'}
+                aria-expanded={navOpened}
+                aria-controls={REGION.sessions}
+                data-testid="nav-toggle"
+              />
+              <Title order={4}>
+                <Anchor
+                  href="/"
+                  underline="never"
+                  c="inherit"
+                  onClick={(event) => followLink(event, { kind: 'home' })}
+                >
+                  Strand
+                </Anchor>
+              </Title>
+            </Group>
+            <Group gap="xs" wrap="nowrap">
+              <Button
+                size="compact-sm"
+                variant={asideOpened ? 'filled' : 'light'}
+                hiddenFrom="lg"
+                onClick={() => reveal(asideOpened ? 'transcript' : 'subagents')}
+                aria-expanded={asideOpened}
+                aria-controls={REGION.subagents}
+                data-testid="aside-toggle"
+              >
+                Subagents
+              </Button>
+              <Badge color={STATE_COLOR[state]} data-testid="connection-state" data-state={state}>
+                {state}
+              </Badge>
+            </Group>
           </Group>
+        </AppShell.Header>
+        <AppShell.Navbar p="sm" id={REGION.sessions} tabIndex={-1} aria-label="Sessions" data-testid="navbar">
+          <Stack gap="xs" h="100%">
+            <Group justify="space-between">
+              <Text fw={600}>Sessions</Text>
+              <NewSession
+                onCreated={(id) => {
+                  setRefreshKey((n) => n + 1);
+                  openSession({ id, child: false });
+                }}
+              />
+            </Group>
+            <Box style={{ flex: 1, minHeight: 0 }}>
+              <SessionList
+                selectedId={open?.id ?? null}
+                onOpen={openSession}
+                refreshKey={refreshKey}
+                onRows={onRows}
+              />
+            </Box>
+          </Stack>
+        </AppShell.Navbar>
+        <AppShell.Main
+          id={REGION.transcript}
+          tabIndex={-1}
+          style={{ height: '100dvh', display: 'flex', flexDirection: 'column' }}
+          data-testid="main"
+        >
           <Box style={{ flex: 1, minHeight: 0 }}>
-            <SessionList
-              selectedId={open?.id ?? null}
-              onOpen={openSession}
-              refreshKey={refreshKey}
-              onRows={onRows}
-            />
+            {route.kind === 'not-found' ? (
+              <Text c="dimmed" data-testid="route-not-found">
+                No page at {route.path}.{' '}
+                <Anchor href="/" onClick={(event) => followLink(event, { kind: 'home' })}>
+                  Go to the start page
+                </Anchor>
+                .
+              </Text>
+            ) : open === null ? (
+              <Text c="dimmed">Pick a session from the list, or start a new one.</Text>
+            ) : (
+              <SessionView
+                key={`${open.id}:${String(child)}`}
+                sessionId={open.id}
+                child={child}
+                targetSeq={open.seq}
+                onChildDetected={onChildDetected}
+              />
+            )}
           </Box>
-        </Stack>
-      </AppShell.Navbar>
-      <AppShell.Main style={{ height: '100vh', display: 'flex', flexDirection: 'column' }}>
-        <Box style={{ flex: 1, minHeight: 0 }}>
+        </AppShell.Main>
+        <AppShell.Aside
+          p="sm"
+          className="strand-aside"
+          id={REGION.subagents}
+          tabIndex={-1}
+          aria-label="Subagents"
+          data-testid="aside"
+        >
           {open === null ? (
-            <Text c="dimmed">Pick a session on the left, or start a new one.</Text>
+            <Text size="sm" c="dimmed">
+              No session open.
+            </Text>
           ) : (
-            <SessionView
-              key={`${open.id}:${String(child)}`}
-              sessionId={open.id}
-              child={child}
-              onChildDetected={onChildDetected}
-            />
+            <SubagentTree key={open.id} rootId={open.id} onOpen={openSession} />
           )}
-        </Box>
-      </AppShell.Main>
-      <AppShell.Aside p="sm">
-        {open === null ? (
-          <Text size="sm" c="dimmed">
-            No session open.
-          </Text>
-        ) : (
-          <SubagentTree key={open.id} rootId={open.id} onOpen={openSession} />
-        )}
-      </AppShell.Aside>
-    </AppShell>
+        </AppShell.Aside>
+      </AppShell>
+    </>
   );
 }

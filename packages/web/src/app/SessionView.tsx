@@ -1,4 +1,4 @@
-import { createContext, useCallback, useContext, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { createContext, useCallback, useContext, useEffect, useRef, useState } from 'react';
 import {
   Alert,
   Badge,
@@ -13,10 +13,9 @@ import {
   Textarea,
   Title,
 } from '@mantine/core';
-import { selectModel, selectPreset, type FollowDraft, type SessionFollower } from '@strand/client';
-import type { WireEvent } from '@strand/protocol';
+import { selectModel, selectPreset, type SessionFollower } from '@strand/client';
 import { describeError, harnessName, isRecord } from './format.js';
-import { Transcript } from './transcript/Transcript.js';
+import { EventList } from './transcript/EventList.js';
 
 function formatCount(value: unknown): string {
   return typeof value === 'number' ? value.toLocaleString() : '?';
@@ -35,10 +34,9 @@ interface Props {
   /** Known to be a subagent child before the follow: follow non-interactively. */
   readonly child: boolean;
   readonly onChildDetected: (id: string) => void;
+  /** A `?seq=` link: scroll to this event (paging back to it) and mark it. */
+  readonly targetSeq?: number | undefined;
 }
-
-/** Events one "load older" asks for: a bigger step than the opening window, a few screens back. */
-const OLDER_PAGE = 250;
 
 /**
  * Calls the view makes before it sends a command: the first one turns the read-only follow into an
@@ -51,7 +49,7 @@ const InteractContext = createContext<() => void>(() => undefined);
  * promotes it; the first use of the composer or a command re-follows interactively (a child
  * stays read-only). The read-only view stays on screen until the interactive one has its snapshot.
  */
-export function SessionView({ sessionId, child, onChildDetected }: Props): React.JSX.Element {
+export function SessionView({ sessionId, child, onChildDetected, targetSeq }: Props): React.JSX.Element {
   const strand = useStrand();
   const [follower, setFollower] = useState<SessionFollower | null>(null);
   const [interactiveFor, setInteractiveFor] = useState<string | null>(null);
@@ -146,6 +144,7 @@ export function SessionView({ sessionId, child, onChildDetected }: Props): React
             events={shown.events}
             firstSeq={shown.firstSeq}
             draft={draft}
+            targetSeq={targetSeq}
           />
         )}
         {source !== undefined ? (
@@ -388,100 +387,6 @@ function PresetSelector({
   );
 }
 
-function EventList({
-  sessionId,
-  follower,
-  events,
-  firstSeq,
-  draft,
-}: {
-  sessionId: string;
-  follower: SessionFollower | null;
-  events: readonly WireEvent[];
-  firstSeq: number;
-  draft: FollowDraft | null;
-}): React.JSX.Element {
-  const scroller = useRef<HTMLDivElement>(null);
-  const [loadingOlder, setLoadingOlder] = useState(false);
-  const [olderError, setOlderError] = useState<string | null>(null);
-  const anchor = useRef<{ firstSeq: number; height: number; top: number } | null>(null);
-  const stickToBottom = useRef(true);
-
-  const loadOlder = (): void => {
-    const element = scroller.current;
-    if (follower === null || element === null || loadingOlder || firstSeq === 0) return;
-    anchor.current = { firstSeq, height: element.scrollHeight, top: element.scrollTop };
-    setLoadingOlder(true);
-    follower.loadOlder(OLDER_PAGE).then(
-      () => {
-        setLoadingOlder(false);
-        setOlderError(null);
-      },
-      (failure: unknown) => {
-        setLoadingOlder(false);
-        setOlderError(describeError(failure));
-      },
-    );
-  };
-
-  useLayoutEffect(() => {
-    const element = scroller.current;
-    if (element === null) return;
-    const saved = anchor.current;
-    if (saved !== null && saved.firstSeq !== firstSeq) {
-      // Older events were prepended: keep the same content under the viewport.
-      element.scrollTop = saved.top + (element.scrollHeight - saved.height);
-      anchor.current = null;
-    } else if (stickToBottom.current) {
-      element.scrollTop = element.scrollHeight;
-    }
-  }, [events, firstSeq, draft]);
-
-  return (
-    <Box
-      ref={scroller}
-      data-testid="event-list"
-      style={{
-        flex: 1,
-        overflowY: 'auto',
-        minHeight: 0,
-        border: '1px solid var(--mantine-color-gray-3)',
-        borderRadius: 4,
-        padding: 8,
-      }}
-      onScroll={(event) => {
-        const element = event.currentTarget;
-        stickToBottom.current = element.scrollHeight - element.scrollTop - element.clientHeight < 40;
-        if (element.scrollTop < 40) loadOlder();
-      }}
-    >
-      <Group justify="center" mb="xs">
-        {firstSeq === 0 ? (
-          <Text size="xs" c="dimmed" data-testid="history-start">
-            Start of the session
-          </Text>
-        ) : (
-          <Button
-            size="compact-xs"
-            variant="subtle"
-            onClick={loadOlder}
-            loading={loadingOlder}
-            data-testid="load-older"
-          >
-            Load older events (before #{firstSeq})
-          </Button>
-        )}
-        {olderError !== null && (
-          <Text size="xs" c="red">
-            {olderError}
-          </Text>
-        )}
-      </Group>
-      <Transcript sessionId={sessionId} events={events} draft={draft} />
-    </Box>
-  );
-}
-
 function Composer({ sessionId, busy }: { sessionId: string; busy: boolean }): React.JSX.Element {
   const { connection } = useStrand();
   const interact = useContext(InteractContext);
@@ -518,6 +423,7 @@ function Composer({ sessionId, busy }: { sessionId: string; busy: boolean }): Re
         <Textarea
           style={{ flex: 1 }}
           placeholder="Prompt the agent… (Ctrl+Enter to send)"
+          aria-label="Prompt"
           autosize
           minRows={1}
           maxRows={6}

@@ -3,6 +3,8 @@ import { Badge, Group, Loader, Text } from '@mantine/core';
 import type { FollowDraft } from '@strand/client';
 import type { WireEvent } from '@strand/protocol';
 import { useStrand } from '../hooks.js';
+import { followLink } from '../routing/navigation.js';
+import { sessionHref } from '../routing/routes.js';
 import { describeError, isRecord, truncate } from '../format.js';
 import { editView, type DiffLine } from './diff.js';
 import { copyText, renderMarkdown } from './markdown.js';
@@ -125,22 +127,46 @@ function rowsOf(events: readonly WireEvent[]): Rows {
   return { visible, results, callEvents, attached };
 }
 
+/**
+ * The row that shows event `target`: the last row at or before it, because a hidden event
+ * (a step marker, a result drawn inside its call's card) is shown by the row before it; the first
+ * row when none is. `undefined` when no event is a row.
+ */
+export function targetRowSeq(events: readonly WireEvent[], target: number): number | undefined {
+  const { visible } = rowsOf(events);
+  let found = visible[0]?.seq;
+  for (const event of visible) {
+    if (event.seq > target) break;
+    found = event.seq;
+  }
+  return found;
+}
+
 /** The rendered conversation: messages as markdown, tool calls as cards with their results, quiet markers. */
 export function Transcript({
   sessionId,
   events,
   draft = null,
+  highlightSeq,
 }: {
   sessionId: string;
   events: readonly WireEvent[];
   /** The running step's text so far: shown where its message will be, until the message replaces it. */
   draft?: FollowDraft | null;
+  /** The row a `?seq=` link points at (`targetRowSeq`): marked `data-target` and `aria-current`. */
+  highlightSeq?: number | undefined;
 }): React.JSX.Element {
   const rows = useMemo(() => rowsOf(events), [events]);
   return (
-    <div className="strand-transcript">
+    <div className="strand-transcript" role="feed" aria-label="Events">
       {rows.visible.map((event) => (
-        <EventRow key={event.seq} sessionId={sessionId} event={event} rows={rows} />
+        <EventRow
+          key={event.seq}
+          sessionId={sessionId}
+          event={event}
+          rows={rows}
+          highlighted={event.seq === highlightSeq}
+        />
       ))}
       {draft !== null && <DraftRow draft={draft} />}
     </div>
@@ -166,21 +192,48 @@ function DraftRow({ draft }: { draft: FollowDraft }): React.JSX.Element {
   );
 }
 
+/** An event's own address (`/sessions/<id>?seq=N`): a real link, so it can be copied or opened in a tab. */
+function SeqLink({ sessionId, seq }: { sessionId: string; seq: number }): React.JSX.Element {
+  return (
+    <a
+      className="strand-seq"
+      href={sessionHref(sessionId, seq)}
+      // Rows are reached with j/k (one Tab stop for the whole transcript), not a link per event.
+      tabIndex={-1}
+      title="Link to this event"
+      onClick={(click) => followLink(click, { kind: 'session', id: sessionId, seq })}
+      data-testid="seq-link"
+    >
+      #{seq}
+    </a>
+  );
+}
+
 const EventRow = memo(function EventRow({
   sessionId,
   event,
   rows,
+  highlighted,
 }: {
   sessionId: string;
   event: WireEvent;
   rows: Rows;
+  highlighted: boolean;
 }): React.JSX.Element {
-  const common = { 'data-testid': 'event', 'data-seq': event.seq, 'data-type': event.type } as const;
+  const common = {
+    'data-testid': 'event',
+    'data-seq': event.seq,
+    'data-type': event.type,
+    // Focusable by script only: the keyboard moves between rows (transcript/keyboard.ts).
+    tabIndex: -1,
+    role: 'article',
+    ...(highlighted ? ({ 'data-target': 'true', 'aria-current': 'location' } as const) : {}),
+  } as const;
   const quiet = quietMarker(event);
   if (quiet !== undefined)
     return (
       <div {...common} data-quiet="true" className="strand-quiet">
-        {quiet} <span className="strand-seq">#{event.seq}</span>
+        {quiet} <SeqLink sessionId={sessionId} seq={event.seq} />
       </div>
     );
   switch (event.type) {
@@ -193,7 +246,7 @@ const EventRow = memo(function EventRow({
           className={`strand-message strand-user strand-author-${who.kind}`}
         >
           <div className="strand-message-head" data-testid="message-author">
-            {who.label} <span className="strand-seq">#{event.seq}</span>
+            {who.label} <SeqLink sessionId={sessionId} seq={event.seq} />
           </div>
           <Content sessionId={sessionId} content={field(event.data, 'content')} />
         </div>
@@ -208,7 +261,7 @@ const EventRow = memo(function EventRow({
       return (
         <div {...common} className="strand-message strand-assistant">
           <div className="strand-message-head" data-testid="message-author">
-            Assistant <span className="strand-seq">#{event.seq}</span>
+            Assistant <SeqLink sessionId={sessionId} seq={event.seq} />
           </div>
           {hasText && <Content sessionId={sessionId} content={field(event.data, 'content')} />}
           {orphans.map((call) => (
@@ -249,14 +302,15 @@ const EventRow = memo(function EventRow({
           {event.type === 'turn/start'
             ? 'turn started'
             : `turn ended${field(event.data, 'reason') === undefined ? '' : ` (${str(event.data, 'reason')})`}`}
-          {field(event.data, 'error') !== undefined && `: ${str(event.data, 'error')}`} · #{event.seq} —
+          {field(event.data, 'error') !== undefined && `: ${str(event.data, 'error')}`} ·{' '}
+          <SeqLink sessionId={sessionId} seq={event.seq} /> —
         </div>
       );
     default:
       return (
         <div {...common} className="strand-quiet">
           {event.type} <code>{truncate(JSON.stringify(event.data), 160)}</code>{' '}
-          <span className="strand-seq">#{event.seq}</span>
+          <SeqLink sessionId={sessionId} seq={event.seq} />
         </div>
       );
   }

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import type { WireEvent } from '@strand/protocol';
+import { targetRowSeq } from './Transcript.js';
+
+const at = (seq: number, type: string, data: WireEvent['data'] = {}): WireEvent => ({
+  seq,
+  time: 1,
+  type,
+  data,
+});
+
+// 10 user · 11 step/start (hidden) · 12 assistant with a call · 13 tool/call · 14 its result
+// (drawn in the call's card) · 15 step/end (hidden) · 16 a usage-only record (not a row).
+const EVENTS: WireEvent[] = [
+  at(10, 'user/message', { author: 'human', content: 'hi' }),
+  at(11, 'step/start'),
+  at(12, 'assistant/message', {
+    content: 'reading',
+    toolCalls: [{ id: 'c', name: 'read', arguments: '{}' }],
+  }),
+  at(13, 'tool/call', { callId: 'c', name: 'read', arguments: '{}' }),
+  at(14, 'tool/result', { callId: 'c', content: 'x' }),
+  at(15, 'step/end'),
+  at(16, 'assistant/message', { content: '', usage: { input: 1, output: 1 } }),
+];
+
+describe('targetRowSeq', () => {
+  it('is the row of the event itself when the event is a row', () => {
+    expect(targetRowSeq(EVENTS, 10)).toBe(10);
+    expect(targetRowSeq(EVENTS, 12)).toBe(12);
+    expect(targetRowSeq(EVENTS, 13)).toBe(13);
+  });
+
+  it('is the row before a hidden event: a step marker, a result inside its card, a usage-only record', () => {
+    expect(targetRowSeq(EVENTS, 11)).toBe(10);
+    expect(targetRowSeq(EVENTS, 14)).toBe(13);
+    expect(targetRowSeq(EVENTS, 15)).toBe(13);
+    expect(targetRowSeq(EVENTS, 16)).toBe(13);
+  });
+
+  it('is the first row for a target before every row, and nothing without rows', () => {
+    expect(targetRowSeq(EVENTS, 3)).toBe(10);
+    expect(targetRowSeq([at(0, 'step/start')], 0)).toBeUndefined();
+  });
+});
