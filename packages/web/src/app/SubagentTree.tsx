@@ -164,40 +164,43 @@ function Row({
   const indent = depth * 16;
   if (row.kind === 'diagnostic') {
     const words = DIAGNOSTIC_WORDS[row.reason] ?? 'it could not be listed';
+    // Two lines: the panel is narrow, and the reason must stay readable in full.
     return (
-      <Group
-        gap={6}
+      <Stack
+        gap={2}
         pl={indent + 22}
         data-testid="tree-diagnostic"
         data-session-id={row.id}
         data-reason={row.reason}
-        wrap="nowrap"
       >
-        <Badge size="xs" color="red">
-          {row.reason}
-        </Badge>
-        <UnstyledButton
-          onClick={() => onOpen({ id: row.id, child: true })}
-          style={{ minWidth: 0 }}
-          aria-label={`Open subagent ${row.id}`}
-        >
-          <Text size="xs" truncate>
-            {row.id}
-          </Text>
-        </UnstyledButton>
+        <Group gap={6} wrap="nowrap">
+          <Badge size="xs" color="red" style={{ flexShrink: 0, overflow: 'visible' }}>
+            {row.reason}
+          </Badge>
+          <UnstyledButton
+            onClick={() => onOpen({ id: row.id, child: true })}
+            style={{ minWidth: 0, flex: 1 }}
+            aria-label={`Open subagent ${row.id}`}
+          >
+            <Text size="xs" truncate>
+              {row.id}
+            </Text>
+          </UnstyledButton>
+          <Button
+            size="compact-xs"
+            variant="light"
+            onClick={onRetry}
+            data-testid="tree-retry"
+            aria-label={`Retry listing ${row.id}`}
+            style={{ flexShrink: 0 }}
+          >
+            Retry
+          </Button>
+        </Group>
         <Text size="xs" c="dimmed" data-testid="tree-diagnostic-words">
           {words}
         </Text>
-        <Button
-          size="compact-xs"
-          variant="light"
-          onClick={onRetry}
-          data-testid="tree-retry"
-          aria-label={`Retry listing ${row.id}`}
-        >
-          Retry
-        </Button>
-      </Group>
+      </Stack>
     );
   }
   return (
