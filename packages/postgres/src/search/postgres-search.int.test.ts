@@ -4,6 +4,7 @@ import { isSearchIndexError, type SearchIndexTuning } from '@strand/search';
 import {
   openTestCorpus,
   persistedSession,
+  searchLabelSuite,
   searchLiteralSuite,
   searchPaginationSuite,
   searchSyncSuite,
@@ -46,6 +47,7 @@ describe.skipIf(noPostgres)('PostgreSQL search index', () => {
   searchLiteralSuite('PostgreSQL', openPgUnderTest);
   searchPaginationSuite('PostgreSQL', openPgUnderTest);
   searchSyncSuite('PostgreSQL', openPgUnderTest);
+  searchLabelSuite('PostgreSQL', openPgUnderTest);
 
   describe('several hosts on one database', () => {
     let db: TestDatabase;
