@@ -1,4 +1,4 @@
-export { ensureSchema, SchemaVersionError } from './schema-versions.js';
+export { ensureSchema, SchemaVersionError, type SchemaMigrations } from './schema-versions.js';
 export { POSTGRES_ERROR_CODES, type PostgresErrorCode } from './error-codes.js';
 export {
   APPENDS_CHANNEL,

@@ -40,4 +40,44 @@ describe.skipIf(noPostgres)('ensureSchema', () => {
       await pool.end();
     }
   });
+
+  it('migrates an older schema one step at a time, once, even when several hosts start together', async () => {
+    db = await createTestDatabase();
+    const pool = new pg.Pool({ connectionString: db.url, max: 4 });
+    const run = async (version: number, migrations: Record<number, string>): Promise<void> => {
+      const client = await pool.connect();
+      try {
+        await ensureSchema(client, 'probe', version, 'CREATE TABLE probe (n integer)', migrations);
+      } finally {
+        client.release();
+      }
+    };
+    try {
+      await run(1, {});
+      await pool.query('INSERT INTO probe (n) VALUES (1)');
+      // Each step inserts a row: run twice (two hosts both migrating), a step would insert twice.
+      const steps = {
+        2: 'ALTER TABLE probe ADD COLUMN m integer; INSERT INTO probe (n, m) VALUES (2, 2)',
+        3: 'INSERT INTO probe (n, m) VALUES (3, 3)',
+      };
+      await Promise.all([0, 1, 2, 3].map(() => run(3, steps)));
+      const rows = await pool.query<{ n: number; m: number | null }>('SELECT n, m FROM probe ORDER BY n');
+      expect(rows.rows).toEqual([
+        { n: 1, m: null },
+        { n: 2, m: 2 },
+        { n: 3, m: 3 },
+      ]);
+      const version = await pool.query<{ version: number }>(
+        "SELECT version FROM strand_schema WHERE component = 'probe'",
+      );
+      expect(version.rows[0]?.version).toBe(3);
+      // A missing step changes nothing, not even the steps before it (one transaction).
+      await expect(run(5, { 4: 'DROP TABLE probe' })).rejects.toThrow(
+        /no migration from schema version 4 to 5/,
+      );
+      expect((await pool.query('SELECT n FROM probe')).rowCount).toBe(3);
+    } finally {
+      await pool.end();
+    }
+  });
 });

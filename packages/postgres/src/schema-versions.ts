@@ -22,14 +22,24 @@ export class SchemaVersionError extends Error {
 }
 
 /**
- * Runs `ddl` once per database for `component` at `version`, under an advisory lock so several
- * hosts starting together never race the migration.
+ * The statements that take a component's tables from version `v - 1` to `v`, keyed `v`. Each runs
+ * in the same transaction (and under the same lock) as the version row's update.
+ */
+export type SchemaMigrations = Readonly<Record<number, string>>;
+
+/**
+ * Runs `ddl` once per database for `component` at `version` (a database without the component),
+ * or the `migrations` from the version found up to `version` (an older one), under an advisory
+ * lock so several hosts starting together never race the migration: exactly one runs it, the
+ * others then find the new version. An older version with a step missing from `migrations` is a
+ * bug of the component: it throws and changes nothing.
  */
 export async function ensureSchema(
   client: PoolClient,
   component: string,
   version: number,
   ddl: string,
+  migrations: SchemaMigrations = {},
 ): Promise<void> {
   await client.query('BEGIN');
   try {
@@ -50,6 +60,14 @@ export async function ensureSchema(
         component,
         version,
       ]);
+    } else if (current < version) {
+      for (let step = current + 1; step <= version; step++) {
+        const migration = migrations[step];
+        if (migration === undefined)
+          throw new Error(`${component}: no migration from schema version ${step - 1} to ${step}`);
+        await client.query(migration);
+      }
+      await client.query('UPDATE strand_schema SET version = $2 WHERE component = $1', [component, version]);
     }
     await client.query('COMMIT');
   } catch (error) {

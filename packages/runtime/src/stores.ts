@@ -8,7 +8,7 @@ import {
 } from '@strand/postgres';
 import type { ProjectionRegistry } from '@strand/projection';
 import type { SearchIndex } from '@strand/search';
-import { openFileStores, type StackStores } from '@strand/stack';
+import { openFileStores, titleLabeler, type StackStores } from '@strand/stack';
 import { postgresPoolSize, type ResolvedRuntimeOptions } from './runtime-options.js';
 
 /** The search index of either store (SQLite FTS5 file, or PostgreSQL full-text search). */
@@ -56,7 +56,8 @@ async function openPostgresStores(
       await cache.drain();
       await cache.closeAsync();
     });
-    const search = await openPostgresSearchIndex({ url });
+    // Titles are searchable and a title match ranks first, as on SQLite (openDerivedStores).
+    const search = await openPostgresSearchIndex({ url, labeler: titleLabeler });
     opened.push(() => search.close());
     const leases = await SessionLeases.open({
       url,

@@ -95,6 +95,35 @@ describe.skipIf(noPostgres)('two hosts sharing one PostgreSQL database', () => {
     }
   };
 
+  it('finds a session by its title on PostgreSQL: the title match ranks first and results carry the title', async () => {
+    db = await createTestDatabase();
+    const a = await openHost();
+    const b = await openHost();
+    const titled = await a.runtime.agents.create({ cwd: '/tmp/a' });
+    await titled.agent.prompt('nothing relevant here');
+    const renamed = await a.client.call<{ seq: number }>('session.rename', {
+      id: titled.agent.id,
+      title: 'Refactor the lexer',
+    });
+    const busy = await a.runtime.agents.create({ cwd: '/tmp/a' });
+    await busy.agent.prompt('refactor this, refactor that');
+    // Its title (from its first prompt) would match too: renamed, it matches by its events only.
+    await a.client.call('session.rename', { id: busy.agent.id, title: 'Chores' });
+    // B indexes what A wrote (the shared index lives in the database), then searches on A.
+    await b.runtime.search.sync({
+      persistence: b.runtime.services.persistence,
+      live: b.runtime.services.store,
+    });
+    type Page = { results: { sessionId: string; title: string | null; hits: { seq: number }[] }[] };
+    const page = await a.client.call<Page>('session.search', { query: 'refactor' });
+    expect(page.results.map((r) => [r.sessionId, r.title])).toEqual([
+      [titled.agent.id, 'Refactor the lexer'],
+      [busy.agent.id, 'Chores'],
+    ]);
+    // The title hit is the `session/title` event.
+    expect(page.results[0]!.hits[0]!.seq).toBe(renamed.seq);
+  });
+
   it('B lists A’s session as owned elsewhere (one lease query per list) while A runs its agent, refuses B’s writes with a typed error, and frees it when A’s agent detaches', async () => {
     db = await createTestDatabase();
     const a = await openHost();

@@ -12,6 +12,13 @@ import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from './search-index.js';
 /** Rank windows one page call may rank at most. */
 export const MAX_WINDOWS_PER_PAGE = 8;
 
+/**
+ * Sessions whose label matches that one search ranks ahead of the rest (the best ones, by the
+ * engine's relevance); a label match beyond them still finds its session through its events, if
+ * they match. Both engines freeze them at the head of the first page's snapshot.
+ */
+export const MAX_LABEL_MATCHES = 1_024;
+
 /** Who an index is: cursors name both, so another index's or an older generation's are refused. */
 export interface IndexIdentity {
   /** Random per index (per file, per database). */

@@ -22,7 +22,7 @@ export interface SearchIndexTuning {
   /**
    * Which events set a session's label (its title) and to what; default none. A session whose
    * label matches a query ranks above every session matched by event text only, and its first
-   * hit is the label's event. SQLite engine only: the PostgreSQL engine ignores it (README).
+   * hit is the label's event. Both engines (the PostgreSQL one from its schema 2).
    */
   readonly labeler?: LabelExtractor;
   /** Matching events ranked together per window; default 1,024. Smaller is faster and less exact. */

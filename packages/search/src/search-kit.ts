@@ -10,6 +10,7 @@ export {
   afterBegin,
   planAppend,
   indexedText,
+  indexedLabel,
   MAX_INDEXED_CHARS,
   type AppendOutcome,
   type AppendPlan,
@@ -39,6 +40,7 @@ export {
 } from './ranked-window.js';
 export {
   MAX_WINDOWS_PER_PAGE,
+  MAX_LABEL_MATCHES,
   checkCursorIdentity,
   nextPageCursor,
   usableSnapshot,

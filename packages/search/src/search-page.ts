@@ -3,6 +3,7 @@ import { SessionSeq } from '@strand/session';
 import type { MatchQueries } from './match-queries.js';
 import {
   checkCursorIdentity,
+  MAX_LABEL_MATCHES,
   MAX_WINDOWS_PER_PAGE,
   nextPageCursor,
   usableSnapshot,
@@ -16,13 +17,7 @@ import { boundSnippet } from './snippet.js';
 import { buildSnippet } from './snippet-builder.js';
 import type { SearchHit, SearchPage, SearchResult } from './types.js';
 
-export { MAX_WINDOWS_PER_PAGE } from './page-rules.js';
-
-/**
- * Sessions whose label matches that one search ranks ahead of the rest (the best ones, by bm25);
- * a label match beyond them still finds its session through its events, if they match.
- */
-export const MAX_LABEL_MATCHES = 1_024;
+export { MAX_LABEL_MATCHES, MAX_WINDOWS_PER_PAGE } from './page-rules.js';
 
 export interface PageContext {
   readonly db: Database.Database;

@@ -75,7 +75,8 @@ export interface SearchResult {
   readonly hits: readonly SearchHit[];
   /**
    * The session's current label (`SearchIndexTuning.labeler`: its title), `null` when it has none
-   * (or no labeler is configured); absent when the engine keeps no labels (PostgreSQL).
+   * (or no labeler is configured). Both engines set it; optional for a `SearchIndex` of another
+   * kind that keeps no labels.
    */
   readonly label?: string | null;
 }

@@ -1,7 +1,8 @@
 import type pg from 'pg';
-import { SearchIndexError, type TextExtractor } from '@strand/search';
+import { SearchIndexError, type LabelExtractor, type TextExtractor } from '@strand/search';
 import {
   afterBegin,
+  indexedLabel,
   indexedText,
   planAppend,
   planBegin,
@@ -45,6 +46,12 @@ SELECT $1, r.seq, r.text, to_tsvector('simple', r.source)
 FROM unnest($2::bigint[], $3::text[], $4::text[]) AS r (seq, text, source)
 ON CONFLICT (sid, seq) DO UPDATE SET text = EXCLUDED.text, tsv = EXCLUDED.tsv`;
 
+const UPSERT_LABELS = `
+INSERT INTO search_labels (sid, seq, text, tsv)
+SELECT $1, r.seq, r.text, to_tsvector('simple', r.source)
+FROM unnest($2::bigint[], $3::text[], $4::text[]) AS r (seq, text, source)
+ON CONFLICT (sid, seq) DO UPDATE SET text = EXCLUDED.text, tsv = EXCLUDED.tsv`;
+
 /**
  * The PostgreSQL writer of the index: the engine-neutral write rules (write-rules.ts in
  * `@strand/search`) applied inside one transaction per call, against the bookkeeping row locked
@@ -55,10 +62,12 @@ ON CONFLICT (sid, seq) DO UPDATE SET text = EXCLUDED.text, tsv = EXCLUDED.tsv`;
 export class PgIndexStore implements SearchIndexStore {
   readonly #db: SearchDatabase;
   readonly #extract: TextExtractor;
+  readonly #label: LabelExtractor | undefined;
 
-  constructor(db: SearchDatabase, extractor: TextExtractor) {
+  constructor(db: SearchDatabase, extractor: TextExtractor, labeler?: LabelExtractor) {
     this.#db = db;
     this.#extract = extractor;
+    this.#label = labeler;
   }
 
   async sessionRows(): Promise<SessionRow[]> {
@@ -79,13 +88,13 @@ export class PgIndexStore implements SearchIndexStore {
         if (row === undefined) continue;
         const step = planBegin(row, incarnation, mode);
         if (step.kind === 'reset') {
-          await client.query('DELETE FROM search_events WHERE sid = $1', [row.sid]);
+          await deleteRows(client, row.sid, 0);
           await client.query(
             'UPDATE search_sessions SET incarnation = $2, revision = NULL, cut = 0, durable_cut = 0 WHERE sid = $1',
             [row.sid, step.incarnation],
           );
         } else if (step.kind === 'truncate') {
-          await client.query('DELETE FROM search_events WHERE sid = $1 AND seq >= $2', [row.sid, step.from]);
+          await deleteRows(client, row.sid, step.from);
           await client.query('UPDATE search_sessions SET cut = $2 WHERE sid = $1', [row.sid, step.from]);
         }
         return afterBegin(row, step);
@@ -108,16 +117,27 @@ export class PgIndexStore implements SearchIndexStore {
     return this.#db.transaction(async (client) => {
       const row = await lockRow(client, sessionId);
       if (row === undefined || row.incarnation !== incarnation) return { events: 0, rows: 0, stale: true };
-      const plan = planAppend(row, events, provenance, revision, (event) =>
-        indexedText(this.#extract, event),
+      const plan = planAppend(
+        row,
+        events,
+        provenance,
+        revision,
+        (event) => indexedText(this.#extract, event),
+        Number.MAX_SAFE_INTEGER, // bigint seq: no narrower range than the session's own
+        (event) => indexedLabel(this.#label, event),
       );
-      for (const chunk of insertChunks(plan.rows)) {
-        await client.query(UPSERT_EVENTS, [
-          row.sid,
-          chunk.map((r) => r.seq),
-          chunk.map((r) => r.text),
-          chunk.map((r) => tsvectorSource(r.text)),
-        ]);
+      for (const [statement, rows] of [
+        [UPSERT_EVENTS, plan.rows],
+        [UPSERT_LABELS, plan.labels],
+      ] as const) {
+        for (const chunk of insertChunks(rows)) {
+          await client.query(statement, [
+            row.sid,
+            chunk.map((r) => r.seq),
+            chunk.map((r) => r.text),
+            chunk.map((r) => tsvectorSource(r.text)),
+          ]);
+        }
       }
       if (plan.progressed || plan.revision !== undefined) {
         await client.query(
@@ -132,14 +152,14 @@ export class PgIndexStore implements SearchIndexStore {
   drop(sessionId: SessionId, sid?: number): Promise<boolean> {
     return this.#db.transaction(async (client) => {
       // Deleting the row first waits for a batch holding its lock; the events statement after it
-      // then sees that batch's rows, and no later batch can find the row to write under.
+      // then sees that batch's rows (text and labels), and no later batch can find the row to write under.
       const gone = await client.query<{ sid: string }>(
         'DELETE FROM search_sessions WHERE session_id = $1 AND ($2::bigint IS NULL OR sid = $2) RETURNING sid',
         [sessionId, sid ?? null],
       );
       const dropped = gone.rows[0];
       if (dropped === undefined) return false;
-      await client.query('DELETE FROM search_events WHERE sid = $1', [dropped.sid]);
+      await deleteRows(client, Number(dropped.sid), 0);
       return true;
     }, sessionId);
   }
@@ -151,6 +171,15 @@ async function lockRow(client: pg.ClientBase, sessionId: SessionId): Promise<Ses
     [sessionId],
   );
   return rows[0] === undefined ? undefined : toRow(rows[0]);
+}
+
+/**
+ * Deletes the session's text and label rows with `seq >= fromSeq` (all of them for 0): a label
+ * obeys the same cut as text, so a label set from memory that never became durable goes too.
+ */
+async function deleteRows(client: pg.ClientBase, sid: number, fromSeq: number): Promise<void> {
+  await client.query('DELETE FROM search_events WHERE sid = $1 AND seq >= $2', [sid, fromSeq]);
+  await client.query('DELETE FROM search_labels WHERE sid = $1 AND seq >= $2', [sid, fromSeq]);
 }
 
 /** Splits a batch's rows so one INSERT stays a few MB however large the tool outputs are. */

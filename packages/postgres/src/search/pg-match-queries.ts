@@ -95,3 +95,50 @@ export async function sessionIdsOf(
   for (const row of rows) out.set(Number(row.sid), row.session_id as SessionId);
   return out;
 }
+
+// Only a session's current label counts (its label row with the largest seq): a renamed session is
+// not found by its old title. Best first, newer sessions first on ties (as on SQLite).
+const LABELS = `
+SELECT l.sid, l.seq, ts_rank_cd(l.tsv, $1::tsquery)::float8 AS rank
+FROM search_labels l
+WHERE l.tsv @@ $1::tsquery AND l.seq = (SELECT max(m.seq) FROM search_labels m WHERE m.sid = l.sid)
+ORDER BY rank DESC, l.sid DESC LIMIT $2`;
+
+/** Sessions whose current label matches, best first: at most `limit` rows `[sid, label seq, cost]`. */
+export async function labelMatches(
+  client: pg.ClientBase,
+  tsquery: string,
+  limit: number,
+): Promise<MatchRow[]> {
+  if (tsquery === '') return [];
+  const { rows } = await client.query<RawMatch>(LABELS, [tsquery, limit]);
+  return rows.map(toMatch);
+}
+
+export interface StoredLabel {
+  /** The session's current label; `''` when its last label event cleared it. */
+  readonly text: string;
+  /** The event that set it. */
+  readonly seq: number;
+  /** Whether it matches the query. */
+  readonly matches: boolean;
+}
+
+/** The current label of each given session that has one (a row), keyed by sid. */
+export async function currentLabels(
+  client: pg.ClientBase,
+  tsquery: string,
+  sids: readonly number[],
+): Promise<Map<number, StoredLabel>> {
+  const out = new Map<number, StoredLabel>();
+  if (sids.length === 0) return out;
+  // An empty tsquery (every term was punctuation) matches nothing; '' is not a valid tsquery cast.
+  const { rows } = await client.query<{ sid: string; seq: string; text: string; matches: boolean }>(
+    `SELECT DISTINCT ON (sid) sid, seq, text, ($1::text <> '' AND tsv @@ NULLIF($1, '')::tsquery) AS matches
+     FROM search_labels WHERE sid = ANY($2::bigint[]) ORDER BY sid, seq DESC`,
+    [tsquery, sids],
+  );
+  for (const row of rows)
+    out.set(Number(row.sid), { text: row.text, seq: Number(row.seq), matches: row.matches === true });
+  return out;
+}

@@ -5,6 +5,7 @@ import {
   buildSnippet,
   checkCursorIdentity,
   HITS_PER_SESSION,
+  MAX_LABEL_MATCHES,
   MAX_WINDOWS_PER_PAGE,
   nextPageCursor,
   rankWindow,
@@ -16,11 +17,14 @@ import {
 } from '@strand/search/kit';
 import { SessionSeq } from '@strand/session';
 import {
+  currentLabels,
+  labelMatches,
   matchWindow,
   sessionHits,
   sessionIdsOf,
   storedTexts,
   textKey,
+  type StoredLabel,
   type StoredText,
 } from './pg-match-queries.js';
 import {
@@ -48,7 +52,8 @@ export interface PageRequest extends PageQuery {
  * One page of grouped results in one transaction — the SQLite index's page (search-page.ts in
  * `@strand/search`) over PostgreSQL: the first page ranks rank windows and freezes them in a
  * snapshot; later pages read it from the cursor's offset, ranking further windows below its
- * `upperSid` when it runs short. Sessions keep their `sid` for as long as they are indexed, so the
+ * `upperSid` when it runs short. Sessions whose current label matches are ranked first, frozen at
+ * the head of the first page's snapshot, and skipped by every window ranked after them. Sessions keep their `sid` for as long as they are indexed, so the
  * frozen order never changes and pages never repeat or skip a session.
  */
 export async function searchPage(
@@ -64,7 +69,14 @@ export async function searchPage(
   let snapshotId: number | undefined;
   let hasMore: boolean;
   if (cursor === undefined) {
-    const { entries: collected, upperSid } = await rankWindows(client, settings, tsquery, null, limit + 1);
+    // Label matches first, then the windows of event matches without those sessions; at least one
+    // window is ranked, so `upperSid` says where the windows stand (null: exhausted).
+    const labelled = await labelEntries(client, tsquery);
+    const exclude = new Set(labelled.map((entry) => entry.sid));
+    const wanted = Math.max(1, limit + 1 - labelled.length);
+    const ranked = await rankWindows(client, settings, tsquery, null, wanted, exclude);
+    const collected = [...labelled, ...ranked.entries];
+    const { upperSid } = ranked;
     hasMore = collected.length > limit || upperSid !== null;
     if (hasMore) {
       snapshotId = await createSnapshot(client, identity.generation, tsquery, upperSid, collected, now);
@@ -94,7 +106,13 @@ async function fill(
   now: number,
 ): Promise<SnapshotHead> {
   if (head.size >= size || head.upperSid === null) return head;
-  const more = await rankWindows(client, settings, head.expression, head.upperSid, size - head.size);
+  // The label matches were frozen at the head of the snapshot by its first page: never twice.
+  const exclude = new Set(
+    (await snapshotEntries(client, head.id, 0, MAX_LABEL_MATCHES))
+      .filter((entry) => entry.label === true)
+      .map((entry) => entry.sid),
+  );
+  const more = await rankWindows(client, settings, head.expression, head.upperSid, size - head.size, exclude);
   return extendSnapshot(client, head, more.entries, more.upperSid, now);
 }
 
@@ -105,13 +123,14 @@ async function rankWindows(
   tsquery: string,
   upperSid: number | null,
   wanted: number,
+  exclude: ReadonlySet<number>,
 ): Promise<{ entries: RankedEntry[]; upperSid: number | null }> {
   const entries: RankedEntry[] = [];
   let next = upperSid;
   for (let windows = 0; windows < MAX_WINDOWS_PER_PAGE && entries.length < wanted; windows++) {
     const rows = await matchWindow(client, tsquery, next, settings.rankWindow);
     const window = rankWindow(rows, settings.rankWindow);
-    entries.push(...window.entries);
+    for (const entry of window.entries) if (!exclude.has(entry.sid)) entries.push(entry);
     next = window.nextUpperSid;
     if (next === null) break;
   }
@@ -119,10 +138,22 @@ async function rankWindows(
 }
 
 /**
+ * The sessions whose current label matches, best first (ties: newer first), each with the label's
+ * event as its one stored hit; their event hits are read when presented.
+ */
+async function labelEntries(client: pg.ClientBase, tsquery: string): Promise<RankedEntry[]> {
+  return (await labelMatches(client, tsquery, MAX_LABEL_MATCHES)).map(
+    ([sid, seq, cost]): RankedEntry => ({ sid, score: -cost, hits: [seq], label: true }),
+  );
+}
+
+/**
  * The entries as results, with snippets cut now from the stored text by the shared snippet
  * builder. A hit whose row is gone or no longer matches is replaced by the session's current best
  * hits; a session with none left, or no longer indexed, is left out (its position still consumed).
- * All texts of the page are read in one statement.
+ * A label match shows the label's event first while that label is still the session's and still
+ * matches, then the session's best event hits. Every result carries the session's current label.
+ * All texts of the page are read in one statement, all labels in another.
  */
 async function present(
   client: pg.ClientBase,
@@ -137,25 +168,53 @@ async function present(
   const texts = await storedTexts(
     client,
     tsquery,
-    entries.filter((e) => ids.has(e.sid)).flatMap((e) => e.hits.map((seq) => [e.sid, seq] as const)),
+    entries
+      .filter((e) => ids.has(e.sid) && e.label !== true)
+      .flatMap((e) => e.hits.map((seq) => [e.sid, seq] as const)),
   );
+  const labels = await currentLabels(client, tsquery, [...ids.keys()]);
   const results: SearchResult[] = [];
   for (const entry of entries) {
     const sessionId = ids.get(entry.sid);
     if (sessionId === undefined) continue;
-    let hits = snippets(texts, phrases, entry.sid, entry.hits);
-    if (hits.length === 0) {
-      const best = (await sessionHits(client, tsquery, entry.sid, HITS_PER_SESSION)).map(([, seq]) => seq);
+    const current = labels.get(entry.sid);
+    const bestHits = async (limit: number): Promise<SearchHit[]> => {
+      const best = (await sessionHits(client, tsquery, entry.sid, limit)).map(([, seq]) => seq);
       const fresh = await storedTexts(
         client,
         tsquery,
         best.map((seq) => [entry.sid, seq] as const),
       );
-      hits = snippets(fresh, phrases, entry.sid, best);
+      return snippets(fresh, phrases, entry.sid, best);
+    };
+    let hits: SearchHit[];
+    if (entry.label === true) {
+      hits = labelHit(current, entry.hits[0], phrases);
+      const labelSeq = hits[0]?.seq;
+      hits.push(...(await bestHits(HITS_PER_SESSION - hits.length)).filter((hit) => hit.seq !== labelSeq));
+    } else {
+      hits = snippets(texts, phrases, entry.sid, entry.hits);
+      if (hits.length === 0) hits = await bestHits(HITS_PER_SESSION);
     }
-    if (hits.length > 0) results.push({ sessionId, score: entry.score, hits });
+    const label = current === undefined || current.text === '' ? null : current.text;
+    if (hits.length > 0) results.push({ sessionId, score: entry.score, hits, label });
   }
   return results;
+}
+
+/** The label's hit: none unless the label ranked is still the session's current one and still matches. */
+function labelHit(
+  current: StoredLabel | undefined,
+  rankedSeq: number | undefined,
+  phrases: readonly (readonly string[])[],
+): SearchHit[] {
+  if (current === undefined || current.seq !== rankedSeq || !current.matches) return [];
+  return [
+    {
+      seq: SessionSeq(current.seq),
+      snippet: boundSnippet(buildSnippet(current.text, phrases) ?? current.text),
+    },
+  ];
 }
 
 function snippets(

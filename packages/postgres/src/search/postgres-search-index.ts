@@ -53,7 +53,7 @@ export class PostgresSearchIndex implements SearchIndex {
 
   private constructor(db: SearchDatabase, options: PostgresSearchIndexOptions, rankWindow: number) {
     this.#db = db;
-    this.#store = new PgIndexStore(db, options.extractor ?? defaultTextExtractor);
+    this.#store = new PgIndexStore(db, options.extractor ?? defaultTextExtractor, options.labeler);
     this.#settings = {
       rankWindow,
       retention: {

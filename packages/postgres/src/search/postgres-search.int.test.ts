@@ -2,12 +2,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { isSearchIndexError, type SearchIndexTuning } from '@strand/search';
 import {
+  labelEvent,
   openTestCorpus,
   persistedSession,
+  searchLabelSuite,
   searchLiteralSuite,
   searchPaginationSuite,
   searchSyncSuite,
   searchTestHeader,
+  testLabeler,
   user,
   type SearchIndexUnderTest,
   type TestCorpus,
@@ -46,6 +49,7 @@ describe.skipIf(noPostgres)('PostgreSQL search index', () => {
   searchLiteralSuite('PostgreSQL', openPgUnderTest);
   searchPaginationSuite('PostgreSQL', openPgUnderTest);
   searchSyncSuite('PostgreSQL', openPgUnderTest);
+  searchLabelSuite('PostgreSQL', openPgUnderTest);
 
   describe('several hosts on one database', () => {
     let db: TestDatabase;
@@ -168,6 +172,31 @@ describe.skipIf(noPostgres)('PostgreSQL search index', () => {
           (e as Error).cause instanceof Error &&
           ((e as Error).cause as { code?: string }).code === 'POSTGRES_SCHEMA_NEWER',
       );
+    });
+
+    it('migrates a schema-1 database by starting the index over, so labels cover everything it indexed', async () => {
+      await persistedSession(corpus.persistence, 'old', [labelEvent('gannet'), user('a gannet')]);
+      const first = await host({ labeler: testLabeler });
+      await first.sync(corpus.sources);
+      const generation = await first.currentGeneration();
+      await first.close();
+      // Back to what a schema-1 build left: no labels table, version 1.
+      const client = new pg.Client({ connectionString: db.url });
+      await client.connect();
+      try {
+        await client.query('DROP TABLE search_labels');
+        await client.query("UPDATE strand_schema SET version = 1 WHERE component = 'search'");
+      } finally {
+        await client.end();
+      }
+      // Two hosts of this build start together: the migration runs once (one generation bump).
+      const [a, b] = await Promise.all([host({ labeler: testLabeler }), host({ labeler: testLabeler })]);
+      expect(await a.currentGeneration()).toBe(generation + 1);
+      expect(await count('SELECT count(*) AS n FROM search_sessions')).toBe(0);
+      expect(await count("SELECT version AS n FROM strand_schema WHERE component = 'search'")).toBe(2);
+      await a.sync(corpus.sources);
+      const page = await b.search('gannet');
+      expect(page.results.map((r) => [r.sessionId, r.label, r.hits[0]?.seq])).toEqual([['old', 'gannet', 0]]);
     });
   });
 });

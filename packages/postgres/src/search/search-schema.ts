@@ -5,7 +5,7 @@ import { ensureSchema } from '../schema-versions.js';
 import type { SearchDatabase } from './search-database.js';
 
 /** The `search` component's row in `strand_schema`; bumped on any incompatible change below. */
-export const SEARCH_SCHEMA_VERSION = 1;
+export const SEARCH_SCHEMA_VERSION = 2;
 
 /*
  * - `search_index`: one row, the index's random `index_id` and its `generation` (bumped by every
@@ -16,9 +16,22 @@ export const SEARCH_SCHEMA_VERSION = 1;
  * - `search_events`: one row per indexed event, keyed (sid, seq) so a re-delivered batch is an
  *   upsert, never a duplicate. `text` is the stored text snippets are cut from; `tsv` its tokens
  *   (ts-text.ts) under the 'simple' configuration, GIN-indexed.
+ * - `search_labels` (schema 2): one row per event that set the session's label (a
+ *   `LabelExtractor`), keyed (sid, seq) like `search_events`, `''` for a cleared label; the
+ *   session's label is its row with the largest seq.
  * - `search_snapshots` / `search_snapshot_chunks`: frozen result orders behind cursors, shared by
  *   every host on the database (a cursor from host A continues on host B).
  */
+const LABELS_DDL = `
+CREATE TABLE search_labels (
+  sid  bigint   NOT NULL,
+  seq  bigint   NOT NULL,
+  text text     NOT NULL,
+  tsv  tsvector NOT NULL,
+  PRIMARY KEY (sid, seq)
+);
+CREATE INDEX search_labels_tsv ON search_labels USING gin (tsv);`;
+
 const DDL = `
 CREATE TABLE search_index (
   singleton  boolean PRIMARY KEY DEFAULT true CHECK (singleton),
@@ -41,6 +54,7 @@ CREATE TABLE search_events (
   PRIMARY KEY (sid, seq)
 );
 CREATE INDEX search_events_tsv ON search_events USING gin (tsv);
+${LABELS_DDL}
 CREATE TABLE search_snapshots (
   id         bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   generation bigint  NOT NULL,
@@ -60,13 +74,27 @@ CREATE TABLE search_snapshot_chunks (
 `;
 
 /**
+ * Schema 1 → 2: the labels table. A schema-1 index has no labels for what it indexed: the index is
+ * derived, so it starts over — a new generation (every cursor is stale), no rows — and the next
+ * sync re-reads the logs, as the SQLite index does with an older file.
+ */
+const MIGRATIONS = {
+  2: `${LABELS_DDL}
+UPDATE search_index SET generation = generation + 1;
+DELETE FROM search_snapshots;
+DELETE FROM search_sessions;
+DELETE FROM search_events;`,
+};
+
+/**
  * Creates the tables once per database (several hosts opening together are serialized by
- * `ensureSchema`'s lock) and the identity row; refuses a newer schema (`POSTGRES_SCHEMA_NEWER`).
+ * `ensureSchema`'s lock) and the identity row, or migrates an older schema; refuses a newer one
+ * (`POSTGRES_SCHEMA_NEWER`).
  */
 export async function prepareSearchSchema(pool: pg.Pool): Promise<void> {
   const client = await pool.connect();
   try {
-    await ensureSchema(client, 'search', SEARCH_SCHEMA_VERSION, DDL);
+    await ensureSchema(client, 'search', SEARCH_SCHEMA_VERSION, DDL, MIGRATIONS);
     await client.query(
       'INSERT INTO search_index (singleton, index_id, generation) VALUES (true, $1, 1) ON CONFLICT DO NOTHING',
       [randomUUID()],
@@ -96,7 +124,7 @@ export async function currentGeneration(db: SearchDatabase): Promise<number> {
  * stale from here on. Safe while other hosts sync: deleting a bookkeeping row waits for the batch
  * that holds its lock, and a later batch of that session finds no row and writes nothing; the
  * events are deleted afterwards, in a statement that sees every batch committed before, and only
- * those whose session row is gone (a session first indexed meanwhile keeps its rows).
+ * those whose session row is gone (a session first indexed meanwhile keeps its rows); labels alike.
  */
 export async function resetIndex(db: SearchDatabase): Promise<number> {
   return db.transaction(async (client) => {
@@ -107,6 +135,9 @@ export async function resetIndex(db: SearchDatabase): Promise<number> {
     await client.query('DELETE FROM search_sessions');
     await client.query(
       'DELETE FROM search_events e WHERE NOT EXISTS (SELECT 1 FROM search_sessions s WHERE s.sid = e.sid)',
+    );
+    await client.query(
+      'DELETE FROM search_labels l WHERE NOT EXISTS (SELECT 1 FROM search_sessions s WHERE s.sid = l.sid)',
     );
     return Number(bumped.rows[0]?.generation);
   });

@@ -13,3 +13,4 @@ export {
   type TestCorpus,
   type ReadCounter,
 } from './corpus.js';
+export { searchLabelSuite, testLabeler, labelEvent } from './label-suite.js';
