@@ -128,13 +128,21 @@ export async function benchSearch(): Promise<SearchBenchFigures> {
       `${VOCABULARY[1]!} ${VOCABULARY[Math.floor(VOCABULARY.length / 2)]!}`,
     ];
     const typeAhead: number[] = [];
+    const typedTimes: { prefix: string; ms: number }[] = [];
     for (const query of typed) {
       for (const prefix of prefixes(query)) {
         const started = performance.now();
         await index.search(prefix, { limit: 20 });
-        typeAhead.push(performance.now() - started);
+        const ms = performance.now() - started;
+        typeAhead.push(ms);
+        typedTimes.push({ prefix, ms });
       }
     }
+    // The slowest keystrokes, so a missed target says which kind of query missed it.
+    const slowest = typedTimes.sort((a, b) => b.ms - a.ms).slice(0, 5);
+    console.log(
+      `  slowest keystrokes: ${slowest.map(({ prefix, ms }) => `${JSON.stringify(prefix)} ${ms.toFixed(1)} ms`).join(', ')}`,
+    );
     typeAhead.sort((a, b) => a - b);
     firstPage.sort((a, b) => a - b);
     firstPageCpu.sort((a, b) => a - b);

@@ -12,6 +12,7 @@ export class MatchQueries {
   readonly #firstWindow: Database.Statement<[string, number], MatchRow>;
   readonly #window: Database.Statement<[string, number, number], MatchRow>;
   readonly #sessionHits: Database.Statement<[string, number, number, number], MatchRow>;
+  readonly #firstSessionHits: Database.Statement<[string, number, number, number], MatchRow>;
   readonly #snippet: Database.Statement<[string, number, number], string>;
   readonly #text: Database.Statement<[number, number], string>;
   readonly #labels: Database.Statement<[string, number], MatchRow>;
@@ -39,6 +40,15 @@ export class MatchQueries {
         [string, number, number, number],
         MatchRow
       >(`SELECT ${columns} FROM search_text WHERE search_text MATCH ? AND rowid >= (? << 32) AND rowid < ((? + 1) << 32) ORDER BY bm25(search_text) LIMIT ?`)
+      .raw();
+    // No bm25 here on purpose: bm25 weighs each term by how many events hold it, which FTS5 counts
+    // over the term's whole doclist on every execution — ~30 ms for a word in most of 1M events,
+    // where the same rows in log order take ~0.2 ms.
+    this.#firstSessionHits = db
+      .prepare<
+        [string, number, number, number],
+        MatchRow
+      >(`SELECT rowid >> 32, rowid & 4294967295, 0 FROM search_text WHERE search_text MATCH ? AND rowid >= (? << 32) AND rowid < ((? + 1) << 32) ORDER BY rowid LIMIT ?`)
       .raw();
     this.#snippet = db
       .prepare<
@@ -99,6 +109,11 @@ export class MatchQueries {
   /** The session's best `limit` matching rows (a fallback when a snapshot's hits no longer match). */
   sessionHits(expression: string, sid: number, limit: number): MatchRow[] {
     return this.#sessionHits.all(expression, sid, sid, limit);
+  }
+
+  /** The session's first `limit` matching rows in log order (cost 0: not ranked). */
+  firstSessionHits(expression: string, sid: number, limit: number): MatchRow[] {
+    return this.#firstSessionHits.all(expression, sid, sid, limit);
   }
 
   /** The indexed text of one event, or undefined when it has no row. */

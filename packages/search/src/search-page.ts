@@ -165,17 +165,17 @@ function present(
     return hits;
   };
   if (entry.label === true) {
-    // The label's event first, while the label still matches; then the best event hits.
+    // The label's event first, while the label still matches; then the session's first matching
+    // events. Not its best: ranking them would cost a bm25 pass over the term's whole doclist per
+    // title match (see match-queries.ts), and the title is what ranked this session.
     const hits: SearchHit[] = [];
     const [labelSeq] = entry.hits;
     const label =
       labelSeq === undefined ? undefined : ctx.matches.currentLabel(expression, entry.sid, labelSeq);
     if (labelSeq !== undefined && label !== undefined)
       hits.push({ seq: SessionSeq(labelSeq), snippet: boundSnippet(buildSnippet(label, phrases) ?? label) });
-    const rest = ctx.matches
-      .sessionHits(expression, entry.sid, HITS_PER_SESSION - hits.length)
-      .map(([, seq]) => seq);
-    hits.push(...snippetsOf(rest.filter((seq) => seq !== labelSeq)));
+    const rest = ctx.matches.firstSessionHits(expression, entry.sid, HITS_PER_SESSION).map(([, seq]) => seq);
+    hits.push(...snippetsOf(rest.filter((seq) => seq !== labelSeq).slice(0, HITS_PER_SESSION - hits.length)));
     return hits.length === 0
       ? undefined
       : { sessionId, score: entry.score, hits, label: ctx.matches.labelOf(entry.sid) };
