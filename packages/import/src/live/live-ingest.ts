@@ -388,9 +388,18 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
     caughtUp.catch(() => undefined); // awaited below
     let opening: Promise<IngestTarget> | undefined;
     try {
-      let open: Watched[];
+      let discovered: { readonly owner: Watched; readonly files: readonly string[] }[];
       try {
-        open = await watchAll();
+        const open = await watchAll();
+        // Discovery needs no ledger, so it runs beside the catch-up (it reads the transcripts'
+        // heads: ~7 ms a file, a second per 200 MB of rollouts). It starts once the folders are
+        // watched, so a file it does not see is added later, which the watcher reports.
+        discovered = await Promise.all(
+          open.map(async (owner) => ({
+            owner,
+            files: (await owner.importer.discover(owner.root)).map((unit) => unit.file),
+          })),
+        );
       } finally {
         // Never leave a catch-up running behind a failure: the caller closes what it opened.
         await caughtUp.catch(() => undefined);
@@ -399,15 +408,16 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
       opening = typeof options.target === 'function' ? options.target() : Promise.resolve(options.target);
       opening.catch(() => undefined); // awaited below
       if (options.dataDir !== undefined) ledger = (await Ledger.load(options.dataDir)).ledger;
-      for (const owner of open) {
+      for (const { owner, files } of discovered) {
         // Files the catch-up stamped and that did not change since are known: only remember them.
-        for (const unit of await owner.importer.discover(owner.root)) {
-          const stat = await fsp.stat(unit.file).catch(() => undefined);
+        const stats = await Promise.all(files.map((file) => fsp.stat(file).catch(() => undefined)));
+        for (const [i, file] of files.entries()) {
+          const stat = stats[i];
           if (stat === undefined) continue;
-          const entry = ledger?.get(unit.file);
-          for (const s of entry?.sessions ?? []) fileOf.set(s.id, unit.file);
-          if (entry?.size === stat.size && entry.mtimeMs === stat.mtimeMs) sizes.set(unit.file, stat.size);
-          else enqueue(unit.file, owner);
+          const entry = ledger?.get(file);
+          for (const s of entry?.sessions ?? []) fileOf.set(s.id, file);
+          if (entry?.size === stat.size && entry.mtimeMs === stat.mtimeMs) sizes.set(file, stat.size);
+          else enqueue(file, owner);
         }
       }
       resolvePrepared(await opening);
