@@ -1,5 +1,5 @@
 /**
- * npm run bench:ingest [-- --mb=200 --appends=200]
+ * npm run bench:ingest [-- --mb=200 --appends=200 --rounds=4]
  *
  * Live ingest (`strand serve --watch`), measured in one process over a real data folder, a real
  * host and a real WebSocket follower:
@@ -7,11 +7,11 @@
  *   rollout until the follower receives the event it maps to (targets p50 ≤ 250 ms, p99 ≤ 1,000 ms);
  * - `catchUpMBps`: catching up a backlog of `--mb` MB of rollouts at start as `serve --watch`
  *   does — the one-shot import while the folder is being watched, the runtime opened, live ingest
- *   ready (target
- *   ≥ the one-shot import's rate; `oneShotImportMBps` is that rate on this same backlog, the mean
- *   of one import before the catch-up and one after, in this run).
+ *   ready (target ≥ the one-shot import's rate; `oneShotImportMBps` is that rate on this same
+ *   backlog in this run). Both are the medians of `--rounds` runs each, alternating in order.
  * The corpus is deterministic. The last line is one JSON object with every figure.
  */
+import { execFileSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,7 +21,7 @@ import type { FollowSnapshot, WireEvent } from '@strand/protocol';
 import { openStrandRuntime } from '@strand/runtime';
 import { RpcTestClient } from '@strand/runtime/testing';
 import { codexRollout } from '../packages/import/src/testing/synthetic.js';
-import { line, round, timeIt } from './bench-util.js';
+import { line, median, round, timeIt } from './bench-util.js';
 
 const arg = (name: string, fallback: number): number =>
   Number(
@@ -30,6 +30,9 @@ const arg = (name: string, fallback: number): number =>
   );
 const targetMB = arg('mb', 200);
 const appends = arg('appends', 200);
+// An even count: the orders alternate (ABBA), so a drift of the machine during the run weighs on
+// both sides alike.
+const rounds = 2 * Math.max(1, Math.ceil(arg('rounds', 4) / 2));
 
 const uuid = (n: number): string => `01d00000-0000-7000-8000-${n.toString(16).padStart(12, '0')}`;
 
@@ -53,30 +56,38 @@ const work = mkdtempSync(path.join(tmpdir(), 'strand-bench-ingest-'));
 try {
   console.log(`ingest benchmark (Codex rollouts: ${targetMB} MB backlog, ${appends} appends)`);
   const source = path.join(work, 'sessions');
-  const data = path.join(work, 'data');
   const bytes = backlog(source, targetMB * 1e6);
   line('backlog', `${round(bytes / 1e6, 1)} MB`);
 
-  // The one-shot import of the same backlog (`strand import`), each into a folder of its own: the
-  // rate catch-up is held to, measured on this corpus in this run rather than quoted from
-  // bench:import — once before the catch-up and once after, so neither side alone pays the cold
-  // start (JIT, first reads of the corpus) or enjoys the warm one; the mean is the rate.
-  const oneShotRun = async (folder: string): Promise<number> => {
+  // The one-shot import of the same backlog (`strand import`) and the catch-up, measured in this
+  // run on this corpus, in alternating order (one-shot first in odd rounds, catch-up first in even
+  // ones) after one unmeasured warm-up import. Every run starts from the same state: a fresh data
+  // folder, the disk settled (`sync`) and the heap collected, so neither side pays for what the
+  // run before left behind (a closed runtime's garbage, the writeback of a deleted folder) or
+  // enjoys a cold start the other paid. The rates are the medians.
+  const settle = (): void => {
+    execFileSync('sync');
+    globalThis.gc?.();
+  };
+  let folders = 0;
+  const freshFolder = (): string => path.join(work, `data-${folders++}`);
+  const oneShotRun = async (): Promise<number> => {
+    const folder = freshFolder();
+    settle();
     const run = await timeIt(() =>
-      importTranscripts({ harness: 'codex', sourceDir: source, dataDir: path.join(work, folder) }),
+      importTranscripts({ harness: 'codex', sourceDir: source, dataDir: folder }),
     );
-    rmSync(path.join(work, folder), { recursive: true, force: true });
+    rmSync(folder, { recursive: true, force: true });
     return run.ms;
   };
-  const oneShotBefore = await oneShotRun('one-shot-before');
-
-  // Catch-up as `serve --watch` runs it: the one-shot import while the folder is being watched,
-  // then the runtime opening the data folder while the files are compared with the ledger, then
-  // live ingest ready. The marks say where the time goes.
-  const marks: number[] = [];
-  const catchUp = await timeIt(async () => {
+  /**
+   * Catch-up as `serve --watch` runs it: the one-shot import while the folder is being watched,
+   * then the runtime opening the data folder while the files are compared with the ledger, then
+   * live ingest ready. Also returns where the time went.
+   */
+  const startServing = async (data: string) => {
+    const marks: number[] = [performance.now()];
     let opened: Awaited<ReturnType<typeof openStrandRuntime>> | undefined;
-    marks.push(performance.now());
     const ingest = startLiveIngest({
       watches: [{ harness: 'codex', dir: source }],
       dataDir: data,
@@ -92,30 +103,65 @@ try {
     });
     await ingest.ready;
     marks.push(performance.now());
-    return { runtime: opened!, ingest };
-  });
-  const catchUpMBps = bytes / 1e6 / (catchUp.ms / 1000);
-  // The runtime indexes the caught-up sessions for search in the background: let it finish, or
-  // the second one-shot would share the cores with it.
-  await catchUp.value.runtime.searchReady;
-  const oneShotAfter = await oneShotRun('one-shot-after');
-  const oneShotMs = (oneShotBefore + oneShotAfter) / 2;
-  const oneShotMBps = bytes / 1e6 / (oneShotMs / 1000);
-  line(
-    'one-shot import of the backlog (mean of before and after)',
-    `${round(oneShotMs / 1000, 2)} s, ${round(oneShotMBps, 1)} MB/s (${round(oneShotBefore / 1000, 2)} s, ${round(oneShotAfter / 1000, 2)} s)`,
-  );
-  const [t0, imported, openedAt, readyAt] = marks as [number, number, number, number];
-  line(
-    'catch-up: import / runtime open / ready after it',
-    `${round(imported - t0, 0)} ms / ${round(openedAt - imported, 0)} ms / ${round(readyAt - openedAt, 0)} ms`,
-  );
-  line(
-    'catch-up (import while watching, runtime open, ready)',
-    `${round(catchUp.ms / 1000, 2)} s, ${round(catchUpMBps, 1)} MB/s (${round(catchUpMBps / oneShotMBps, 2)}× one-shot)`,
-  );
-  const { runtime, ingest } = catchUp.value;
+    const [t0, imported, openedAt, readyAt] = marks as [number, number, number, number];
+    return {
+      runtime: opened!,
+      ingest,
+      ms: readyAt - t0,
+      split: [imported - t0, openedAt - imported, readyAt - openedAt],
+    };
+  };
+  const catchUpRun = async (data: string) => {
+    settle();
+    const served = await startServing(data);
+    // The runtime indexes the caught-up sessions for search in the background: let it finish
+    // before closing, as a host would.
+    await served.runtime.searchReady;
+    await served.ingest.close();
+    await served.runtime.close();
+    return served;
+  };
 
+  if (globalThis.gc === undefined) console.log('  (run with --expose-gc to collect the heap between runs)');
+  await oneShotRun(); // warm-up, not measured
+  const oneShots: number[] = [];
+  const catchUps: number[] = [];
+  let kept: string | undefined;
+  for (let r = 1; r <= rounds; r++) {
+    const order = r % 2 === 1 ? (['one-shot', 'catch-up'] as const) : (['catch-up', 'one-shot'] as const);
+    for (const kind of order) {
+      if (kind === 'one-shot') {
+        const ms = await oneShotRun();
+        oneShots.push(ms);
+        line(`round ${r}: one-shot import`, `${round(ms / 1000, 2)} s`);
+      } else {
+        if (kept !== undefined) rmSync(kept, { recursive: true, force: true });
+        kept = freshFolder();
+        const run = await catchUpRun(kept);
+        catchUps.push(run.ms);
+        const [imported, opened, ready] = run.split.map((ms) => round(ms, 0)) as [number, number, number];
+        line(
+          `round ${r}: catch-up (import / runtime open / ready)`,
+          `${round(run.ms / 1000, 2)} s (${imported} / ${opened} / ${ready} ms)`,
+        );
+      }
+    }
+  }
+  const oneShotMBps = bytes / 1e6 / (median(oneShots) / 1000);
+  const catchUpMBps = bytes / 1e6 / (median(catchUps) / 1000);
+  // Each round's pair ran back to back, so its ratio is the least disturbed by the machine's drift.
+  const pairRatios = oneShots.map((ms, i) => ms / catchUps[i]!);
+  line('catch-up ÷ one-shot rate, per round', pairRatios.map((x) => round(x, 3)).join(', '));
+  line('  median of the rounds', `${round(median(pairRatios), 3)}×`);
+  line('one-shot import (median)', `${round(median(oneShots) / 1000, 2)} s, ${round(oneShotMBps, 1)} MB/s`);
+  line(
+    'catch-up (median)',
+    `${round(median(catchUps) / 1000, 2)} s, ${round(catchUpMBps, 1)} MB/s (${round(catchUpMBps / oneShotMBps, 3)}× one-shot)`,
+  );
+
+  // Live appends, on the folder the last catch-up filled: `serve --watch` restarted over it (its
+  // catch-up finds every file unchanged), a host and a follower.
+  const { runtime, ingest } = await startServing(kept!);
   const host = await startHost({ services: runtime.services, port: 0 });
   const client = await RpcTestClient.open(host.rpcUrl);
   const liveId = uuid(0);
