@@ -4,29 +4,15 @@
  * project and harness controls narrow the results. A real headless Chromium against an in-process
  * host serving the built web UI over a small corpus written here.
  */
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { startHost, type RunningHost } from '@strand/host';
-import { openJsonlPersistence, persistenceWriter } from '@strand/persistence';
 import { openStrandRuntime, type StrandRuntime } from '@strand/runtime';
-import {
-  Session,
-  SessionId,
-  newSessionHeader,
-  type SessionEventInput,
-  type SessionSource,
-} from '@strand/session';
-import {
-  ARTIFACTS,
-  buildWebUi,
-  launchChromium,
-  requireChromium,
-  UI_TIMEOUT,
-  waitConnectionState,
-} from './testing/browser.js';
+import { SessionId, newSessionHeader, type SessionEventInput, type SessionSource } from '@strand/session';
+import { ARTIFACTS, openChromiumPage, UI_TIMEOUT, waitConnectionState } from './testing/browser.js';
+import { prepareSite, type CorpusWriter } from './testing/harness.js';
 
 let tmp: string;
 let runtime: StrandRuntime;
@@ -40,11 +26,10 @@ const say = (text: string): SessionEventInput => ({
 });
 const title = (text: string): SessionEventInput => ({ type: 'session/title', data: { title: text } });
 
-async function writeCorpus(root: string): Promise<void> {
-  const persistence = await openJsonlPersistence({ root });
+async function corpus({ write }: CorpusWriter): Promise<void> {
   const base = Date.UTC(2026, 10, 1);
   let n = 0;
-  const write = async (
+  const stored = async (
     id: string,
     cwd: string,
     events: SessionEventInput[],
@@ -56,22 +41,23 @@ async function writeCorpus(root: string): Promise<void> {
       createdAt: base + 1000 * n++,
       ...(source === undefined ? {} : { source }),
     });
-    const { incarnation } = await persistence.create({ header });
-    const session = new Session({ header, incarnation, writer: persistenceWriter(persistence, header.id) });
-    for (const event of events) await session.append(event);
+    // One append an event, as a harness writes them.
+    await write(
+      header,
+      events.map((event) => [event]),
+    );
   };
   // Oldest first: `titled` would rank last by recency; its title must put it first.
-  await write('titled', '/proj/alpha', [say('nothing to see'), title('Tune the walrus cache')]);
-  await write('busy', '/proj/beta', [
+  await stored('titled', '/proj/alpha', [say('nothing to see'), title('Tune the walrus cache')]);
+  await stored('busy', '/proj/beta', [
     say('walrus one'),
     say('walrus walrus two'),
     say('the flaky test again'),
   ]);
-  await write('scattered', '/proj/alpha', [say('this test is flaky sometimes')], {
+  await stored('scattered', '/proj/alpha', [say('this test is flaky sometimes')], {
     harness: 'codex',
     sourceId: 'rollout-1',
   });
-  await persistence.close();
 }
 
 async function home(): Promise<void> {
@@ -93,19 +79,14 @@ async function searchFor(query: string, expected: readonly string[]): Promise<vo
 
 describe('search in Chromium', { timeout: 120_000 }, () => {
   beforeAll(async () => {
-    requireChromium();
-    tmp = await mkdtemp(path.join(os.tmpdir(), 'strand-search-e2e-'));
-    const dataDir = path.join(tmp, 'data');
-    const webRoot = path.join(tmp, 'web');
-    await mkdir(ARTIFACTS, { recursive: true });
-    await buildWebUi(webRoot);
-    await writeCorpus(dataDir);
-    runtime = await openStrandRuntime({ dataDir });
-    host = await startHost({ services: runtime.services, port: 0, webRoot });
+    const site = await prepareSite({ prefix: 'strand-search-e2e-', corpus });
+    tmp = site.tmp;
+    runtime = await openStrandRuntime({ dataDir: site.dataDir });
+    host = await startHost({ services: runtime.services, port: 0, webRoot: site.webRoot });
     await runtime.searchReady;
-    context = await launchChromium(path.join(tmp, 'profile'), { viewport: { width: 1400, height: 900 } });
-    page = context.pages()[0] ?? (await context.newPage());
-    page.setDefaultTimeout(UI_TIMEOUT);
+    ({ context, page } = await openChromiumPage(path.join(tmp, 'profile'), {
+      viewport: { width: 1400, height: 900 },
+    }));
   }, 180_000);
 
   afterAll(async () => {
