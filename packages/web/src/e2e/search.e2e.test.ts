@@ -4,20 +4,16 @@
  * project and harness controls narrow the results. A real headless Chromium against an in-process
  * host serving the built web UI over a small corpus written here.
  */
-import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserContext, Page } from 'playwright-core';
-import { startHost, type RunningHost } from '@strand/host';
-import { openStrandRuntime, type StrandRuntime } from '@strand/runtime';
+import type { Page } from 'playwright-core';
+import type { RunningHost } from '@strand/host';
 import { SessionId, newSessionHeader, type SessionEventInput, type SessionSource } from '@strand/session';
-import { ARTIFACTS, openChromiumPage, UI_TIMEOUT, waitConnectionState } from './testing/browser.js';
-import { prepareSite, type CorpusWriter } from './testing/harness.js';
+import { ARTIFACTS, UI_TIMEOUT, waitConnectionState } from './testing/browser.js';
+import { startBrowserHost, type BrowserHost, type CorpusWriter } from './testing/harness.js';
 
-let tmp: string;
-let runtime: StrandRuntime;
+let env: BrowserHost | undefined;
 let host: RunningHost;
-let context: BrowserContext;
 let page: Page;
 
 const say = (text: string): SessionEventInput => ({
@@ -79,21 +75,18 @@ async function searchFor(query: string, expected: readonly string[]): Promise<vo
 
 describe('search in Chromium', { timeout: 120_000 }, () => {
   beforeAll(async () => {
-    const site = await prepareSite({ prefix: 'strand-search-e2e-', corpus });
-    tmp = site.tmp;
-    runtime = await openStrandRuntime({ dataDir: site.dataDir });
-    host = await startHost({ services: runtime.services, port: 0, webRoot: site.webRoot });
-    await runtime.searchReady;
-    ({ context, page } = await openChromiumPage(path.join(tmp, 'profile'), {
+    // The development build, as this suite has always run (the production build is the default).
+    env = await startBrowserHost({
+      prefix: 'strand-search-e2e-',
+      corpus,
+      production: false,
       viewport: { width: 1400, height: 900 },
-    }));
+    });
+    ({ host, page } = env);
   }, 180_000);
 
   afterAll(async () => {
-    await context?.close();
-    await host?.close();
-    await runtime?.close();
-    if (tmp !== undefined) await rm(tmp, { recursive: true, force: true });
+    await env?.close();
   }, 60_000);
 
   it('finds a session by a word of its title, ranked first with the title shown, and opens it at the hit', async () => {

@@ -95,12 +95,15 @@ export async function startBrowserHost(options: {
   readonly corpus: (writer: CorpusWriter) => Promise<void>;
   readonly runtime?: Partial<Parameters<typeof openStrandRuntime>[0]>;
   readonly viewport?: { width: number; height: number };
+  /** Default: what `npm run build:web` ships (React's production build). */
+  readonly production?: boolean;
+  /** Prefix of the temp folder's name. */
+  readonly prefix?: string;
 }): Promise<BrowserHost> {
-  // What `npm run build:web` ships (React's production build).
   const { tmp, dataDir, webRoot } = await prepareSite({
-    prefix: 'strand-web-e2e-',
+    prefix: options.prefix ?? 'strand-web-e2e-',
     corpus: options.corpus,
-    production: true,
+    production: options.production ?? true,
   });
   const runtime = await openStrandRuntime({ dataDir, ...options.runtime });
   const host = await startHost({ services: runtime.services, port: 0, webRoot });
