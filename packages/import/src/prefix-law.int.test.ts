@@ -5,10 +5,10 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importerFor } from './harnesses.js';
 import type { SessionPlan } from './mapping/session-plan.js';
-import type { HarnessImporter, SessionPeek, SourceUnit } from './run/harness-importer.js';
+import type { HarnessImporter, SourceUnit } from './run/harness-importer.js';
 import { codexRollout } from './testing/synthetic.js';
 import { PACKAGE_SRC, copyInto, workspace, type Workspace } from './testing/fixture-dirs.js';
-import type { Harness } from './types.js';
+import { COMMITTED_FIXTURE_SETS, peekedUnits } from './testing/fixture-sets.js';
 
 /**
  * The import's prefix law, which live ingest rests on: **mapping any prefix of a transcript file
@@ -24,18 +24,6 @@ const SEED =
     ? randomInt(2 ** 31)
     : Number(process.env['STRAND_TEST_SEED']);
 
-const FIXTURE_SETS: readonly { harness: Harness; dir: string }[] = [
-  { harness: 'claude-code', dir: 'claude-code/fixtures/subagents-layout' },
-  { harness: 'claude-code', dir: 'claude-code/fixtures/flat-2.0' },
-  { harness: 'claude-code', dir: 'claude-code/fixtures/inline-1.0' },
-  { harness: 'claude-code', dir: 'claude-code/fixtures/damaged' },
-  { harness: 'codex', dir: 'codex/fixtures/spawn-fork' },
-  { harness: 'codex', dir: 'codex/fixtures/spawn-tree' },
-  { harness: 'gemini', dir: 'gemini/fixtures/rewind' },
-  { harness: 'gemini', dir: 'gemini/fixtures/a2a' },
-  { harness: 'gemini', dir: 'gemini/fixtures/delegate' },
-];
-
 interface Mapped {
   readonly unit: SourceUnit;
   readonly plans: readonly SessionPlan[];
@@ -43,21 +31,9 @@ interface Mapped {
 
 /** Discovers and maps every file of a folder, each child pointed at its parent's file (as a run does). */
 async function mapFolder(importer: HarnessImporter, root: string): Promise<Mapped[]> {
-  const units = await importer.discover(root);
-  const peeks = new Map<string, SessionPeek>();
-  for (const unit of units) {
-    const peek = await importer.peek(unit);
-    if (peek.kind === 'session') peeks.set(unit.file, peek);
-  }
-  const fileOf = new Map([...peeks].map(([file, peek]) => [peek.primaryId as string, file]));
   const out: Mapped[] = [];
-  for (const unit of units) {
-    const peek = peeks.get(unit.file);
-    if (peek === undefined) continue;
-    const parentFile = peek.readsParent === undefined ? undefined : fileOf.get(peek.readsParent);
-    const withParent = parentFile === undefined ? unit : { ...unit, parentFile };
-    out.push({ unit: withParent, plans: await plansOf(importer, withParent) });
-  }
+  for (const { linked } of await peekedUnits(importer, root))
+    out.push({ unit: linked, plans: await plansOf(importer, linked) });
   return out;
 }
 
@@ -110,7 +86,7 @@ beforeAll(() => {
 afterAll(() => ws.dispose());
 
 describe('prefix law: importing any prefix of a file yields a prefix of importing the whole file', () => {
-  for (const [index, set] of FIXTURE_SETS.entries()) {
+  for (const [index, set] of COMMITTED_FIXTURE_SETS.entries()) {
     it(`${set.dir}: every line cut and every mid-line cut of every file`, async () => {
       const root = path.join(ws.root, `set-${index}`);
       copyInto(path.join(PACKAGE_SRC, set.dir), root);

@@ -1,15 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { persistenceWriter } from '@strand/persistence';
 import type { SessionListRow, WireEvent } from '@strand/protocol';
 import { Session, SessionId, newSessionHeader } from '@strand/session';
 import { answerWith, mockChatServer, type MockChatServer } from '@strand/test-support';
-import { RpcTestClient } from './testing/host-fixture.js';
-import { startHost, type RunningHost } from '@strand/host';
+import type { RpcTestClient } from './testing/host-fixture.js';
+import { startTestHost, type TestHost } from './testing/test-host.js';
 import type { RuntimeOptions } from './runtime-options.js';
-import { openStrandRuntime, type StrandRuntime } from './strand-runtime.js';
+import type { StrandRuntime } from './strand-runtime.js';
 
 /**
  * Several models side by side: the built-in scripted one and a local OpenAI-compatible endpoint
@@ -17,9 +14,8 @@ import { openStrandRuntime, type StrandRuntime } from './strand-runtime.js';
  * turn goes, `request/header` says where it went, and choices the host cannot honour are refused.
  */
 let server: MockChatServer;
-let root: string;
+let t: TestHost | undefined;
 let runtime: StrandRuntime | undefined;
-let host: RunningHost | undefined;
 let client: RpcTestClient | undefined;
 
 const SCRIPTED = { provider: 'strand', model: 'scripted' };
@@ -28,27 +24,25 @@ const LOCAL = { provider: 'local', model: 'tiny-1' };
 beforeEach(async () => {
   server = await mockChatServer();
   server.handle(answerWith('answered by the endpoint', { input: 7, output: 4 }));
-  root = mkdtempSync(path.join(tmpdir(), 'strand-models-'));
 });
 
 afterEach(async () => {
-  client?.close();
-  await host?.close();
-  await runtime?.close();
+  await t?.close();
   await server.close();
-  rmSync(root, { recursive: true, force: true });
-  client = host = runtime = undefined;
+  t = client = runtime = undefined;
 });
 
 async function start(options: Omit<RuntimeOptions, 'dataDir'> = {}): Promise<RpcTestClient> {
-  runtime = await openStrandRuntime({
-    models: [{ ...LOCAL, baseUrl: server.baseUrl, label: 'Tiny (local)' }],
-    syncSearch: false,
-    ...options,
-    dataDir: root,
+  t = await startTestHost({
+    prefix: 'strand-models',
+    runtime: {
+      models: [{ ...LOCAL, baseUrl: server.baseUrl, label: 'Tiny (local)' }],
+      syncSearch: false,
+      ...options,
+    },
   });
-  host = await startHost({ services: runtime.services });
-  client = await RpcTestClient.open(host.rpcUrl);
+  runtime = t.runtime;
+  client = await t.connect();
   return client;
 }
 

@@ -5,34 +5,23 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { persistenceWriter } from '@strand/persistence';
 import type { FollowSnapshot, SessionListRow } from '@strand/protocol';
 import { Session, SessionId, newSessionHeader } from '@strand/session';
-import { RpcTestClient, turn } from './testing/host-fixture.js';
-import { startHost, type RunningHost } from '@strand/host';
+import { turn, type RpcTestClient } from './testing/host-fixture.js';
+import { startTestHost, type TestHost } from './testing/test-host.js';
 import type { RuntimeOptions } from './runtime-options.js';
 import { openStrandRuntime, type StrandRuntime } from './strand-runtime.js';
 
-let root: string | undefined;
+let t: TestHost | undefined;
 let runtime: StrandRuntime;
-let host: RunningHost | undefined;
-let clients: RpcTestClient[] = [];
 
 async function start(options: Omit<RuntimeOptions, 'dataDir'> = {}): Promise<RpcTestClient> {
-  root = mkdtempSync(path.join(tmpdir(), 'strand-runtime-'));
-  runtime = await openStrandRuntime({ ...options, dataDir: root });
-  host = await startHost({ services: runtime.services });
-  const client = await RpcTestClient.open(host.rpcUrl);
-  clients.push(client);
-  return client;
+  t = await startTestHost({ prefix: 'strand-runtime', runtime: options });
+  runtime = t.runtime;
+  return t.connect();
 }
 
 afterEach(async () => {
-  for (const c of clients) c.close();
-  clients = [];
-  if (host === undefined || root === undefined) return; // the test opened nothing
-  await host.close();
-  await runtime.close();
-  rmSync(root, { recursive: true, force: true });
-  host = undefined;
-  root = undefined;
+  await t?.close(); // undefined: the test opened nothing
+  t = undefined;
 });
 
 async function stored(

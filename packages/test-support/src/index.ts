@@ -8,6 +8,7 @@ export {
   unknownEventType,
 } from './log-arbitraries.js';
 export { ManualClock } from './clock/manual-clock.js';
+export { rawGet, readAnswer, type HttpAnswer } from './http-answer.js';
 export { CountingPersistence } from './counting-persistence.js';
 export { DelegatingPersistence } from './delegating-persistence.js';
 export {

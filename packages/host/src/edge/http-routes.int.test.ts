@@ -1,10 +1,11 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer, request as httpRequest, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
+import { rawGet, type HttpAnswer } from '@strand/test-support';
 import { tokenCookieName } from '../auth.js';
 import { httpRoutes } from './http-routes.js';
 import { accessPolicy } from './origin-check.js';
@@ -14,27 +15,9 @@ import { upgradeHandler } from './upgrade.js';
 const INDEX = '<!doctype html><title>strand page</title>';
 const TOKEN = 'a-long-enough-secret-token';
 
-interface Answer {
-  readonly status: number;
-  readonly headers: Record<string, string | string[] | undefined>;
-  readonly body: string;
-}
-
 /** A plain GET with raw headers and a raw path (fetch would normalize both). */
-function get(port: number, rawPath: string, headers: Record<string, string> = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path: rawPath, headers }, (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (body += chunk));
-      response.on('end', () =>
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, body }),
-      );
-    });
-    req.once('error', reject);
-    req.end();
-  });
-}
+const get = (port: number, rawPath: string, headers: Record<string, string> = {}): Promise<HttpAnswer> =>
+  rawGet({ host: '127.0.0.1', port, path: rawPath }, headers);
 
 function upgradeStatus(port: number, headers: Record<string, string>): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionEventInput } from '@strand/session';
 import { importerFor } from '../harnesses.js';
 import type { MappedFile, SessionPlan } from '../mapping/session-plan.js';
-import type { HarnessImporter, SessionPeek, SourceUnit } from '../run/harness-importer.js';
+import type { HarnessImporter, SourceUnit } from '../run/harness-importer.js';
 import { PACKAGE_SRC, copyInto, workspace, type Workspace } from '../testing/fixture-dirs.js';
-import type { Harness } from '../types.js';
+import { COMMITTED_FIXTURE_SETS, peekedUnits } from '../testing/fixture-sets.js';
 import { FileFollow } from './file-follow.js';
 
 /**
@@ -18,34 +18,11 @@ import { FileFollow } from './file-follow.js';
  * fixture of this package (never /work/shared/fixtures/real); fast-check, seeded from
  * STRAND_TEST_SEED (printed by the global setup).
  */
-const FIXTURE_SETS: readonly { harness: Harness; dir: string }[] = [
-  { harness: 'claude-code', dir: 'claude-code/fixtures/subagents-layout' },
-  { harness: 'claude-code', dir: 'claude-code/fixtures/flat-2.0' },
-  { harness: 'claude-code', dir: 'claude-code/fixtures/inline-1.0' },
-  { harness: 'claude-code', dir: 'claude-code/fixtures/damaged' },
-  { harness: 'codex', dir: 'codex/fixtures/spawn-fork' },
-  { harness: 'codex', dir: 'codex/fixtures/spawn-tree' },
-  { harness: 'gemini', dir: 'gemini/fixtures/rewind' },
-  { harness: 'gemini', dir: 'gemini/fixtures/a2a' },
-  { harness: 'gemini', dir: 'gemini/fixtures/delegate' },
-];
-
 /** The files of a folder that fold (plain JSONL), each child pointed at its parent's file. */
 async function foldable(importer: HarnessImporter, root: string): Promise<SourceUnit[]> {
-  const units = await importer.discover(root);
-  const peeks = new Map<string, SessionPeek>();
-  for (const unit of units) {
-    const peek = await importer.peek(unit);
-    if (peek.kind === 'session') peeks.set(unit.file, peek);
-  }
-  const fileOf = new Map([...peeks].map(([file, peek]) => [peek.primaryId as string, file]));
   const out: SourceUnit[] = [];
-  for (const unit of units) {
-    const peek = peeks.get(unit.file);
-    if (peek === undefined || (await importer.incremental(unit, peek)) === undefined) continue;
-    const parentFile = peek.readsParent === undefined ? undefined : fileOf.get(peek.readsParent);
-    out.push(parentFile === undefined ? unit : { ...unit, parentFile });
-  }
+  for (const { unit, peek, linked } of await peekedUnits(importer, root))
+    if ((await importer.incremental(unit, peek)) !== undefined) out.push(linked);
   return out;
 }
 
@@ -79,7 +56,7 @@ beforeAll(() => {
 afterAll(() => ws.dispose());
 
 describe('incremental mapping: appended pieces fed to the fold map as the one-shot import', () => {
-  for (const [index, set] of FIXTURE_SETS.entries()) {
+  for (const [index, set] of COMMITTED_FIXTURE_SETS.entries()) {
     it(`${set.dir}: random byte chunkings of every file`, async () => {
       const root = path.join(ws.root, `set-${index}`);
       copyInto(path.join(PACKAGE_SRC, set.dir), root);

@@ -1,12 +1,12 @@
 import { appendFileSync, mkdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openJsonlPersistence, SessionPreparations, type SessionPersistence } from '@strand/persistence';
-import { SessionId, SessionStore } from '@strand/session';
-import { PACKAGE_SRC, workspace, type Workspace } from '../testing/fixture-dirs.js';
-import type { ImportReport } from '../types.js';
+import { openJsonlPersistence } from '@strand/persistence';
+import { SessionId } from '@strand/session';
+import { PACKAGE_SRC } from '../testing/fixture-dirs.js';
+import { openLiveBed, settled, type LiveBed } from '../testing/live-bed.js';
 import { importTranscripts } from '../run/import-transcripts.js';
-import { startLiveIngest, type LiveIngest } from './live-ingest.js';
+import type { LiveIngest } from './live-ingest.js';
 
 /**
  * Live ingest in process, over real files, real fsync'd JSONL persistence and a real live store:
@@ -21,53 +21,23 @@ const GEMINI = path.join(
 );
 const ID = SessionId('gemini-7e7e7e7e-0000-4000-8000-000000000001');
 
-let ws: Workspace;
-let persistence: SessionPersistence;
-let ingest: LiveIngest | undefined;
-const reports: ImportReport[] = [];
+let bed: LiveBed;
 let file: string;
-let store: SessionStore;
 
 beforeEach(async () => {
-  ws = workspace('strand-live-');
-  mkdirSync(path.join(ws.source, 'site', 'chats'), { recursive: true });
-  file = path.join(ws.source, 'site', 'chats', path.basename(GEMINI));
-  persistence = await openJsonlPersistence({ root: ws.data });
-  store = new SessionStore();
-  reports.length = 0;
+  bed = await openLiveBed('strand-live-', 'gemini');
+  mkdirSync(path.join(bed.ws.source, 'site', 'chats'), { recursive: true });
+  file = path.join(bed.ws.source, 'site', 'chats', path.basename(GEMINI));
 });
 
-afterEach(async () => {
-  await ingest?.close();
-  ingest = undefined;
-  await persistence.close();
-  ws.dispose();
-});
+afterEach(() => bed.close());
 
-async function start(): Promise<LiveIngest> {
-  ingest = startLiveIngest({
-    watches: [{ harness: 'gemini', dir: ws.source }],
-    target: { persistence, preparations: new SessionPreparations(persistence), store },
-    onReport: (r) => reports.push(r),
-    settleMs: 5,
-  });
-  await ingest.ready;
-  return ingest;
-}
-
-/** Waits until `condition` holds, re-checking after every quiet moment of the ingest. */
-async function settled(live: LiveIngest, condition: () => Promise<boolean> | boolean): Promise<void> {
-  for (let i = 0; i < 400 && !(await condition()); i++) {
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    await live.idle();
-  }
-  expect(await condition()).toBe(true);
-}
+const start = (): Promise<LiveIngest> => bed.start();
 
 const lines = readFileSync(GEMINI, 'utf8')
   .split('\n')
   .filter((l) => l.length > 0);
-const eventsOf = async (): Promise<number> => (await persistence.inspect(ID)).events.length;
+const eventsOf = async (): Promise<number> => (await bed.persistence.inspect(ID)).events.length;
 
 describe('live ingest', () => {
   it('a file present at start becomes a session; appended lines are appended, nothing replaced', async () => {
@@ -75,25 +45,25 @@ describe('live ingest', () => {
     const live = await start();
     const first = await eventsOf();
     expect(first).toBeGreaterThan(0);
-    const { incarnation } = await persistence.inspect(ID);
+    const { incarnation } = await bed.persistence.inspect(ID);
     appendFileSync(file, lines.slice(2).join('\n') + '\n');
     await settled(live, async () => (await eventsOf()) > first + 5);
-    expect((await persistence.inspect(ID)).incarnation).toBe(incarnation);
-    expect((await persistence.inspect(ID)).header.source).toEqual({
+    expect((await bed.persistence.inspect(ID)).incarnation).toBe(incarnation);
+    expect((await bed.persistence.inspect(ID)).header.source).toEqual({
       harness: 'gemini',
       sourceId: '7e7e7e7e-0000-4000-8000-000000000001',
     });
-    expect(reports.filter((r) => r.kind !== 'note')).toEqual([]);
-    expect(store.size).toBe(0); // appended through the store, detached again
+    expect(bed.reports.filter((r) => r.kind !== 'note')).toEqual([]);
+    expect(bed.store.size).toBe(0); // appended through the store, detached again
   });
 
   it('a truncated file is reported and its session kept as it was', async () => {
     writeFileSync(file, lines.join('\n') + '\n');
     const live = await start();
-    const before = await persistence.inspect(ID);
+    const before = await bed.persistence.inspect(ID);
     truncateSync(file, 200);
-    await settled(live, () => reports.some((r) => r.reason.includes('shrank')));
-    const after = await persistence.inspect(ID);
+    await settled(live, () => bed.reports.some((r) => r.reason.includes('shrank')));
+    const after = await bed.persistence.inspect(ID);
     expect(after.events).toEqual(before.events);
     expect(after.incarnation).toBe(before.incarnation);
   });
@@ -101,16 +71,16 @@ describe('live ingest', () => {
   it('a deleted file is reported and its session kept', async () => {
     writeFileSync(file, lines.join('\n') + '\n');
     const live = await start();
-    const before = await persistence.inspect(ID);
+    const before = await bed.persistence.inspect(ID);
     rmSync(file);
-    await settled(live, () => reports.some((r) => r.reason.includes('deleted')));
-    expect((await persistence.inspect(ID)).events).toEqual(before.events);
+    await settled(live, () => bed.reports.some((r) => r.reason.includes('deleted')));
+    expect((await bed.persistence.inspect(ID)).events).toEqual(before.events);
   });
 
   it('a file rewritten in place with content that is no extension is replaced, and says so', async () => {
     writeFileSync(file, lines.slice(0, 4).join('\n') + '\n');
     const live = await start();
-    const before = await persistence.inspect(ID);
+    const before = await bed.persistence.inspect(ID);
     // Same length or longer, other content: the first prompt is rewritten.
     const rewritten = [
       lines[0]!,
@@ -118,24 +88,21 @@ describe('live ingest', () => {
       ...lines.slice(2, 6),
     ];
     writeFileSync(file, rewritten.join('\n') + '\n');
-    await settled(live, () => reports.some((r) => r.kind === 'replaced'));
-    const after = await persistence.inspect(ID);
+    await settled(live, () => bed.reports.some((r) => r.kind === 'replaced'));
+    const after = await bed.persistence.inspect(ID);
     expect(after.incarnation).not.toBe(before.incarnation);
     expect(JSON.stringify(after.events)).toContain('Make the footer pink');
   });
 
   it('a catch-up given to the ingest: lines written after the import stamped the file are read', async () => {
     writeFileSync(file, lines.slice(0, 2).join('\n') + '\n');
-    const target = { persistence, preparations: new SessionPreparations(persistence), store };
-    ingest = startLiveIngest({
-      watches: [{ harness: 'gemini', dir: ws.source }],
-      dataDir: ws.data,
-      onReport: (r) => reports.push(r),
-      settleMs: 5,
+    const target = bed.target();
+    const ingest = bed.launch({
+      dataDir: bed.ws.data,
       // The caller's catch-up (here into the open persistence's folder: nothing writes it
       // meanwhile), and the harness writing on before the host is open.
       catchUp: async () => {
-        await importTranscripts({ harness: 'gemini', sourceDir: ws.source, dataDir: ws.data });
+        await importTranscripts({ harness: 'gemini', sourceDir: bed.ws.source, dataDir: bed.ws.data });
         appendFileSync(file, lines.slice(2).join('\n') + '\n');
       },
       target: () => Promise.resolve(target),
@@ -143,32 +110,29 @@ describe('live ingest', () => {
     await ingest.ready;
     const whole = await importTranscripts({
       harness: 'gemini',
-      sourceDir: ws.source,
-      dataDir: path.join(ws.root, 'fresh'),
+      sourceDir: bed.ws.source,
+      dataDir: path.join(bed.ws.root, 'fresh'),
     });
     expect(whole.imported).toBe(1);
-    const fresh = await openJsonlPersistence({ root: path.join(ws.root, 'fresh') });
+    const fresh = await openJsonlPersistence({ root: path.join(bed.ws.root, 'fresh') });
     try {
       const want = (await fresh.inspect(ID)).events.length;
       await settled(ingest, async () => (await eventsOf()) === want);
     } finally {
       await fresh.close();
     }
-    expect(reports.filter((r) => r.kind !== 'note')).toEqual([]);
+    expect(bed.reports.filter((r) => r.kind !== 'note')).toEqual([]);
   });
 
   it('a target that fails to open rejects ready; nothing is read and close still works', async () => {
     writeFileSync(file, lines.join('\n') + '\n');
-    ingest = startLiveIngest({
-      watches: [{ harness: 'gemini', dir: ws.source }],
-      settleMs: 5,
+    const ingest = bed.launch({
       catchUp: () => Promise.resolve(),
       target: () => Promise.reject(new Error('the runtime would not open')),
     });
     await expect(ingest.ready).rejects.toThrow('the runtime would not open');
     appendFileSync(file, lines[0]! + '\n');
-    await ingest.close();
-    ingest = undefined;
-    expect((await persistence.list()).length).toBe(0);
+    await bed.stop();
+    expect((await bed.persistence.list()).length).toBe(0);
   });
 });

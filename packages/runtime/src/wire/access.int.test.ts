@@ -1,6 +1,6 @@
-import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
+import { rawGet, readAnswer, type HttpAnswer as Answer } from '@strand/test-support';
 import type { Refusal } from '@strand/host';
 import { hostFixture, type HostFixture } from '../testing/host-fixture.js';
 import { HostConfigError, startHost } from '@strand/host';
@@ -13,12 +13,6 @@ afterEach(async () => {
 
 const TOKEN = 'a-long-enough-secret-token';
 
-interface Answer {
-  readonly status: number;
-  readonly headers: Record<string, string | string[] | undefined>;
-  readonly body: string;
-}
-
 /** A WebSocket upgrade with exactly these headers: 101 when it opened, else the refusal. */
 function upgrade(url: string, headers: Record<string, string>): Promise<Answer> {
   return new Promise((resolve, reject) => {
@@ -27,31 +21,8 @@ function upgrade(url: string, headers: Record<string, string>): Promise<Answer> 
       ws.close();
       resolve({ status: 101, headers: {}, body: '' });
     });
-    ws.once('unexpected-response', (_request, response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (body += chunk));
-      response.on('end', () =>
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, body }),
-      );
-    });
+    ws.once('unexpected-response', (_request, response) => void readAnswer(response).then(resolve, reject));
     ws.once('error', reject);
-  });
-}
-
-/** A plain GET with raw headers (fetch cannot set Host). */
-function get(url: string, headers: Record<string, string> = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { headers }, (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (body += chunk));
-      response.on('end', () =>
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, body }),
-      );
-    });
-    req.once('error', reject);
-    req.end();
   });
 }
 
@@ -109,7 +80,7 @@ describe('Host on a loopback bind (DNS rebinding)', () => {
       const answer = await upgrade(rpcUrl, { host });
       expect(answer.status, host).toBe(403);
       expect(errorCode(answer)).toBe('HOST_ORIGIN_FORBIDDEN');
-      expect((await get(`${url}/health`, { host })).status, host).toBe(403);
+      expect((await rawGet(`${url}/health`, { host })).status, host).toBe(403);
     }
     for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`, `LOCALHOST:${port}`])
       expect((await upgrade(rpcUrl, { host })).status, host).toBe(101);
@@ -129,7 +100,7 @@ describe('the token off loopback (requireToken on loopback exercises it)', () =>
 
   it('a page load with ?token= moves it into an HttpOnly SameSite=Strict cookie and redirects without it', async () => {
     f = await hostFixture({ token: TOKEN, requireToken: true });
-    const answer = await get(`${f.host.url}/sessions?x=1&token=${TOKEN}`);
+    const answer = await rawGet(`${f.host.url}/sessions?x=1&token=${TOKEN}`);
     expect(answer.status).toBe(303);
     expect(answer.headers.location).toBe('/sessions?x=1');
     const cookie = String(answer.headers['set-cookie']);
@@ -140,13 +111,16 @@ describe('the token off loopback (requireToken on loopback exercises it)', () =>
     const sent = `strand_token_${f.host.port}=${TOKEN}`;
     expect((await upgrade(f.host.rpcUrl, { cookie: sent })).status).toBe(101);
     expect((await upgrade(f.host.rpcUrl, {})).status).toBe(401);
-    expect(JSON.parse((await get(`${f.host.url}/auth`, { cookie: sent })).body)).toEqual({
+    expect(JSON.parse((await rawGet(`${f.host.url}/auth`, { cookie: sent })).body)).toEqual({
       required: true,
       status: 'ok',
     });
-    expect(JSON.parse((await get(`${f.host.url}/auth`)).body)).toEqual({ required: true, status: 'missing' });
+    expect(JSON.parse((await rawGet(`${f.host.url}/auth`)).body)).toEqual({
+      required: true,
+      status: 'missing',
+    });
     expect(
-      JSON.parse((await get(`${f.host.url}/auth`, { cookie: `strand_token_${f.host.port}=nope` })).body),
+      JSON.parse((await rawGet(`${f.host.url}/auth`, { cookie: `strand_token_${f.host.port}=nope` })).body),
     ).toEqual({
       required: true,
       status: 'invalid',
@@ -155,8 +129,8 @@ describe('the token off loopback (requireToken on loopback exercises it)', () =>
 
   it('a host without a token says so on /auth and does not redirect ?token=', async () => {
     f = await hostFixture();
-    expect(JSON.parse((await get(`${f.host.url}/auth`)).body)).toEqual({ required: false, status: 'ok' });
-    expect((await get(`${f.host.url}/?token=x`)).status).toBe(404); // no web UI in this fixture
+    expect(JSON.parse((await rawGet(`${f.host.url}/auth`)).body)).toEqual({ required: false, status: 'ok' });
+    expect((await rawGet(`${f.host.url}/?token=x`)).status).toBe(404); // no web UI in this fixture
   });
 
   it('rate-limits failed attempts per address: past the limit even the right token gets 429', async () => {
@@ -177,7 +151,9 @@ describe('the token off loopback (requireToken on loopback exercises it)', () =>
     expect(errorCode(limited)).toBe('HOST_AUTH_RATE_LIMITED');
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect(
-      JSON.parse((await get(`${f.host.url}/auth`, { cookie: `strand_token_${f.host.port}=${TOKEN}` })).body),
+      JSON.parse(
+        (await rawGet(`${f.host.url}/auth`, { cookie: `strand_token_${f.host.port}=${TOKEN}` })).body,
+      ),
     ).toMatchObject({ required: true, status: 'rate-limited' });
     expect(refusals.map((r) => r.status)).toEqual([401, 401, 401, 401, 401, 401, 401, 401, 429]);
   });

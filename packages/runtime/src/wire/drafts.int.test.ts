@@ -1,12 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startHost, type RunningHost } from '@strand/host';
 import type { FollowDraftParams, FollowSnapshot, WireEvent } from '@strand/protocol';
 import { ManualClock, mockChatServer, pacedAnswer, type MockChatServer } from '@strand/test-support';
-import { RpcTestClient } from '../testing/host-fixture.js';
-import { openStrandRuntime, type StrandRuntime } from '../strand-runtime.js';
+import type { RpcTestClient } from '../testing/host-fixture.js';
+import { startTestHost, type TestHost } from '../testing/test-host.js';
+import type { StrandRuntime } from '../strand-runtime.js';
 
 /**
  * `follow.draft` over the wire: a real host, a real agent, the OpenAI-compatible adapter reading a
@@ -15,18 +12,13 @@ import { openStrandRuntime, type StrandRuntime } from '../strand-runtime.js';
  */
 const LOCAL = { provider: 'local', model: 'tiny-1' };
 let server: MockChatServer;
-let root: string;
+let t: TestHost | undefined;
 let runtime: StrandRuntime | undefined;
-let host: RunningHost | undefined;
-const clients: RpcTestClient[] = [];
 
 afterEach(async () => {
-  for (const client of clients.splice(0)) client.close();
-  await host?.close();
-  await runtime?.close();
+  await t?.close();
   await server.close();
-  rmSync(root, { recursive: true, force: true });
-  host = runtime = undefined;
+  t = runtime = undefined;
 });
 
 /** An endpoint whose answer goes out one chunk per `next()`. */
@@ -38,22 +30,16 @@ async function pacedEndpoint(chunks: readonly string[]): Promise<{ next(): void 
 }
 
 async function start(clock: ManualClock): Promise<RpcTestClient> {
-  root = mkdtempSync(path.join(tmpdir(), 'strand-drafts-'));
-  runtime = await openStrandRuntime({
-    models: [{ ...LOCAL, baseUrl: server.baseUrl }],
-    defaultModel: LOCAL,
-    syncSearch: false,
-    dataDir: root,
+  t = await startTestHost({
+    prefix: 'strand-drafts',
+    runtime: { models: [{ ...LOCAL, baseUrl: server.baseUrl }], defaultModel: LOCAL, syncSearch: false },
+    host: { draftPacing: { intervalMs: 50, clock } },
   });
-  host = await startHost({ services: runtime.services, draftPacing: { intervalMs: 50, clock } });
+  runtime = t.runtime;
   return connect();
 }
 
-async function connect(): Promise<RpcTestClient> {
-  const client = await RpcTestClient.open(host!.rpcUrl);
-  clients.push(client);
-  return client;
-}
+const connect = (): Promise<RpcTestClient> => t!.connect();
 
 /** The texts the agent reported so far (what the host was offered, before pacing). */
 function agentDrafts(): string[] {

@@ -1,11 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { hostFixture, RpcTestClient, type HostFixture } from '../testing/host-fixture.js';
-import { openStrandRuntime, type StrandRuntime } from '../strand-runtime.js';
-import { FRAME_CEILING_CLOSE_CODE, startHost, type RunningHost } from '@strand/host';
+import { hostFixture, type HostFixture } from '../testing/host-fixture.js';
+import { startTestHost } from '../testing/test-host.js';
+import { FRAME_CEILING_CLOSE_CODE } from '@strand/host';
 
 let f: HostFixture | undefined;
 const cleanups: (() => Promise<void>)[] = [];
@@ -91,17 +88,10 @@ describe('params and ids at the edge', () => {
   });
 
   it('a NUL in a search query is SEARCH_INVALID_QUERY from the real index', async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'strand-edges-'));
-    const runtime: StrandRuntime = await openStrandRuntime({ dataDir });
-    const host: RunningHost = await startHost({ services: runtime.services });
-    cleanups.push(async () => {
-      await host.close();
-      await runtime.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    });
-    await runtime.searchReady;
-    const client = await RpcTestClient.open(host.rpcUrl);
-    cleanups.push(() => Promise.resolve(client.close()));
+    const t = await startTestHost({ prefix: 'strand-edges' });
+    cleanups.push(() => t.close());
+    await t.runtime.searchReady;
+    const client = await t.connect();
     expect(await client.call('session.search', { query: 'anything' })).toMatchObject({ results: [] });
     const reply = await client.request('session.search', { query: 'a\u0000b' });
     expect(reply.error?.data.code).toBe('SEARCH_INVALID_QUERY');

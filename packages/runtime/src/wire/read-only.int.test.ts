@@ -1,31 +1,24 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startHost, type RunningHost } from '@strand/host';
 import { persistenceWriter } from '@strand/persistence';
 import type { FollowSnapshot } from '@strand/protocol';
 import { Session, SessionId, newSessionHeader, type SessionEventInput } from '@strand/session';
-import { openStrandRuntime, type StrandRuntime } from '../strand-runtime.js';
-import { RpcTestClient, turn } from '../testing/host-fixture.js';
+import type { StrandRuntime } from '../strand-runtime.js';
+import { turn, type RpcTestClient } from '../testing/host-fixture.js';
+import { startTestHost, type TestHost } from '../testing/test-host.js';
 
-let root: string;
+let t: TestHost | undefined;
 let runtime: StrandRuntime;
-let host: RunningHost;
 let client: RpcTestClient;
 
 async function start(): Promise<void> {
-  root = mkdtempSync(path.join(tmpdir(), 'strand-read-only-'));
-  runtime = await openStrandRuntime({ dataDir: root });
-  host = await startHost({ services: runtime.services });
-  client = await RpcTestClient.open(host.rpcUrl);
+  t = await startTestHost({ prefix: 'strand-read-only' });
+  runtime = t.runtime;
+  client = await t.connect();
 }
 
 afterEach(async () => {
-  client.close();
-  await host.close();
-  await runtime.close();
-  rmSync(root, { recursive: true, force: true });
+  await t?.close();
+  t = undefined;
 });
 
 /** A session imported from Claude Code: two closed turns, then (optionally) one left open. */

@@ -1,11 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startHost, type RunningHost } from '@strand/host';
 import type { FollowSnapshot, SubagentListEntry, WireEvent } from '@strand/protocol';
-import { RpcTestClient } from '../testing/host-fixture.js';
-import { openStrandRuntime, type StrandRuntime } from '../strand-runtime.js';
+import type { RpcTestClient } from '../testing/host-fixture.js';
+import { startTestHost, type TestHost } from '../testing/test-host.js';
+import type { StrandRuntime } from '../strand-runtime.js';
 
 /**
  * `follow.subagents` over the wire: a real host, real agents (the built-in scripted model spawns
@@ -13,30 +10,20 @@ import { openStrandRuntime, type StrandRuntime } from '../strand-runtime.js';
  * client lists again.
  */
 const SCRIPTED = { provider: 'strand', model: 'scripted' };
-let root: string;
+let t: TestHost | undefined;
 let runtime: StrandRuntime | undefined;
-let host: RunningHost | undefined;
-const clients: RpcTestClient[] = [];
 
 afterEach(async () => {
-  for (const client of clients.splice(0)) client.close();
-  await host?.close();
-  await runtime?.close();
-  rmSync(root, { recursive: true, force: true });
-  host = runtime = undefined;
+  await t?.close();
+  t = runtime = undefined;
 });
 
 async function start(): Promise<void> {
-  root = mkdtempSync(path.join(tmpdir(), 'strand-subagents-'));
-  runtime = await openStrandRuntime({ syncSearch: false, dataDir: root });
-  host = await startHost({ services: runtime.services });
+  t = await startTestHost({ prefix: 'strand-subagents', runtime: { syncSearch: false } });
+  runtime = t.runtime;
 }
 
-async function connect(): Promise<RpcTestClient> {
-  const client = await RpcTestClient.open(host!.rpcUrl);
-  clients.push(client);
-  return client;
-}
+const connect = (): Promise<RpcTestClient> => t!.connect();
 
 /** Every frame the host sent before this reply is already recorded (one socket, in order). */
 const roundTrip = (client: RpcTestClient): Promise<unknown> => client.call('catalog.models');

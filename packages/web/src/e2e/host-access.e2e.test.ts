@@ -13,13 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { startHost, type Refusal, type RunningHost } from '@strand/host';
 import { openStrandRuntime, type StrandRuntime } from '@strand/runtime';
-import {
-  buildWebUi,
-  launchChromium,
-  requireChromium,
-  UI_TIMEOUT,
-  waitConnectionState,
-} from './testing/browser.js';
+import { buildWebUi, openChromiumPage, requireChromium, waitConnectionState } from './testing/browser.js';
 
 const TOKEN = 'e2e-token-0123456789abcdef';
 const REBINDING_NAME = 'evil.example';
@@ -70,14 +64,12 @@ describe('who may drive a host, in Chromium', { timeout: 120_000 }, () => {
     });
     await new Promise<void>((resolve) => foreign.listen(0, '127.0.0.1', resolve));
     foreignPort = (foreign.address() as AddressInfo).port;
-    context = await launchChromium(path.join(tmp, 'profile'), {
+    ({ context, page } = await openChromiumPage(path.join(tmp, 'profile'), {
       args: [
         // The rebinding: the attacker's name answers with the loopback address.
         `--host-resolver-rules=MAP ${REBINDING_NAME} 127.0.0.1`,
       ],
-    });
-    page = context.pages()[0] ?? (await context.newPage());
-    page.setDefaultTimeout(UI_TIMEOUT);
+    }));
   }, 180_000);
 
   afterAll(async () => {

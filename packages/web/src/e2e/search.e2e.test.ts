@@ -4,34 +4,16 @@
  * project and harness controls narrow the results. A real headless Chromium against an in-process
  * host serving the built web UI over a small corpus written here.
  */
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserContext, Page } from 'playwright-core';
-import { startHost, type RunningHost } from '@strand/host';
-import { openJsonlPersistence, persistenceWriter } from '@strand/persistence';
-import { openStrandRuntime, type StrandRuntime } from '@strand/runtime';
-import {
-  Session,
-  SessionId,
-  newSessionHeader,
-  type SessionEventInput,
-  type SessionSource,
-} from '@strand/session';
-import {
-  ARTIFACTS,
-  buildWebUi,
-  launchChromium,
-  requireChromium,
-  UI_TIMEOUT,
-  waitConnectionState,
-} from './testing/browser.js';
+import type { Page } from 'playwright-core';
+import type { RunningHost } from '@strand/host';
+import { SessionId, newSessionHeader, type SessionEventInput, type SessionSource } from '@strand/session';
+import { ARTIFACTS, UI_TIMEOUT, waitConnectionState } from './testing/browser.js';
+import { startBrowserHost, type BrowserHost, type CorpusWriter } from './testing/harness.js';
 
-let tmp: string;
-let runtime: StrandRuntime;
+let env: BrowserHost | undefined;
 let host: RunningHost;
-let context: BrowserContext;
 let page: Page;
 
 const say = (text: string): SessionEventInput => ({
@@ -40,11 +22,10 @@ const say = (text: string): SessionEventInput => ({
 });
 const title = (text: string): SessionEventInput => ({ type: 'session/title', data: { title: text } });
 
-async function writeCorpus(root: string): Promise<void> {
-  const persistence = await openJsonlPersistence({ root });
+async function corpus({ write }: CorpusWriter): Promise<void> {
   const base = Date.UTC(2026, 10, 1);
   let n = 0;
-  const write = async (
+  const stored = async (
     id: string,
     cwd: string,
     events: SessionEventInput[],
@@ -56,22 +37,23 @@ async function writeCorpus(root: string): Promise<void> {
       createdAt: base + 1000 * n++,
       ...(source === undefined ? {} : { source }),
     });
-    const { incarnation } = await persistence.create({ header });
-    const session = new Session({ header, incarnation, writer: persistenceWriter(persistence, header.id) });
-    for (const event of events) await session.append(event);
+    // One append an event, as a harness writes them.
+    await write(
+      header,
+      events.map((event) => [event]),
+    );
   };
   // Oldest first: `titled` would rank last by recency; its title must put it first.
-  await write('titled', '/proj/alpha', [say('nothing to see'), title('Tune the walrus cache')]);
-  await write('busy', '/proj/beta', [
+  await stored('titled', '/proj/alpha', [say('nothing to see'), title('Tune the walrus cache')]);
+  await stored('busy', '/proj/beta', [
     say('walrus one'),
     say('walrus walrus two'),
     say('the flaky test again'),
   ]);
-  await write('scattered', '/proj/alpha', [say('this test is flaky sometimes')], {
+  await stored('scattered', '/proj/alpha', [say('this test is flaky sometimes')], {
     harness: 'codex',
     sourceId: 'rollout-1',
   });
-  await persistence.close();
 }
 
 async function home(): Promise<void> {
@@ -93,26 +75,18 @@ async function searchFor(query: string, expected: readonly string[]): Promise<vo
 
 describe('search in Chromium', { timeout: 120_000 }, () => {
   beforeAll(async () => {
-    requireChromium();
-    tmp = await mkdtemp(path.join(os.tmpdir(), 'strand-search-e2e-'));
-    const dataDir = path.join(tmp, 'data');
-    const webRoot = path.join(tmp, 'web');
-    await mkdir(ARTIFACTS, { recursive: true });
-    await buildWebUi(webRoot);
-    await writeCorpus(dataDir);
-    runtime = await openStrandRuntime({ dataDir });
-    host = await startHost({ services: runtime.services, port: 0, webRoot });
-    await runtime.searchReady;
-    context = await launchChromium(path.join(tmp, 'profile'), { viewport: { width: 1400, height: 900 } });
-    page = context.pages()[0] ?? (await context.newPage());
-    page.setDefaultTimeout(UI_TIMEOUT);
+    // The development build, as this suite has always run (the production build is the default).
+    env = await startBrowserHost({
+      prefix: 'strand-search-e2e-',
+      corpus,
+      production: false,
+      viewport: { width: 1400, height: 900 },
+    });
+    ({ host, page } = env);
   }, 180_000);
 
   afterAll(async () => {
-    await context?.close();
-    await host?.close();
-    await runtime?.close();
-    if (tmp !== undefined) await rm(tmp, { recursive: true, force: true });
+    await env?.close();
   }, 60_000);
 
   it('finds a session by a word of its title, ranked first with the title shown, and opens it at the hit', async () => {

@@ -4,31 +4,17 @@
  * corpus. Screenshots of every state land in `artifacts/e2e/` (ignored by git).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { workloadTurns } from '@strand/workload';
 import { startHost, type RunningHost } from '@strand/host';
-import { openJsonlPersistence, persistenceWriter } from '@strand/persistence';
 import { openStrandRuntime, type StrandRuntime } from '@strand/runtime';
-import {
-  Session,
-  SessionId,
-  newSessionHeader,
-  type SessionEventInput,
-  type SessionHeader,
-} from '@strand/session';
+import { SessionId, newSessionHeader, type SessionEventInput, type SessionHeader } from '@strand/session';
 import { descriptorEvent } from '@strand/subagent';
-import {
-  ARTIFACTS,
-  buildWebUi,
-  launchChromium,
-  requireChromium,
-  UI_TIMEOUT,
-  waitConnectionState,
-} from './testing/browser.js';
+import { ARTIFACTS, openChromiumPage, UI_TIMEOUT, waitConnectionState } from './testing/browser.js';
+import { prepareSite, writeCorpus, type CorpusWriter } from './testing/harness.js';
 
 const SEARCH_PHRASE = 'quokka migration';
 
@@ -41,14 +27,8 @@ let context: BrowserContext;
 let page: Page;
 
 /** A demo-shaped corpus without the 50k-event session: titled parents, a 3-level tree with a corrupt child, a live candidate. */
-async function writeCorpus(root: string): Promise<void> {
-  const persistence = await openJsonlPersistence({ root });
+async function corpus({ write }: CorpusWriter): Promise<void> {
   const base = Date.UTC(2026, 10, 1);
-  const write = async (header: SessionHeader, batches: Iterable<SessionEventInput[]>): Promise<void> => {
-    const { incarnation } = await persistence.create({ header });
-    const session = new Session({ header, incarnation, writer: persistenceWriter(persistence, header.id) });
-    for (const batch of batches) await session.append(batch);
-  };
   const turns = (seed: number, count: number): SessionEventInput[][] => [...workloadTurns(seed, count * 21)];
   const title = (text: string): SessionEventInput[] => [{ type: 'session/title', data: { title: text } }];
   const child = (id: string, parent: string, depth: number, at: number): SessionHeader =>
@@ -115,7 +95,6 @@ async function writeCorpus(root: string): Promise<void> {
     title('Live: a session that keeps working'),
     ...turns(40, 1),
   ]);
-  await persistence.close();
 }
 
 async function openHost(port: number): Promise<void> {
@@ -196,17 +175,11 @@ async function openSession(id: string): Promise<void> {
 // Generous: the suite must pass on a loaded 2-core machine next to the other suites.
 describe('web UI in Chromium', { timeout: 120_000 }, () => {
   beforeAll(async () => {
-    requireChromium();
-    tmp = await mkdtemp(path.join(os.tmpdir(), 'strand-web-e2e-'));
-    dataDir = path.join(tmp, 'data');
-    webRoot = path.join(tmp, 'web');
-    await mkdir(ARTIFACTS, { recursive: true });
-    await buildWebUi(webRoot);
-    await writeCorpus(dataDir);
+    ({ tmp, dataDir, webRoot } = await prepareSite({ prefix: 'strand-web-e2e-', corpus }));
     await openHost(0);
-    context = await launchChromium(path.join(tmp, 'profile'), { viewport: { width: 1400, height: 900 } });
-    page = context.pages()[0] ?? (await context.newPage());
-    page.setDefaultTimeout(UI_TIMEOUT);
+    ({ context, page } = await openChromiumPage(path.join(tmp, 'profile'), {
+      viewport: { width: 1400, height: 900 },
+    }));
   }, 180_000);
 
   afterAll(async () => {
@@ -381,7 +354,7 @@ describe('web UI in Chromium', { timeout: 120_000 }, () => {
     // Its own host process on its own copy of the corpus: the in-process host the other tests use
     // cannot be killed without killing the test, and a graceful close is not a crash.
     const root = path.join(tmp, 'killed-host-data');
-    await writeCorpus(root);
+    await writeCorpus(root, corpus);
     let running = await spawnHost(root, 0);
     try {
       await home(running.url);

@@ -73,6 +73,17 @@ export function launchChromium(
   });
 }
 
+/** `launchChromium`, then its first page, with every wait on it bounded by `UI_TIMEOUT`. */
+export async function openChromiumPage(
+  profileDir: string,
+  options: Parameters<typeof launchChromium>[1] = {},
+): Promise<{ readonly context: BrowserContext; readonly page: Page }> {
+  const context = await launchChromium(profileDir, options);
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.setDefaultTimeout(UI_TIMEOUT);
+  return { context, page };
+}
+
 /** Waits until the page's connection badge shows `state` (`open`, `closed`, …). */
 export async function waitConnectionState(page: Page, state: string): Promise<void> {
   await page
