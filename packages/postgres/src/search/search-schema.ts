@@ -36,8 +36,8 @@ CREATE TABLE search_labels (
 CREATE INDEX search_labels_tsv ON search_labels USING gin (tsv);`;
 
 const FACETS_INDEX_DDL = `
-CREATE INDEX search_sessions_cwd ON search_sessions (cwd);
-CREATE INDEX search_sessions_harness ON search_sessions (harness);`;
+CREATE INDEX IF NOT EXISTS search_sessions_cwd ON search_sessions (cwd);
+CREATE INDEX IF NOT EXISTS search_sessions_harness ON search_sessions (harness);`;
 
 const DDL = `
 CREATE TABLE search_index (
@@ -98,8 +98,8 @@ DELETE FROM search_events;`,
   // Schema 2 → 3: the facets. Backfilling them needs every session's header, which the index does
   // not have: it starts over as for schema 2 (new generation, no rows) and the next sync files
   // every session under its facets while re-reading it.
-  3: `ALTER TABLE search_sessions ADD COLUMN cwd text, ADD COLUMN harness text;
-ALTER TABLE search_snapshots ADD COLUMN filter text;
+  3: `ALTER TABLE search_sessions ADD COLUMN IF NOT EXISTS cwd text, ADD COLUMN IF NOT EXISTS harness text;
+ALTER TABLE search_snapshots ADD COLUMN IF NOT EXISTS filter text;
 ${FACETS_INDEX_DDL}
 UPDATE search_index SET generation = generation + 1;
 DELETE FROM search_snapshots;

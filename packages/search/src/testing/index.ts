@@ -14,3 +14,4 @@ export {
   type ReadCounter,
 } from './corpus.js';
 export { searchLabelSuite, testLabeler, labelEvent } from './label-suite.js';
+export { searchFacetSuite, testFacets, facetHeader, allPages } from './facet-suite.js';
