@@ -83,7 +83,12 @@ export class IndexWriter implements SearchIndexStore {
   }
 
   /** Creates or re-binds the session's bookkeeping before indexing; returns the row as it now is. */
-  begin(sessionId: SessionId, incarnation: string | null, mode: BeginMode, header: SessionHeader): SessionRow {
+  begin(
+    sessionId: SessionId,
+    incarnation: string | null,
+    mode: BeginMode,
+    header: SessionHeader,
+  ): SessionRow {
     return guard(() => this.#begin(sessionId, incarnation, mode, header), sessionId);
   }
 

@@ -80,7 +80,10 @@ describe('facets (SQLite): schema and filtered paging', () => {
             for (const [n, spec] of sessions.entries()) {
               const id = `s${n}`;
               const live = new Session({ header: facetHeader(id, spec.cwd, spec.harness) });
-              await live.append([user('filler'), ...Array.from({ length: spec.matches }, () => user('tern'))]);
+              await live.append([
+                user('filler'),
+                ...Array.from({ length: spec.matches }, () => user('tern')),
+              ]);
               index.indexLive(live);
               const harness = spec.harness ?? 'strand';
               if (

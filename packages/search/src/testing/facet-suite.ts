@@ -1,5 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { newSessionHeader, Session, SessionId, type SessionHeader, type SourceHarness } from '@strand/session';
+import {
+  newSessionHeader,
+  Session,
+  SessionId,
+  type SessionHeader,
+  type SourceHarness,
+} from '@strand/session';
 import { isSearchIndexError } from '../errors.js';
 import type { FacetExtractor } from '../facets.js';
 import type { SearchIndex } from '../search-index.js';
