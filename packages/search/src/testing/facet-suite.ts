@@ -121,6 +121,22 @@ export function searchFacetSuite(engine: string, openIndex: OpenSearchIndex): vo
       expect(ids(await index.search('plover', { harness: 'strand' }))).toEqual([]);
     });
 
+    it('files a session under its durable header once memory gives way to the log', async () => {
+      // Memory indexed a session that never became durable (no incarnation); the log then holds
+      // another incarnation of that id, under another project. Its facets follow the log, as its
+      // rows do: the memory's project finds nothing.
+      const memory = new Session({ header: facetHeader('torn', '/work/memory') });
+      await memory.append(user('plover in memory'));
+      corpus.store.attach(memory);
+      await index.indexLive(memory);
+      expect(ids(await index.search('plover', { cwd: '/work/memory' }))).toEqual(['torn']);
+      corpus.store.detach(memory);
+      await stored('torn', '/work/disk');
+      await index.sync(corpus.sources);
+      expect(ids(await index.search('plover', { cwd: '/work/memory' }))).toEqual([]);
+      expect(ids(await index.search('plover', { cwd: '/work/disk' }))).toEqual(['torn']);
+    });
+
     it('finds a replaced session only under its new facets, and a deleted one under none', async () => {
       await stored('moved', '/work/old');
       await stored('gone', '/work/old');
@@ -156,6 +172,26 @@ export function searchFacetSuite(engine: string, openIndex: OpenSearchIndex): vo
         // The filter is part of the query: every page but the last is full.
         for (const page of pages.slice(0, -1)) expect(page.results).toHaveLength(limit);
       }
+    });
+
+    it('keeps a filtered cursor valid across appends and new sessions between pages', async () => {
+      const sessions: Session[] = [];
+      for (let i = 0; i < 6; i++) sessions.push(await stored(`s${i}`, i % 2 === 0 ? '/work/a' : '/work/b'));
+      await index.sync(corpus.sources);
+      const first = await index.search('plover', { limit: 2, cwd: '/work/a' });
+      for (const session of sessions) await session.append(user('plover again'));
+      await stored('late', '/work/a');
+      await index.sync(corpus.sources);
+      const seen = [...ids(first)];
+      let cursor = first.nextCursor ?? undefined;
+      while (cursor !== undefined) {
+        const page = await index.search('plover', { limit: 2, cwd: '/work/a', cursor });
+        seen.push(...ids(page));
+        cursor = page.nextCursor ?? undefined;
+      }
+      // A session first indexed after the first page belongs to the next search.
+      expect(seen.sort()).toEqual(['s0', 's2', 's4']);
+      expect(sorted(await index.search('plover', { cwd: '/work/a' }))).toEqual(['late', 's0', 's2', 's4']);
     });
 
     it('continues a filtered cursor only under the same filter', async () => {
