@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   newSessionHeader,
   Session,
@@ -10,8 +10,8 @@ import { isSearchIndexError } from '../errors.js';
 import type { FacetExtractor } from '../facets.js';
 import type { SearchIndex } from '../search-index.js';
 import type { SearchOptions, SearchPage } from '../types.js';
-import { openTestCorpus, persistedSession, user, type TestCorpus } from './corpus.js';
-import { disposedAfterEach, type OpenSearchIndex } from './harness.js';
+import { persistedSession, user } from './corpus.js';
+import { withTestIndex, type OpenSearchIndex } from './harness.js';
 import { labelEvent, testLabeler } from './label-suite.js';
 
 /** The suites' facet extractor: the header's `cwd`, and its source's harness (`'strand'` without one). */
@@ -60,19 +60,10 @@ export async function allPages(
  */
 export function searchFacetSuite(engine: string, openIndex: OpenSearchIndex): void {
   describe(`search index (${engine}): facets`, () => {
-    const open = disposedAfterEach(openIndex);
-    let corpus: TestCorpus;
-    let index: SearchIndex;
-    beforeEach(async () => {
-      corpus = await openTestCorpus();
-      index = (await open({ labeler: testLabeler, facets: testFacets })).index;
-    });
-    afterEach(async () => {
-      await corpus.dispose();
-    });
+    const fixture = withTestIndex(openIndex, { labeler: testLabeler, facets: testFacets });
 
     const stored = (id: string, cwd?: string, harness?: SourceHarness, text = 'shared plover') =>
-      persistedSession(corpus.persistence, id, [user(text)], facetHeader(id, cwd, harness));
+      persistedSession(fixture.corpus.persistence, id, [user(text)], facetHeader(id, cwd, harness));
 
     it('narrows by cwd, by harness, by both, and not at all without a filter', async () => {
       await stored('a1', '/work/a');
@@ -80,34 +71,44 @@ export function searchFacetSuite(engine: string, openIndex: OpenSearchIndex): vo
       await stored('a2', '/work/a', 'codex');
       await stored('c1', undefined, 'claude-code');
       await stored('sub', '/work/a/sub');
-      await index.sync(corpus.sources);
-      expect(sorted(await index.search('plover'))).toEqual(['a1', 'a2', 'b1', 'c1', 'sub']);
-      expect(sorted(await index.search('plover', { cwd: '/work/a' }))).toEqual(['a1', 'a2']);
-      expect(sorted(await index.search('plover', { harness: 'codex' }))).toEqual(['a2']);
-      expect(sorted(await index.search('plover', { harness: 'strand' }))).toEqual(['a1', 'b1', 'sub']);
-      expect(sorted(await index.search('plover', { cwd: '/work/a', harness: 'strand' }))).toEqual(['a1']);
-      expect(sorted(await index.search('plover', { cwd: '/work/a', harness: 'claude-code' }))).toEqual([]);
-      expect(sorted(await index.search('plover', { cwd: '/nowhere' }))).toEqual([]);
+      await fixture.index.sync(fixture.corpus.sources);
+      expect(sorted(await fixture.index.search('plover'))).toEqual(['a1', 'a2', 'b1', 'c1', 'sub']);
+      expect(sorted(await fixture.index.search('plover', { cwd: '/work/a' }))).toEqual(['a1', 'a2']);
+      expect(sorted(await fixture.index.search('plover', { harness: 'codex' }))).toEqual(['a2']);
+      expect(sorted(await fixture.index.search('plover', { harness: 'strand' }))).toEqual([
+        'a1',
+        'b1',
+        'sub',
+      ]);
+      expect(sorted(await fixture.index.search('plover', { cwd: '/work/a', harness: 'strand' }))).toEqual([
+        'a1',
+      ]);
+      expect(
+        sorted(await fixture.index.search('plover', { cwd: '/work/a', harness: 'claude-code' })),
+      ).toEqual([]);
+      expect(sorted(await fixture.index.search('plover', { cwd: '/nowhere' }))).toEqual([]);
       // Undefined fields do not narrow.
-      expect(sorted(await index.search('plover', { cwd: undefined, harness: undefined }))).toHaveLength(5);
+      expect(
+        sorted(await fixture.index.search('plover', { cwd: undefined, harness: undefined })),
+      ).toHaveLength(5);
     });
 
     it('narrows label matches too, and keeps them first', async () => {
       await persistedSession(
-        corpus.persistence,
+        fixture.corpus.persistence,
         'titled-a',
         [user('nothing'), labelEvent('Plover notes')],
         facetHeader('titled-a', '/work/a'),
       );
       await persistedSession(
-        corpus.persistence,
+        fixture.corpus.persistence,
         'titled-b',
         [labelEvent('Plover notes')],
         facetHeader('titled-b', '/work/b'),
       );
       await stored('a1', '/work/a');
-      await index.sync(corpus.sources);
-      const page = await index.search('plover', { cwd: '/work/a' });
+      await fixture.index.sync(fixture.corpus.sources);
+      const page = await fixture.index.search('plover', { cwd: '/work/a' });
       expect(ids(page)).toEqual(['titled-a', 'a1']);
       expect(page.results[0]!.label).toBe('Plover notes');
     });
@@ -115,10 +116,10 @@ export function searchFacetSuite(engine: string, openIndex: OpenSearchIndex): vo
     it('files a live session under its header before it is persisted', async () => {
       const live = new Session({ header: facetHeader('live', '/work/live', 'gemini') });
       await live.append(user('plover in memory'));
-      await index.indexLive(live);
-      expect(ids(await index.search('plover', { cwd: '/work/live' }))).toEqual(['live']);
-      expect(ids(await index.search('plover', { harness: 'gemini' }))).toEqual(['live']);
-      expect(ids(await index.search('plover', { harness: 'strand' }))).toEqual([]);
+      await fixture.index.indexLive(live);
+      expect(ids(await fixture.index.search('plover', { cwd: '/work/live' }))).toEqual(['live']);
+      expect(ids(await fixture.index.search('plover', { harness: 'gemini' }))).toEqual(['live']);
+      expect(ids(await fixture.index.search('plover', { harness: 'strand' }))).toEqual([]);
     });
 
     it('files a session under its durable header once memory gives way to the log', async () => {
@@ -127,30 +128,30 @@ export function searchFacetSuite(engine: string, openIndex: OpenSearchIndex): vo
       // rows do: the memory's project finds nothing.
       const memory = new Session({ header: facetHeader('torn', '/work/memory') });
       await memory.append(user('plover in memory'));
-      corpus.store.attach(memory);
-      await index.indexLive(memory);
-      expect(ids(await index.search('plover', { cwd: '/work/memory' }))).toEqual(['torn']);
-      corpus.store.detach(memory);
+      fixture.corpus.store.attach(memory);
+      await fixture.index.indexLive(memory);
+      expect(ids(await fixture.index.search('plover', { cwd: '/work/memory' }))).toEqual(['torn']);
+      fixture.corpus.store.detach(memory);
       await stored('torn', '/work/disk');
-      await index.sync(corpus.sources);
-      expect(ids(await index.search('plover', { cwd: '/work/memory' }))).toEqual([]);
-      expect(ids(await index.search('plover', { cwd: '/work/disk' }))).toEqual(['torn']);
+      await fixture.index.sync(fixture.corpus.sources);
+      expect(ids(await fixture.index.search('plover', { cwd: '/work/memory' }))).toEqual([]);
+      expect(ids(await fixture.index.search('plover', { cwd: '/work/disk' }))).toEqual(['torn']);
     });
 
     it('finds a replaced session only under its new facets, and a deleted one under none', async () => {
       await stored('moved', '/work/old');
       await stored('gone', '/work/old');
-      await index.sync(corpus.sources);
-      expect(sorted(await index.search('plover', { cwd: '/work/old' }))).toEqual(['gone', 'moved']);
-      await corpus.persistence.delete(SessionId('moved'));
+      await fixture.index.sync(fixture.corpus.sources);
+      expect(sorted(await fixture.index.search('plover', { cwd: '/work/old' }))).toEqual(['gone', 'moved']);
+      await fixture.corpus.persistence.delete(SessionId('moved'));
       await stored('moved', '/work/new', 'codex');
-      await corpus.persistence.delete(SessionId('gone'));
-      await index.sync(corpus.sources);
-      expect(sorted(await index.search('plover', { cwd: '/work/old' }))).toEqual([]);
-      expect(sorted(await index.search('plover', { cwd: '/work/new' }))).toEqual(['moved']);
-      expect(sorted(await index.search('plover', { harness: 'codex' }))).toEqual(['moved']);
-      expect(sorted(await index.search('plover', { harness: 'strand' }))).toEqual([]);
-      expect(sorted(await index.search('plover'))).toEqual(['moved']);
+      await fixture.corpus.persistence.delete(SessionId('gone'));
+      await fixture.index.sync(fixture.corpus.sources);
+      expect(sorted(await fixture.index.search('plover', { cwd: '/work/old' }))).toEqual([]);
+      expect(sorted(await fixture.index.search('plover', { cwd: '/work/new' }))).toEqual(['moved']);
+      expect(sorted(await fixture.index.search('plover', { harness: 'codex' }))).toEqual(['moved']);
+      expect(sorted(await fixture.index.search('plover', { harness: 'strand' }))).toEqual([]);
+      expect(sorted(await fixture.index.search('plover'))).toEqual(['moved']);
     });
 
     it('pages a filtered search with full pages, never repeating or skipping a session', async () => {
@@ -160,12 +161,12 @@ export function searchFacetSuite(engine: string, openIndex: OpenSearchIndex): vo
         const cwd = i % 3 === 0 ? '/work/other' : '/work/mine';
         // Labels on a few, so label matches and event matches share the filtered pages.
         const inputs = i % 4 === 1 ? [labelEvent(`plover ${i}`), user('plover')] : [user(`plover ${i}`)];
-        await persistedSession(corpus.persistence, id, inputs, facetHeader(id, cwd));
+        await persistedSession(fixture.corpus.persistence, id, inputs, facetHeader(id, cwd));
         if (cwd === '/work/mine') expected.push(id);
       }
-      await index.sync(corpus.sources);
+      await fixture.index.sync(fixture.corpus.sources);
       for (const limit of [1, 2, 3, 5]) {
-        const pages = await allPages(index, 'plover', { limit, cwd: '/work/mine' });
+        const pages = await allPages(fixture.index, 'plover', { limit, cwd: '/work/mine' });
         const seen = pages.flatMap(ids);
         expect(seen).toHaveLength(expected.length);
         expect([...seen].sort()).toEqual([...expected].sort());
@@ -177,54 +178,59 @@ export function searchFacetSuite(engine: string, openIndex: OpenSearchIndex): vo
     it('keeps a filtered cursor valid across appends and new sessions between pages', async () => {
       const sessions: Session[] = [];
       for (let i = 0; i < 6; i++) sessions.push(await stored(`s${i}`, i % 2 === 0 ? '/work/a' : '/work/b'));
-      await index.sync(corpus.sources);
-      const first = await index.search('plover', { limit: 2, cwd: '/work/a' });
+      await fixture.index.sync(fixture.corpus.sources);
+      const first = await fixture.index.search('plover', { limit: 2, cwd: '/work/a' });
       for (const session of sessions) await session.append(user('plover again'));
       await stored('late', '/work/a');
-      await index.sync(corpus.sources);
+      await fixture.index.sync(fixture.corpus.sources);
       const seen = [...ids(first)];
       let cursor = first.nextCursor ?? undefined;
       while (cursor !== undefined) {
-        const page = await index.search('plover', { limit: 2, cwd: '/work/a', cursor });
+        const page = await fixture.index.search('plover', { limit: 2, cwd: '/work/a', cursor });
         seen.push(...ids(page));
         cursor = page.nextCursor ?? undefined;
       }
       // A session first indexed after the first page belongs to the next search.
       expect(seen.sort()).toEqual(['s0', 's2', 's4']);
-      expect(sorted(await index.search('plover', { cwd: '/work/a' }))).toEqual(['late', 's0', 's2', 's4']);
+      expect(sorted(await fixture.index.search('plover', { cwd: '/work/a' }))).toEqual([
+        'late',
+        's0',
+        's2',
+        's4',
+      ]);
     });
 
     it('continues a filtered cursor only under the same filter', async () => {
       for (let i = 0; i < 4; i++) await stored(`s${i}`, '/work/a');
       await stored('b', '/work/b');
-      await index.sync(corpus.sources);
-      const first = await index.search('plover', { limit: 2, cwd: '/work/a' });
+      await fixture.index.sync(fixture.corpus.sources);
+      const first = await fixture.index.search('plover', { limit: 2, cwd: '/work/a' });
       const cursor = first.nextCursor!;
       expect(cursor).toEqual(expect.any(String));
       for (const other of [{}, { cwd: '/work/b' }, { cwd: '/work/a', harness: 'strand' }]) {
-        const refused = await index.search('plover', { limit: 2, cursor, ...other }).then(
+        const refused = await fixture.index.search('plover', { limit: 2, cursor, ...other }).then(
           () => undefined,
           (error: unknown) => error,
         );
         expect(isSearchIndexError(refused, 'SEARCH_INVALID_QUERY')).toBe(true);
       }
       // And an unfiltered cursor is not continued as a filtered one.
-      const unfiltered = await index.search('plover', { limit: 2 });
-      const refused = await index
+      const unfiltered = await fixture.index.search('plover', { limit: 2 });
+      const refused = await fixture.index
         .search('plover', { limit: 2, cursor: unfiltered.nextCursor!, cwd: '/work/a' })
         .then(
           () => undefined,
           (error: unknown) => error,
         );
       expect(isSearchIndexError(refused, 'SEARCH_INVALID_QUERY')).toBe(true);
-      const rest = await index.search('plover', { limit: 2, cursor, cwd: '/work/a' });
+      const rest = await fixture.index.search('plover', { limit: 2, cursor, cwd: '/work/a' });
       expect([...ids(first), ...ids(rest)].sort()).toEqual(['s0', 's1', 's2', 's3']);
     });
 
     it('finds nothing under a filter when the index files sessions under no facets', async () => {
-      const bare = (await open({})).index;
+      const bare = (await fixture.open({})).index;
       await stored('a1', '/work/a');
-      await bare.sync(corpus.sources);
+      await bare.sync(fixture.corpus.sources);
       expect(ids(await bare.search('plover'))).toEqual(['a1']);
       expect(ids(await bare.search('plover', { cwd: '/work/a' }))).toEqual([]);
       expect(ids(await bare.search('plover', { harness: 'strand' }))).toEqual([]);
