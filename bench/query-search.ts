@@ -18,6 +18,11 @@
  * word, two words — every prefix from two characters on is searched (first page of 20), and
  * `searchTypeAheadP95Ms` is the p95 over all of them (target ≤ 100 ms).
  *
+ * Filtered type-ahead: every session is filed under one of 20 project folders (`cwd`), as a host's
+ * are (`sessionFacets`), and the same prefixes are searched narrowed to one project, as the web UI
+ * does with a project filter set: `searchFilteredTypeAheadP95Ms`. The filter is part of the index
+ * query, so no header is read per keystroke.
+ *
  * `STRAND_BENCH_SEARCH_SESSIONS` (default 10,000) shrinks the corpus to check the benchmark runs;
  * figures are only meaningful at the default.
  */
@@ -25,7 +30,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SessionSearchIndex } from '@strand/search';
-import { titleLabeler } from '@strand/stack';
+import { sessionFacets, titleLabeler } from '@strand/stack';
 import { newSessionHeader, Session, SessionId, type SessionEventInput } from '@strand/session';
 import { mulberry32, VOCABULARY, workloadEvents, workloadTurns } from '@strand/workload';
 
@@ -33,12 +38,16 @@ const SESSIONS = Number(process.env.STRAND_BENCH_SEARCH_SESSIONS ?? 10_000);
 const EVENTS_PER_SESSION = 100; // rounded up to whole turns: 105
 const SEARCHES = 200;
 const WARMUP = 20;
+/** Project folders the sessions are spread over; the filtered type-ahead narrows to one. */
+const PROJECTS = 20;
+const projectOf = (s: number): string => `/work/project-${s % PROJECTS}`;
 
 export interface SearchBenchFigures {
   indexEventsPerSec: number;
   searchP50Ms: number;
   searchP99Ms: number;
   searchTypeAheadP95Ms: number;
+  searchFilteredTypeAheadP95Ms: number;
 }
 
 /** Session `s`'s title: three vocabulary words, the same for every run. */
@@ -65,7 +74,11 @@ function percentile(sorted: readonly number[], p: number): number {
 
 export async function benchSearch(): Promise<SearchBenchFigures> {
   const dir = mkdtempSync(path.join(tmpdir(), 'strand-bench-search-'));
-  const index = SessionSearchIndex.open({ path: path.join(dir, 'search.db'), labeler: titleLabeler });
+  const index = SessionSearchIndex.open({
+    path: path.join(dir, 'search.db'),
+    labeler: titleLabeler,
+    facets: sessionFacets,
+  });
   try {
     let events = 0;
     let rows = 0;
@@ -78,6 +91,7 @@ export async function benchSearch(): Promise<SearchBenchFigures> {
       const header = newSessionHeader({
         id: SessionId(`bench-${String(s).padStart(5, '0')}`),
         createdAt: 1_700_000_000_000 + s,
+        cwd: projectOf(s),
       });
       const session = new Session({ header, events: workloadEvents(inputs) });
       const started = performance.now();
@@ -138,6 +152,16 @@ export async function benchSearch(): Promise<SearchBenchFigures> {
         typedTimes.push({ prefix, ms });
       }
     }
+    const filteredTypeAhead: number[] = [];
+    const project = projectOf(Math.floor(SESSIONS / 2));
+    for (const query of typed) {
+      for (const prefix of prefixes(query)) {
+        const started = performance.now();
+        await index.search(prefix, { limit: 20, cwd: project });
+        filteredTypeAhead.push(performance.now() - started);
+      }
+    }
+    filteredTypeAhead.sort((a, b) => a - b);
     // The slowest keystrokes, so a missed target says which kind of query missed it.
     const slowest = typedTimes.sort((a, b) => b.ms - a.ms).slice(0, 5);
     console.log(
@@ -152,6 +176,7 @@ export async function benchSearch(): Promise<SearchBenchFigures> {
       searchP50Ms: Number(percentile(firstPage, 50).toFixed(2)),
       searchP99Ms: Number(percentile(firstPage, 99).toFixed(2)),
       searchTypeAheadP95Ms: Number(percentile(typeAhead, 95).toFixed(2)),
+      searchFilteredTypeAheadP95Ms: Number(percentile(filteredTypeAhead, 95).toFixed(2)),
     };
     // CPU time beside wall time: on a shared machine the wall figures include waiting for a core.
     console.log(
@@ -162,6 +187,9 @@ export async function benchSearch(): Promise<SearchBenchFigures> {
     );
     console.log(
       `  search as you type (${typeAhead.length} prefixes of ${JSON.stringify(typed)}): p95 ${figures.searchTypeAheadP95Ms} ms, max ${typeAhead.at(-1)!.toFixed(2)} ms`,
+    );
+    console.log(
+      `  search as you type in one project of ${PROJECTS} (cwd ${project}): p95 ${figures.searchFilteredTypeAheadP95Ms} ms, max ${filteredTypeAhead.at(-1)!.toFixed(2)} ms`,
     );
     if (nextPage.length > 0) {
       console.log(

@@ -166,8 +166,9 @@ export const METHODS = {
       harness: z.enum(SEARCH_HARNESSES).optional(),
     }),
     /**
-     * With `cwd`/`harness`, a page holds the matching sessions of one or more pages of the
-     * unfiltered order: it may be short (even empty) while `nextCursor` says there is more.
+     * With `cwd`/`harness`, the index narrows inside its query: a page holds up to `limit`
+     * matching sessions, as without a filter, and `nextCursor` continues only the same query under
+     * the same filter.
      */
     result: z.object({ results: z.array(searchResultSchema), nextCursor: z.string().optional() }),
   },

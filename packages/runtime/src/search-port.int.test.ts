@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startHost, type RunningHost } from '@strand/host';
 import { persistenceWriter } from '@strand/persistence';
 import type { SearchResult } from '@strand/protocol';
@@ -98,6 +98,46 @@ describe('session.search through the runtime', () => {
       cursor = page.nextCursor;
     } while (cursor !== undefined);
     expect(seen.sort()).toEqual(['a1', 'a3', 'b1']);
+  });
+
+  it('narrows inside the index: full filtered pages, and no call lists the persisted headers', async () => {
+    for (let i = 0; i < 6; i++) await stored(`mine${i}`, ['common word'], { cwd: '/work/mine' });
+    for (let i = 0; i < 6; i++) await stored(`other${i}`, ['common word'], { cwd: '/work/other' });
+    await sync();
+    // A spy on the real persistence: it counts, the listing still runs.
+    const list = vi.spyOn(runtime.services.persistence, 'list');
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = await search({
+        query: 'common',
+        cwd: '/work/mine',
+        limit: 4,
+        ...(cursor === undefined ? {} : { cursor }),
+      });
+      pages++;
+      // The filter is part of the index's query, so the first page is full.
+      if (page.nextCursor !== undefined) expect(page.results).toHaveLength(4);
+      seen.push(...page.results.map((r) => r.sessionId));
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    expect(pages).toBe(2);
+    expect(seen.sort()).toEqual(['mine0', 'mine1', 'mine2', 'mine3', 'mine4', 'mine5']);
+    expect(list).not.toHaveBeenCalled();
+    list.mockRestore();
+  });
+
+  it('refuses a filtered cursor for another filter as invalid params of the search', async () => {
+    for (let i = 0; i < 3; i++) await stored(`s${i}`, ['common word'], { cwd: '/work/mine' });
+    await sync();
+    const first = await search({ query: 'common', cwd: '/work/mine', limit: 1 });
+    const reply = await client.request('session.search', {
+      query: 'common',
+      limit: 1,
+      cursor: first.nextCursor,
+    });
+    expect(reply.error).toMatchObject({ code: -33100 });
   });
 
   it('refuses an unknown harness or an empty project folder as invalid params', async () => {

@@ -8,7 +8,7 @@ import {
 } from '@strand/postgres';
 import type { ProjectionRegistry } from '@strand/projection';
 import type { SearchIndex } from '@strand/search';
-import { openFileStores, titleLabeler, type StackStores } from '@strand/stack';
+import { openFileStores, sessionFacets, titleLabeler, type StackStores } from '@strand/stack';
 import { postgresPoolSize, type ResolvedRuntimeOptions } from './runtime-options.js';
 
 /** The search index of either store (SQLite FTS5 file, or PostgreSQL full-text search). */
@@ -56,8 +56,9 @@ async function openPostgresStores(
       await cache.drain();
       await cache.closeAsync();
     });
-    // Titles are searchable and a title match ranks first, as on SQLite (openDerivedStores).
-    const search = await openPostgresSearchIndex({ url, labeler: titleLabeler });
+    // Titles are searchable and a title match ranks first, and facets narrow a search, as on
+    // SQLite (openDerivedStores).
+    const search = await openPostgresSearchIndex({ url, labeler: titleLabeler, facets: sessionFacets });
     opened.push(() => search.close());
     const leases = await SessionLeases.open({
       url,

@@ -102,7 +102,7 @@ export async function openStrandRuntime(options: RuntimeOptions): Promise<Strand
     logger,
     agents: agentPort(agents),
     subagents: subagentPort(listing),
-    search: searchPort(search, { persistence, store }),
+    search: searchPort(search),
     catalogs: catalogPort(models, presets),
     ...(coordination === undefined
       ? {}

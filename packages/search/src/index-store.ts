@@ -1,4 +1,4 @@
-import type { SessionEvent, SessionId } from '@strand/session';
+import type { SessionEvent, SessionHeader, SessionId } from '@strand/session';
 import type { SessionRow } from './session-rows.js';
 import type { AppendOutcome, BeginMode, Provenance } from './write-rules.js';
 
@@ -14,8 +14,17 @@ export type MaybePromise<T> = T | Promise<T>;
 export interface SearchIndexStore {
   /** Every bookkeeping row; the sync plans from this view, read before it lists the corpus. */
   sessionRows(): MaybePromise<readonly SessionRow[]>;
-  /** Creates or re-binds the session's bookkeeping before indexing; returns the row as it now is. */
-  begin(sessionId: SessionId, incarnation: string | null, mode: BeginMode): MaybePromise<SessionRow>;
+  /**
+   * Creates or re-binds the session's bookkeeping before indexing; returns the row as it now is.
+   * A created or re-bound row (another incarnation, a reset) is filed under the facets of `header`
+   * (the incarnation's header: fixed, so a kept row keeps its facets).
+   */
+  begin(
+    sessionId: SessionId,
+    incarnation: string | null,
+    mode: BeginMode,
+    header: SessionHeader,
+  ): MaybePromise<SessionRow>;
   /** Indexes the events from the row's cut (`planAppend`); `stale` when the row changed under the caller. */
   append(
     sessionId: SessionId,

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
-import type { SessionEvent, SessionId } from '@strand/session';
+import type { SessionEvent, SessionHeader, SessionId } from '@strand/session';
 import type { LabelExtractor, TextExtractor } from './default-extractor.js';
+import { indexedFacets, type FacetExtractor } from './facets.js';
 import { SearchIndexError } from './errors.js';
 import type { SearchIndexStore } from './index-store.js';
 import { SessionRows, type SessionRow } from './session-rows.js';
@@ -26,9 +27,15 @@ export { MAX_INDEXED_CHARS, type AppendOutcome, type BeginMode, type Provenance 
 export class IndexWriter implements SearchIndexStore {
   readonly #extract: TextExtractor;
   readonly #label: LabelExtractor | undefined;
+  readonly #facets: FacetExtractor | undefined;
   readonly sessions: SessionRows;
   readonly #text: TextRows;
-  readonly #begin: (sessionId: SessionId, incarnation: string | null, mode: BeginMode) => SessionRow;
+  readonly #begin: (
+    sessionId: SessionId,
+    incarnation: string | null,
+    mode: BeginMode,
+    header: SessionHeader,
+  ) => SessionRow;
   readonly #append: (
     sessionId: SessionId,
     incarnation: string | null,
@@ -38,13 +45,20 @@ export class IndexWriter implements SearchIndexStore {
   ) => AppendOutcome;
   readonly #drop: (sessionId: SessionId, sid: number | undefined) => boolean;
 
-  constructor(db: Database.Database, extractor: TextExtractor, labeler?: LabelExtractor) {
+  constructor(
+    db: Database.Database,
+    extractor: TextExtractor,
+    labeler?: LabelExtractor,
+    facets?: FacetExtractor,
+  ) {
     this.#extract = extractor;
     this.#label = labeler;
+    this.#facets = facets;
     this.sessions = new SessionRows(db);
     this.#text = new TextRows(db);
-    this.#begin = db.transaction((sessionId: SessionId, incarnation: string | null, mode: BeginMode) =>
-      this.#beginNow(sessionId, incarnation, mode),
+    this.#begin = db.transaction(
+      (sessionId: SessionId, incarnation: string | null, mode: BeginMode, header: SessionHeader) =>
+        this.#beginNow(sessionId, incarnation, mode, header),
     );
     this.#append = db.transaction(
       (
@@ -69,8 +83,13 @@ export class IndexWriter implements SearchIndexStore {
   }
 
   /** Creates or re-binds the session's bookkeeping before indexing; returns the row as it now is. */
-  begin(sessionId: SessionId, incarnation: string | null, mode: BeginMode): SessionRow {
-    return guard(() => this.#begin(sessionId, incarnation, mode), sessionId);
+  begin(
+    sessionId: SessionId,
+    incarnation: string | null,
+    mode: BeginMode,
+    header: SessionHeader,
+  ): SessionRow {
+    return guard(() => this.#begin(sessionId, incarnation, mode, header), sessionId);
   }
 
   /** Indexes the events with `seq >= cut`, in one transaction, stopping at a gap (`planAppend`). */
@@ -89,13 +108,19 @@ export class IndexWriter implements SearchIndexStore {
     return guard(() => this.#drop(sessionId, sid), sessionId);
   }
 
-  #beginNow(sessionId: SessionId, incarnation: string | null, mode: BeginMode): SessionRow {
+  #beginNow(
+    sessionId: SessionId,
+    incarnation: string | null,
+    mode: BeginMode,
+    header: SessionHeader,
+  ): SessionRow {
     const row = this.sessions.get(sessionId);
-    if (row === undefined) return this.sessions.insert(sessionId, incarnation);
+    if (row === undefined)
+      return this.sessions.insert(sessionId, incarnation, indexedFacets(this.#facets, header));
     const step = planBegin(row, incarnation, mode);
     if (step.kind === 'reset') {
       this.#text.deleteFrom(row.sid, 0);
-      this.sessions.reset(row.sid, incarnation);
+      this.sessions.reset(row.sid, incarnation, indexedFacets(this.#facets, header));
     } else if (step.kind === 'truncate') {
       this.#text.deleteFrom(row.sid, step.from);
       this.sessions.setProgress(row.sid, step.from, row.durableCut);

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { IndexedFacets } from './facets.js';
 import type { MatchRow } from './ranked-window.js';
 import { HIGHLIGHT_END, HIGHLIGHT_START, SNIPPET_ELLIPSIS } from './snippet.js';
 
@@ -7,8 +8,31 @@ export type { MatchRow } from './ranked-window.js';
 /** Tokens FTS5's `snippet()` may return (its maximum is 64); the result is then bounded in characters. */
 const SNIPPET_TOKENS = 24;
 
+/**
+ * The sessions a facet filter keeps, as a condition on a packed rowid: the `IN` subquery is not
+ * correlated, so SQLite evaluates it once per statement (over the facet indexes) and probes it per
+ * matching row. Only the filter's narrowing fields appear, so each uses its index.
+ */
+function facetCondition(rowid: string, filter: IndexedFacets): string {
+  const where = [
+    ...(filter.cwd === null ? [] : ['cwd = ?']),
+    ...(filter.harness === null ? [] : ['harness = ?']),
+  ];
+  return `(${rowid} >> 32) IN (SELECT sid FROM search_sessions WHERE ${where.join(' AND ')})`;
+}
+
+/** The filter's values in the order `facetCondition` binds them. */
+function facetValues(filter: IndexedFacets): string[] {
+  return [...(filter.cwd === null ? [] : [filter.cwd]), ...(filter.harness === null ? [] : [filter.harness])];
+}
+
+type FilteredKind = 'firstWindow' | 'window' | 'labels';
+
 /** Read-side statements over the FTS table. */
 export class MatchQueries {
+  readonly #db: Database.Database;
+  /** Filtered variants, prepared on first use: one per kind and set of narrowing fields. */
+  readonly #filtered = new Map<string, Database.Statement<unknown[], MatchRow>>();
   readonly #firstWindow: Database.Statement<[string, number], MatchRow>;
   readonly #window: Database.Statement<[string, number, number], MatchRow>;
   readonly #sessionHits: Database.Statement<[string, number, number, number], MatchRow>;
@@ -20,6 +44,7 @@ export class MatchQueries {
   readonly #labelOf: Database.Statement<[number, number], string>;
 
   constructor(db: Database.Database) {
+    this.#db = db;
     const columns = 'rowid >> 32, rowid & 4294967295, bm25(search_text)';
     // Newest rows first (descending rowid), so a window is the next `size` matches below a session
     // boundary; FTS5 walks its doclists backwards and stops at LIMIT.
@@ -89,9 +114,13 @@ export class MatchQueries {
     return text === undefined || text === '' ? null : text;
   }
 
-  /** Sessions whose current label matches, best first: at most `limit` rows `[sid, label seq, bm25]`. */
-  labels(expression: string, limit: number): MatchRow[] {
-    return this.#labels.all(expression, limit);
+  /**
+   * Sessions whose current label matches, best first: at most `limit` rows `[sid, label seq, bm25]`;
+   * with a filter, only sessions filed under its facets.
+   */
+  labels(expression: string, limit: number, filter?: IndexedFacets): MatchRow[] {
+    if (filter === undefined) return this.#labels.all(expression, limit);
+    return this.#statement('labels', filter).all(expression, ...facetValues(filter), limit);
   }
 
   /** The label event `seq` set, if it is still the session's label and still matches; else undefined. */
@@ -99,11 +128,29 @@ export class MatchQueries {
     return this.#currentLabel.get(expression, sid, seq, sid, sid);
   }
 
-  /** The next `size` matching rows of sessions with `sid < upperSid` (all sessions for `null`), newest first. */
-  window(expression: string, upperSid: number | null, size: number): MatchRow[] {
+  /**
+   * The next `size` matching rows of sessions with `sid < upperSid` (all sessions for `null`),
+   * newest first; with a filter, only rows of sessions filed under its facets, so a window holds
+   * `size` rows that pass it.
+   */
+  window(expression: string, upperSid: number | null, size: number, filter?: IndexedFacets): MatchRow[] {
+    if (filter === undefined)
+      return upperSid === null
+        ? this.#firstWindow.all(expression, size)
+        : this.#window.all(expression, upperSid, size);
     return upperSid === null
-      ? this.#firstWindow.all(expression, size)
-      : this.#window.all(expression, upperSid, size);
+      ? this.#statement('firstWindow', filter).all(expression, ...facetValues(filter), size)
+      : this.#statement('window', filter).all(expression, upperSid, ...facetValues(filter), size);
+  }
+
+  #statement(kind: FilteredKind, filter: IndexedFacets): Database.Statement<unknown[], MatchRow> {
+    const key = `${kind}:${filter.cwd !== null}:${filter.harness !== null}`;
+    let statement = this.#filtered.get(key);
+    if (statement === undefined) {
+      statement = this.#db.prepare<unknown[], MatchRow>(filteredSql(kind, filter)).raw();
+      this.#filtered.set(key, statement);
+    }
+    return statement;
   }
 
   /** The session's best `limit` matching rows (a fallback when a snapshot's hits no longer match). */
@@ -124,5 +171,26 @@ export class MatchQueries {
   /** FTS5's snippet of one event, or undefined when it no longer exists or no longer matches. */
   snippet(expression: string, sid: number, seq: number): string | undefined {
     return this.#snippet.get(expression, sid, seq);
+  }
+}
+
+/** The filtered form of the window and label queries above (same order, same limits). */
+function filteredSql(kind: FilteredKind, filter: IndexedFacets): string {
+  const columns = 'rowid >> 32, rowid & 4294967295, bm25(search_text)';
+  switch (kind) {
+    case 'firstWindow':
+      return `SELECT ${columns} FROM search_text WHERE search_text MATCH ? AND ${facetCondition('rowid', filter)} ORDER BY rowid DESC LIMIT ?`;
+    case 'window':
+      return `SELECT ${columns} FROM search_text WHERE search_text MATCH ? AND rowid < (? << 32) AND ${facetCondition('rowid', filter)} ORDER BY rowid DESC LIMIT ?`;
+    case 'labels':
+      return `SELECT rowid >> 32, rowid & 4294967295, bm25(search_labels) FROM search_labels
+         WHERE search_labels MATCH ? AND rowid = (SELECT max(m.rowid) FROM search_labels m
+           WHERE m.rowid >= ((search_labels.rowid >> 32) << 32) AND m.rowid < (((search_labels.rowid >> 32) + 1) << 32))
+           AND ${facetCondition('search_labels.rowid', filter)}
+         ORDER BY bm25(search_labels), rowid DESC LIMIT ?`;
+    default: {
+      const unknown: never = kind;
+      throw new Error(`unknown filtered query ${String(unknown)}`);
+    }
   }
 }

@@ -1,4 +1,4 @@
-import type { SessionEvent, SessionId } from '@strand/session';
+import type { SessionEvent, SessionHeader, SessionId } from '@strand/session';
 import type { SearchIndexStore } from './index-store.js';
 import type { IndexWriter } from './index-writer.js';
 import type { BeginMode } from './write-rules.js';
@@ -10,6 +10,8 @@ export const INDEX_BATCH_EVENTS = 1_024;
 export interface LiveLog {
   readonly id: SessionId;
   readonly incarnation: string | undefined;
+  /** Its facets are filed from it when its row is created or re-bound. */
+  readonly header: SessionHeader;
   readonly events: readonly SessionEvent[];
 }
 
@@ -41,8 +43,8 @@ export function* indexMemorySteps(
 ): Generator<IndexCounts, IndexCounts> {
   const incarnation = log.incarnation ?? null;
   const counts: IndexCounts = { events: 0, rows: 0 };
-  let row = writer.begin(log.id, incarnation, beginMode(options));
-  if (row.cut > log.events.length) row = writer.begin(log.id, incarnation, { kind: 'reset' });
+  let row = writer.begin(log.id, incarnation, beginMode(options), log.header);
+  if (row.cut > log.events.length) row = writer.begin(log.id, incarnation, { kind: 'reset' }, log.header);
   for (const batch of batchesFrom(log, row.cut, options.upTo)) {
     const outcome = writer.append(log.id, incarnation, batch, 'memory');
     if (outcome.stale) break;
@@ -93,8 +95,9 @@ export async function indexMemory(
 ): Promise<IndexCounts> {
   const incarnation = log.incarnation ?? null;
   const counts: IndexCounts = { events: 0, rows: 0 };
-  let row = await store.begin(log.id, incarnation, beginMode(options));
-  if (row.cut > log.events.length) row = await store.begin(log.id, incarnation, { kind: 'reset' });
+  let row = await store.begin(log.id, incarnation, beginMode(options), log.header);
+  if (row.cut > log.events.length)
+    row = await store.begin(log.id, incarnation, { kind: 'reset' }, log.header);
   for (const batch of batchesFrom(log, row.cut, options.upTo)) {
     const outcome = await store.append(log.id, incarnation, batch, 'memory');
     if (outcome.stale) break;

@@ -1,5 +1,6 @@
 import { encodeCursor, type SearchCursor } from './cursor.js';
 import { SearchIndexError } from './errors.js';
+import type { IndexedFacets } from './facets.js';
 import type { RankedEntry } from './ranked-window.js';
 import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from './search-index.js';
 
@@ -33,6 +34,8 @@ export interface SnapshotHead {
   readonly generation: number;
   /** The engine's match expression it ranks: a cursor is only valid for the same query. */
   readonly expression: string;
+  /** The facet filter it ranks under (`filterKey`; `null`: unfiltered): part of the query. */
+  readonly filter: string | null;
   /** Where its next rank window starts; `null` when it holds every match. */
   readonly upperSid: number | null;
   /** Entries held (positions 0 … size-1). */
@@ -52,6 +55,8 @@ export interface PageQuery {
   readonly phrases: readonly (readonly string[])[];
   readonly limit: number;
   readonly cursor: SearchCursor | undefined;
+  /** Only sessions filed under these facets (`activeFilter`); `undefined`: every session. */
+  readonly filter: IndexedFacets | undefined;
 }
 
 /** The cursor a page hands out: the snapshot and where the next page starts, or `null` at the end. */
@@ -78,13 +83,16 @@ export function checkCursorIdentity(cursor: SearchCursor, identity: IndexIdentit
 }
 
 /**
- * The cursor's snapshot, if it is still usable for `expression`: `SEARCH_STALE_CURSOR` when
- * it was dropped (expired, pruned, rebuilt), `SEARCH_INVALID_QUERY` when it ranks another query.
+ * The cursor's snapshot, if it is still usable for `expression` under `filter` (a `filterKey`):
+ * `SEARCH_STALE_CURSOR` when it was dropped (expired, pruned, rebuilt), `SEARCH_INVALID_QUERY`
+ * when it ranks another query — another filter included, since its order holds only the sessions
+ * of its own filter.
  */
 export function usableSnapshot(
   head: SnapshotHead | undefined,
   identity: IndexIdentity,
   expression: string,
+  filter: string | null,
 ): SnapshotHead {
   if (head === undefined || head.generation !== identity.generation) {
     throw new SearchIndexError(
@@ -94,6 +102,11 @@ export function usableSnapshot(
   }
   if (head.expression !== expression)
     throw new SearchIndexError('SEARCH_INVALID_QUERY', 'the search cursor belongs to another query');
+  if (head.filter !== filter)
+    throw new SearchIndexError(
+      'SEARCH_INVALID_QUERY',
+      'the search cursor belongs to the same query under another cwd/harness filter',
+    );
   return head;
 }
 

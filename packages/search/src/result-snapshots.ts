@@ -13,6 +13,7 @@ interface RawHead {
   readonly id: number;
   readonly generation: number;
   readonly expression: string;
+  readonly filter: string | null;
   readonly upper_sid: number | null;
   readonly size: number;
 }
@@ -29,7 +30,7 @@ interface RawChunk {
  * transactions.
  */
 export class ResultSnapshots {
-  readonly #insertHead: Database.Statement<[number, string, number | null, number, number]>;
+  readonly #insertHead: Database.Statement<[number, string, string | null, number | null, number, number]>;
   readonly #head: Database.Statement<[number], RawHead>;
   readonly #insertChunk: Database.Statement<[number, number, number, string]>;
   readonly #chunks: Database.Statement<[number, number, number], RawChunk>;
@@ -41,10 +42,10 @@ export class ResultSnapshots {
 
   constructor(db: Database.Database) {
     this.#insertHead = db.prepare(
-      'INSERT INTO search_snapshots (generation, expression, upper_sid, size, touched_at) VALUES (?, ?, ?, ?, ?)',
+      'INSERT INTO search_snapshots (generation, expression, filter, upper_sid, size, touched_at) VALUES (?, ?, ?, ?, ?, ?)',
     );
     this.#head = db.prepare(
-      'SELECT id, generation, expression, upper_sid, size FROM search_snapshots WHERE id = ?',
+      'SELECT id, generation, expression, filter, upper_sid, size FROM search_snapshots WHERE id = ?',
     );
     this.#insertChunk = db.prepare(
       'INSERT INTO search_snapshot_chunks (snapshot_id, first_position, count, entries) VALUES (?, ?, ?, ?)',
@@ -71,12 +72,13 @@ export class ResultSnapshots {
   create(
     generation: number,
     expression: string,
+    filter: string | null,
     upperSid: number | null,
     entries: readonly RankedEntry[],
     now: number,
   ): number {
     const id = Number(
-      this.#insertHead.run(generation, expression, upperSid, entries.length, now).lastInsertRowid,
+      this.#insertHead.run(generation, expression, filter, upperSid, entries.length, now).lastInsertRowid,
     );
     this.#insertChunk.run(id, 0, entries.length, encodeSnapshotEntries(entries));
     return id;
@@ -90,6 +92,7 @@ export class ResultSnapshots {
           id: raw.id,
           generation: raw.generation,
           expression: raw.expression,
+          filter: raw.filter,
           upperSid: raw.upper_sid,
           size: raw.size,
         };

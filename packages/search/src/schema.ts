@@ -4,7 +4,7 @@ import { SearchIndexError } from './errors.js';
 import type { IndexIdentity } from './page-rules.js';
 
 /** Bumped on any incompatible change below; a newer file is refused, never misread. */
-export const SEARCH_SCHEMA_VERSION = 2;
+export const SEARCH_SCHEMA_VERSION = 3;
 /** `PRAGMA application_id` of a search index file ("SSIX"), so another program's database is never touched. */
 export const SEARCH_APPLICATION_ID = 0x53534958;
 
@@ -18,12 +18,19 @@ export const SEARCH_APPLICATION_ID = 0x53534958;
  *   prefix known to match persistence (rows at and after it came from a live session's memory and
  *   are re-read from disk once the session is cold); `revision` the persisted revision last read.
  *   AUTOINCREMENT: a sid is never reused, so a snapshot never names a different session.
+ *   `cwd`/`harness` (schema 3): the session's facets (`FacetExtractor`, from the header of the
+ *   incarnation indexed; `null` for none), which a filtered search narrows to inside its query.
  * - `search_snapshots` / `search_snapshot_chunks`: frozen result orders behind pagination cursors;
  *   the entries ranked by one page call are one JSON chunk (one row write, however many sessions).
+ *   `filter` (schema 3) is the facet filter the snapshot ranks under (`filterKey`; `null`: none).
  * - `search_meta`: `index_id` (random, per file) and `generation` (bumped by every rebuild).
  */
 const TEXT_DDL = `CREATE VIRTUAL TABLE IF NOT EXISTS search_text USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');
 CREATE VIRTUAL TABLE IF NOT EXISTS search_labels USING fts5(text, tokenize = 'unicode61 remove_diacritics 2')`;
+
+/** Every table but `search_meta`: what an older file's migration drops before creating them anew. */
+const DROP_INDEXED = `DROP TABLE IF EXISTS search_text; DROP TABLE IF EXISTS search_labels;
+DROP TABLE IF EXISTS search_sessions; DROP TABLE IF EXISTS search_snapshot_chunks; DROP TABLE IF EXISTS search_snapshots;`;
 
 const DDL = `
 CREATE TABLE IF NOT EXISTS search_meta (
@@ -36,12 +43,17 @@ CREATE TABLE IF NOT EXISTS search_sessions (
   incarnation TEXT,
   revision    TEXT,
   cut         INTEGER NOT NULL,
-  durable_cut INTEGER NOT NULL
+  durable_cut INTEGER NOT NULL,
+  cwd         TEXT,
+  harness     TEXT
 );
+CREATE INDEX IF NOT EXISTS search_sessions_cwd ON search_sessions (cwd);
+CREATE INDEX IF NOT EXISTS search_sessions_harness ON search_sessions (harness);
 CREATE TABLE IF NOT EXISTS search_snapshots (
   id         INTEGER PRIMARY KEY AUTOINCREMENT,
   generation INTEGER NOT NULL,
   expression TEXT    NOT NULL,
+  filter     TEXT,
   upper_sid  INTEGER,
   size       INTEGER NOT NULL,
   touched_at INTEGER NOT NULL
@@ -88,7 +100,13 @@ export function openSearchDatabase(path: string): Database.Database {
     db.pragma('synchronous = OFF');
     db.pragma('busy_timeout = 5000');
     db.pragma('cache_size = -32768');
+    // An older file has neither the facets nor the filter columns, nor facets for what it indexed
+    // (they need the headers): the index is derived, so its tables start over (the meta row, and
+    // so the index id, stays; the generation is bumped below: its old cursors are stale) and the
+    // next sync re-reads the logs.
+    const older = version !== 0 && version < SEARCH_SCHEMA_VERSION;
     db.transaction(() => {
+      if (older) db.exec(DROP_INDEXED);
       db.exec(DDL);
       db.prepare(
         `INSERT OR IGNORE INTO search_meta (key, value) VALUES ('index_id', ?), ('generation', 1)`,
@@ -96,9 +114,7 @@ export function openSearchDatabase(path: string): Database.Database {
       db.pragma(`application_id = ${SEARCH_APPLICATION_ID}`);
       db.pragma(`user_version = ${SEARCH_SCHEMA_VERSION}`);
     }).immediate();
-    // A schema-1 file has no labels for what it indexed: the index is derived, so it starts over
-    // (a new generation: its old cursors are stale) and the next sync re-reads the logs.
-    if (version !== 0 && version < SEARCH_SCHEMA_VERSION) resetIndex(db);
+    if (older) resetIndex(db);
     return db;
   } catch (error) {
     db.close();

@@ -1,5 +1,6 @@
 import type { Session, SessionEvent } from '@strand/session';
 import type { LabelExtractor, TextExtractor } from './default-extractor.js';
+import type { FacetExtractor } from './facets.js';
 import type { MaybePromise } from './index-store.js';
 import type {
   LiveIndexReport,
@@ -25,6 +26,12 @@ export interface SearchIndexTuning {
    * hit is the label's event. Both engines (the PostgreSQL one from its schema 2).
    */
   readonly labeler?: LabelExtractor;
+  /**
+   * Which facets (`cwd`, `harness`) a session's header files it under, for the `cwd`/`harness`
+   * filters of `search`; default none (a filtered search then finds nothing). Read when a
+   * session's row is created or re-bound to another incarnation. Both engines.
+   */
+  readonly facets?: FacetExtractor;
   /** Matching events ranked together per window; default 1,024. Smaller is faster and less exact. */
   readonly rankWindow?: number;
   /** Result snapshots (cursors) unused this long are dropped; default one hour. */
@@ -56,7 +63,7 @@ export interface SearchIndex {
    * afterwards sees it.
    */
   indexLive(
-    session: Pick<Session, 'id' | 'incarnation' | 'events'>,
+    session: Pick<Session, 'id' | 'incarnation' | 'header' | 'events'>,
     events?: readonly SessionEvent[],
   ): MaybePromise<LiveIndexReport>;
   /** One page of sessions matching `query` literally, ranked and grouped. */

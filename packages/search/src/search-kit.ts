@@ -53,3 +53,12 @@ export {
   type SnapshotRetention,
 } from './page-rules.js';
 export { throwIfSearchAborted } from './errors.js';
+export {
+  activeFilter,
+  filterKey,
+  indexedFacets,
+  type FacetExtractor,
+  type FacetFilter,
+  type IndexedFacets,
+  type SessionFacets,
+} from './facets.js';

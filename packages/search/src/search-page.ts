@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { SessionSeq } from '@strand/session';
+import { filterKey, type IndexedFacets } from './facets.js';
 import type { MatchQueries } from './match-queries.js';
 import {
   checkCursorIdentity,
@@ -52,7 +53,7 @@ export function searchPage(ctx: PageContext, request: PageRequest): SearchPage {
   return ctx.db.transaction(() => pageNow(ctx, request))();
 }
 
-function pageNow(ctx: PageContext, { expression, phrases, limit, cursor }: PageRequest): SearchPage {
+function pageNow(ctx: PageContext, { expression, phrases, limit, cursor, filter }: PageRequest): SearchPage {
   const identity = ctx.meta.read();
   const now = ctx.now();
   let entries: RankedEntry[];
@@ -62,22 +63,30 @@ function pageNow(ctx: PageContext, { expression, phrases, limit, cursor }: PageR
   if (cursor === undefined) {
     // Label matches first, then the windows of event matches without those sessions; at least one
     // window is ranked, so `upperSid` says where the windows stand (null: exhausted).
-    const labelled = labelEntries(ctx, expression);
+    const labelled = labelEntries(ctx, expression, filter);
     const exclude = new Set(labelled.map((entry) => entry.sid));
-    const ranked = rankWindows(ctx, expression, null, Math.max(1, limit + 1 - labelled.length), exclude);
+    const wanted = Math.max(1, limit + 1 - labelled.length);
+    const ranked = rankWindows(ctx, expression, filter, null, wanted, exclude);
     const collected = [...labelled, ...ranked.entries];
     const { upperSid } = ranked;
     hasMore = collected.length > limit || upperSid !== null;
     if (hasMore) {
-      snapshotId = ctx.snapshots.create(identity.generation, expression, upperSid, collected, now);
+      snapshotId = ctx.snapshots.create(
+        identity.generation,
+        expression,
+        filterKey(filter),
+        upperSid,
+        collected,
+        now,
+      );
       ctx.snapshots.prune(now, ctx.retention);
     }
     entries = collected.slice(0, limit);
   } else {
     checkCursorIdentity(cursor, identity);
-    let head = usableSnapshot(ctx.snapshots.get(cursor.snapshotId), identity, expression);
+    let head = usableSnapshot(ctx.snapshots.get(cursor.snapshotId), identity, expression, filterKey(filter));
     offset = cursor.offset;
-    head = fill(ctx, head, offset + limit + 1, now);
+    head = fill(ctx, head, filter, offset + limit + 1, now);
     ctx.snapshots.touch(head.id, now);
     hasMore = head.size > offset + limit || head.upperSid !== null;
     snapshotId = head.id;
@@ -92,8 +101,17 @@ function pageNow(ctx: PageContext, { expression, phrases, limit, cursor }: PageR
   return { results, nextCursor, generation: identity.generation };
 }
 
-/** Ranks further windows below the snapshot until it holds `size` entries (see `rankWindows`). */
-function fill(ctx: PageContext, head: SnapshotHead, size: number, now: number): SnapshotHead {
+/**
+ * Ranks further windows below the snapshot until it holds `size` entries (see `rankWindows`),
+ * under the snapshot's own filter (`usableSnapshot` checked it is the request's).
+ */
+function fill(
+  ctx: PageContext,
+  head: SnapshotHead,
+  filter: IndexedFacets | undefined,
+  size: number,
+  now: number,
+): SnapshotHead {
   if (head.size >= size || head.upperSid === null) return head;
   // The label matches were frozen at the head of the snapshot by its first page: never twice.
   const exclude = new Set(
@@ -102,7 +120,7 @@ function fill(ctx: PageContext, head: SnapshotHead, size: number, now: number): 
       .filter((entry) => entry.label === true)
       .map((entry) => entry.sid),
   );
-  const more = rankWindows(ctx, head.expression, head.upperSid, size - head.size, exclude);
+  const more = rankWindows(ctx, head.expression, filter, head.upperSid, size - head.size, exclude);
   return ctx.snapshots.extend(head, more.entries, more.upperSid, now);
 }
 
@@ -114,6 +132,7 @@ function fill(ctx: PageContext, head: SnapshotHead, size: number, now: number): 
 function rankWindows(
   ctx: PageContext,
   expression: string,
+  filter: IndexedFacets | undefined,
   upperSid: number | null,
   wanted: number,
   exclude: ReadonlySet<number>,
@@ -121,7 +140,7 @@ function rankWindows(
   const entries: RankedEntry[] = [];
   let next = upperSid;
   for (let windows = 0; windows < MAX_WINDOWS_PER_PAGE && entries.length < wanted; windows++) {
-    const window = rankWindow(ctx.matches.window(expression, next, ctx.rankWindow), ctx.rankWindow);
+    const window = rankWindow(ctx.matches.window(expression, next, ctx.rankWindow, filter), ctx.rankWindow);
     for (const entry of window.entries) if (!exclude.has(entry.sid)) entries.push(entry);
     next = window.nextUpperSid;
     if (next === null) break;
@@ -133,9 +152,13 @@ function rankWindows(
  * The sessions whose current label matches, best first (ties: newer first), each with the label's
  * event as its one stored hit; their event hits are read when presented.
  */
-function labelEntries(ctx: PageContext, expression: string): RankedEntry[] {
+function labelEntries(
+  ctx: PageContext,
+  expression: string,
+  filter: IndexedFacets | undefined,
+): RankedEntry[] {
   return ctx.matches
-    .labels(expression, MAX_LABEL_MATCHES)
+    .labels(expression, MAX_LABEL_MATCHES, filter)
     .map(([sid, seq, cost]): RankedEntry => ({ sid, score: -cost, hits: [seq], label: true }));
 }
 

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { SessionId } from '@strand/session';
+import type { IndexedFacets } from './facets.js';
 
 /** Bookkeeping of one indexed session (`search_sessions`). */
 export interface SessionRow {
@@ -38,10 +39,10 @@ const toRow = (raw: RawRow): SessionRow => ({
 export class SessionRows {
   readonly #get: Database.Statement<[string], RawRow>;
   readonly #all: Database.Statement<[], RawRow>;
-  readonly #insert: Database.Statement<[string, string | null], RawRow>;
+  readonly #insert: Database.Statement<[string, string | null, string | null, string | null], RawRow>;
   readonly #progress: Database.Statement<[number, number, number]>;
   readonly #revision: Database.Statement<[string | null, number]>;
-  readonly #reset: Database.Statement<[string | null, number]>;
+  readonly #reset: Database.Statement<[string | null, string | null, string | null, number]>;
   readonly #delete: Database.Statement<[number]>;
   readonly #idOf: Database.Statement<[number], string>;
 
@@ -50,12 +51,12 @@ export class SessionRows {
     this.#get = db.prepare(`SELECT ${columns} FROM search_sessions WHERE session_id = ?`);
     this.#all = db.prepare(`SELECT ${columns} FROM search_sessions ORDER BY sid`);
     this.#insert = db.prepare(
-      `INSERT INTO search_sessions (session_id, incarnation, revision, cut, durable_cut) VALUES (?, ?, NULL, 0, 0) RETURNING ${columns}`,
+      `INSERT INTO search_sessions (session_id, incarnation, revision, cut, durable_cut, cwd, harness) VALUES (?, ?, NULL, 0, 0, ?, ?) RETURNING ${columns}`,
     );
     this.#progress = db.prepare('UPDATE search_sessions SET cut = ?, durable_cut = ? WHERE sid = ?');
     this.#revision = db.prepare('UPDATE search_sessions SET revision = ? WHERE sid = ?');
     this.#reset = db.prepare(
-      'UPDATE search_sessions SET incarnation = ?, revision = NULL, cut = 0, durable_cut = 0 WHERE sid = ?',
+      'UPDATE search_sessions SET incarnation = ?, revision = NULL, cut = 0, durable_cut = 0, cwd = ?, harness = ? WHERE sid = ?',
     );
     this.#delete = db.prepare('DELETE FROM search_sessions WHERE sid = ?');
     this.#idOf = db.prepare<[number], string>('SELECT session_id FROM search_sessions WHERE sid = ?').pluck();
@@ -70,8 +71,9 @@ export class SessionRows {
     return this.#all.all().map(toRow);
   }
 
-  insert(sessionId: SessionId, incarnation: string | null): SessionRow {
-    return toRow(this.#insert.get(sessionId, incarnation)!);
+  /** A new row for the incarnation, filed under its header's facets. */
+  insert(sessionId: SessionId, incarnation: string | null, facets: IndexedFacets): SessionRow {
+    return toRow(this.#insert.get(sessionId, incarnation, facets.cwd, facets.harness)!);
   }
 
   setProgress(sid: number, cut: number, durableCut: number): void {
@@ -82,9 +84,12 @@ export class SessionRows {
     this.#revision.run(revision, sid);
   }
 
-  /** Forgets what was indexed (rows must be deleted by the caller) and binds another incarnation. */
-  reset(sid: number, incarnation: string | null): void {
-    this.#reset.run(incarnation, sid);
+  /**
+   * Forgets what was indexed (rows must be deleted by the caller) and binds another incarnation,
+   * with the facets of its header: a replaced session is filed only under its new facets.
+   */
+  reset(sid: number, incarnation: string | null, facets: IndexedFacets): void {
+    this.#reset.run(incarnation, facets.cwd, facets.harness, sid);
   }
 
   delete(sid: number): void {

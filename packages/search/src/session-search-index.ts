@@ -3,6 +3,7 @@ import type { Session, SessionEvent } from '@strand/session';
 import { decodeCursor } from './cursor.js';
 import { defaultTextExtractor } from './default-extractor.js';
 import { SearchIndexError, throwIfSearchAborted } from './errors.js';
+import { activeFilter } from './facets.js';
 import { literalQuery } from './fts-query.js';
 import { guard, IndexWriter } from './index-writer.js';
 import { MatchQueries } from './match-queries.js';
@@ -47,7 +48,12 @@ export class SessionSearchIndex implements SearchIndex {
 
   private constructor(db: Database.Database, options: SessionSearchIndexOptions) {
     this.#db = db;
-    this.#writer = new IndexWriter(db, options.extractor ?? defaultTextExtractor, options.labeler);
+    this.#writer = new IndexWriter(
+      db,
+      options.extractor ?? defaultTextExtractor,
+      options.labeler,
+      options.facets,
+    );
     const rankWindow = options.rankWindow ?? DEFAULT_RANK_WINDOW;
     if (!Number.isSafeInteger(rankWindow) || rankWindow < 1)
       throw new RangeError(`rankWindow must be a positive integer, got ${rankWindow}`);
@@ -121,7 +127,7 @@ export class SessionSearchIndex implements SearchIndex {
    * Synchronous: the batch is committed when it returns.
    */
   indexLive(
-    session: Pick<Session, 'id' | 'incarnation' | 'events'>,
+    session: Pick<Session, 'id' | 'incarnation' | 'header' | 'events'>,
     events?: readonly SessionEvent[],
   ): LiveIndexReport {
     this.#assertOpen();
@@ -143,7 +149,15 @@ export class SessionSearchIndex implements SearchIndex {
       const limit = pageLimit(options.limit);
       const cursor = options.cursor === undefined ? undefined : decodeCursor(options.cursor);
       return Promise.resolve(
-        guard(() => searchPage(this.#page, { expression, phrases: queryPhrases(terms), limit, cursor })),
+        guard(() =>
+          searchPage(this.#page, {
+            expression,
+            phrases: queryPhrases(terms),
+            limit,
+            cursor,
+            filter: activeFilter(options),
+          }),
+        ),
       );
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));

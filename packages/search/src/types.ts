@@ -51,8 +51,15 @@ export interface SyncReport {
 export interface SearchOptions {
   /** Sessions per page, 1–100; default 20. */
   readonly limit?: number;
-  /** `nextCursor` of the previous page of the same query. */
+  /** `nextCursor` of the previous page of the same query (and the same `cwd`/`harness` filter). */
   readonly cursor?: string;
+  /**
+   * Only sessions filed under this project (`SearchIndexTuning.facets`; the runtime's is the
+   * header's `cwd`). Part of the query: a page holds up to `limit` matching sessions.
+   */
+  readonly cwd?: string | undefined;
+  /** Only sessions filed under this harness (the runtime's: `source.harness`, `'strand'` when absent). */
+  readonly harness?: string | undefined;
   readonly signal?: AbortSignal;
 }
 

@@ -5,6 +5,7 @@ import { ProjectionCache } from '@strand/projection-cache';
 import type { Logger } from '@strand/session';
 import { SessionSearchIndex } from '@strand/search';
 import type { StackStores } from './base-stack.js';
+import { sessionFacets } from './session-facets.js';
 import { titleLabeler } from './title-label.js';
 
 /**
@@ -61,10 +62,12 @@ export function openDerivedStores(
     ...(options.logger === undefined ? {} : { logger: options.logger }),
   });
   try {
-    // Titles are searchable and a title match ranks first (the label is the title unit's).
+    // Titles are searchable and a title match ranks first (the label is the title unit's); a
+    // search narrows by project and harness inside the index (the facets are the header's).
     const search = SessionSearchIndex.open({
       path: derivedPath(STORE_FILES.searchIndex),
       labeler: titleLabeler,
+      facets: sessionFacets,
     });
     return {
       persistence,

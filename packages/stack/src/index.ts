@@ -7,3 +7,4 @@ export {
   type OpenFileStoresOptions,
 } from './file-stores.js';
 export { titleLabeler } from './title-label.js';
+export { sessionFacets } from './session-facets.js';

@@ -1,7 +1,13 @@
 import type pg from 'pg';
-import { SearchIndexError, type LabelExtractor, type TextExtractor } from '@strand/search';
+import {
+  SearchIndexError,
+  type FacetExtractor,
+  type LabelExtractor,
+  type TextExtractor,
+} from '@strand/search';
 import {
   afterBegin,
+  indexedFacets,
   indexedLabel,
   indexedText,
   planAppend,
@@ -13,7 +19,7 @@ import {
   type SearchIndexStore,
   type SessionRow,
 } from '@strand/search/kit';
-import type { SessionEvent, SessionId } from '@strand/session';
+import type { SessionEvent, SessionHeader, SessionId } from '@strand/session';
 import type { SearchDatabase } from './search-database.js';
 import { tsvectorSource } from './ts-text.js';
 
@@ -63,25 +69,39 @@ export class PgIndexStore implements SearchIndexStore {
   readonly #db: SearchDatabase;
   readonly #extract: TextExtractor;
   readonly #label: LabelExtractor | undefined;
+  readonly #facets: FacetExtractor | undefined;
 
-  constructor(db: SearchDatabase, extractor: TextExtractor, labeler?: LabelExtractor) {
+  constructor(
+    db: SearchDatabase,
+    extractor: TextExtractor,
+    labeler?: LabelExtractor,
+    facets?: FacetExtractor,
+  ) {
     this.#db = db;
     this.#extract = extractor;
     this.#label = labeler;
+    this.#facets = facets;
   }
 
   async sessionRows(): Promise<SessionRow[]> {
     return (await this.#db.query<RawRow>(`SELECT ${COLUMNS} FROM search_sessions ORDER BY sid`)).map(toRow);
   }
 
-  begin(sessionId: SessionId, incarnation: string | null, mode: BeginMode): Promise<SessionRow> {
+  begin(
+    sessionId: SessionId,
+    incarnation: string | null,
+    mode: BeginMode,
+    header: SessionHeader,
+  ): Promise<SessionRow> {
+    // A created or re-bound row is filed under the facets of this incarnation's header.
+    const facets = indexedFacets(this.#facets, header);
     return this.#db.transaction(async (client) => {
       // The row may be deleted (a drop, a rebuild) between seeing the conflict and locking it.
       for (let attempt = 0; attempt < 3; attempt++) {
         const inserted = await client.query<RawRow>(
-          `INSERT INTO search_sessions (session_id, incarnation, revision, cut, durable_cut)
-           VALUES ($1, $2, NULL, 0, 0) ON CONFLICT (session_id) DO NOTHING RETURNING ${COLUMNS}`,
-          [sessionId, incarnation],
+          `INSERT INTO search_sessions (session_id, incarnation, revision, cut, durable_cut, cwd, harness)
+           VALUES ($1, $2, NULL, 0, 0, $3, $4) ON CONFLICT (session_id) DO NOTHING RETURNING ${COLUMNS}`,
+          [sessionId, incarnation, facets.cwd, facets.harness],
         );
         if (inserted.rows[0] !== undefined) return toRow(inserted.rows[0]);
         const row = await lockRow(client, sessionId);
@@ -90,8 +110,8 @@ export class PgIndexStore implements SearchIndexStore {
         if (step.kind === 'reset') {
           await deleteRows(client, row.sid, 0);
           await client.query(
-            'UPDATE search_sessions SET incarnation = $2, revision = NULL, cut = 0, durable_cut = 0 WHERE sid = $1',
-            [row.sid, step.incarnation],
+            'UPDATE search_sessions SET incarnation = $2, revision = NULL, cut = 0, durable_cut = 0, cwd = $3, harness = $4 WHERE sid = $1',
+            [row.sid, step.incarnation, facets.cwd, facets.harness],
           );
         } else if (step.kind === 'truncate') {
           await deleteRows(client, row.sid, step.from);

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { MatchRow } from '@strand/search/kit';
+import type { IndexedFacets, MatchRow } from '@strand/search/kit';
 import type { SessionId } from '@strand/session';
 
 /*
@@ -16,26 +16,54 @@ interface RawMatch {
 
 const toMatch = (raw: RawMatch): MatchRow => [Number(raw.sid), Number(raw.seq), -raw.rank];
 
+/**
+ * The sessions a facet filter keeps, as a condition on `column` (a sid), its values bound from
+ * `$first`: only the filter's narrowing fields appear, so each uses its index. Unfiltered: none.
+ */
+function facetCondition(column: string, filter: IndexedFacets | undefined, first: number): string {
+  if (filter === undefined) return '';
+  const where: string[] = [];
+  let n = first;
+  if (filter.cwd !== null) where.push(`s.cwd = $${n++}`);
+  if (filter.harness !== null) where.push(`s.harness = $${n++}`);
+  return ` AND ${column} IN (SELECT s.sid FROM search_sessions s WHERE ${where.join(' AND ')})`;
+}
+
+/** The filter's values in the order `facetCondition` binds them. */
+function facetValues(filter: IndexedFacets | undefined): string[] {
+  if (filter === undefined) return [];
+  return [...(filter.cwd === null ? [] : [filter.cwd]), ...(filter.harness === null ? [] : [filter.harness])];
+}
+
 // The inner query picks the window (newest sessions first, as on SQLite); the rank is computed
 // only for the rows it kept, not for every match.
-const WINDOW = `
+const windowSql = (filter: IndexedFacets | undefined): string => `
 SELECT w.sid, w.seq, ts_rank_cd(w.tsv, $1::tsquery)::float8 AS rank
 FROM (
   SELECT sid, seq, tsv FROM search_events
-  WHERE tsv @@ $1::tsquery AND ($2::bigint IS NULL OR sid < $2)
+  WHERE tsv @@ $1::tsquery AND ($2::bigint IS NULL OR sid < $2)${facetCondition('sid', filter, 4)}
   ORDER BY sid DESC, seq DESC LIMIT $3
 ) w
 ORDER BY w.sid DESC, w.seq DESC`;
 
-/** The next `size` matching rows of sessions with `sid < upperSid` (all sessions for `null`), newest first. */
+/**
+ * The next `size` matching rows of sessions with `sid < upperSid` (all sessions for `null`),
+ * newest first; with a filter, only rows of sessions filed under its facets.
+ */
 export async function matchWindow(
   client: pg.ClientBase,
   tsquery: string,
   upperSid: number | null,
   size: number,
+  filter?: IndexedFacets,
 ): Promise<MatchRow[]> {
   if (tsquery === '') return []; // every term was punctuation: nothing can match
-  const { rows } = await client.query<RawMatch>(WINDOW, [tsquery, upperSid, size]);
+  const { rows } = await client.query<RawMatch>(windowSql(filter), [
+    tsquery,
+    upperSid,
+    size,
+    ...facetValues(filter),
+  ]);
   return rows.map(toMatch);
 }
 
@@ -98,20 +126,24 @@ export async function sessionIdsOf(
 
 // Only a session's current label counts (its label row with the largest seq): a renamed session is
 // not found by its old title. Best first, newer sessions first on ties (as on SQLite).
-const LABELS = `
+const labelsSql = (filter: IndexedFacets | undefined): string => `
 SELECT l.sid, l.seq, ts_rank_cd(l.tsv, $1::tsquery)::float8 AS rank
 FROM search_labels l
-WHERE l.tsv @@ $1::tsquery AND l.seq = (SELECT max(m.seq) FROM search_labels m WHERE m.sid = l.sid)
+WHERE l.tsv @@ $1::tsquery AND l.seq = (SELECT max(m.seq) FROM search_labels m WHERE m.sid = l.sid)${facetCondition('l.sid', filter, 3)}
 ORDER BY rank DESC, l.sid DESC LIMIT $2`;
 
-/** Sessions whose current label matches, best first: at most `limit` rows `[sid, label seq, cost]`. */
+/**
+ * Sessions whose current label matches, best first: at most `limit` rows `[sid, label seq, cost]`;
+ * with a filter, only sessions filed under its facets.
+ */
 export async function labelMatches(
   client: pg.ClientBase,
   tsquery: string,
   limit: number,
+  filter?: IndexedFacets,
 ): Promise<MatchRow[]> {
   if (tsquery === '') return [];
-  const { rows } = await client.query<RawMatch>(LABELS, [tsquery, limit]);
+  const { rows } = await client.query<RawMatch>(labelsSql(filter), [tsquery, limit, ...facetValues(filter)]);
   return rows.map(toMatch);
 }
 

@@ -18,6 +18,7 @@ interface RawHead {
   readonly id: string;
   readonly generation: string;
   readonly expression: string;
+  readonly filter: string | null;
   readonly upper_sid: string | null;
   readonly size: number;
 }
@@ -26,6 +27,7 @@ const toHead = (raw: RawHead): SnapshotHead => ({
   id: Number(raw.id),
   generation: Number(raw.generation),
   expression: raw.expression,
+  filter: raw.filter,
   upperSid: raw.upper_sid === null ? null : Number(raw.upper_sid),
   size: raw.size,
 });
@@ -34,14 +36,15 @@ export async function createSnapshot(
   client: pg.ClientBase,
   generation: number,
   expression: string,
+  filter: string | null,
   upperSid: number | null,
   entries: readonly RankedEntry[],
   now: number,
 ): Promise<number> {
   const { rows } = await client.query<{ id: string }>(
-    `INSERT INTO search_snapshots (generation, expression, upper_sid, size, touched_at)
-     VALUES ($1, $2, $3, $4, $5) RETURNING id`,
-    [generation, expression, upperSid, entries.length, now],
+    `INSERT INTO search_snapshots (generation, expression, filter, upper_sid, size, touched_at)
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+    [generation, expression, filter, upperSid, entries.length, now],
   );
   const id = Number(rows[0]!.id);
   await insertChunk(client, id, 0, entries);
@@ -51,7 +54,7 @@ export async function createSnapshot(
 /** The snapshot's head, locked for this transaction; `undefined` when it was dropped. */
 export async function lockSnapshot(client: pg.ClientBase, id: number): Promise<SnapshotHead | undefined> {
   const { rows } = await client.query<RawHead>(
-    'SELECT id, generation, expression, upper_sid, size FROM search_snapshots WHERE id = $1 FOR UPDATE',
+    'SELECT id, generation, expression, filter, upper_sid, size FROM search_snapshots WHERE id = $1 FOR UPDATE',
     [id],
   );
   return rows[0] === undefined ? undefined : toHead(rows[0]);

@@ -4,12 +4,14 @@ import {
   boundSnippet,
   buildSnippet,
   checkCursorIdentity,
+  filterKey,
   HITS_PER_SESSION,
   MAX_LABEL_MATCHES,
   MAX_WINDOWS_PER_PAGE,
   nextPageCursor,
   rankWindow,
   usableSnapshot,
+  type IndexedFacets,
   type RankedEntry,
   type PageQuery,
   type SnapshotHead,
@@ -61,7 +63,7 @@ export async function searchPage(
   settings: PageSettings,
   request: PageRequest,
 ): Promise<SearchPage> {
-  const { tsquery, phrases, limit, cursor } = request;
+  const { tsquery, phrases, limit, cursor, filter } = request;
   const identity = await readIdentity(client);
   const now = settings.now();
   let entries: RankedEntry[];
@@ -71,23 +73,36 @@ export async function searchPage(
   if (cursor === undefined) {
     // Label matches first, then the windows of event matches without those sessions; at least one
     // window is ranked, so `upperSid` says where the windows stand (null: exhausted).
-    const labelled = await labelEntries(client, tsquery);
+    const labelled = await labelEntries(client, tsquery, filter);
     const exclude = new Set(labelled.map((entry) => entry.sid));
     const wanted = Math.max(1, limit + 1 - labelled.length);
-    const ranked = await rankWindows(client, settings, tsquery, null, wanted, exclude);
+    const ranked = await rankWindows(client, settings, tsquery, filter, null, wanted, exclude);
     const collected = [...labelled, ...ranked.entries];
     const { upperSid } = ranked;
     hasMore = collected.length > limit || upperSid !== null;
     if (hasMore) {
-      snapshotId = await createSnapshot(client, identity.generation, tsquery, upperSid, collected, now);
+      snapshotId = await createSnapshot(
+        client,
+        identity.generation,
+        tsquery,
+        filterKey(filter),
+        upperSid,
+        collected,
+        now,
+      );
       await pruneSnapshots(client, now, settings.retention);
     }
     entries = collected.slice(0, limit);
   } else {
     checkCursorIdentity(cursor, identity);
-    let head = usableSnapshot(await lockSnapshot(client, cursor.snapshotId), identity, tsquery);
+    let head = usableSnapshot(
+      await lockSnapshot(client, cursor.snapshotId),
+      identity,
+      tsquery,
+      filterKey(filter),
+    );
     offset = cursor.offset;
-    head = await fill(client, settings, head, offset + limit + 1, now);
+    head = await fill(client, settings, head, filter, offset + limit + 1, now);
     await touchSnapshot(client, head.id, now);
     hasMore = head.size > offset + limit || head.upperSid !== null;
     snapshotId = head.id;
@@ -102,6 +117,7 @@ async function fill(
   client: pg.ClientBase,
   settings: PageSettings,
   head: SnapshotHead,
+  filter: IndexedFacets | undefined,
   size: number,
   now: number,
 ): Promise<SnapshotHead> {
@@ -112,7 +128,16 @@ async function fill(
       .filter((entry) => entry.label === true)
       .map((entry) => entry.sid),
   );
-  const more = await rankWindows(client, settings, head.expression, head.upperSid, size - head.size, exclude);
+  // Under the snapshot's own filter (`usableSnapshot` checked it is the request's).
+  const more = await rankWindows(
+    client,
+    settings,
+    head.expression,
+    filter,
+    head.upperSid,
+    size - head.size,
+    exclude,
+  );
   return extendSnapshot(client, head, more.entries, more.upperSid, now);
 }
 
@@ -121,6 +146,7 @@ async function rankWindows(
   client: pg.ClientBase,
   settings: PageSettings,
   tsquery: string,
+  filter: IndexedFacets | undefined,
   upperSid: number | null,
   wanted: number,
   exclude: ReadonlySet<number>,
@@ -128,7 +154,7 @@ async function rankWindows(
   const entries: RankedEntry[] = [];
   let next = upperSid;
   for (let windows = 0; windows < MAX_WINDOWS_PER_PAGE && entries.length < wanted; windows++) {
-    const rows = await matchWindow(client, tsquery, next, settings.rankWindow);
+    const rows = await matchWindow(client, tsquery, next, settings.rankWindow, filter);
     const window = rankWindow(rows, settings.rankWindow);
     for (const entry of window.entries) if (!exclude.has(entry.sid)) entries.push(entry);
     next = window.nextUpperSid;
@@ -141,8 +167,12 @@ async function rankWindows(
  * The sessions whose current label matches, best first (ties: newer first), each with the label's
  * event as its one stored hit; their event hits are read when presented.
  */
-async function labelEntries(client: pg.ClientBase, tsquery: string): Promise<RankedEntry[]> {
-  return (await labelMatches(client, tsquery, MAX_LABEL_MATCHES)).map(
+async function labelEntries(
+  client: pg.ClientBase,
+  tsquery: string,
+  filter: IndexedFacets | undefined,
+): Promise<RankedEntry[]> {
+  return (await labelMatches(client, tsquery, MAX_LABEL_MATCHES, filter)).map(
     ([sid, seq, cost]): RankedEntry => ({ sid, score: -cost, hits: [seq], label: true }),
   );
 }

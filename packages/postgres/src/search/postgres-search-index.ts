@@ -13,6 +13,7 @@ import {
   type SyncReport,
 } from '@strand/search';
 import {
+  activeFilter,
   decodeCursor,
   indexMemory,
   literalQuery,
@@ -53,7 +54,12 @@ export class PostgresSearchIndex implements SearchIndex {
 
   private constructor(db: SearchDatabase, options: PostgresSearchIndexOptions, rankWindow: number) {
     this.#db = db;
-    this.#store = new PgIndexStore(db, options.extractor ?? defaultTextExtractor, options.labeler);
+    this.#store = new PgIndexStore(
+      db,
+      options.extractor ?? defaultTextExtractor,
+      options.labeler,
+      options.facets,
+    );
     this.#settings = {
       rankWindow,
       retention: {
@@ -117,7 +123,7 @@ export class PostgresSearchIndex implements SearchIndex {
    * next sync catches up what failed).
    */
   indexLive(
-    session: Pick<Session, 'id' | 'incarnation' | 'events'>,
+    session: Pick<Session, 'id' | 'incarnation' | 'header' | 'events'>,
     events?: readonly SessionEvent[],
   ): Promise<LiveIndexReport> {
     const last = events?.[events.length - 1];
@@ -151,7 +157,13 @@ export class PostgresSearchIndex implements SearchIndex {
         pieces.length === 0
           ? ''
           : ((await client.query<{ q: string }>(tsquerySql(pieces.length), pieces)).rows[0]?.q ?? '');
-      return searchPage(client, this.#settings, { tsquery, phrases: queryPhrases(terms), limit, cursor });
+      return searchPage(client, this.#settings, {
+        tsquery,
+        phrases: queryPhrases(terms),
+        limit,
+        cursor,
+        filter: activeFilter(options),
+      });
     });
   }
 

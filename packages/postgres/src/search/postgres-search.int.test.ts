@@ -2,14 +2,17 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { isSearchIndexError, type SearchIndexTuning } from '@strand/search';
 import {
+  facetHeader,
   labelEvent,
   openTestCorpus,
   persistedSession,
+  searchFacetSuite,
   searchLabelSuite,
   searchLiteralSuite,
   searchPaginationSuite,
   searchSyncSuite,
   searchTestHeader,
+  testFacets,
   testLabeler,
   user,
   type SearchIndexUnderTest,
@@ -17,6 +20,7 @@ import {
 } from '@strand/search/testing';
 import { createTestDatabase, noPostgres, type TestDatabase } from '../testing/index.js';
 import { openPostgresSearchIndex, type PostgresSearchIndex } from './postgres-search-index.js';
+import { SEARCH_SCHEMA_VERSION } from './search-schema.js';
 
 /** A PostgreSQL index in a fresh database of its own; `reopen` is a new pool on the same database. */
 async function openPgUnderTest(options: SearchIndexTuning = {}): Promise<SearchIndexUnderTest> {
@@ -50,6 +54,7 @@ describe.skipIf(noPostgres)('PostgreSQL search index', () => {
   searchPaginationSuite('PostgreSQL', openPgUnderTest);
   searchSyncSuite('PostgreSQL', openPgUnderTest);
   searchLabelSuite('PostgreSQL', openPgUnderTest);
+  searchFacetSuite('PostgreSQL', openPgUnderTest);
 
   describe('several hosts on one database', () => {
     let db: TestDatabase;
@@ -189,14 +194,45 @@ describe.skipIf(noPostgres)('PostgreSQL search index', () => {
       } finally {
         await client.end();
       }
-      // Two hosts of this build start together: the migration runs once (one generation bump).
+      // Two hosts of this build start together: the migration runs once (one generation bump per
+      // step: 1 → 2 and 2 → 3 each start the index over).
       const [a, b] = await Promise.all([host({ labeler: testLabeler }), host({ labeler: testLabeler })]);
-      expect(await a.currentGeneration()).toBe(generation + 1);
+      expect(await a.currentGeneration()).toBe(generation + SEARCH_SCHEMA_VERSION - 1);
       expect(await count('SELECT count(*) AS n FROM search_sessions')).toBe(0);
-      expect(await count("SELECT version AS n FROM strand_schema WHERE component = 'search'")).toBe(2);
+      expect(await count("SELECT version AS n FROM strand_schema WHERE component = 'search'")).toBe(
+        SEARCH_SCHEMA_VERSION,
+      );
       await a.sync(corpus.sources);
       const page = await b.search('gannet');
       expect(page.results.map((r) => [r.sessionId, r.label, r.hits[0]?.seq])).toEqual([['old', 'gannet', 0]]);
+    });
+
+    it('migrates a schema-2 database by starting the index over, so every session is filed under its facets', async () => {
+      await persistedSession(corpus.persistence, 'old', [user('a gannet')], facetHeader('old', '/work/old'));
+      const first = await host({ facets: testFacets });
+      await first.sync(corpus.sources);
+      const generation = await first.currentGeneration();
+      await first.close();
+      // Back to what a schema-2 build left: no facet or filter columns, version 2.
+      const client = new pg.Client({ connectionString: db.url });
+      await client.connect();
+      try {
+        await client.query(`ALTER TABLE search_sessions DROP COLUMN cwd, DROP COLUMN harness;
+          ALTER TABLE search_snapshots DROP COLUMN filter`);
+        await client.query("UPDATE strand_schema SET version = 2 WHERE component = 'search'");
+      } finally {
+        await client.end();
+      }
+      const [a, b] = await Promise.all([host({ facets: testFacets }), host({ facets: testFacets })]);
+      expect(await a.currentGeneration()).toBe(generation + 1);
+      expect(await count('SELECT count(*) AS n FROM search_sessions')).toBe(0);
+      expect(await count('SELECT count(*) AS n FROM search_events')).toBe(0);
+      expect(await count("SELECT version AS n FROM strand_schema WHERE component = 'search'")).toBe(3);
+      await a.sync(corpus.sources);
+      expect((await b.search('gannet', { cwd: '/work/old' })).results.map((r) => r.sessionId)).toEqual([
+        'old',
+      ]);
+      expect((await b.search('gannet', { cwd: '/work/new' })).results).toEqual([]);
     });
   });
 });

@@ -5,7 +5,7 @@ import { ensureSchema } from '../schema-versions.js';
 import type { SearchDatabase } from './search-database.js';
 
 /** The `search` component's row in `strand_schema`; bumped on any incompatible change below. */
-export const SEARCH_SCHEMA_VERSION = 2;
+export const SEARCH_SCHEMA_VERSION = 3;
 
 /*
  * - `search_index`: one row, the index's random `index_id` and its `generation` (bumped by every
@@ -19,6 +19,9 @@ export const SEARCH_SCHEMA_VERSION = 2;
  * - `search_labels` (schema 2): one row per event that set the session's label (a
  *   `LabelExtractor`), keyed (sid, seq) like `search_events`, `''` for a cleared label; the
  *   session's label is its row with the largest seq.
+ * - `search_sessions.cwd`/`harness` (schema 3): the session's facets (`FacetExtractor`, from the
+ *   header of the incarnation indexed), which a filtered search narrows to inside its query;
+ *   `search_snapshots.filter` the filter a snapshot ranks under (`filterKey`; `null`: none).
  * - `search_snapshots` / `search_snapshot_chunks`: frozen result orders behind cursors, shared by
  *   every host on the database (a cursor from host A continues on host B).
  */
@@ -32,6 +35,10 @@ CREATE TABLE search_labels (
 );
 CREATE INDEX search_labels_tsv ON search_labels USING gin (tsv);`;
 
+const FACETS_INDEX_DDL = `
+CREATE INDEX IF NOT EXISTS search_sessions_cwd ON search_sessions (cwd);
+CREATE INDEX IF NOT EXISTS search_sessions_harness ON search_sessions (harness);`;
+
 const DDL = `
 CREATE TABLE search_index (
   singleton  boolean PRIMARY KEY DEFAULT true CHECK (singleton),
@@ -44,8 +51,11 @@ CREATE TABLE search_sessions (
   incarnation text,
   revision    text,
   cut         bigint NOT NULL,
-  durable_cut bigint NOT NULL
+  durable_cut bigint NOT NULL,
+  cwd         text,
+  harness     text
 );
+${FACETS_INDEX_DDL}
 CREATE TABLE search_events (
   sid  bigint   NOT NULL,
   seq  bigint   NOT NULL,
@@ -59,6 +69,7 @@ CREATE TABLE search_snapshots (
   id         bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   generation bigint  NOT NULL,
   expression text    NOT NULL,
+  filter     text,
   upper_sid  bigint,
   size       integer NOT NULL,
   touched_at bigint  NOT NULL
@@ -84,6 +95,17 @@ UPDATE search_index SET generation = generation + 1;
 DELETE FROM search_snapshots;
 DELETE FROM search_sessions;
 DELETE FROM search_events;`,
+  // Schema 2 → 3: the facets. Backfilling them needs every session's header, which the index does
+  // not have: it starts over as for schema 2 (new generation, no rows) and the next sync files
+  // every session under its facets while re-reading it.
+  3: `ALTER TABLE search_sessions ADD COLUMN IF NOT EXISTS cwd text, ADD COLUMN IF NOT EXISTS harness text;
+ALTER TABLE search_snapshots ADD COLUMN IF NOT EXISTS filter text;
+${FACETS_INDEX_DDL}
+UPDATE search_index SET generation = generation + 1;
+DELETE FROM search_snapshots;
+DELETE FROM search_sessions;
+DELETE FROM search_events;
+DELETE FROM search_labels;`,
 };
 
 /**

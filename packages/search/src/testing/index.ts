@@ -3,7 +3,14 @@
 export { searchLiteralSuite } from './literal-suite.js';
 export { searchPaginationSuite } from './pagination-suite.js';
 export { searchSyncSuite } from './sync-suite.js';
-export { disposedAfterEach, feedLive, type OpenSearchIndex, type SearchIndexUnderTest } from './harness.js';
+export {
+  disposedAfterEach,
+  feedLive,
+  withTestIndex,
+  type OpenSearchIndex,
+  type SearchIndexUnderTest,
+  type TestIndexFixture,
+} from './harness.js';
 export {
   openTestCorpus,
   persistedSession,
@@ -14,3 +21,4 @@ export {
   type ReadCounter,
 } from './corpus.js';
 export { searchLabelSuite, testLabeler, labelEvent } from './label-suite.js';
+export { searchFacetSuite, testFacets, facetHeader, allPages } from './facet-suite.js';

@@ -1,11 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isRecord, Session, SessionSeq, type SessionEventInput } from '@strand/session';
 import type { LabelExtractor } from '../default-extractor.js';
-import type { SearchIndex } from '../search-index.js';
 import { HIGHLIGHT_END, HIGHLIGHT_START } from '../snippet.js';
 import type { SearchPage } from '../types.js';
-import { openTestCorpus, persistedSession, searchTestHeader, user, type TestCorpus } from './corpus.js';
-import { disposedAfterEach, type OpenSearchIndex } from './harness.js';
+import { persistedSession, searchTestHeader, user } from './corpus.js';
+import { withTestIndex, type OpenSearchIndex } from './harness.js';
 
 /** The suites' labeler: a `test/label` event sets the label (a string) or clears it (anything else). */
 export const testLabeler: LabelExtractor = (event) => {
@@ -29,79 +28,81 @@ const ids = (page: SearchPage): string[] => page.results.map((r) => r.sessionId)
  */
 export function searchLabelSuite(engine: string, openIndex: OpenSearchIndex): void {
   describe(`search index (${engine}): session labels`, () => {
-    const open = disposedAfterEach(openIndex);
-    let corpus: TestCorpus;
-    let index: SearchIndex;
-    beforeEach(async () => {
-      corpus = await openTestCorpus();
-      index = (await open({ labeler: testLabeler })).index;
-    });
-    afterEach(async () => {
-      await corpus.dispose();
-    });
+    const fixture = withTestIndex(openIndex, { labeler: testLabeler });
 
     it('finds a session by its label, ahead of sessions that match more often in their events', async () => {
       // Created first (smallest key), so recency would rank it last.
-      await persistedSession(corpus.persistence, 'titled', [
+      await persistedSession(fixture.corpus.persistence, 'titled', [
         user('unrelated words'),
         labelEvent('Refactor the parser'),
       ]);
-      await persistedSession(corpus.persistence, 'busy', [
+      await persistedSession(fixture.corpus.persistence, 'busy', [
         user('refactor one'),
         user('refactor refactor two'),
         user('refactor three'),
       ]);
-      await index.sync(corpus.sources);
-      const page = await index.search('refactor');
+      await fixture.index.sync(fixture.corpus.sources);
+      const page = await fixture.index.search('refactor');
       expect(ids(page)).toEqual(['titled', 'busy']);
       expect(page.results.map((r) => r.label)).toEqual(['Refactor the parser', null]);
       const [hit] = page.results[0]!.hits;
       expect(hit).toEqual({ seq: 1, snippet: `${HIGHLIGHT_START}Refactor${HIGHLIGHT_END} the parser` });
       // A label is not message text: an index without a labeler does not find it.
-      const plain = (await open()).index;
-      await plain.sync(corpus.sources);
+      const plain = (await fixture.open()).index;
+      await plain.sync(fixture.corpus.sources);
       expect(ids(await plain.search('parser'))).toEqual([]);
     });
 
     it('shows the label hit and then the best event hits of a label match', async () => {
-      await persistedSession(corpus.persistence, 's', [
+      await persistedSession(fixture.corpus.persistence, 's', [
         labelEvent('walrus notes'),
         user('a walrus'),
         user('no'),
       ]);
-      await index.sync(corpus.sources);
-      expect((await index.search('walrus')).results[0]!.hits.map((h) => h.seq)).toEqual([0, 1]);
+      await fixture.index.sync(fixture.corpus.sources);
+      expect((await fixture.index.search('walrus')).results[0]!.hits.map((h) => h.seq)).toEqual([0, 1]);
       // Phrases apply to labels too; every term must match the label for a label match.
-      expect(ids(await index.search('"walrus notes"'))).toEqual(['s']);
-      expect(ids(await index.search('"notes walrus"'))).toEqual([]);
+      expect(ids(await fixture.index.search('"walrus notes"'))).toEqual(['s']);
+      expect(ids(await fixture.index.search('"notes walrus"'))).toEqual([]);
     });
 
     it('matches only the current label: renamed or cleared, the old label finds nothing', async () => {
-      await persistedSession(corpus.persistence, 'renamed', [
+      await persistedSession(fixture.corpus.persistence, 'renamed', [
         labelEvent('old heron'),
         labelEvent('new egret'),
       ]);
-      await persistedSession(corpus.persistence, 'cleared', [labelEvent('old heron'), labelEvent(42)]);
-      await index.sync(corpus.sources);
-      expect(ids(await index.search('heron'))).toEqual([]);
-      expect(ids(await index.search('egret'))).toEqual(['renamed']);
-      await persistedSession(corpus.persistence, 'later', [user('heron in a message')]);
-      await index.sync(corpus.sources);
+      await persistedSession(fixture.corpus.persistence, 'cleared', [
+        labelEvent('old heron'),
+        labelEvent(42),
+      ]);
+      await fixture.index.sync(fixture.corpus.sources);
+      expect(ids(await fixture.index.search('heron'))).toEqual([]);
+      expect(ids(await fixture.index.search('egret'))).toEqual(['renamed']);
+      await persistedSession(fixture.corpus.persistence, 'later', [user('heron in a message')]);
+      await fixture.index.sync(fixture.corpus.sources);
       // Each result carries the session's current label, whatever matched.
-      const page = await index.search('heron');
+      const page = await fixture.index.search('heron');
       expect(page.results.map((r) => [r.sessionId, r.label])).toEqual([['later', null]]);
-      await persistedSession(corpus.persistence, 'named', [labelEvent('the heron log'), user('heron')]);
-      await index.sync(corpus.sources);
-      expect((await index.search('heron')).results.map((r) => r.label)).toEqual(['the heron log', null]);
+      await persistedSession(fixture.corpus.persistence, 'named', [
+        labelEvent('the heron log'),
+        user('heron'),
+      ]);
+      await fixture.index.sync(fixture.corpus.sources);
+      expect((await fixture.index.search('heron')).results.map((r) => r.label)).toEqual([
+        'the heron log',
+        null,
+      ]);
     });
 
     it('drops a label memory held but the log never received', async () => {
       const header = searchTestHeader('torn');
-      const { incarnation } = await corpus.persistence.create({ header });
+      const { incarnation } = await fixture.corpus.persistence.create({ header });
       const session = new Session({
         header,
         incarnation,
-        writer: { write: (events) => corpus.persistence.append(header.id, events).then(() => undefined) },
+        writer: {
+          write: (events) => fixture.corpus.persistence.append(header.id, events).then(() => undefined),
+        },
       });
       await session.append(labelEvent('durable kestrel'));
       const ahead = new Session({
@@ -112,28 +113,28 @@ export function searchLabelSuite(engine: string, openIndex: OpenSearchIndex): vo
           { ...session.events[0]!, seq: SessionSeq(1), data: { label: 'volatile osprey' } },
         ],
       });
-      corpus.store.attach(ahead);
-      await index.indexLive(ahead);
-      expect(ids(await index.search('osprey'))).toEqual(['torn']);
-      expect(ids(await index.search('kestrel'))).toEqual([]);
-      corpus.store.detach(ahead);
-      await index.sync(corpus.sources);
-      expect(ids(await index.search('osprey'))).toEqual([]);
-      expect(ids(await index.search('kestrel'))).toEqual(['torn']);
+      fixture.corpus.store.attach(ahead);
+      await fixture.index.indexLive(ahead);
+      expect(ids(await fixture.index.search('osprey'))).toEqual(['torn']);
+      expect(ids(await fixture.index.search('kestrel'))).toEqual([]);
+      fixture.corpus.store.detach(ahead);
+      await fixture.index.sync(fixture.corpus.sources);
+      expect(ids(await fixture.index.search('osprey'))).toEqual([]);
+      expect(ids(await fixture.index.search('kestrel'))).toEqual(['torn']);
     });
 
     it('pages label matches and event matches without repeating or skipping a session', async () => {
       const expected = new Set<string>();
       for (let i = 0; i < 7; i++) {
         const inputs = i % 2 === 0 ? [labelEvent(`puffin ${i}`), user('puffin too')] : [user(`puffin ${i}`)];
-        await persistedSession(corpus.persistence, `p${i}`, inputs);
+        await persistedSession(fixture.corpus.persistence, `p${i}`, inputs);
         expected.add(`p${i}`);
       }
-      await index.sync(corpus.sources);
+      await fixture.index.sync(fixture.corpus.sources);
       const seen: string[] = [];
       let cursor: string | undefined;
       do {
-        const page: SearchPage = await index.search('puffin', {
+        const page: SearchPage = await fixture.index.search('puffin', {
           limit: 2,
           ...(cursor === undefined ? {} : { cursor }),
         });

@@ -1,10 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isSearchIndexError } from '../errors.js';
-import type { SearchIndex } from '../search-index.js';
 import { HIGHLIGHT_END, HIGHLIGHT_START, SNIPPET_MAX_CHARS } from '../snippet.js';
 import type { SearchPage } from '../types.js';
-import { assistant, openTestCorpus, persistedSession, user, type TestCorpus } from './corpus.js';
-import { disposedAfterEach, type OpenSearchIndex } from './harness.js';
+import { assistant, persistedSession, user } from './corpus.js';
+import { withTestIndex, type OpenSearchIndex } from './harness.js';
 
 const ids = (page: SearchPage): string[] => page.results.map((r) => r.sessionId);
 
@@ -14,27 +13,17 @@ const ids = (page: SearchPage): string[] => page.results.map((r) => r.sessionId)
  */
 export function searchLiteralSuite(engine: string, openIndex: OpenSearchIndex): void {
   describe(`search index (${engine}): literal queries, ranking, snippets`, () => {
-    const open = disposedAfterEach(openIndex);
-    let corpus: TestCorpus;
-    let index: SearchIndex;
-
-    beforeEach(async () => {
-      corpus = await openTestCorpus();
-      index = (await open()).index;
-    });
-    afterEach(async () => {
-      await corpus.dispose();
-    });
+    const fixture = withTestIndex(openIndex);
 
     async function corpusOf(sessions: Record<string, string[]>): Promise<void> {
       for (const [id, texts] of Object.entries(sessions))
-        await persistedSession(corpus.persistence, id, texts.map(user));
-      await index.sync(corpus.sources);
+        await persistedSession(fixture.corpus.persistence, id, texts.map(user));
+      await fixture.index.sync(fixture.corpus.sources);
     }
 
     describe('literal text', () => {
       it('finds text of user, assistant, tool call and tool result events, at their seq', async () => {
-        await persistedSession(corpus.persistence, 'kinds', [
+        await persistedSession(fixture.corpus.persistence, 'kinds', [
           { type: 'turn/start', data: {} },
           user('please refactor the walrus module'),
           { type: 'step/start', data: {} },
@@ -54,9 +43,9 @@ export function searchLiteralSuite(engine: string, openIndex: OpenSearchIndex): 
           { type: 'session/title', data: { title: 'capybara title is not message text' } },
           { type: 'turn/end', data: { reason: 'completed' } },
         ]);
-        await index.sync(corpus.sources);
+        await fixture.index.sync(fixture.corpus.sources);
         const seqOf = async (word: string): Promise<number[]> =>
-          (await index.search(word)).results.flatMap((r) => r.hits.map((h) => h.seq));
+          (await fixture.index.search(word)).results.flatMap((r) => r.hits.map((h) => h.seq));
         expect(await seqOf('walrus')).toEqual([1]);
         expect(await seqOf('narwhal')).toEqual([3]);
         expect(await seqOf('ocelot')).toEqual([4]); // the call's arguments; the assistant's toolCalls copy is not indexed
@@ -66,8 +55,8 @@ export function searchLiteralSuite(engine: string, openIndex: OpenSearchIndex): 
 
       it('matches case- and diacritic-insensitively, every term in one event', async () => {
         await corpusOf({ a: ['Crème Brûlée recipe'], b: ['creme', 'brulee'] });
-        expect(ids(await index.search('CREME brulee'))).toEqual(['a']);
-        expect(ids(await index.search('BRÛLÉE')).sort()).toEqual(['a', 'b']);
+        expect(ids(await fixture.index.search('CREME brulee'))).toEqual(['a']);
+        expect(ids(await fixture.index.search('BRÛLÉE')).sort()).toEqual(['a', 'b']);
       });
 
       it('treats query operators, quotes, prefixes, NEAR, minus and column filters as data', async () => {
@@ -85,14 +74,14 @@ export function searchLiteralSuite(engine: string, openIndex: OpenSearchIndex): 
           papaya: ['papaya smoothie'],
           bang: ['mango & lime | !guava'],
         });
-        expect(ids(await index.search('"lemon" OR melon'))).toEqual(['or']);
-        expect(ids(await index.search('foo*'))).toEqual(['exact']);
-        expect(ids(await index.search('NEAR(apple banana)'))).toEqual(['near']);
-        expect(ids(await index.search('kiwi -grape'))).toEqual(['minus']);
-        expect(ids(await index.search('text:papaya'))).toEqual(['column']);
+        expect(ids(await fixture.index.search('"lemon" OR melon'))).toEqual(['or']);
+        expect(ids(await fixture.index.search('foo*'))).toEqual(['exact']);
+        expect(ids(await fixture.index.search('NEAR(apple banana)'))).toEqual(['near']);
+        expect(ids(await fixture.index.search('kiwi -grape'))).toEqual(['minus']);
+        expect(ids(await fixture.index.search('text:papaya'))).toEqual(['column']);
         // tsquery operators (PostgreSQL) are data too.
-        expect(ids(await index.search('mango & !guava'))).toEqual(['bang']);
-        expect(ids(await index.search('lemon <-> melon'))).toEqual(['or']);
+        expect(ids(await fixture.index.search('mango & !guava'))).toEqual(['bang']);
+        expect(ids(await fixture.index.search('lemon <-> melon'))).toEqual(['or']);
         for (const odd of [
           '"unbalanced',
           '(',
@@ -115,35 +104,35 @@ export function searchLiteralSuite(engine: string, openIndex: OpenSearchIndex): 
           'a:*',
           '\\',
         ]) {
-          await expect(index.search(odd)).resolves.toBeDefined();
+          await expect(fixture.index.search(odd)).resolves.toBeDefined();
         }
         // Quotes only delimit phrases: a query of nothing but quotes has no term, like an empty one.
-        await expect(index.search('"""')).rejects.toMatchObject({ code: 'SEARCH_INVALID_QUERY' });
+        await expect(fixture.index.search('"""')).rejects.toMatchObject({ code: 'SEARCH_INVALID_QUERY' });
       });
 
       it('refuses an empty or whitespace-only query, an oversized one and a bad limit', async () => {
         for (const query of ['', '   ', '\n\t ']) {
-          await expect(index.search(query)).rejects.toSatisfy((e) =>
+          await expect(fixture.index.search(query)).rejects.toSatisfy((e) =>
             isSearchIndexError(e, 'SEARCH_INVALID_QUERY'),
           );
         }
-        await expect(index.search('x'.repeat(1_001))).rejects.toSatisfy((e) =>
+        await expect(fixture.index.search('x'.repeat(1_001))).rejects.toSatisfy((e) =>
           isSearchIndexError(e, 'SEARCH_INVALID_QUERY'),
         );
-        await expect(index.search('ok', { limit: 0 })).rejects.toSatisfy((e) =>
+        await expect(fixture.index.search('ok', { limit: 0 })).rejects.toSatisfy((e) =>
           isSearchIndexError(e, 'SEARCH_INVALID_QUERY'),
         );
-        await expect(index.search('ok', { limit: 101 })).rejects.toSatisfy((e) =>
+        await expect(fixture.index.search('ok', { limit: 101 })).rejects.toSatisfy((e) =>
           isSearchIndexError(e, 'SEARCH_INVALID_QUERY'),
         );
-        await expect(index.search('ok', { cursor: 'not-a-cursor!' })).rejects.toSatisfy((e) =>
+        await expect(fixture.index.search('ok', { cursor: 'not-a-cursor!' })).rejects.toSatisfy((e) =>
           isSearchIndexError(e, 'SEARCH_INVALID_QUERY'),
         );
       });
 
       it('refuses a query containing NUL as invalid, never as a storage error', async () => {
         for (const query of ['a\u0000b', '\u0000', 'ok \u0000']) {
-          await expect(index.search(query)).rejects.toSatisfy((e) =>
+          await expect(fixture.index.search(query)).rejects.toSatisfy((e) =>
             isSearchIndexError(e, 'SEARCH_INVALID_QUERY'),
           );
         }
@@ -158,7 +147,7 @@ export function searchLiteralSuite(engine: string, openIndex: OpenSearchIndex): 
           events: ['a heron', 'another heron', 'the heron again'],
           none: ['no birds at all'],
         });
-        const page = await index.search('heron');
+        const page = await fixture.index.search('heron');
         expect(ids(page).slice(-1)).toEqual(['once']);
         expect(ids(page)).toHaveLength(3);
         const scores = page.results.map((r) => r.score);
@@ -170,7 +159,7 @@ export function searchLiteralSuite(engine: string, openIndex: OpenSearchIndex): 
           many: Array.from({ length: 10 }, (_, i) => `osprey sighting number ${i}`),
           one: ['an osprey'],
         });
-        const page = await index.search('osprey');
+        const page = await fixture.index.search('osprey');
         expect(ids(page).sort()).toEqual(['many', 'one']);
         const many = page.results.find((r) => r.sessionId === 'many')!;
         expect(many.hits).toHaveLength(3);
@@ -183,9 +172,9 @@ export function searchLiteralSuite(engine: string, openIndex: OpenSearchIndex): 
           reversed: ['bar foo'],
           apart: ['foo and bar'],
         });
-        expect(ids(await index.search('foo-bar'))).toEqual(['phrase']);
-        expect(ids(await index.search('foo.bar'))).toEqual(['phrase']);
-        const [hit] = (await index.search('foo-bar')).results[0]!.hits;
+        expect(ids(await fixture.index.search('foo-bar'))).toEqual(['phrase']);
+        expect(ids(await fixture.index.search('foo.bar'))).toEqual(['phrase']);
+        const [hit] = (await fixture.index.search('foo-bar')).results[0]!.hits;
         expect(hit!.snippet).toContain(`${HIGHLIGHT_START}foo-bar${HIGHLIGHT_END}`);
       });
 
@@ -195,14 +184,14 @@ export function searchLiteralSuite(engine: string, openIndex: OpenSearchIndex): 
           apart: ['the test is flaky, fix it today'],
           partial: ['fix the flaky build'],
         });
-        expect(ids(await index.search('"flaky test"'))).toEqual(['phrase']);
-        expect(ids(await index.search('today "fix the flaky"'))).toEqual(['phrase']);
-        expect(ids(await index.search('flaky test')).sort()).toEqual(['apart', 'phrase']);
-        expect(ids(await index.search('"fix the flaky'))).toEqual(
+        expect(ids(await fixture.index.search('"flaky test"'))).toEqual(['phrase']);
+        expect(ids(await fixture.index.search('today "fix the flaky"'))).toEqual(['phrase']);
+        expect(ids(await fixture.index.search('flaky test')).sort()).toEqual(['apart', 'phrase']);
+        expect(ids(await fixture.index.search('"fix the flaky'))).toEqual(
           expect.arrayContaining(['phrase', 'partial']),
         );
-        expect((await index.search('"test flaky"')).results).toEqual([]);
-        const [hit] = (await index.search('"flaky test"')).results[0]!.hits;
+        expect((await fixture.index.search('"test flaky"')).results).toEqual([]);
+        const [hit] = (await fixture.index.search('"flaky test"')).results[0]!.hits;
         expect(hit!.snippet).toContain(`${HIGHLIGHT_START}flaky test${HIGHLIGHT_END}`);
       });
 
@@ -213,7 +202,7 @@ export function searchLiteralSuite(engine: string, openIndex: OpenSearchIndex): 
           token: [`${'z'.repeat(600)} albatross`],
           giant: [`${'albatross'.repeat(40)}`],
         });
-        const page = await index.search('albatross');
+        const page = await fixture.index.search('albatross');
         expect(page.results).toHaveLength(2); // a 360-letter token is one token, not "albatross"
         for (const hit of page.results.flatMap((r) => r.hits)) {
           expect(hit.snippet.length).toBeLessThanOrEqual(SNIPPET_MAX_CHARS);
@@ -224,16 +213,21 @@ export function searchLiteralSuite(engine: string, openIndex: OpenSearchIndex): 
 
       it('never lets indexed text forge a highlight marker', async () => {
         await corpusOf({ forged: [`\u0002fake\u0003 puffin`] });
-        const [hit] = (await index.search('puffin')).results[0]!.hits;
+        const [hit] = (await fixture.index.search('puffin')).results[0]!.hits;
         expect(hit!.snippet).toBe(`\uFFFDfake\uFFFD ${HIGHLIGHT_START}puffin${HIGHLIGHT_END}`);
       });
 
       it('indexes assistant text through an injected extractor only', async () => {
         const own = (
-          await open({ extractor: (e) => (e.type === 'assistant/message' ? 'custom flamingo' : undefined) })
+          await fixture.open({
+            extractor: (e) => (e.type === 'assistant/message' ? 'custom flamingo' : undefined),
+          })
         ).index;
-        await persistedSession(corpus.persistence, 'x', [user('plain pelican'), assistant('whatever')]);
-        await own.sync(corpus.sources);
+        await persistedSession(fixture.corpus.persistence, 'x', [
+          user('plain pelican'),
+          assistant('whatever'),
+        ]);
+        await own.sync(fixture.corpus.sources);
         expect(ids(await own.search('pelican'))).toEqual([]);
         expect((await own.search('flamingo')).results[0]!.hits.map((h) => h.seq)).toEqual([1]);
       });

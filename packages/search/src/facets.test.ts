@@ -1,0 +1,42 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { newSessionHeader, SessionId } from '@strand/session';
+import { activeFilter, filterKey, indexedFacets, type FacetExtractor } from './facets.js';
+
+const header = newSessionHeader({ id: SessionId('s'), createdAt: 1, cwd: '/work' });
+
+describe('facets', () => {
+  it('files a session under no facet without an extractor, or when the extractor throws', () => {
+    expect(indexedFacets(undefined, header)).toEqual({ cwd: null, harness: null });
+    const throwing: FacetExtractor = () => {
+      throw new Error('odd header');
+    };
+    expect(indexedFacets(throwing, header)).toEqual({ cwd: null, harness: null });
+  });
+
+  it('keeps string facets and drops anything else', () => {
+    expect(indexedFacets((h) => ({ cwd: h.cwd, harness: 'codex' }), header)).toEqual({
+      cwd: '/work',
+      harness: 'codex',
+    });
+    const odd = (() => ({ cwd: 7, harness: null })) as unknown as FacetExtractor;
+    expect(indexedFacets(odd, header)).toEqual({ cwd: null, harness: null });
+  });
+
+  it('an empty filter is no filter', () => {
+    expect(activeFilter({})).toBeUndefined();
+    expect(activeFilter({ cwd: undefined, harness: undefined })).toBeUndefined();
+    expect(filterKey(activeFilter({}))).toBeNull();
+  });
+
+  it('two filters share a snapshot key exactly when they narrow the same (property)', () => {
+    const value = fc.option(fc.string({ maxLength: 6 }), { nil: undefined });
+    const filter = fc.record({ cwd: value, harness: value });
+    fc.assert(
+      fc.property(filter, filter, (a, b) => {
+        const same = (a.cwd ?? null) === (b.cwd ?? null) && (a.harness ?? null) === (b.harness ?? null);
+        expect(filterKey(activeFilter(a)) === filterKey(activeFilter(b))).toBe(same);
+      }),
+    );
+  });
+});
