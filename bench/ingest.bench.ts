@@ -6,9 +6,13 @@
  * - `appendToFollowerP50Ms` / `appendToFollowerP99Ms`: one line appended to a watched Codex
  *   rollout until the follower receives the event it maps to (targets p50 ≤ 250 ms, p99 ≤ 1,000 ms);
  * - `catchUpMBps`: catching up a backlog of `--mb` MB of rollouts at start as `serve --watch`
- *   does — the one-shot import while the folder is being watched, the runtime opened, live ingest
- *   ready (target ≥ the one-shot import's rate; `oneShotImportMBps` is that rate on this same
- *   backlog in this run). Both are the medians of `--rounds` runs each, alternating in order.
+ *   does — the folder watched, then the import alone, then the runtime opened and live ingest
+ *   ready — against `oneShotImportMBps`, the one-shot import's work as `strand import` does it on
+ *   the same backlog in this run (the import, then the cache rows of the sessions it wrote; target
+ *   catch-up ≥ one-shot). A serving host writes those rows after it is caught up, in the
+ *   background (printed: how long after). `catchUpImportPhaseMBps` is the import inside the
+ *   catch-up alone, the library import's rate. Medians of `--rounds` runs each, alternating in
+ *   order, each after `--rest-ms` of rest.
  * The corpus is deterministic. The last line is one JSON object with every figure.
  */
 import { execFileSync } from 'node:child_process';
@@ -20,7 +24,9 @@ import { importTranscripts, startLiveIngest } from '@strand/import';
 import type { FollowSnapshot, WireEvent } from '@strand/protocol';
 import { openStrandRuntime } from '@strand/runtime';
 import { RpcTestClient } from '@strand/runtime/testing';
-import { codexRollout } from '../packages/import/src/testing/synthetic.js';
+import { codexRollout } from '@strand/import/testing/synthetic';
+import { fillCacheRows } from '../packages/cli/src/commands/catch-up-rows.js';
+import { changedSessions, importOnce } from '../packages/cli/src/commands/import.js';
 import { line, median, round, timeIt } from './bench-util.js';
 
 const arg = (name: string, fallback: number): number =>
@@ -32,6 +38,7 @@ const targetMB = arg('mb', 200);
 const appends = arg('appends', 200);
 // An even count: the orders alternate (ABBA), so a drift of the machine during the run weighs on
 // both sides alike.
+const restMs = arg('rest-ms', 5_000);
 const rounds = 2 * Math.max(1, Math.ceil(arg('rounds', 4) / 2));
 
 const uuid = (n: number): string => `01d00000-0000-7000-8000-${n.toString(16).padStart(12, '0')}`;
@@ -65,18 +72,17 @@ try {
   // folder, the disk settled (`sync`) and the heap collected, so neither side pays for what the
   // run before left behind (a closed runtime's garbage, the writeback of a deleted folder) or
   // enjoys a cold start the other paid. The rates are the medians.
-  const settle = (): void => {
+  const settle = async (): Promise<void> => {
     execFileSync('sync');
     globalThis.gc?.();
+    await new Promise((resolve) => setTimeout(resolve, restMs));
   };
   let folders = 0;
   const freshFolder = (): string => path.join(work, `data-${folders++}`);
   const oneShotRun = async (): Promise<number> => {
     const folder = freshFolder();
-    settle();
-    const run = await timeIt(() =>
-      importTranscripts({ harness: 'codex', sourceDir: source, dataDir: folder }),
-    );
+    await settle();
+    const run = await timeIt(() => importOnce({ harness: 'codex', sourceDir: source, dataDir: folder }));
     rmSync(folder, { recursive: true, force: true });
     return run.ms;
   };
@@ -88,11 +94,15 @@ try {
   const startServing = async (data: string) => {
     const marks: number[] = [performance.now()];
     let opened: Awaited<ReturnType<typeof openStrandRuntime>> | undefined;
+    const caughtUp: string[] = [];
     const ingest = startLiveIngest({
       watches: [{ harness: 'codex', dir: source }],
       dataDir: data,
       catchUp: async () => {
-        await importTranscripts({ harness: 'codex', sourceDir: source, dataDir: data });
+        marks.push(performance.now());
+        caughtUp.push(
+          ...changedSessions(await importTranscripts({ harness: 'codex', sourceDir: source, dataDir: data })),
+        );
         marks.push(performance.now());
       },
       target: async () => {
@@ -103,29 +113,35 @@ try {
     });
     await ingest.ready;
     marks.push(performance.now());
-    const [t0, imported, openedAt, readyAt] = marks as [number, number, number, number];
+    const [t0, watched, imported, openedAt, readyAt] = marks as [number, number, number, number, number];
     return {
       runtime: opened!,
       ingest,
+      caughtUp,
       ms: readyAt - t0,
-      split: [imported - t0, openedAt - imported, readyAt - openedAt],
+      split: [watched - t0, imported - watched, openedAt - imported, readyAt - openedAt],
     };
   };
   const catchUpRun = async (data: string) => {
-    settle();
+    await settle();
     const served = await startServing(data);
-    // The runtime indexes the caught-up sessions for search in the background: let it finish
-    // before closing, as a host would.
+    // Caught up, the host derives in the background what the one-shot import wrote before it
+    // returned (cache rows) and the search index: let both finish before closing, as a host would.
+    const fill = fillCacheRows(served.runtime.services.query, served.caughtUp, (id, error) => {
+      throw new Error(`cache rows of ${id}: ${String(error)}`);
+    });
+    const rowsAfterMs = (await timeIt(() => fill.done)).ms;
     await served.runtime.searchReady;
     await served.ingest.close();
     await served.runtime.close();
-    return served;
+    return { ...served, rowsAfterMs };
   };
 
   if (globalThis.gc === undefined) console.log('  (run with --expose-gc to collect the heap between runs)');
   await oneShotRun(); // warm-up, not measured
   const oneShots: number[] = [];
   const catchUps: number[] = [];
+  const importPhases: number[] = [];
   let kept: string | undefined;
   for (let r = 1; r <= rounds; r++) {
     const order = r % 2 === 1 ? (['one-shot', 'catch-up'] as const) : (['catch-up', 'one-shot'] as const);
@@ -139,16 +155,23 @@ try {
         kept = freshFolder();
         const run = await catchUpRun(kept);
         catchUps.push(run.ms);
-        const [imported, opened, ready] = run.split.map((ms) => round(ms, 0)) as [number, number, number];
+        importPhases.push(run.split[1]!);
+        const [watched, imported, opened, ready] = run.split.map((ms) => round(ms, 0)) as [
+          number,
+          number,
+          number,
+          number,
+        ];
         line(
-          `round ${r}: catch-up (import / runtime open / ready)`,
-          `${round(run.ms / 1000, 2)} s (${imported} / ${opened} / ${ready} ms)`,
+          `round ${r}: catch-up (watch / import / open / ready)`,
+          `${round(run.ms / 1000, 2)} s (${watched} / ${imported} / ${opened} / ${ready} ms); rows ${round(run.rowsAfterMs / 1000, 2)} s after`,
         );
       }
     }
   }
   const oneShotMBps = bytes / 1e6 / (median(oneShots) / 1000);
   const catchUpMBps = bytes / 1e6 / (median(catchUps) / 1000);
+  const importPhaseMBps = bytes / 1e6 / (median(importPhases) / 1000);
   // Each round's pair ran back to back, so its ratio is the least disturbed by the machine's drift.
   const pairRatios = oneShots.map((ms, i) => ms / catchUps[i]!);
   line('catch-up ÷ one-shot rate, per round', pairRatios.map((x) => round(x, 3)).join(', '));
@@ -157,6 +180,10 @@ try {
   line(
     'catch-up (median)',
     `${round(median(catchUps) / 1000, 2)} s, ${round(catchUpMBps, 1)} MB/s (${round(catchUpMBps / oneShotMBps, 3)}× one-shot)`,
+  );
+  line(
+    '  its import phase alone (median)',
+    `${round(median(importPhases) / 1000, 2)} s, ${round(importPhaseMBps, 1)} MB/s (catch-up: ${round(catchUpMBps / importPhaseMBps, 3)}× of it)`,
   );
 
   // Live appends, on the folder the last catch-up filled: `serve --watch` restarted over it (its
@@ -218,6 +245,7 @@ try {
       backlogMB: round(bytes / 1e6, 1),
       catchUpMBps: round(catchUpMBps, 1),
       oneShotImportMBps: round(oneShotMBps, 1),
+      catchUpImportPhaseMBps: round(importPhaseMBps, 1),
       appends,
       appendToFollowerP50Ms: round(p50, 1),
       appendToFollowerP99Ms: round(p99, 1),

@@ -5,10 +5,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { importTranscripts, type Harness } from '@strand/import';
+import { codexRollout } from '@strand/import/testing/synthetic';
 import { openJsonlPersistence } from '@strand/persistence';
 import type { FollowSnapshot, SessionListRow, WireEvent } from '@strand/protocol';
 import { RpcTestClient } from '@strand/runtime/testing';
-import { startStrand, type StrandProcess } from './testing/strand-process.js';
+import { startStrand, strandAsync, type StrandProcess } from './testing/strand-process.js';
 
 /**
  * `strand serve --watch`, end to end: a real host process follows transcript files while real
@@ -236,6 +237,31 @@ describe('strand serve --watch', () => {
       }
     });
   }
+
+  it('the sessions a catch-up imported are listed with their titles, as after `strand import` (rows filled once serving)', async () => {
+    const { src, data, fresh } = folders();
+    // Long enough that its stored log is past the host's small-log size, so the list reads only
+    // cache rows for it (a small one is observed at list time, rows or not).
+    const sid = '01d00000-0000-7000-8000-000000000001';
+    const id = `codex-${sid}`;
+    const file = path.join(src, '2026', '02', '01', `rollout-2026-02-01T10-00-00-${sid}.jsonl`);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, codexRollout({ id: sid, turns: 800, outputChars: 4_000 }));
+    // What the one-shot command lists: `strand import` writes the rows before it exits.
+    expect((await strandAsync(['import', 'codex', src, '--data', fresh, '--json'])).code).toBe(0);
+    const listing = await strandAsync(['list', '--data', fresh, '--json']);
+    const title = (listing.json() as { sessions: SessionListRow[] }).sessions.find((r) => r.id === id)?.hints
+      ?.values.title;
+    expect(title).toBeDefined();
+    const { rpcUrl } = await serve('codex', src, data);
+    const client = await RpcTestClient.open(rpcUrl);
+    clients.push(client);
+    await until(
+      async () => (await listed(client)).find((r) => r.id === id)?.hints?.values.title !== undefined,
+      'the title hint',
+    );
+    expect((await listed(client)).find((r) => r.id === id)?.hints?.values.title).toEqual(title);
+  });
 
   it('killed (SIGKILL) mid-ingest, appended to, restarted: the data folder equals a one-shot import', async () => {
     const { src, data, fresh } = folders();

@@ -3,10 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { strandRegistry } from '@strand/runtime';
-import { openJsonlPersistence } from '@strand/persistence';
-import { ProjectionCache } from '@strand/projection-cache';
-import { SessionLogOffset } from '@strand/session';
+import { cachedTitles } from '../testing/cached-titles.js';
 import { strand } from '../testing/strand-process.js';
 
 // A synthetic Gemini folder committed with the importer: two chats of one session, a copy, one other.
@@ -21,25 +18,6 @@ beforeEach(() => {
   cpSync(FIXTURE, path.join(root, 'source'), { recursive: true });
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
-
-/** Every stored session's cached title, read from the cache alone (no log is folded). */
-async function cachedTitles(data: string): Promise<Map<string, unknown>> {
-  const registry = strandRegistry();
-  const cache = ProjectionCache.open({ path: path.join(data, 'projection-cache.db'), registry });
-  const persistence = await openJsonlPersistence({ root: data });
-  try {
-    const out = new Map<string, unknown>();
-    for (const summary of await persistence.list()) {
-      // None of these sessions is seeded from a parent: the inherited cut is 0.
-      const snapshot = cache.cachedSnapshot(summary, SessionLogOffset(0), ['title']);
-      out.set(summary.header.id, snapshot?.values.title);
-    }
-    return out;
-  } finally {
-    cache.close();
-    await persistence.close();
-  }
-}
 
 describe('strand import writes projection cache rows', () => {
   it('every imported session has its title row at once; a second import changes nothing', async () => {

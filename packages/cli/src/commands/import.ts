@@ -8,6 +8,7 @@ import {
   importTranscripts,
   isImportError,
   type Harness,
+  type ImportOptions,
   type ImportReport,
   type ImportSummary,
 } from '@strand/import';
@@ -43,17 +44,13 @@ export function importCommand(): Command {
       let rows: CacheRowsResult;
       const lock = await holdDataFolder(options.data, 'import');
       try {
-        summary = await importTranscripts({
+        // Still holding the folder: no host can be writing rows of these sessions meanwhile.
+        ({ summary, rows } = await importOnce({
           harness,
           sourceDir,
           dataDir: options.data,
           ...(bar === undefined ? {} : { onProgress: bar.update }),
-        });
-        // Still holding the folder: no host can be writing rows of these sessions meanwhile.
-        rows = await writeImportedCacheRows(
-          options.data,
-          summary.sessions.filter((s) => s.outcome !== 'unchanged').map((s) => s.id),
-        );
+        }));
       } catch (error) {
         bar?.stop();
         if (isImportError(error) && error.code === 'IMPORT_SOURCE_NOT_FOUND') {
@@ -73,6 +70,23 @@ export function importCommand(): Command {
       else printSummary(summary, harness, sourceDir, options.data);
       if (summary.failed > 0) process.exitCode = 1;
     });
+}
+
+/**
+ * The one-shot import's work, with the data folder held by the caller: the transcripts imported,
+ * then the cache rows of the sessions it created or changed written, so a host lists them with
+ * their titles at once (`bench:ingest` measures this as the one-shot import).
+ */
+export async function importOnce(
+  options: ImportOptions,
+): Promise<{ summary: ImportSummary; rows: CacheRowsResult }> {
+  const summary = await importTranscripts(options);
+  return { summary, rows: await writeImportedCacheRows(options.dataDir, changedSessions(summary)) };
+}
+
+/** The sessions an import created or changed: the ones whose cache rows are (re)written. */
+export function changedSessions(summary: ImportSummary): string[] {
+  return summary.sessions.filter((s) => s.outcome !== 'unchanged').map((s) => s.id);
 }
 
 /** A progress bar on stderr, only for a person watching a terminal (never with --json). */

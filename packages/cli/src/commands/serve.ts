@@ -14,6 +14,8 @@ import { storeOption } from '../store-option.js';
 import { webRoot } from '../web-root.js';
 import { cliLogger } from '../stderr-logger.js';
 import { warmDemoCache } from './demo-warm.js';
+import { fillCacheRows } from './catch-up-rows.js';
+import { changedSessions } from './import.js';
 
 interface ServeOptions {
   data: string;
@@ -141,19 +143,20 @@ async function serve(
       // The demo shows replies being written: the scripted model streams a word at a time.
       ...(options.demo === true ? { scriptedChunkDelayMs: DEMO_CHUNK_DELAY_MS } : {}),
     });
-  // With --watch, the catch-up runs while live ingest starts watching the folders (the watcher's
-  // scan overlaps the import) and while nothing else has the data folder open: exactly a one-shot
-  // import, resumed from the import ledger. Only then does the runtime open the folder (while
-  // live ingest compares the files with the ledger); files changed meanwhile are read once it is
-  // open.
+  // With --watch, live ingest watches the folders first, then the catch-up runs alone while
+  // nothing else has the data folder open: exactly a one-shot import, resumed from the import
+  // ledger. Only then does the runtime open the folder (while live ingest compares the files the
+  // import stamped with the ledger); files changed meanwhile are read once it is open.
   let opened: StrandRuntime | undefined;
+  /** Sessions the catch-up imported or updated: their cache rows are filled once the host serves. */
+  const caughtUp: string[] = [];
   const ingest =
     watches.length === 0
       ? undefined
       : startLiveIngest({
           watches,
           catchUp: async () => {
-            for (const spec of watches) await catchUp(spec, options.data);
+            for (const spec of watches) caughtUp.push(...(await catchUp(spec, options.data)));
           },
           target: async () => {
             opened = await open();
@@ -194,6 +197,14 @@ async function serve(
   });
   await lock?.announceHost({ url: host.url, rpcUrl: host.rpcUrl, ...(token === undefined ? {} : { token }) });
   const stopTicker = options.demo === true ? startDemoTicker(runtime, logger) : () => undefined;
+  const rows =
+    caughtUp.length === 0
+      ? undefined
+      : fillCacheRows(runtime.services.query, caughtUp, (id, error) =>
+          console.error(
+            `strand watch: projection cache ${id}: ${error instanceof Error ? error.message : String(error)} (folded when first viewed instead)`,
+          ),
+        );
   const url = token === undefined ? host.url : `${host.url}/?token=${encodeURIComponent(token)}`;
   // Listen before announcing the URLs: whoever reads them may signal at once, and a signal
   // with no listener kills the process without a clean close.
@@ -223,18 +234,23 @@ async function serve(
   await stopped;
   await lock?.withdrawHost();
   await ingest?.close();
+  await rows?.stop();
   stopTicker();
   await host.close();
   await runtime.close();
 }
 
-/** The one-shot import of a watched folder (a missing folder has nothing to catch up). */
-async function catchUp(spec: WatchSpec, dataDir: string): Promise<void> {
-  if (!existsSync(spec.dir)) return;
+/**
+ * The one-shot import of a watched folder (a missing folder has nothing to catch up); returns the
+ * sessions it imported or updated.
+ */
+async function catchUp(spec: WatchSpec, dataDir: string): Promise<string[]> {
+  if (!existsSync(spec.dir)) return [];
   const summary = await importTranscripts({ harness: spec.harness, sourceDir: spec.dir, dataDir });
   console.error(
     `strand watch: ${spec.harness} ${spec.dir}: caught up (${summary.imported} imported, ${summary.updated} updated, ${summary.unchanged} unchanged, ${summary.failed} failed)`,
   );
+  return changedSessions(summary);
 }
 
 /** A store URL without its password, for printing. */

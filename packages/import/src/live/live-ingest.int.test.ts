@@ -124,6 +124,29 @@ describe('live ingest', () => {
     expect(bed.reports.filter((r) => r.kind !== 'note')).toEqual([]);
   });
 
+  it('a catch-up given to the ingest: a file it stamped is not read again; one created after its scan becomes a session', async () => {
+    const OTHER = SessionId('gemini-7e7e7e7e-0000-4000-8000-000000000002');
+    const other = path.join(bed.ws.source, 'site', 'chats', 'session-2026-05-01T09-00-7e7e7e7e.jsonl');
+    writeFileSync(file, lines.join('\n') + '\n');
+    let imported = 0;
+    const ingest = bed.launch({
+      dataDir: bed.ws.data,
+      catchUp: async () => {
+        imported = (
+          await importTranscripts({ harness: 'gemini', sourceDir: bed.ws.source, dataDir: bed.ws.data })
+        ).imported;
+        // Past the import's scan: only the watcher, started before the catch-up, can see it.
+        writeFileSync(other, lines.join('\n').replace('000000000001', '000000000002') + '\n');
+      },
+    });
+    await ingest.ready;
+    expect(imported).toBe(1);
+    await settled(ingest, async () => (await bed.persistence.revisionOf(OTHER)) !== undefined);
+    expect((await bed.persistence.inspect(OTHER)).events.length).toBe(await eventsOf());
+    expect(bed.reads.map((r) => r.file)).not.toContain(file);
+    expect(bed.reports.filter((r) => r.kind !== 'note')).toEqual([]);
+  });
+
   it('a target that fails to open rejects ready; nothing is read and close still works', async () => {
     writeFileSync(file, lines.join('\n') + '\n');
     const ingest = bed.launch({

@@ -34,9 +34,9 @@ export interface LiveIngestOptions {
    */
   readonly target: IngestTarget | (() => Promise<IngestTarget>);
   /**
-   * The caller's catch-up (the one-shot `importTranscripts`), run at once while the folders are
-   * being watched, so the watcher's scan overlaps the import instead of adding to it. Without it
-   * the caller caught up before starting the ingest.
+   * The caller's catch-up (the one-shot `importTranscripts`), run once every folder is watched:
+   * a file written before is in the import's scan, one written after is an event. Without it the
+   * caller caught up before starting the ingest, and every file is compared with the ledger.
    */
   readonly catchUp?: () => Promise<void>;
   /**
@@ -93,10 +93,11 @@ interface Followed {
  * are read one at a time, in the order they changed; a file that changes again while it is read
  * is read once more afterwards. Every write is stamped in the import ledger.
  *
- * Catch-up is the one-shot import (`importTranscripts`): given as `catchUp`, it runs while the
- * folders are being watched (the watcher's scan overlaps it); otherwise the caller caught up
- * before. Once both are done, and while `target` opens, files whose size or mtime differ from the
- * ledger's stamps are queued, so nothing written during or after the catch-up is missed.
+ * Catch-up is the one-shot import (`importTranscripts`): given as `catchUp`, it runs once the
+ * folders are watched, alone (it has the machine to itself, so catching up runs at the import's
+ * rate); otherwise the caller caught up before. Once it is done, and while `target` opens, files
+ * whose size or mtime differ from the ledger's stamps are queued, so nothing written during or
+ * after the catch-up is missed.
  */
 export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
   const settleMs = options.settleMs ?? 20;
@@ -381,35 +382,25 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
   };
 
   const ready = (async () => {
-    // The catch-up runs while the folders are being watched. A change the watcher saw is an
-    // event; one made before its folder was watched but after the import stamped the file is
-    // found below, where every file is compared with the ledger — while the target opens.
-    const caughtUp = options.catchUp?.() ?? Promise.resolve();
-    caughtUp.catch(() => undefined); // awaited below
     let opening: Promise<IngestTarget> | undefined;
     try {
-      let discovered: { readonly owner: Watched; readonly files: readonly string[] }[];
-      try {
-        const open = await watchAll();
-        // Discovery needs no ledger, so it runs beside the catch-up (it reads the transcripts'
-        // heads: ~7 ms a file, a second per 200 MB of rollouts). It starts once the folders are
-        // watched, so a file it does not see is added later, which the watcher reports.
-        discovered = await Promise.all(
-          open.map(async (owner) => ({
-            owner,
-            files: (await owner.importer.discover(owner.root)).map((unit) => unit.file),
-          })),
-        );
-      } finally {
-        // Never leave a catch-up running behind a failure: the caller closes what it opened.
-        await caughtUp.catch(() => undefined);
-      }
-      await caughtUp;
+      // Watch first, then catch up: from the moment a folder is watched, every change is an event
+      // (queued until the target is open), so the catch-up's own scan of the folder sees every
+      // file written before. Nothing else runs beside the import, which has both cores.
+      const open = await watchAll();
+      await options.catchUp?.();
       opening = typeof options.target === 'function' ? options.target() : Promise.resolve(options.target);
       opening.catch(() => undefined); // awaited below
       if (options.dataDir !== undefined) ledger = (await Ledger.load(options.dataDir)).ledger;
-      for (const { owner, files } of discovered) {
-        // Files the catch-up stamped and that did not change since are known: only remember them.
+      for (const owner of open) {
+        // The files to compare with the ledger: after a catch-up, the ones it stamped (a file it
+        // did not stamp was not a conversation yet or failed, and is read when it next changes);
+        // without one, every file there (the caller caught up before the folder was watched).
+        const files =
+          options.catchUp !== undefined && ledger !== undefined
+            ? [...ledger.under(owner.root, owner.spec.harness)].map(([file]) => file)
+            : (await owner.importer.discover(owner.root)).map((unit) => unit.file);
+        // Files stamped that did not change since are known: only remember them.
         const stats = await Promise.all(files.map((file) => fsp.stat(file).catch(() => undefined)));
         for (const [i, file] of files.entries()) {
           const stat = stats[i];

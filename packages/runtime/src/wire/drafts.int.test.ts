@@ -21,10 +21,10 @@ afterEach(async () => {
   t = runtime = undefined;
 });
 
-/** An endpoint whose answer goes out one chunk per `next()`. */
-async function pacedEndpoint(chunks: readonly string[]): Promise<{ next(): void }> {
+/** An endpoint whose answer goes out one chunk per `next()` (with `holdEnd`, its end too). */
+async function pacedEndpoint(chunks: readonly string[], holdEnd = false): Promise<{ next(): void }> {
   server = await mockChatServer();
-  const answer = pacedAnswer(chunks, { input: 5, output: 5 });
+  const answer = pacedAnswer(chunks, { input: 5, output: 5 }, { holdEnd });
   server.handle(answer.handler);
   return answer;
 }
@@ -66,7 +66,9 @@ const until = async (condition: () => boolean): Promise<void> => {
 
 describe('follow.draft', () => {
   it('streams the step text after its durable step/start, paced by the clock, and the message settles it', async () => {
-    const endpoint = await pacedEndpoint(['Hel', 'lo, ', 'world', '!']);
+    // The stream's end is held too: the step's message must not be delivered before the draft of
+    // the last chunk is seen pending.
+    const endpoint = await pacedEndpoint(['Hel', 'lo, ', 'world', '!'], true);
     const clock = new ManualClock();
     const client = await start(clock);
     const offered = agentDrafts();
@@ -105,6 +107,7 @@ describe('follow.draft', () => {
     endpoint.next();
     await until(() => offered.at(-1) === 'Hello, world!');
     expect(clock.pending).toBe(1);
+    endpoint.next(); // the stream ends: the step's message is delivered
     await runtime!.agents.whenSettled();
     clock.advance(1000);
     await roundTrip(client);
