@@ -2,10 +2,10 @@
  * Refuses wrong-way imports between packages and import cycles. The allowed direction follows
  * the data flow of docs/architecture.md; a package may import only packages listed for it here,
  * and browser packages may not import `node:*`. Test code (`*.test.ts`, files under `test/` or
- * `testing/`) may also import the test floor (`@strand/test-support`, `@strand/workload`, the base
- * stack's temp fixtures); runtime code may not import `@strand/test-support`, `vitest` or
- * `fast-check` at all, so no `strand` command loads a test library. `test-support` itself is test
- * code throughout. A relative import never leaves its package, and every package.json declares
+ * `testing/`) may also import the test floor (`@strand/test-support`, `@strand/harness-bed`,
+ * `@strand/workload`, the base stack's temp fixtures); runtime code may not import
+ * `@strand/test-support`, `@strand/harness-bed`, `vitest` or `fast-check` at all, so no `strand`
+ * command loads a test library. `test-support` and `harness-bed` are test code throughout. A relative import never leaves its package, and every package.json declares
  * what its files import. End-to-end tests (`*.e2e.test.ts`, and their helpers under `e2e/`) drive
  * the whole product and may import any package.
  */
@@ -66,6 +66,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   ],
   workload: ['session'],
   'test-support': ['session', 'persistence', 'projection', 'projection-cache', 'workload'],
+  // The real harnesses as test peers: it knows their CLIs and wires, nothing of Strand.
+  'harness-bed': [],
 };
 const BROWSER = new Set(['projection', 'protocol', 'client', 'web']);
 
@@ -86,9 +88,9 @@ const packages = readdirSync(path.join(root, 'packages')).filter((p) =>
 );
 
 /** Test code may also import these: shared test tools, the workload, the base stack's temp fixtures. */
-const TEST_FLOOR = new Set(['test-support', 'workload', 'stack']);
+const TEST_FLOOR = new Set(['test-support', 'harness-bed', 'workload', 'stack']);
 /** Libraries only test code may load. */
-const TEST_LIBRARIES = /^(?:@strand\/test-support|vitest|fast-check)(?:\/|$)/;
+const TEST_LIBRARIES = /^(?:@strand\/test-support|@strand\/harness-bed|vitest|fast-check)(?:\/|$)/;
 
 /** The package an import names: `@scope/name/sub` → `@scope/name`, `name/sub` → `name`. */
 function packageOf(spec: string): string {
@@ -131,6 +133,7 @@ for (const pkg of packages) {
     // Tests, the test helpers a package exports under `testing/`, and test-support itself.
     const isTest =
       pkg === 'test-support' ||
+      pkg === 'harness-bed' ||
       /\.test\.tsx?$/.test(file) ||
       file.includes(`${path.sep}test${path.sep}`) ||
       file.includes(`${path.sep}testing${path.sep}`);

@@ -9,7 +9,8 @@ export function isHarness(value: unknown): value is Harness {
 /**
  * One problem found while importing, always tied to a source file. `line` is 1-based; `null`
  * means the file as a whole.
- * - `skipped-record`: a malformed line or an unknown record type, passed over.
+ * - `skipped-record`: a malformed line, or a record of a type the mapping does not know (one
+ *   report per type per file, with the count), passed over.
  * - `skipped-file`: a file that holds no importable session (not a transcript, empty, or a stale
  *   copy of a session another file holds in full).
  * - `failed`: a file that could not be imported; nothing of it was written.
@@ -33,8 +34,10 @@ export interface ImportedSession {
 }
 
 /**
- * The result of one run. Counts are sessions except `skipped` (records and files passed over)
- * and `failed` (source files). `updated` includes `replaced`.
+ * The result of one run. Counts are sessions except `skipped` (records and files passed over),
+ * `ignored` (known records with nothing for the event log, by the harness's type name — a
+ * request log line, a context attachment) and `failed` (source files). `updated` includes
+ * `replaced`.
  */
 export interface ImportSummary {
   readonly imported: number;
@@ -42,6 +45,7 @@ export interface ImportSummary {
   readonly replaced: number;
   readonly unchanged: number;
   readonly skipped: number;
+  readonly ignored: Readonly<Record<string, number>>;
   readonly failed: number;
   readonly files: number;
   readonly reports: readonly ImportReport[];

@@ -33,7 +33,7 @@ export function importCommand(): Command {
     .option('--data <dir>', 'data folder', '.strand-data')
     .option(
       '--json',
-      'print one JSON object (imported, updated, unchanged, skipped, failed, reports) instead of text',
+      'print one JSON object (imported, updated, unchanged, skipped, ignored, failed, reports) instead of text',
     )
     .showHelpAfterError()
     .exitOverride()
@@ -125,6 +125,14 @@ function printSummary(summary: ImportSummary, harness: Harness, sourceDir: strin
   console.log(
     `  imported ${summary.imported}, updated ${summary.updated}${replaced}, unchanged ${summary.unchanged} sessions; skipped ${summary.skipped}, failed ${summary.failed}`,
   );
+  // Known records that are not conversation (a request log, context attachments): one line per type.
+  const ignored = Object.entries(summary.ignored);
+  if (ignored.length > 0) {
+    const total = ignored.reduce((n, [, count]) => n + count, 0);
+    console.log(`  left out ${total} known records that are not conversation:`);
+    const width = Math.max(...ignored.map(([type]) => type.length));
+    for (const [type, count] of ignored) console.log(`    ${type.padEnd(width)}  ${count}`);
+  }
   const worst = [...summary.reports].sort((a, b) => rank(a) - rank(b));
   for (const report of worst.slice(0, SHOWN_REPORTS)) {
     console.log(

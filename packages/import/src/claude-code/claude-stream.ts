@@ -1,6 +1,8 @@
 import { AttachmentSink } from '../mapping/attachments.js';
+import type { FileReports } from '../mapping/file-reports.js';
 import { TranscriptBuilder, type Author } from '../mapping/transcript-builder.js';
 import { count, isRecord, str, timeOf, type JsonRecord } from '../source/json-record.js';
+import { CONTEXT_ATTACHMENTS } from './records.js';
 import { classifyUserLine, contentBlocks, resultContent } from './user-content.js';
 
 const PROVIDER = 'anthropic';
@@ -152,11 +154,41 @@ export class ClaudeStream {
     this.builder.flushAssistant();
   }
 
-  /** `system` records: only a recorded turn end matters to the event log. */
-  system(record: JsonRecord): void {
-    if (record.subtype === 'turn_duration') {
-      this.builder.endTurn('auto');
-    }
+  /** `system` records: only a recorded turn end matters to the event log; the rest are counted. */
+  system(record: JsonRecord, reports: FileReports): void {
+    if (record.subtype === 'turn_duration') this.builder.endTurn('auto');
+    else reports.ignore(`system:${str(record.subtype) ?? '(none)'}`);
+  }
+
+  /**
+   * An `attachment` record (2.1.3xx): something attached to the prompt before it went to the
+   * model. A file or folder the person named with `@` is theirs: an image joins the open turn as
+   * the person's image, a text file or a folder listing is kept as injected context (the harness
+   * sends it to the model as a system reminder). The model identity is the session's route. The
+   * rest is context the harness gives the model: counted, not written.
+   */
+  attachment(record: JsonRecord, time: number, line: number, reports: FileReports): void {
+    const attachment = isRecord(record.attachment) ? record.attachment : {};
+    const type = str(attachment.type) ?? '(none)';
+    if (type === 'file') {
+      const content = isRecord(attachment.content) ? attachment.content : {};
+      const file = isRecord(content.file) ? content.file : {};
+      const name = str(attachment.displayPath) ?? str(attachment.filename) ?? 'a file';
+      if (content.type === 'image' && typeof file.base64 === 'string') {
+        const image = this.attachments.image(file.base64, str(file.type) ?? 'application/octet-stream');
+        this.builder.prompt([image], this.#promptAuthor, time, { startsTurn: false });
+      } else if (typeof file.content === 'string')
+        this.builder.note(`Attached file ${name}:\n${file.content}`, time);
+      else reports.ignore(`attachment:file:${str(content.type) ?? '(none)'}`);
+    } else if (type === 'directory') {
+      const name = str(attachment.displayPath) ?? str(attachment.path) ?? 'a folder';
+      this.builder.note(`Attached folder ${name}:\n${str(attachment.content) ?? ''}`, time);
+    } else if (type === 'model') {
+      const identity = isRecord(attachment.identity) ? attachment.identity : {};
+      const model = str(identity.modelId);
+      if (model !== undefined) this.builder.announceRoute({ provider: PROVIDER, model }, time);
+    } else if (CONTEXT_ATTACHMENTS.has(type)) reports.ignore(`attachment:${type}`);
+    else reports.unknown(line, `attachment type "${type}"`);
   }
 
   title(text: string, time: number | undefined): void {

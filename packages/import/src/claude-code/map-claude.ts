@@ -9,13 +9,12 @@ import { mapWholeFile, type TranscriptFold } from '../mapping/transcript-fold.js
 import { isRecord, parseLine, str, type JsonRecord } from '../source/json-record.js';
 import { findRoleInParent, labelOf, readAgentMeta, type AgentRole } from './agent-label.js';
 import { ClaudeStream } from './claude-stream.js';
+import { SIDE_RECORDS } from './records.js';
 import { claudeAgentId, claudeMainId, claudeSidechainId } from './ids.js';
 import type { ClaudeFacts } from './peek.js';
 
 // Claude Code 2.0 starts throwaway subagents with this prompt to warm the prompt cache.
 const WARMUP = 'Warmup';
-/** Record types that carry no conversation: bookkeeping the event log has no place for. */
-const SIDE_RECORDS = new Set(['agent-name', 'last-prompt', 'queue-operation', 'file-history-snapshot']);
 
 /**
  * Maps one Claude Code JSONL file. A main file yields its session plus one child per inline
@@ -85,7 +84,7 @@ export function foldClaude(unit: SourceUnit, peek: SessionPeek): TranscriptFold 
       else if (type === 'assistant') {
         if (stream === main && !isAgentFile) labelSidechains(collectTaskRoles(record, taskRoles), time);
         stream.assistant(record, time);
-      } else stream.system(record);
+      } else stream.system(record, reports);
       // A sidechain takes the role of a Task call already read when its prompt shows; a call
       // read later labels it then (file order is not time order in 1.0), never retroactively.
       if (side !== undefined && !hadPrompt && side.stream.firstPrompt !== undefined)
@@ -98,14 +97,17 @@ export function foldClaude(unit: SourceUnit, peek: SessionPeek): TranscriptFold 
     } else if (type === 'ai-title') {
       // Claude Code 2.1 names the session itself, again as it goes: the latest one stands.
       if (!customTitled) main.title(str(record.aiTitle) ?? '', undefined);
+    } else if (type === 'attachment') {
+      // Attachments belong to the conversation their parent chain is in (a sidechain's own).
+      const parent = str(record.parentUuid);
+      const stream = (parent === undefined ? undefined : sidechainOf.get(parent)) ?? main;
+      if (uuid !== undefined && stream !== main) sidechainOf.set(uuid, stream);
+      stream.attachment(record, stream.stamp(record), line.line, reports);
     } else if (type !== undefined && SIDE_RECORDS.has(type)) {
       main.stamp(record);
-    } else {
-      reports.skipRecord(
-        line.line,
-        type === undefined ? 'record has no type' : `unknown record type "${type}"`,
-      );
-    }
+      reports.ignore(type);
+    } else if (type === undefined) reports.skipRecord(line.line, 'record has no type');
+    else reports.unknown(line.line, `record type "${type}"`);
   };
 
   const result = async (end: LineReadEnd): Promise<MappedFile> => {

@@ -150,6 +150,16 @@ export class TranscriptBuilder {
   }
 
   /**
+   * A route the harness states apart from any response (Claude Code's `model` attachment): a
+   * `request/header` now, inside the open turn, when it differs from the last one written. Outside
+   * a turn it writes nothing: the next response's own route decides.
+   */
+  announceRoute(route: Route, time: number): void {
+    this.flushAssistant();
+    if (this.#turnOpen) this.#writeRoute(route, time);
+  }
+
+  /**
    * Token usage. `add` sums into the buffered response (or, with none buffered, into the next
    * one: some harnesses log a request's usage before its output); `replace` sets the buffered
    * response's usage (harnesses that repeat a growing usage on every streamed chunk).
@@ -194,13 +204,7 @@ export class TranscriptBuilder {
     this.#orphanUsage = undefined;
     if (pending.texts.length === 0 && pending.calls.length === 0 && usage === undefined) return;
     if (!this.#turnOpen) this.startTurn(pending.time);
-    if (pending.route !== undefined) {
-      const key = `${pending.route.provider}\u0000${pending.route.model}\u0000${pending.route.reasoningEffort ?? ''}`;
-      if (key !== this.#lastRouteKey) {
-        this.#lastRouteKey = key;
-        this.#emit('request/header', { ...pending.route }, pending.time);
-      }
-    }
+    if (pending.route !== undefined) this.#writeRoute(pending.route, pending.time);
     const data: Record<string, unknown> = { content: toContent(pending.texts) };
     if (pending.calls.length > 0) data.toolCalls = pending.calls;
     if (usage !== undefined) data.usage = usage;
@@ -258,6 +262,13 @@ export class TranscriptBuilder {
    */
   finish(): void {
     this.flushAssistant();
+  }
+
+  #writeRoute(route: Route, time: number): void {
+    const key = `${route.provider}\u0000${route.model}\u0000${route.reasoningEffort ?? ''}`;
+    if (key === this.#lastRouteKey) return;
+    this.#lastRouteKey = key;
+    this.#emit('request/header', { ...route }, time);
   }
 
   #pendingAt(time: number): PendingAssistant {

@@ -171,7 +171,7 @@ export async function importTranscripts(options: ImportOptions): Promise<ImportS
     .sort((a, b) => a.peek.depth - b.peek.depth);
   const children: { file: string; id: string; parent: string }[] = [];
   const apply = (task: Changed, outcome: FileOutcome, stored: Set<string>): void => {
-    tally.fileReports(outcome.skippedRecords, outcome.reports);
+    tally.fileReports(outcome.skippedRecords, outcome.reports, outcome.ignored);
     const r = outcome.result;
     if (r.kind === 'failed') tally.failedFile(task.file, r.reason);
     else if (r.kind === 'empty') {

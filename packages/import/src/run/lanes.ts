@@ -91,6 +91,7 @@ export class WorkerLane implements Lane {
       return {
         file: task.unit.file,
         skippedRecords: 0,
+        ignored: {},
         reports: [],
         result: { kind: 'failed' as const, reason: reply.error ?? 'import worker failed' },
       };

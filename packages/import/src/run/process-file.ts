@@ -12,6 +12,8 @@ import type { HarnessImporter, SessionPeek, SourceUnit } from './harness-importe
 export interface FileOutcome {
   readonly file: string;
   readonly skippedRecords: number;
+  /** Known records left out, by type (plain data: it crosses the worker boundary). */
+  readonly ignored: Readonly<Record<string, number>>;
   readonly reports: readonly ImportReport[];
   readonly result:
     | { readonly kind: 'failed'; readonly reason: string }
@@ -54,11 +56,17 @@ export async function processFile(
     return {
       file,
       skippedRecords: 0,
+      ignored: {},
       reports: [],
       result: { kind: 'failed', reason: `cannot map: ${(error as Error).message}` },
     };
   }
-  const base = { file, skippedRecords: mapped.reports.skippedRecords, reports: mapped.reports.list() };
+  const base = {
+    file,
+    skippedRecords: mapped.reports.skippedRecords,
+    ignored: Object.fromEntries(mapped.reports.ignored),
+    reports: mapped.reports.list(),
+  };
   if (mapped.kind === 'failed') return { ...base, result: { kind: 'failed', reason: mapped.reason } };
   const companionHashes: string[] = [];
   for (const companion of task.companions) companionHashes.push(await hashFile(companion).catch(() => ''));

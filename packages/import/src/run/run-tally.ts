@@ -9,6 +9,7 @@ export class RunTally {
   #skipped = 0;
   #failed = 0;
   readonly #reports: ImportReport[] = [];
+  readonly #ignored = new Map<string, number>();
   readonly #sessions: ImportedSession[] = [];
 
   constructor(readonly files: number) {}
@@ -36,10 +37,19 @@ export class RunTally {
     this.#unchanged += count;
   }
 
-  /** The reports of one file; `skippedRecords` counts every skipped record, listed or not. */
-  fileReports(skippedRecords: number, reports: readonly ImportReport[]): void {
+  /**
+   * The reports of one file; `skippedRecords` counts every skipped record, listed or not;
+   * `ignored` counts the known records left out, by type.
+   */
+  fileReports(
+    skippedRecords: number,
+    reports: readonly ImportReport[],
+    ignored: Readonly<Record<string, number>> = {},
+  ): void {
     this.#skipped += skippedRecords;
     this.#reports.push(...reports);
+    for (const [type, count] of Object.entries(ignored))
+      this.#ignored.set(type, (this.#ignored.get(type) ?? 0) + count);
   }
 
   skippedFile(file: string, reason: string, line: number | null = null): void {
@@ -63,6 +73,7 @@ export class RunTally {
       replaced: this.#replaced,
       unchanged: this.#unchanged,
       skipped: this.#skipped,
+      ignored: Object.fromEntries([...this.#ignored].sort(([a], [b]) => a.localeCompare(b))),
       failed: this.#failed,
       files: this.files,
       reports: this.#reports,

@@ -1,0 +1,242 @@
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { ModelEndpoint } from '../endpoint.js';
+import type { InstalledHarness } from '../install/install.js';
+import type { BedHarness } from '../pins.js';
+import type { Workspace } from '../workspace.js';
+import { baseEnv, runHarness, type HarnessRun } from './process.js';
+
+/** One prompt to a harness: a new session, or a resumed one. */
+export interface PromptOptions {
+  readonly text: string;
+  /** The harness's own session id to resume. */
+  readonly resume?: string;
+  /** Image files (in the workspace's working folder) attached to the prompt. */
+  readonly images?: readonly string[];
+  /** Further prompts given in the same process, each after the previous answer (Claude Code only). */
+  readonly also?: readonly string[];
+  readonly interruptWhen?: Promise<unknown>;
+  /** Harness-specific arguments (e.g. Claude Code's `--allowedTools`). */
+  readonly args?: readonly string[];
+}
+
+export interface PromptRun extends HarnessRun {
+  /** The harness's id of the session the prompt ran in, when its output names it. */
+  readonly sessionId: string | undefined;
+}
+
+/**
+ * How to drive one harness offline: where it keeps transcripts, how it is pointed at the bed's
+ * endpoint, and how one prompt is given to it. Each is the harness's documented non-interactive
+ * mode (`claude -p`, `codex exec`, `gemini -p`).
+ */
+export interface HarnessDriver {
+  readonly harness: BedHarness;
+  /** The model the harness is configured with; `undefined`: the harness's own default. */
+  readonly model: string | undefined;
+  /** The folder `strand import <harness> <dir>` and `serve --watch` read. */
+  transcriptRoot(ws: Workspace): string;
+  /** Writes the harness's configuration into the workspace's home. */
+  prepare(ws: Workspace, endpoint: ModelEndpoint): Promise<void>;
+  prompt(
+    installed: InstalledHarness,
+    ws: Workspace,
+    endpoint: ModelEndpoint,
+    options: PromptOptions,
+  ): Promise<PromptRun>;
+}
+
+/** The CLI's JSON output's session id, or the first one a line of it names. */
+function sessionIdIn(stdout: string, key: string): string | undefined {
+  for (const line of stdout.split('\n')) {
+    const trimmed = line.trim();
+    if (!trimmed.startsWith('{')) continue;
+    try {
+      const value = (JSON.parse(trimmed) as Record<string, unknown>)[key];
+      if (typeof value === 'string') return value;
+    } catch {
+      // Not a JSON line (a progress note): keep looking.
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Claude Code (`claude -p`): `ANTHROPIC_BASE_URL` points it at the endpoint (Anthropic
+ * Messages); transcripts under `~/.claude/projects/<cwd slug>/<session>.jsonl`. A prompt with
+ * images goes through `--input-format stream-json`, the SDK's way to send content blocks.
+ */
+export const claudeCode: HarnessDriver = {
+  harness: 'claude-code',
+  // Claude Code's own default model, as a new user has it.
+  model: undefined,
+  transcriptRoot: (ws) => path.join(ws.home, '.claude', 'projects'),
+  prepare: () => Promise.resolve(),
+  async prompt(installed, ws, endpoint, options) {
+    const env = {
+      ...baseEnv(ws.home),
+      ANTHROPIC_BASE_URL: endpoint.url,
+      ANTHROPIC_API_KEY: 'sk-bed-offline',
+    };
+    const args = ['-p', ...(options.resume === undefined ? [] : ['--resume', options.resume])];
+    let stdin: string | undefined;
+    if ((options.images ?? []).length > 0 || (options.also ?? []).length > 0) {
+      const content: unknown[] = [{ type: 'text', text: options.text }];
+      for (const image of options.images ?? [])
+        content.push({
+          type: 'image',
+          source: {
+            type: 'base64',
+            media_type: 'image/png',
+            data: (await readFile(path.join(ws.cwd, image))).toString('base64'),
+          },
+        });
+      const messages = [content, ...(options.also ?? [])];
+      stdin = messages
+        .map((c) => `${JSON.stringify({ type: 'user', message: { role: 'user', content: c } })}\n`)
+        .join('');
+      args.push('--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose');
+    } else args.push(options.text, '--output-format', 'json');
+    args.push(...(options.args ?? []));
+    const run = await runHarness(installed, {
+      args,
+      cwd: ws.cwd,
+      env,
+      ...(stdin === undefined ? {} : { stdin }),
+      ...(options.interruptWhen === undefined ? {} : { interruptWhen: options.interruptWhen }),
+    });
+    return { ...run, sessionId: sessionIdIn(run.stdout, 'session_id') ?? options.resume };
+  },
+};
+
+/**
+ * Codex CLI (`codex exec`): a `model_provider` in `$CODEX_HOME/config.toml` with the endpoint as
+ * `base_url` and `wire_api = "responses"`; rollouts under `$CODEX_HOME/sessions/YYYY/MM/DD/`.
+ * The model is one Codex knows (`gpt-5.5`), so it offers its full tool set (`apply_patch`,
+ * `spawn_agent`); an unknown name gets fallback metadata and fewer tools.
+ */
+export const codex: HarnessDriver = {
+  harness: 'codex',
+  model: 'gpt-5.5',
+  transcriptRoot: (ws) => path.join(ws.home, '.codex', 'sessions'),
+  async prepare(ws, endpoint) {
+    const codexHome = path.join(ws.home, '.codex');
+    await mkdir(codexHome, { recursive: true });
+    await writeFile(
+      path.join(codexHome, 'config.toml'),
+      [
+        `model = "${this.model ?? ''}"`,
+        'model_provider = "bed"',
+        '',
+        '[model_providers.bed]',
+        'name = "Strand harness bed"',
+        `base_url = "${endpoint.url}/v1"`,
+        'wire_api = "responses"',
+        'env_key = "BED_API_KEY"',
+        '',
+      ].join('\n'),
+    );
+  },
+  async prompt(installed, ws, _endpoint, options) {
+    refuseAlso(this.harness, options);
+    const env = { ...baseEnv(ws.home), CODEX_HOME: path.join(ws.home, '.codex'), BED_API_KEY: 'bed-offline' };
+    const args = [
+      'exec',
+      '--skip-git-repo-check',
+      '--dangerously-bypass-approvals-and-sandbox',
+      '--json',
+      ...(options.resume === undefined ? [] : ['resume', options.resume]),
+      options.text,
+      ...(options.images ?? []).flatMap((image) => ['-i', image]),
+      ...(options.args ?? []),
+    ];
+    const run = await runHarness(installed, {
+      args,
+      cwd: ws.cwd,
+      env,
+      ...(options.interruptWhen === undefined ? {} : { interruptWhen: options.interruptWhen }),
+    });
+    return { ...run, sessionId: sessionIdIn(run.stdout, 'thread_id') ?? options.resume };
+  },
+};
+
+/**
+ * Gemini CLI (`gemini -p`): `GOOGLE_GEMINI_BASE_URL` points the Gemini API client at the
+ * endpoint. That variable alone selects the `gateway` auth type, which the CLI's own check
+ * refuses ("Invalid auth method selected"), so `settings.json` selects `gemini-api-key` and
+ * `GEMINI_API_KEY` is any value. `-m` names the model: without it the CLI first asks a router
+ * model to classify the prompt. Headless runs need a trusted folder
+ * (`GEMINI_CLI_TRUST_WORKSPACE=true`). Chats under `~/.gemini/tmp/<project>/chats/`.
+ */
+export const gemini: HarnessDriver = {
+  harness: 'gemini',
+  model: 'gemini-2.5-flash',
+  transcriptRoot: (ws) => path.join(ws.home, '.gemini', 'tmp'),
+  async prepare(ws) {
+    const dir = path.join(ws.home, '.gemini');
+    await mkdir(dir, { recursive: true });
+    await writeFile(
+      path.join(dir, 'settings.json'),
+      JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }, null, 2),
+    );
+  },
+  async prompt(installed, ws, endpoint, options) {
+    refuseAlso(this.harness, options);
+    const env = {
+      ...baseEnv(ws.home),
+      GEMINI_API_KEY: 'bed-offline',
+      GOOGLE_GEMINI_BASE_URL: endpoint.url,
+      GEMINI_CLI_TRUST_WORKSPACE: 'true',
+    };
+    const text = [options.text, ...(options.images ?? []).map((image) => `@${image}`)].join(' ');
+    const args = [
+      '-m',
+      this.model ?? '',
+      '--yolo',
+      '--output-format',
+      'json',
+      ...(options.resume === undefined ? [] : ['--resume', options.resume]),
+      '-p',
+      text,
+      ...(options.args ?? []),
+    ];
+    const run = await runHarness(installed, {
+      args,
+      cwd: ws.cwd,
+      env,
+      ...(options.interruptWhen === undefined ? {} : { interruptWhen: options.interruptWhen }),
+    });
+    return { ...run, sessionId: sessionIdIn(run.stdout, 'session_id') ?? options.resume };
+  },
+};
+
+function refuseAlso(harness: BedHarness, options: PromptOptions): void {
+  if ((options.also ?? []).length > 0)
+    throw new Error(`${harness} takes one prompt per headless run: resume the session for the next`);
+}
+
+export const DRIVERS: Readonly<Record<BedHarness, HarnessDriver>> = {
+  'claude-code': claudeCode,
+  codex,
+  gemini,
+};
+
+/** Every file under a folder (the transcripts a run wrote), relative paths, sorted. */
+export async function filesUnder(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (d: string): Promise<void> => {
+    let entries;
+    try {
+      entries = await readdir(d, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) await walk(p);
+      else if (e.isFile()) out.push(path.relative(dir, p));
+    }
+  };
+  await walk(dir);
+  return out.sort();
+}

@@ -1,0 +1,53 @@
+export { dialogue, toolOutputs, userText, type DialogueOptions, type Turn } from './dialogue.js';
+export {
+  startModelEndpoint,
+  type Exchange,
+  type ModelEndpoint,
+  type Script,
+  type Scripted,
+} from './endpoint.js';
+export { expectedConversation, type ConversationItem, type TypedPrompt } from './expected.js';
+export {
+  DRIVERS,
+  filesUnder,
+  type HarnessDriver,
+  type PromptOptions,
+  type PromptRun,
+} from './harness/drivers.js';
+export { baseEnv, runHarness, type HarnessRun, type RunOptions } from './harness/process.js';
+export {
+  bedRoot,
+  installHarness,
+  installedHarness,
+  installedVersion,
+  type InstalledHarness,
+} from './install/install.js';
+export { PINS, pinOf, type BedHarness, type HarnessPin } from './pins.js';
+export { claudeScenarios } from './scenarios/claude-code.js';
+export {
+  DOT_PNG,
+  runScenario,
+  SCENARIOS,
+  ScenarioError,
+  SUBTASK,
+  type BedRecording,
+  type ScenarioContext,
+  type ScenarioDefinition,
+  type ScenarioName,
+} from './scenarios/scenario.js';
+export {
+  DEFAULT_USAGE,
+  splitText,
+  textOf,
+  valueForSchema,
+  type BedAnswer,
+  type BedMessage,
+  type BedPart,
+  type BedRequest,
+  type BedToolCall,
+  type BedUsage,
+  type SentAnswer,
+  type Wire,
+} from './wire/conversation.js';
+export { openWorkspace, type Workspace } from './workspace.js';
+export { bedHarness, type BedAvailability } from './available.js';

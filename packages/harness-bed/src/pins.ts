@@ -1,0 +1,25 @@
+/**
+ * The harness versions the bed runs in CI: each one's transcripts are what the importers are
+ * tested on. Raising a pin is a change like any other: run `npm run bed:latest` first to see
+ * what the newer version writes that the importers do not know yet.
+ */
+export type BedHarness = 'claude-code' | 'codex' | 'gemini';
+
+export interface HarnessPin {
+  readonly harness: BedHarness;
+  /** The package on the npm registry. */
+  readonly package: string;
+  readonly version: string;
+}
+
+export const PINS: readonly HarnessPin[] = [
+  { harness: 'claude-code', package: '@anthropic-ai/claude-code', version: '2.1.328' },
+  { harness: 'codex', package: '@openai/codex', version: '0.169.0' },
+  { harness: 'gemini', package: '@google/gemini-cli', version: '0.61.0' },
+];
+
+export function pinOf(harness: BedHarness): HarnessPin {
+  const pin = PINS.find((p) => p.harness === harness);
+  if (pin === undefined) throw new Error(`no pinned version of ${harness}`);
+  return pin;
+}

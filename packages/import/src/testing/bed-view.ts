@@ -1,0 +1,114 @@
+import { openJsonlPersistence, type StoredLog } from '@strand/persistence';
+import type { SessionEvent } from '@strand/session';
+import { expect } from 'vitest';
+import type { ConversationItem } from '@strand/harness-bed';
+
+/**
+ * An imported session seen as the bed's conversation items, to compare with what the model
+ * endpoint saw: the prompts its person (or parent agent) typed, with their author; images; the
+ * model's replies and tool calls; the tool results. Injected context (author `system`), turn
+ * markers, titles and usage-only messages are not conversation the endpoint was given by a
+ * person, so they are left out. A slash command reads as it was typed (`/greet Ada`), not as its
+ * transcript wrapper.
+ */
+export async function importedConversation(dataDir: string, log: StoredLog): Promise<ConversationItem[]> {
+  const persistence = await openJsonlPersistence({ root: dataDir });
+  try {
+    const items: ConversationItem[] = [];
+    for (const event of log.events) items.push(...(await itemsOf(event, log, persistence)));
+    return items;
+  } finally {
+    await persistence.close();
+  }
+}
+
+type Persistence = Awaited<ReturnType<typeof openJsonlPersistence>>;
+
+async function itemsOf(
+  event: SessionEvent,
+  log: StoredLog,
+  persistence: Persistence,
+): Promise<ConversationItem[]> {
+  const data = (event.data ?? {}) as Record<string, unknown>;
+  switch (event.type) {
+    case 'user/message': {
+      const author = data.author;
+      if (author !== 'human' && author !== 'agent') return [];
+      const items: ConversationItem[] = [];
+      const text = textOf(data.content);
+      if (text.trim().length > 0) items.push({ kind: 'prompt', author, text: asTyped(text.trim()) });
+      for (const ref of imageRefs(data.content)) {
+        const attachment = await persistence.readAttachment(log.header.id, ref);
+        items.push({ kind: 'image', mediaType: attachment.mediaType });
+      }
+      return items;
+    }
+    case 'assistant/message': {
+      const text = textOf(data.content);
+      return text.length > 0 ? [{ kind: 'reply', text }] : [];
+    }
+    case 'tool/call':
+      return [
+        {
+          kind: 'tool-call',
+          name: typeof data.name === 'string' ? data.name : '',
+          input: parsed(typeof data.arguments === 'string' ? data.arguments : ''),
+        },
+      ];
+    case 'tool/result':
+      return [{ kind: 'tool-result', output: textOf(data.content) }];
+    default:
+      return [];
+  }
+}
+
+function blocks(content: unknown): Record<string, unknown>[] {
+  return Array.isArray(content)
+    ? content.filter((b): b is Record<string, unknown> => typeof b === 'object' && b !== null)
+    : [];
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  return blocks(content)
+    .flatMap((b) => (b.type === 'text' && typeof b.text === 'string' ? [b.text] : []))
+    .join('\n');
+}
+
+function imageRefs(content: unknown): string[] {
+  return blocks(content).flatMap((b) => (b.type === 'image' && typeof b.ref === 'string' ? [b.ref] : []));
+}
+
+function parsed(args: string): unknown {
+  try {
+    return JSON.parse(args) as unknown;
+  } catch {
+    return args;
+  }
+}
+
+/** `<command-name>/greet</command-name>…<command-args>Ada</command-args>` → `/greet Ada`. */
+function asTyped(text: string): string {
+  const name = /<command-name>([\s\S]*?)<\/command-name>/.exec(text)?.[1]?.trim();
+  if (name === undefined) return text;
+  const args = /<command-args>([\s\S]*?)<\/command-args>/.exec(text)?.[1]?.trim() ?? '';
+  return args.length > 0 ? `${name} ${args}` : name;
+}
+
+/**
+ * Checks an imported session's conversation against what the endpoint saw. A tool call's
+ * arguments may hold more than the model sent: harnesses record them with their defaults filled
+ * in (Claude Code's `replace_all: false`), so every argument the model sent must be there as sent.
+ */
+export function expectConversation(
+  actual: readonly ConversationItem[],
+  expected: readonly ConversationItem[],
+): void {
+  expect(actual).toEqual(
+    expected.map((item) =>
+      item.kind === 'tool-call' && typeof item.input === 'object' && item.input !== null
+        ? { ...item, input: expect.objectContaining(item.input) }
+        : item,
+    ),
+  );
+}
