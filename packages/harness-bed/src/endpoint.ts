@@ -29,7 +29,7 @@ export interface Scripted {
 
 /**
  * Decides each answer. It sees the request (in the neutral shape) and the exchanges so far;
- * returning `undefined` makes the endpoint answer HTTP 500 and record a problem, so a harness
+ * returning `undefined` makes the endpoint answer HTTP 400 and record a problem, so a harness
  * that asks more than the scenario scripted fails its test with a reason instead of hanging.
  */
 export type Script = (request: BedRequest, before: readonly Exchange[]) => Scripted | undefined;
@@ -120,10 +120,17 @@ export async function startModelEndpoint(script: Script): Promise<ModelEndpoint>
       problems.push(
         `request ${exchanges.length + 1} (${route.wire} ${request.model}) was not scripted; its last message: ${JSON.stringify(last?.parts ?? []).slice(0, 300)}`,
       );
-      res.writeHead(500, { 'content-type': 'application/json' });
+      // 400, not 500: a harness retries a server error (Gemini CLI ten times, with backoff),
+      // but gives up on a request it is told is wrong, so an unscripted request fails fast.
+      res.writeHead(400, { 'content-type': 'application/json' });
       return void res.end(
         JSON.stringify({
-          error: { type: 'api_error', message: 'the bed script has no answer for this request' },
+          error: {
+            type: 'invalid_request_error',
+            code: 400,
+            status: 'INVALID_ARGUMENT',
+            message: 'the bed script has no answer for this request',
+          },
         }),
       );
     }

@@ -64,8 +64,10 @@ export function expectedConversation(
         } else if (part.kind === 'image') {
           if (occurs('image')) add('image', { kind: 'image', mediaType: part.mediaType });
         } else if (part.kind === 'tool-result') {
+          // A call has one result, however often a history repeats it (Gemini CLI's resumed
+          // history carries the last result twice).
           const key = `result\u0000${part.id}\u0000${part.output}`;
-          if (occurs(key)) add(key, { kind: 'tool-result', output: part.output });
+          if (!known.has(key)) add(key, { kind: 'tool-result', output: part.output });
         }
       }
     if (answer.hold === true) continue;

@@ -24,6 +24,8 @@ export {
 } from './install/install.js';
 export { PINS, pinOf, type BedHarness, type HarnessPin } from './pins.js';
 export { claudeScenarios } from './scenarios/claude-code.js';
+export { codexScenarios } from './scenarios/codex.js';
+export { geminiScenarios } from './scenarios/gemini.js';
 export {
   DOT_PNG,
   runScenario,

@@ -46,9 +46,9 @@ export interface HarnessDriver {
   ): Promise<PromptRun>;
 }
 
-/** The CLI's JSON output's session id, or the first one a line of it names. */
+/** The session id the CLI's JSON output names: one document, or the first JSON line that has it. */
 function sessionIdIn(stdout: string, key: string): string | undefined {
-  for (const line of stdout.split('\n')) {
+  for (const line of [stdout, ...stdout.split('\n')]) {
     const trimmed = line.trim();
     if (!trimmed.startsWith('{')) continue;
     try {

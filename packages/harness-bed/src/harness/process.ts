@@ -37,11 +37,21 @@ export function baseEnv(home: string): Record<string, string> {
 /** Runs a harness to its exit; a failed exit is returned, not thrown (scenarios check it). */
 export function runHarness(installed: InstalledHarness, options: RunOptions): Promise<HarnessRun> {
   return new Promise((resolve, reject) => {
+    // Its own process group: a signal goes to the harness and everything it started, as Ctrl-C
+    // in a terminal does, and a hung harness's tool processes die with it.
     const child = spawn(installed.command, [...installed.args, ...options.args], {
       cwd: options.cwd,
       env: options.env,
       stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
     });
+    const signal = (name: NodeJS.Signals): void => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, name);
+      } catch {
+        // The group is gone already.
+      }
+    };
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -49,8 +59,8 @@ export function runHarness(installed: InstalledHarness, options: RunOptions): Pr
     child.stdin.on('error', () => undefined);
     if (options.stdin !== undefined) child.stdin.end(options.stdin);
     else child.stdin.end();
-    const guard = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 120_000);
-    void options.interruptWhen?.then(() => child.kill('SIGINT'));
+    const guard = setTimeout(() => signal('SIGKILL'), options.killAfterMs ?? 120_000);
+    void options.interruptWhen?.then(() => signal('SIGINT'));
     child.on('error', (error) => {
       clearTimeout(guard);
       reject(error);

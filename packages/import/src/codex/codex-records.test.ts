@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { SessionSeq, type SessionEvent } from '@strand/session';
 import { isContextMessage, typedRequest } from './codex-text.js';
-import { outputOf, usageDelta } from './codex-records.js';
+import { AttachmentSink } from '../mapping/attachments.js';
+import { messageBlocks, outputOf, usageDelta } from './codex-records.js';
 import { spawnCut } from './fork-cut.js';
 
 const totals = (input: number, output: number, lastIn = input, lastOut = output) => ({
@@ -32,6 +33,13 @@ describe('Codex text conventions', () => {
     expect(isContextMessage('<environment_context>\n<cwd>/x</cwd>\n</environment_context>')).toBe(true);
     expect(isContextMessage('# AGENTS.md instructions for /x\n\n<INSTRUCTIONS>')).toBe(true);
     expect(isContextMessage('please fix <environment_context>')).toBe(false);
+    // What Codex 0.16x tells the model in a user message: a subagent finished, a turn was interrupted.
+    expect(isContextMessage('<subagent_notification>\n{"agent_path":"x"}\n</subagent_notification>')).toBe(
+      true,
+    );
+    expect(isContextMessage('<turn_aborted>\nThe user interrupted the previous turn.\n</turn_aborted>')).toBe(
+      true,
+    );
     expect(
       typedRequest(
         '# Context from my IDE setup:\n\n## Open tabs:\n- a\n\n## My request for Codex:\nrename foo',
@@ -68,5 +76,30 @@ describe('spawnCut', () => {
 
   it('finds no cut when the parent never returned the child id', () => {
     expect(spawnCut('child-2')(parent)).toBeUndefined();
+  });
+});
+
+describe('messageBlocks', () => {
+  const png =
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+
+  it("drops Codex's own frame around an attached image (0.16x), keeping the image and the typed text", () => {
+    const blocks = messageBlocks(
+      [
+        { type: 'input_text', text: '<image name=[Image #1] path="dot.png">' },
+        { type: 'input_image', image_url: `data:image/png;base64,${png}` },
+        { type: 'input_text', text: '</image>' },
+        { type: 'input_text', text: 'What is in this picture?' },
+      ],
+      new AttachmentSink(),
+    );
+    expect(blocks.map((b) => b.type)).toEqual(['image', 'text']);
+    expect(blocks[1]).toEqual({ type: 'text', text: 'What is in this picture?' });
+  });
+
+  it('keeps such text when no image is attached: then someone typed it', () => {
+    expect(messageBlocks([{ type: 'input_text', text: '</image>' }], new AttachmentSink())).toEqual([
+      { type: 'text', text: '</image>' },
+    ]);
   });
 });

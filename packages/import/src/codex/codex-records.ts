@@ -4,8 +4,13 @@ import { count, isRecord, str, type JsonRecord } from '../source/json-record.js'
 
 /** Rollout record kinds and payload readers shared by the Codex mapping. */
 
-/** Envelope record types with nothing for the event log (compaction bookkeeping). */
-export const QUIET_RECORDS = new Set(['compacted']);
+/**
+ * Envelope record types with nothing for the event log, counted per type in the summary:
+ * compaction bookkeeping (`compacted`: the replacement history), the harness's state snapshot
+ * (`world_state`, 0.16x), and per-response usage (`token_usage_record`, 0.16x: read by the usage
+ * work; `token_count` events carry the same figures today).
+ */
+export const QUIET_RECORDS = new Set(['compacted', 'world_state', 'token_usage_record']);
 /** response_item payloads that are not conversation: reasoning, git checkpoints, server searches. */
 export const QUIET_ITEMS = new Set(['reasoning', 'ghost_snapshot', 'web_search_call']);
 /** event_msg payloads that repeat response items or only drive the UI. */
@@ -36,23 +41,30 @@ export const QUIET_EVENTS = new Set([
   'stream_error',
   'warning',
   'thread_name_updated',
+  // 0.16x: the settings a turn runs with (its model is read from `turn_context`).
+  'thread_settings_applied',
 ]);
 export function callIdOf(p: JsonRecord): string {
   return str(p.call_id) ?? str(p.id) ?? '';
 }
 
+// Codex frames an attached image in its own text blocks: `<image name=[Image #1] path="…">`,
+// the image, `</image>` (0.16x). The frame is the harness's, not what the person typed.
+const IMAGE_FRAME = /^\s*(?:<image\b[^>]*>|<\/image>)\s*$/;
+
 export function messageBlocks(content: unknown, sink: AttachmentSink): ContentBlock[] {
   if (typeof content === 'string') return [{ type: 'text', text: content }];
   if (!Array.isArray(content)) return [];
+  const framed = content.some((b) => isRecord(b) && b.type === 'input_image');
   const out: ContentBlock[] = [];
   for (const block of content) {
     if (!isRecord(block)) continue;
     if (
       (block.type === 'input_text' || block.type === 'output_text' || block.type === 'text') &&
       typeof block.text === 'string'
-    )
-      out.push({ type: 'text', text: block.text });
-    else if (block.type === 'input_image') out.push(sink.imageUrl(str(block.image_url) ?? 'unknown'));
+    ) {
+      if (!(framed && IMAGE_FRAME.test(block.text))) out.push({ type: 'text', text: block.text });
+    } else if (block.type === 'input_image') out.push(sink.imageUrl(str(block.image_url) ?? 'unknown'));
   }
   return out;
 }

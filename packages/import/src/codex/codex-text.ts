@@ -3,12 +3,16 @@
  * preamble around a typed request.
  */
 
-// Injected before (or into) a turn: environment facts and instruction files, not prompts.
+// Injected before (or into) a turn: environment facts and instruction files, not prompts; and
+// what Codex itself tells the model as a user message (0.16x): a subagent's completion, the
+// notice that the person interrupted the previous turn.
 const CONTEXT_PREFIXES = [
   '<environment_context>',
   '<user_instructions>',
   '# AGENTS.md instructions',
   '<INSTRUCTIONS>',
+  '<subagent_notification>',
+  '<turn_aborted>',
 ];
 
 export function isContextMessage(text: string): boolean {

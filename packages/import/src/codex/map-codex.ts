@@ -59,6 +59,8 @@ async function foldCodex(unit: SourceUnit, peek: SessionPeek): Promise<Transcrip
   let effort: string | undefined;
   let lifecycle = false;
   let prompts = 0;
+  /** A prompt was read in the turn `task_started` opened. */
+  let turnPrompted = false;
   let totals: Usage | undefined;
   let replay: 'none' | 'in' | 'done' = 'none';
   let lastLine = 0;
@@ -91,12 +93,20 @@ async function foldCodex(unit: SourceUnit, peek: SessionPeek): Promise<Transcrip
                 ? 'agent'
                 : 'human';
             prompts++;
+            turnPrompted = true;
             builder.prompt(toContent(blocks), author, time, {
               titleText: typedRequest(text),
               startsTurn: !lifecycle || !builder.turnOpen,
             });
           }
         } else if (role === 'assistant') {
+          // An automatic compaction (0.16x) runs at the start of a turn, before its prompt is
+          // recorded: the model's answer then is the summary that replaces the history (a
+          // `compacted` record follows), not a reply to anyone.
+          if (lifecycle && !turnPrompted && prompts > 0) {
+            builder.note(toContent(blocks), time);
+            return;
+          }
           route(time);
           for (const block of blocks) builder.assistantBlock(block, time);
         }
@@ -133,8 +143,8 @@ async function foldCodex(unit: SourceUnit, peek: SessionPeek): Promise<Transcrip
         return;
       }
       default:
-        if (type !== undefined && QUIET_ITEMS.has(type)) return;
-        reports.skipRecord(line, `unknown response_item type "${type ?? '(none)'}"`);
+        if (type !== undefined && QUIET_ITEMS.has(type)) reports.ignore(`response_item:${type}`);
+        else reports.unknown(line, `response_item type "${type ?? '(none)'}"`);
     }
   };
 
@@ -151,6 +161,7 @@ async function foldCodex(unit: SourceUnit, peek: SessionPeek): Promise<Transcrip
       }
       case 'task_started':
         lifecycle = true;
+        turnPrompted = false;
         // A task still open here never recorded its end.
         if (builder.turnOpen) builder.endTurn('interrupted');
         builder.startTurn(time);
@@ -165,8 +176,8 @@ async function foldCodex(unit: SourceUnit, peek: SessionPeek): Promise<Transcrip
         builder.turnError(str(p.message) ?? 'error');
         return;
       default:
-        if (type !== undefined && QUIET_EVENTS.has(type)) return;
-        reports.skipRecord(line, `unknown event_msg type "${type ?? '(none)'}"`);
+        if (type !== undefined && QUIET_EVENTS.has(type)) reports.ignore(`event_msg:${type}`);
+        else reports.unknown(line, `event_msg type "${type ?? '(none)'}"`);
     }
   };
 
@@ -215,15 +226,12 @@ async function foldCodex(unit: SourceUnit, peek: SessionPeek): Promise<Transcrip
     else if (type === 'turn_context' && payload !== undefined) {
       model = str(payload.model) ?? model;
       effort = str(payload.effort) ?? effort;
-    } else if (type !== undefined && QUIET_RECORDS.has(type)) return;
+    } else if (type !== undefined && QUIET_RECORDS.has(type)) reports.ignore(type);
     else if (facts.legacy && record.record_type === 'state') return;
     else if (facts.legacy && type !== undefined && record.payload === undefined)
       item(record, time, line.line);
-    else
-      reports.skipRecord(
-        line.line,
-        type === undefined ? 'record has no type' : `unknown record type "${type}"`,
-      );
+    else if (type === undefined) reports.skipRecord(line.line, 'record has no type');
+    else reports.unknown(line.line, `record type "${type}"`);
   };
 
   const result = (end: LineReadEnd): MappedFile => {

@@ -23,6 +23,26 @@ describe('ChatFolder', () => {
     expect(folder.result().messages[1]!.record.content).toBe('v2');
   });
 
+  it("messages a $set lists before any message row are the chat's first messages, ids included (0.6x)", () => {
+    // gemini-cli 0.6x opens a chat with `$set.messages: [<session_context>]`; on a resume it
+    // writes a stub file with only that list, which must read as a copy of the chat.
+    const context = { id: 'ctx', type: 'user', content: [{ text: '<session_context>' }] };
+    const main = fold([
+      { sessionId: 's' },
+      { $set: { messages: [context] } },
+      { id: 'a', type: 'user' },
+      { $set: { messages: [context, { id: 'a', type: 'user' }] } },
+      { id: 'b', type: 'gemini' },
+    ]);
+    expect(ids(main)).toEqual(['ctx', 'a', 'b']);
+    expect(main.rows.map((r) => (r.kind === 'message' ? r.message.record.id : r.kind))).toEqual([
+      'ctx',
+      'a',
+      'b',
+    ]);
+    expect(ids(fold([{ sessionId: 's' }, { $set: { messages: [context] } }]))).toEqual(['ctx']);
+  });
+
   it('$rewindTo removes the target and everything after it; an unknown target clears all', () => {
     expect(
       ids(

@@ -97,9 +97,14 @@ export class ChatFolder {
     this.meta = { ...this.meta, ...rest };
     if (Array.isArray(messages)) {
       this.#setMessages = { messages, line };
+      // Listed before any message row (0.6x opens every chat so, with its `<session_context>`),
+      // they are the chat's first messages: rows, and ids that tell copies of the chat apart.
       if (!this.#sawMessageRow)
         messages.forEach((record, index) => {
-          if (isRecord(record)) this.#rows.push({ kind: 'message', message: { record, line, index } });
+          if (!isRecord(record)) return;
+          const message = { record, line, index };
+          this.#rows.push({ kind: 'message', message });
+          if (typeof record.id === 'string') this.#messages.set(record.id, message);
         });
     }
     const summary = str(rest.summary);

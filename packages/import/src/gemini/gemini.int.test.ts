@@ -155,8 +155,9 @@ describe('Gemini chat files', () => {
     expect(dataOf(nested, 'subagent/descriptor')).toEqual([
       { version: 2, mode: 'one-shot', label: 'codebase_investigator' },
     ]);
+    // The nested chat's prompt is the parent agent's delegation, not a person's.
     expect(dataOf(nested, 'user/message')).toEqual([
-      { content: 'Objective: Find why checkout is slow', author: 'human' },
+      { content: 'Objective: Find why checkout is slow', author: 'agent' },
     ]);
     expect(store.get('gemini-5a5a5a5b-0000-4000-8000-000000000003')).toBeDefined();
     for (const log of store.values()) expect(importedLogViolations(log.events)).toEqual([]);

@@ -5,7 +5,7 @@ import type { SessionEventInput } from '@strand/session';
 import { AttachmentSink, toContent, type ContentBlock } from '../mapping/attachments.js';
 import { FileReports } from '../mapping/file-reports.js';
 import type { MappedFile, SessionPlan } from '../mapping/session-plan.js';
-import { TranscriptBuilder } from '../mapping/transcript-builder.js';
+import { TranscriptBuilder, type Author } from '../mapping/transcript-builder.js';
 import type { SessionPeek, SourceUnit } from '../run/harness-importer.js';
 import { count, isRecord, str, timeOf, type JsonRecord } from '../source/json-record.js';
 import { ChatFolder, where, type ChatMessage, type ChatRow } from './fold-chat.js';
@@ -18,6 +18,9 @@ const PROVIDER = 'google';
 const CANCELLED = 'Request cancelled.';
 // The context the a2a-server injects as the first user message of a chat.
 const SESSION_CONTEXT = /^\s*<session_context>/;
+// How gemini-cli frames the files a prompt names with `@` (0.6x): its own text parts around
+// their content, not what the person typed.
+const REFERENCED_FILES_FRAME = /^\s*--- (?:Content from referenced files|End of content) ---\s*$/;
 // Tool call states that mean the call never finished.
 const UNFINISHED = new Set(['scheduled', 'validating', 'awaiting_approval', 'executing']);
 
@@ -72,11 +75,16 @@ class GeminiMapping {
   readonly #unit: SourceUnit;
   readonly #peek: SessionPeek;
   readonly #reports: FileReports;
+  /** A subagent's chat: its prompts are the parent agent's. */
+  readonly #promptAuthor: Author;
 
   constructor(unit: SourceUnit, peek: SessionPeek, reports: FileReports) {
     this.#unit = unit;
     this.#peek = peek;
     this.#reports = reports;
+    const facts = peek.facts as GeminiFacts;
+    this.#promptAuthor =
+      facts.parentSessionId !== undefined || facts.chat?.delegatedBy !== undefined ? 'agent' : 'human';
   }
 
   /**
@@ -90,7 +98,16 @@ class GeminiMapping {
     for (let i = from; i < rows.length; i++) {
       const row = rows[i]!;
       if (row.kind === 'title') this.#builder.explicitTitle(row.text, undefined);
-      else mapMessage(row.message, this.#builder, this.#sink, this.#reports, fallback, this.#seen);
+      else
+        mapMessage(
+          row.message,
+          this.#builder,
+          this.#sink,
+          this.#reports,
+          fallback,
+          this.#seen,
+          this.#promptAuthor,
+        );
     }
   }
 
@@ -180,6 +197,7 @@ function mapMessage(
   reports: FileReports,
   fallback: number,
   seen: RowMemory,
+  author: Author,
 ): void {
   const m = message.record;
   const time = timeOf(m.timestamp) ?? builder.lastTime ?? fallback;
@@ -189,7 +207,9 @@ function mapMessage(
   if (!first && m.type !== 'gemini') return;
   switch (m.type) {
     case 'user': {
-      const blocks = partsToBlocks(m.content, sink);
+      const blocks = partsToBlocks(m.content, sink).filter(
+        (b) => !(b.type === 'text' && REFERENCED_FILES_FRAME.test(b.text)),
+      );
       if (blocks.length === 0) return; // only functionResponse parts: results already on the tool calls
       const shown = m.displayContent === undefined ? undefined : partsToBlocks(m.displayContent, sink);
       // A row whose displayed form has no text was written by the CLI itself ("Please continue.");
@@ -198,7 +218,7 @@ function mapMessage(
         builder.note(toContent(blocks), time);
         return;
       }
-      builder.prompt(toContent(blocks), 'human', time, { titleText: textOf(shown ?? blocks) });
+      builder.prompt(toContent(blocks), author, time, { titleText: textOf(shown ?? blocks) });
       return;
     }
     case 'gemini': {

@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StoredLog } from '@strand/persistence';
+import {
+  bedHarness,
+  runScenario,
+  type BedHarness,
+  type BedRecording,
+  type ScenarioDefinition,
+} from '@strand/harness-bed';
+import { importTranscripts } from '../run/import-transcripts.js';
+import type { ImportSummary } from '../types.js';
+import { expectConversation, importedConversation } from './bed-view.js';
+import { readStore, workspace, type Workspace } from './fixture-dirs.js';
+
+interface Imported {
+  readonly recording: BedRecording;
+  readonly summary: ImportSummary;
+  readonly data: Workspace;
+  readonly store: Map<string, StoredLog>;
+}
+
+/**
+ * The importer suite over what a real harness wrote: the pinned CLI runs every scenario offline
+ * against the bed's scripted endpoint (two processes at a time: each is a real CLI on a 2-core
+ * machine), `importTranscripts` reads the transcripts, and each scenario's sessions must hold
+ * exactly the conversation the endpoint saw and answered — the session the person talked to and,
+ * where the scenario has one, its subagent child — with no record called unknown. Skipped, saying
+ * why, when the pinned harness is not installed (`npm run bed:install`).
+ */
+export function describeBedImport(harness: BedHarness, scenarios: readonly ScenarioDefinition[]): void {
+  const bed = bedHarness(harness);
+  if (bed.kind === 'missing') console.log(`${harness} bed suite: skipped (${bed.reason})`);
+  const imported = new Map<string, Imported>();
+
+  beforeAll(async () => {
+    if (bed.kind === 'missing') return;
+    const queue = [...scenarios];
+    const worker = async (): Promise<void> => {
+      for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+        const recording = await runScenario(bed.installed, next);
+        const data = workspace();
+        const summary = await importTranscripts({
+          harness,
+          sourceDir: recording.transcriptRoot,
+          dataDir: data.data,
+        });
+        imported.set(next.name, { recording, summary, data, store: await readStore(data.data) });
+      }
+    };
+    await Promise.all([worker(), worker()]);
+  }, 900_000);
+
+  afterAll(async () => {
+    for (const { recording, data } of imported.values()) {
+      data.dispose();
+      await recording.workspace.remove();
+    }
+  });
+
+  const names = scenarios.map((s) => s.name);
+  describe.skipIf(bed.kind === 'missing')(
+    bed.kind === 'missing' ? bed.reason : `${harness} ${bed.installed.pin.version}, run by the bed`,
+    () => {
+      it.each(names)('%s: the imported sessions hold what the endpoint saw', async (name) => {
+        const { recording, data, summary, store } = imported.get(name)!;
+        expect(summary.failed).toBe(0);
+        const mains = [...store.values()].filter(
+          (s) => s.header.parentSession === undefined && s.header.source?.sourceId === recording.sessionId,
+        );
+        expect(
+          mains.map((s) => s.header.id),
+          `sessions: ${[...store.keys()].join(', ')}`,
+        ).toHaveLength(1);
+        const main = mains[0]!;
+        expect(main.header.source?.harness).toBe(harness);
+        expectConversation(await importedConversation(data.data, main), recording.expected.main!);
+        const children = [...store.values()].filter((s) => s.header.parentSession === main.header.id);
+        expect(children).toHaveLength(recording.expected.child === undefined ? 0 : 1);
+        for (const child of children) {
+          expect(child.header.origin).toBe('subagent');
+          expect(child.events[0]?.type).toBe('subagent/descriptor');
+          expectConversation(await importedConversation(data.data, child), recording.expected.child!);
+        }
+      });
+
+      it.each(names)('%s: no record is called unknown, nothing fails', (name) => {
+        const { summary } = imported.get(name)!;
+        expect(summary.reports.filter((r) => r.kind === 'skipped-record' || r.kind === 'failed')).toEqual([]);
+      });
+    },
+  );
+}
