@@ -59,8 +59,9 @@ export function expectedConversation(
         }
         if (part.kind === 'text') {
           const prompt = prompts.find((p) => (p.seen ?? ((t) => t.trim() === p.text))(part.text));
+          // The prompt as the endpoint saw it: a slash command arrives expanded or wrapped.
           if (prompt !== undefined && occurs(`prompt\u0000${prompt.text}`))
-            add(`prompt\u0000${prompt.text}`, { kind: 'prompt', author, text: prompt.text });
+            add(`prompt\u0000${prompt.text}`, { kind: 'prompt', author, text: part.text.trim() });
         } else if (part.kind === 'image') {
           if (occurs('image')) add('image', { kind: 'image', mediaType: part.mediaType });
         } else if (part.kind === 'tool-result') {

@@ -8,9 +8,13 @@ import { DOT_PNG, SUBTASK, type ScenarioDefinition } from './scenario.js';
  * so tools run for real in the scratch workspace.
  */
 
+/** Gemini CLI compresses the history in a request of its own, without tools. */
+const isCompression = (r: BedRequest): boolean =>
+  r.tools.length === 0 && userText(r).includes('<state_snapshot>');
+
 const classify = (r: BedRequest): string => {
   if (r.jsonSchema !== undefined) return 'structured';
-  if (userText(r).includes('compress') && r.tools.length === 0) return 'compression';
+  if (isCompression(r)) return 'compression';
   const text = userText(r);
   return text.includes(SUBTASK) && !text.includes('Please delegate') ? 'child' : 'main';
 };
@@ -106,6 +110,38 @@ export const geminiScenarios: readonly ScenarioDefinition[] = [
     script: () => dialogue({ threads: { main: [{ text: 'A single dot.' }] } }),
     async steps(bed) {
       await bed.prompt({ text: 'What is in this picture?', images: ['dot.png'] });
+    },
+  },
+  {
+    name: 'slash-command',
+    prompts: { main: [{ text: '/greet Ada', seen: (t) => t.trim() === 'Say hello to Ada politely.' }] },
+    files: {
+      '.gemini/commands/greet.toml':
+        'description = "Greet someone"\nprompt = "Say hello to {{args}} politely."\n',
+    },
+    script: () => dialogue({ threads: { main: [{ text: 'Hello, Ada. How do you do?' }] } }),
+    async steps(bed) {
+      await bed.prompt({ text: '/greet Ada' });
+    },
+  },
+  {
+    name: 'compaction',
+    prompts: { main: [{ text: 'Please say hello.' }, { text: 'Please go on.' }] },
+    script: () =>
+      dialogue({
+        classify,
+        utility: { compression: { text: '<state_snapshot>The person said hello.</state_snapshot>' } },
+        threads: {
+          main: [
+            // A context this full makes the next turn compress the history first.
+            { text: 'Hello!', usage: { inputTokens: 990_000, outputTokens: 5 } },
+            { text: 'Going on from the snapshot.' },
+          ],
+        },
+      }),
+    async steps(bed) {
+      const first = await bed.prompt({ text: 'Please say hello.' });
+      await bed.prompt({ text: 'Please go on.', resume: first.sessionId! });
     },
   },
   {

@@ -8,8 +8,8 @@ import type { ConversationItem } from '@strand/harness-bed';
  * endpoint saw: the prompts its person (or parent agent) typed, with their author; images; the
  * model's replies and tool calls; the tool results. Injected context (author `system`), turn
  * markers, titles and usage-only messages are not conversation the endpoint was given by a
- * person, so they are left out. A slash command reads as it was typed (`/greet Ada`), not as its
- * transcript wrapper.
+ * person, so they are left out. A prompt is compared as the endpoint saw it: a slash command
+ * expanded (Gemini CLI) or in its wrapper (Claude Code).
  */
 export async function importedConversation(dataDir: string, log: StoredLog): Promise<ConversationItem[]> {
   const persistence = await openJsonlPersistence({ root: dataDir });
@@ -36,7 +36,7 @@ async function itemsOf(
       if (author !== 'human' && author !== 'agent') return [];
       const items: ConversationItem[] = [];
       const text = textOf(data.content);
-      if (text.trim().length > 0) items.push({ kind: 'prompt', author, text: asTyped(text.trim()) });
+      if (text.trim().length > 0) items.push({ kind: 'prompt', author, text: text.trim() });
       for (const ref of imageRefs(data.content)) {
         const attachment = await persistence.readAttachment(log.header.id, ref);
         items.push({ kind: 'image', mediaType: attachment.mediaType });
@@ -85,14 +85,6 @@ function parsed(args: string): unknown {
   } catch {
     return args;
   }
-}
-
-/** `<command-name>/greet</command-name>…<command-args>Ada</command-args>` → `/greet Ada`. */
-function asTyped(text: string): string {
-  const name = /<command-name>([\s\S]*?)<\/command-name>/.exec(text)?.[1]?.trim();
-  if (name === undefined) return text;
-  const args = /<command-args>([\s\S]*?)<\/command-args>/.exec(text)?.[1]?.trim() ?? '';
-  return args.length > 0 ? `${name} ${args}` : name;
 }
 
 /**
