@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { importTranscripts, type Harness } from '@strand/import';
+import type { Harness } from '@strand/import';
 import { codexRollout } from '@strand/import/testing/synthetic';
-import { openJsonlPersistence } from '@strand/persistence';
-import type { FollowSnapshot, SessionListRow, WireEvent } from '@strand/protocol';
+import type { SessionListRow } from '@strand/protocol';
 import { RpcTestClient } from '@strand/runtime/testing';
-import { startStrand, strandAsync, type StrandProcess } from './testing/strand-process.js';
+import { follow, listed, oneShot, plain, serveWatching, storeOf, until } from './testing/serve-watch.js';
+import { strandAsync, type StrandProcess } from './testing/strand-process.js';
 
 /**
  * `strand serve --watch`, end to end: a real host process follows transcript files while real
@@ -80,95 +80,22 @@ afterEach(async () => {
   clients = [];
 });
 
+async function serve(
+  harness: Harness,
+  src: string,
+  data: string,
+): Promise<{ host: StrandProcess; rpcUrl: string }> {
+  const served = await serveWatching(harness, src, data);
+  hosts.push(served.host);
+  return served;
+}
+
 function folders(): { src: string; data: string; fresh: string } {
   const root = mkdtempSync(path.join(tmpdir(), 'strand-watch-'));
   roots.push(root);
   const out = { src: path.join(root, 'src'), data: path.join(root, 'data'), fresh: path.join(root, 'fresh') };
   mkdirSync(out.src, { recursive: true });
   return out;
-}
-
-async function serve(
-  harness: Harness,
-  src: string,
-  data: string,
-): Promise<{ host: StrandProcess; rpcUrl: string }> {
-  const host = startStrand([
-    'serve',
-    '--watch',
-    `${harness}:${src}`,
-    '--data',
-    data,
-    '--port',
-    '0',
-    '--json',
-  ]);
-  hosts.push(host);
-  const out = await host.until((s) => s.includes('"rpcUrl"'), 'the serve URL');
-  const { rpcUrl } = JSON.parse(out.trim().split('\n').at(-1)!) as { rpcUrl: string };
-  return { host, rpcUrl };
-}
-
-type Plain = Pick<WireEvent, 'type' | 'time' | 'data'>;
-const plain = (events: readonly WireEvent[]): Plain[] =>
-  events.map(({ type, time, data }) => ({ type, time, data }));
-
-/** Every session of a data folder: header and events. */
-async function storeOf(data: string): Promise<Map<string, { header: unknown; events: Plain[] }>> {
-  const persistence = await openJsonlPersistence({ root: data });
-  try {
-    const out = new Map<string, { header: unknown; events: Plain[] }>();
-    for (const row of await persistence.list()) {
-      const log = await persistence.inspect(row.header.id);
-      out.set(row.header.id, { header: log.header, events: plain(log.events) });
-    }
-    return out;
-  } finally {
-    await persistence.close();
-  }
-}
-
-/** What a one-shot import of `src` writes. */
-async function oneShot(
-  harness: Harness,
-  src: string,
-  fresh: string,
-): Promise<Map<string, { header: unknown; events: Plain[] }>> {
-  await importTranscripts({ harness, sourceDir: src, dataDir: fresh });
-  return storeOf(fresh);
-}
-
-/** Follows `id` and collects every event it receives, opening snapshot included. */
-async function follow(client: RpcTestClient, id: string): Promise<{ events: () => WireEvent[] }> {
-  const snapshot = await client.call<FollowSnapshot>('session.follow', { id, window: 10_000 });
-  expect(snapshot.header.source).toBeDefined();
-  return {
-    events: () => {
-      const out = [...snapshot.events];
-      for (const m of client.frames) {
-        if (m.method !== 'follow.events') continue;
-        const params = m.params as { followId: string; events: WireEvent[] };
-        if (params.followId === snapshot.followId) out.push(...params.events);
-      }
-      return out;
-    },
-  };
-}
-
-async function until(
-  condition: () => boolean | Promise<boolean>,
-  what: string,
-  timeoutMs = 20_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
-async function listed(client: RpcTestClient): Promise<SessionListRow[]> {
-  return (await client.call<{ sessions: SessionListRow[] }>('session.list')).sessions;
 }
 
 describe('strand serve --watch', () => {

@@ -33,6 +33,7 @@ export {
   ScenarioError,
   SUBTASK,
   type BedRecording,
+  type RunScenarioOptions,
   type ScenarioContext,
   type ScenarioDefinition,
   type ScenarioName,

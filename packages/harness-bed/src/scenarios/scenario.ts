@@ -61,6 +61,14 @@ export class ScenarioError extends Error {
   override readonly name = 'ScenarioError';
 }
 
+/** What a caller may add to a scenario run: the workspace, and a step after each prompt. */
+export interface RunScenarioOptions {
+  /** A workspace the caller opened (to watch its transcript folder before the harness runs). */
+  readonly workspace?: Workspace;
+  /** Called after each prompt's harness run exits, before the next one starts. */
+  readonly afterPrompt?: (run: PromptRun, prompt: PromptOptions) => Promise<void>;
+}
+
 /**
  * Runs a scenario against an installed harness in a fresh workspace. The endpoint's problems (a
  * request the script did not expect) and a harness that exits with a failure fail it, with the
@@ -69,10 +77,11 @@ export class ScenarioError extends Error {
 export async function runScenario(
   installed: InstalledHarness,
   definition: ScenarioDefinition,
+  options: RunScenarioOptions = {},
 ): Promise<BedRecording> {
   const harness = installed.pin.harness;
   const driver = DRIVERS[harness];
-  const workspace = await openWorkspace(`${harness}-${definition.name}`);
+  const workspace = options.workspace ?? (await openWorkspace(`${harness}-${definition.name}`));
   for (const [name, content] of Object.entries(definition.files ?? {})) {
     await mkdir(path.dirname(path.join(workspace.cwd, name)), { recursive: true });
     await writeFile(path.join(workspace.cwd, name), content);
@@ -85,14 +94,15 @@ export async function runScenario(
     await definition.steps({
       workspace,
       endpoint,
-      async prompt(options) {
-        const run = await driver.prompt(installed, workspace, endpoint, options);
+      async prompt(prompt) {
+        const run = await driver.prompt(installed, workspace, endpoint, prompt);
         runs.push(run);
-        if (run.code !== 0 && options.allowFailure !== true)
+        if (run.code !== 0 && prompt.allowFailure !== true)
           throw new ScenarioError(
             `${harness} ${definition.name}: exited ${run.code ?? run.signal}\n${run.stderr.slice(-2000)}\n${run.stdout.slice(-2000)}`,
           );
         sessionId ??= run.sessionId;
+        await options.afterPrompt?.(run, prompt);
         return run;
       },
     });
