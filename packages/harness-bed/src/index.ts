@@ -54,3 +54,4 @@ export {
 } from './wire/conversation.js';
 export { openWorkspace, type Workspace } from './workspace.js';
 export { bedHarness, type BedAvailability } from './available.js';
+export { addShapes, drift, kindOf, type Shapes } from './drift.js';
