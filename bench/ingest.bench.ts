@@ -13,6 +13,11 @@
  *   background (printed: how long after). `catchUpImportPhaseMBps` is the import inside the
  *   catch-up alone, the library import's rate. Medians of `--rounds` runs each, alternating in
  *   order, each after `--rest-ms` of rest.
+ * - `realHarnessAppendToFollowerP99Ms` (target ≤ 1,000): the real Claude Code of the harness bed
+ *   (`npm run bed:install`) writes its transcript under a watched folder, `--real-prompts`
+ *   prompts, each a `claude -p --resume` against the bed's scripted endpoint; from the moment the
+ *   prompt's line is in the file (a 2 ms poll of the file, run beside) until the follower has the
+ *   `user/message`. `null`, saying why, without the bed.
  * The corpus is deterministic. The last line is one JSON object with every figure.
  */
 import { execFileSync } from 'node:child_process';
@@ -28,6 +33,7 @@ import { codexRollout } from '@strand/import/testing/synthetic';
 import { fillCacheRows } from '../packages/cli/src/commands/catch-up-rows.js';
 import { changedSessions, importOnce } from '../packages/cli/src/commands/import.js';
 import { line, median, round, timeIt } from './bench-util.js';
+import { realHarnessLatencies } from './real-harness-ingest.js';
 
 const arg = (name: string, fallback: number): number =>
   Number(
@@ -40,6 +46,7 @@ const appends = arg('appends', 200);
 // both sides alike.
 const restMs = arg('rest-ms', 5_000);
 const rounds = 2 * Math.max(1, Math.ceil(arg('rounds', 4) / 2));
+const realPrompts = arg('real-prompts', 20);
 
 const uuid = (n: number): string => `01d00000-0000-7000-8000-${n.toString(16).padStart(12, '0')}`;
 
@@ -240,6 +247,18 @@ try {
   await ingest.close();
   await host.close();
   await runtime.close();
+
+  const real = await realHarnessLatencies(path.join(work, 'real'), realPrompts);
+  let realP99: number | null = null;
+  if (real.kind === 'skipped') line('real harness: prompt → follower', `skipped (${real.reason})`);
+  else {
+    const sortedReal = [...real.latencies].sort((a, b) => a - b);
+    realP99 = percentile(sortedReal, 99);
+    line(
+      `real harness (${real.version}): prompt → follower, ${sortedReal.length} prompts`,
+      `p50 ${round(percentile(sortedReal, 50), 1)} ms, p99 ${round(realP99, 1)} ms (target ≤ 1,000)`,
+    );
+  }
   console.log(
     JSON.stringify({
       backlogMB: round(bytes / 1e6, 1),
@@ -249,6 +268,7 @@ try {
       appends,
       appendToFollowerP50Ms: round(p50, 1),
       appendToFollowerP99Ms: round(p99, 1),
+      realHarnessAppendToFollowerP99Ms: realP99 === null ? null : round(realP99, 1),
     }),
   );
 } finally {
