@@ -3,7 +3,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * The built web UI (`packages/web/dist`, built by the install step). Found from this package's
+ * The built web UI. An installed @strand/cli carries it in its own `web/` (`npm run pack:cli`); in
+ * this repository it is `packages/web/dist`, built by the install step. Found from this package's
  * root, not from this file: the code runs from `src/` (sources through tsx) or from a chunk of the
  * bundle in `dist/`, at different depths.
  */
@@ -14,5 +15,7 @@ export function webRoot(): string {
     if (parent === dir) break;
     dir = parent;
   }
+  const packaged = path.join(dir, 'web');
+  if (existsSync(path.join(packaged, 'index.html'))) return packaged;
   return path.resolve(dir, '..', 'web', 'dist');
 }

@@ -1,4 +1,5 @@
-import { createRequire } from 'node:module';
+// The package ships CommonJS with prebuilt binaries and no type declarations (./fs-native-extensions.d.ts).
+import fsNative from 'fs-native-extensions';
 
 /**
  * The kernel's file lock on an open file: on Linux an open-file-description lock (`F_OFD_SETLK`),
@@ -11,8 +12,8 @@ interface NativeLocks {
   unlock(fd: number): void;
 }
 
-// The package ships CommonJS with prebuilt binaries and no type declarations.
-const native = createRequire(import.meta.url)('fs-native-extensions') as NativeLocks;
+// A static import, so the bundle names it among its dependencies (an installed @strand/cli needs it).
+const native = fsNative as NativeLocks;
 
 /** Takes the lock without waiting: `false` when another descriptor holds a conflicting one. */
 export function tryLockFile(fd: number, mode: 'exclusive' | 'shared'): boolean {
