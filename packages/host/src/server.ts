@@ -12,6 +12,7 @@ import { upgradeHandler } from './edge/upgrade.js';
 import { FollowHub, type DraftPacing } from './follow/follow-hub.js';
 import type { Outbound } from './follow/outbound.js';
 import { errorReply, handleFrame, type ConnectionContext } from './rpc/dispatch.js';
+import { readRequestId } from './rpc/request-id.js';
 import { DEFAULT_LIMITS, frameCeiling, type HostLimits, type HostServices } from './services.js';
 import { silentLogger } from '@strand/session';
 
@@ -139,27 +140,35 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     };
     let inFlight = 0;
     ws.on('message', (data, isBinary) => {
-      const size = Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : data.byteLength;
-      if (isBinary || size > limits.maxFrameBytes) {
-        const error = isBinary
-          ? wireError('RPC_INVALID_REQUEST', 'binary frames are not accepted')
-          : wireError('HOST_FRAME_TOO_LARGE', `frame of ${size} bytes exceeds ${limits.maxFrameBytes}`);
-        ws.send(errorReply(null, error).text);
+      const bytes = Buffer.isBuffer(data)
+        ? data
+        : Array.isArray(data)
+          ? Buffer.concat(data)
+          : Buffer.from(data);
+      // A refused frame is not parsed, but its id is read (`readRequestId`, a bounded scan) so the
+      // refusal reaches the call that sent it; a frame without a readable id is answered `id: null`.
+      const refuse = (error: ReturnType<typeof wireError>): void => {
+        ws.send(errorReply(readRequestId(bytes), error).text);
+      };
+      if (isBinary) {
+        refuse(wireError('RPC_INVALID_REQUEST', 'binary frames are not accepted'));
         return;
       }
-      if (inFlight >= limits.maxInFlight) {
-        ws.send(
-          errorReply(
-            null,
-            wireError('HOST_TOO_MANY_REQUESTS', `more than ${limits.maxInFlight} requests in flight`),
-          ).text,
+      if (bytes.byteLength > limits.maxFrameBytes) {
+        refuse(
+          wireError(
+            'HOST_FRAME_TOO_LARGE',
+            `frame of ${bytes.byteLength} bytes exceeds ${limits.maxFrameBytes}`,
+          ),
         );
         return;
       }
+      if (inFlight >= limits.maxInFlight) {
+        refuse(wireError('HOST_TOO_MANY_REQUESTS', `more than ${limits.maxInFlight} requests in flight`));
+        return;
+      }
       inFlight++;
-      const text = Buffer.isBuffer(data)
-        ? data.toString('utf8')
-        : Buffer.from(data as ArrayBuffer).toString('utf8');
+      const text = bytes.toString('utf8');
       handleFrame(ctx, text)
         .then((reply) => {
           if (ws.readyState !== ws.OPEN) return;
