@@ -4,6 +4,7 @@ import path from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { wireError, type HostErrorCode } from './errors.js';
 import { isLoopbackHost, tokenCookieName } from './auth.js';
+import { ConnectionGate } from './edge/connection-gate.js';
 import { accessPolicy, parseOrigin } from './edge/origin-check.js';
 import { httpRoutes } from './edge/http-routes.js';
 import type { RefusalListener } from './edge/refusal-log.js';
@@ -91,6 +92,10 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   // is the hard ceiling past which ws stops reading and closes with 1009.
   const wss = new WebSocketServer({ noServer: true, maxPayload: frameCeiling(limits) });
   const server: Server = createServer();
+  // Every TCP connection is counted (and refused past a cap) before a byte of it is read.
+  const connectionGate = new ConnectionGate(limits);
+  server.on('connection', connectionGate.admit);
+  server.on('request', (request) => connectionGate.settled(request.socket));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, bind, () => resolve());
@@ -115,7 +120,10 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       gate,
       onRefused: options.onRefused,
       accept: (request, socket, head) =>
-        wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request)),
+        wss.handleUpgrade(request, socket, head, (ws) => {
+          connectionGate.settled(request.socket);
+          wss.emit('connection', ws, request);
+        }),
     }),
   );
 
@@ -201,6 +209,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     },
     async close() {
       hub.close();
+      connectionGate.close();
       for (const ws of sockets) ws.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
       await new Promise<void>((resolve) => server.close(() => resolve()));
