@@ -44,6 +44,7 @@ export { selectPreset, type PresetDisplay, type ResolvedPreset } from './catalog
 
 export {
   StrandConnection,
+  UNCORRELATED_CLOSE_CODE,
   type ConnectionState,
   type IncomingNotification,
   type StrandConnectionOptions,

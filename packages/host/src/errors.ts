@@ -19,6 +19,8 @@ export const HOST_ERROR_CODES = [
   'HOST_TOKEN_REQUIRED',
   /** `HostConfigError`: an allowed origin that is not an origin. */
   'HOST_ORIGIN_INVALID',
+  /** A TCP connection past `maxConnections` or `maxConnectionsPerAddress` (HTTP 503, then closed). */
+  'HOST_TOO_MANY_CONNECTIONS',
   /** The host runs no agents, so it cannot hand a command to one. */
   'AGENT_FAILED',
 ] as const;

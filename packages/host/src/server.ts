@@ -4,6 +4,7 @@ import path from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { wireError, type HostErrorCode } from './errors.js';
 import { isLoopbackHost, tokenCookieName } from './auth.js';
+import { ConnectionGate } from './edge/connection-gate.js';
 import { accessPolicy, parseOrigin } from './edge/origin-check.js';
 import { httpRoutes } from './edge/http-routes.js';
 import type { RefusalListener } from './edge/refusal-log.js';
@@ -12,6 +13,7 @@ import { upgradeHandler } from './edge/upgrade.js';
 import { FollowHub, type DraftPacing } from './follow/follow-hub.js';
 import type { Outbound } from './follow/outbound.js';
 import { errorReply, handleFrame, type ConnectionContext } from './rpc/dispatch.js';
+import { readRequestId } from './rpc/request-id.js';
 import { DEFAULT_LIMITS, frameCeiling, type HostLimits, type HostServices } from './services.js';
 import { silentLogger } from '@strand/session';
 
@@ -90,6 +92,10 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   // is the hard ceiling past which ws stops reading and closes with 1009.
   const wss = new WebSocketServer({ noServer: true, maxPayload: frameCeiling(limits) });
   const server: Server = createServer();
+  // Every TCP connection is counted (and refused past a cap) before a byte of it is read.
+  const connectionGate = new ConnectionGate(limits);
+  server.on('connection', connectionGate.admit);
+  server.on('request', (request) => connectionGate.settled(request.socket));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, bind, () => resolve());
@@ -114,7 +120,10 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       gate,
       onRefused: options.onRefused,
       accept: (request, socket, head) =>
-        wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request)),
+        wss.handleUpgrade(request, socket, head, (ws) => {
+          connectionGate.settled(request.socket);
+          wss.emit('connection', ws, request);
+        }),
     }),
   );
 
@@ -139,27 +148,35 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     };
     let inFlight = 0;
     ws.on('message', (data, isBinary) => {
-      const size = Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : data.byteLength;
-      if (isBinary || size > limits.maxFrameBytes) {
-        const error = isBinary
-          ? wireError('RPC_INVALID_REQUEST', 'binary frames are not accepted')
-          : wireError('HOST_FRAME_TOO_LARGE', `frame of ${size} bytes exceeds ${limits.maxFrameBytes}`);
-        ws.send(errorReply(null, error).text);
+      const bytes = Buffer.isBuffer(data)
+        ? data
+        : Array.isArray(data)
+          ? Buffer.concat(data)
+          : Buffer.from(data);
+      // A refused frame is not parsed, but its id is read (`readRequestId`, a bounded scan) so the
+      // refusal reaches the call that sent it; a frame without a readable id is answered `id: null`.
+      const refuse = (error: ReturnType<typeof wireError>): void => {
+        ws.send(errorReply(readRequestId(bytes), error).text);
+      };
+      if (isBinary) {
+        refuse(wireError('RPC_INVALID_REQUEST', 'binary frames are not accepted'));
         return;
       }
-      if (inFlight >= limits.maxInFlight) {
-        ws.send(
-          errorReply(
-            null,
-            wireError('HOST_TOO_MANY_REQUESTS', `more than ${limits.maxInFlight} requests in flight`),
-          ).text,
+      if (bytes.byteLength > limits.maxFrameBytes) {
+        refuse(
+          wireError(
+            'HOST_FRAME_TOO_LARGE',
+            `frame of ${bytes.byteLength} bytes exceeds ${limits.maxFrameBytes}`,
+          ),
         );
         return;
       }
+      if (inFlight >= limits.maxInFlight) {
+        refuse(wireError('HOST_TOO_MANY_REQUESTS', `more than ${limits.maxInFlight} requests in flight`));
+        return;
+      }
       inFlight++;
-      const text = Buffer.isBuffer(data)
-        ? data.toString('utf8')
-        : Buffer.from(data as ArrayBuffer).toString('utf8');
+      const text = bytes.toString('utf8');
       handleFrame(ctx, text)
         .then((reply) => {
           if (ws.readyState !== ws.OPEN) return;
@@ -192,6 +209,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     },
     async close() {
       hub.close();
+      connectionGate.close();
       for (const ws of sockets) ws.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -43,6 +43,15 @@ export interface HostLimits {
   /** Failed token attempts one remote address may make per window before it gets HTTP 429. */
   readonly maxAuthFailures: number;
   readonly authFailureWindowSeconds: number;
+  /** Open TCP connections (pages, WebSockets, sockets that sent nothing yet) before a new one gets HTTP 503 `HOST_TOO_MANY_CONNECTIONS`. */
+  readonly maxConnections: number;
+  /** Open TCP connections from one remote address before a new one from it gets HTTP 503 `HOST_TOO_MANY_CONNECTIONS`. */
+  readonly maxConnectionsPerAddress: number;
+  /**
+   * Milliseconds a new connection has to send a complete first request (for `/rpc`: to pass the
+   * access checks and be upgraded) before it is closed, so idle sockets cannot hold the caps.
+   */
+  readonly handshakeTimeoutMs: number;
 }
 
 export const DEFAULT_LIMITS: HostLimits = {
@@ -53,6 +62,9 @@ export const DEFAULT_LIMITS: HostLimits = {
   followWindow: 200,
   maxAuthFailures: 10,
   authFailureWindowSeconds: 60,
+  maxConnections: 1024,
+  maxConnectionsPerAddress: 256,
+  handshakeTimeoutMs: 5000,
 };
 
 /** The ws `maxPayload`: frames between `maxFrameBytes` and this get HOST_FRAME_TOO_LARGE. */

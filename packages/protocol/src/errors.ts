@@ -144,6 +144,12 @@ export const ERROR_TABLE = {
     owner: 'host',
     meaning: 'An allowed origin given to the host is not an origin (a start-up refusal).',
   },
+  HOST_TOO_MANY_CONNECTIONS: {
+    rpc: -33802,
+    owner: 'host',
+    meaning:
+      'The host holds as many connections as its limits allow, in all or from this address (HTTP 503, `data.limit`: total or address).',
+  },
   SESSION_ID_INVALID: {
     rpc: -32010,
     owner: 'session',

@@ -391,14 +391,13 @@ export class AgentController {
         },
         reportError: this.#reportError,
         onStarted: () => this.#turnStarted.get(agent)?.(),
+        // Inside the turn, before its turn/end: a prompt sent on seeing turn/end finds the agent
+        // idle, not busy writing the title.
+        beforeEnd: () => titleIfUntitled(this.#registry, session, input.content).catch(this.#reportError),
       },
       input,
       signal,
-    ).then(async (outcome) => {
-      if (outcome.reason === 'completed')
-        await titleIfUntitled(this.#registry, session, input.content).catch(this.#reportError);
-      return outcome;
-    });
+    );
     this.#track(turn);
     return turn;
   }

@@ -30,8 +30,8 @@ export function presetOf(registry: ProjectionRegistry, session: Session): string
 }
 
 /**
- * After a completed turn: a session whose `title` projection is still `null` gets a title from
- * that turn's prompt. A person's earlier rename is a title, so it wins; the runtime never
+ * At the end of a completed turn, before its `turn/end`: a session whose `title` projection is
+ * still `null` gets a title from that turn's prompt. A person's earlier rename is a title, so it wins; the runtime never
  * overwrites one. An unregistered title unit (key absent) means no titles here.
  */
 export async function titleIfUntitled(

@@ -13,6 +13,9 @@ describe('settling: detach after the agent is idle with no lease', () => {
     const lease = await f.controller.create();
     const { agent } = lease;
     await agent.prompt('remember this');
+    // A rename after the turn: the row written at turn/end no longer covers the log, so detaching
+    // has a row to write (a turn's own title is inside the turn, in its turn/end row).
+    await agent.session.append({ type: 'session/title', data: { title: 'renamed after the turn' } });
     const order: string[] = [];
     const flush = f.persistence.flush.bind(f.persistence);
     vi.spyOn(f.persistence, 'flush').mockImplementation(() => {
@@ -38,7 +41,7 @@ describe('settling: detach after the agent is idle with no lease', () => {
     );
     expect(snapshot).toEqual({
       asOfSeq: agent.session.events.length - 1,
-      values: { title: 'remember this' },
+      values: { title: 'renamed after the turn' },
     });
   });
 
@@ -52,8 +55,9 @@ describe('settling: detach after the agent is idle with no lease', () => {
       SessionLogOffset(0),
       ['usage'],
     );
-    // Written at turn/end: the title appended after it is not in this row yet.
+    // Written at turn/end, the turn's last event: the title derived from its prompt is inside it.
     expect(snapshot?.asOfSeq).toBe(lease.agent.session.events.findIndex((e) => e.type === 'turn/end'));
+    expect(snapshot?.asOfSeq).toBe(lease.agent.session.events.length - 1);
     expect(f.store.has(lease.agent.id)).toBe(true);
     lease.release();
   });

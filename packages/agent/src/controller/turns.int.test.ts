@@ -47,8 +47,8 @@ describe('turn event sequences', () => {
       'request/header',
       'assistant/message',
       'step/end',
-      'turn/end',
       'session/title',
+      'turn/end',
     ]);
     expect(events[1]!.data).toEqual({ content: 'hello there', author: 'human' });
     expect(events[3]!.data).toEqual({ provider: 'strand', model: 'scripted' });
@@ -56,7 +56,8 @@ describe('turn event sequences', () => {
       content: 'You said: "hello there" (2 words).',
       usage: { input: 3, output: 9 },
     });
-    expect(events[6]!.data).toEqual({ reason: 'completed' });
+    expect(events[6]!.data).toEqual({ title: 'hello there' });
+    expect(events[7]!.data).toEqual({ reason: 'completed' });
     expect(outcome.turnStartSeq).toBe(0);
     lease.release();
     await f.controller.whenSettled();
@@ -81,8 +82,8 @@ describe('turn event sequences', () => {
       'request/header',
       'assistant/message',
       'step/end',
-      'turn/end',
       'session/title',
+      'turn/end',
     ]);
     const [call] = dataOf(events, 'tool/call') as { callId: string; name: string; arguments: string }[];
     expect(call).toMatchObject({ name: 'echo_tool', arguments: '{"text":"ping"}' });
@@ -182,6 +183,38 @@ describe('titles', () => {
     expect(f.registry.snapshot(lease.agent.session, ['title']).values.title).toBe(
       'Refactor the persistence layer',
     );
+    lease.release();
+  });
+
+  it('the title is written inside the turn, before turn/end: a prompt sent the moment turn/end is seen is accepted', async () => {
+    f = await agentFixture();
+    const lease = await f.controller.create();
+    const session = lease.agent.session;
+    // A client sees turn/end once it is durable and answers no sooner than the next turn of the
+    // event loop (setImmediate: a round trip at its fastest, no clock).
+    const next = new Promise<unknown>((resolve) => {
+      const off = session.subscribe((events) => {
+        if (!events.some((e) => e.type === 'turn/end')) return;
+        off();
+        setImmediate(() => {
+          lease.agent.prompt('and the next one').then(resolve, resolve);
+        });
+      });
+    });
+    await lease.agent.prompt('Name this session after me');
+    expect(await next).toMatchObject({ reason: 'completed' });
+    const types = typesOf(session.events);
+    expect(types.slice(0, 8)).toEqual([
+      'turn/start',
+      'user/message',
+      'step/start',
+      'request/header',
+      'assistant/message',
+      'step/end',
+      'session/title',
+      'turn/end',
+    ]);
+    expect(types.filter((type) => type === 'turn/end')).toHaveLength(2);
     lease.release();
   });
 

@@ -40,6 +40,14 @@ export interface TurnDeps extends TurnPlan {
   readonly reportError: (error: unknown) => void;
   /** Called once the turn's `turn/start` and `user/message` are durable. */
   readonly onStarted?: (turnStartSeq: SessionSeq) => void;
+  /**
+   * Called once the last step's `step/end` is durable, before `turn/end completed` is appended: a
+   * completed turn's own closing writes (the derived title) go here, inside the turn, so that
+   * once a client sees `turn/end` the turn wrote all it will and the next prompt is accepted.
+   * It must not reject (the controller reports its failures); a failed write makes the turn end
+   * `error` like any other.
+   */
+  readonly beforeEnd?: () => Promise<void>;
 }
 
 export interface TurnInput {
@@ -51,7 +59,8 @@ export interface TurnInput {
  * One turn, appended through the session as it happens:
  * `turn/start`, `user/message`, then per model step `step/start`, `request/header` (the route the
  * request uses), `assistant/message` (with `usage`), a `tool/call` + `tool/result` per tool call,
- * `step/end`; the turn ends when a step calls no tool: `turn/end completed`. A cancelled turn ends
+ * `step/end`; the turn ends when a step calls no tool: `beforeEnd`'s writes (a first turn's
+ * `session/title`), then `turn/end completed`. A cancelled turn ends
  * `aborted`, a model stream cut mid-way `interrupted`, any other failure `error` — always closed
  * by `closingEvents`. Never rejects: the outcome says how the turn ended.
  */
@@ -135,6 +144,7 @@ export async function runTurn(deps: TurnDeps, input: TurnInput, signal: AbortSig
       state.stepOpen = false;
       if (acc.toolCalls.length === 0) break;
     }
+    await deps.beforeEnd?.();
     await append({ type: 'turn/end', data: { reason: 'completed' } });
     return {
       reason: 'completed',

@@ -5,7 +5,7 @@ import type { ProjectionRegistry } from '@strand/projection';
 import { openStores, resolveRuntimeOptions, strandRegistry, type RuntimeStores } from '@strand/runtime';
 import { SessionLogOffset } from '@strand/session';
 import { findDataFolderHolder, type FolderHolder } from '../data-lock/folder-holder.js';
-import { holdDataFolder } from '../data-lock/hold-for-command.js';
+import { holdDataFolder, type DoctorWrite } from '../data-lock/hold-for-command.js';
 import { DEFAULT_DATA_DIR } from '../defaults.js';
 import { resolveHoldingHost } from '../holding-host.js';
 import { withHost } from '../remote.js';
@@ -51,10 +51,14 @@ export function doctorCommand(): Command {
     .option('--rebuild-cache', 'rebuild the projection cache from the logs')
     .option('--json', 'print one JSON object')
     .action(async (options: DoctorOptions) => {
-      const writes =
-        options.repair === true || options.rebuildIndex === true || options.rebuildCache === true;
-      // Repairing beside a live host would close the turns it runs and wedge those sessions.
-      const lock = writes ? await holdDataFolder(options.data, 'doctor') : undefined;
+      const writes: DoctorWrite[] = [
+        ...(options.repair === true ? (['repair'] as const) : []),
+        ...(options.rebuildIndex === true ? (['rebuild-index'] as const) : []),
+        ...(options.rebuildCache === true ? (['rebuild-cache'] as const) : []),
+      ];
+      // Writing beside a live host would race it (a repair would close the turns it runs and
+      // wedge those sessions); each refusal says why for what was asked.
+      const lock = writes.length > 0 ? await holdDataFolder(options.data, 'doctor', writes) : undefined;
       try {
         await doctor(
           options,

@@ -69,7 +69,7 @@ class ManualTimers implements Timers {
   }
 }
 
-function setup(options: { token?: string } = {}) {
+function setup(options: { token?: string; onProtocolError?: (reason: string) => void } = {}) {
   FakeSocket.created = [];
   const timers = new ManualTimers();
   const states: ConnectionState[] = [];
@@ -125,6 +125,61 @@ describe('StrandConnection (scripted socket)', () => {
     const error: unknown = await call.catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(StrandRpcError);
     expect(error).toMatchObject({ code: 'SESSION_QUERY_NOT_FOUND', rpcCode: -32020 });
+  });
+
+  it('a refusal carrying the call id (HOST_TOO_MANY_REQUESTS) rejects that call alone', async () => {
+    const { connection, socket } = setup();
+    socket().open();
+    const refused = connection.call('session.cancel', { id: 'a' });
+    const served = connection.call('session.cancel', { id: 'b' });
+    socket().receive({
+      jsonrpc: '2.0',
+      id: 1,
+      error: {
+        code: -32002,
+        message: 'more than 64 requests in flight',
+        data: { code: 'HOST_TOO_MANY_REQUESTS' },
+      },
+    });
+    const error: unknown = await refused.catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(StrandRpcError);
+    expect(error).toMatchObject({ code: 'HOST_TOO_MANY_REQUESTS', rpcCode: -32002 });
+    socket().receive({ jsonrpc: '2.0', id: 2, result: { cancelled: false } });
+    await expect(served).resolves.toEqual({ cancelled: false });
+  });
+
+  it('an error with id null while calls are in flight drops the socket: each call rejects CLIENT_DISCONNECTED, none waits forever', async () => {
+    const problems: string[] = [];
+    const { connection, socket, timers, states } = setup({
+      onProtocolError: (reason) => problems.push(reason),
+    });
+    socket().open();
+    const first = socket();
+    const a = connection.call('session.cancel', { id: 'a' });
+    const b = connection.call('session.list', {});
+    const uncorrelated = {
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32001, message: 'frame too large', data: { code: 'HOST_FRAME_TOO_LARGE' } },
+    };
+    first.receive(uncorrelated);
+    for (const call of [a, b]) {
+      const error: unknown = await call.catch((caught: unknown) => caught);
+      expect(isStrandClientError(error, 'CLIENT_DISCONNECTED')).toBe(true);
+      expect((error as Error).cause).toMatchObject({ code: 'HOST_FRAME_TOO_LARGE' });
+    }
+    expect(first.closed).toBe(true);
+    expect(problems).toEqual(['uncorrelated error HOST_FRAME_TOO_LARGE: frame too large']);
+    expect(states).toEqual(['open', 'reconnecting']);
+    timers.runAll();
+    socket().open();
+    expect(socket()).not.toBe(first);
+    expect(connection.state).toBe('open');
+
+    // With nothing in flight it answers no call: reported, and the socket stays.
+    socket().receive(uncorrelated);
+    expect(problems).toHaveLength(2);
+    expect(socket().closed).toBe(false);
   });
 
   it('rejects in-flight calls with CLIENT_DISCONNECTED when the socket drops, and does not resend them', async () => {

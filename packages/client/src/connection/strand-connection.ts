@@ -1,4 +1,4 @@
-import type { MethodName, ParamsOf, ResultOf, RpcId } from '@strand/protocol';
+import type { MethodName, ParamsOf, ResultOf, RpcId, StrandRpcError } from '@strand/protocol';
 import { assertNever } from '../assert-never.js';
 import { StrandClientError } from '../errors.js';
 import { Listeners, reportToConsole, type ListenerErrorReporter } from '../listeners.js';
@@ -38,6 +38,9 @@ export interface StrandConnectionOptions {
   readonly reportListenerError?: ListenerErrorReporter;
 }
 
+/** The close code of a socket dropped after an uncorrelated error reply (an application code: browsers allow 4000–4999). */
+export const UNCORRELATED_CLOSE_CODE = 4000;
+
 interface Outgoing {
   readonly id: number;
   readonly method: MethodName;
@@ -55,6 +58,12 @@ interface Outgoing {
  *   resent, because the host may have executed it (commands are not idempotent).
  * - `epoch` counts opened sockets; notifications carry the epoch of their socket, so a follower
  *   can tell a new socket's follow ids from the old one's.
+ * - An error reply rejects the call whose id it carries with a `StrandRpcError` (the host's
+ *   refusals too: `HOST_TOO_MANY_REQUESTS`, `HOST_FRAME_TOO_LARGE` carry the request's id).
+ * - An error reply with `id: null` (the host could not read the id of a frame this socket sent)
+ *   answers one of the calls in flight, but not which: it is reported to `onProtocolError`, and
+ *   when calls are in flight the socket is dropped and reconnected, so each of them rejects with
+ *   `CLIENT_DISCONNECTED` (its `cause` the uncorrelated error) instead of one waiting forever.
  */
 export class StrandConnection implements RpcCaller {
   private readonly url: string;
@@ -173,6 +182,10 @@ export class StrandConnection implements RpcCaller {
     switch (message.kind) {
       case 'result':
       case 'error': {
+        if (message.kind === 'error' && message.id === null) {
+          this.uncorrelated(message.error);
+          return;
+        }
         const outgoing = message.id === null ? undefined : this.inFlight.get(message.id);
         if (outgoing === undefined) {
           this.options.onProtocolError?.(
@@ -205,6 +218,27 @@ export class StrandConnection implements RpcCaller {
       default:
         assertNever(message, 'incoming message');
     }
+  }
+
+  /** An error reply no call can be matched to: some call in flight will never be answered. */
+  private uncorrelated(error: StrandRpcError): void {
+    this.options.onProtocolError?.(`uncorrelated error ${error.code}: ${error.message}`);
+    const socket = this.socket;
+    if (socket === null || this.inFlight.size === 0) return;
+    this.socket = null;
+    socket.close(UNCORRELATED_CLOSE_CODE, 'uncorrelated error reply');
+    const calls = [...this.inFlight.values()];
+    this.inFlight.clear();
+    for (const call of calls)
+      call.reject(
+        new StrandClientError(
+          'CLIENT_DISCONNECTED',
+          `${call.method}: the host answered an error it could not match to a request (${error.code}); the socket was dropped`,
+          { cause: error },
+        ),
+      );
+    if (this.currentState === 'open') this.setState('reconnecting');
+    this.scheduleRetry();
   }
 
   private lost(): void {

@@ -39,9 +39,22 @@ describe('frame size edges', () => {
     const b = await f.connect();
     const justUnder = frame(1, 'session.list', { pad: 'x'.repeat(8000) });
     expect(Buffer.byteLength(justUnder)).toBeLessThanOrEqual(8192);
-    const reply = await a.raw(justUnder);
+    // The refusal carries the request's id, read without parsing the frame, so a client can match it.
+    const reply = await a.raw(justUnder, 1);
+    expect(reply.id).toBe(1);
     expect(reply.error?.data.code).toBe('HOST_FRAME_TOO_LARGE');
     expect(reply.error?.message).toMatch(/exceeds 1024/);
+    // A frame without a readable id is answered with id null, as JSON-RPC says.
+    const anonymous = await a.raw(
+      JSON.stringify({ jsonrpc: '2.0', method: 'session.list', params: { pad: 'x'.repeat(2000) } }),
+    );
+    expect(anonymous).toMatchObject({ id: null, error: { data: { code: 'HOST_FRAME_TOO_LARGE' } } });
+    // A binary frame's refusal carries its id too.
+    const binary = new Promise<unknown>((resolve) =>
+      a.ws.once('message', (data) => resolve(JSON.parse((data as Buffer).toString('utf8')))),
+    );
+    a.ws.send(Buffer.from(frame(4, 'session.list', {})), { binary: true });
+    expect(await binary).toMatchObject({ id: 4, error: { data: { code: 'RPC_INVALID_REQUEST' } } });
     // Still open after the typed error: the next request on the same socket is served.
     expect(await a.call('session.list')).toEqual({ sessions: [] });
 

@@ -155,6 +155,7 @@ describe('bad requests', () => {
             method: 'session.list',
             params: { pad: 'x'.repeat(10_000) },
           }),
+          9,
         )
       ).error?.data.code,
     ).toBe('HOST_FRAME_TOO_LARGE');
