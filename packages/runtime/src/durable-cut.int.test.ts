@@ -88,7 +88,7 @@ describe('a failed durable write', () => {
   it('is never shown, stops the session visibly, refuses the next command while the cause lasts, and reopens from disk once it is fixed', async () => {
     const root = dataDir();
     let diskBroken = false;
-    const { runtime, client } = await openHost(root, {
+    const { runtime, host, client } = await openHost(root, {
       dataDir: root,
       syncSearch: false,
       wrapPersistence: (inner) =>
@@ -111,9 +111,19 @@ describe('a failed durable write', () => {
       message: expect.stringContaining('(EIO)') as string,
     });
     // The turn ends with the error and the session detaches: the next command reads the disk.
-    await client.waitFor((m) => m.method === 'follow.state' && !(m.params as StateParams).live);
+    const cold = await client.waitFor((m) => m.method === 'follow.state' && !(m.params as StateParams).live);
     await runtime.agents.whenSettled();
     expect(runtime.services.store.has(SessionId(id))).toBe(false);
+    // Stopped stays stopped until the session reopens: the frame that says it went cold says why,
+    // and so does the opening of a follower that comes later.
+    expect((cold.params as StateParams).stopped).toEqual((stopped.params as StateParams).stopped);
+    const late = await RpcTestClient.open(host.rpcUrl);
+    cleanups.push(() => late.close());
+    const lateSnapshot = await late.call<FollowSnapshot>('session.follow', { id });
+    const lateState = await late.waitFor(
+      (m) => m.method === 'follow.state' && (m.params as StateParams).followId === lateSnapshot.followId,
+    );
+    expect(lateState.params).toMatchObject({ live: false, stopped: (stopped.params as StateParams).stopped });
     const beforeFix = received(client, snapshot);
     expect(beforeFix.map((e) => e.type)).toEqual([
       'turn/start',
@@ -142,6 +152,16 @@ describe('a failed durable write', () => {
         ),
     );
     await runtime.agents.whenSettled();
+    // Every state frame between the stop and the reopen said so; the reopened session does not.
+    const states = client.frames
+      .filter((m) => m.method === 'follow.state' && (m.params as StateParams).followId === snapshot.followId)
+      .map((m) => m.params as StateParams);
+    const firstStop = states.findIndex((state) => state.stopped !== undefined);
+    const reopened = states.findIndex(
+      (state, i) => i > firstStop && state.live && state.stopped === undefined,
+    );
+    expect(reopened).toBeGreaterThan(firstStop);
+    expect(states.slice(firstStop, reopened).every((state) => state.stopped !== undefined)).toBe(true);
     const seen = received(client, snapshot);
     // The crashed turn was closed by repair events on reopen, then the new turn ran.
     expect(seen.slice(4, 6).map((e) => e.type)).toEqual(['step/end', 'turn/end']);

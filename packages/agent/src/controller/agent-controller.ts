@@ -452,8 +452,9 @@ export class AgentController {
   }
 
   /**
-   * The session stopped on a failed durable write: its turn ends with the error (its appends are
-   * refused), then the agent detaches — whatever leases are held — so the next command reads and
+   * The session stopped on a failed durable write: its running turn is aborted at once (its model
+   * stream stops, so nothing more is drafted; its appends are refused anyway), then the agent
+   * detaches once the turn has closed — whatever leases are held — so the next command reads and
    * repairs the log from disk instead of finding a session that accepts nothing.
    */
   #writeFailed(agent: LiveAgent, failure: SessionError): void {
@@ -461,6 +462,7 @@ export class AgentController {
     this.#reportError(failure);
     this.#evicted.add(agent);
     if (agent.status === 'idle') this.#detach(agent);
+    else agent.cancel('its session stopped: its log could not be written');
   }
 
   async #flush(): Promise<void> {

@@ -83,6 +83,22 @@ describe('FollowDrafts', () => {
     drafts.close();
   });
 
+  it('drops the draft when the session stops on a failed write, and shows none of its step after', async () => {
+    const { transport, drafts, seen, draft } = await following();
+    transport.events('f1', 1, [at(3, 'step/start')]);
+    await drain();
+    draft(3, 'unsaved');
+    expect(drafts.draft?.text).toBe('unsaved');
+    const stopped = { code: 'SESSION_WRITE_FAILED', message: 'write failed (EIO)' };
+    transport.notify('follow.state', { followId: 'f1', generation: 1, live: true, busy: true, stopped });
+    await drain();
+    expect(drafts.draft).toBeNull();
+    // A frame the host had already queued does not bring it back.
+    draft(3, 'unsaved and more');
+    expect(drafts.draft).toBeNull();
+    expect(seen).toEqual(['unsaved', null]);
+  });
+
   it('never adds a draft to the follower’s events', async () => {
     const { transport, follower, draft } = await following();
     transport.events('f1', 1, [at(3, 'step/start')]);

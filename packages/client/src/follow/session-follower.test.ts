@@ -204,6 +204,30 @@ describe('SessionFollower: live frames', () => {
     expect(follower.view.shown).toMatchObject({ live: false, busy: true });
   });
 
+  it('a stop lasts as long as the host says so: through the frame that says the session went cold, until a frame without it', async () => {
+    const { transport, follower } = await opened(0, 3);
+    const stopped = { code: 'SESSION_WRITE_FAILED', message: 'write failed (EIO)' };
+    const state = (live: boolean, withStop: boolean): void =>
+      transport.notify('follow.state', {
+        followId: 'f1',
+        generation: 1,
+        live,
+        busy: false,
+        ...(withStop ? { stopped } : {}),
+      });
+    state(true, true);
+    await drain();
+    expect(follower.view.shown?.stopped).toEqual(stopped);
+    state(false, true);
+    await drain();
+    expect(follower.view.shown).toMatchObject({ live: false, stopped });
+    // Reopened from disk by the next command: the host's frame no longer carries it.
+    state(true, false);
+    await drain();
+    expect(follower.view.shown?.live).toBe(true);
+    expect(follower.view.shown?.stopped).toBeUndefined();
+  });
+
   it('notifies subscribers with a new view object per change', async () => {
     const { transport, follower } = await opened(0, 1);
     const views: unknown[] = [];

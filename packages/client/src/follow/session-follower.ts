@@ -372,9 +372,10 @@ export class SessionFollower {
         this.#store.applyFrame(sessionId, frame);
         return;
       case 'state': {
-        const { stopped: previous, ...shown } = accepted.shown;
-        // A session that went cold was reopened from disk (or will be): it no longer stops.
-        const stopped = frame.stopped ?? (frame.live ? previous : undefined);
+        // The host repeats `stopped` in every state frame until the session reopens: it is the
+        // authority, so a frame without it (the reopened session) ends the stop.
+        const { stopped: _previous, ...shown } = accepted.shown;
+        const stopped = frame.stopped;
         this.#show({
           ...shown,
           live: frame.live,

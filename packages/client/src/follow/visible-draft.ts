@@ -23,12 +23,15 @@ export type DraftVerdict =
 /**
  * Whether `draft` may be shown beside the generation `shown`. Pure: the transient state lives in
  * `FollowDrafts`. A draft of another follow or generation is dropped (a resync or reconnect
- * starts without one); one whose step already has a settling event is dropped, so the message
- * swaps in and the draft can never come back.
+ * starts without one), and so is every draft of a session that stopped on a failed write; one
+ * whose step already has a settling event is dropped, so the message swaps in and the draft can
+ * never come back.
  */
 export function judgeDraft(draft: FollowDraftParams, shown: ShownGeneration | null): DraftVerdict {
   if (shown === null || shown.followId !== draft.followId || shown.generation !== draft.generation)
     return { kind: 'drop' };
+  // A stopped session's step will never be written: its text so far is not saved, so not shown.
+  if (shown.stopped !== undefined) return { kind: 'drop' };
   if (shown.cursor <= draft.step) return { kind: 'wait' };
   // Events are exactly [firstSeq, cursor), contiguous: look only after the step/start.
   for (let index = Math.max(0, draft.step + 1 - shown.firstSeq); index < shown.events.length; index++) {

@@ -79,6 +79,12 @@ export class FollowHub {
   /** Work to run when a follow ends (e.g. releasing the agent an interactive follow promoted). */
   readonly #onStop = new Map<string, () => void>();
   readonly #pacing: DraftPacing;
+  /**
+   * Why a session stopped on a failed durable write, kept after its live session detached (the
+   * controller evicts a stopped agent) until the session is attached again — reopened from disk by
+   * the next command. Every `follow.state` of it says so meanwhile, to its followers and to a new one.
+   */
+  readonly #stoppedSessions = new Map<SessionId, FollowStopped>();
   #generation = 0;
   #nextFollowId = 0;
 
@@ -93,6 +99,8 @@ export class FollowHub {
     this.#disposers.push(
       services.store.subscribe((change) => {
         this.#subagentsChanged(change.session);
+        // Followed or not: a stop outlives the detach, an attach (a reopen) ends it.
+        this.#rememberStop(change.session);
         const fanout = this.#fanouts.get(change.session.id);
         if (fanout === undefined) return;
         if (change.kind === 'attached') this.#attach(fanout, change.session);
@@ -165,7 +173,11 @@ export class FollowHub {
       // A new follower of a stopped session hears why (an attach above tells every follower).
       if (live.writeFailure !== undefined)
         this.#queue(follow, this.#stateFrame(follow, true, this.#isBusy(live.id), stoppedBy(live)));
-    } else this.#followRemote(fanout, observation, observation.projections?.values);
+    } else {
+      const stopped = this.#stoppedSessions.get(sessionId);
+      if (stopped !== undefined) this.#queue(follow, this.#stateFrame(follow, false, false, stopped));
+      this.#followRemote(fanout, observation, observation.projections?.values);
+    }
     return {
       followId,
       generation,
@@ -224,6 +236,7 @@ export class FollowHub {
   }
 
   #attach(fanout: Fanout, session: Session): void {
+    this.#rememberStop(session);
     fanout.remote?.close();
     fanout.remote = undefined;
     fanout.unsubscribe?.();
@@ -245,9 +258,20 @@ export class FollowHub {
 
   /** The live session stopped on a failed durable write: say so to every follower. */
   #stopped(fanout: Fanout, session: Session): void {
+    this.#rememberStop(session);
     if (fanout.session !== session) return;
+    // A draft held by the pacing would reach followers after `stopped`.
+    fanout.drafts?.cancel();
+    fanout.drafts = undefined;
     for (const follow of fanout.followers)
       this.#queue(follow, this.#stateFrame(follow, true, this.#isBusy(session.id), stoppedBy(session)));
+  }
+
+  /** A session attached with no write failure was reopened: it no longer stops. */
+  #rememberStop(session: Session): void {
+    const stopped = stoppedBy(session);
+    if (stopped === undefined) this.#stoppedSessions.delete(session.id);
+    else this.#stoppedSessions.set(session.id, stopped);
   }
 
   #isBusy(id: SessionId): boolean {
@@ -260,7 +284,9 @@ export class FollowHub {
     fanout.unsubscribe = undefined;
     const session = fanout.session;
     fanout.session = undefined;
-    for (const follow of fanout.followers) this.#queue(follow, this.#stateFrame(follow, false, false));
+    const stopped = session === undefined ? undefined : this.#stoppedSessions.get(session.id);
+    for (const follow of fanout.followers)
+      this.#queue(follow, this.#stateFrame(follow, false, false, stopped));
     // Cold here again: another host may take the session over and write.
     if (session !== undefined) this.#followRemote(fanout, session, undefined);
   }
@@ -373,7 +399,9 @@ export class FollowHub {
   /** A draft of `sessionId`'s running step, from its agent here; paced per session. */
   #draft(sessionId: SessionId, step: number, text: string): void {
     const fanout = this.#fanouts.get(sessionId);
-    if (fanout?.session === undefined) return;
+    // A stopped session's step will never be written: what its model still streams until the
+    // turn's abort lands is not shown.
+    if (fanout?.session === undefined || fanout.session.writeFailure !== undefined) return;
     fanout.drafts ??= new DraftThrottle(
       (paced, latest) => this.#sendDraft(fanout, paced, latest),
       this.#pacing.intervalMs,
@@ -405,7 +433,7 @@ export class FollowHub {
           follow,
           session !== undefined,
           busy,
-          session === undefined ? undefined : stoppedBy(session),
+          session === undefined ? this.#stoppedSessions.get(sessionId) : stoppedBy(session),
         ),
       );
   }

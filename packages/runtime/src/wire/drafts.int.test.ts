@@ -1,6 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FollowDraftParams, FollowSnapshot, WireEvent } from '@strand/protocol';
-import { ManualClock, mockChatServer, pacedAnswer, type MockChatServer } from '@strand/test-support';
+import { SessionId } from '@strand/session';
+import {
+  FaultyPersistence,
+  ManualClock,
+  mockChatServer,
+  pacedAnswer,
+  type MockChatServer,
+} from '@strand/test-support';
 import type { RpcTestClient } from '../testing/host-fixture.js';
 import { startTestHost, type TestHost } from '../testing/test-host.js';
 import type { StrandRuntime } from '../strand-runtime.js';
@@ -29,10 +36,20 @@ async function pacedEndpoint(chunks: readonly string[], holdEnd = false): Promis
   return answer;
 }
 
-async function start(clock: ManualClock): Promise<RpcTestClient> {
+async function start(
+  clock: ManualClock,
+  wrapPersistence?: ConstructorParameters<typeof FaultyPersistence>[1],
+): Promise<RpcTestClient> {
   t = await startTestHost({
     prefix: 'strand-drafts',
-    runtime: { models: [{ ...LOCAL, baseUrl: server.baseUrl }], defaultModel: LOCAL, syncSearch: false },
+    runtime: {
+      models: [{ ...LOCAL, baseUrl: server.baseUrl }],
+      defaultModel: LOCAL,
+      syncSearch: false,
+      ...(wrapPersistence === undefined
+        ? {}
+        : { wrapPersistence: (inner) => new FaultyPersistence(inner, wrapPersistence) }),
+    },
     host: { draftPacing: { intervalMs: 50, clock } },
   });
   runtime = t.runtime;
@@ -121,6 +138,46 @@ describe('follow.draft', () => {
     expect(messages.map((e) => (e.data as { content: string }).content)).toEqual(['Hello, world!']);
     expect(JSON.stringify(page.events)).not.toContain('"Hello, world"');
     expect(page.events.map((e) => e.type)).not.toContain('follow/draft');
+  });
+
+  it('a session that stops mid-step aborts its turn at once and sends no draft after `stopped`; the next prompt is accepted', async () => {
+    const endpoint = await pacedEndpoint(['Unsaved ', 'text ', 'that ', 'goes on'], true);
+    const clock = new ManualClock();
+    let diskBroken = false;
+    const client = await start(clock, () => (diskBroken ? 'fail' : undefined));
+    const offered = agentDrafts();
+    const { id } = await client.call<{ id: string }>('session.create', {});
+    const { followId } = await client.call<FollowSnapshot>('session.follow', { id });
+    await client.call('session.prompt', { id, text: 'write on' });
+    endpoint.next();
+    await client.waitFor((m) => m.method === 'follow.draft');
+
+    // The log stops accepting writes while the model streams; a rename is the write that finds out.
+    diskBroken = true;
+    const renamed = await client.request('session.rename', { id, title: 'Renamed' });
+    expect(renamed.error?.data.code).toBe('SESSION_WRITE_FAILED');
+    await client.waitFor(
+      (m) => m.method === 'follow.state' && (m.params as { stopped?: unknown }).stopped !== undefined,
+    );
+    const stoppedAt = client.frames.findIndex(
+      (m) => m.method === 'follow.state' && (m.params as { stopped?: unknown }).stopped !== undefined,
+    );
+    // The rest of the answer is sent: a turn still running would read it and draft it.
+    endpoint.next();
+    endpoint.next();
+    endpoint.next();
+    endpoint.next();
+    await runtime!.agents.whenSettled();
+    clock.advance(1000);
+    await roundTrip(client);
+    expect(offered).toEqual(['Unsaved ']);
+    expect(client.frames.slice(stoppedAt).filter((m) => m.method === 'follow.draft')).toEqual([]);
+    expect(draftsOf(client, followId).map((d) => d.text)).toEqual(['Unsaved ']);
+    expect(runtime!.services.store.has(SessionId(id))).toBe(false);
+
+    // Once the cause is fixed, the next prompt reopens the session from disk and is accepted.
+    diskBroken = false;
+    await expect(client.call('session.prompt', { id, text: 'again' })).resolves.toEqual({ accepted: true });
   });
 
   it('a follow that ended gets no drafts; a new follow of the running step gets the whole text so far', async () => {
