@@ -1,9 +1,9 @@
-import { fstatSync, ftruncateSync, writeSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import type { SessionEvent } from '@strand/session';
 import { PersistenceError } from '../errors.js';
 import { encodeEventLines } from './event-lines.js';
 import type { FrameLocation } from './log-decoder.js';
+import type { StorageFs } from './storage-fs.js';
 import { FrameKind, encodeFrame } from './zstd-frames.js';
 
 interface QueuedBatch {
@@ -30,8 +30,10 @@ export class LogWriter {
   #broken = false;
   readonly #handle: FileHandle;
   readonly #compressed: boolean;
+  readonly #fs: StorageFs;
 
   constructor(
+    fs: StorageFs,
     readonly sessionId: string,
     readonly incarnation: string,
     handle: FileHandle,
@@ -41,6 +43,7 @@ export class LogWriter {
     /** Event frames of the file; extended in place so readFrom's index stays current. */
     readonly frames: FrameLocation[],
   ) {
+    this.#fs = fs;
     this.#handle = handle;
     this.#compressed = compressed;
     this.#size = size;
@@ -143,8 +146,9 @@ export class LogWriter {
     // Another process appending to the same file would change its size under us: refuse rather
     // than interleave two writers' events. Metadata calls and the page-cache write are sync (a
     // few µs each, no thread-pool hop); only the fdatasync waits off the event loop.
+    const fs = this.#fs;
     const fd = this.#handle.fd;
-    const size = fstatSync(fd).size;
+    const size = fs.fstatSync(fd).size;
     if (size !== before) {
       throw new PersistenceError(
         'PERSISTENCE_SEQ_CONFLICT',
@@ -157,11 +161,11 @@ export class LogWriter {
     try {
       let written = 0;
       while (written < bytes.length)
-        written += writeSync(fd, bytes, written, bytes.length - written, before + written);
+        written += fs.writeSync(fd, bytes, written, bytes.length - written, before + written);
       await this.#handle.datasync();
     } catch (error) {
       try {
-        ftruncateSync(fd, before);
+        fs.ftruncateSync(fd, before);
       } catch {
         // If even truncation fails the torn bytes sit at the tail, where reads drop them.
       }
@@ -173,7 +177,7 @@ export class LogWriter {
     this.#size = before + bytes.length;
     this.#durableNext = firstSeq + events.length;
     this.frames.push({ firstSeq, count: events.length, offset: before });
-    const after = fstatSync(fd, { bigint: true });
+    const after = fs.fstatSync(fd, { bigint: true });
     return revisionOf(this.incarnation, after.size, after.mtimeNs);
   }
 }

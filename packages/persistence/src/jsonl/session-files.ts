@@ -1,6 +1,6 @@
-import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { escapeSessionId, unescapeSessionId } from './file-names.js';
+import { nodeStorageFs, type StorageFs } from './storage-fs.js';
 
 /** A stored session's log file and which of the two formats it is in. */
 export interface Located {
@@ -16,17 +16,19 @@ const FOLDERS = ['sessions', 'index', 'attachments', 'tmp'] as const;
  * Where everything of a JSONL store lives under its root: `sessions/` (the logs, the only
  * authority), `index/` (derived frame indexes), `attachments/`, and `tmp/` (temp files of atomic
  * writes, never linked anywhere until complete). Nothing is ever written outside the root: every
- * name below it comes from `escapeSessionId`.
+ * name below it comes from `escapeSessionId`. `fs` is what every write goes through.
  */
 export class SessionFiles {
   readonly sessionsDir: string;
   readonly indexDir: string;
   readonly attachmentsDir: string;
   readonly tmpDir: string;
+  readonly fs: StorageFs;
   readonly #root: string;
 
-  constructor(root: string) {
+  constructor(root: string, fs: StorageFs = nodeStorageFs) {
     this.#root = root;
+    this.fs = fs;
     this.sessionsDir = path.join(root, 'sessions');
     this.indexDir = path.join(root, 'index');
     this.attachmentsDir = path.join(root, 'attachments');
@@ -38,10 +40,10 @@ export class SessionFiles {
    * the process that writes the folder may sweep: another writer's temp files are in flight.
    */
   async prepare(sweepTemp: boolean): Promise<void> {
-    for (const dir of FOLDERS) await fsp.mkdir(path.join(this.#root, dir), { recursive: true });
+    for (const dir of FOLDERS) await this.fs.mkdir(path.join(this.#root, dir), { recursive: true });
     if (sweepTemp)
-      for (const name of await fsp.readdir(this.tmpDir))
-        await fsp.rm(path.join(this.tmpDir, name), { force: true });
+      for (const name of await this.fs.readdir(this.tmpDir))
+        await this.fs.rm(path.join(this.tmpDir, name), { force: true });
   }
 
   /** The log file a new session of `escaped` id gets in the store's write format. */
@@ -59,7 +61,7 @@ export class SessionFiles {
     for (const compressed of [true, false]) {
       const file = this.logFile(escaped, compressed);
       try {
-        await fsp.access(file);
+        await this.fs.access(file);
         return { file, compressed };
       } catch {
         // Not this variant (or not accessible): try the other; none means "not stored".

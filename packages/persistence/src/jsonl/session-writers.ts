@@ -1,4 +1,3 @@
-import { promises as fsp } from 'node:fs';
 import type { SessionEvent } from '@strand/session';
 import { PersistenceError, sessionExists, sessionNotFound } from '../errors.js';
 import { encodeEventLines } from './event-lines.js';
@@ -46,7 +45,12 @@ export class SessionWriters {
           : lines;
     let created: boolean;
     try {
-      created = await writeNewFileAtomically(this.#files.tmpDir, file, Buffer.concat([head, body]));
+      created = await writeNewFileAtomically(
+        this.#files.fs,
+        this.#files.tmpDir,
+        file,
+        Buffer.concat([head, body]),
+      );
     } catch (error) {
       throw new PersistenceError('PERSISTENCE_IO', `could not create session ${id}`, {
         cause: error,
@@ -59,8 +63,9 @@ export class SessionWriters {
       this.#compressed && events.length > 0
         ? [{ firstSeq: 0, count: events.length, offset: head.length }]
         : [];
-    const handle = await fsp.open(file, 'r+');
+    const handle = await this.#files.fs.open(file, 'r+');
     const writer = new LogWriter(
+      this.#files.fs,
       id,
       incarnation,
       handle,
@@ -101,7 +106,7 @@ export class SessionWriters {
   async currentRevision(writer: LogWriter): Promise<string> {
     const located = await this.#files.locate(writer.sessionId);
     if (located === undefined) throw sessionNotFound(writer.sessionId);
-    const stat = await fsp.stat(located.file, { bigint: true });
+    const stat = await this.#files.fs.stat(located.file, { bigint: true });
     return revisionOf(writer.incarnation, stat.size, stat.mtimeNs);
   }
 
@@ -153,7 +158,7 @@ export class SessionWriters {
   async #open(id: string): Promise<LogWriter> {
     const located = await this.#files.locate(id);
     if (located === undefined) throw sessionNotFound(id);
-    const handle = await fsp.open(located.file, 'r+');
+    const handle = await this.#files.fs.open(located.file, 'r+');
     try {
       const buf = await handle.readFile();
       const scan = located.compressed ? scanZstdFrames(buf, id) : decodePlainLog(buf, id);
@@ -163,6 +168,7 @@ export class SessionWriters {
       }
       const frames = located.compressed ? scan.frames : [];
       return new LogWriter(
+        this.#files.fs,
         id,
         scan.record.incarnation,
         handle,
