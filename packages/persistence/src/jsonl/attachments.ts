@@ -27,15 +27,16 @@ export class AttachmentFiles {
   async put(sessionId: string, escapedId: string, attachment: Attachment): Promise<string> {
     const ref = createHash('sha256').update(attachment.bytes).digest('hex');
     const dir = this.dirFor(escapedId);
-    await this.#fs.mkdir(dir, { recursive: true });
     const file = path.join(dir, ref);
     try {
-      await this.#fs.access(file);
-      return ref;
-    } catch {
-      // Not stored yet: write it below.
-    }
-    try {
+      await this.#fs.mkdir(dir, { recursive: true });
+      try {
+        await this.#fs.access(file);
+        return ref;
+      } catch (error) {
+        // Not stored yet: write it below.
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
       const type = Buffer.from(attachment.mediaType, 'utf8');
       await replaceFileAtomically(this.#fs, this.#tmpDir, `${file}.type`, type);
       await replaceFileAtomically(this.#fs, this.#tmpDir, file, attachment.bytes);

@@ -15,7 +15,8 @@ export async function fsyncDir(fs: StorageFs, dir: string): Promise<void> {
 /**
  * Writes `data` to a temp file, fsyncs it, and links it to `target` without overwriting
  * (link fails with EEXIST if the name exists), then fsyncs the directory. Returns false if
- * `target` already existed. Readers never see a half-written file under `target`.
+ * `target` already existed. Readers never see a half-written file under `target`; a failure
+ * leaves no file under `target`.
  */
 export async function writeNewFileAtomically(
   fs: StorageFs,
@@ -34,7 +35,13 @@ export async function writeNewFileAtomically(
       // The temp name is ours alone; a leftover is swept at the next open.
     });
   }
-  await fsyncDir(fs, path.dirname(target));
+  try {
+    await fsyncDir(fs, path.dirname(target));
+  } catch (error) {
+    // The new name may not be durable: take it back, so a failed write leaves no file behind.
+    await fs.unlink(target).catch(() => undefined);
+    throw error;
+  }
   return true;
 }
 
@@ -46,7 +53,14 @@ export async function replaceFileAtomically(
   data: Uint8Array,
 ): Promise<void> {
   const tmp = await writeSyncedTemp(fs, tmpDir, target, data);
-  await fs.rename(tmp, target);
+  try {
+    await fs.rename(tmp, target);
+  } catch (error) {
+    await fs.unlink(tmp).catch(() => {
+      // Swept at the next open, as for an interrupted write.
+    });
+    throw error;
+  }
   await fsyncDir(fs, path.dirname(target));
 }
 
@@ -62,8 +76,13 @@ async function writeSyncedTemp(
   try {
     await handle.writeFile(data);
     await handle.sync();
-  } finally {
-    await handle.close();
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    await fs.unlink(tmp).catch(() => {
+      // Swept at the next open, as for an interrupted write.
+    });
+    throw error;
   }
+  await handle.close();
   return tmp;
 }

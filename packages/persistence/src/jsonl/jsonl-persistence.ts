@@ -42,7 +42,7 @@ import { offloadedScan } from './scan-hand-off.js';
 import { ScanWorkerClient } from './scan-worker/scan-worker-client.js';
 import { SessionFiles, type Located } from './session-files.js';
 import { SessionWriters } from './session-writers.js';
-import { storageError } from './storage-error.js';
+import { storageError, storeError, typedStorage } from './storage-error.js';
 import type { StorageFs } from './storage-fs.js';
 import { readTail, type Tail } from './tail-read.js';
 import { readWhole, type WholeRead } from './whole-read.js';
@@ -175,13 +175,13 @@ export class JsonlSessionPersistence implements SessionPersistence {
       if (events[0]!.seq !== 0) throw seqConflict(id, 0, events[0]!.seq);
       this.#pending.delete(id);
       try {
-        const writer = await this.#writers.materialize(
+        const revision = await this.#writers.materialize(
           id,
           escapeSessionId(id),
           encodeHeaderRecord(pending.header, pending.incarnation, 0),
           events,
         );
-        return { revision: await this.#writers.currentRevision(writer) };
+        return { revision };
       } catch (error) {
         this.#pending.set(id, pending);
         throw error;
@@ -195,7 +195,12 @@ export class JsonlSessionPersistence implements SessionPersistence {
   async list(options: ReadOptions = {}): Promise<PersistedSessionSummary[]> {
     this.#assertOpen();
     throwIfAborted(options.signal);
-    const names = await this.#files.fs.readdir(this.#files.sessionsDir);
+    let names: string[];
+    try {
+      names = await this.#files.fs.readdir(this.#files.sessionsDir);
+    } catch (error) {
+      throw storeError(error, `listing ${this.#files.sessionsDir}`);
+    }
     const out: PersistedSessionSummary[] = [];
     // Header reads are sync (see `HeaderCache`); yielding between chunks keeps the loop responsive.
     for (let i = 0; i < names.length; i++) {
@@ -316,13 +321,17 @@ export class JsonlSessionPersistence implements SessionPersistence {
     await this.#writers.drop(id);
     const located = await this.#files.locate(id, escaped);
     if (located === undefined && !wasPending) throw sessionNotFound(id);
-    if (located !== undefined) {
-      this.#headers.forget(located.file);
-      await this.#files.fs.rm(located.file, { force: true });
-    }
-    await this.#indexes.remove(id, escaped);
-    await this.#attachments.remove(escaped);
-    await fsyncDir(this.#files.fs, this.#files.sessionsDir);
+    // Storage failures are typed; a delete that failed part-way may be repeated (every step
+    // tolerates what an earlier attempt already removed).
+    await typedStorage(id, async () => {
+      if (located !== undefined) {
+        this.#headers.forget(located.file);
+        await this.#files.fs.rm(located.file, { force: true });
+      }
+      await this.#indexes.remove(id, escaped);
+      await this.#attachments.remove(escaped);
+      await fsyncDir(this.#files.fs, this.#files.sessionsDir);
+    });
   }
 
   async flush(): Promise<void> {

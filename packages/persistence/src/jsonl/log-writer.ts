@@ -3,6 +3,7 @@ import type { SessionEvent } from '@strand/session';
 import { PersistenceError } from '../errors.js';
 import { encodeEventLines } from './event-lines.js';
 import type { FrameLocation } from './log-decoder.js';
+import { storageError } from './storage-error.js';
 import type { StorageFs } from './storage-fs.js';
 import { FrameKind, encodeFrame } from './zstd-frames.js';
 
@@ -115,7 +116,11 @@ export class LogWriter {
   async close(): Promise<void> {
     await this.idle();
     this.#closed = true;
-    await this.#handle.close();
+    try {
+      await this.#handle.close();
+    } catch (error) {
+      throw storageError(error, this.sessionId);
+    }
   }
 
   async #drain(): Promise<void> {
@@ -129,7 +134,8 @@ export class LogWriter {
           this.#broken = true;
           const rest = this.#queue.splice(0, this.#queue.length);
           this.#acceptedNext = this.#durableNext;
-          for (const batch of [...group, ...rest]) batch.reject(error);
+          const typed = storageError(error, this.sessionId);
+          for (const batch of [...group, ...rest]) batch.reject(typed);
         }
       }
     } finally {
@@ -169,10 +175,15 @@ export class LogWriter {
       } catch {
         // If even truncation fails the torn bytes sit at the tail, where reads drop them.
       }
-      throw new PersistenceError('PERSISTENCE_IO', `durable write to session ${this.sessionId} failed`, {
-        cause: error,
-        sessionId: this.sessionId,
-      });
+      const detail = error instanceof Error ? `: ${error.message}` : '';
+      throw new PersistenceError(
+        'PERSISTENCE_IO',
+        `durable write to session ${this.sessionId} failed${detail}`,
+        {
+          cause: error,
+          sessionId: this.sessionId,
+        },
+      );
     }
     this.#size = before + bytes.length;
     this.#durableNext = firstSeq + events.length;

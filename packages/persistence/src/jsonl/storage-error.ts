@@ -21,3 +21,22 @@ export function storageError(error: unknown, id: string): PersistenceError {
     sessionId: id,
   });
 }
+
+/**
+ * The package error for a failed file operation of the store as a whole (opening it, listing
+ * it): a `PersistenceError` stays as it is, anything else is `PERSISTENCE_IO` with `cause`.
+ */
+export function storeError(error: unknown, what: string): PersistenceError {
+  if (error instanceof PersistenceError) return error;
+  const detail = error instanceof Error ? error.message : String(error);
+  return new PersistenceError('PERSISTENCE_IO', `${what} failed: ${detail}`, { cause: error });
+}
+
+/** Runs `body`, turning whatever it throws into the package error for session `id`. */
+export async function typedStorage<T>(id: string, body: () => Promise<T>): Promise<T> {
+  try {
+    return await body();
+  } catch (error) {
+    throw storageError(error, id);
+  }
+}
