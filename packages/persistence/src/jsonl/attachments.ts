@@ -4,6 +4,7 @@ import path from 'node:path';
 import { PersistenceError } from '../errors.js';
 import type { Attachment } from '../types.js';
 import { replaceFileAtomically } from './fs-util.js';
+import { osCode } from './storage-error.js';
 import type { StorageFs } from './storage-fs.js';
 
 const REF = /^[0-9a-f]{64}$/;
@@ -41,10 +42,14 @@ export class AttachmentFiles {
       await replaceFileAtomically(this.#fs, this.#tmpDir, `${file}.type`, type);
       await replaceFileAtomically(this.#fs, this.#tmpDir, file, attachment.bytes);
     } catch (error) {
-      throw new PersistenceError('PERSISTENCE_IO', `could not store attachment of ${sessionId}`, {
-        cause: error,
-        sessionId,
-      });
+      throw new PersistenceError(
+        'PERSISTENCE_IO',
+        `could not store attachment of ${sessionId}${osCode(error)}`,
+        {
+          cause: error,
+          sessionId,
+        },
+      );
     }
     return ref;
   }

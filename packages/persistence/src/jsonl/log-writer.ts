@@ -3,7 +3,7 @@ import type { SessionEvent } from '@strand/session';
 import { PersistenceError } from '../errors.js';
 import { encodeEventLines } from './event-lines.js';
 import type { FrameLocation } from './log-decoder.js';
-import { storageError } from './storage-error.js';
+import { osCode, storageError } from './storage-error.js';
 import type { StorageFs } from './storage-fs.js';
 import { FrameKind, encodeFrame } from './zstd-frames.js';
 
@@ -175,14 +175,10 @@ export class LogWriter {
       } catch {
         // If even truncation fails the torn bytes sit at the tail, where reads drop them.
       }
-      const detail = error instanceof Error ? `: ${error.message}` : '';
       throw new PersistenceError(
         'PERSISTENCE_IO',
-        `durable write to session ${this.sessionId} failed${detail}`,
-        {
-          cause: error,
-          sessionId: this.sessionId,
-        },
+        `durable write to session ${this.sessionId} failed${osCode(error)}`,
+        { cause: error, sessionId: this.sessionId },
       );
     }
     this.#size = before + bytes.length;

@@ -8,7 +8,7 @@ import { decodePlainLog, type FrameLocation } from './log-decoder.js';
 import { scanZstdFrames } from './log-scan.js';
 import { LogWriter, revisionOf } from './log-writer.js';
 import type { SessionFiles } from './session-files.js';
-import { storageError, typedStorage } from './storage-error.js';
+import { osCode, storageError, typedStorage } from './storage-error.js';
 import { FrameKind, encodeFrame } from './zstd-frames.js';
 
 /**
@@ -58,8 +58,7 @@ export class SessionWriters {
         Buffer.concat([head, body]),
       );
     } catch (error) {
-      const detail = error instanceof Error ? `: ${error.message}` : '';
-      throw new PersistenceError('PERSISTENCE_IO', `could not create session ${id}${detail}`, {
+      throw new PersistenceError('PERSISTENCE_IO', `could not create session ${id}${osCode(error)}`, {
         cause: error,
         sessionId: id,
       });

@@ -16,7 +16,7 @@ export function storageError(error: unknown, id: string): PersistenceError {
     });
   }
   if (e.code === 'ENOENT') return sessionNotFound(id);
-  return new PersistenceError('PERSISTENCE_IO', `storage failed for session ${id}: ${e.message}`, {
+  return new PersistenceError('PERSISTENCE_IO', `storage failed for session ${id}${osCode(error)}`, {
     cause: error,
     sessionId: id,
   });
@@ -28,8 +28,16 @@ export function storageError(error: unknown, id: string): PersistenceError {
  */
 export function storeError(error: unknown, what: string): PersistenceError {
   if (error instanceof PersistenceError) return error;
-  const detail = error instanceof Error ? error.message : String(error);
-  return new PersistenceError('PERSISTENCE_IO', `${what} failed: ${detail}`, { cause: error });
+  return new PersistenceError('PERSISTENCE_IO', `${what} failed${osCode(error)}`, { cause: error });
+}
+
+/**
+ * " (EACCES)": the OS error code of `error` for a message, or nothing. Messages reach the wire, so
+ * they name the code, never the OS message (which holds paths); `cause` keeps the whole error.
+ */
+export function osCode(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return typeof code === 'string' ? ` (${code})` : '';
 }
 
 /** Runs `body`, turning whatever it throws into the package error for session `id`. */

@@ -77,7 +77,7 @@ describe('JSONL storage faults, path by path', () => {
   }
 
   it.each(['EPERM', 'EACCES', 'EROFS'])(
-    'a title rename whose writer cannot open the log (%s) is PERSISTENCE_IO with the OS error as cause; the log is as before',
+    'a title rename whose writer cannot open the log (%s) is PERSISTENCE_IO naming the OS code, the OS error as cause; the log is as before',
     async (code) => {
       const root = freshRoot();
       const faults = new StorageFaults();
@@ -85,6 +85,9 @@ describe('JSONL storage faults, path by path', () => {
       faults.arm('open', code);
       const failure = await rejectsWith(p.append(id, titleOf(before)), 'PERSISTENCE_IO');
       expect(failure).toMatchObject({ sessionId: id, cause: { code } });
+      // The message reaches the wire: it names the OS code, never a path.
+      expect(failure.message).toContain(`(${code})`);
+      expect(failure.message).not.toContain(root);
       expect(faults.hitsOf('open')).toBe(1);
       faults.heal();
       expect((await p.inspect(id)).events).toEqual(before.events);
