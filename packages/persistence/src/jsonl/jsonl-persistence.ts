@@ -199,7 +199,7 @@ export class JsonlSessionPersistence implements SessionPersistence {
     try {
       names = await this.#files.fs.readdir(this.#files.sessionsDir);
     } catch (error) {
-      throw storeError(error, `listing ${this.#files.sessionsDir}`);
+      throw storeError(error, 'listing the stored sessions');
     }
     const out: PersistedSessionSummary[] = [];
     // Header reads are sync (see `HeaderCache`); yielding between chunks keeps the loop responsive.

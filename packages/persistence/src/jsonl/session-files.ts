@@ -48,7 +48,7 @@ export class SessionFiles {
         for (const name of await this.fs.readdir(this.tmpDir))
           await this.fs.rm(path.join(this.tmpDir, name), { force: true });
     } catch (error) {
-      throw storeError(error, `opening the session store ${this.#root}`);
+      throw storeError(error, 'opening the session store');
     }
   }
 
