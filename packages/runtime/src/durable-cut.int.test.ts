@@ -1,13 +1,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { fstatSync, ftruncateSync, mkdtempSync, promises as fsp, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FollowSnapshot, WireEvent } from '@strand/protocol';
+import {
+  JsonlSessionPersistence,
+  openJsonlPersistence,
+  type JsonlPersistenceOptions,
+} from '@strand/persistence';
 import { SessionId } from '@strand/session';
-import { FaultyPersistence } from '@strand/test-support';
+import { FaultyPersistence, crashedTurn, writingSession } from '@strand/test-support';
 import { RpcTestClient } from './testing/host-fixture.js';
 import { startHost, type RunningHost } from '@strand/host';
 import { openStrandRuntime, type StrandRuntime } from './strand-runtime.js';
@@ -179,7 +184,70 @@ describe('a failed durable write', () => {
     expect(snapshot.header).toMatchObject({ id, cwd: '/work' });
     expect(snapshot.cursor).toBe(0);
   });
+
+  it.each(['EPERM', 'EACCES', 'EROFS'])(
+    'a rename of a cold crashed session whose log cannot be opened for writing (%s) answers PERSISTENCE_IO, not an internal error; the log is as before',
+    async (code) => {
+      const root = dataDir();
+      const { client } = await openHost(root);
+      const { id } = await client.call<{ id: string }>('session.create', { cwd: '/work' });
+      for (const c of cleanups.splice(0).reverse()) await c();
+      // A turn cut short on disk: the next command on the session writes its repairs first.
+      const direct = await openJsonlPersistence({ root });
+      const stored = await direct.inspect(SessionId(id));
+      await writingSession(direct, stored.header, stored.incarnation, { events: stored.events }).append(
+        crashedTurn('cut short', ['call-1']),
+      );
+      await direct.close();
+      const before = await storedAfterRestart(root, id);
+
+      // The restarted host opens the log's writer for that write: the open fails as the OS would.
+      let refuseWriters = true;
+      const fs = storageFsRefusingOpen(code, () => refuseWriters);
+      const { client: again } = await openHost(root, {
+        dataDir: root,
+        syncSearch: false,
+        wrapPersistence: () => new JsonlSessionPersistence(path.resolve(root), { root, fs }),
+      });
+      const renamed = await again.request('session.rename', { id, title: 'Renamed' });
+      expect(renamed.error?.data.code).toBe('PERSISTENCE_IO');
+      expect(renamed.error?.message).toContain(`(${code})`);
+      expect(renamed.error?.message).not.toContain(root);
+      refuseWriters = false;
+      await again.call('session.rename', { id, title: 'Renamed' });
+      for (const c of cleanups.splice(0).reverse()) await c();
+      const after = await storedAfterRestart(root, id);
+      expect(after.slice(0, before.length)).toEqual(before);
+      expect(after.at(-1)?.data).toEqual({ title: 'Renamed' });
+    },
+  );
 });
+
+/** node:fs as the JSONL backend writes through it, but a writer's `r+` open fails with `code` while `refuse()`. */
+function storageFsRefusingOpen(
+  code: string,
+  refuse: () => boolean,
+): NonNullable<JsonlPersistenceOptions['fs']> {
+  const open: typeof fsp.open = (file, flags, mode) =>
+    refuse() && flags === 'r+'
+      ? Promise.reject(Object.assign(new Error(`${code}: injected fault, open`), { code, syscall: 'open' }))
+      : fsp.open(file, flags, mode);
+  const { link, rename, unlink, rm, mkdir, readdir, access, stat } = fsp;
+  return {
+    open,
+    link,
+    rename,
+    unlink,
+    rm,
+    mkdir,
+    readdir,
+    access,
+    stat,
+    writeSync,
+    fstatSync,
+    ftruncateSync,
+  };
+}
 
 describe('a host killed with a write in flight', () => {
   async function runUntilFault(

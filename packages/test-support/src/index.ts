@@ -1,4 +1,11 @@
 export { persistenceContract, type PersistenceUnderTest } from './persistence-contract.js';
+export {
+  STORAGE_FAULT_PATHS,
+  storageFaultContract,
+  type FaultyPersistenceUnderTest,
+  type InjectedStorageFaults,
+  type StorageFaultPath,
+} from './persistence-contract-faults.js';
 export { closedTurn, crashedTurn, createWritingSession, testHeader, writingSession } from './log-builders.js';
 export {
   eventBatches,

@@ -4,6 +4,8 @@ import path from 'node:path';
 import { PersistenceError } from '../errors.js';
 import type { Attachment } from '../types.js';
 import { replaceFileAtomically } from './fs-util.js';
+import { osCode } from './storage-error.js';
+import type { StorageFs } from './storage-fs.js';
 
 const REF = /^[0-9a-f]{64}$/;
 
@@ -11,10 +13,12 @@ const REF = /^[0-9a-f]{64}$/;
 export class AttachmentFiles {
   readonly #root: string;
   readonly #tmpDir: string;
+  readonly #fs: StorageFs;
 
-  constructor(root: string, tmpDir: string) {
+  constructor(root: string, tmpDir: string, fs: StorageFs) {
     this.#root = root;
     this.#tmpDir = tmpDir;
+    this.#fs = fs;
   }
 
   dirFor(escapedId: string): string {
@@ -24,22 +28,28 @@ export class AttachmentFiles {
   async put(sessionId: string, escapedId: string, attachment: Attachment): Promise<string> {
     const ref = createHash('sha256').update(attachment.bytes).digest('hex');
     const dir = this.dirFor(escapedId);
-    await fsp.mkdir(dir, { recursive: true });
     const file = path.join(dir, ref);
     try {
-      await fsp.access(file);
-      return ref;
-    } catch {
-      // Not stored yet: write it below.
-    }
-    try {
-      await replaceFileAtomically(this.#tmpDir, `${file}.type`, Buffer.from(attachment.mediaType, 'utf8'));
-      await replaceFileAtomically(this.#tmpDir, file, attachment.bytes);
+      await this.#fs.mkdir(dir, { recursive: true });
+      try {
+        await this.#fs.access(file);
+        return ref;
+      } catch (error) {
+        // Not stored yet: write it below.
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
+      const type = Buffer.from(attachment.mediaType, 'utf8');
+      await replaceFileAtomically(this.#fs, this.#tmpDir, `${file}.type`, type);
+      await replaceFileAtomically(this.#fs, this.#tmpDir, file, attachment.bytes);
     } catch (error) {
-      throw new PersistenceError('PERSISTENCE_IO', `could not store attachment of ${sessionId}`, {
-        cause: error,
-        sessionId,
-      });
+      throw new PersistenceError(
+        'PERSISTENCE_IO',
+        `could not store attachment of ${sessionId}${osCode(error)}`,
+        {
+          cause: error,
+          sessionId,
+        },
+      );
     }
     return ref;
   }
@@ -71,6 +81,6 @@ export class AttachmentFiles {
   }
 
   async remove(escapedId: string): Promise<void> {
-    await fsp.rm(this.dirFor(escapedId), { recursive: true, force: true });
+    await this.#fs.rm(this.dirFor(escapedId), { recursive: true, force: true });
   }
 }

@@ -55,6 +55,7 @@ export class FrameIndexStore {
   async save(id: string, index: FrameIndex): Promise<void> {
     this.remember(id, index);
     await replaceFileAtomically(
+      this.#files.fs,
       this.#files.tmpDir,
       this.#files.indexFile(escapeSessionId(id)),
       encodeFrameIndex(index),
@@ -66,6 +67,6 @@ export class FrameIndexStore {
   /** Drops the index of a deleted session, in memory and on disk. */
   async remove(id: string, escaped: string): Promise<void> {
     this.#memory.delete(id);
-    await fsp.rm(this.#files.indexFile(escaped), { force: true });
+    await this.#files.fs.rm(this.#files.indexFile(escaped), { force: true });
   }
 }

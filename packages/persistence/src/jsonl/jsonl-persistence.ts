@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import {
   SessionLogOffset,
@@ -43,7 +42,8 @@ import { offloadedScan } from './scan-hand-off.js';
 import { ScanWorkerClient } from './scan-worker/scan-worker-client.js';
 import { SessionFiles, type Located } from './session-files.js';
 import { SessionWriters } from './session-writers.js';
-import { storageError } from './storage-error.js';
+import { storageError, storeError, typedStorage } from './storage-error.js';
+import type { StorageFs } from './storage-fs.js';
 import { readTail, type Tail } from './tail-read.js';
 import { readWhole, type WholeRead } from './whole-read.js';
 
@@ -65,6 +65,12 @@ export interface JsonlPersistenceOptions {
    * flight, not leftovers, and deleting one would fail its next session create.
    */
   readonly sweepTemp?: boolean;
+  /**
+   * The file-system calls every write goes through (default `node:fs/promises`): a seam for tests
+   * that inject storage faults.
+   * @internal
+   */
+  readonly fs?: StorageFs;
 }
 
 interface PendingCreate {
@@ -76,7 +82,7 @@ export async function openJsonlPersistence(
   options: JsonlPersistenceOptions,
 ): Promise<JsonlSessionPersistence> {
   const root = path.resolve(options.root);
-  await new SessionFiles(root).prepare(options.sweepTemp !== false);
+  await new SessionFiles(root, options.fs).prepare(options.sweepTemp !== false);
   return new JsonlSessionPersistence(root, options);
 }
 
@@ -106,9 +112,9 @@ export class JsonlSessionPersistence implements SessionPersistence {
 
   constructor(root: string, options: JsonlPersistenceOptions) {
     this.root = root;
-    this.#files = new SessionFiles(root);
+    this.#files = new SessionFiles(root, options.fs);
     this.#compressed = (options.compression ?? 'zstd') === 'zstd';
-    this.#attachments = new AttachmentFiles(this.#files.attachmentsDir, this.#files.tmpDir);
+    this.#attachments = new AttachmentFiles(this.#files.attachmentsDir, this.#files.tmpDir, this.#files.fs);
     this.#writers = new SessionWriters(this.#files, this.#compressed);
     this.#indexes = new FrameIndexStore(this.#files);
     this.#onSkippedFile = options.onSkippedFile ?? (() => undefined);
@@ -169,13 +175,13 @@ export class JsonlSessionPersistence implements SessionPersistence {
       if (events[0]!.seq !== 0) throw seqConflict(id, 0, events[0]!.seq);
       this.#pending.delete(id);
       try {
-        const writer = await this.#writers.materialize(
+        const revision = await this.#writers.materialize(
           id,
           escapeSessionId(id),
           encodeHeaderRecord(pending.header, pending.incarnation, 0),
           events,
         );
-        return { revision: await this.#writers.currentRevision(writer) };
+        return { revision };
       } catch (error) {
         this.#pending.set(id, pending);
         throw error;
@@ -189,7 +195,12 @@ export class JsonlSessionPersistence implements SessionPersistence {
   async list(options: ReadOptions = {}): Promise<PersistedSessionSummary[]> {
     this.#assertOpen();
     throwIfAborted(options.signal);
-    const names = await fsp.readdir(this.#files.sessionsDir);
+    let names: string[];
+    try {
+      names = await this.#files.fs.readdir(this.#files.sessionsDir);
+    } catch (error) {
+      throw storeError(error, 'listing the stored sessions');
+    }
     const out: PersistedSessionSummary[] = [];
     // Header reads are sync (see `HeaderCache`); yielding between chunks keeps the loop responsive.
     for (let i = 0; i < names.length; i++) {
@@ -310,13 +321,17 @@ export class JsonlSessionPersistence implements SessionPersistence {
     await this.#writers.drop(id);
     const located = await this.#files.locate(id, escaped);
     if (located === undefined && !wasPending) throw sessionNotFound(id);
-    if (located !== undefined) {
-      this.#headers.forget(located.file);
-      await fsp.rm(located.file, { force: true });
-    }
-    await this.#indexes.remove(id, escaped);
-    await this.#attachments.remove(escaped);
-    await fsyncDir(this.#files.sessionsDir);
+    // Storage failures are typed; a delete that failed part-way may be repeated (every step
+    // tolerates what an earlier attempt already removed).
+    await typedStorage(id, async () => {
+      if (located !== undefined) {
+        this.#headers.forget(located.file);
+        await this.#files.fs.rm(located.file, { force: true });
+      }
+      await this.#indexes.remove(id, escaped);
+      await this.#attachments.remove(escaped);
+      await fsyncDir(this.#files.fs, this.#files.sessionsDir);
+    });
   }
 
   async flush(): Promise<void> {

@@ -1,9 +1,10 @@
-import { fstatSync, ftruncateSync, writeSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import type { SessionEvent } from '@strand/session';
 import { PersistenceError } from '../errors.js';
 import { encodeEventLines } from './event-lines.js';
 import type { FrameLocation } from './log-decoder.js';
+import { osCode, storageError } from './storage-error.js';
+import type { StorageFs } from './storage-fs.js';
 import { FrameKind, encodeFrame } from './zstd-frames.js';
 
 interface QueuedBatch {
@@ -30,8 +31,10 @@ export class LogWriter {
   #broken = false;
   readonly #handle: FileHandle;
   readonly #compressed: boolean;
+  readonly #fs: StorageFs;
 
   constructor(
+    fs: StorageFs,
     readonly sessionId: string,
     readonly incarnation: string,
     handle: FileHandle,
@@ -41,6 +44,7 @@ export class LogWriter {
     /** Event frames of the file; extended in place so readFrom's index stays current. */
     readonly frames: FrameLocation[],
   ) {
+    this.#fs = fs;
     this.#handle = handle;
     this.#compressed = compressed;
     this.#size = size;
@@ -112,7 +116,11 @@ export class LogWriter {
   async close(): Promise<void> {
     await this.idle();
     this.#closed = true;
-    await this.#handle.close();
+    try {
+      await this.#handle.close();
+    } catch (error) {
+      throw storageError(error, this.sessionId);
+    }
   }
 
   async #drain(): Promise<void> {
@@ -126,7 +134,8 @@ export class LogWriter {
           this.#broken = true;
           const rest = this.#queue.splice(0, this.#queue.length);
           this.#acceptedNext = this.#durableNext;
-          for (const batch of [...group, ...rest]) batch.reject(error);
+          const typed = storageError(error, this.sessionId);
+          for (const batch of [...group, ...rest]) batch.reject(typed);
         }
       }
     } finally {
@@ -143,8 +152,9 @@ export class LogWriter {
     // Another process appending to the same file would change its size under us: refuse rather
     // than interleave two writers' events. Metadata calls and the page-cache write are sync (a
     // few µs each, no thread-pool hop); only the fdatasync waits off the event loop.
+    const fs = this.#fs;
     const fd = this.#handle.fd;
-    const size = fstatSync(fd).size;
+    const size = fs.fstatSync(fd).size;
     if (size !== before) {
       throw new PersistenceError(
         'PERSISTENCE_SEQ_CONFLICT',
@@ -157,23 +167,24 @@ export class LogWriter {
     try {
       let written = 0;
       while (written < bytes.length)
-        written += writeSync(fd, bytes, written, bytes.length - written, before + written);
+        written += fs.writeSync(fd, bytes, written, bytes.length - written, before + written);
       await this.#handle.datasync();
     } catch (error) {
       try {
-        ftruncateSync(fd, before);
+        fs.ftruncateSync(fd, before);
       } catch {
         // If even truncation fails the torn bytes sit at the tail, where reads drop them.
       }
-      throw new PersistenceError('PERSISTENCE_IO', `durable write to session ${this.sessionId} failed`, {
-        cause: error,
-        sessionId: this.sessionId,
-      });
+      throw new PersistenceError(
+        'PERSISTENCE_IO',
+        `durable write to session ${this.sessionId} failed${osCode(error)}`,
+        { cause: error, sessionId: this.sessionId },
+      );
     }
     this.#size = before + bytes.length;
     this.#durableNext = firstSeq + events.length;
     this.frames.push({ firstSeq, count: events.length, offset: before });
-    const after = fstatSync(fd, { bigint: true });
+    const after = fs.fstatSync(fd, { bigint: true });
     return revisionOf(this.incarnation, after.size, after.mtimeNs);
   }
 }

@@ -1,6 +1,7 @@
-import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { escapeSessionId, unescapeSessionId } from './file-names.js';
+import { storageError, storeError } from './storage-error.js';
+import { nodeStorageFs, type StorageFs } from './storage-fs.js';
 
 /** A stored session's log file and which of the two formats it is in. */
 export interface Located {
@@ -16,17 +17,19 @@ const FOLDERS = ['sessions', 'index', 'attachments', 'tmp'] as const;
  * Where everything of a JSONL store lives under its root: `sessions/` (the logs, the only
  * authority), `index/` (derived frame indexes), `attachments/`, and `tmp/` (temp files of atomic
  * writes, never linked anywhere until complete). Nothing is ever written outside the root: every
- * name below it comes from `escapeSessionId`.
+ * name below it comes from `escapeSessionId`. `fs` is what every write goes through.
  */
 export class SessionFiles {
   readonly sessionsDir: string;
   readonly indexDir: string;
   readonly attachmentsDir: string;
   readonly tmpDir: string;
+  readonly fs: StorageFs;
   readonly #root: string;
 
-  constructor(root: string) {
+  constructor(root: string, fs: StorageFs = nodeStorageFs) {
     this.#root = root;
+    this.fs = fs;
     this.sessionsDir = path.join(root, 'sessions');
     this.indexDir = path.join(root, 'index');
     this.attachmentsDir = path.join(root, 'attachments');
@@ -36,12 +39,17 @@ export class SessionFiles {
   /**
    * Creates the folders; with `sweepTemp`, deletes temp files of interrupted atomic writes. Only
    * the process that writes the folder may sweep: another writer's temp files are in flight.
+   * A storage failure is `PERSISTENCE_IO`.
    */
   async prepare(sweepTemp: boolean): Promise<void> {
-    for (const dir of FOLDERS) await fsp.mkdir(path.join(this.#root, dir), { recursive: true });
-    if (sweepTemp)
-      for (const name of await fsp.readdir(this.tmpDir))
-        await fsp.rm(path.join(this.tmpDir, name), { force: true });
+    try {
+      for (const dir of FOLDERS) await this.fs.mkdir(path.join(this.#root, dir), { recursive: true });
+      if (sweepTemp)
+        for (const name of await this.fs.readdir(this.tmpDir))
+          await this.fs.rm(path.join(this.tmpDir, name), { force: true });
+    } catch (error) {
+      throw storeError(error, 'opening the session store');
+    }
   }
 
   /** The log file a new session of `escaped` id gets in the store's write format. */
@@ -54,15 +62,19 @@ export class SessionFiles {
     return path.join(this.indexDir, escaped + '.idx');
   }
 
-  /** The stored log of `id` in either format (`.zst` first), or undefined when there is none. */
+  /**
+   * The stored log of `id` in either format (`.zst` first), or undefined when there is none. A
+   * storage failure other than a missing name is `PERSISTENCE_IO`, never taken for "not stored".
+   */
   async locate(id: string, escaped = escapeSessionId(id)): Promise<Located | undefined> {
     for (const compressed of [true, false]) {
       const file = this.logFile(escaped, compressed);
       try {
-        await fsp.access(file);
+        await this.fs.access(file);
         return { file, compressed };
-      } catch {
-        // Not this variant (or not accessible): try the other; none means "not stored".
+      } catch (error) {
+        // Not this variant: try the other; none means "not stored".
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw storageError(error, id);
       }
     }
     return undefined;

@@ -1,4 +1,4 @@
-import { promises as fsp } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import type { SessionEvent } from '@strand/session';
 import { PersistenceError, sessionExists, sessionNotFound } from '../errors.js';
 import { encodeEventLines } from './event-lines.js';
@@ -8,14 +8,15 @@ import { decodePlainLog, type FrameLocation } from './log-decoder.js';
 import { scanZstdFrames } from './log-scan.js';
 import { LogWriter, revisionOf } from './log-writer.js';
 import type { SessionFiles } from './session-files.js';
-import { storageError } from './storage-error.js';
+import { osCode, storageError, typedStorage } from './storage-error.js';
 import { FrameKind, encodeFrame } from './zstd-frames.js';
 
 /**
  * The one `LogWriter` per session file this process holds (opened on first write, kept until
  * delete or close). Owns creating a session file (atomically, header and first batch together),
  * reopening an existing one (a torn tail is truncated first), and replacing a writer that failed
- * a write (`LogWriter.broken`). Nothing else in the backend writes a log file.
+ * a write (`LogWriter.broken`). Nothing else in the backend writes a log file. Every storage
+ * failure leaves here as the package's error (`storageError`), never as a bare OS error.
  */
 export class SessionWriters {
   readonly #files: SessionFiles;
@@ -27,13 +28,17 @@ export class SessionWriters {
     this.#compressed = compressed;
   }
 
-  /** Writes a new session file atomically (header + first batch) and opens its writer. */
+  /**
+   * Writes a new session file atomically (header + first batch), opens its writer and returns the
+   * file's revision. A failure before the file is durable leaves no file; once it is durable, a
+   * writer that fails to open is opened (or its typed error reported) by the next write.
+   */
   async materialize(
     id: string,
     escaped: string,
     record: Buffer,
     events: readonly SessionEvent[],
-  ): Promise<LogWriter> {
+  ): Promise<string> {
     const file = this.#files.logFile(escaped, this.#compressed);
     const lines = encodeEventLines(events);
     const head = this.#compressed ? encodeFrame(FrameKind.Header, 0, 0, record) : record;
@@ -46,9 +51,14 @@ export class SessionWriters {
           : lines;
     let created: boolean;
     try {
-      created = await writeNewFileAtomically(this.#files.tmpDir, file, Buffer.concat([head, body]));
+      created = await writeNewFileAtomically(
+        this.#files.fs,
+        this.#files.tmpDir,
+        file,
+        Buffer.concat([head, body]),
+      );
     } catch (error) {
-      throw new PersistenceError('PERSISTENCE_IO', `could not create session ${id}`, {
+      throw new PersistenceError('PERSISTENCE_IO', `could not create session ${id}${osCode(error)}`, {
         cause: error,
         sessionId: id,
       });
@@ -59,8 +69,15 @@ export class SessionWriters {
       this.#compressed && events.length > 0
         ? [{ firstSeq: 0, count: events.length, offset: head.length }]
         : [];
-    const handle = await fsp.open(file, 'r+');
+    let handle: FileHandle;
+    try {
+      handle = await this.#files.fs.open(file, 'r+');
+    } catch {
+      // The batch is durable: the next write opens the writer through `#open` (typed there).
+      return this.#revisionOfFile(id, incarnation, file);
+    }
     const writer = new LogWriter(
+      this.#files.fs,
       id,
       incarnation,
       handle,
@@ -70,7 +87,7 @@ export class SessionWriters {
       frames,
     );
     this.#writers.set(id, Promise.resolve(writer));
-    return writer;
+    return this.currentRevision(writer);
   }
 
   /** The writer of `id`, opened afresh when the one held failed a write (see `LogWriter.broken`). */
@@ -101,8 +118,12 @@ export class SessionWriters {
   async currentRevision(writer: LogWriter): Promise<string> {
     const located = await this.#files.locate(writer.sessionId);
     if (located === undefined) throw sessionNotFound(writer.sessionId);
-    const stat = await fsp.stat(located.file, { bigint: true });
-    return revisionOf(writer.incarnation, stat.size, stat.mtimeNs);
+    return this.#revisionOfFile(writer.sessionId, writer.incarnation, located.file);
+  }
+
+  async #revisionOfFile(id: string, incarnation: string, file: string): Promise<string> {
+    const stat = await typedStorage(id, () => this.#files.fs.stat(file, { bigint: true }));
+    return revisionOf(incarnation, stat.size, stat.mtimeNs);
   }
 
   /** Closes and forgets the writer of `id` (a delete). */
@@ -153,7 +174,7 @@ export class SessionWriters {
   async #open(id: string): Promise<LogWriter> {
     const located = await this.#files.locate(id);
     if (located === undefined) throw sessionNotFound(id);
-    const handle = await fsp.open(located.file, 'r+');
+    const handle = await typedStorage(id, () => this.#files.fs.open(located.file, 'r+'));
     try {
       const buf = await handle.readFile();
       const scan = located.compressed ? scanZstdFrames(buf, id) : decodePlainLog(buf, id);
@@ -163,6 +184,7 @@ export class SessionWriters {
       }
       const frames = located.compressed ? scan.frames : [];
       return new LogWriter(
+        this.#files.fs,
         id,
         scan.record.incarnation,
         handle,
@@ -172,7 +194,7 @@ export class SessionWriters {
         frames,
       );
     } catch (error) {
-      await handle.close();
+      await handle.close().catch(() => undefined); // the first failure is the one to report
       throw storageError(error, id);
     }
   }

@@ -16,8 +16,35 @@ export function storageError(error: unknown, id: string): PersistenceError {
     });
   }
   if (e.code === 'ENOENT') return sessionNotFound(id);
-  return new PersistenceError('PERSISTENCE_IO', `storage failed for session ${id}: ${e.message}`, {
+  return new PersistenceError('PERSISTENCE_IO', `storage failed for session ${id}${osCode(error)}`, {
     cause: error,
     sessionId: id,
   });
+}
+
+/**
+ * The package error for a failed file operation of the store as a whole (opening it, listing
+ * it): a `PersistenceError` stays as it is, anything else is `PERSISTENCE_IO` with `cause`.
+ */
+export function storeError(error: unknown, what: string): PersistenceError {
+  if (error instanceof PersistenceError) return error;
+  return new PersistenceError('PERSISTENCE_IO', `${what} failed${osCode(error)}`, { cause: error });
+}
+
+/**
+ * " (EACCES)": the OS error code of `error` for a message, or nothing. Messages reach the wire, so
+ * they name the code, never the OS message (which holds paths); `cause` keeps the whole error.
+ */
+export function osCode(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return typeof code === 'string' ? ` (${code})` : '';
+}
+
+/** Runs `body`, turning whatever it throws into the package error for session `id`. */
+export async function typedStorage<T>(id: string, body: () => Promise<T>): Promise<T> {
+  try {
+    return await body();
+  } catch (error) {
+    throw storageError(error, id);
+  }
 }

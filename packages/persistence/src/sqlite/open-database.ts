@@ -8,10 +8,13 @@ import { toPersistenceError } from './sqlite-errors.js';
  * *before* anything is written, so a foreign or newer database is refused untouched: WAL mode is
  * switched on only after the check passes.
  */
-export function openDatabase(path: string): Database.Database {
+export function openDatabase(
+  path: string,
+  connect: (path: string) => Database.Database = (file) => new Database(file),
+): Database.Database {
   let db: Database.Database;
   try {
-    db = new Database(path);
+    db = connect(path);
   } catch (error) {
     throw toPersistenceError(error, `opening SQLite database ${path}`);
   }

@@ -19,8 +19,11 @@ export function toPersistenceError(error: unknown, what: string, sessionId?: str
       options,
     );
   }
+  // Every other failure of the engine or the file below it (SQLITE_FULL, SQLITE_IOERR_*,
+  // SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_BUSY…): the storage failed; the code stays in the message.
   const detail = error instanceof Error ? error.message : String(error);
-  return new PersistenceError('PERSISTENCE_IO', `${what} failed: ${detail}`, options);
+  const code = error instanceof Database.SqliteError ? ` (${error.code})` : '';
+  return new PersistenceError('PERSISTENCE_IO', `${what} failed: ${detail}${code}`, options);
 }
 
 function isCorruptionCode(code: string): boolean {

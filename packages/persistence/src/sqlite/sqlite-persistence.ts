@@ -22,6 +22,12 @@ import { writeBatch, type PendingSession, type WriteResult } from './write-batch
 export interface SqlitePersistenceOptions {
   /** The database file; created and initialized when it does not exist or is empty. */
   readonly path: string;
+  /**
+   * Opens the connection (default `new Database(path)`): a seam for tests that inject SQLite
+   * failures (SQLITE_FULL, SQLITE_IOERR…) where the OS would not produce them on demand.
+   * @internal
+   */
+  readonly connect?: (path: string) => Database.Database;
 }
 
 /** How often a repairing `load` re-reads after losing a race with another writer. */
@@ -53,7 +59,7 @@ export class SqliteSessionPersistence implements SessionPersistence {
 
   constructor(options: SqlitePersistenceOptions) {
     this.path = options.path;
-    this.#db = openDatabase(options.path);
+    this.#db = openDatabase(options.path, options.connect);
     try {
       this.#sql = prepareStatements(this.#db);
     } catch (error) {
