@@ -12,8 +12,12 @@ import { RUNTIME_ERROR_CODES } from '@strand/runtime';
 import { SEARCH_INDEX_ERROR_CODES } from '@strand/search';
 import { SESSION_ERROR_CODES } from '@strand/session';
 import { SUBAGENT_ERROR_CODES } from '@strand/subagent';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI_ERROR_CODES } from './error-codes.js';
+
+const REPO = path.resolve(import.meta.dirname, '..', '..', '..');
 
 // This test lives in the CLI because the CLI is the one package that may import every other.
 const UNIONS: Readonly<Record<string, readonly string[]>> = {
@@ -90,5 +94,39 @@ describe('the error table', () => {
       }
     }
     expect([...byRpc.values()].filter((codes) => codes.length > 1)).toEqual([]);
+  });
+
+  it('docs/protocol.md lists each code with its own integer, and every code a command on one session may answer', () => {
+    const doc = readFileSync(path.join(REPO, 'docs', 'protocol.md'), 'utf8');
+    const rows = [...doc.matchAll(/^\| ([A-Z][A-Z_]+) \| (-\d+) \|/gm)].map(([, code, rpc]) => ({
+      code: code!,
+      rpc: Number(rpc),
+    }));
+    expect(rows.length).toBeGreaterThan(40);
+    const wrong = rows.filter(({ code, rpc }) => ERROR_TABLE[code as keyof typeof ERROR_TABLE]?.rpc !== rpc);
+    expect(wrong).toEqual([]);
+    // What the commands on one session answer (docs/protocol.md, "Commands on one session never
+    // refuse each other"): each is in the table a client reads.
+    const documented = new Set(rows.map(({ code }) => code));
+    const commandRefusals = [
+      'AGENT_BUSY',
+      'SESSION_READ_ONLY',
+      'HOST_CHILD_SESSION_READ_ONLY',
+      'SESSION_OWNED_ELSEWHERE',
+      'SESSION_WRITE_FAILED',
+      'PERSISTENCE_IO',
+      'AGENT_PERSISTENCE_FAILED',
+      'AGENT_MODEL_UNAVAILABLE',
+      'AGENT_PRESET_UNAVAILABLE',
+      'AGENT_MODEL_FAILED',
+      'AGENT_PROMOTION_STALE',
+      'AGENT_CANCELLED',
+      'AGENT_CLOSED',
+      'HOST_MODEL_UNKNOWN',
+      'HOST_PRESET_UNKNOWN',
+      'SESSION_QUERY_NOT_FOUND',
+      'SESSION_FORK_CUT_INVALID',
+    ];
+    expect(commandRefusals.filter((code) => !documented.has(code))).toEqual([]);
   });
 });

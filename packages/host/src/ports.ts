@@ -22,6 +22,14 @@ export interface AgentPort {
   }): Promise<Session>;
   /** Starts a turn on an ordinary session (promoting a cold one first). */
   prompt(id: SessionId, text: string): Promise<void>;
+  /**
+   * Runs `work` on the ordinary session live here: a cold one is published first (writing its
+   * crash repairs) and stays attached until `work` has settled, then settles like any idle agent.
+   * Concurrent callers — other commands, a prompt, an interactive follow — share one publication,
+   * so commands on one session never refuse each other. Refuses as activation does
+   * (`SESSION_OWNED_ELSEWHERE`…); a storage failure keeps its own code (`PERSISTENCE_IO`…).
+   */
+  withLiveSession<T>(id: SessionId, work: (session: Session) => Promise<T>, signal: AbortSignal): Promise<T>;
   /** Cancels the running turn, if any. */
   cancel(id: SessionId): Promise<boolean>;
   /**

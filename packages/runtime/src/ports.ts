@@ -1,4 +1,4 @@
-import type { AgentController } from '@strand/agent';
+import { isAgentError, type AgentController, type AgentLease } from '@strand/agent';
 import type { PresetCatalogEntry, ModelCatalogEntry } from '@strand/protocol';
 import { listChildren, listDescendants, type SubagentListingContext } from '@strand/subagent';
 import type { SessionId } from '@strand/session';
@@ -23,6 +23,19 @@ export function agentPort(controller: AgentController): AgentPort {
     },
     cancel(id) {
       return Promise.resolve(controller.cancel(id));
+    },
+    async withLiveSession(id, work, signal) {
+      let lease: AgentLease;
+      try {
+        lease = await controller.activate(id, { signal });
+      } catch (error) {
+        throw storageFailureOf(error);
+      }
+      try {
+        return await work(lease.agent.session);
+      } finally {
+        lease.release();
+      }
     },
     async promote(observation) {
       const lease = await controller.promote(observation);
@@ -61,4 +74,16 @@ export function catalogPort(
     models: () => Promise.resolve(models),
     presets: () => Promise.resolve(presets),
   };
+}
+
+/**
+ * A command that only appends (rename, select) is no agent's business: when publishing the
+ * session failed in storage, it answers the storage's own typed error (`PERSISTENCE_IO`,
+ * `SESSION_WRITE_FAILED`), as a write on a live session does, not the agent's wrapper.
+ */
+function storageFailureOf(error: unknown): unknown {
+  if (!isAgentError(error, 'AGENT_PERSISTENCE_FAILED')) return error;
+  const cause = (error as { cause?: unknown }).cause;
+  const code = (cause as { code?: unknown } | null | undefined)?.code;
+  return cause instanceof Error && typeof code === 'string' && /^[A-Z][A-Z_]+$/.test(code) ? cause : error;
 }

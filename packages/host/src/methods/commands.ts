@@ -5,12 +5,13 @@ import type { HostServices } from '../services.js';
 import { requireListedModel, requireListedPreset } from './catalog-checks.js';
 
 /**
- * The only wire writes. Each appends its event through the live session; a command on a cold
- * ordinary session publishes the prepared log to the store (writing any crash repairs), appends,
- * and detaches again — no agent is started unless the command needs one (`prompt` does). Commands
- * on a subagent child are refused: only its parent drives it; commands on an imported session (a
- * header `source`) are refused `SESSION_READ_ONLY`: the other harness owns it. With several hosts on one database,
- * a write to a cold session holds this host's lease while it runs.
+ * The only wire writes. Each appends its event through the live session. On a cold ordinary
+ * session the agent port publishes it (writing any crash repairs) and holds it while the event is
+ * appended: every command and prompt on one session goes through that one publication, so any mix
+ * of them takes effect in some order instead of refusing each other. Commands on a subagent child
+ * are refused: only its parent drives it; commands on an imported session (a header `source`) are
+ * refused `SESSION_READ_ONLY`: the other harness owns it. With several hosts on one database, a
+ * write to a cold session holds this host's lease while it runs.
  */
 export async function appendCommand(
   services: HostServices,
@@ -25,6 +26,44 @@ export async function appendCommand(
   await check?.();
   const live = services.store.get(id);
   if (live !== undefined) return { seq: await appendOne(live, event) };
+  if (services.agents !== undefined)
+    return { seq: await services.agents.withLiveSession(id, (session) => appendOne(session, event), signal) };
+  return { seq: await publishedWithoutAgents(services, id, signal, (session) => appendOne(session, event)) };
+}
+
+/** Cold writes of a host without agents, one at a time per session (each publication reserves it). */
+const coldWrites = new WeakMap<HostServices, Map<SessionId, Promise<unknown>>>();
+
+async function publishedWithoutAgents<T>(
+  services: HostServices,
+  id: SessionId,
+  signal: AbortSignal,
+  work: (session: Session) => Promise<T>,
+): Promise<T> {
+  let queue = coldWrites.get(services);
+  if (queue === undefined) coldWrites.set(services, (queue = new Map<SessionId, Promise<unknown>>()));
+  const before = queue.get(id) ?? Promise.resolve();
+  const mine = before.then(
+    () => writeCold(services, id, signal, work),
+    () => writeCold(services, id, signal, work),
+  );
+  const tail = mine.catch(() => undefined);
+  queue.set(id, tail);
+  try {
+    return await mine;
+  } finally {
+    if (queue.get(id) === tail) queue.delete(id);
+  }
+}
+
+async function writeCold<T>(
+  services: HostServices,
+  id: SessionId,
+  signal: AbortSignal,
+  work: (session: Session) => Promise<T>,
+): Promise<T> {
+  const live = services.store.get(id);
+  if (live !== undefined) return work(live);
   // Another host may run an agent on it: writing needs the lease (refused SESSION_OWNED_ELSEWHERE).
   const coordination = services.coordination;
   await coordination?.acquire(id);
@@ -32,7 +71,7 @@ export async function appendCommand(
     const reservation = await services.preparations.reserve(id, { signal });
     const session = await reservation.publish(services.store);
     try {
-      return { seq: await appendOne(session, event) };
+      return await work(session);
     } finally {
       services.store.detach(session);
     }
