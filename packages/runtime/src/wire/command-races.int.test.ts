@@ -22,6 +22,9 @@ type Command = readonly [method: string, params: (id: string, round: number) => 
 
 const PROMPT: Command = ['session.prompt', (id, round) => ({ id, text: `prompt ${round}` })];
 const RENAME: Command = ['session.rename', (id, round) => ({ id, title: `title ${round}` })];
+const CANCEL: Command = ['session.cancel', (id) => ({ id })];
+// Seq 1 is the first turn's prompt: inside a closed turn.
+const FORK: Command = ['session.fork', (id) => ({ id, atSeq: 1 })];
 const SELECT: Command = ['session.selectModel', (id) => ({ id, provider: 'strand', model: 'scripted' })];
 
 /** The refusals that are about the session, not the race: a second prompt while the first turn runs. */
@@ -29,6 +32,8 @@ const ABOUT_THE_SESSION: Record<string, readonly string[]> = {
   'session.prompt': ['AGENT_BUSY'],
   'session.rename': [],
   'session.selectModel': [],
+  'session.cancel': [],
+  'session.fork': [],
 };
 
 describe('commands on one session never collide', () => {
@@ -39,6 +44,8 @@ describe('commands on one session never collide', () => {
     ['a prompt beside a model selection', PROMPT, SELECT],
     ['a model selection beside a rename', SELECT, RENAME],
     ['two prompts', PROMPT, PROMPT],
+    ['a prompt beside a cancel', PROMPT, CANCEL],
+    ['a fork beside a rename', FORK, RENAME],
   ])('%s, from two clients at once on a cold session, both take effect', async (_label, first, second) => {
     t = await startTestHost({ prefix: 'strand-command-races', runtime: { syncSearch: false } });
     const a = await t.connect();
