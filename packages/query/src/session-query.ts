@@ -8,7 +8,6 @@ import type { CacheSubject, ProjectionCache } from '@strand/projection-cache';
 import type { ProjectionRegistry, ProjectionSnapshot } from '@strand/projection';
 import {
   asOfSeqAt,
-  isReadOnlySession,
   SessionLogOffset,
   SessionSeq,
   type Session,
@@ -21,7 +20,6 @@ import { listCorpus, type CorpusRow } from './corpus.js';
 import { checkAborted, toQueryError } from './error-mapping.js';
 import { SessionQueryError } from './errors.js';
 import { SessionObservation, type ObservationCut } from './observation.js';
-import { suffixRepairs } from './suffix-repairs.js';
 import {
   selectsNoEvents,
   validateWindow,
@@ -239,7 +237,8 @@ export class SessionQuery {
         dataTypes,
         ...(options.signal === undefined ? {} : { signal: options.signal }),
       });
-      const events = log.repairs.length === 0 ? log.events : [...log.events, ...log.repairs];
+      // What the disk holds: crash-repair closers reach readers once written (by publication).
+      const events = log.events;
       const cursor = SessionLogOffset(events.length);
       cut = {
         source: 'cold',
@@ -296,25 +295,23 @@ export class SessionQuery {
 
   #preparedCut(lease: PreparationLease, options: ObserveOptions): ObservationCut {
     const prepared = lease.prepared;
-    const cursor = SessionLogOffset(prepared.events.length);
+    // What the disk holds: the prepared crash-repair closers are written by publication, and
+    // reach readers then, as ordinary appends.
+    const stored =
+      prepared.storedEventCount === prepared.events.length
+        ? prepared.events
+        : Object.freeze(prepared.events.slice(0, prepared.storedEventCount));
+    const cursor = SessionLogOffset(stored.length);
     const [start, end] = windowBounds(options.window, cursor);
     const projections =
       options.projectionMode === 'all'
-        ? this.#coldProjections(
-            prepared,
-            prepared.events,
-            prepared.storedEventCount,
-            options.fillCache === true,
-          )
+        ? this.#coldProjections(prepared, stored, stored.length, options.fillCache === true)
         : undefined;
     return {
       source: 'cold',
       header: prepared.header,
       inheritedEventCount: prepared.inheritedEventCount,
-      events:
-        start === 0 && end === prepared.events.length
-          ? prepared.events
-          : Object.freeze(prepared.events.slice(start, end)),
+      events: start === 0 && end === stored.length ? stored : Object.freeze(stored.slice(start, end)),
       firstSeq: start,
       cursor,
       projections,
@@ -345,11 +342,9 @@ export class SessionQuery {
       }
       const suffix = await persistence.readFrom(id, SessionSeq(from), signalOption);
       if (suffix.revision !== probe.revision || suffix.cursor !== storedCursor) return undefined;
-      // An imported session's open turn is its harness's to close, never crash repair's.
-      const repairs = isReadOnlySession(suffix.header) ? [] : suffixRepairs(suffix.events, storedCursor);
-      if (repairs === undefined) return undefined;
-      const events = repairs.length === 0 ? suffix.events : [...suffix.events, ...repairs];
-      const cursor = SessionLogOffset(storedCursor + repairs.length);
+      // What the disk holds: crash-repair closers reach readers once written (by publication).
+      const events = suffix.events;
+      const cursor = SessionLogOffset(storedCursor);
       let projections: ProjectionSnapshot<string> | undefined;
       if (rows !== undefined) {
         const restored = registry.restore({

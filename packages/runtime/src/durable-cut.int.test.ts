@@ -129,6 +129,11 @@ describe('a failed durable write', () => {
       (m) => m.method === 'follow.state' && (m.params as StateParams).followId === lateSnapshot.followId,
     );
     expect(lateState.params).toMatchObject({ live: false, stopped: (stopped.params as StateParams).stopped });
+    // A reader sees what the disk holds: the open turn's repair closers are shown once written.
+    const onDisk = await runtime.services.persistence.inspect(SessionId(id));
+    expect(lateSnapshot.cursor).toBe(onDisk.events.length);
+    expect(lateSnapshot.events.map((e) => e.type)).toEqual(onDisk.events.map((e) => e.type));
+    expect(lateSnapshot.events.at(-1)?.type).toBe('request/header');
     const beforeFix = received(client, snapshot);
     expect(beforeFix.map((e) => e.type)).toEqual([
       'turn/start',
