@@ -48,7 +48,8 @@ const promptOf = (events: readonly WireEvent[], text: string): boolean =>
     return e.type === 'user/message' && data?.author === 'human' && data.content === text;
   });
 
-describe('strand serve --watch over a real harness', () => {
+// A real harness run and its waits (hang guards of `until`) can take minutes on a loaded machine.
+describe('strand serve --watch over a real harness', { timeout: 300_000 }, () => {
   for (const harness of ['claude-code', 'codex', 'gemini'] as const) {
     const bed = bedHarness(harness);
     const title =

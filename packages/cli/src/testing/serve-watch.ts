@@ -90,11 +90,15 @@ export async function follow(
   };
 }
 
-/** Waits for a condition the host reaches on its own (a hang guard, never a timing assertion). */
+/**
+ * Waits for a condition the host reaches on its own (a hang guard, never a timing assertion). The
+ * guard is generous: a loaded 2-core CI machine once took longer than 20 s for a Gemini CLI prompt
+ * to reach the follower through the watcher, on a run that passed alone in 14 s.
+ */
 export async function until(
   condition: () => boolean | Promise<boolean>,
   what: string,
-  timeoutMs = 20_000,
+  timeoutMs = 60_000,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
