@@ -2,7 +2,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { persistenceWriter } from '@strand/persistence';
 import type { SessionListRow, WireEvent } from '@strand/protocol';
 import { Session, SessionId, newSessionHeader } from '@strand/session';
-import { answerWith, mockChatServer, type MockChatServer } from '@strand/test-support';
+import {
+  answerWith,
+  finishChunk,
+  mockChatServer,
+  sse,
+  startStream,
+  type ChatHandler,
+  type MockChatServer,
+} from '@strand/test-support';
 import type { RpcTestClient } from './testing/host-fixture.js';
 import { startTestHost, type TestHost } from './testing/test-host.js';
 import type { RuntimeOptions } from './runtime-options.js';
@@ -183,5 +191,78 @@ describe('a preset bounds the tools', () => {
     await turn(id, 'spawn a one-shot agent "helper": count the files');
     const results = (await eventsOf(id)).filter((e) => e.type === 'tool/result').map((e) => e.data);
     expect(results).toEqual([expect.not.objectContaining({ isError: true })]);
+  });
+});
+
+describe('a turn keeps the model and preset it started with', () => {
+  const A = { provider: 'local', model: 'model-a' };
+  const B = { provider: 'local', model: 'model-b' };
+
+  /**
+   * The first request of the turn is held until the test lets it answer (with a `list_agents`
+   * call, so the turn needs a second request); `arrived` resolves once the endpoint has it.
+   */
+  function heldToolCall(): { handler: ChatHandler; arrived: Promise<void>; answer: () => void } {
+    let arrive!: () => void;
+    let answer!: () => void;
+    const arrived = new Promise<void>((resolve) => (arrive = resolve));
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    return {
+      arrived,
+      answer,
+      async handler(_request, response) {
+        arrive();
+        await answered;
+        startStream(response);
+        const call = {
+          index: 0,
+          id: 'call_1',
+          type: 'function',
+          function: { name: 'list_agents', arguments: '{"scope":"children"}' },
+        };
+        response.write(sse({ choices: [{ index: 0, delta: { tool_calls: [call] } }] }));
+        response.write(sse(finishChunk('tool_calls')));
+        response.end('data: [DONE]\n\n');
+      },
+    };
+  }
+
+  const offeredTools = (): string[][] =>
+    server.requests.map((r) =>
+      ((r.body.tools as { function: { name: string } }[] | undefined) ?? []).map((t) => t.function.name),
+    );
+
+  it('a model and a preset selected between its two requests serve the next turn, not its second request', async () => {
+    const c = await start({
+      models: [
+        { ...A, baseUrl: server.baseUrl },
+        { ...B, baseUrl: server.baseUrl },
+      ],
+    });
+    const first = heldToolCall();
+    server.handle(first.handler, answerWith('answered'));
+    const { id } = await c.call<{ id: string }>('session.create', { model: A, preset: 'general' });
+    await c.call('session.prompt', { id, text: 'look at the agents' });
+    await first.arrived;
+    // The turn's first request is out and unanswered: choose another model and a preset with no tools.
+    await c.call('session.selectModel', { id, ...B });
+    await c.call('session.selectPreset', { id, preset: 'solo' });
+    first.answer();
+    await runtime!.agents.whenSettled();
+
+    const general = ['spawn_agent', 'send_message', 'list_agents'];
+    expect(server.requests.map((r) => r.body.model)).toEqual(['model-a', 'model-a']);
+    expect(offeredTools()).toEqual([general, general]);
+    const events = await eventsOf(id);
+    expect(headers(events)).toEqual([A, A]);
+    const results = events.filter((e) => e.type === 'tool/result').map((e) => e.data);
+    expect(results).toEqual([expect.not.objectContaining({ isError: true })]);
+    const ends = events.filter((e) => e.type === 'turn/end').map((e) => e.data);
+    expect(ends).toEqual([{ reason: 'completed' }]);
+
+    await turn(id, 'and now');
+    expect(server.requests.map((r) => r.body.model)).toEqual(['model-a', 'model-a', 'model-b']);
+    expect(offeredTools()).toEqual([general, general, []]);
+    expect(headers(await eventsOf(id))).toEqual([A, A, B]);
   });
 });

@@ -341,19 +341,18 @@ export class AgentController {
   }
 
   /**
-   * Read once per turn: a preset chosen mid-turn applies from the next turn. The model is checked
-   * here too, so a session whose model or preset this host does not have is refused before its
-   * turn appends anything (the resolver and the tools function throw the typed refusal).
+   * Decided once per turn, before it appends anything: the model (the pinned route, else the
+   * `modelSelection` projection's), the tools and the instructions (from the preset) serve every
+   * step of the turn, so a model or preset chosen mid-turn applies from the next turn. A session
+   * whose model or preset this host does not have is refused here (the resolver and the tools
+   * function throw the typed refusal), before its turn appends anything.
    */
   #planTurn(agent: LiveAgent, options: PromptOptions): TurnPlan {
     const session = agent.session;
     const setup = { header: session.header, preset: presetOf(this.#registry, session) };
-    const resolve = (): Model => this.#resolveModel(session, options.model);
-    // The first request uses the model checked here; later ones resolve again, so a selection
-    // made during the turn applies from its next request.
-    let checked: Model | undefined;
+    let model: Model;
     try {
-      checked = resolve();
+      model = this.#resolveModel(session, options.model);
     } catch (error) {
       if (isAgentError(error)) throw error;
       throw new AgentError('AGENT_MODEL_FAILED', `no model for session ${session.id}: ${String(error)}`, {
@@ -361,16 +360,11 @@ export class AgentController {
         sessionId: session.id,
       });
     }
-    const plan: TurnPlan = {
+    return {
       tools: typeof this.#tools === 'function' ? this.#tools(setup) : this.#tools,
       instructions: typeof this.#instructions === 'function' ? this.#instructions(setup) : this.#instructions,
-      resolveModel: () => {
-        const model = checked ?? resolve();
-        checked = undefined;
-        return model;
-      },
+      model,
     };
-    return plan;
   }
 
   #runTurn(agent: LiveAgent, input: TurnInput, plan: TurnPlan, signal: AbortSignal): Promise<TurnOutcome> {

@@ -22,7 +22,7 @@ export interface AgentControllerOptions {
    * and on detach; given here, a detach also waits for its row, so `whenSettled()` covers it.
    */
   readonly cacheWrites?: { drain(): Promise<void> };
-  /** A model for every session, or a resolver called before each model request. Default: `ScriptedModel`. */
+  /** A model for every session, or a resolver called once per turn (every step uses it). Default: `ScriptedModel`. */
   readonly model?: Model | ModelResolver;
   /** The projection cache, read (never written) by `list_agents` to skip cold reads. */
   readonly cache?: ListingCache;

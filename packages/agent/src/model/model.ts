@@ -58,5 +58,5 @@ export interface ModelContext {
   readonly selection: ModelRoute | null;
 }
 
-/** Picks the model for the next request of a session (called once per model step). */
+/** Picks the model of a session's next turn (called once per turn, when it is planned; every step uses it). */
 export type ModelResolver = (context: ModelContext) => Model;

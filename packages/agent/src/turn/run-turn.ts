@@ -18,13 +18,16 @@ import { executeTool } from './execute-tool.js';
 import { readStep, StepAccumulator } from './step-stream.js';
 import { TurnState } from './turn-state.js';
 
-/** What one turn runs with, decided when it starts (`AgentRuntime.planTurn`). */
+/**
+ * What one turn runs with, decided once when it starts (`AgentRuntime.planTurn`) and used for every
+ * step: a model or preset selected while the turn runs applies to the next turn.
+ */
 export interface TurnPlan {
   /** The tools offered to the model: the preset's allowed ones (a call to a withheld one is refused). */
   readonly tools: ToolRegistry;
   readonly instructions: string | undefined;
-  /** Called before every model request: a selection made mid-turn applies to the next request. */
-  readonly resolveModel: () => Model;
+  /** The model every request of the turn goes to; `request/header` records its route per step. */
+  readonly model: Model;
 }
 
 export interface TurnDeps extends TurnPlan {
@@ -87,19 +90,16 @@ export async function runTurn(deps: TurnDeps, input: TurnInput, signal: AbortSig
         throw new AgentError('AGENT_STEP_LIMIT', `the turn used its ${deps.maxSteps} model steps`, {
           sessionId: session.id,
         });
-      // A resolver that throws is a model failure, not a persistence one.
-      state.phase = 'model';
-      const model = deps.resolveModel();
       const [stepStart] = await append([
         { type: 'step/start', data: {} },
-        { type: 'request/header', data: routeData(model.route) },
+        { type: 'request/header', data: routeData(deps.model.route) },
       ]);
       // Only once appended: a refused batch left no step to close.
       state.stepOpen = true;
       const acc = new StepAccumulator();
       state.partial = acc;
       await readStep(
-        model,
+        deps.model,
         {
           messages: contextMessages(session.inMemoryTip().events, deps.instructions),
           tools: deps.tools.specs(),

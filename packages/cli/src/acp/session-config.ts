@@ -39,7 +39,7 @@ export const HOST_DEFAULT_MODEL = 'default';
 
 /**
  * The model catalog as one `select` config option (category `model`). Its current value is the
- * route the next request is expected to use — the `modelSelection` projection's
+ * route the next turn is expected to use — the `modelSelection` projection's
  * `pending ?? lastRequest`. A session that recorded neither shows `default`: only the host knows
  * its default route, and this adapter does not guess it (nor can it be selected back later:
  * Strand has no command that clears a selection).

@@ -14,7 +14,7 @@ export type ModelDisplay =
   | { readonly status: 'loading' }
   | {
       readonly status: 'ready';
-      /** The route the next request is expected to use (`pending ?? lastRequest`); `null` when the log records neither. */
+      /** The route the next turn is expected to use (`pending ?? lastRequest`); `null` when the log records neither. */
       readonly current: ResolvedModel | null;
       /** `current` is a selection no request has used yet. */
       readonly isPending: boolean;

@@ -47,6 +47,50 @@ describe('modelSelection unit', () => {
     });
   });
 
+  it('keeps a selection made during a turn pending through that turn; the next turn consumes it', () => {
+    const during = log(
+      ['turn/start', {}],
+      ['request/header', a],
+      ['model/selection', b],
+      ['request/header', a],
+    );
+    expect(foldView(modelSelectionUnit, during)).toEqual({ lastRequest: a, pending: b });
+    const turnEnd = ['turn/end', { reason: 'completed' }] as const;
+    const ended = log(
+      ['turn/start', {}],
+      ['request/header', a],
+      ['model/selection', b],
+      ['request/header', a],
+      turnEnd,
+    );
+    expect(foldView(modelSelectionUnit, ended)).toEqual({ lastRequest: a, pending: b });
+    const next = log(
+      ['turn/start', {}],
+      ['request/header', a],
+      ['model/selection', b],
+      ['request/header', a],
+      turnEnd,
+      ['turn/start', {}],
+      ['request/header', b],
+    );
+    expect(foldView(modelSelectionUnit, next)).toEqual({ lastRequest: b, pending: null });
+  });
+
+  it('a selection made before a turn starts is consumed by that turn, not held', () => {
+    const view = foldView(
+      modelSelectionUnit,
+      log(
+        ['turn/start', {}],
+        ['request/header', a],
+        ['turn/end', { reason: 'completed' }],
+        ['model/selection', b],
+        ['turn/start', {}],
+        ['request/header', b],
+      ),
+    );
+    expect(view).toEqual({ lastRequest: b, pending: null });
+  });
+
   it('returns the same state for a repeated identical selection', () => {
     const [first, second] = log(['model/selection', b], ['model/selection', { ...b }]);
     const state = modelSelectionUnit.apply(modelSelectionUnit.init({} as never), first!);
@@ -54,4 +98,5 @@ describe('modelSelection unit', () => {
   });
 });
 
-describeUnitLaws(modelSelectionUnit, MODEL_SELECTION_READS);
+// `turn/start` and `turn/end` change the state too (read by type only, not in dataReads).
+describeUnitLaws(modelSelectionUnit, [...MODEL_SELECTION_READS, 'turn/start', 'turn/end']);
