@@ -1,4 +1,11 @@
 import { defineConfig } from 'vitest/config';
+import { testSeed } from './packages/test-support/src/seed/test-seed.js';
+
+// One seed per run: STRAND_TEST_SEED when set, otherwise a fresh one written back to the
+// environment, so the global setup (which prints it), every worker and every process a test spawns
+// read the same. It shuffles the order of the files and of the tests in each, and fast-check and
+// every random choice a test makes derive from it: `STRAND_TEST_SEED=<n> npx vitest run` replays both.
+const seed = testSeed();
 
 export default defineConfig({
   test: {
@@ -7,8 +14,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // One seed per run (printed; replay with STRAND_TEST_SEED=<n>) for fast-check and random
-    // choices; CLI tests spawn the bundled `strand`, so build it from the sources under test first.
+    // No test may depend on another having run first (README "Tests"): every run shuffles.
+    sequence: { shuffle: true, seed },
+    // The seed's line; CLI tests spawn the bundled `strand`, so build it from the sources under test first.
     globalSetup: [
       'packages/test-support/src/seed/seed.global-setup.ts',
       'packages/cli/src/testing/bundle.global-setup.ts',

@@ -30,7 +30,7 @@ describe('the run seed', () => {
     expect(testSeed({ [TEST_SEED_VARIABLE]: '7' })).toBe(7);
   });
 
-  it('the global setup has already fixed the seed for this worker', () => {
+  it('the config has already fixed the seed for this worker', () => {
     expect(process.env[TEST_SEED_VARIABLE]).toBe(String(testSeed()));
     expect(fc.readConfigureGlobal().seed).toBe(testSeed());
   });

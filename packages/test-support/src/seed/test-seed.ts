@@ -1,8 +1,9 @@
 /**
- * One seed per test run. Every random choice a test makes derives from it, so a failure replays
- * exactly with `STRAND_TEST_SEED=<n> npx vitest run <file>`: the vitest global setup draws it once
- * and prints it, workers inherit it through the environment, fast-check runs every property with
- * it (see `fast-check.setup.ts`), and plain random choices come from {@link seededSample}.
+ * One seed per test run. The test order and every random choice a test makes derive from it, so a
+ * failure replays exactly with `STRAND_TEST_SEED=<n> npx vitest run <file>`: `vitest.config.ts`
+ * draws it once and shuffles the order with it, the vitest global setup prints it, workers inherit
+ * it through the environment, fast-check runs every property with it (see `fast-check.setup.ts`),
+ * and plain random choices come from {@link seededSample}.
  */
 import fc from 'fast-check';
 

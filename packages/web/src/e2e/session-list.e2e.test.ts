@@ -36,7 +36,8 @@ async function home(env: BrowserHost): Promise<void> {
 describe('session list in Chromium', { timeout: 120_000 }, () => {
   let env: BrowserHost;
   // Times relative to the corpus's writing, so the relative labels are known ("2 h ago") whatever
-  // the date; every gap is at least 30 min wide, far beyond how long the suite runs.
+  // the date; the page's clock stays at that moment (below), so they stay known however long the
+  // tests take and whichever ran before (the 10,000 sessions take a minute to write).
   const t = Date.now();
 
   beforeAll(async () => {
@@ -85,6 +86,8 @@ describe('session list in Chromium', { timeout: 120_000 }, () => {
         );
       },
     });
+    // Date.now() in the page is `t` from now on (timers still run): the labels' "now" is injected.
+    await env.page.clock.setFixedTime(t);
   }, 180_000);
 
   afterAll(async () => {

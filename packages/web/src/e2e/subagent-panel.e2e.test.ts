@@ -6,11 +6,16 @@
  * (its `spawn a one-shot agent "…": …` rule calls `spawn_agent`); the unavailable child is a real
  * log with a damaged line; the failing listing is the real host's answer replaced at the page's
  * WebSocket (playwright's `routeWebSocket`), the one fault this test injects.
+ *
+ * Each test has a parent session of its own with the same three children (an old helper, a broken
+ * descriptor, a damaged log), and starts on a freshly loaded page showing it with no fault set: what
+ * one test changes (a mended log, a spawned child, a refused listing) is never what another assumes,
+ * whatever order they run in.
  */
 import { copyFile, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openJsonlPersistence, persistenceWriter } from '@strand/persistence';
 import {
@@ -21,14 +26,40 @@ import {
   type SessionHeader,
 } from '@strand/session';
 import { descriptorEvent } from '@strand/subagent';
-import { openSession, startBrowserHost, UI_TIMEOUT, type BrowserHost } from './testing/harness.js';
+import {
+  openSession,
+  startBrowserHost,
+  UI_TIMEOUT,
+  type BrowserHost,
+  type CorpusWriter,
+} from './testing/harness.js';
 
-const PARENT = 'panel-parent';
 const BASE = Date.UTC(2026, 10, 1);
 
+/** One test's parent session and its children's ids. */
+interface Family {
+  readonly parent: string;
+  readonly old: string;
+  readonly broken: string;
+  readonly damaged: string;
+}
+const family = (name: string): Family => ({
+  parent: `panel-${name}`,
+  old: `panel-${name}-old`,
+  broken: `panel-${name}-broken`,
+  damaged: `panel-${name}-damaged`,
+});
+/** A family per test, so no test sees another's changes. */
+const FAMILIES = {
+  diagnostics: family('diagnostics'),
+  refused: family('refused'),
+  mended: family('mended'),
+  spawned: family('spawned'),
+} as const;
+
 let env: BrowserHost;
-/** The damaged child's log as written, and where the host reads it. */
-let damaged: { file: string; intact: string };
+/** Each damaged child's log as written, and where the host reads it, by the child's id. */
+const damagedLogs = new Map<string, { file: string; intact: string }>();
 /** While set, the page's `subagent.list` calls are answered with this error instead of the host's. */
 let refuseLists: { code: string; message: string } | null = null;
 
@@ -40,10 +71,10 @@ const turn = (text: string): SessionEventInput[] => [
   { type: 'step/end', data: {} },
   { type: 'turn/end', data: { reason: 'completed' } },
 ];
-const childHeader = (id: string, at: number): SessionHeader =>
+const childHeader = (parent: string, id: string, at: number): SessionHeader =>
   newSessionHeader({
     id: SessionId(id),
-    parentSession: SessionId(PARENT),
+    parentSession: SessionId(parent),
     origin: 'subagent',
     delegationDepth: 1,
     createdAt: at,
@@ -55,11 +86,15 @@ const childHeader = (id: string, at: number): SessionHeader =>
  * (corruption is reported, never skipped), so the listing row is `unavailable`. Written as a plain
  * `.jsonl` log (readable beside the `.zst` ones) so one line can be damaged and later mended.
  */
-async function writeDamagedChild(dataDir: string): Promise<{ file: string; intact: string }> {
+async function writeDamagedChild(
+  dataDir: string,
+  parent: string,
+  id: string,
+): Promise<{ file: string; intact: string }> {
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'strand-panel-log-'));
   try {
     const persistence = await openJsonlPersistence({ root: scratch, compression: 'none' });
-    const header = childHeader('panel-damaged', BASE + 300);
+    const header = childHeader(parent, id, BASE + 300);
     const { incarnation } = await persistence.create({ header });
     const session = new Session({ header, incarnation, writer: persistenceWriter(persistence, header.id) });
     await session.append([descriptorEvent({ version: 2, mode: 'one-shot', label: 'mended' })]);
@@ -108,33 +143,38 @@ async function watchForFlash(page: Page, keep: readonly string[]): Promise<() =>
   return () => page.evaluate(() => (window as unknown as { stopWatch: () => string[] }).stopWatch());
 }
 
+/** Writes one test's parent session and its three children. */
+async function writeFamily(corpus: CorpusWriter, { parent, old, broken, damaged }: Family): Promise<void> {
+  await corpus.write(
+    newSessionHeader({
+      id: SessionId(parent),
+      cwd: '/home/demo',
+      createdAt: BASE,
+      agentPreset: 'general',
+    }),
+    [
+      [{ type: 'model/selection', data: { provider: 'strand', model: 'scripted' } }],
+      [{ type: 'session/title', data: { title: `Panel ${parent}` } }],
+      turn('look around'),
+    ],
+  );
+  await corpus.write(childHeader(parent, old, BASE + 100), [
+    [descriptorEvent({ version: 2, mode: 'one-shot', label: 'old-helper' })],
+    turn('count the tests'),
+  ]);
+  // A descriptor without its required fields: the identity folds to nothing, a settled child.
+  await corpus.write(childHeader(parent, broken, BASE + 200), [
+    [{ type: 'subagent/descriptor', data: { version: 2, mode: 'continuable' } }],
+    turn('lost'),
+  ]);
+  damagedLogs.set(damaged, await writeDamagedChild(corpus.dataDir, parent, damaged));
+}
+
 describe('the subagent panel in Chromium', { timeout: 180_000 }, () => {
   beforeAll(async () => {
     env = await startBrowserHost({
       corpus: async (corpus) => {
-        await corpus.write(
-          newSessionHeader({
-            id: SessionId(PARENT),
-            cwd: '/home/demo',
-            createdAt: BASE,
-            agentPreset: 'general',
-          }),
-          [
-            [{ type: 'model/selection', data: { provider: 'strand', model: 'scripted' } }],
-            [{ type: 'session/title', data: { title: 'Panel parent' } }],
-            turn('look around'),
-          ],
-        );
-        await corpus.write(childHeader('panel-old', BASE + 100), [
-          [descriptorEvent({ version: 2, mode: 'one-shot', label: 'old-helper' })],
-          turn('count the tests'),
-        ]);
-        // A descriptor without its required fields: the identity folds to nothing, a settled child.
-        await corpus.write(childHeader('panel-broken', BASE + 200), [
-          [{ type: 'subagent/descriptor', data: { version: 2, mode: 'continuable' } }],
-          turn('lost'),
-        ]);
-        damaged = await writeDamagedChild(corpus.dataDir);
+        for (const members of Object.values(FAMILIES)) await writeFamily(corpus, members);
       },
     });
     // The page's socket goes through the real host; only a refused listing is answered here.
@@ -155,33 +195,46 @@ describe('the subagent panel in Chromium', { timeout: 180_000 }, () => {
         server.send(message);
       });
     });
-    await env.page.goto(env.host.url);
-    await openSession(env.page, PARENT);
-    await treeRow('panel-old').waitFor();
   }, 180_000);
 
   afterAll(async () => {
     await env?.close();
   }, 60_000);
 
+  /** Loads the page afresh and opens the test's parent until its panel lists. */
+  async function openFamily({ parent, old }: Family): Promise<void> {
+    await env.page.goto(env.host.url);
+    await openSession(env.page, parent);
+    await treeRow(old).waitFor();
+  }
+
+  beforeEach(() => {
+    refuseLists = null; // a test that failed half-way may have left it set
+  });
+
   it('says why a corrupt or unavailable child has no identity, in words', async () => {
-    await diagnostic('panel-broken').waitFor();
-    await diagnostic('panel-damaged').waitFor();
-    expect(await diagnostic('panel-broken').getAttribute('data-reason')).toBe('corrupt');
-    expect(await diagnostic('panel-broken').getByTestId('tree-diagnostic-words').textContent()).toBe(
+    const { broken, damaged } = FAMILIES.diagnostics;
+    await openFamily(FAMILIES.diagnostics);
+    await diagnostic(broken).waitFor();
+    await diagnostic(damaged).waitFor();
+    expect(await diagnostic(broken).getAttribute('data-reason')).toBe('corrupt');
+    expect(await diagnostic(broken).getByTestId('tree-diagnostic-words').textContent()).toBe(
       'its subagent descriptor is missing or unreadable',
     );
-    expect(await diagnostic('panel-damaged').getAttribute('data-reason')).toBe('unavailable');
-    expect(await diagnostic('panel-damaged').getByTestId('tree-diagnostic-words').textContent()).toBe(
+    expect(await diagnostic(damaged).getAttribute('data-reason')).toBe('unavailable');
+    expect(await diagnostic(damaged).getByTestId('tree-diagnostic-words').textContent()).toBe(
       'its log could not be read',
     );
     await env.shot('subagent-panel-diagnostics');
   });
 
   it('a listing that fails keeps the old rows and says so; Retry then lists them again', async () => {
-    const stop = await watchForFlash(env.page, ['panel-old', 'panel-broken', 'panel-damaged']);
+    const { old, broken, damaged } = FAMILIES.refused;
+    await openFamily(FAMILIES.refused);
+    await diagnostic(damaged).waitFor();
+    const stop = await watchForFlash(env.page, [old, broken, damaged]);
     refuseLists = { code: 'SUBAGENT_CONTROL_QUERY_FAILED', message: 'the corpus could not be listed' };
-    await diagnostic('panel-broken').getByTestId('tree-retry').click();
+    await diagnostic(broken).getByTestId('tree-retry').click();
     const failure = tree().getByTestId('tree-refresh-error');
     await failure.waitFor();
     expect(await failure.textContent()).toContain('the corpus could not be listed');
@@ -194,19 +247,26 @@ describe('the subagent panel in Chromium', { timeout: 180_000 }, () => {
   });
 
   it('Retry on an unavailable child lists again and keeps the tree as it was meanwhile', async () => {
-    await writeFile(damaged.file, damaged.intact); // mended: the next read succeeds
-    const stop = await watchForFlash(env.page, ['panel-old', 'panel-broken', 'panel-damaged']);
-    await diagnostic('panel-damaged').getByTestId('tree-retry').click();
-    await treeRow('panel-damaged').waitFor();
+    const { old, broken, damaged } = FAMILIES.mended;
+    await openFamily(FAMILIES.mended);
+    await diagnostic(damaged).waitFor();
+    const log = damagedLogs.get(damaged)!;
+    await writeFile(log.file, log.intact); // mended: the next read succeeds
+    const stop = await watchForFlash(env.page, [old, broken, damaged]);
+    await diagnostic(damaged).getByTestId('tree-retry').click();
+    await treeRow(damaged).waitFor();
     expect(await labels()).toEqual(['old-helper', 'mended']);
-    expect(await diagnostic('panel-broken').count()).toBe(1);
+    expect(await diagnostic(broken).count()).toBe(1);
     expect(await stop()).toEqual([]);
   });
 
   it('shows a child spawned by the open session without a reload, and when it settles', async () => {
+    const { parent, old, broken, damaged } = FAMILIES.spawned;
+    await openFamily(FAMILIES.spawned);
+    await diagnostic(damaged).waitFor();
     await env.page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
-    const stop = await watchForFlash(env.page, ['panel-old', 'panel-broken', 'panel-damaged']);
-    const view = env.page.locator(`[data-testid="session-view"][data-session-id="${PARENT}"]`);
+    const stop = await watchForFlash(env.page, [old, broken, damaged]);
+    const view = env.page.locator(`[data-testid="session-view"][data-session-id="${parent}"]`);
     await view.getByTestId('composer-input').fill('spawn a one-shot agent "scout": count the files');
     await view.getByTestId('composer-send').click();
     await tree().getByTestId('tree-label').filter({ hasText: 'scout' }).waitFor();

@@ -190,17 +190,31 @@ describe('web UI in Chromium', { timeout: 120_000 }, () => {
   }, 60_000);
 
   it('renders the session list with titles, by last activity', async () => {
-    await home();
-    const list = page.getByTestId('session-list');
-    await list.getByText('Refactor the persistence layer').waitFor();
-    await list.getByText('Live: a session that keeps working').waitFor();
-    const ids = await page
-      .locator('[data-testid="session-row"]')
-      .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-session-id')));
-    // By last prompt (session-list.e2e.test.ts tests the rule): demo-2's last prompt is dated
-    // when the corpus was written, the workload's prompts 2026-01-01.
-    expect(ids[0]).toBe('demo-2');
-    await shot('01-session-list');
+    // Its own host on its own copy of the corpus: the list is ordered by the last prompt, and other
+    // tests prompt on the shared host (demo-live, a new session), whichever order they run in.
+    const root = path.join(tmp, 'list-data');
+    await writeCorpus(root, corpus);
+    const listRuntime = await openStrandRuntime({ dataDir: root });
+    try {
+      const listHost = await startHost({ services: listRuntime.services, port: 0, webRoot });
+      try {
+        await home(listHost.url);
+        const list = page.getByTestId('session-list');
+        await list.getByText('Refactor the persistence layer').waitFor();
+        await list.getByText('Live: a session that keeps working').waitFor();
+        const ids = await page
+          .locator('[data-testid="session-row"]')
+          .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-session-id')));
+        // By last prompt (session-list.e2e.test.ts tests the rule): demo-2's last prompt is dated
+        // when the corpus was written, the workload's prompts 2026-01-01.
+        expect(ids[0]).toBe('demo-2');
+        await shot('01-session-list');
+      } finally {
+        await listHost.close();
+      }
+    } finally {
+      await listRuntime.close();
+    }
   });
 
   it('opens a session with its events and projections', async () => {
