@@ -88,7 +88,10 @@ describe('strand serve --watch over a real harness', { timeout: 300_000 }, () =>
           await until(
             () => promptOf(seen.events(), prompt.text),
             `the prompt "${prompt.text}" at the follower`,
-          );
+          ).catch((error: unknown) => {
+            // What the host reported about the files (a copy, a failure) is the first clue.
+            throw new Error(`${(error as Error).message}; the host said:\n${served.host.stderr}`);
+          });
         },
       });
       const expected = await oneShot(harness, root, path.join(folders, 'fresh'));

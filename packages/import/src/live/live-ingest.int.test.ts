@@ -94,6 +94,43 @@ describe('live ingest', () => {
     expect(JSON.stringify(after.events)).toContain('Make the footer pink');
   });
 
+  it("a second file of one session (Gemini CLI's resume stub) is reported as a copy; the session follows the file that holds more", async () => {
+    writeFileSync(file, lines.slice(0, 4).join('\n') + '\n');
+    const live = await start();
+    const before = await bed.persistence.inspect(ID);
+    // A resume in a later minute: gemini-cli opens a new file named by that minute, writes the
+    // chat's metadata and its first message there, then goes on in the original file.
+    const stub = path.join(bed.ws.source, 'site', 'chats', 'session-2026-05-01T08-05-7e7e7e7e.jsonl');
+    writeFileSync(stub, lines.slice(0, 2).join('\n') + '\n');
+    await settled(live, () => bed.reports.some((r) => r.file === stub));
+    expect(bed.reports.filter((r) => r.file === stub)).toEqual([
+      expect.objectContaining({
+        kind: 'skipped-file',
+        reason: expect.stringContaining('another copy of session'),
+      }),
+    ]);
+    const kept = await bed.persistence.inspect(ID);
+    expect(kept.incarnation).toBe(before.incarnation);
+    expect(kept.events).toEqual(before.events);
+    appendFileSync(stub, lines[2]! + '\n'); // the stub changing again is no second report
+    appendFileSync(file, lines.slice(4).join('\n') + '\n');
+    const fresh = path.join(bed.ws.root, 'fresh');
+    await importTranscripts({ harness: 'gemini', sourceDir: bed.ws.source, dataDir: fresh });
+    const oneShot = await openJsonlPersistence({ root: fresh });
+    try {
+      const want = (await oneShot.inspect(ID)).events.map(({ type, data }) => ({ type, data }));
+      await settled(live, async () => (await eventsOf()) === want.length);
+      await live.idle();
+      const got = (await bed.persistence.inspect(ID)).events.map(({ type, data }) => ({ type, data }));
+      expect(got).toEqual(want);
+    } finally {
+      await oneShot.close();
+    }
+    expect((await bed.persistence.inspect(ID)).incarnation).toBe(before.incarnation);
+    expect(bed.reports.filter((r) => r.file === stub)).toHaveLength(1);
+    expect(bed.reports.filter((r) => r.kind === 'replaced')).toEqual([]);
+  });
+
   it('a catch-up given to the ingest: lines written after the import stamped the file are read', async () => {
     writeFileSync(file, lines.slice(0, 2).join('\n') + '\n');
     const target = bed.target();

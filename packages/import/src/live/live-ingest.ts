@@ -6,6 +6,7 @@ import { importerFor } from '../harnesses.js';
 import { LEDGER_FILE, Ledger } from '../ledger/ledger.js';
 import { combineHashes, stampUnit } from '../ledger/stamps.js';
 import type { MappedFile } from '../mapping/session-plan.js';
+import { byPreference } from '../run/choose-copies.js';
 import type { HarnessImporter, SessionPeek, SourceUnit } from '../run/harness-importer.js';
 import { hashFile } from '../source/file-hash.js';
 import type { Harness, ImportReport } from '../types.js';
@@ -89,7 +90,9 @@ interface Followed {
  * the file. A file that no longer continues what was read (shorter, another inode, or other bytes
  * at its start or where the last read stopped) is read whole again under the same rules. A
  * partial last line waits for its newline. A file that shrank or vanished is reported and its
- * session kept. Compressed rollouts and whole-JSON chats are mapped whole on every change. Files
+ * session kept. Of two files that are one session, the one the one-shot import would choose
+ * (`byPreference`) is read; the other is reported as a copy until it is preferred. Compressed
+ * rollouts and whole-JSON chats are mapped whole on every change. Files
  * are read one at a time, in the order they changed; a file that changes again while it is read
  * is read once more afterwards. Every write is stamped in the import ledger.
  *
@@ -112,6 +115,14 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
   const follows = new Map<string, Followed>();
   /** Session id → the file that holds it, for children whose mapping reads their parent. */
   const fileOf = new Map<string, string>();
+  /**
+   * Primary session id → the copy of it that is imported, and its rank. Another file of the same
+   * session (Gemini CLI starts a stub file when it resumes a chat in a later minute) is read only
+   * once it is preferred over this one (`byPreference`, as the one-shot import chooses).
+   */
+  const holders = new Map<string, { readonly file: string; readonly rank: number }>();
+  /** Copies already reported as such, so a stale copy that keeps changing is one note. */
+  const reportedCopies = new Set<string>();
   const pending = new Map<string, ReturnType<typeof setTimeout>>();
   const queue: { file: string; owner: Watched }[] = [];
   const queued = new Set<string>();
@@ -254,6 +265,7 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
       return;
     }
     if (peek.kind === 'skip') return; // not (yet) a conversation: read again when it grows
+    if (!(await holdsSession(file, peek, stat.size))) return;
     fileOf.set(peek.primaryId, file);
     const parentFile = peek.readsParent === undefined ? undefined : fileOf.get(peek.readsParent);
     const linked = parentFile === undefined ? unit : { ...unit, parentFile };
@@ -274,6 +286,38 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
       follows.delete(oldest);
     }
     await writeMapped(owner, followed, mapped, stat);
+  };
+
+  /**
+   * Whether `file` is the copy of its session to import: no other file holds the session, or the
+   * one that does is gone or no longer preferred (it then stops being followed, so its next change
+   * is compared again). A copy that is not is reported once, and read again when it changes.
+   */
+  const holdsSession = async (file: string, peek: SessionPeek, size: number): Promise<boolean> => {
+    const holder = holders.get(peek.primaryId);
+    if (holder !== undefined && holder.file !== file) {
+      const held = await fsp.stat(holder.file).catch(() => undefined);
+      const self = { file, primaryId: peek.primaryId, rank: peek.rank, size };
+      if (
+        held !== undefined &&
+        byPreference({ ...holder, primaryId: peek.primaryId, size: held.size }, self) < 0
+      ) {
+        if (!reportedCopies.has(file)) {
+          reportedCopies.add(file);
+          report({
+            file,
+            line: null,
+            kind: 'skipped-file',
+            reason: `another copy of session ${peek.primaryId} holds more (${holder.file}); this copy was not imported`,
+          });
+        }
+        return false;
+      }
+      follows.delete(holder.file);
+    }
+    reportedCopies.delete(file);
+    holders.set(peek.primaryId, { file, rank: peek.rank });
+    return true;
   };
 
   /**
@@ -407,6 +451,8 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
           if (stat === undefined) continue;
           const entry = ledger?.get(file);
           for (const s of entry?.sessions ?? []) fileOf.set(s.id, file);
+          if (entry?.primaryId !== undefined && entry.duplicateOf === undefined)
+            holders.set(entry.primaryId, { file, rank: entry.rank ?? 0 });
           if (entry?.size === stat.size && entry.mtimeMs === stat.mtimeMs) sizes.set(file, stat.size);
           else enqueue(file, owner);
         }

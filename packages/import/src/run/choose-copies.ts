@@ -15,6 +15,16 @@ export interface CopyChoice {
 }
 
 /**
+ * The order copies of one session are preferred in: the highest rank (the harness's newer
+ * format), then the largest file (append-only logs only grow), then the first path. Negative when
+ * `a` is preferred. Live ingest decides between copies with the same order, so a watched folder
+ * ends as a one-shot import of it would.
+ */
+export function byPreference(a: Candidate, b: Candidate): number {
+  return b.rank - a.rank || b.size - a.size || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
+}
+
+/**
  * Two files can be one session: a transcript copied at two times (the earlier copy a prefix of
  * the later), or a whole-JSON chat migrated to JSONL. Importing both would make the session
  * flip between them on every run, so per session one copy is imported: the highest rank (the
@@ -42,9 +52,7 @@ export function chooseCopies(
   const winners = new Set<string>();
   const losers: { file: string; primaryId: string; winner: string }[] = [];
   for (const [primaryId, group] of groups) {
-    group.sort(
-      (a, b) => b.rank - a.rank || b.size - a.size || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0),
-    );
+    group.sort(byPreference);
     const [best, ...rest] = group;
     if (changedFiles.has(best!.file)) winners.add(best!.file);
     for (const other of rest) losers.push({ file: other.file, primaryId, winner: best!.file });
