@@ -22,7 +22,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   subagent: ['session', 'persistence', 'projection', 'projection-cache', 'query', 'protocol'],
   agent: ['session', 'persistence', 'projection', 'projection-cache', 'query', 'subagent'],
   postgres: ['session', 'persistence', 'projection', 'projection-cache', 'query', 'search'],
-  protocol: ['projection'],
+  protocol: ['session', 'projection'],
   // The base stack: persistence + preparations + registry + cache + query + search, below agents.
   stack: ['session', 'persistence', 'projection', 'projection-cache', 'query', 'search'],
   // The wire server reaches agents, subagents and PostgreSQL through its ports only.
@@ -42,8 +42,8 @@ const ALLOWED: Record<string, readonly string[]> = {
     'postgres',
     'host',
   ],
-  client: ['protocol'],
-  web: ['protocol', 'client'],
+  client: ['session', 'protocol'],
+  web: ['session', 'protocol', 'client'],
   import: ['session', 'persistence', 'subagent'],
   cli: [
     'session',
@@ -69,7 +69,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   // The real harnesses as test peers: it knows their CLIs and wires, nothing of Strand.
   'harness-bed': [],
 };
-const BROWSER = new Set(['projection', 'protocol', 'client', 'web']);
+// `session` is the log's vocabulary and the error declarations the browser side shares.
+const BROWSER = new Set(['session', 'projection', 'protocol', 'client', 'web']);
 
 const root = path.resolve(import.meta.dirname, '..');
 const problems: string[] = [];

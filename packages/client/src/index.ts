@@ -59,4 +59,3 @@ export type { FollowTransport } from './follow/follow-transport.js';
 export type { FollowPhase, FollowView, ShownGeneration, LoadOlderResult } from './follow/follow-view.js';
 export { FollowDrafts, type DraftSource } from './follow/follow-drafts.js';
 export { judgeDraft, type FollowDraft, type DraftVerdict } from './follow/visible-draft.js';
-export { isRecord, jsonEqual } from './json-shape.js';

@@ -1,5 +1,5 @@
 import type { AgentPresetValue, ModelRouteValue, ModelSelectionValue } from '@strand/protocol';
-import { isRecord } from '../json-shape.js';
+import { isRecord } from '@strand/session';
 
 /**
  * Shape checks for the two projection values the selectors read. The store keeps values as the

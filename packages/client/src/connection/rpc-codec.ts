@@ -1,5 +1,5 @@
 import { ERROR_TABLE, StrandRpcError, type RpcId } from '@strand/protocol';
-import { isRecord } from '../json-shape.js';
+import { isRecord } from '@strand/session';
 
 /** One frame from the host, classified. Anything that is not JSON-RPC 2.0 is `invalid`, never thrown. */
 export type IncomingMessage =

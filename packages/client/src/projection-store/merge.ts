@@ -1,5 +1,5 @@
 import type { ProjectionBaseline, ProjectionHints } from '@strand/protocol';
-import { jsonEqual } from '../json-shape.js';
+import { jsonEqual } from '@strand/session';
 
 /**
  * The pure merge core of the client projection store (packages/client/README.md).

@@ -21,7 +21,7 @@ export function formatDuration(ms: number): string {
 }
 
 /** The client's one shape check, re-exported for the views. */
-export { isRecord } from '@strand/client';
+export { isRecord } from '@strand/session';
 
 export function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}…`;

@@ -1,4 +1,5 @@
-import { isRecord, type ProjectionLookup } from '@strand/client';
+import type { ProjectionLookup } from '@strand/client';
+import { isRecord } from '@strand/session';
 import type { SessionListRow } from '@strand/protocol';
 import type { ListEntry } from './session-tree.js';
 
