@@ -1,3 +1,5 @@
+import { messageText, readCoreEvent } from '@strand/session';
+
 /** Small text helpers for command output. */
 // eslint-disable-next-line no-control-regex -- the host marks matches with U+0002 … U+0003
 export const HIGHLIGHT = /\u0002([^\u0003]*)\u0003/g;
@@ -11,23 +13,21 @@ export function oneLine(text: string, max = 100): string {
   return flat.length > max ? flat.slice(0, max - 1) + '…' : flat;
 }
 
-/** One line of what an event says: its text, a tool call, a title, a turn's end. */
+/** One line of what an event says: its text, a tool call, a title, a turn's end; other events none. */
 export function eventText(event: { type: string; data: unknown }): string {
-  const data = event.data as Record<string, unknown> | null;
-  const content = data?.content;
-  const text =
-    typeof content === 'string'
-      ? content
-      : Array.isArray(content)
-        ? content.map((b: { text?: string }) => b.text ?? '[image]').join(' ')
-        : '';
-  const extra =
-    event.type === 'tool/call'
-      ? `${String(data?.name)} ${String(data?.arguments)}`
-      : event.type === 'session/title'
-        ? String(data?.title)
-        : event.type === 'turn/end'
-          ? String(data?.reason)
-          : text;
-  return oneLine(extra, 100);
+  const core = readCoreEvent(event);
+  switch (core?.type) {
+    case 'user/message':
+    case 'assistant/message':
+    case 'tool/result':
+      return oneLine(messageText(core.data.content), 100);
+    case 'tool/call':
+      return oneLine(`${core.data.name} ${core.data.arguments}`, 100);
+    case 'session/title':
+      return oneLine(core.data.title, 100);
+    case 'turn/end':
+      return core.data.reason;
+    default:
+      return '';
+  }
 }

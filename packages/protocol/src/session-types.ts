@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { SESSION_HEADER_FIELDS } from '@strand/session';
 import type { Wire } from './wire-type.js';
 
 /**
  * Session data as it crosses the wire, described once as zod schemas; the types are inferred.
- * Structural copies of the `session` package's shapes, so browsers never import Node-bound
- * packages; `host` produces them from the session types, which the compiler checks.
+ * The header reuses the `session` package's fields (a browser package); `host` produces the rest
+ * from the session types, which the compiler checks.
  *
  * These describe what a host *sends*: they are plain (not strict) objects, so a newer host's
  * extra fields pass, and a client checks a value with them and keeps the value it received.
@@ -33,20 +34,11 @@ export const seqSchema = z.number().int().min(0);
 /** `asOfSeq`: the seq of the last event folded, −1 for a log with no events. */
 export const asOfSeqSchema = z.number().int().min(-1);
 
-export const wireSessionHeaderSchema = z.object({
-  version: z.number(),
-  id: z.string(),
-  createdAt: z.number(),
-  cwd: z.string().optional(),
-  parentSession: z.string().optional(),
-  origin: z.literal('subagent').optional(),
-  delegationDepth: z.number().optional(),
-  agentPreset: z.string().nullable().optional(),
-  forkedFrom: z.string().optional(),
-  /** A session imported from another harness, which owns it: read-only in Strand. */
-  source: z.object({ harness: z.enum(['claude-code', 'codex', 'gemini']), sourceId: z.string() }).optional(),
-  isSeeded: z.boolean(),
-});
+/**
+ * A session's header: the `session` package's fields (the one description), in a plain object so
+ * a newer host's extra fields pass.
+ */
+export const wireSessionHeaderSchema = z.object(SESSION_HEADER_FIELDS);
 export type WireSessionHeader = Wire<typeof wireSessionHeaderSchema>;
 
 /**

@@ -1,3 +1,4 @@
+import type { DeepReadonly } from '@strand/session';
 import type { z } from 'zod';
 
 /**
@@ -8,8 +9,4 @@ import type { z } from 'zod';
  */
 export type Wire<S extends z.ZodType> = DeepReadonly<z.output<S>>;
 
-export type DeepReadonly<T> = T extends readonly (infer U)[]
-  ? readonly DeepReadonly<U>[]
-  : T extends object
-    ? { readonly [K in keyof T]: DeepReadonly<Exclude<T[K], undefined>> }
-    : T;
+export type { DeepReadonly };

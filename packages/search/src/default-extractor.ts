@@ -1,4 +1,4 @@
-import { isRecord, type SessionEvent } from '@strand/session';
+import { isRecord, messageText, readCoreEvent, type SessionEvent } from '@strand/session';
 
 /**
  * Chooses the text of an event to index, or `undefined` for an event that has none. The index knows
@@ -16,25 +16,13 @@ export type TextExtractor = (event: SessionEvent) => string | undefined;
  */
 export type LabelExtractor = (event: SessionEvent) => string | null | undefined;
 
-/** `content` of a message or result: a string, or the text blocks of a block list (images have no text). */
-function contentText(content: unknown): string | undefined {
-  if (typeof content === 'string') return content.length > 0 ? content : undefined;
-  if (!Array.isArray(content)) return undefined;
-  const texts: string[] = [];
-  for (const block of content) {
-    if (isRecord(block) && block.type === 'text' && typeof block.text === 'string' && block.text.length > 0)
-      texts.push(block.text);
-  }
-  return texts.length > 0 ? texts.join('\n') : undefined;
-}
-
 /**
  * Tool-call arguments are a JSON string. Indexing the raw string would glue JSON escapes to words
  * (`\nfunction` tokenizes as `nfunction`), so when it parses, the string leaves are indexed, one per
  * line; otherwise the raw string is.
  */
-function argumentsText(args: unknown): string | undefined {
-  if (typeof args !== 'string' || args.length === 0) return undefined;
+function argumentsText(args: string): string | undefined {
+  if (args.length === 0) return undefined;
   let parsed: unknown;
   try {
     parsed = JSON.parse(args);
@@ -64,15 +52,17 @@ function collectStrings(value: unknown, out: string[]): void {
  * `tool/call` event, which is where its hit points.
  */
 export function defaultTextExtractor(event: SessionEvent): string | undefined {
-  const data = event.data;
-  if (!isRecord(data)) return undefined;
-  switch (event.type) {
+  const core = readCoreEvent(event);
+  switch (core?.type) {
     case 'user/message':
     case 'assistant/message':
-    case 'tool/result':
-      return contentText(data.content);
+    case 'tool/result': {
+      // Images have no words to find.
+      const text = messageText(core.data.content, 'left out');
+      return text.length > 0 ? text : undefined;
+    }
     case 'tool/call':
-      return argumentsText(data.arguments);
+      return argumentsText(core.data.arguments);
     default:
       return undefined;
   }

@@ -1,4 +1,5 @@
 import type { SessionSeq } from './ids.js';
+import type { CoreEventDataMap, CoreEventType } from './core-events.js';
 import type { JsonValue } from './json.js';
 
 /**
@@ -20,45 +21,6 @@ export interface SessionEventInput {
   readonly time?: number;
 }
 
-export type MessageContent =
-  | string
-  | readonly (
-      | { readonly type: 'text'; readonly text: string }
-      | { readonly type: 'image'; readonly ref: string }
-    )[];
-
-export type TurnEndReason = 'completed' | 'aborted' | 'error' | 'interrupted';
-
-/** The core vocabulary owned by `session`; domains (e.g. `subagent`) add their own types. */
-export interface CoreEventDataMap {
-  'turn/start': Record<string, never>;
-  'turn/end': { readonly reason: TurnEndReason; readonly error?: string };
-  'step/start': Record<string, never>;
-  'step/end': Record<string, never>;
-  'user/message': { readonly content: MessageContent; readonly author: 'human' | 'agent' | 'system' };
-  'assistant/message': {
-    readonly content: MessageContent;
-    readonly toolCalls?: readonly {
-      readonly id: string;
-      readonly name: string;
-      readonly arguments: string;
-    }[];
-    readonly usage?: { readonly input: number; readonly output: number };
-  };
-  'tool/call': { readonly callId: string; readonly name: string; readonly arguments: string };
-  'tool/result': {
-    readonly callId: string;
-    readonly content: MessageContent;
-    readonly isError?: boolean;
-    readonly code?: string;
-  };
-  'session/title': { readonly title: string };
-  'model/selection': { readonly provider: string; readonly model: string; readonly reasoningEffort?: string };
-  'request/header': { readonly provider: string; readonly model: string; readonly reasoningEffort?: string };
-  'agent-preset/select': { readonly preset: string | null };
-}
-
-export type CoreEventType = keyof CoreEventDataMap;
 export type CoreEvent<T extends CoreEventType = CoreEventType> = SessionEvent<T, CoreEventDataMap[T]>;
 
 /** Narrows an event to a core type. The data was validated on append, so the cast is safe. */

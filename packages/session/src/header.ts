@@ -1,9 +1,19 @@
+import { z } from 'zod';
+import type { DeepReadonly } from './deep-readonly.js';
 import { SessionError } from './errors.js';
 import { isSessionId, type SessionId } from './ids.js';
+import { isRecord } from './json-shape.js';
 
 /** The harnesses whose sessions Strand follows and imports (a header's `source.harness`). */
 export const SOURCE_HARNESSES = ['claude-code', 'codex', 'gemini'] as const;
 export type SourceHarness = (typeof SOURCE_HARNESSES)[number];
+
+/** The header format version this build writes and the highest it reads. */
+export const SESSION_HEADER_VERSION = 1;
+
+const sessionIdSchema = z.custom<SessionId>(isSessionId, {
+  message: 'must be a session id (1–128 characters, no control characters)',
+});
 
 /**
  * Where an imported session came from: the harness that owns it and the id that harness gives it
@@ -11,51 +21,49 @@ export type SourceHarness = (typeof SOURCE_HARNESSES)[number];
  * Written once, by the importer that creates the session; Strand's own sessions have none. A
  * session with a source is read-only in Strand: the other harness owns its log.
  */
-export interface SessionSource {
-  readonly harness: SourceHarness;
-  readonly sourceId: string;
-}
+export const sessionSourceSchema = z.strictObject({
+  harness: z.enum(SOURCE_HARNESSES),
+  sourceId: z.string().min(1).max(256),
+});
+export type SessionSource = DeepReadonly<z.output<typeof sessionSourceSchema>>;
 
-/** The header format version this build writes and the highest it reads. */
-export const SESSION_HEADER_VERSION = 1;
+/**
+ * The header's fields, described once: the stored header (`sessionHeaderSchema`, strict) and the
+ * wire's (`protocol`, the same fields in a plain object) are built from them, and every list of
+ * header keys (`SESSION_HEADER_KEYS`, the import's comparison, the subagent witness) derives from
+ * this one.
+ */
+export const SESSION_HEADER_FIELDS = {
+  /** The format version (see `SESSION_HEADER_VERSION`). */
+  version: z.number().int().min(1),
+  id: sessionIdSchema,
+  /** Integer milliseconds since the epoch. */
+  createdAt: z.number().int(),
+  cwd: z.string().optional(),
+  parentSession: sessionIdSchema.optional(),
+  /** `'subagent'` marks a subagent child. */
+  origin: z.literal('subagent').optional(),
+  delegationDepth: z.number().int().min(0).optional(),
+  /** The agent preset the session was created with; `null` means "explicitly none". */
+  agentPreset: z.string().nullable().optional(),
+  /** The session whose prefix this one was seeded from, if any. */
+  forkedFrom: sessionIdSchema.optional(),
+  /** Set on a session imported from another harness: read-only in Strand (see `isReadOnlySession`). */
+  source: sessionSourceSchema.optional(),
+  isSeeded: z.boolean(),
+};
 
 /**
  * The logical header: what every reader may see without reading the log. It says whether the
  * session was seeded from a parent prefix (`isSeeded`) but never the integer cut — a header-only
  * reader must not learn it (the listing contract: the exact `inheritedEventCount` travels separately).
  */
-export interface SessionHeader {
-  readonly version: number;
-  readonly id: SessionId;
-  /** Integer milliseconds since the epoch. */
-  readonly createdAt: number;
-  readonly cwd?: string;
-  readonly parentSession?: SessionId;
-  /** `'subagent'` marks a subagent child. */
-  readonly origin?: 'subagent';
-  readonly delegationDepth?: number;
-  /** The agent preset the session was created with; `null` means "explicitly none". */
-  readonly agentPreset?: string | null;
-  /** The session whose prefix this one was seeded from, if any. */
-  readonly forkedFrom?: SessionId;
-  /** Set on a session imported from another harness: read-only in Strand (see `isReadOnlySession`). */
-  readonly source?: SessionSource;
-  readonly isSeeded: boolean;
-}
-
-const HEADER_KEYS = new Set([
-  'version',
-  'id',
-  'createdAt',
-  'cwd',
-  'parentSession',
-  'origin',
-  'delegationDepth',
-  'agentPreset',
-  'forkedFrom',
-  'source',
-  'isSeeded',
-]);
+export const sessionHeaderSchema = z.strictObject(SESSION_HEADER_FIELDS);
+export type SessionHeader = DeepReadonly<z.output<typeof sessionHeaderSchema>>;
+export type SessionHeaderKey = keyof SessionHeader;
+export const SESSION_HEADER_KEYS = Object.freeze(
+  Object.keys(SESSION_HEADER_FIELDS),
+) as readonly SessionHeaderKey[];
 
 function bad(why: string): never {
   throw new SessionError('SESSION_HEADER_INVALID', `invalid session header: ${why}`);
@@ -63,41 +71,19 @@ function bad(why: string): never {
 
 /** Validates an untrusted header (from disk, the wire or an importer) and returns it frozen. */
 export function parseSessionHeader(raw: unknown): SessionHeader {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) bad('not an object');
-  const h = raw as Record<string, unknown>;
-  for (const key of Object.keys(h)) if (!HEADER_KEYS.has(key)) bad(`unknown key ${key}`);
-  if (!Number.isSafeInteger(h.version) || (h.version as number) < 1)
-    bad('version must be a positive integer');
-  if ((h.version as number) > SESSION_HEADER_VERSION)
-    bad(`format version ${String(h.version)} is newer than this build reads (${SESSION_HEADER_VERSION})`);
-  if (!isSessionId(h.id)) bad('id');
-  if (!Number.isSafeInteger(h.createdAt)) bad('createdAt must be integer milliseconds');
-  if (h.cwd !== undefined && typeof h.cwd !== 'string') bad('cwd');
-  if (h.parentSession !== undefined && !isSessionId(h.parentSession)) bad('parentSession');
-  if (h.origin !== undefined && h.origin !== 'subagent') bad('origin');
-  if (
-    h.delegationDepth !== undefined &&
-    (!Number.isSafeInteger(h.delegationDepth) || (h.delegationDepth as number) < 0)
-  )
-    bad('delegationDepth');
-  if (h.agentPreset !== undefined && h.agentPreset !== null && typeof h.agentPreset !== 'string')
-    bad('agentPreset');
-  if (h.forkedFrom !== undefined && !isSessionId(h.forkedFrom)) bad('forkedFrom');
-  if (h.source !== undefined) checkSource(h.source);
-  if (typeof h.isSeeded !== 'boolean') bad('isSeeded must be a boolean');
-  const header = { ...h };
+  if (!isRecord(raw)) bad('not an object');
+  // A newer build's header is named as such, not as a field that does not match.
+  if (Number.isSafeInteger(raw.version) && (raw.version as number) > SESSION_HEADER_VERSION)
+    bad(`format version ${String(raw.version)} is newer than this build reads (${SESSION_HEADER_VERSION})`);
+  const parsed = sessionHeaderSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    bad(issue.path.length === 0 ? issue.message : `${issue.path.join('.')}: ${issue.message}`);
+  }
+  // The input, not zod's copy: it is frozen as it came (the schema refused every other key).
+  const header = { ...raw };
   if (header.source !== undefined) header.source = Object.freeze({ ...(header.source as object) });
   return Object.freeze(header) as unknown as SessionHeader;
-}
-
-function checkSource(raw: unknown): void {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) bad('source must be an object');
-  const source = raw as Record<string, unknown>;
-  for (const key of Object.keys(source))
-    if (key !== 'harness' && key !== 'sourceId') bad(`unknown key source.${key}`);
-  if (!(SOURCE_HARNESSES as readonly unknown[]).includes(source.harness)) bad('source.harness');
-  if (typeof source.sourceId !== 'string' || source.sourceId.length === 0 || source.sourceId.length > 256)
-    bad('source.sourceId must be a non-empty string of at most 256 characters');
 }
 
 /**

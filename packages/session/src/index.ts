@@ -6,6 +6,11 @@ export { toFrozenJson, deepFreezeParsed, type JsonValue, type JsonObject } from 
 export {
   parseSessionHeader,
   newSessionHeader,
+  sessionHeaderSchema,
+  sessionSourceSchema,
+  SESSION_HEADER_FIELDS,
+  SESSION_HEADER_KEYS,
+  type SessionHeaderKey,
   SESSION_HEADER_VERSION,
   SOURCE_HARNESSES,
   isReadOnlySession,
@@ -15,17 +20,24 @@ export {
   type SessionHeader,
   type NewSessionHeader,
 } from './header.js';
+export { isEventOfType, type SessionEvent, type SessionEventInput, type CoreEvent } from './event.js';
 export {
-  isEventOfType,
-  type SessionEvent,
-  type SessionEventInput,
-  type CoreEvent,
+  CORE_EVENT_SCHEMAS,
+  CORE_EVENT_TYPES,
+  TURN_END_REASONS,
+  MESSAGE_AUTHORS,
+  messageContentSchema,
+  isCoreEventType,
+  readCoreEvent,
+  messageText,
   type CoreEventType,
   type CoreEventDataMap,
+  type KnownCoreEvent,
   type MessageContent,
   type TurnEndReason,
-} from './event.js';
-export { checkCoreEventData, CORE_SCHEMAS } from './core-schemas.js';
+} from './core-events.js';
+export { checkCoreEventData } from './core-event-check.js';
+export type { DeepReadonly } from './deep-readonly.js';
 export { Session, type SessionInit, type SessionWriter, type AppendListener } from './session.js';
 export { SessionStore, type StoreChange, type StoreListener } from './store.js';
 export { planFork, type ForkPlan } from './fork.js';

@@ -1,4 +1,4 @@
-import { checkCoreEventData } from './core-schemas.js';
+import { checkCoreEventData } from './core-event-check.js';
 import { SessionError } from './errors.js';
 import { reportTo, silentLogger, type Logger } from './logger.js';
 import type { SessionEvent, SessionEventInput } from './event.js';

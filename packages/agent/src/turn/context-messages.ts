@@ -1,6 +1,5 @@
-import { isEventOfType, type SessionEvent } from '@strand/session';
+import { isEventOfType, messageText, type SessionEvent } from '@strand/session';
 import type { ModelMessage, ModelToolCall } from '../model/model.js';
-import { textOf } from './content-text.js';
 
 /**
  * The conversation a model sees, rebuilt from the session's events — inherited prefix included
@@ -31,7 +30,7 @@ export function contextMessages(
   for (const event of events) {
     if (isEventOfType(event, 'user/message')) {
       answerTheRest();
-      messages.push({ role: 'user', content: textOf(event.data.content) });
+      messages.push({ role: 'user', content: messageText(event.data.content) });
     } else if (isEventOfType(event, 'assistant/message')) {
       answerTheRest();
       const toolCalls = (event.data.toolCalls ?? []).map(({ id, name, arguments: args }) => ({
@@ -39,7 +38,7 @@ export function contextMessages(
         name,
         arguments: args,
       }));
-      messages.push({ role: 'assistant', content: textOf(event.data.content), toolCalls });
+      messages.push({ role: 'assistant', content: messageText(event.data.content), toolCalls });
       unanswered = [...toolCalls];
     } else if (isEventOfType(event, 'tool/result')) {
       const index = unanswered.findIndex((call) => call.id === event.data.callId);
@@ -47,7 +46,7 @@ export function contextMessages(
       if (index < 0) continue;
       unanswered.splice(index, 1);
       const { content, isError, code } = event.data;
-      const text = textOf(content);
+      const text = messageText(content);
       messages.push({
         role: 'tool',
         callId: event.data.callId,

@@ -1,4 +1,4 @@
-import type { MessageContent } from '@strand/session';
+import { messageText, type MessageContent } from '@strand/session';
 
 const MAX_TITLE = 60;
 
@@ -7,11 +7,7 @@ const MAX_TITLE = 60;
  * near 60 characters. Images do not name a session: `undefined` when the prompt has no text.
  */
 export function titleFromPrompt(content: MessageContent): string | undefined {
-  const text =
-    typeof content === 'string'
-      ? content
-      : content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n');
-  const line = text
+  const line = messageText(content, 'left out')
     .split('\n')
     .map((l) => l.replace(/\s+/g, ' ').trim())
     .find((l) => l.length > 0);

@@ -107,9 +107,11 @@ describe('turnOutcome (turn/end → the prompt’s answer)', () => {
       kind: 'stopped',
       stopReason: 'cancelled',
     });
-    expect(turnOutcome(event('turn/end', { reason: 'error', error: { message: 'model down' } }))).toEqual({
+    expect(
+      turnOutcome(event('turn/end', { reason: 'error', error: 'AGENT_MODEL_FAILED: model down' })),
+    ).toEqual({
       kind: 'failed',
-      message: 'the turn ended with error: model down',
+      message: 'the turn ended with error: AGENT_MODEL_FAILED: model down',
     });
     expect(turnOutcome(event('turn/end', { reason: 'interrupted' })).kind).toBe('failed');
   });

@@ -1,5 +1,6 @@
 import type { ContentBlock, SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
 import type { WireEvent } from '@strand/protocol';
+import { readCoreEvent, type MessageContent } from '@strand/session';
 
 /**
  * Which events a caller wants as updates: a `session/load` replays the whole conversation
@@ -12,44 +13,43 @@ export type UpdateScope = 'history' | 'turn';
  * The ACP `session/update`s one Strand event stands for — pure, total, and the one place the
  * mapping lives, so a replay and a live turn can never disagree. Events with no conversational
  * meaning for an editor (turn and step markers, titles, selections, request headers, unknown
- * types) map to nothing; a malformed event maps to nothing rather than throwing, like a unit.
+ * types) map to nothing; an event whose data does not match the vocabulary maps to nothing
+ * rather than throwing, like a unit.
  */
 export function eventUpdates(event: WireEvent, scope: UpdateScope): SessionUpdate[] {
-  const data = record(event.data);
-  if (data === undefined) return [];
-  switch (event.type) {
+  const core = readCoreEvent(event);
+  switch (core?.type) {
     case 'user/message':
       if (scope === 'turn') return [];
-      return contentBlocks(data.content).map((content) => ({ sessionUpdate: 'user_message_chunk', content }));
+      return contentBlocks(core.data.content).map((content) => ({
+        sessionUpdate: 'user_message_chunk',
+        content,
+      }));
     case 'assistant/message':
-      return contentBlocks(data.content).map((content) => ({
+      return contentBlocks(core.data.content).map((content) => ({
         sessionUpdate: 'agent_message_chunk',
         content,
       }));
-    case 'tool/call': {
-      if (typeof data.callId !== 'string' || typeof data.name !== 'string') return [];
+    case 'tool/call':
       return [
         {
           sessionUpdate: 'tool_call',
-          toolCallId: data.callId,
-          title: data.name,
+          toolCallId: core.data.callId,
+          title: core.data.name,
           kind: 'other',
           status: 'in_progress',
-          rawInput: parsedArguments(data.arguments),
+          rawInput: parsedArguments(core.data.arguments),
         },
       ];
-    }
-    case 'tool/result': {
-      if (typeof data.callId !== 'string') return [];
+    case 'tool/result':
       return [
         {
           sessionUpdate: 'tool_call_update',
-          toolCallId: data.callId,
-          status: data.isError === true ? 'failed' : 'completed',
-          content: contentBlocks(data.content).map((content) => ({ type: 'content', content })),
+          toolCallId: core.data.callId,
+          status: core.data.isError === true ? 'failed' : 'completed',
+          content: contentBlocks(core.data.content).map((content) => ({ type: 'content', content })),
         },
       ];
-    }
     default:
       return [];
   }
@@ -66,16 +66,14 @@ export type TurnOutcome =
  * not stop for a reason ACP names, so it is an error response carrying Strand's message.
  */
 export function turnOutcome(event: WireEvent): TurnOutcome {
-  const data = record(event.data);
-  const reason = data?.reason;
-  if (reason === 'completed') return { kind: 'stopped', stopReason: 'end_turn' };
-  if (reason === 'aborted') return { kind: 'stopped', stopReason: 'cancelled' };
-  const error = record(data?.error);
-  const detail =
-    typeof error?.message === 'string' ? error.message : typeof data?.error === 'string' ? data.error : '';
+  const core = readCoreEvent(event);
+  const data = core?.type === 'turn/end' ? core.data : undefined;
+  if (data?.reason === 'completed') return { kind: 'stopped', stopReason: 'end_turn' };
+  if (data?.reason === 'aborted') return { kind: 'stopped', stopReason: 'cancelled' };
+  const how = data === undefined ? 'an unreadable end' : data.reason;
   return {
     kind: 'failed',
-    message: `the turn ended with ${String(reason)}${detail === '' ? '' : `: ${detail}`}`,
+    message: `the turn ended with ${how}${data?.error === undefined ? '' : `: ${data.error}`}`,
   };
 }
 
@@ -84,33 +82,23 @@ export function turnOutcome(event: WireEvent): TurnOutcome {
  * attachment, not inline data: it becomes a link the editor can show by name. Empty text is
  * dropped (an assistant message that only calls tools has no text).
  */
-function contentBlocks(content: unknown): ContentBlock[] {
+function contentBlocks(content: MessageContent): ContentBlock[] {
   if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }];
-  if (!Array.isArray(content)) return [];
   const blocks: ContentBlock[] = [];
-  for (const item of content) {
-    const block = record(item);
-    if (block?.type === 'text' && typeof block.text === 'string' && block.text !== '')
-      blocks.push({ type: 'text', text: block.text });
-    else if (block?.type === 'image' && typeof block.ref === 'string')
+  for (const block of content) {
+    if (block.type === 'image')
       blocks.push({ type: 'resource_link', name: block.ref, uri: `strand-attachment:${block.ref}` });
+    else if (block.text !== '') blocks.push({ type: 'text', text: block.text });
   }
   return blocks;
 }
 
 /** Tool arguments travel JSON-encoded; the editor gets the value, or the text when it is not JSON. */
-function parsedArguments(args: unknown): unknown {
-  if (typeof args !== 'string') return args;
+function parsedArguments(args: string): unknown {
   try {
     return JSON.parse(args) as unknown;
   } catch {
     // Not JSON (a model may send anything): show it as written.
     return args;
   }
-}
-
-function record(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined;
 }

@@ -1,6 +1,7 @@
 import type { SessionListRow } from '@strand/protocol';
 import { describe, expect, it } from 'vitest';
 import { describeRow, inProject, matches, sourceOf } from './session-facts.js';
+import { SessionId } from '@strand/session';
 
 const row = (
   id: string,
@@ -8,7 +9,7 @@ const row = (
   title?: string | null,
 ): SessionListRow => ({
   id,
-  header: { version: 1, id, createdAt: Date.UTC(2026, 0, 2, 3, 4), isSeeded: false, ...extra },
+  header: { version: 1, id: SessionId(id), createdAt: Date.UTC(2026, 0, 2, 3, 4), isSeeded: false, ...extra },
   live: false,
   busy: false,
   ...(title === undefined ? {} : { hints: { asOfSeq: 3, values: { title } } }),
@@ -44,10 +45,10 @@ describe('session facts', () => {
     expect(describeRow(row('demo-1', { cwd: '/h/s' }, 'Say "hi"\nnow'))).toBe(
       'demo-1  2026-01-02 03:04  "Say \\"hi\\"\\nnow"  project="/h/s"  from=strand',
     );
-    expect(describeRow(row('c', { origin: 'subagent', parentSession: 'p' }, null))).toBe(
+    expect(describeRow(row('c', { origin: 'subagent', parentSession: SessionId('p') }, null))).toBe(
       'c  2026-01-02 03:04  (untitled)  project=?  from=strand (subagent of p)',
     );
-    expect(describeRow({ ...row('f', { forkedFrom: 'p' }), busy: true })).toBe(
+    expect(describeRow({ ...row('f', { forkedFrom: SessionId('p') }), busy: true })).toBe(
       'f  2026-01-02 03:04  (title unknown)  project=?  from=strand (fork of p)  running',
     );
   });

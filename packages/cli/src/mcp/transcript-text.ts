@@ -1,5 +1,5 @@
 import type { WireEvent } from '@strand/protocol';
-import { asOfSeqAt, SessionLogOffset } from '@strand/session';
+import { asOfSeqAt, messageText, readCoreEvent, SessionLogOffset } from '@strand/session';
 
 /** Bounds of one rendered window: an agent's context is small, a session may hold 50k events. */
 export const TRANSCRIPT_LIMITS = {
@@ -75,79 +75,54 @@ function readOnNotes(
   return notes;
 }
 
-type Data = Record<string, unknown>;
-
 function renderEvent(event: WireEvent): string | undefined {
-  const data: Data =
-    typeof event.data === 'object' && event.data !== null && !Array.isArray(event.data)
-      ? (event.data as Data)
-      : {};
   const head = `[${event.seq}]`;
-  switch (event.type) {
+  const core = readCoreEvent(event);
+  // Unknown and domain types (subagent/descriptor, newer versions), and data that does not match
+  // the vocabulary, are kept opaque.
+  if (core === undefined) return `${head} ${event.type} ${bounded(JSON.stringify(event.data), 1_000)}`;
+  switch (core.type) {
     case 'step/start':
     case 'step/end':
       return undefined;
     case 'turn/start':
       return `${head} --- turn starts`;
     case 'turn/end':
-      return `${head} --- turn ends (${String(data.reason)}${typeof data.error === 'string' ? `: ${data.error}` : ''})`;
+      return `${head} --- turn ends (${core.data.reason}${core.data.error === undefined ? '' : `: ${core.data.error}`})`;
     case 'user/message':
-      return `${head} ${author(data.author)}:${block(contentText(data.content))}`;
+      return `${head} ${author(core.data.author)}:${block(messageText(core.data.content))}`;
     case 'assistant/message': {
       // The arguments are shown once, by the `tool/call` event that follows.
-      const calls = Array.isArray(data.toolCalls)
-        ? (data.toolCalls as Data[]).map((c) => `\n  → calls ${String(c.name)} (${String(c.id)})`)
-        : [];
-      return `${head} assistant:${block(contentText(data.content))}${calls.join('')}`;
+      const calls = (core.data.toolCalls ?? []).map((c) => `\n  → calls ${c.name} (${c.id})`);
+      return `${head} assistant:${block(messageText(core.data.content))}${calls.join('')}`;
     }
     case 'tool/call':
-      return `${head} tool call ${String(data.name)} (${String(data.callId)}): ${bounded(argText(data.arguments), 1_000)}`;
+      return `${head} tool call ${core.data.name} (${core.data.callId}): ${bounded(core.data.arguments, 1_000)}`;
     case 'tool/result': {
-      const failed =
-        data.isError === true ? ` failed${typeof data.code === 'string' ? ` ${data.code}` : ''}` : '';
-      return `${head} tool result (${String(data.callId)})${failed}:${block(contentText(data.content))}`;
+      const { isError, code } = core.data;
+      const failed = isError === true ? ` failed${code === undefined ? '' : ` ${code}`}` : '';
+      return `${head} tool result (${core.data.callId})${failed}:${block(messageText(core.data.content))}`;
     }
     case 'session/title':
-      return `${head} title: ${JSON.stringify(data.title)}`;
+      return `${head} title: ${JSON.stringify(core.data.title)}`;
     case 'model/selection':
-      return `${head} model selected: ${String(data.provider)}/${String(data.model)}`;
+      return `${head} model selected: ${core.data.provider}/${core.data.model}`;
     case 'request/header':
-      return `${head} model request: ${String(data.provider)}/${String(data.model)}`;
+      return `${head} model request: ${core.data.provider}/${core.data.model}`;
     case 'agent-preset/select':
-      return `${head} preset selected: ${String(data.preset)}`;
-    default:
-      // Unknown and domain types (subagent/descriptor, newer versions) are kept opaque.
-      return `${head} ${event.type} ${bounded(JSON.stringify(event.data), 1_000)}`;
+      return `${head} preset selected: ${String(core.data.preset)}`;
   }
 }
 
-function author(value: unknown): string {
+function author(value: 'human' | 'agent' | 'system'): string {
   if (value === 'agent') return 'user (the parent agent)';
   if (value === 'system') return 'user (system)';
   return 'user';
 }
 
-/** A message's text: a string, or text blocks with images named by their attachment ref. */
-function contentText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return content === undefined ? '' : JSON.stringify(content);
-  return content
-    .map((block: unknown) => {
-      const b = (typeof block === 'object' && block !== null ? block : {}) as Data;
-      if (b.type === 'text' && typeof b.text === 'string') return b.text;
-      if (b.type === 'image') return `[image ${String(b.ref)}]`;
-      return JSON.stringify(block);
-    })
-    .join('\n');
-}
-
 /** Message text on the lines below its event's head; nothing for an empty message. */
 function block(text: string): string {
   return text.trim() === '' ? '' : `\n${bounded(text)}`;
-}
-
-function argText(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
 function bounded(text: string, max: number = TRANSCRIPT_LIMITS.eventChars): string {

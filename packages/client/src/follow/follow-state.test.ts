@@ -21,6 +21,7 @@ import {
   type Deferred,
   type FollowState,
 } from './follow-state.js';
+import { SessionId } from '@strand/session';
 
 const target = { sessionId: 's', interactive: false };
 const idle: FollowState = { kind: 'idle', error: null };
@@ -48,7 +49,7 @@ function acceptedAs(followId: string, generation: number, epoch = 1): Accepted {
   const shown: ShownGeneration = {
     followId,
     generation,
-    header: { version: 1, id: 's', createdAt: 1, isSeeded: false },
+    header: { version: 1, id: SessionId('s'), createdAt: 1, isSeeded: false },
     inheritedEventCount: 0,
     firstSeq: 0,
     cursor: 0,

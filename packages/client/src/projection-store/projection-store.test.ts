@@ -2,11 +2,12 @@ import type { SessionListRow } from '@strand/protocol';
 import { describe, expect, it, vi } from 'vitest';
 import { applySessionList } from './apply-session-list.js';
 import { ProjectionStore } from './projection-store.js';
+import { SessionId } from '@strand/session';
 
 function listRow(id: string, hints?: SessionListRow['hints']): SessionListRow {
   return {
     id,
-    header: { version: 1, id, createdAt: 1, isSeeded: false },
+    header: { version: 1, id: SessionId(id), createdAt: 1, isSeeded: false },
     live: false,
     busy: false,
     ...(hints === undefined ? {} : { hints }),

@@ -16,6 +16,7 @@ import {
   type WireSessionHeader,
 } from '@strand/protocol';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { SessionId } from '@strand/session';
 
 export class FakeHostError extends Error {
   constructor(
@@ -122,7 +123,7 @@ export class FakeHost {
 
   addSession(id: string, eventCount = 0, createdAt = 1_000): FakeSession {
     const session: FakeSession = {
-      header: { version: 1, id, createdAt, isSeeded: false },
+      header: { version: 1, id: SessionId(id), createdAt, isSeeded: false },
       events: [],
       projections: new Map(),
       live: true,

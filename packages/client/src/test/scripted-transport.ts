@@ -1,6 +1,7 @@
 import type { FollowSnapshot, MethodName, ParamsOf, ResultOf, WireEvent } from '@strand/protocol';
 import type { ConnectionState, IncomingNotification } from '../connection/strand-connection.js';
 import type { FollowTransport } from '../follow/follow-transport.js';
+import { SessionId } from '@strand/session';
 
 /**
  * An in-memory `FollowTransport` whose calls the test answers by hand, and whose notifications the
@@ -89,7 +90,12 @@ export function snapshotOf(options: {
   return {
     followId: options.followId,
     generation: options.generation,
-    header: { version: 1, id: options.id ?? 's', createdAt: options.createdAt ?? 1, isSeeded: false },
+    header: {
+      version: 1,
+      id: SessionId(options.id ?? 's'),
+      createdAt: options.createdAt ?? 1,
+      isSeeded: false,
+    },
     inheritedEventCount: 0,
     cursor: options.cursor,
     firstSeq: options.firstSeq,

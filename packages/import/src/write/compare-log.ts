@@ -1,24 +1,23 @@
-import type { SessionEvent, SessionEventInput, SessionHeader } from '@strand/session';
-
-const HEADER_KEYS = [
-  'id',
-  'createdAt',
-  'cwd',
-  'parentSession',
-  'origin',
-  'delegationDepth',
-  'agentPreset',
-  'forkedFrom',
-  'isSeeded',
-] as const;
+import {
+  SESSION_HEADER_KEYS,
+  type SessionEvent,
+  type SessionEventInput,
+  type SessionHeader,
+} from '@strand/session';
 
 /**
- * Header equality on the logical fields (the format version is the store's business). A session
- * imported before headers said where it came from differs here, so it is created again once.
+ * The header's fields compared as plain values: all of them (`SESSION_HEADER_KEYS`) but the format
+ * version, which is the store's business, and `source`, an object compared field by field below.
+ */
+const COMPARED_KEYS = SESSION_HEADER_KEYS.filter((key) => key !== 'version' && key !== 'source');
+
+/**
+ * Header equality on the logical fields. A session imported before headers said where it came
+ * from differs here, so it is created again once.
  */
 export function headersEqual(a: SessionHeader, b: SessionHeader): boolean {
   return (
-    HEADER_KEYS.every((key) => a[key] === b[key]) &&
+    COMPARED_KEYS.every((key) => a[key] === b[key]) &&
     a.source?.harness === b.source?.harness &&
     a.source?.sourceId === b.source?.sourceId
   );

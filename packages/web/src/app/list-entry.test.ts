@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionListRow } from '@strand/protocol';
 import { listEntry } from './list-entry.js';
+import { SessionId } from '@strand/session';
 
 const row = (header: Partial<SessionListRow['header']>): SessionListRow => ({
   id: 'kid',
-  header: { version: 1, id: 'kid', createdAt: 7, isSeeded: false, ...header },
+  header: { version: 1, id: SessionId('kid'), createdAt: 7, isSeeded: false, ...header },
   live: false,
   busy: false,
 });
@@ -12,9 +13,11 @@ const known = (value: unknown) => ({ known: true, value, seq: 3 }) as const;
 
 describe('listEntry', () => {
   it('nests only a subagent child under its parentSession', () => {
-    expect(listEntry(row({ origin: 'subagent', parentSession: 'p' }), { known: false }).parentId).toBe('p');
+    expect(
+      listEntry(row({ origin: 'subagent', parentSession: SessionId('p') }), { known: false }).parentId,
+    ).toBe('p');
     // A fork names its parent too, but is not a subagent: it stays at the top level.
-    expect(listEntry(row({ parentSession: 'p' }), { known: false }).parentId).toBeNull();
+    expect(listEntry(row({ parentSession: SessionId('p') }), { known: false }).parentId).toBeNull();
   });
   it('keeps an unknown hint unknown, apart from "no prompt yet"', () => {
     expect(listEntry(row({}), { known: false }).lastPromptAt).toBeUndefined();

@@ -5,6 +5,7 @@ import type { WireEvent } from '@strand/protocol';
 import { useStrand } from '../hooks.js';
 import { followLink } from '../routing/navigation.js';
 import { sessionHref } from '../routing/routes.js';
+import { messageText, readCoreEvent, type CoreEventDataMap, type MessageContent } from '@strand/session';
 import { describeError, isRecord, truncate } from '../format.js';
 import { editView, type DiffLine } from './diff.js';
 import { copyText, renderMarkdown } from './markdown.js';
@@ -14,37 +15,11 @@ import './transcript.css';
 /** Structural markers carry no content worth a row. */
 const HIDDEN = new Set(['step/start', 'step/end']);
 
-type Block =
-  | { readonly type: 'text'; readonly text: string }
-  | { readonly type: 'image'; readonly ref: string };
+type Block = Exclude<MessageContent, string>[number];
 
-/** A message's content as blocks; anything the wire did not shape as text or image refs shows as JSON text. */
-export function contentBlocks(content: unknown): Block[] {
-  if (typeof content === 'string') return [{ type: 'text', text: content }];
-  if (!Array.isArray(content))
-    return content === undefined ? [] : [{ type: 'text', text: JSON.stringify(content) }];
-  return content.map((block): Block => {
-    if (isRecord(block) && block.type === 'text' && typeof block.text === 'string')
-      return { type: 'text', text: block.text };
-    if (isRecord(block) && block.type === 'image' && typeof block.ref === 'string')
-      return { type: 'image', ref: block.ref };
-    return { type: 'text', text: JSON.stringify(block) };
-  });
-}
-
-function plainText(content: unknown): string {
-  return contentBlocks(content)
-    .map((block) => (block.type === 'text' ? block.text : `[image ${block.ref}]`))
-    .join('\n');
-}
-
-function field(data: unknown, name: string): unknown {
-  return isRecord(data) ? data[name] : undefined;
-}
-
-function str(data: unknown, name: string): string {
-  const value = field(data, name);
-  return typeof value === 'string' ? value : value === undefined ? '' : JSON.stringify(value);
+/** A message's content as blocks (a plain string is one text block). */
+function contentBlocks(content: MessageContent): readonly Block[] {
+  return typeof content === 'string' ? [{ type: 'text', text: content }] : content;
 }
 
 /**
@@ -52,10 +27,13 @@ function str(data: unknown, name: string): string {
  * to this (child) session; `system` is injected context, told apart by its opening (imported
  * compaction summaries and command caveats).
  */
-export function authorLabel(author: unknown, content: unknown): { label: string; kind: string } {
+export function authorLabel(
+  author: CoreEventDataMap['user/message']['author'],
+  content: MessageContent,
+): { label: string; kind: string } {
   if (author === 'human') return { label: 'User', kind: 'human' };
   if (author === 'agent') return { label: 'Parent agent', kind: 'agent' };
-  const text = plainText(content).trimStart();
+  const text = messageText(content).trimStart();
   if (
     /^This session is being continued from a previous conversation/i.test(text) ||
     /^<command-name>\/compact/.test(text)
@@ -65,23 +43,20 @@ export function authorLabel(author: unknown, content: unknown): { label: string;
   return { label: 'System', kind: 'system' };
 }
 
-/** The one-line text of an internal event, or undefined for a type that is not one. */
+/** The one-line text of an internal event, or undefined for an event that is not one. */
 export function quietMarker(event: WireEvent): string | undefined {
-  const route = (): string => {
-    const effort = str(event.data, 'reasoningEffort');
-    return `${str(event.data, 'provider')}/${str(event.data, 'model')}${effort === '' ? '' : ` (${effort})`}`;
-  };
-  switch (event.type) {
+  const core = readCoreEvent(event);
+  const route = ({ provider, model, reasoningEffort }: CoreEventDataMap['request/header']): string =>
+    `${provider}/${model}${reasoningEffort === undefined || reasoningEffort === '' ? '' : ` (${reasoningEffort})`}`;
+  switch (core?.type) {
     case 'model/selection':
-      return `model selected: ${route()}`;
+      return `model selected: ${route(core.data)}`;
     case 'request/header':
-      return `request sent to ${route()}`;
+      return `request sent to ${route(core.data)}`;
     case 'session/title':
-      return `renamed to “${truncate(str(event.data, 'title'), 120)}”`;
-    case 'agent-preset/select': {
-      const preset = field(event.data, 'preset');
-      return typeof preset === 'string' ? `agent preset: ${preset}` : 'agent preset cleared';
-    }
+      return `renamed to “${truncate(core.data.title, 120)}”`;
+    case 'agent-preset/select':
+      return core.data.preset === null ? 'agent preset cleared' : `agent preset: ${core.data.preset}`;
     default:
       return undefined;
   }
@@ -93,30 +68,35 @@ export function quietMarker(event: WireEvent): string | undefined {
  * by the usage projection; as a row it would be an empty "Assistant" bubble.
  */
 export function isEmptyAssistantMessage(event: WireEvent): boolean {
-  if (event.type !== 'assistant/message') return false;
-  const calls = field(event.data, 'toolCalls');
-  if (Array.isArray(calls) && calls.length > 0) return false;
-  return plainText(field(event.data, 'content')).trim() === '';
+  const core = readCoreEvent(event);
+  if (core?.type !== 'assistant/message') return false;
+  if ((core.data.toolCalls ?? []).length > 0) return false;
+  return messageText(core.data.content).trim() === '';
+}
+
+/** A `tool/result` event with its data read. */
+interface ToolResultEvent {
+  readonly seq: number;
+  readonly data: CoreEventDataMap['tool/result'];
 }
 
 interface Rows {
   readonly visible: readonly WireEvent[];
-  readonly results: ReadonlyMap<string, WireEvent>;
+  readonly results: ReadonlyMap<string, ToolResultEvent>;
   readonly callEvents: ReadonlySet<string>;
   readonly attached: ReadonlySet<number>;
 }
 
 function rowsOf(events: readonly WireEvent[]): Rows {
-  const results = new Map<string, WireEvent>();
+  const results = new Map<string, ToolResultEvent>();
   const callEvents = new Set<string>();
   const declared = new Set<string>();
   for (const event of events) {
-    if (event.type === 'tool/result') results.set(str(event.data, 'callId'), event);
-    else if (event.type === 'tool/call') callEvents.add(str(event.data, 'callId'));
-    else if (event.type === 'assistant/message') {
-      const calls = field(event.data, 'toolCalls');
-      if (Array.isArray(calls)) for (const call of calls) declared.add(str(call, 'id'));
-    }
+    const core = readCoreEvent(event);
+    if (core?.type === 'tool/result') results.set(core.data.callId, { seq: event.seq, data: core.data });
+    else if (core?.type === 'tool/call') callEvents.add(core.data.callId);
+    else if (core?.type === 'assistant/message')
+      for (const call of core.data.toolCalls ?? []) declared.add(call.id);
   }
   const attached = new Set<number>();
   for (const [callId, result] of results)
@@ -236,9 +216,10 @@ const EventRow = memo(function EventRow({
         {quiet} <SeqLink sessionId={sessionId} seq={event.seq} />
       </div>
     );
-  switch (event.type) {
+  const core = readCoreEvent(event);
+  switch (core?.type) {
     case 'user/message': {
-      const who = authorLabel(field(event.data, 'author'), field(event.data, 'content'));
+      const who = authorLabel(core.data.author, core.data.content);
       return (
         <div
           {...common}
@@ -248,29 +229,26 @@ const EventRow = memo(function EventRow({
           <div className="strand-message-head" data-testid="message-author">
             {who.label} <SeqLink sessionId={sessionId} seq={event.seq} />
           </div>
-          <Content sessionId={sessionId} content={field(event.data, 'content')} />
+          <Content sessionId={sessionId} content={core.data.content} />
         </div>
       );
     }
     case 'assistant/message': {
-      const calls = field(event.data, 'toolCalls');
-      const orphans = Array.isArray(calls)
-        ? calls.filter((call) => !rows.callEvents.has(str(call, 'id')))
-        : [];
-      const hasText = plainText(field(event.data, 'content')).trim() !== '';
+      const orphans = (core.data.toolCalls ?? []).filter((call) => !rows.callEvents.has(call.id));
+      const hasText = messageText(core.data.content).trim() !== '';
       return (
         <div {...common} className="strand-message strand-assistant">
           <div className="strand-message-head" data-testid="message-author">
             Assistant <SeqLink sessionId={sessionId} seq={event.seq} />
           </div>
-          {hasText && <Content sessionId={sessionId} content={field(event.data, 'content')} />}
+          {hasText && <Content sessionId={sessionId} content={core.data.content} />}
           {orphans.map((call) => (
             <ToolCard
-              key={str(call, 'id')}
+              key={call.id}
               sessionId={sessionId}
-              name={str(call, 'name')}
-              args={str(call, 'arguments')}
-              result={rows.results.get(str(call, 'id'))}
+              name={call.name}
+              args={call.arguments}
+              result={rows.results.get(call.id)}
             />
           ))}
         </div>
@@ -281,9 +259,9 @@ const EventRow = memo(function EventRow({
         <div {...common}>
           <ToolCard
             sessionId={sessionId}
-            name={str(event.data, 'name')}
-            args={str(event.data, 'arguments')}
-            result={rows.results.get(str(event.data, 'callId'))}
+            name={core.data.name}
+            args={core.data.arguments}
+            result={rows.results.get(core.data.callId)}
           />
         </div>
       );
@@ -291,22 +269,24 @@ const EventRow = memo(function EventRow({
       // A result whose call is outside the loaded window: shown alone.
       return (
         <div {...common} className="strand-tool strand-tool-orphan">
-          <ResultBody sessionId={sessionId} result={event} />
+          <ResultBody sessionId={sessionId} seq={event.seq} result={core.data} />
         </div>
       );
     case 'turn/start':
+      return (
+        <div {...common} className="strand-turn">
+          — turn started · <SeqLink sessionId={sessionId} seq={event.seq} /> —
+        </div>
+      );
     case 'turn/end':
       return (
         <div {...common} className="strand-turn">
-          —{' '}
-          {event.type === 'turn/start'
-            ? 'turn started'
-            : `turn ended${field(event.data, 'reason') === undefined ? '' : ` (${str(event.data, 'reason')})`}`}
-          {field(event.data, 'error') !== undefined && `: ${str(event.data, 'error')}`} ·{' '}
+          — turn ended ({core.data.reason}){core.data.error !== undefined && `: ${core.data.error}`} ·{' '}
           <SeqLink sessionId={sessionId} seq={event.seq} /> —
         </div>
       );
     default:
+      // A domain's or a newer build's type, or data the vocabulary does not describe: as it is.
       return (
         <div {...common} className="strand-quiet">
           {event.type} <code>{truncate(JSON.stringify(event.data), 160)}</code>{' '}
@@ -318,7 +298,7 @@ const EventRow = memo(function EventRow({
 
 const LONG_TEXT = 3_000;
 
-function Content({ sessionId, content }: { sessionId: string; content: unknown }): React.JSX.Element {
+function Content({ sessionId, content }: { sessionId: string; content: MessageContent }): React.JSX.Element {
   const blocks = contentBlocks(content);
   const length = blocks.reduce((sum, block) => sum + (block.type === 'text' ? block.text.length : 0), 0);
   const [expanded, setExpanded] = useState(false);
@@ -450,11 +430,11 @@ function ToolCard({
   sessionId: string;
   name: string;
   args: string;
-  result: WireEvent | undefined;
+  result: ToolResultEvent | undefined;
 }): React.JSX.Element {
   const [open, setOpen] = useState(false);
   const pretty = useMemo(() => prettyArgs(args), [args]);
-  const isError = result !== undefined && field(result.data, 'isError') === true;
+  const isError = result?.data.isError === true;
   const status = result === undefined ? 'pending' : isError ? 'error' : 'ok';
   return (
     <details
@@ -480,7 +460,7 @@ function ToolCard({
           <ToolArgs name={name} pretty={pretty} />
           {result !== undefined && (
             <div data-testid="event" data-seq={result.seq} data-type="tool/result">
-              <ResultBody sessionId={sessionId} result={result} />
+              <ResultBody sessionId={sessionId} seq={result.seq} result={result.data} />
             </div>
           )}
         </div>
@@ -536,10 +516,18 @@ function Diff({ path, lines }: { path: string | undefined; lines: readonly DiffL
 const LONG_RESULT_LINES = 20;
 const LONG_RESULT_CHARS = 2_000;
 
-function ResultBody({ sessionId, result }: { sessionId: string; result: WireEvent }): React.JSX.Element {
-  const blocks = contentBlocks(field(result.data, 'content'));
-  const isError = field(result.data, 'isError') === true;
-  const code = field(result.data, 'code');
+function ResultBody({
+  sessionId,
+  seq,
+  result,
+}: {
+  sessionId: string;
+  seq: number;
+  result: CoreEventDataMap['tool/result'];
+}): React.JSX.Element {
+  const blocks = contentBlocks(result.content);
+  const isError = result.isError === true;
+  const { code } = result;
   const text = blocks
     .filter((block) => block.type === 'text')
     .map((block) => block.text)
@@ -564,7 +552,7 @@ function ResultBody({ sessionId, result }: { sessionId: string; result: WireEven
     >
       <div className="strand-result-head">
         {isError ? '✗ error' : '↳ result'}
-        {typeof code === 'string' && <code> {code}</code>} <span className="strand-seq">#{result.seq}</span>
+        {code !== undefined && <code> {code}</code>} <span className="strand-seq">#{seq}</span>
       </div>
       {long ? (
         <details data-testid="long-result">

@@ -13,7 +13,11 @@ describe('isEmptyAssistantMessage', () => {
   it('is true for a usage-only record (no text, no calls)', () => {
     expect(isEmptyAssistantMessage(message({ content: '', usage: { input: 10, output: 0 } }))).toBe(true);
     expect(isEmptyAssistantMessage(message({ content: [{ type: 'text', text: '  ' }] }))).toBe(true);
-    expect(isEmptyAssistantMessage(message({ usage: { input: 1, output: 1 } }))).toBe(true);
+  });
+
+  it('is false for data the vocabulary does not describe (shown as it is, never hidden)', () => {
+    expect(isEmptyAssistantMessage(message({ usage: { input: 1, output: 1 } }))).toBe(false);
+    expect(isEmptyAssistantMessage(message(null))).toBe(false);
   });
 
   it('is false when there is text, an image or a tool call to show', () => {

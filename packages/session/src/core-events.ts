@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import { checkCoreEventData } from './core-event-check.js';
+import type { DeepReadonly } from './deep-readonly.js';
+
+/**
+ * The core vocabulary of the log, described once: one zod schema per core event type's `data`,
+ * from which the TypeScript types are inferred and against which appends are checked (through
+ * `checkCoreEventData`, whose fast path a property test holds equal to these schemas). Domains
+ * (e.g. `subagent`) add their own types; types no schema names stay opaque everywhere.
+ *
+ * The schemas are strict: a key the vocabulary does not name is refused on append, so what a log
+ * holds is exactly what readers are typed for.
+ */
+
+const textBlock = z.strictObject({ type: z.literal('text'), text: z.string() });
+const imageBlock = z.strictObject({ type: z.literal('image'), ref: z.string() });
+/** A message's content: plain text, or text and image blocks (an image names its attachment). */
+export const messageContentSchema = z.union([z.string(), z.array(z.union([textBlock, imageBlock]))]);
+
+/** A count of tokens. */
+const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+
+const route = z.strictObject({
+  provider: z.string(),
+  model: z.string(),
+  reasoningEffort: z.string().optional(),
+});
+
+export const TURN_END_REASONS = ['completed', 'aborted', 'error', 'interrupted'] as const;
+export const MESSAGE_AUTHORS = ['human', 'agent', 'system'] as const;
+
+export const CORE_EVENT_SCHEMAS = {
+  'turn/start': z.strictObject({}),
+  'turn/end': z.strictObject({ reason: z.enum(TURN_END_REASONS), error: z.string().optional() }),
+  'step/start': z.strictObject({}),
+  'step/end': z.strictObject({}),
+  'user/message': z.strictObject({ content: messageContentSchema, author: z.enum(MESSAGE_AUTHORS) }),
+  'assistant/message': z.strictObject({
+    content: messageContentSchema,
+    toolCalls: z.array(z.object({ id: z.string(), name: z.string(), arguments: z.string() })).optional(),
+    usage: z.object({ input: count, output: count }).optional(),
+  }),
+  'tool/call': z.strictObject({ callId: z.string(), name: z.string(), arguments: z.string() }),
+  'tool/result': z.strictObject({
+    callId: z.string(),
+    content: messageContentSchema,
+    isError: z.boolean().optional(),
+    code: z.string().optional(),
+  }),
+  'session/title': z.strictObject({ title: z.string() }),
+  'model/selection': route,
+  'request/header': route,
+  'agent-preset/select': z.strictObject({ preset: z.string().nullable() }),
+} as const;
+
+export type CoreEventType = keyof typeof CORE_EVENT_SCHEMAS;
+export const CORE_EVENT_TYPES = Object.keys(CORE_EVENT_SCHEMAS) as readonly CoreEventType[];
+
+/** Each core type's `data`, read-only all the way down, as the schemas describe it. */
+export type CoreEventDataMap = {
+  readonly [T in CoreEventType]: DeepReadonly<z.output<(typeof CORE_EVENT_SCHEMAS)[T]>>;
+};
+export type MessageContent = DeepReadonly<z.output<typeof messageContentSchema>>;
+export type TurnEndReason = (typeof TURN_END_REASONS)[number];
+
+/** A core event as a reader sees it: the type and its typed data, one member per core type. */
+export type KnownCoreEvent = {
+  readonly [T in CoreEventType]: { readonly type: T; readonly data: CoreEventDataMap[T] };
+}[CoreEventType];
+
+export const isCoreEventType = (type: string): type is CoreEventType =>
+  Object.hasOwn(CORE_EVENT_SCHEMAS, type);
+
+/**
+ * A schema's verdict on `data` for the core `type`: undefined when valid (or not a core type), or
+ * a short reason naming the first problem's place. The slow, exact path: appends go through
+ * `checkCoreEventData`, which answers the same (a property test holds the two equal).
+ */
+export function schemaVerdict(type: string, data: unknown): string | undefined {
+  if (!isCoreEventType(type)) return undefined;
+  const result = CORE_EVENT_SCHEMAS[type].safeParse(data);
+  if (result.success) return undefined;
+  const issue = result.error.issues[0]!;
+  const where = issue.path.length === 0 ? 'data' : issue.path.join('.');
+  return `${where}: ${issue.message}`;
+}
+
+/**
+ * The event as a core event, typed by its `type`, when it is one and its data matches the
+ * vocabulary; undefined for a type no schema names (a domain's, a newer build's) or data that
+ * does not match — the reader then shows it opaque. For readers of events from the wire or an
+ * older file; the same object is returned, never a copy.
+ */
+export function readCoreEvent<E extends { readonly type: string; readonly data: unknown }>(
+  event: E,
+): (Omit<E, 'type' | 'data'> & KnownCoreEvent) | undefined {
+  if (!isCoreEventType(event.type) || checkCoreEventData(event.type, event.data) !== undefined)
+    return undefined;
+  return event as unknown as Omit<E, 'type' | 'data'> & KnownCoreEvent;
+}
+
+/**
+ * The text of message content: text blocks on their own lines, and an image named by its
+ * attachment ref (`[image <ref>]`) — or left out, for readers that want words only (the search
+ * index).
+ */
+export function messageText(content: MessageContent, images: 'named' | 'left out' = 'named'): string {
+  if (typeof content === 'string') return content;
+  const parts: string[] = [];
+  for (const block of content) {
+    if (block.type === 'text') parts.push(block.text);
+    else if (images === 'named') parts.push(`[image ${block.ref}]`);
+  }
+  return parts.join('\n');
+}
