@@ -1,5 +1,7 @@
-/** The harnesses whose transcripts this package reads. */
-export const IMPORT_HARNESSES = ['claude-code', 'codex', 'gemini'] as const;
+import { SOURCE_HARNESSES } from '@strand/session';
+
+/** The harnesses whose transcripts this package reads: every one a header's `source` may name. */
+export const IMPORT_HARNESSES = SOURCE_HARNESSES;
 export type Harness = (typeof IMPORT_HARNESSES)[number];
 
 export function isHarness(value: unknown): value is Harness {

@@ -1,3 +1,4 @@
+import { SOURCE_HARNESSES } from '@strand/session';
 import { z } from 'zod';
 import { contiguityProblem } from './event-run.js';
 import {
@@ -72,7 +73,7 @@ export type SearchResult = Wire<typeof searchResultSchema>;
  * Where a session came from, as search narrows by it: a header's `source.harness`, or `strand`
  * for Strand's own sessions (no `source`).
  */
-export const SEARCH_HARNESSES = ['claude-code', 'codex', 'gemini', 'strand'] as const;
+export const SEARCH_HARNESSES = [...SOURCE_HARNESSES, 'strand'] as const;
 export type SearchHarness = (typeof SEARCH_HARNESSES)[number];
 
 /**

@@ -1,7 +1,8 @@
+import { SOURCE_HARNESSES } from '@strand/session';
 import type { SessionListRow } from '@strand/protocol';
 
 /** The harness a session came from, as far as Strand can tell today. */
-export const SESSION_SOURCES = ['strand', 'claude-code', 'codex', 'gemini'] as const;
+export const SESSION_SOURCES = ['strand', ...SOURCE_HARNESSES] as const;
 export type SessionSource = (typeof SESSION_SOURCES)[number];
 
 /**
