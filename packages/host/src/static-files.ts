@@ -1,17 +1,6 @@
-import { createReadStream, promises as fsp } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.json': 'application/json',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-};
+import sirv from 'sirv';
 
 /**
  * The web UI's own routes (`/sessions/<encodeURIComponent(id)>`, optionally `?seq=N`): always the
@@ -21,46 +10,49 @@ export function isPageRoute(pathname: string): boolean {
   return pathname === '/sessions' || pathname.startsWith('/sessions/');
 }
 
+const PAGE = '/index.html';
+
+/** Serves one built web folder's files. */
+export type StaticFiles = (request: IncomingMessage, response: ServerResponse) => void;
+
+// sirv names only HTML's charset (without the space); the UI's text files are all UTF-8.
+const TEXT_TYPES: Readonly<Record<string, string>> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+};
+
 /**
- * Serves a built web folder: the UI's routes and unknown paths get index.html (a single-page app),
- * anything else the file it names. Never leaves `root`; a malformed %-escape is 400, not a 500.
+ * A built web folder served by `sirv`: the files it holds when the host starts (it lists them
+ * once, so no request path can name anything else — `..` included), with ETags; the UI's routes
+ * and unknown extensionless paths get index.html (a single-page app). A malformed %-escape is 400.
  */
-export async function serveStatic(
-  root: string,
-  request: IncomingMessage,
-  response: ServerResponse,
-): Promise<void> {
-  const url = new URL(request.url ?? '/', 'http://host');
-  let file = path.join(root, 'index.html');
-  if (!isPageRoute(url.pathname)) {
-    let pathname: string;
-    try {
-      pathname = decodeURIComponent(url.pathname);
-    } catch {
-      response.writeHead(400, { 'content-type': 'text/plain' }).end('malformed path');
-      return;
-    }
-    file = path.resolve(root, '.' + pathname);
-    if (file !== root && !file.startsWith(root + path.sep)) {
-      response.writeHead(403).end();
-      return;
-    }
-  }
-  let stat = await fsp.stat(file).catch(() => undefined);
-  if (stat === undefined || stat.isDirectory()) {
-    file = path.join(root, 'index.html');
-    stat = await fsp.stat(file).catch(() => undefined);
-  }
-  if (stat === undefined) {
-    response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-    return;
-  }
-  const page = file === path.join(root, 'index.html');
-  response.writeHead(200, {
-    'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
-    'content-length': stat.size,
-    // The page names its hashed assets: a cached copy would load a previous build's bundle.
-    ...(page ? { 'cache-control': 'no-cache' } : {}),
+export function staticFiles(root: string): StaticFiles {
+  const serve = sirv(root, {
+    single: true,
+    etag: true,
+    setHeaders(response, pathname) {
+      // Only the page is served for a path without an extension (the single-page fallback).
+      const extension = path.extname(pathname) || '.html';
+      const type = TEXT_TYPES[extension];
+      if (type !== undefined) response.setHeader('content-type', type);
+      // The page names its hashed assets: a cached copy would load a previous build's bundle.
+      if (extension === '.html') response.setHeader('cache-control', 'no-cache');
+    },
   });
-  createReadStream(file).pipe(response);
+  return (request, response) => {
+    const url = new URL(request.url ?? '/', 'http://host');
+    if (isPageRoute(url.pathname)) request.url = PAGE;
+    else {
+      try {
+        decodeURIComponent(url.pathname);
+      } catch {
+        response.writeHead(400, { 'content-type': 'text/plain' }).end('malformed path');
+        return;
+      }
+    }
+    serve(request, response, () => {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+    });
+  };
 }

@@ -103,6 +103,17 @@ describe('the web UI routes', () => {
     expect((await get(port, '/sessions/%E0%A4%A')).body).toBe(INDEX);
   });
 
+  it('answers a repeated request with 304 by its ETag, and an unknown file with 404', async () => {
+    const { port } = await edge();
+    const first = await get(port, '/assets/app.js');
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^W\/"/);
+    const again = await get(port, '/assets/app.js', { 'if-none-match': etag });
+    expect(again.status).toBe(304);
+    expect(again.body).toBe('');
+    expect((await get(port, '/assets/missing.js')).status).toBe(404);
+  });
+
   it('refuses a deep link carrying a foreign Host (DNS rebinding), and a foreign Origin on /rpc', async () => {
     const { port } = await edge();
     const page = await get(port, '/sessions/abc?seq=3', { host: `evil.example:${port}` });

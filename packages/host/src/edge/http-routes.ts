@@ -1,5 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { serveStatic } from '../static-files.js';
+import { staticFiles } from '../static-files.js';
 import { checkPageRequest } from './access.js';
 import type { AccessPolicy } from './origin-check.js';
 import { movePageTokenToCookie } from './page-token.js';
@@ -25,6 +25,7 @@ export interface AuthStatus {
 
 /** `/health`, `/auth`, the token-to-cookie redirect, and the web UI's files. */
 export function httpRoutes(options: HttpRoutesOptions): RequestListener {
+  const files = options.webRoot === undefined ? undefined : staticFiles(options.webRoot);
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const access = checkPageRequest(options.policy, request);
     if (access.kind === 'refused') {
@@ -52,11 +53,11 @@ export function httpRoutes(options: HttpRoutesOptions): RequestListener {
       return;
     }
     if (options.gate.required && movePageTokenToCookie(request, response, options.gate.cookieName)) return;
-    if (options.webRoot === undefined) {
+    if (files === undefined) {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('no web UI configured');
       return;
     }
-    await serveStatic(options.webRoot, request, response);
+    files(request, response);
   };
   return (request, response) => {
     handle(request, response).catch(() => {

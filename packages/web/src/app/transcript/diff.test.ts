@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { editView, lineDiff, patchLines } from './diff.js';
 
@@ -8,6 +9,32 @@ describe('lineDiff', () => {
   it('keeps shared lines and marks the changed ones', () => {
     expect(render(lineDiff('a\nb\nc\nd', 'a\nB\nc\nd\ne'))).toEqual([' a', '-b', '+B', ' c', ' d', '+e']);
   });
+  it('its kept and deleted lines are the old text, its kept and added lines the new (property)', () => {
+    const text = fc
+      .array(fc.constantFrom('a', 'b', 'c', '', 'dd'), { maxLength: 30 })
+      .map((l) => l.join('\n'));
+    fc.assert(
+      fc.property(text, text, (before, after) => {
+        const lines = lineDiff(before, after);
+        const side = (skip: string): string =>
+          lines
+            .filter((line) => line.kind !== skip)
+            .map((line) => line.text)
+            .join('\n');
+        expect(side('add')).toBe(before);
+        expect(side('del')).toBe(after);
+      }),
+    );
+  });
+
+  it('past the size bound, deletes everything old and adds everything new', () => {
+    const before = Array.from({ length: 2_500 }, (_, i) => `old ${i}`).join('\n');
+    const after = Array.from({ length: 2_500 }, (_, i) => `new ${i}`).join('\n');
+    const lines = lineDiff(before, after);
+    expect(lines.slice(0, 2_500).every((line) => line.kind === 'del')).toBe(true);
+    expect(lines.slice(2_500).every((line) => line.kind === 'add')).toBe(true);
+  });
+
   it('diffs from and to empty text', () => {
     expect(render(lineDiff('', 'x\ny'))).toEqual(['+x', '+y']);
     expect(render(lineDiff('x', ''))).toEqual(['-x']);

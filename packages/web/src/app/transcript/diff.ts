@@ -1,62 +1,31 @@
+import { diffArrays } from 'diff';
+
 /** A line diff for edit-like tool calls: the old and new text of one edit, line by line. */
 export interface DiffLine {
   readonly kind: 'same' | 'add' | 'del';
   readonly text: string;
 }
 
-const MAX_CELLS = 4_000_000;
+/**
+ * How many lines may differ before the diff gives up (Myers' algorithm costs about the text's
+ * length times this): past it, everything old is deleted, then everything new added.
+ */
+const MAX_EDIT_LINES = 2_000;
 
-/** Longest-common-subsequence line diff; past a size bound, everything old deleted then new added. */
+/** A line diff (jsdiff's Myers diff); past a size bound, everything old deleted then new added. */
 export function lineDiff(before: string, after: string): DiffLine[] {
   const a = before === '' ? [] : before.split('\n');
   const b = after === '' ? [] : after.split('\n');
-  let start = 0;
-  while (start < a.length && start < b.length && a[start] === b[start]) start++;
-  let endA = a.length;
-  let endB = b.length;
-  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
-    endA--;
-    endB--;
-  }
-  const head: DiffLine[] = a.slice(0, start).map((text) => ({ kind: 'same', text }));
-  const tail: DiffLine[] = a.slice(endA).map((text) => ({ kind: 'same', text }));
-  const midA = a.slice(start, endA);
-  const midB = b.slice(start, endB);
-  const n = midA.length;
-  const m = midB.length;
-  if (n * m > MAX_CELLS) {
+  const changes = diffArrays(a, b, { maxEditLength: MAX_EDIT_LINES });
+  if (changes === undefined)
     return [
-      ...head,
-      ...midA.map((text): DiffLine => ({ kind: 'del', text })),
-      ...midB.map((text): DiffLine => ({ kind: 'add', text })),
-      ...tail,
+      ...a.map((text): DiffLine => ({ kind: 'del', text })),
+      ...b.map((text): DiffLine => ({ kind: 'add', text })),
     ];
-  }
-  const width = m + 1;
-  const lcs = new Uint32Array((n + 1) * width);
-  for (let i = n - 1; i >= 0; i--)
-    for (let j = m - 1; j >= 0; j--)
-      lcs[i * width + j] =
-        midA[i] === midB[j]
-          ? lcs[(i + 1) * width + j + 1]! + 1
-          : Math.max(lcs[(i + 1) * width + j]!, lcs[i * width + j + 1]!);
-  const middle: DiffLine[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < n || j < m) {
-    if (i < n && j < m && midA[i] === midB[j]) {
-      middle.push({ kind: 'same', text: midA[i]! });
-      i++;
-      j++;
-    } else if (i < n && (j === m || lcs[(i + 1) * width + j]! >= lcs[i * width + j + 1]!)) {
-      middle.push({ kind: 'del', text: midA[i]! });
-      i++;
-    } else {
-      middle.push({ kind: 'add', text: midB[j]! });
-      j++;
-    }
-  }
-  return [...head, ...middle, ...tail];
+  return changes.flatMap((change) => {
+    const kind = change.added ? 'add' : change.removed ? 'del' : 'same';
+    return change.value.map((text): DiffLine => ({ kind, text }));
+  });
 }
 
 /** The lines of a unified diff (`apply_patch`-style input), classified by their first character. */
