@@ -83,13 +83,29 @@ function* sourceFiles(dir: string): Generator<string> {
   }
 }
 
+/** Whether `pkg` may reach `target` through the layer table (directly or through others). */
+function dependsOn(pkg: string, target: string, seen = new Set<string>()): boolean {
+  for (const next of ALLOWED[pkg] ?? []) {
+    if (next === target) return true;
+    if (!seen.has(next)) {
+      seen.add(next);
+      if (dependsOn(next, target, seen)) return true;
+    }
+  }
+  return false;
+}
+
 const IMPORT = /(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 const packages = readdirSync(path.join(root, 'packages')).filter((p) =>
   statSync(path.join(root, 'packages', p)).isDirectory(),
 );
 
-/** Test code may also import these: shared test tools, the workload, the base stack's temp fixtures. */
+/**
+ * Test code may also import these: shared test tools, the workload, the base stack's temp
+ * fixtures — except one built on the importing package (the stack's, from `query` or `search`).
+ */
 const TEST_FLOOR = new Set(['test-support', 'harness-bed', 'workload', 'stack']);
+const TEST_HELPERS = new Set(['test-support', 'harness-bed']);
 /** Libraries only test code may load. */
 const TEST_LIBRARIES = /^(?:@strand\/test-support|@strand\/harness-bed|vitest|fast-check)(?:\/|$)/;
 
@@ -173,6 +189,15 @@ for (const pkg of packages) {
         importedStrand.add(dep);
         if (!allowed.includes(target) && !(isTest && TEST_FLOOR.has(target)) && !isProductTest)
           problems.push(`${rel}: ${pkg} may not import ${spec} (wrong-way or undeclared layer)`);
+        else if (
+          !allowed.includes(target) &&
+          !isProductTest &&
+          !TEST_HELPERS.has(target) &&
+          dependsOn(target, pkg)
+        )
+          // A product package's fixture built on this package would run back up (the test
+          // helpers are test code throughout, below everything they test).
+          problems.push(`${rel}: ${pkg} may not import ${spec}: ${target} is built on ${pkg} (a loop)`);
       }
       // Every package declares what it imports: runtime code in dependencies, test code in either.
       if (!runtimeDeps.has(dep) && !(isTest && devDeps.has(dep)) && !undeclared.has(dep))

@@ -50,3 +50,4 @@ export {
   seededSample,
   testSeed,
 } from './seed/test-seed.js';
+export { turn, writeStoredSession, type StoredSessionOptions } from './stored-sessions.js';

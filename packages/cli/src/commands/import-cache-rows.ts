@@ -3,9 +3,7 @@ import { strandRegistry } from '@strand/runtime';
 import { openJsonlPersistence } from '@strand/persistence';
 import { CacheWritePolicy, ProjectionCache } from '@strand/projection-cache';
 import { Session, SessionId, silentLogger, type LogFields } from '@strand/session';
-
-/** The projection cache file of a data folder (beside the logs, as the host opens it). */
-const CACHE_FILE = 'projection-cache.db';
+import { STORE_FILES } from '@strand/stack';
 
 export interface CacheRowsResult {
   /** Sessions whose rows were written. */
@@ -37,7 +35,7 @@ export async function writeImportedCacheRows(
 ): Promise<CacheRowsResult> {
   if (ids.length === 0) return { written: 0, problems: [] };
   const registry = strandRegistry();
-  const cache = ProjectionCache.open({ path: path.join(dataDir, CACHE_FILE), registry });
+  const cache = ProjectionCache.open({ path: path.join(dataDir, STORE_FILES.projectionCache), registry });
   const persistence = await openJsonlPersistence({ root: dataDir });
   const problems: { id: string; reason: string }[] = [];
   const problem = problemRecorder(problems);

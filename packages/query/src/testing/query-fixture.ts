@@ -1,9 +1,12 @@
-import type { JsonlSessionPersistence, SessionPreparations } from '@strand/persistence';
-import type { ProjectionRegistry } from '@strand/projection';
-import type { ProjectionCache } from '@strand/projection-cache';
-import { openTempStack, turn, writeStoredSession } from '@strand/stack/testing';
-import type { Session, SessionEventInput, SessionStore } from '@strand/session';
-import type { ResolutionHooks, SessionQuery } from '../session-query.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { openJsonlPersistence, SessionPreparations, type JsonlSessionPersistence } from '@strand/persistence';
+import { BUILT_IN_UNITS, ProjectionRegistry } from '@strand/projection';
+import { ProjectionCache } from '@strand/projection-cache';
+import { SessionStore, silentLogger, type Session, type SessionEventInput } from '@strand/session';
+import { turn, writeStoredSession } from '@strand/test-support';
+import { SessionQuery, type ResolutionHooks } from '../session-query.js';
 
 /** A real query stack over temp files, for the query package's integration tests. */
 export interface QueryFixture {
@@ -22,14 +25,27 @@ export interface QueryFixture {
 
 export { turn };
 
+/**
+ * Built from the packages query sits on, the way `@strand/stack` composes them (not through it:
+ * the stack depends on query, and a test import back up would be a loop): JSONL + zstd files in a
+ * temp folder, the built-in units, the projection cache in memory.
+ */
 export async function queryFixture(options: { withCache?: boolean } = {}): Promise<QueryFixture> {
   const hooks: ResolutionHooks = {};
-  const stack = await openTempStack({
-    prefix: 'strand-query',
-    queryHooks: hooks,
-    ...(options.withCache === false ? { queryUsesCache: false } : {}),
+  const root = mkdtempSync(path.join(tmpdir(), 'strand-query-'));
+  const persistence = await openJsonlPersistence({ root });
+  const registry = new ProjectionRegistry({ units: BUILT_IN_UNITS, reportError: () => undefined });
+  const cache = ProjectionCache.open({ path: ':memory:', registry });
+  const preparations = new SessionPreparations(persistence);
+  const store = new SessionStore({ logger: silentLogger });
+  const query = new SessionQuery({
+    persistence,
+    preparations,
+    store,
+    registry,
+    hooks,
+    ...(options.withCache === false ? {} : { cache }),
   });
-  const { root, jsonl: persistence, preparations, store, registry, cache, query } = stack;
   return {
     root,
     persistence,
@@ -40,6 +56,14 @@ export async function queryFixture(options: { withCache?: boolean } = {}): Promi
     query,
     hooks,
     storedSession: (id, turns, extra = []) => writeStoredSession(persistence, id, turns, { extra }),
-    close: () => stack.close(),
+    async close() {
+      try {
+        query.close();
+        cache.close();
+        await persistence.close();
+      } finally {
+        rmSync(root, { recursive: true, force: true });
+      }
+    },
   };
 }

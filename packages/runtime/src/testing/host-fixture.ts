@@ -1,7 +1,8 @@
 import { WebSocket } from 'ws';
 import type { JsonlSessionPersistence } from '@strand/persistence';
 import type { ProjectionCache } from '@strand/projection-cache';
-import { openTempStack, turn, writeStoredSession } from '@strand/stack/testing';
+import { openTempStack } from '@strand/stack/testing';
+import { turn, writeStoredSession } from '@strand/test-support';
 import type { NewSessionHeader, Session } from '@strand/session';
 import { startHost, type HostOptions, type HostServices, type RunningHost } from '@strand/host';
 
