@@ -13,6 +13,7 @@ import { startHost, type RunningHost } from '@strand/host';
 import { openStrandRuntime, type StrandRuntime } from '@strand/runtime';
 import { persistenceWriter } from '@strand/persistence';
 import { Session, SessionId, newSessionHeader } from '@strand/session';
+import { eventually } from '@strand/test-support';
 
 let root: string;
 let runtime: StrandRuntime;
@@ -22,12 +23,6 @@ afterEach(async () => {
   await runtime.close();
   rmSync(root, { recursive: true, force: true });
 });
-
-// Polls without a deadline of its own: the test's timeout is the one bound (no wall-clock limits);
-// `what` names the wait in a hung test's stack.
-const until = async (condition: () => boolean, what: string): Promise<void> => {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20, what));
-};
 
 describe('client ↔ host reconnect', () => {
   it('a follow that loses its host mid-stream converges after reconnect: no lost or duplicated seq, a new generation, title frame applied', async () => {
@@ -56,7 +51,7 @@ describe('client ↔ host reconnect', () => {
     await follower.follow(id);
     const first = follower.view.shown!;
     for (let i = 20; i < 25; i++) await session.append({ type: 'x/tick', data: { i } });
-    await until(() => follower.view.shown?.cursor === 25, 'live frames before the drop');
+    await eventually(() => follower.view.shown?.cursor === 25, 'live frames before the drop');
 
     await host.close();
     host = undefined;
@@ -66,7 +61,7 @@ describe('client ↔ host reconnect', () => {
     host = await startHost({ services: runtime.services, port });
     for (let i = 41; i < 45; i++) await session.append({ type: 'x/tick', data: { i } });
 
-    await until(
+    await eventually(
       () => follower.view.shown?.cursor === session.cursor && follower.view.phase === 'following',
       'convergence after reconnect',
     );

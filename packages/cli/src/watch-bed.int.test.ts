@@ -14,8 +14,9 @@ import {
   type ScenarioDefinition,
 } from '@strand/harness-bed';
 import type { WireEvent } from '@strand/protocol';
+import { eventually } from '@strand/test-support';
 import { RpcTestClient } from '@strand/runtime/testing';
-import { follow, listed, oneShot, plain, serveWatching, until } from './testing/serve-watch.js';
+import { follow, listed, oneShot, plain, serveWatching } from './testing/serve-watch.js';
 import type { StrandProcess } from './testing/strand-process.js';
 
 /**
@@ -77,7 +78,7 @@ describe('strand serve --watch over a real harness', { timeout: 300_000 }, () =>
         workspace,
         async afterPrompt(run, prompt) {
           if (followed === undefined) {
-            await until(
+            await eventually(
               async () => (await listed(client)).some((r) => r.header.source?.sourceId === run.sessionId),
               `the ${harness} session listed`,
             );
@@ -85,7 +86,7 @@ describe('strand serve --watch over a real harness', { timeout: 300_000 }, () =>
             followed = await follow(client, sessionId);
           }
           const seen = followed;
-          await until(
+          await eventually(
             () => promptOf(seen.events(), prompt.text),
             `the prompt "${prompt.text}" at the follower`,
           ).catch((error: unknown) => {
@@ -96,7 +97,7 @@ describe('strand serve --watch over a real harness', { timeout: 300_000 }, () =>
       });
       const expected = await oneShot(harness, root, path.join(folders, 'fresh'));
       const want = expected.get(sessionId!)!.events;
-      await until(() => followed!.events().length >= want.length, 'the follower to receive every event');
+      await eventually(() => followed!.events().length >= want.length, 'the follower to receive every event');
       expect(plain(followed!.events())).toEqual(want);
     });
   }

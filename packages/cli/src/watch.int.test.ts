@@ -7,8 +7,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Harness } from '@strand/import';
 import { codexRollout } from '@strand/import/testing/synthetic';
 import type { SessionListRow } from '@strand/protocol';
+import { eventually } from '@strand/test-support';
 import { RpcTestClient } from '@strand/runtime/testing';
-import { follow, listed, oneShot, plain, serveWatching, storeOf, until } from './testing/serve-watch.js';
+import { follow, listed, oneShot, plain, serveWatching, storeOf } from './testing/serve-watch.js';
 import { strandAsync, type StrandProcess } from './testing/strand-process.js';
 
 /**
@@ -139,7 +140,10 @@ describe('strand serve --watch', () => {
       const { rpcUrl } = await serve(c.harness, src, data);
       const client = await RpcTestClient.open(rpcUrl);
       clients.push(client);
-      await until(async () => (await listed(client)).some((r) => r.id === c.id), `session ${c.id} listed`);
+      await eventually(
+        async () => (await listed(client)).some((r) => r.id === c.id),
+        `session ${c.id} listed`,
+      );
       const followed = await follow(client, c.id);
       await appendLines(file, c.source, c.first, lines.length);
       if (c.harness === 'claude-code') {
@@ -154,10 +158,10 @@ describe('strand serve --watch', () => {
       }
       const expected = await oneShot(c.harness, src, fresh);
       const want = expected.get(c.id)!.events;
-      await until(() => followed.events().length >= want.length, 'the follower to receive every event');
+      await eventually(() => followed.events().length >= want.length, 'the follower to receive every event');
       expect(plain(followed.events())).toEqual(want);
       if (c.harness === 'claude-code') {
-        await until(
+        await eventually(
           async () => (await listed(client)).filter((r) => r.header.parentSession === c.id).length === 2,
           'both subagent children listed under the parent',
         );
@@ -183,7 +187,7 @@ describe('strand serve --watch', () => {
     const { rpcUrl } = await serve('codex', src, data);
     const client = await RpcTestClient.open(rpcUrl);
     clients.push(client);
-    await until(
+    await eventually(
       async () => (await listed(client)).find((r) => r.id === id)?.hints?.values.title !== undefined,
       'the title hint',
     );
@@ -200,13 +204,13 @@ describe('strand serve --watch', () => {
     const client = await RpcTestClient.open(first.rpcUrl);
     clients.push(client);
     const id = 'codex-01a00000-0000-7000-8000-000000000001';
-    await until(async () => (await listed(client)).some((r) => r.id === id), 'the session listed');
+    await eventually(async () => (await listed(client)).some((r) => r.id === id), 'the session listed');
     const followed = await follow(client, id);
     const half = Math.floor(lines.length / 2);
     const writing = appendLines(file, CODEX_FILE, 3, lines.length, 20);
     // Kill the host once it has ingested some of the appended lines, while the writer goes on.
     const seen = followed.events().length;
-    await until(() => followed.events().length > seen, 'some appended events to arrive');
+    await eventually(() => followed.events().length > seen, 'some appended events to arrive');
     first.host.kill('SIGKILL');
     expect(await first.host.exited).toBeNull();
     await writing;

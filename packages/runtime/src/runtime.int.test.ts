@@ -9,6 +9,7 @@ import { turn, type RpcTestClient } from './testing/host-fixture.js';
 import { startTestHost, type TestHost } from './testing/test-host.js';
 import type { RuntimeOptions } from './runtime-options.js';
 import { openStrandRuntime, type StrandRuntime } from './strand-runtime.js';
+import { eventually } from '@strand/test-support';
 
 let t: TestHost | undefined;
 let runtime: StrandRuntime;
@@ -37,26 +38,26 @@ async function stored(
   return session;
 }
 
-// Polls without a deadline of its own: the test's timeout is the one bound (no wall-clock limits).
-const until = async (condition: () => boolean): Promise<void> => {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
-};
-
 describe('promotion by follow', () => {
   it('only an interactive follow promotes a cold ordinary session, after its snapshot was delivered, without a second read', async () => {
     const client = await start();
     await stored('cold', 3);
     const inspect = vi.spyOn(runtime.services.persistence, 'inspect');
+    const promote = vi.spyOn(runtime.agents, 'promote');
     const readOnly = await client.call<FollowSnapshot>('session.follow', { id: 'cold' });
     expect(readOnly.live).toBe(false);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // A promotion starts once the reply is sent, before the host reads this connection's next
+    // request: after a round trip it was started or never will be.
+    await client.call('catalog.models');
+    expect(promote).not.toHaveBeenCalled();
     expect(runtime.services.store.has(SessionId('cold'))).toBe(false);
     const interactive = await client.call<FollowSnapshot>('session.follow', {
       id: 'cold',
       interactive: true,
     });
     expect(interactive.live).toBe(false); // the snapshot describes the cold cut it was read at
-    await until(() => runtime.services.store.has(SessionId('cold')));
+    await eventually(() => runtime.services.store.has(SessionId('cold')));
+    expect(promote).toHaveBeenCalledTimes(1); // the spy sees the one path that promotes
     // One decode in all: the read-only follow's; the interactive observation and the publication reused it.
     expect(inspect).toHaveBeenCalledTimes(1);
     const state = await client.waitFor(
@@ -71,7 +72,7 @@ describe('promotion by follow', () => {
     expect(replyIndex).toBeLessThan(client.frames.indexOf(state));
     // Unfollowing releases the agent: the session settles back to cold.
     await client.call('session.unfollow', { followId: interactive.followId });
-    await until(() => !runtime.services.store.has(SessionId('cold')));
+    await eventually(() => !runtime.services.store.has(SessionId('cold')));
   });
 
   it('list, search, page, fork and subagent listing never promote; a child is never promoted by a follow', async () => {
@@ -79,13 +80,17 @@ describe('promotion by follow', () => {
     await stored('parent', 2);
     await stored('kid', 1, { origin: 'subagent', parentSession: SessionId('parent'), delegationDepth: 1 });
     await runtime.searchReady;
+    const promote = vi.spyOn(runtime.agents, 'promote');
+    const activate = vi.spyOn(runtime.agents, 'activate');
     await client.call('session.list');
     await client.call('session.search', { query: 'prompt' });
     await client.call('session.page', { id: 'parent', fromSeq: 0, toSeq: 3 });
     await client.call('session.fork', { id: 'parent', atSeq: 1 });
     await client.call('subagent.list', { id: 'parent' });
     await client.call('session.follow', { id: 'kid', interactive: true });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await client.call('catalog.models'); // see above: a promotion would have started by now
+    expect(promote).not.toHaveBeenCalled();
+    expect(activate).not.toHaveBeenCalled();
     expect(runtime.services.store.size).toBe(0);
   });
 });

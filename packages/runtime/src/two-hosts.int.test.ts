@@ -12,6 +12,7 @@ import { SessionId, SessionSeq, newSessionHeader, type SessionEvent } from '@str
 import { RpcTestClient } from './testing/host-fixture.js';
 import { startHost, type RunningHost } from '@strand/host';
 import { openStrandRuntime, type StrandRuntime } from './strand-runtime.js';
+import { eventually } from '@strand/test-support';
 
 interface TestHost {
   readonly runtime: StrandRuntime;
@@ -66,11 +67,6 @@ describe.skipIf(noPostgres)('two hosts sharing one PostgreSQL database', () => {
     } finally {
       await client.end();
     }
-  };
-  // Polls without a deadline of its own: the test's timeout is the only bound, so a slow box
-  // makes a test slower, never red.
-  const until = async (condition: () => boolean | Promise<boolean>): Promise<void> => {
-    while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 20));
   };
   const leaseExpiry = async (id: string): Promise<number | undefined> => {
     const client = new pg.Client({ connectionString: db.url });
@@ -157,7 +153,7 @@ describe.skipIf(noPostgres)('two hosts sharing one PostgreSQL database', () => {
     expect(freed).toMatchObject({ live: false, busy: false });
     expect(freed).not.toHaveProperty('ownedElsewhere');
     await b.client.call('session.prompt', { id, text: 'now host B works on it' });
-    await until(() => b.runtime.agents.agent(id) === undefined);
+    await eventually(() => b.runtime.agents.agent(id) === undefined);
     const stored = (await b.runtime.services.persistence.inspect(id)).events;
     const prompts = stored
       .filter((e) => e.type === 'user/message')
@@ -182,7 +178,7 @@ describe.skipIf(noPostgres)('two hosts sharing one PostgreSQL database', () => {
     const caughtUp = (): boolean => received().at(-1)?.seq === lease.agent.session.events.length - 1;
 
     for (let n = 0; n < 3; n++) await lease.agent.prompt(`turn number ${n}`);
-    await until(caughtUp);
+    await eventually(caughtUp);
     const expected = (): unknown[] =>
       JSON.parse(JSON.stringify(lease.agent.session.events.slice(snapshot.cursor))) as unknown[];
     expect(received()).toEqual(expected());
@@ -202,14 +198,14 @@ describe.skipIf(noPostgres)('two hosts sharing one PostgreSQL database', () => {
     await admin(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
     try {
       await admin('SELECT pg_terminate_backend($1)', [feed.backendPid]);
-      await until(() => !feed.connected);
+      await eventually(() => !feed.connected);
       await lease.agent.prompt('written while B was not listening');
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(caughtUp()).toBe(false); // the announcements were missed…
     } finally {
       await admin(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
     }
-    await until(caughtUp); // …and the reconnect's resync read the gap by seq
+    await eventually(caughtUp); // …and the reconnect's resync read the gap by seq
     expect(feed.connected).toBe(true);
     expect(received()).toEqual(expected());
     expect(b.client.frames.some((m) => m.method === 'follow.resync')).toBe(false);
@@ -291,7 +287,7 @@ describe.skipIf(noPostgres)('two hosts sharing one PostgreSQL database', () => {
     }
     await b.client.call('session.prompt', { id, text: 'B took over' });
     await a.runtime.coordination!.leases.renew();
-    await until(() => !lease.agent.attached);
+    await eventually(() => !lease.agent.attached);
     expect(a.runtime.services.store.has(id)).toBe(false);
     expect(a.runtime.coordination!.leases.holds(id)).toBe(false);
     // A's own client no longer sees the session live here.
@@ -321,7 +317,7 @@ describe.skipIf(noPostgres)('two hosts sharing one PostgreSQL database', () => {
     });
     // Alive: its lease is renewed past the expiry it was first granted.
     const granted = (await leaseExpiry(id))!;
-    await until(async () => ((await leaseExpiry(id)) ?? 0) > granted);
+    await eventually(async () => ((await leaseExpiry(id)) ?? 0) > granted);
     expect(await rowOf(b.client, id)).toMatchObject({ ownedElsewhere: true, busy: true });
     expect((await b.client.request('session.prompt', { id, text: 'too early' })).error?.data).toMatchObject({
       code: 'SESSION_OWNED_ELSEWHERE',
@@ -339,12 +335,12 @@ describe.skipIf(noPostgres)('two hosts sharing one PostgreSQL database', () => {
     });
     // Nobody renews a dead host's lease: its last expiry stands, on the database clock.
     const lastExpiry = (await leaseExpiry(id))!;
-    await until(
+    await eventually(
       async () =>
         (await b.client.request('session.prompt', { id, text: 'taken over by B' })).error === undefined,
     );
     expect(await databaseNow()).toBeGreaterThanOrEqual(lastExpiry);
-    await until(() => b.runtime.agents.agent(SessionId(id)) === undefined);
+    await eventually(() => b.runtime.agents.agent(SessionId(id)) === undefined);
     const stored = (await b.runtime.services.persistence.inspect(SessionId(id))).events;
     const prompts = stored
       .filter((e) => e.type === 'user/message')

@@ -51,3 +51,4 @@ export {
   testSeed,
 } from './seed/test-seed.js';
 export { turn, writeStoredSession, type StoredSessionOptions } from './stored-sessions.js';
+export { eventually, HANG_GUARD_MS } from './wait/eventually.js';

@@ -128,6 +128,7 @@ export class AgentController {
     };
     this.#settler = new Settler({
       idleDetachMs: nonNegativeInteger(options.idleDetachMs ?? 0, 'idleDetachMs'),
+      ...(options.timers === undefined ? {} : { timers: options.timers }),
       flush: () => this.#flush(),
       detach: (agent) => this.#detach(agent),
       cacheWrites: this.#cacheWrites,

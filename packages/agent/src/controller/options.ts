@@ -44,6 +44,8 @@ export interface AgentControllerOptions {
   readonly ownership?: SessionOwnership;
   /** How long a settled agent stays attached before it detaches (default 0: at once). */
   readonly idleDetachMs?: number;
+  /** The timers of that grace period (default: the process's, unref'd); tests pass a manual clock. */
+  readonly timers?: GraceTimers;
   readonly newSessionId?: () => SessionId;
   readonly now?: () => number;
   /** Failures nobody awaits (a flush before detach, a title append). Default: `logger`. */
@@ -79,3 +81,9 @@ export type AgentChange =
   | { readonly kind: 'draft'; readonly agent: Agent; readonly step: SessionSeq; readonly text: string };
 
 export const DEFAULT_MAX_STEPS = 16;
+
+/** The timers a grace period is measured with (`setTimeout`'s pair, injectable). */
+export interface GraceTimers {
+  setTimeout(fire: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}

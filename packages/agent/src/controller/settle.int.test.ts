@@ -1,3 +1,4 @@
+import { ManualClock } from '@strand/test-support';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SessionLogOffset } from '@strand/session';
 import { agentFixture, type AgentFixture } from '../testing/agent-fixture.js';
@@ -106,12 +107,15 @@ describe('settling: detach after the agent is idle with no lease', () => {
   });
 
   it('idleDetachMs keeps a settled agent attached for a grace period', async () => {
-    f = await agentFixture({ idleDetachMs: 50 });
+    const clock = new ManualClock();
+    f = await agentFixture({ idleDetachMs: 50, timers: clock });
     const lease = await f.controller.create();
     await lease.agent.prompt('one');
     lease.release();
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await clock.whenArmed();
+    clock.advance(49);
     expect(f.store.has(lease.agent.id)).toBe(true);
+    clock.advance(1);
     await f.controller.whenSettled();
     expect(f.store.has(lease.agent.id)).toBe(false);
   });

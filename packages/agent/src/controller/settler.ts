@@ -1,8 +1,17 @@
 import type { LiveAgent } from './live-agent.js';
+import type { GraceTimers } from './options.js';
+
+/** The process's timers; a pending detach never keeps the process alive. */
+const PROCESS_TIMERS: GraceTimers = {
+  setTimeout: (fire, ms) => setTimeout(fire, ms).unref(),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
 
 export interface SettlerDeps {
   /** Delay between settling and detaching; 0 detaches at once. */
   readonly idleDetachMs: number;
+  /** Default: the process's timers. */
+  readonly timers?: GraceTimers;
   /** `SessionPersistence.flush`, reporting (not throwing) a failure. */
   flush(): Promise<void>;
   detach(agent: LiveAgent): void;
@@ -20,7 +29,7 @@ export interface SettlerDeps {
  */
 export class Settler {
   readonly #deps: SettlerDeps;
-  readonly #timers = new Map<ReturnType<typeof setTimeout>, () => void>();
+  readonly #timers = new Map<unknown, () => void>();
 
   constructor(deps: SettlerDeps) {
     this.#deps = deps;
@@ -45,7 +54,7 @@ export class Settler {
   /** Ends every grace period now (shutdown). */
   wakeAll(): void {
     for (const [handle, wake] of this.#timers) {
-      clearTimeout(handle);
+      (this.#deps.timers ?? PROCESS_TIMERS).clearTimeout(handle);
       wake();
     }
     this.#timers.clear();
@@ -53,12 +62,10 @@ export class Settler {
 
   #grace(): Promise<void> {
     return new Promise((resolve) => {
-      const handle = setTimeout(() => {
+      const handle = (this.#deps.timers ?? PROCESS_TIMERS).setTimeout(() => {
         this.#timers.delete(handle);
         resolve();
       }, this.#deps.idleDetachMs);
-      // A pending detach must never keep a process alive.
-      handle.unref();
       this.#timers.set(handle, resolve);
     });
   }

@@ -4,10 +4,10 @@ import type { AgentEvent } from '../agent.js';
 import { isAgentError } from '../errors.js';
 import type { ModelRequest } from '../model/model.js';
 import { ScriptedModel } from '../model/scripted/scripted-model.js';
-import { until } from '../testing/until.js';
 import { agentFixture, typesOf, type AgentFixture } from '../testing/agent-fixture.js';
 import { defineTool } from '../tools/tool.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
+import { eventually } from '@strand/test-support';
 
 let f: AgentFixture;
 afterEach(async () => {
@@ -268,7 +268,7 @@ describe('cancellation and failures', () => {
       if (event.kind === 'draft') draft = event.text;
     });
     const running = lease.agent.prompt('take your time');
-    await until(() => draft === 'partial answer');
+    await eventually(() => draft === 'partial answer');
     expect(lease.agent.cancel()).toBe(true);
     const outcome = await running;
     expect(outcome.reason).toBe('aborted');
@@ -298,7 +298,7 @@ describe('cancellation and failures', () => {
     });
     const lease = await f.controller.create();
     const running = lease.agent.prompt('two calls');
-    await until(() => lease.agent.session.events.some((e) => e.type === 'tool/call'));
+    await eventually(() => lease.agent.session.events.some((e) => e.type === 'tool/call'));
     lease.agent.cancel();
     expect((await running).reason).toBe('aborted');
     const results = dataOf(lease.agent.session.events, 'tool/result');
@@ -361,7 +361,7 @@ describe('cancellation and failures', () => {
     f = await agentFixture({ model: deaf });
     const lease = await f.controller.create();
     const running = lease.agent.prompt('x');
-    await until(() => lease.agent.session.events.some((e) => e.type === 'request/header'));
+    await eventually(() => lease.agent.session.events.some((e) => e.type === 'request/header'));
     lease.agent.cancel();
     expect((await running).reason).toBe('aborted');
     lease.release();

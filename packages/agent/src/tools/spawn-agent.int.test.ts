@@ -3,8 +3,8 @@ import { listChildren } from '@strand/subagent';
 import { checkLogInvariants, SessionId, type SessionEvent } from '@strand/session';
 import type { ModelRequest } from '../model/model.js';
 import { ScriptedModel } from '../model/scripted/scripted-model.js';
-import { until } from '../testing/until.js';
 import { agentFixture, type AgentFixture } from '../testing/agent-fixture.js';
+import { eventually } from '@strand/test-support';
 
 let f: AgentFixture;
 afterEach(async () => {
@@ -166,7 +166,7 @@ describe('spawn_agent', () => {
     });
     const parent = await f.controller.create();
     const running = parent.agent.prompt(spawnLine({ task: 'slow work' }));
-    await until(
+    await eventually(
       () =>
         f.controller.agent(SessionId('s-2'))?.session.events.some((e) => e.type === 'request/header') ===
         true,

@@ -90,23 +90,6 @@ export async function follow(
   };
 }
 
-/**
- * Waits for a condition the host reaches on its own (a hang guard, never a timing assertion). The
- * guard is generous: a loaded 2-core CI machine once took longer than 20 s for a Gemini CLI prompt
- * to reach the follower through the watcher, on a run that passed alone in 14 s.
- */
-export async function until(
-  condition: () => boolean | Promise<boolean>,
-  what: string,
-  timeoutMs = 60_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 export async function listed(client: RpcTestClient): Promise<SessionListRow[]> {
   return (await client.call<{ sessions: SessionListRow[] }>('session.list')).sessions;
 }

@@ -2,11 +2,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { FollowDraftParams, FollowSnapshot, WireEvent } from '@strand/protocol';
 import { SessionId } from '@strand/session';
 import {
+  eventually,
   FaultyPersistence,
   ManualClock,
   mockChatServer,
-  pacedAnswer,
   type MockChatServer,
+  pacedAnswer,
 } from '@strand/test-support';
 import type { RpcTestClient } from '../testing/host-fixture.js';
 import { startTestHost, type TestHost } from '../testing/test-host.js';
@@ -74,13 +75,6 @@ const draftsOf = (client: RpcTestClient, followId: string): FollowDraftParams[] 
 /** Every frame the host sent before this reply is already recorded (one socket, in order). */
 const roundTrip = (client: RpcTestClient): Promise<unknown> => client.call('catalog.models');
 
-const until = async (condition: () => boolean): Promise<void> => {
-  for (let i = 0; !condition(); i++) {
-    if (i > 1000) throw new Error('condition never held');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-};
-
 describe('follow.draft', () => {
   it('streams the step text after its durable step/start, paced by the clock, and the message settles it', async () => {
     // The stream's end is held too: the step's message must not be delivered before the draft of
@@ -113,7 +107,7 @@ describe('follow.draft', () => {
     // Inside the interval drafts coalesce: the agent offered two more, the wire carries none yet.
     endpoint.next();
     endpoint.next();
-    await until(() => offered.at(-1) === 'Hello, world');
+    await eventually(() => offered.at(-1) === 'Hello, world');
     await roundTrip(client);
     expect(draftsOf(client, followId).map((d) => d.text)).toEqual(['Hel']);
     clock.advance(50);
@@ -122,7 +116,7 @@ describe('follow.draft', () => {
 
     // A draft still pending when the step's message is delivered is dropped, never sent after it.
     endpoint.next();
-    await until(() => offered.at(-1) === 'Hello, world!');
+    await eventually(() => offered.at(-1) === 'Hello, world!');
     expect(clock.pending).toBe(1);
     endpoint.next(); // the stream ends: the step's message is delivered
     await runtime!.agents.whenSettled();
@@ -194,11 +188,11 @@ describe('follow.draft', () => {
     await reader.call('session.unfollow', { followId: old.followId });
 
     endpoint.next();
-    await until(() => offered.length === 2);
+    await eventually(() => offered.length === 2);
     clock.advance(50);
     const again = await reader.call<FollowSnapshot>('session.follow', { id });
     endpoint.next();
-    await until(() => offered.length === 3);
+    await eventually(() => offered.length === 3);
     clock.advance(50);
     await reader.waitFor(
       (m) => m.method === 'follow.draft' && (m.params as FollowDraftParams).followId === again.followId,

@@ -1,4 +1,5 @@
 import { SessionId } from '@strand/session';
+import { eventually } from '@strand/test-support';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { listingStack, type ListingStack } from '../testing/listing-stack.js';
 import { listChildren } from './list-children.js';
@@ -9,7 +10,12 @@ import { listDescendants } from './list-descendants.js';
 
 let stack: ListingStack;
 const P = SessionId('parent');
-const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 50));
+/** Every lease the listing took is given back: the reads still running when it was cancelled end and dispose. */
+const allDisposed = (): Promise<void> =>
+  eventually(
+    () => stack.query.outstandingLeases === 0 && stack.preparations.stats().outstandingLeases === 0,
+    'every observation disposed',
+  );
 
 beforeEach(async () => {
   stack = await listingStack();
@@ -51,9 +57,9 @@ describe('cancellation', () => {
       code: 'CANCELLED',
     });
     expect(stack.observed.observed).toEqual(['c0', 'c1', 'c2', 'c3']);
-    await settle();
-    expect(stack.query.outstandingLeases).toBe(0);
-    expect(stack.preparations.stats().outstandingLeases).toBe(0);
+    await allDisposed();
+    // Still: no read started after the abort, even once the running ones ended.
+    expect(stack.observed.observed).toEqual(['c0', 'c1', 'c2', 'c3']);
   });
 
   it('a read that settles after the abort is rejected as CANCELLED and its observation disposed', async () => {
@@ -65,9 +71,7 @@ describe('cancellation', () => {
       (e: unknown) => e,
     );
     expect(error).toMatchObject({ code: 'CANCELLED' });
-    await settle();
-    expect(stack.query.outstandingLeases).toBe(0);
-    expect(stack.preparations.stats().outstandingLeases).toBe(0);
+    await allDisposed();
   });
 
   it('the query’s abort code is normalized to CANCELLED with the original as cause', async () => {
@@ -92,7 +96,6 @@ describe('cancellation', () => {
     await expect(listDescendants(stack.ctxWithoutCache, P, controller.signal)).rejects.toMatchObject({
       code: 'CANCELLED',
     });
-    await settle();
-    expect(stack.query.outstandingLeases).toBe(0);
+    await allDisposed();
   });
 });
