@@ -1,4 +1,5 @@
 import type { CoreEventType } from './core-events.js';
+import { isRecord } from './json-shape.js';
 
 /**
  * The fast path of the core vocabulary's checks, run on every append: the verdicts of
@@ -8,14 +9,12 @@ import type { CoreEventType } from './core-events.js';
  * valid, near-valid and arbitrary data, so a change to one that the other lacks fails there.
  * Each returns undefined when valid, or a short reason.
  */
-type Check = (data: Record<string, unknown>) => string | undefined;
+type Check = (data: Readonly<Record<string, unknown>>) => string | undefined;
 
-const isObj = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): v is string => typeof v === 'string';
 const count = (v: unknown): boolean => Number.isSafeInteger(v) && (v as number) >= 0;
 
-function onlyKeys(data: Record<string, unknown>, allowed: readonly string[]): string | undefined {
+function onlyKeys(data: Readonly<Record<string, unknown>>, allowed: readonly string[]): string | undefined {
   for (const key of Object.keys(data)) if (!allowed.includes(key)) return `unexpected key ${key}`;
   return undefined;
 }
@@ -24,7 +23,7 @@ function content(v: unknown): string | undefined {
   if (str(v)) return undefined;
   if (!Array.isArray(v)) return 'content must be a string or a list of blocks';
   for (const block of v) {
-    if (!isObj(block)) return 'content block must be an object';
+    if (!isRecord(block)) return 'content block must be an object';
     if (block.type === 'text' && str(block.text) && Object.keys(block).length === 2) continue;
     if (block.type === 'image' && str(block.ref) && Object.keys(block).length === 2) continue;
     return 'content block must be {type:"text",text} or {type:"image",ref}';
@@ -60,11 +59,11 @@ const CHECKS: Readonly<Record<CoreEventType, Check>> = {
     if (d.toolCalls !== undefined) {
       if (!Array.isArray(d.toolCalls)) return 'toolCalls must be a list';
       for (const call of d.toolCalls) {
-        if (!isObj(call) || !str(call.id) || !str(call.name) || !str(call.arguments))
+        if (!isRecord(call) || !str(call.id) || !str(call.name) || !str(call.arguments))
           return 'toolCalls entries need id, name, arguments strings';
       }
     }
-    if (d.usage !== undefined && (!isObj(d.usage) || !count(d.usage.input) || !count(d.usage.output))) {
+    if (d.usage !== undefined && (!isRecord(d.usage) || !count(d.usage.input) || !count(d.usage.output))) {
       return 'usage must be {input, output} counts';
     }
     return undefined;
@@ -91,6 +90,6 @@ const CHECKS: Readonly<Record<CoreEventType, Check>> = {
 /** Returns a reason if `data` is invalid for the core `type`; undefined for valid or non-core types. */
 export function checkCoreEventData(type: string, data: unknown): string | undefined {
   if (!Object.hasOwn(CHECKS, type)) return undefined;
-  if (!isObj(data)) return 'data must be an object';
+  if (!isRecord(data)) return 'data must be an object';
   return CHECKS[type as CoreEventType](data);
 }
