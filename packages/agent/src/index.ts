@@ -18,6 +18,7 @@ export type {
   ModelResolver,
   ModelRoute,
   ModelStreamPart,
+  ModelUsage,
   ModelToolCall,
   ToolSpec,
 } from './model/model.js';

@@ -258,7 +258,7 @@ describe('output a person reads', () => {
   it('show prints projections as readable lines, not JSON', async () => {
     const run = await strandAsync(['show', 'plain', '--data', data], { TZ: 'UTC' });
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^ {2}usage\s+1,234 input, 56 output tokens$/m);
+    expect(run.stdout).toMatch(/^ {2}usage\s+1,234 in · 56 out tokens$/m);
     expect(run.stdout).toMatch(/^ {2}title\s+Plain title$/m);
     expect(run.stdout).toMatch(/^plain {2}created 1970-01-01 00:00$/m);
     expect(run.stdout).not.toMatch(/[{}]/);

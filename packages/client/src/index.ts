@@ -59,3 +59,11 @@ export type { FollowTransport } from './follow/follow-transport.js';
 export type { FollowPhase, FollowView, ShownGeneration, LoadOlderResult } from './follow/follow-view.js';
 export { FollowDrafts, type DraftSource } from './follow/follow-drafts.js';
 export { judgeDraft, type FollowDraft, type DraftVerdict } from './follow/visible-draft.js';
+export {
+  readUsageValue,
+  usageLine,
+  modelNames,
+  type UsageValueView,
+  type UsageTokensView,
+  type UsageModelView,
+} from './usage/usage-text.js';

@@ -1,7 +1,7 @@
 import { copyFileSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LEDGER_FILE } from './ledger/ledger.js';
+import { LEDGER_FILE, MAPPING_REVISION } from './ledger/ledger.js';
 import { importTranscripts } from './run/import-transcripts.js';
 import { PACKAGE_SRC, readStore, workspace, type Workspace } from './testing/fixture-dirs.js';
 import { codexRollout } from './testing/synthetic.js';
@@ -112,6 +112,27 @@ describe('re-importing', () => {
     expect(summary.reports).toContainEqual(
       expect.objectContaining({ kind: 'note', reason: expect.stringContaining('unreadable') }),
     );
+  });
+
+  it('a ledger written by earlier importers is set aside: every file is mapped and compared again, once', async () => {
+    copyFileSync(GROWN, rollout);
+    await codex();
+    const file = path.join(ws.data, LEDGER_FILE);
+    const earlier = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    expect(earlier.mapping).toBe(MAPPING_REVISION);
+    delete earlier.mapping; // as the importers before the revision wrote it
+    writeFileSync(file, JSON.stringify(earlier));
+    const summary = await codex();
+    // Compared with the stored log (a file settled by the ledger lists no session).
+    expect(summary.sessions).toEqual([{ id: ID, file: rollout, outcome: 'unchanged' }]);
+    expect(summary.reports).toContainEqual(
+      expect.objectContaining({
+        kind: 'note',
+        reason: expect.stringContaining(`mapping 1 → ${MAPPING_REVISION}`),
+      }),
+    );
+    // The ledger is written anew under this revision: the next run settles the file by its stamps.
+    expect(await codex()).toMatchObject({ unchanged: 1, sessions: [] });
   });
 
   it('a stale copy that changes later never displaces the larger copy', async () => {

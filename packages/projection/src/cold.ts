@@ -21,6 +21,8 @@ export interface ColdProjection<K extends string = ProjectionKey> {
 
 export interface RestoreInput {
   readonly header: SessionHeader;
+  /** A seeded session's inherited event count; 0 (the default) for any other. */
+  readonly inheritedEventCount?: number;
   /** Checkpoint rows to seed from; unusable rows are ignored. */
   readonly rows: CheckpointRows;
   /** The log's events with `seq >= from`, contiguous, to the cut being computed. */
@@ -118,7 +120,7 @@ export function restoreUnits<K extends string>(
     }
     let initial: unknown;
     try {
-      initial = unit.init(input.header);
+      initial = unit.init(input.header, { inheritedEventCount: input.inheritedEventCount ?? 0 });
     } catch (cause) {
       throw unitFailure(cause, { key: unit.key, phase: 'init', sessionId });
     }
@@ -176,8 +178,9 @@ export function foldAllUnits<K extends string>(
   units: readonly AnyProjectionUnit[],
   header: SessionHeader,
   events: readonly SessionEvent[],
+  inheritedEventCount = 0,
 ): ColdProjection<K> {
-  const result = restoreUnits<K>(units, { header, rows: {}, events, from: offset(0) });
+  const result = restoreUnits<K>(units, { header, inheritedEventCount, rows: {}, events, from: offset(0) });
   // With `from` 0 every unit can fold from init, so `needs-prefix` cannot happen.
   if (result.kind === 'needs-prefix')
     throw new ProjectionError('PROJECTION_FAILED', 'unreachable: a fold from 0 needs no prefix');

@@ -11,7 +11,9 @@ export type {
   ProjectionSnapshot,
   CheckpointRow,
   CheckpointRows,
+  FoldOrigin,
 } from './types.js';
+export { UNSEEDED } from './types.js';
 export {
   PROJECTION_ERROR_CODES,
   ProjectionError,
@@ -47,6 +49,10 @@ export {
   usageUnit,
   USAGE_READS,
   type UsageState,
-  type UsageTotals,
+  type UsageTokens,
+  type UsageModel,
+  type ModelUsage,
+  type HourUsage,
+  type UsageFold,
   type UsageView,
 } from './units/usage/usage.js';

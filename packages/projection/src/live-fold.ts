@@ -56,7 +56,7 @@ export class LiveFold {
     const sessionId = this.session.id;
     let initial: unknown;
     try {
-      initial = unit.init(this.session.header);
+      initial = unit.init(this.session.header, { inheritedEventCount: this.session.inheritedEventCount });
     } catch (cause) {
       return this.#fail(unitFailure(cause, { key: unit.key, phase: 'init', sessionId }));
     }
@@ -123,7 +123,12 @@ export class LiveFold {
     const events = this.session.events;
     this.cut = events.length;
     try {
-      const result = restoreUnits(units, { header: this.session.header, rows: seed, events });
+      const result = restoreUnits(units, {
+        header: this.session.header,
+        inheritedEventCount: this.session.inheritedEventCount,
+        rows: seed,
+        events,
+      });
       // `from` is 0, so every unit without a usable row folds from init: `needs-prefix` cannot happen.
       if (result.kind === 'restored')
         for (const [key, row] of Object.entries(result.projection.rows)) this.states.set(key, row.state);

@@ -225,12 +225,16 @@ export class ProjectionRegistry {
     return this.#feeds.onTracking(listener);
   }
 
-  /** Every registered unit over a whole cold log (`events` from seq 0). Throws `PROJECTION_FAILED`: all or none. */
+  /**
+   * Every registered unit over a whole cold log (`events` from seq 0). Throws `PROJECTION_FAILED`:
+   * all or none. A seeded session's caller passes its `inheritedEventCount`.
+   */
   foldAll<K extends string = ProjectionKey>(
     header: SessionHeader,
     events: readonly SessionEvent[],
+    inheritedEventCount = 0,
   ): ColdProjection<K> {
-    return foldAllUnits<K>(this.#units, header, events);
+    return foldAllUnits<K>(this.#units, header, events, inheritedEventCount);
   }
 
   /** Seeds units from usable checkpoint rows and folds only the rest; see `RestoreResult`. */

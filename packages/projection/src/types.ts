@@ -31,8 +31,8 @@ export type ViewOf<K extends string> = K extends keyof ProjectionViewMap ? Proje
  *
  * Contract (the registry survives a unit that breaks it, but fails that session's snapshot):
  * - pure and synchronous; never throws — corrupt or unknown input folds to an explicit `null` view;
- * - `init` receives the session header, which never changes for the lifetime of a session, so a
- *   unit may seed its state from it (`agentPreset` does);
+ * - `init` receives the session header and its `FoldOrigin`, which never change for the lifetime
+ *   of a session, so a unit may seed its state from them (`agentPreset`, `usage` do);
  * - `apply` returns the *same reference* when the event is irrelevant; then nothing downstream runs
  *   (no view, no change frame) — and it never mutates the state it was given;
  * - state is plain JSON: it is checkpointed and restored through `JSON.stringify`/`JSON.parse`, and
@@ -51,10 +51,22 @@ export interface ProjectionUnit<State, View, Key extends string = string> {
    * in full. The unit laws check the declaration.
    */
   readonly dataReads?: readonly string[];
-  init(header: SessionHeader): State;
+  init(header: SessionHeader, origin: FoldOrigin): State;
   apply(state: State, event: SessionEvent): State;
   view(state: State): View;
 }
+
+/**
+ * What besides the header a unit may seed its state from: facts fixed for the session's lifetime
+ * that the header does not carry (the listing contract keeps the exact inherited count off it).
+ */
+export interface FoldOrigin {
+  /** How many of the log's first events a seeded session inherited from its parent (else 0). */
+  readonly inheritedEventCount: number;
+}
+
+/** A session that inherited nothing: the origin of every session that is not a seeded child. */
+export const UNSEEDED: FoldOrigin = Object.freeze({ inheritedEventCount: 0 });
 
 /** The unit type the key map prescribes for `K`. */
 export type ProjectionUnitFor<K extends string> = ProjectionUnit<StateOf<K>, ViewOf<K>, K>;

@@ -275,10 +275,16 @@ export class SessionQuery {
     });
     if (rows !== undefined && Object.keys(rows).length > 0) {
       const from = registry.restoreStart(rows, cursor);
-      const restored = registry.restore({ header: subject.header, rows, events: events.slice(from), from });
+      const restored = registry.restore({
+        header: subject.header,
+        inheritedEventCount: subject.inheritedEventCount,
+        rows,
+        events: events.slice(from),
+        from,
+      });
       if (restored.kind === 'restored') return restored.projection.snapshot;
     }
-    const folded = registry.foldAll(subject.header, events);
+    const folded = registry.foldAll(subject.header, events, subject.inheritedEventCount);
     // Read-through (`fillCache`): a log without rows (written by an import, a corpus writer,
     // another tool) gets them now, so its next cold view is a tail read instead of another
     // whole-log fold. Only a cut the disk holds (no synthesized repairs), and never a verdict: a
@@ -349,6 +355,7 @@ export class SessionQuery {
       if (rows !== undefined) {
         const restored = registry.restore({
           header: suffix.header,
+          inheritedEventCount: suffix.inheritedEventCount,
           rows,
           events,
           from: SessionLogOffset(from),

@@ -35,7 +35,10 @@ const VALID: Readonly<Record<CoreEventType, fc.Arbitrary<Record<string, unknown>
     {
       content,
       toolCalls: fc.array(fc.record({ id: text, name: text, arguments: text }), { maxLength: 2 }),
-      usage: fc.record({ input: count, output: count }),
+      usage: optional(
+        { input: count, output: count, cacheCreation: count, cacheRead: count, reasoning: count },
+        ['input', 'output'],
+      ),
     },
     ['content'],
   ),

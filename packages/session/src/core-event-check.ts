@@ -32,6 +32,15 @@ function content(v: unknown): string | undefined {
 }
 
 const empty: Check = (d) => onlyKeys(d, []);
+/** `usageSchema`: input and output counts, the other kinds optional counts, other keys let through. */
+function usage(v: unknown): string | undefined {
+  if (!isRecord(v) || !count(v.input) || !count(v.output)) return 'usage must be {input, output} counts';
+  for (const kind of OPTIONAL_USAGE_KINDS) {
+    if (v[kind] !== undefined && !count(v[kind])) return `usage.${kind} must be a count`;
+  }
+  return undefined;
+}
+const OPTIONAL_USAGE_KINDS = ['cacheCreation', 'cacheRead', 'reasoning'] as const;
 const route: Check = (d) =>
   onlyKeys(d, ['provider', 'model', 'reasoningEffort']) ??
   (!str(d.provider) || !str(d.model) ? 'provider and model must be strings' : undefined) ??
@@ -63,10 +72,7 @@ const CHECKS: Readonly<Record<CoreEventType, Check>> = {
           return 'toolCalls entries need id, name, arguments strings';
       }
     }
-    if (d.usage !== undefined && (!isRecord(d.usage) || !count(d.usage.input) || !count(d.usage.output))) {
-      return 'usage must be {input, output} counts';
-    }
-    return undefined;
+    return d.usage === undefined ? undefined : usage(d.usage);
   },
   'tool/call': (d) =>
     onlyKeys(d, ['callId', 'name', 'arguments']) ??

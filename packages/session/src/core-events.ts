@@ -20,6 +20,23 @@ export const messageContentSchema = z.union([z.string(), z.array(z.union([textBl
 /** A count of tokens. */
 const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
+/**
+ * One model response's tokens, in one meaning for every harness: `input` is fresh, uncached
+ * input; cache writes and reads are apart (they price 1.25× and 0.1× of input); `output` includes
+ * any reasoning, of which `reasoning` says how much (a part of output, never added to it). Logs
+ * written before the kinds existed hold `{input, output}` and are read as such. Lenient on purpose
+ * (not strict): a newer build may add a kind, and older readers still sum the ones they know.
+ */
+export const usageSchema = z.object({
+  input: count,
+  output: count,
+  cacheCreation: count.optional(),
+  cacheRead: count.optional(),
+  reasoning: count.optional(),
+});
+export const USAGE_KINDS = ['input', 'output', 'cacheCreation', 'cacheRead', 'reasoning'] as const;
+export type UsageKind = (typeof USAGE_KINDS)[number];
+
 const route = z.strictObject({
   provider: z.string(),
   model: z.string(),
@@ -38,7 +55,7 @@ export const CORE_EVENT_SCHEMAS = {
   'assistant/message': z.strictObject({
     content: messageContentSchema,
     toolCalls: z.array(z.object({ id: z.string(), name: z.string(), arguments: z.string() })).optional(),
-    usage: z.object({ input: count, output: count }).optional(),
+    usage: usageSchema.optional(),
   }),
   'tool/call': z.strictObject({ callId: z.string(), name: z.string(), arguments: z.string() }),
   'tool/result': z.strictObject({
@@ -61,6 +78,7 @@ export type CoreEventDataMap = {
   readonly [T in CoreEventType]: DeepReadonly<z.output<(typeof CORE_EVENT_SCHEMAS)[T]>>;
 };
 export type MessageContent = DeepReadonly<z.output<typeof messageContentSchema>>;
+export type UsageRecord = DeepReadonly<z.output<typeof usageSchema>>;
 export type TurnEndReason = (typeof TURN_END_REASONS)[number];
 
 /** A core event as a reader sees it: the type and its typed data, one member per core type. */

@@ -27,6 +27,8 @@ export {
   TURN_END_REASONS,
   MESSAGE_AUTHORS,
   messageContentSchema,
+  usageSchema,
+  USAGE_KINDS,
   isCoreEventType,
   readCoreEvent,
   messageText,
@@ -34,6 +36,8 @@ export {
   type CoreEventDataMap,
   type KnownCoreEvent,
   type MessageContent,
+  type UsageRecord,
+  type UsageKind,
   type TurnEndReason,
 } from './core-events.js';
 export { checkCoreEventData } from './core-event-check.js';

@@ -31,12 +31,24 @@ export interface ModelRequest {
   readonly signal: AbortSignal;
 }
 
+/**
+ * A response's tokens in the log's meaning (`usageSchema` in `@strand/session`): `input` is fresh,
+ * uncached input; cache writes and reads apart; `output` includes `reasoning`.
+ */
+export interface ModelUsage {
+  readonly input: number;
+  readonly output: number;
+  readonly cacheCreation?: number;
+  readonly cacheRead?: number;
+  readonly reasoning?: number;
+}
+
 export type FinishReason = 'stop' | 'tool-calls' | 'length' | 'other';
 
 export type ModelStreamPart =
   | { readonly type: 'text-delta'; readonly text: string }
   | { readonly type: 'tool-call'; readonly call: ModelToolCall }
-  | { readonly type: 'usage'; readonly input: number; readonly output: number }
+  | ({ readonly type: 'usage' } & ModelUsage)
   | { readonly type: 'finish'; readonly reason: FinishReason };
 
 /**

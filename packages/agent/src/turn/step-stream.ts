@@ -1,11 +1,11 @@
 import { AgentError } from '../errors.js';
-import type { FinishReason, Model, ModelRequest, ModelToolCall } from '../model/model.js';
+import type { FinishReason, Model, ModelRequest, ModelToolCall, ModelUsage } from '../model/model.js';
 
 /** What one model step produced so far; read after a failure too (a partial answer is kept). */
 export class StepAccumulator {
   text = '';
   readonly toolCalls: ModelToolCall[] = [];
-  usage: { input: number; output: number } | undefined;
+  usage: ModelUsage | undefined;
   finish: FinishReason | undefined;
 }
 
@@ -36,9 +36,11 @@ export async function readStep(
         case 'tool-call':
           acc.toolCalls.push(part.call);
           break;
-        case 'usage':
-          acc.usage = { input: part.input, output: part.output };
+        case 'usage': {
+          const { type: _, ...usage } = part;
+          acc.usage = usage;
           break;
+        }
         case 'finish':
           acc.finish = part.reason;
           break;

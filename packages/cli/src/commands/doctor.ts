@@ -231,7 +231,7 @@ async function rebuildCache(stores: RuntimeStores, registry: ProjectionRegistry)
       cache.put(
         summary,
         SessionLogOffset(log.inheritedEventCount),
-        registry.foldAll(log.header, log.events).rows,
+        registry.foldAll(log.header, log.events, log.inheritedEventCount).rows,
       );
       written++;
     } catch {

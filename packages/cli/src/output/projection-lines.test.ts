@@ -26,9 +26,20 @@ describe('projectionText', () => {
     expect(
       projectionText('modelSelection', { provider: 'openai', model: 'gpt', reasoningEffort: 'low' }),
     ).toBe('openai/gpt (reasoning low)');
-    expect(projectionText('usage', { input: 347482, output: 10954 })).toBe(
-      '347,482 input, 10,954 output tokens',
-    );
+    const none = { input: 0, output: 0, cacheCreation: 0, cacheRead: 0, reasoning: 0 };
+    const own = { ...none, input: 347482, output: 10954, cacheRead: 9_000_000 };
+    expect(
+      projectionText('usage', {
+        own,
+        inherited: none,
+        byModel: [{ provider: 'anthropic', model: 'claude-opus-4', ...own }],
+      }),
+    ).toBe('347,482 in · 10,954 out · 9,000,000 cache read tokens by claude-opus-4');
+    expect(
+      projectionText('usage', { own: none, inherited: { ...none, input: 5, output: 1 }, byModel: [] }),
+    ).toBe('0 in · 0 out tokens (before the fork: 5 in · 1 out)');
+    // An older host's shape is shown as it is, never misread.
+    expect(projectionText('usage', { input: 3, output: 4 })).toBe('input: 3, output: 4');
     expect(projectionText('subagentTiming', { settledMs: 60000, settledTurns: 3, active: null })).toBe(
       '3 settled turns (1m 0s)',
     );

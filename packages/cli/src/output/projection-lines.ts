@@ -1,3 +1,4 @@
+import { modelNames, readUsageValue, usageLine } from '@strand/client';
 import { isRecord } from '@strand/session';
 import { duration, localDateTime } from './local-time.js';
 
@@ -27,10 +28,19 @@ const KNOWN: Readonly<Record<string, (value: unknown) => string | undefined>> = 
     isRecord(v) && typeof v.provider === 'string' && typeof v.model === 'string'
       ? `${v.provider}/${v.model}${typeof v.reasoningEffort === 'string' ? ` (reasoning ${v.reasoningEffort})` : ''}`
       : undefined,
-  usage: (v) =>
-    isRecord(v) && typeof v.input === 'number' && typeof v.output === 'number'
-      ? `${count(v.input)} input, ${count(v.output)} output tokens`
-      : undefined,
+  usage: (v) => {
+    const usage = readUsageValue(v);
+    if (usage === undefined) return undefined;
+    const models = modelNames(usage);
+    const inherited = usage.inherited.input + usage.inherited.output;
+    return [
+      `${usageLine(usage.own, 'en-US')} tokens`,
+      models.length === 0 ? undefined : `by ${models.join(', ')}`,
+      inherited === 0 ? undefined : `(before the fork: ${usageLine(usage.inherited, 'en-US')})`,
+    ]
+      .filter((part) => part !== undefined)
+      .join(' ');
+  },
   subagentTiming: (v) => {
     if (!isRecord(v) || typeof v.settledMs !== 'number' || typeof v.settledTurns !== 'number')
       return undefined;
@@ -57,8 +67,4 @@ function generic(value: unknown): string {
     return `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`;
   });
   return parts.length === 0 ? '{}' : parts.join(', ');
-}
-
-function count(n: number): string {
-  return n.toLocaleString('en-US');
 }

@@ -142,6 +142,7 @@ export class RemoteTail {
     try {
       result = this.#deps.registry.restore({
         header,
+        inheritedEventCount: this.#identity.inheritedEventCount,
         rows: fold.rows,
         events,
         from: SessionLogOffset(fold.cut),

@@ -90,17 +90,15 @@ describe('Claude Code 2.1 subagents/ layout', () => {
     const lastAnswer = answers.at(-1);
     // Four chunk lines of one response (thinking, text, two Agent calls): each chunk with something
     // to show is its own message (a later line never rewrites an earlier one); together they carry
-    // the text, both calls and the last chunk's usage (input counts cache reads and writes).
+    // the text, both calls and the last chunk's usage, each kind apart: fresh input, cache writes,
+    // cache reads, output.
     const response = answers.slice(0, 3);
     expect(response.map((a) => a.content)).toEqual(['I will look at both in parallel.', '', '']);
-    const sum = response.reduce(
-      (total: { input: number; output: number }, a) => {
-        const usage = (a.usage as { input: number; output: number } | undefined) ?? { input: 0, output: 0 };
-        return { input: total.input + usage.input, output: total.output + usage.output };
-      },
-      { input: 0, output: 0 },
-    );
-    expect(sum).toEqual({ input: 1110, output: 90 });
+    const sum: Record<string, number> = {};
+    for (const a of response)
+      for (const [kind, n] of Object.entries((a.usage as Record<string, number> | undefined) ?? {}))
+        sum[kind] = (sum[kind] ?? 0) + n;
+    expect(sum).toEqual({ input: 10, cacheCreation: 100, cacheRead: 1000, output: 90 });
     expect({
       toolCalls: response.flatMap((a) => (a.toolCalls as unknown[] | undefined) ?? []),
     }).toEqual({
@@ -125,7 +123,7 @@ describe('Claude Code 2.1 subagents/ layout', () => {
         },
       ],
     });
-    expect(lastAnswer).toMatchObject({ usage: { input: 2055, output: 40 } });
+    expect(lastAnswer).toMatchObject({ usage: { input: 5, cacheCreation: 50, cacheRead: 2000, output: 40 } });
     expect(dataOf(main, 'request/header')).toEqual([{ provider: 'anthropic', model: 'claude-opus-4-6' }]);
     expect(dataOf(main, 'user/message')).toEqual([
       { content: 'Where is the config loaded, and is it validated?', author: 'human' },

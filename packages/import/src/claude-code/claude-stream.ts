@@ -1,6 +1,7 @@
 import { AttachmentSink } from '../mapping/attachments.js';
 import type { FileReports } from '../mapping/file-reports.js';
 import { TranscriptBuilder, type Author } from '../mapping/transcript-builder.js';
+import { NO_USAGE, excessOver, maxUsage, usage as usageOf, type Usage } from '../mapping/usage.js';
 import { count, isRecord, str, timeOf, type JsonRecord } from '../source/json-record.js';
 import { CONTEXT_ATTACHMENTS } from './records.js';
 import { classifyUserLine, contentBlocks, resultContent } from './user-content.js';
@@ -26,9 +27,10 @@ export class ClaudeStream {
   /**
    * The usage already written per response (`message.id`). Every streamed chunk repeats its
    * response's usage with output growing, so each chunk carries only the growth since the last
-   * chunk written: the session's totals come out as the latest chunk's, with no chunk rewritten.
+   * chunk written, per kind: the response's totals come out as the largest each kind reached,
+   * with no chunk rewritten (a chunk whose figure is lower adds nothing).
    */
-  readonly #usageWritten = new Map<string, { input: number; output: number }>();
+  readonly #usageWritten = new Map<string, Usage>();
 
   /** `agent` in a subagent: its prompts come from the parent. */
   readonly #promptAuthor: Author;
@@ -134,20 +136,10 @@ export class ClaudeStream {
     // response's next chunk, as growth since what was written.
     const usage = isRecord(message.usage) ? message.usage : undefined;
     if (usage !== undefined && shown) {
-      const input =
-        count(usage.input_tokens) +
-        count(usage.cache_creation_input_tokens) +
-        count(usage.cache_read_input_tokens);
-      const output = count(usage.output_tokens);
-      const before = this.#usageWritten.get(id) ?? { input: 0, output: 0 };
-      this.builder.assistantUsage(
-        { input: Math.max(0, input - before.input), output: Math.max(0, output - before.output) },
-        'add',
-      );
-      this.#usageWritten.set(id, {
-        input: Math.max(input, before.input),
-        output: Math.max(output, before.output),
-      });
+      const now = claudeUsage(usage);
+      const before = this.#usageWritten.get(id) ?? NO_USAGE;
+      this.builder.assistantUsage(excessOver(now, before), 'add');
+      this.#usageWritten.set(id, maxUsage(now, before));
     }
     if (record.isApiErrorMessage === true)
       this.builder.turnError(texts.join('\n') || str(record.error) || 'API error');
@@ -198,4 +190,17 @@ export class ClaudeStream {
   finish(): void {
     this.builder.finish();
   }
+}
+
+/**
+ * The Messages API's usage in the log's meaning: `input_tokens` is already fresh input, the cache
+ * writes and reads come apart; thinking is inside `output_tokens` and not reported on its own.
+ */
+function claudeUsage(raw: JsonRecord): Usage {
+  return usageOf({
+    input: count(raw.input_tokens),
+    output: count(raw.output_tokens),
+    cacheCreation: count(raw.cache_creation_input_tokens),
+    cacheRead: count(raw.cache_read_input_tokens),
+  });
 }

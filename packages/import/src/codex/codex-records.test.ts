@@ -4,6 +4,7 @@ import { isContextMessage, typedRequest } from './codex-text.js';
 import { AttachmentSink } from '../mapping/attachments.js';
 import { messageBlocks, outputOf, usageDelta } from './codex-records.js';
 import { spawnCut } from './fork-cut.js';
+import { usage } from '../mapping/usage.js';
 
 const totals = (input: number, output: number, lastIn = input, lastOut = output) => ({
   total_token_usage: { input_tokens: input, output_tokens: output },
@@ -13,18 +14,35 @@ const totals = (input: number, output: number, lastIn = input, lastOut = output)
 describe('usageDelta', () => {
   it('counts the growth of the running total, so repeated token_count events add nothing', () => {
     const first = usageDelta(totals(100, 10), undefined)!;
-    expect(first.delta).toEqual({ input: 100, output: 10 });
+    expect(first.delta).toEqual(usage({ input: 100, output: 10 }));
     const repeat = usageDelta(totals(100, 10), first.totals)!;
-    expect(repeat.delta).toEqual({ input: 0, output: 0 });
-    expect(usageDelta(totals(250, 30, 150, 20), first.totals)!.delta).toEqual({ input: 150, output: 20 });
+    expect(repeat.delta).toEqual(usage({}));
+    expect(usageDelta(totals(250, 30, 150, 20), first.totals)!.delta).toEqual(
+      usage({ input: 150, output: 20 }),
+    );
   });
 
   it('falls back to the last request when the total went down, and ignores an empty info', () => {
-    expect(usageDelta(totals(50, 5, 40, 4), { input: 900, output: 90 })!.delta).toEqual({
-      input: 40,
-      output: 4,
-    });
+    expect(usageDelta(totals(50, 5, 40, 4), usage({ input: 900, output: 90 }))!.delta).toEqual(
+      usage({ input: 40, output: 4 }),
+    );
     expect(usageDelta(null, undefined)).toBeUndefined();
+  });
+
+  it('takes the cached part out of input as cache reads, and reads reasoning as a part of output', () => {
+    // Codex 0.16x: input_tokens includes cached_input_tokens; total_tokens = input + output.
+    const info = {
+      total_token_usage: {
+        input_tokens: 12_000,
+        cached_input_tokens: 9_000,
+        output_tokens: 700,
+        reasoning_output_tokens: 500,
+        total_tokens: 12_700,
+      },
+    };
+    expect(usageDelta(info, undefined)!.delta).toEqual(
+      usage({ input: 3_000, cacheRead: 9_000, output: 700, reasoning: 500 }),
+    );
   });
 });
 

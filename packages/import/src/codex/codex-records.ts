@@ -1,5 +1,5 @@
 import type { AttachmentSink, ContentBlock } from '../mapping/attachments.js';
-import type { Usage } from '../mapping/transcript-builder.js';
+import { growthSince, usage, type Usage } from '../mapping/usage.js';
 import { count, isRecord, str, type JsonRecord } from '../source/json-record.js';
 
 /** Rollout record kinds and payload readers shared by the Codex mapping. */
@@ -90,15 +90,22 @@ export function usageDelta(
   const last = usageOf(info.last_token_usage);
   if (total === undefined) return last === undefined ? undefined : { delta: last, totals: before ?? last };
   if (before === undefined) return { delta: last ?? total, totals: total };
-  if (total.input >= before.input && total.output >= before.output)
-    return {
-      delta: { input: total.input - before.input, output: total.output - before.output },
-      totals: total,
-    };
-  return { delta: last ?? total, totals: total };
+  const growth = growthSince(total, before);
+  return { delta: growth ?? last ?? total, totals: total };
 }
 
+/**
+ * Codex's token usage in the log's meaning: its `input_tokens` includes the cached part
+ * (`cached_input_tokens`), which comes out as cache reads; `output_tokens` includes
+ * `reasoning_output_tokens` (its `total_tokens` is input + output).
+ */
 function usageOf(raw: unknown): Usage | undefined {
   if (!isRecord(raw)) return undefined;
-  return { input: count(raw.input_tokens), output: count(raw.output_tokens) };
+  const cached = count(raw.cached_input_tokens);
+  return usage({
+    input: Math.max(0, count(raw.input_tokens) - cached),
+    cacheRead: cached,
+    output: count(raw.output_tokens),
+    reasoning: count(raw.reasoning_output_tokens),
+  });
 }

@@ -62,11 +62,12 @@ describe('Gemini chat files', () => {
       arguments: JSON.stringify({ file_path: 'src/header.css', old_string: 'blue', new_string: 'red' }),
     };
     expect(dataOf(stored, 'assistant/message')).toEqual([
-      { content: 'Done: the header is blue.', usage: { input: 100, output: 15 } },
+      // Thoughts are output spent reasoning: inside output, and named as reasoning.
+      { content: 'Done: the header is blue.', usage: { input: 100, output: 15, reasoning: 5 } },
       // m4 written empty (its usage), then again whole: the rewrite adds its text and its call.
-      { content: '', usage: { input: 200, output: 25 } },
+      { content: '', usage: { input: 200, output: 25, reasoning: 5 } },
       { content: 'The header is red now.', toolCalls: [replace] },
-      { content: 'The header is green.', usage: { input: 300, output: 35 } },
+      { content: 'The header is green.', usage: { input: 300, output: 35, reasoning: 5 } },
     ]);
     expect(dataOf(stored, 'tool/result')).toEqual([{ callId: 't1', content: 'Edited src/header.css' }]);
     // The first prompt titles the session; the summary written at the end wins.

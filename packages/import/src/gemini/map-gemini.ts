@@ -6,6 +6,7 @@ import { AttachmentSink, toContent, type ContentBlock } from '../mapping/attachm
 import { FileReports } from '../mapping/file-reports.js';
 import type { MappedFile, SessionPlan } from '../mapping/session-plan.js';
 import { TranscriptBuilder, type Author } from '../mapping/transcript-builder.js';
+import { usage, type Usage } from '../mapping/usage.js';
 import type { SessionPeek, SourceUnit } from '../run/harness-importer.js';
 import { count, isRecord, str, timeOf, type JsonRecord } from '../source/json-record.js';
 import { ChatFolder, where, type ChatMessage, type ChatRow } from './fold-chat.js';
@@ -240,10 +241,7 @@ function mapMessage(
           time,
         );
       if (first && isRecord(m.tokens)) {
-        builder.assistantUsage(
-          { input: count(m.tokens.input), output: count(m.tokens.output) + count(m.tokens.thoughts) },
-          'replace',
-        );
+        builder.assistantUsage(geminiUsage(m.tokens), 'replace');
       }
       builder.flushAssistant();
       for (const call of calls) {
@@ -327,4 +325,20 @@ async function projectRoot(file: string): Promise<string | undefined> {
     }
   }
   return undefined;
+}
+
+/**
+ * Gemini CLI's `tokens` in the log's meaning: `input` (the prompt) includes `cached`, which comes
+ * out as cache reads, and tool-use prompt tokens (`tool`) are input of their own; thoughts are
+ * output the model spent reasoning (Gemini counts them apart from `output`; `total` sums all).
+ */
+function geminiUsage(tokens: JsonRecord): Usage {
+  const cached = count(tokens.cached);
+  const thoughts = count(tokens.thoughts);
+  return usage({
+    input: Math.max(0, count(tokens.input) - cached) + count(tokens.tool),
+    cacheRead: cached,
+    output: count(tokens.output) + thoughts,
+    reasoning: thoughts,
+  });
 }

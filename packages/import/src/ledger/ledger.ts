@@ -6,6 +6,14 @@ import { isHarness, type Harness } from '../types.js';
 
 export const LEDGER_FILE = 'import-ledger.json';
 const LEDGER_VERSION = 1;
+/**
+ * The mappers' revision. A ledger written under another one is set aside on load, so every file
+ * is mapped and compared with its stored session again: a session whose mapping now differs is
+ * replaced once (the import's rules), an equal one is left alone. Bump it whenever a mapper
+ * writes different events for the same file. 2: usage kinds (fresh input, cache writes and
+ * reads, reasoning).
+ */
+export const MAPPING_REVISION = 2;
 
 export interface FileStamp {
   readonly size: number;
@@ -59,6 +67,13 @@ export class Ledger {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ledger: new Ledger(file, new Map()) };
       throw error;
     }
+    const mapping = mappingOf(text);
+    if (mapping !== undefined && mapping !== MAPPING_REVISION) {
+      return {
+        ledger: new Ledger(file, new Map()),
+        problem: `the importers changed since the last run (mapping ${mapping} → ${MAPPING_REVISION}); every file is compared with its stored session again and replaced where its mapping differs`,
+      };
+    }
     const entries = parseLedger(text);
     if (entries === undefined) {
       return {
@@ -94,7 +109,11 @@ export class Ledger {
     if (!this.#dirty) return;
     const dir = path.dirname(this.#file);
     const tmp = path.join(dir, `.${LEDGER_FILE}.${randomBytes(6).toString('hex')}.tmp`);
-    const body = JSON.stringify({ version: LEDGER_VERSION, entries: Object.fromEntries(this.#entries) });
+    const body = JSON.stringify({
+      version: LEDGER_VERSION,
+      mapping: MAPPING_REVISION,
+      entries: Object.fromEntries(this.#entries),
+    });
     try {
       await fsp.mkdir(dir, { recursive: true });
       const handle = await fsp.open(tmp, 'wx');
@@ -120,6 +139,18 @@ export class Ledger {
       );
     }
     this.#dirty = false;
+  }
+}
+
+/** The mapping revision a ledger was written under (1 for one that names none); undefined if unreadable. */
+function mappingOf(text: string): number | undefined {
+  try {
+    const raw = JSON.parse(text) as unknown;
+    if (typeof raw !== 'object' || raw === null) return undefined;
+    const mapping = (raw as { mapping?: unknown }).mapping;
+    return mapping === undefined ? 1 : typeof mapping === 'number' ? mapping : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -9,6 +9,7 @@ import {
   type SessionEventInput,
 } from '@strand/session';
 import { shortTitle } from './title.js';
+import { usage } from './usage.js';
 import { TranscriptBuilder } from './transcript-builder.js';
 
 type Op =
@@ -61,7 +62,7 @@ function build(ops: readonly Op[]): TranscriptBuilder {
         b.toolResult(`c${op.id}`, 'out', false, t);
         break;
       case 'usage':
-        b.assistantUsage({ input: op.input, output: op.output }, 'add');
+        b.assistantUsage(usage({ input: op.input, output: op.output }), 'add');
         break;
       case 'end':
         b.endTurn(op.reason, t);
@@ -119,13 +120,13 @@ describe('TranscriptBuilder', () => {
   it('never loses usage: the messages carry the sum of all usage fed in, when a message follows it', () => {
     const b = new TranscriptBuilder();
     b.prompt('go', 'human', 1);
-    b.assistantUsage({ input: 10, output: 1 }, 'add'); // logged before the response it belongs to
+    b.assistantUsage(usage({ input: 10, output: 1 }), 'add'); // logged before the response it belongs to
     b.assistantText('a', 2);
-    b.assistantUsage({ input: 5, output: 2 }, 'add');
+    b.assistantUsage(usage({ input: 5, output: 2 }), 'add');
     b.assistantToolCall('c1', 'read', '{}', 2);
     b.toolResult('c1', 'x', false, 3);
     b.assistantText('done', 4);
-    b.assistantUsage({ input: 7, output: 3 }, 'replace');
+    b.assistantUsage(usage({ input: 7, output: 3 }), 'replace');
     b.finish();
     const usages = b.events
       .filter((e) => e.type === 'assistant/message')

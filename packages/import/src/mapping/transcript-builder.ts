@@ -1,6 +1,7 @@
 import type { SessionEventInput, TurnEndReason } from '@strand/session';
 import { toContent, type ContentBlock } from './attachments.js';
 import { shortTitle } from './title.js';
+import { isNoUsage, logUsage, sumUsage as sum, type Usage } from './usage.js';
 
 export type Content = string | readonly ContentBlock[];
 export type Author = 'human' | 'agent' | 'system';
@@ -11,10 +12,7 @@ export interface Route {
   readonly reasoningEffort?: string;
 }
 
-export interface Usage {
-  readonly input: number;
-  readonly output: number;
-}
+export type { Usage } from './usage.js';
 
 interface PendingAssistant {
   time: number;
@@ -165,7 +163,7 @@ export class TranscriptBuilder {
    * response's usage (harnesses that repeat a growing usage on every streamed chunk).
    */
   assistantUsage(usage: Usage, mode: 'add' | 'replace'): void {
-    if (usage.input === 0 && usage.output === 0) return;
+    if (isNoUsage(usage)) return;
     const pending = this.#pending;
     if (mode === 'replace' && pending !== undefined) pending.usage = usage;
     else if (pending !== undefined) pending.usage = sum(pending.usage, usage);
@@ -180,12 +178,12 @@ export class TranscriptBuilder {
    */
   usageRecord(usage: Usage, time: number): void {
     this.flushAssistant();
-    if (usage.input === 0 && usage.output === 0) return;
+    if (isNoUsage(usage)) return;
     if (!this.#turnOpen) {
       this.#orphanUsage = sum(this.#orphanUsage, usage);
       return;
     }
-    this.#emit('assistant/message', { content: '', usage: sum(usage, this.#orphanUsage)! }, time);
+    this.#emit('assistant/message', { content: '', usage: logUsage(sum(usage, this.#orphanUsage)!) }, time);
     this.#orphanUsage = undefined;
   }
 
@@ -207,7 +205,7 @@ export class TranscriptBuilder {
     if (pending.route !== undefined) this.#writeRoute(pending.route, pending.time);
     const data: Record<string, unknown> = { content: toContent(pending.texts) };
     if (pending.calls.length > 0) data.toolCalls = pending.calls;
-    if (usage !== undefined) data.usage = usage;
+    if (usage !== undefined) data.usage = logUsage(usage);
     this.#emit('assistant/message', data, pending.time);
     this.#messages++;
     for (const call of pending.calls) {
@@ -285,10 +283,4 @@ export class TranscriptBuilder {
     this.events.push({ type, time, data });
     this.#lastTime = time;
   }
-}
-
-function sum(a: Usage | undefined, b: Usage | undefined): Usage | undefined {
-  if (a === undefined) return b;
-  if (b === undefined) return a;
-  return { input: a.input + b.input, output: a.output + b.output };
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StoredLog } from '@strand/persistence';
 import {
+  DEFAULT_USAGE,
   bedHarness,
   runScenario,
   type BedHarness,
@@ -27,7 +28,14 @@ interface Imported {
  * where the scenario has one, its subagent child — with no record called unknown. Skipped, saying
  * why, when the pinned harness is not installed (`npm run bed:install`).
  */
-export function describeBedImport(harness: BedHarness, scenarios: readonly ScenarioDefinition[]): void {
+export function describeBedImport(
+  harness: BedHarness,
+  scenarios: readonly ScenarioDefinition[],
+  options: {
+    /** Side-request threads whose usage the harness writes into the transcript (real spend). */
+    readonly usageAlsoFrom?: readonly string[];
+  } = {},
+): void {
   const bed = bedHarness(harness);
   if (bed.kind === 'missing') console.log(`${harness} bed suite: skipped (${bed.reason})`);
   const imported = new Map<string, Imported>();
@@ -83,10 +91,47 @@ export function describeBedImport(harness: BedHarness, scenarios: readonly Scena
         }
       });
 
+      it.each(names)('%s: the usage is what the endpoint reported, each response counted once', (name) => {
+        const { recording, store } = imported.get(name)!;
+        // The conversation threads, and the side requests whose usage the harness records; a held
+        // answer was cut before its usage was sent (an interrupted response), so nothing counts it.
+        const threads = new Set([...Object.keys(recording.expected), ...(options.usageAlsoFrom ?? [])]);
+        const reported = recording.exchanges
+          .filter((exchange) => threads.has(exchange.thread) && exchange.answer.hold !== true)
+          .map((exchange) => exchange.answer.usage ?? DEFAULT_USAGE)
+          .reduce<Record<string, number>>(
+            (sum, u) =>
+              addKinds(sum, {
+                input: u.inputTokens,
+                output: u.outputTokens,
+                cacheCreation: u.cacheCreationTokens ?? 0,
+                cacheRead: u.cacheReadTokens ?? 0,
+                reasoning: u.reasoningTokens ?? 0,
+              }),
+            {},
+          );
+        const sessions = [...store.values()].filter((s) => s.header.source?.sourceId === recording.sessionId);
+        const main = sessions.find((s) => s.header.parentSession === undefined);
+        const logged = [...store.values()]
+          .filter((s) => s === main || (main !== undefined && s.header.parentSession === main.header.id))
+          .flatMap((s) => s.events)
+          .filter((e) => e.type === 'assistant/message')
+          .map((e) => (e.data as { usage?: Record<string, number> }).usage ?? {})
+          .reduce<Record<string, number>>(addKinds, {});
+        expect(logged).toEqual(reported);
+      });
+
       it.each(names)('%s: no record is called unknown, nothing fails', (name) => {
         const { summary } = imported.get(name)!;
         expect(summary.reports.filter((r) => r.kind === 'skipped-record' || r.kind === 'failed')).toEqual([]);
       });
     },
   );
+}
+
+/** Sums by kind, leaving out kinds that stay 0 (a log leaves them out). */
+function addKinds(sum: Record<string, number>, add: Record<string, number>): Record<string, number> {
+  const next = { ...sum };
+  for (const [kind, n] of Object.entries(add)) if (n !== 0) next[kind] = (next[kind] ?? 0) + n;
+  return next;
 }

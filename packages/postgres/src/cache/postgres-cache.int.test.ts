@@ -18,6 +18,10 @@ import {
 } from './postgres-cache.js';
 import { CACHE_CHANNEL } from './schema.js';
 
+/** The usage view of a log without usage records. */
+const NO_TOKENS = { input: 0, output: 0, cacheCreation: 0, cacheRead: 0, reasoning: 0 };
+const NO_USAGE = { own: NO_TOKENS, inherited: NO_TOKENS, byModel: [] };
+
 const cut0 = SessionLogOffset(0);
 
 /**
@@ -108,7 +112,7 @@ describe.skipIf(noPostgres)('projection cache on PostgreSQL', () => {
         'the damaged row misses',
       );
       expect(a.cachedSnapshot(subject(), cut0, ['usage'])?.values).toEqual({
-        usage: { input: 0, output: 0 },
+        usage: NO_USAGE,
       });
     });
 

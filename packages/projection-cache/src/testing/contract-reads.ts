@@ -4,6 +4,10 @@ import { ProjectionCacheError } from '../errors.js';
 import { header, subject, turnEvents as events } from './fixtures.js';
 import type { WithCache } from './harness.js';
 
+/** The usage view of a log without usage records. */
+const NO_TOKENS = { input: 0, output: 0, cacheCreation: 0, cacheRead: 0, reasoning: 0 };
+const NO_USAGE = { own: NO_TOKENS, inherited: NO_TOKENS, byModel: [] };
+
 const cut0 = SessionLogOffset(0);
 
 /** Serving rows: identity, stateVersion, cursor and cut rules, and faults that must be misses. */
@@ -21,7 +25,7 @@ export function readBehaviour(withCache: WithCache): void {
         cache.put(subject(), cut0, { ...registry.foldAll(header(), events).rows, title });
         expect(cache.cachedSnapshot(subject(), cut0, ['title', 'usage'])).toEqual({
           asOfSeq: 1,
-          values: { title: 'Hello', usage: { input: 0, output: 0 } },
+          values: { title: 'Hello', usage: NO_USAGE },
         });
         expect(cache.cachedSnapshot(subject(), cut0, ['usage'])?.asOfSeq).toBe(3);
       }));
@@ -95,7 +99,7 @@ export function readBehaviour(withCache: WithCache): void {
         const cache = await t.overwriteState('s1', 'title', '[');
         expect(cache.cachedSnapshot(subject(), cut0, ['title'])).toBeUndefined();
         expect(cache.cachedSnapshot(subject(), cut0, ['title', 'usage'])?.values).toEqual({
-          usage: { input: 0, output: 0 },
+          usage: NO_USAGE,
         });
         expect(cache.cachedStates(subject(), cut0).title).toBeUndefined();
       }));

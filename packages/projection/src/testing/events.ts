@@ -1,4 +1,5 @@
 import { SessionId, type SessionEvent, type SessionHeader } from '@strand/session';
+import { UNSEEDED, type FoldOrigin } from '../types.js';
 import { toEvents } from './log-arbitrary.js';
 
 /** A header for examples; `agentPreset` only when given (exactOptionalPropertyTypes). */
@@ -19,11 +20,12 @@ export function log(...pairs: readonly (readonly [string, unknown])[]): SessionE
 
 /** Folds a unit over events from init, returning the final view. */
 export function foldView<S, V>(
-  unit: { init(h: SessionHeader): S; apply(s: S, e: SessionEvent): S; view(s: S): V },
+  unit: { init(h: SessionHeader, origin: FoldOrigin): S; apply(s: S, e: SessionEvent): S; view(s: S): V },
   events: readonly SessionEvent[],
   h: SessionHeader = header(),
+  origin: FoldOrigin = UNSEEDED,
 ): V {
-  let state = unit.init(h);
+  let state = unit.init(h, origin);
   for (const event of events) state = unit.apply(state, event);
   return unit.view(state);
 }

@@ -38,7 +38,20 @@ const route = fc.record(
   { requiredKeys: ['provider', 'model'] },
 );
 const usage = fc.oneof(
-  { arbitrary: fc.record({ input: fc.nat(5_000), output: fc.nat(500) }), weight: 8 },
+  { arbitrary: fc.record({ input: fc.nat(5_000), output: fc.nat(500) }), weight: 4 },
+  {
+    arbitrary: fc.record(
+      {
+        input: fc.nat(5_000),
+        output: fc.nat(500),
+        cacheCreation: fc.nat(5_000),
+        cacheRead: fc.nat(50_000),
+        reasoning: fc.nat(500),
+      },
+      { requiredKeys: ['input', 'output'] },
+    ),
+    weight: 4,
+  },
   { arbitrary: fc.record({ input: fc.constant(-1), output: fc.constant(2.5) }), weight: 1 },
 );
 

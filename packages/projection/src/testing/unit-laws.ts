@@ -61,20 +61,23 @@ export function describeUnitLawsOver(unit: AnyProjectionUnit, domain: UnitLawDom
   describe(`${unit.key} unit laws`, () => {
     it('folding all events equals restoring a JSON checkpoint at any cut (or at 0) and folding the rest', () => {
       fc.assert(
-        fc.property(headers, logs, fc.nat(), (header, { events }, pick) => {
+        fc.property(headers, logs, fc.nat(), fc.nat(), (header, { events }, pick, inheritedPick) => {
           const cut = pick % (events.length + 1);
+          // Any inherited count, as a seeded child's fold gets it (the unit may read it at init).
+          const inheritedEventCount = inheritedPick % (events.length + 1);
           const registry = new ProjectionRegistry({ units: [unit] });
-          const all = registry.foldAll(header, events);
+          const all = registry.foldAll(header, events, inheritedEventCount);
           const rows = JSON.parse(
-            JSON.stringify(registry.foldAll(header, events.slice(0, cut)).rows),
+            JSON.stringify(registry.foldAll(header, events.slice(0, cut), inheritedEventCount).rows),
           ) as typeof all.rows;
           const fromCut = registry.restore({
             header,
+            inheritedEventCount,
             rows,
             events: events.slice(cut),
             from: SessionLogOffset(cut),
           });
-          const fromZero = registry.restore({ header, rows, events });
+          const fromZero = registry.restore({ header, inheritedEventCount, rows, events });
           for (const restored of [fromCut, fromZero]) {
             if (restored.kind !== 'restored') throw new Error(`expected restored, got ${restored.kind}`);
             expect(restored.seeded).toEqual([unit.key]);
@@ -101,8 +104,10 @@ export function describeUnitLawsOver(unit: AnyProjectionUnit, domain: UnitLawDom
         fc.property(
           headers,
           logs.chain((log) => domain.nextEvent(log.events).map((next) => ({ log, next }))),
-          (header, { log, next }) => {
-            let state: unknown = unit.init(header);
+          fc.nat(),
+          (header, { log, next }, inheritedPick) => {
+            const origin = { inheritedEventCount: inheritedPick % (log.events.length + 2) };
+            let state: unknown = unit.init(header, origin);
             for (const event of log.events) state = unit.apply(state, event);
             if (!domain.mayChange(state, next)) expect(unit.apply(state, next)).toBe(state);
           },
@@ -112,8 +117,9 @@ export function describeUnitLawsOver(unit: AnyProjectionUnit, domain: UnitLawDom
 
     it('never throws and never mutates the state it is given', () => {
       fc.assert(
-        fc.property(headers, logs, (header, { events }) => {
-          let state: unknown = deepFreeze(unit.init(header));
+        fc.property(headers, logs, fc.nat(), (header, { events }, inheritedPick) => {
+          const origin = { inheritedEventCount: inheritedPick % (events.length + 1) };
+          let state: unknown = deepFreeze(unit.init(header, origin));
           for (const event of events) state = deepFreeze(unit.apply(state, event));
           unit.view(state);
         }),

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { ProjectionRegistry } from '@strand/projection';
+import { ProjectionRegistry, UNSEEDED } from '@strand/projection';
 import { SessionLogOffset } from '@strand/session';
 import { describe, expect, it } from 'vitest';
 import { SUBAGENT_DESCRIPTOR_EVENT, parseSubagentDescriptor } from '../descriptor.js';
@@ -29,7 +29,7 @@ describe('subagent identity unit', () => {
 
   it('is the null sentinel before any descriptor; its state is the empty wrapper', () => {
     expect(viewOf(other('turn/start'))).toBeNull();
-    expect(subagentIdentityUnit.init(header)).toEqual({});
+    expect(subagentIdentityUnit.init(header, UNSEEDED)).toEqual({});
   });
 
   it('folds a continuable descriptor to mode, mandatory label and the descriptor event’s seq', () => {
@@ -127,7 +127,7 @@ describe('subagent identity unit', () => {
   it('the header never seeds an identity (origin is not a descriptor)', () => {
     fc.assert(
       fc.property(unitHeaderArbitrary, (h) => {
-        expect(subagentIdentityUnit.view(subagentIdentityUnit.init(h))).toBeNull();
+        expect(subagentIdentityUnit.view(subagentIdentityUnit.init(h, UNSEEDED))).toBeNull();
       }),
     );
   });

@@ -13,12 +13,17 @@ import {
   Textarea,
   Title,
 } from '@mantine/core';
-import { selectModel, selectPreset, type SessionFollower } from '@strand/client';
-import { describeError, harnessName, isRecord } from './format.js';
+import { readUsageValue, selectModel, selectPreset, usageLine, type SessionFollower } from '@strand/client';
+import { describeError, harnessName } from './format.js';
 import { EventList } from './transcript/EventList.js';
 
-function formatCount(value: unknown): string {
-  return typeof value === 'number' ? value.toLocaleString() : '?';
+/** The session's own tokens, and what a fork inherited; "none yet" before the first response. */
+function usageText(value: unknown): string {
+  const usage = readUsageValue(value);
+  if (usage === undefined) return value === null ? 'unreadable' : 'none yet';
+  const inherited = usage.inherited.input + usage.inherited.output > 0;
+  const own = usageLine(usage.own);
+  return inherited ? `${own} (+ ${usageLine(usage.inherited)} before the fork)` : own;
 }
 import {
   useCatalog,
@@ -228,13 +233,7 @@ function SessionHeader({
           <Text size="xs" c="dimmed">
             Usage
           </Text>
-          <Text size="sm">
-            {!usage.known
-              ? 'unknown'
-              : isRecord(usage.value)
-                ? `${formatCount(usage.value.input)} in · ${formatCount(usage.value.output)} out`
-                : 'none yet'}
-          </Text>
+          <Text size="sm">{!usage.known ? 'unknown' : usageText(usage.value)}</Text>
         </Box>
       </Group>
     </Paper>

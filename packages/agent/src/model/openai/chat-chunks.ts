@@ -1,6 +1,6 @@
 import { isRecord } from '@strand/session';
 import { AgentError } from '../../errors.js';
-import type { FinishReason, ModelStreamPart, ModelToolCall } from '../model.js';
+import type { FinishReason, ModelStreamPart, ModelToolCall, ModelUsage } from '../model.js';
 
 interface PartialCall {
   id: string;
@@ -16,7 +16,7 @@ interface PartialCall {
  */
 export class ChatChunkAssembler {
   readonly #calls = new Map<number, PartialCall>();
-  #usage: { input: number; output: number } | undefined;
+  #usage: ModelUsage | undefined;
   #finish: FinishReason | undefined;
 
   /** True once a choice reported a `finish_reason`: the response itself is complete. */
@@ -31,12 +31,7 @@ export class ChatChunkAssembler {
       throw new AgentError('AGENT_MODEL_FAILED', `the model reported an error mid-stream: ${message}`);
     }
     const parts: ModelStreamPart[] = [];
-    if (isRecord(chunk.usage)) {
-      const input = chunk.usage.prompt_tokens;
-      const output = chunk.usage.completion_tokens;
-      if (Number.isSafeInteger(input) && Number.isSafeInteger(output))
-        this.#usage = { input: input as number, output: output as number };
-    }
+    if (isRecord(chunk.usage)) this.#usage = chatUsage(chunk.usage) ?? this.#usage;
     const choices = chunk.choices;
     if (choices === undefined || choices === null) return parts;
     if (!Array.isArray(choices)) throw unreadable('choices is not a list');
@@ -109,3 +104,29 @@ function finishReason(raw: string): FinishReason {
 function unreadable(why: string): AgentError {
   return new AgentError('AGENT_MODEL_FAILED', `unreadable model stream: ${why}`);
 }
+
+/**
+ * Chat Completions usage in the log's meaning: `prompt_tokens` includes the cached part
+ * (`prompt_tokens_details.cached_tokens`), which comes out as cache reads; `completion_tokens`
+ * includes reasoning (`completion_tokens_details.reasoning_tokens`). Undefined without the two counts.
+ */
+export function chatUsage(usage: Readonly<Record<string, unknown>>): ModelUsage | undefined {
+  const prompt = usage.prompt_tokens;
+  const completion = usage.completion_tokens;
+  if (!isCount(prompt) || !isCount(completion)) return undefined;
+  const cached = isRecord(usage.prompt_tokens_details)
+    ? usage.prompt_tokens_details.cached_tokens
+    : undefined;
+  const reasoning = isRecord(usage.completion_tokens_details)
+    ? usage.completion_tokens_details.reasoning_tokens
+    : undefined;
+  const cacheRead = isCount(cached) ? Math.min(cached, prompt) : 0;
+  return {
+    input: prompt - cacheRead,
+    output: completion,
+    ...(cacheRead > 0 ? { cacheRead } : {}),
+    ...(isCount(reasoning) && reasoning > 0 ? { reasoning } : {}),
+  };
+}
+
+const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { foldView, log } from '../../testing/events.js';
 import { describeUnitLaws } from '../../testing/unit-laws.js';
 import { MODEL_SELECTION_READS, modelSelectionUnit } from './model-selection.js';
+import { UNSEEDED } from '../../types.js';
 
 const a = { provider: 'openai', model: 'a' };
 const b = { provider: 'local', model: 'b', reasoningEffort: 'high' };
@@ -93,7 +94,7 @@ describe('modelSelection unit', () => {
 
   it('returns the same state for a repeated identical selection', () => {
     const [first, second] = log(['model/selection', b], ['model/selection', { ...b }]);
-    const state = modelSelectionUnit.apply(modelSelectionUnit.init({} as never), first!);
+    const state = modelSelectionUnit.apply(modelSelectionUnit.init({} as never, UNSEEDED), first!);
     expect(modelSelectionUnit.apply(state, second!)).toBe(state);
   });
 });

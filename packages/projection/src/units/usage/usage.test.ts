@@ -1,26 +1,113 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { foldView, log } from '../../testing/events.js';
+import { foldView, header, log } from '../../testing/events.js';
 import { describeUnitLaws } from '../../testing/unit-laws.js';
-import { USAGE_READS, usageUnit } from './usage.js';
+import { USAGE_READS, usageUnit, type UsageTokens } from './usage.js';
+
+const tokens = (partial: Partial<UsageTokens>): UsageTokens => ({
+  input: 0,
+  output: 0,
+  cacheCreation: 0,
+  cacheRead: 0,
+  reasoning: 0,
+  ...partial,
+});
+const route = (model: string) => ['request/header', { provider: 'anthropic', model }] as const;
 
 describe('usage unit', () => {
-  it('starts at zero and sums assistant usage records', () => {
-    expect(foldView(usageUnit, [])).toEqual({ input: 0, output: 0 });
+  it('starts at zero and sums every kind of the usage records, old {input, output} ones included', () => {
+    expect(foldView(usageUnit, [])).toEqual({ own: tokens({}), inherited: tokens({}), byModel: [] });
     const events = log(
       ['assistant/message', { content: 'a', usage: { input: 10, output: 2 } }],
       ['assistant/message', { content: 'b' }],
+      [
+        'assistant/message',
+        { content: 'c', usage: { input: 5, output: 7, cacheCreation: 100, cacheRead: 1000, reasoning: 3 } },
+      ],
+    );
+    expect(foldView(usageUnit, events)?.own).toEqual(
+      tokens({ input: 15, output: 9, cacheCreation: 100, cacheRead: 1000, reasoning: 3 }),
+    );
+  });
+
+  it('counts each response under the model of the request/header before it', () => {
+    const events = log(
+      ['assistant/message', { content: 'before any header', usage: { input: 1, output: 1 } }],
+      route('opus'),
+      ['assistant/message', { content: 'a', usage: { input: 10, output: 2 } }],
+      route('haiku'),
+      ['assistant/message', { content: 'b', usage: { input: 3, output: 1, cacheRead: 50 } }],
+      route('opus'),
       ['assistant/message', { content: 'c', usage: { input: 5, output: 1 } }],
     );
-    expect(foldView(usageUnit, events)).toEqual({ input: 15, output: 3 });
+    expect(foldView(usageUnit, events)?.byModel).toEqual([
+      { provider: null, model: null, ...tokens({ input: 1, output: 1 }) },
+      { provider: 'anthropic', model: 'opus', ...tokens({ input: 15, output: 3 }) },
+      { provider: 'anthropic', model: 'haiku', ...tokens({ input: 3, output: 1, cacheRead: 50 }) },
+    ]);
+  });
+
+  it("keeps a seeded session's inherited prefix apart: own counts only seq ≥ inheritedEventCount", () => {
+    const events = log(
+      route('opus'),
+      ['assistant/message', { content: 'parent', usage: { input: 100, output: 10 } }],
+      ['assistant/message', { content: 'child', usage: { input: 7, output: 3 } }],
+    );
+    const view = foldView(usageUnit, events, header(), { inheritedEventCount: 2 });
+    expect(view?.inherited).toEqual(tokens({ input: 100, output: 10 }));
+    expect(view?.own).toEqual(tokens({ input: 7, output: 3 }));
+    // The route named in the inherited prefix still names the child's responses.
+    expect(view?.byModel).toEqual([
+      { provider: 'anthropic', model: 'opus', ...tokens({ input: 7, output: 3 }) },
+    ]);
+  });
+
+  it('sums per UTC hour and model, hours ascending, whatever order the responses came in', () => {
+    const hour = 3_600_000;
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ at: fc.nat(5 * hour), model: fc.constantFrom('a', 'b'), input: fc.nat(1000) }), {
+          maxLength: 30,
+        }),
+        (responses) => {
+          let state = usageUnit.init(header(), { inheritedEventCount: 0 });
+          responses.forEach((r, seq) => {
+            state = usageUnit.apply(state, {
+              seq,
+              time: r.at,
+              type: 'request/header',
+              data: { provider: 'p', model: r.model },
+            } as never);
+            state = usageUnit.apply(state, {
+              seq,
+              time: r.at,
+              type: 'assistant/message',
+              data: { content: '', usage: { input: r.input, output: 0 } },
+            } as never);
+          });
+          const expected = new Map<string, number>();
+          for (const r of responses) {
+            if (r.input === 0) continue;
+            const key = `${Math.floor(r.at / hour) * hour}|${r.model}`;
+            expected.set(key, (expected.get(key) ?? 0) + r.input);
+          }
+          const byHour = state!.byHour;
+          expect(new Map(byHour.map((e) => [`${e.hour}|${e.model}`, e.input]))).toEqual(expected);
+          expect(byHour.map((e) => e.hour)).toEqual([...byHour.map((e) => e.hour)].sort((x, y) => x - y));
+        },
+      ),
+    );
   });
 
   it('becomes null for good after a usage record it cannot read', () => {
-    const events = log(
-      ['assistant/message', { content: 'a', usage: { input: 10, output: 2 } }],
-      ['assistant/message', { content: 'b', usage: { input: -1, output: 0 } }],
-      ['assistant/message', { content: 'c', usage: { input: 5, output: 1 } }],
-    );
-    expect(foldView(usageUnit, events)).toBeNull();
+    for (const bad of [{ input: -1, output: 0 }, { input: 1, output: 1, cacheRead: 'many' }, { output: 3 }]) {
+      const events = log(
+        ['assistant/message', { content: 'a', usage: { input: 10, output: 2 } }],
+        ['assistant/message', { content: 'b', usage: bad }],
+        ['assistant/message', { content: 'c', usage: { input: 5, output: 1 } }],
+      );
+      expect(foldView(usageUnit, events)).toBeNull();
+    }
   });
 });
 

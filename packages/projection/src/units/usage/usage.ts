@@ -1,41 +1,178 @@
-import type { ProjectionUnit } from '../../types.js';
+import type { FoldOrigin, ProjectionUnit } from '../../types.js';
 import { isCount, isRecord } from '../read.js';
 
-export interface UsageTotals {
+/**
+ * Tokens of model responses, in the log's one meaning (`usageSchema` in `@strand/session`):
+ * `input` is fresh, uncached input; `cacheCreation` and `cacheRead` are apart; `output` includes
+ * `reasoning`, which is a part of it, never added to it.
+ */
+export interface UsageTokens {
   readonly input: number;
   readonly output: number;
+  readonly cacheCreation: number;
+  readonly cacheRead: number;
+  readonly reasoning: number;
 }
-/** Totals, or `null` once a usage record could not be read (a sum that skipped it would be wrong). */
-export type UsageState = UsageTotals | null;
-export type UsageView = UsageTotals | null;
+
+/** The model a response came from, as the `request/header` before it named it; null when none did. */
+export interface UsageModel {
+  readonly provider: string | null;
+  readonly model: string | null;
+}
+
+export type ModelUsage = UsageModel & UsageTokens;
+
+/** One model's tokens in one UTC hour (`hour`: the hour's first millisecond since the epoch). */
+export type HourUsage = ModelUsage & { readonly hour: number };
+
+export interface UsageFold {
+  /** The first seq that is the session's own (its inherited event count). */
+  readonly ownFrom: number;
+  /** The route of the responses that follow: the last `request/header`, inherited ones included. */
+  readonly route: UsageModel;
+  /** Everything a seeded session inherited from its parent, summed (the parent counts it as its own). */
+  readonly inherited: UsageTokens;
+  /** The session's own tokens per model, in the order the models first answered. */
+  readonly byModel: readonly ModelUsage[];
+  /** The session's own tokens per UTC hour and model, hours ascending: days in any zone sum from these. */
+  readonly byHour: readonly HourUsage[];
+}
+
+/** The fold, or `null` once a usage record could not be read (a sum that skipped it would be wrong). */
+export type UsageState = UsageFold | null;
+
+export interface UsageView {
+  /** The session's own tokens, all models: what corpus totals add up (each response counted once). */
+  readonly own: UsageTokens;
+  /** What a seeded session inherited (zero for any other): shown beside `own`, never added to totals. */
+  readonly inherited: UsageTokens;
+  readonly byModel: readonly ModelUsage[];
+}
 
 declare module '../../types.js' {
   interface ProjectionStateMap {
     usage: UsageState;
   }
   interface ProjectionViewMap {
-    usage: UsageView;
+    usage: UsageView | null;
   }
 }
 
-export const USAGE_READS: readonly string[] = ['assistant/message'];
+export const USAGE_READS: readonly string[] = ['assistant/message', 'request/header'];
 
-const ZERO: UsageTotals = Object.freeze({ input: 0, output: 0 });
+const HOUR_MS = 3_600_000;
+const KINDS = ['input', 'output', 'cacheCreation', 'cacheRead', 'reasoning'] as const;
+const NO_TOKENS: UsageTokens = Object.freeze({
+  input: 0,
+  output: 0,
+  cacheCreation: 0,
+  cacheRead: 0,
+  reasoning: 0,
+});
+const NO_MODEL: UsageModel = Object.freeze({ provider: null, model: null });
 
-/** Token totals summed from `assistant/message` usage records. */
-export const usageUnit: ProjectionUnit<UsageState, UsageView, 'usage'> = {
+/**
+ * Token use of a session, per model and per UTC hour, counting each `assistant/message` usage
+ * record once. A seeded session's inherited prefix is kept apart (`inherited`): its parent already
+ * counts it, so corpus totals add only `own`.
+ */
+export const usageUnit: ProjectionUnit<UsageState, UsageView | null, 'usage'> = {
   key: 'usage',
-  stateVersion: 1,
+  stateVersion: 2,
   dataReads: USAGE_READS,
-  init: () => ZERO,
+  init: (_header, origin: FoldOrigin) => ({
+    ownFrom: origin.inheritedEventCount,
+    route: NO_MODEL,
+    inherited: NO_TOKENS,
+    byModel: [],
+    byHour: [],
+  }),
   apply(state, event) {
-    if (state === null || event.type !== 'assistant/message') return state;
+    if (state === null) return state;
+    if (event.type === 'request/header') return withRoute(state, event.data);
+    if (event.type !== 'assistant/message') return state;
     const data = event.data;
     if (!isRecord(data) || data.usage === undefined) return state;
-    const usage = data.usage;
-    if (!isRecord(usage) || !isCount(usage.input) || !isCount(usage.output)) return null;
-    if (usage.input === 0 && usage.output === 0) return state;
-    return { input: state.input + usage.input, output: state.output + usage.output };
+    const tokens = readTokens(data.usage);
+    if (tokens === undefined) return null;
+    if (KINDS.every((kind) => tokens[kind] === 0)) return state;
+    if (event.seq < state.ownFrom) return { ...state, inherited: add(state.inherited, tokens) };
+    const hour = Math.floor(event.time / HOUR_MS) * HOUR_MS;
+    return {
+      ...state,
+      byModel: addToModel(state.byModel, state.route, tokens),
+      byHour: addToHour(state.byHour, hour, state.route, tokens),
+    };
   },
-  view: (state) => state,
+  view: (state) =>
+    state === null
+      ? null
+      : {
+          own: state.byModel.reduce<UsageTokens>(add, NO_TOKENS),
+          inherited: state.inherited,
+          byModel: state.byModel,
+        },
 };
+
+function withRoute(state: UsageFold, data: unknown): UsageState {
+  if (!isRecord(data) || typeof data.provider !== 'string' || typeof data.model !== 'string') return state;
+  if (state.route.provider === data.provider && state.route.model === data.model) return state;
+  return { ...state, route: { provider: data.provider, model: data.model } };
+}
+
+/** A usage record's tokens: `{input, output}` required (logs before the kinds hold only these). */
+function readTokens(usage: unknown): UsageTokens | undefined {
+  if (!isRecord(usage) || !isCount(usage.input) || !isCount(usage.output)) return undefined;
+  const tokens: Record<(typeof KINDS)[number], number> = { ...NO_TOKENS };
+  for (const kind of KINDS) {
+    const value = usage[kind];
+    if (value === undefined) continue;
+    if (!isCount(value)) return undefined;
+    tokens[kind] = value;
+  }
+  return tokens;
+}
+
+function add(a: UsageTokens, b: UsageTokens): UsageTokens {
+  return {
+    input: a.input + b.input,
+    output: a.output + b.output,
+    cacheCreation: a.cacheCreation + b.cacheCreation,
+    cacheRead: a.cacheRead + b.cacheRead,
+    reasoning: a.reasoning + b.reasoning,
+  };
+}
+
+const sameModel = (a: UsageModel, b: UsageModel): boolean => a.provider === b.provider && a.model === b.model;
+
+/** `entries` with `tokens` added to the route's entry, or a new entry for the route at the end. */
+function addToModel(entries: readonly ModelUsage[], route: UsageModel, tokens: UsageTokens): ModelUsage[] {
+  const at = entries.findIndex((entry) => sameModel(entry, route));
+  if (at === -1) return [...entries, { provider: route.provider, model: route.model, ...tokens }];
+  const next = [...entries];
+  next[at] = { ...entries[at]!, ...add(entries[at]!, tokens) };
+  return next;
+}
+
+/**
+ * Adds to the hour's entry for the route. Responses mostly come in time order, so the search runs
+ * from the end and stops at an earlier hour; a response logged out of order still finds its place.
+ */
+function addToHour(
+  entries: readonly HourUsage[],
+  hour: number,
+  route: UsageModel,
+  tokens: UsageTokens,
+): HourUsage[] {
+  let at = entries.length;
+  while (at > 0 && entries[at - 1]!.hour > hour) at--;
+  for (let i = at - 1; i >= 0 && entries[i]!.hour === hour; i--) {
+    if (sameModel(entries[i]!, route)) {
+      const next = [...entries];
+      next[i] = { ...entries[i]!, ...add(entries[i]!, tokens) };
+      return next;
+    }
+  }
+  const entry: HourUsage = { hour, provider: route.provider, model: route.model, ...tokens };
+  return [...entries.slice(0, at), entry, ...entries.slice(at)];
+}
