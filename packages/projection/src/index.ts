@@ -48,6 +48,7 @@ export {
 export {
   usageUnit,
   USAGE_READS,
+  LONG_CONTEXT_TOKENS,
   type UsageState,
   type UsageTokens,
   type UsageModel,

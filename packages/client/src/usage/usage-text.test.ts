@@ -31,14 +31,16 @@ describe('usage text', () => {
     ).toBe('1 in · 2 out · 1,200,000 cache read · 40,000 cache write');
   });
 
-  it('lists the named models by output', () => {
+  it('lists the named models by output, each once', () => {
     const value = {
       own: tokens(),
       inherited: tokens(),
       byModel: [
-        { provider: null, model: null, ...tokens({ output: 1 }) },
-        { provider: 'a', model: 'haiku', ...tokens({ output: 5 }) },
-        { provider: 'a', model: 'opus', ...tokens({ output: 50 }) },
+        { provider: null, model: null, longContext: false, ...tokens({ output: 1 }) },
+        { provider: 'a', model: 'haiku', longContext: false, ...tokens({ output: 5 }) },
+        { provider: 'a', model: 'opus', longContext: false, ...tokens({ output: 4 }) },
+        // One model's long-context responses are the same model: named once, their output counted.
+        { provider: 'a', model: 'opus', longContext: true, ...tokens({ output: 46 }) },
       ],
     };
     expect(modelNames(value)).toEqual(['opus', 'haiku']);

@@ -12,6 +12,8 @@ export interface UsageTokensView {
 export interface UsageModelView extends UsageTokensView {
   readonly provider: string | null;
   readonly model: string | null;
+  /** Responses whose prompt passed the long-context boundary (priced at a higher tier by some). */
+  readonly longContext: boolean;
 }
 
 /** The `usage` projection's value: the session's own tokens, what it inherited, and per model. */
@@ -51,7 +53,8 @@ export function usageLine(tokens: UsageTokensView, locale?: string): string {
 
 /** The named models that answered, most output first (responses no request header named are left out). */
 export function modelNames(value: UsageValueView): string[] {
-  return [...value.byModel]
-    .sort((a, b) => b.output - a.output || b.input - a.input)
-    .flatMap((m) => (m.model === null ? [] : [m.model]));
+  const output = new Map<string, number>();
+  for (const m of value.byModel)
+    if (m.model !== null) output.set(m.model, (output.get(m.model) ?? 0) + m.output);
+  return [...output].sort((a, b) => b[1] - a[1]).map(([model]) => model);
 }

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { foldView, header, log } from '../../testing/events.js';
 import { describeUnitLaws } from '../../testing/unit-laws.js';
-import { USAGE_READS, usageUnit, type UsageTokens } from './usage.js';
+import { LONG_CONTEXT_TOKENS, USAGE_READS, usageUnit, type UsageTokens } from './usage.js';
 
 const tokens = (partial: Partial<UsageTokens>): UsageTokens => ({
   input: 0,
@@ -16,7 +16,12 @@ const route = (model: string) => ['request/header', { provider: 'anthropic', mod
 
 describe('usage unit', () => {
   it('starts at zero and sums every kind of the usage records, old {input, output} ones included', () => {
-    expect(foldView(usageUnit, [])).toEqual({ own: tokens({}), inherited: tokens({}), byModel: [] });
+    expect(foldView(usageUnit, [])).toEqual({
+      own: tokens({}),
+      inherited: tokens({}),
+      byModel: [],
+      byHour: [],
+    });
     const events = log(
       ['assistant/message', { content: 'a', usage: { input: 10, output: 2 } }],
       ['assistant/message', { content: 'b' }],
@@ -41,10 +46,35 @@ describe('usage unit', () => {
       ['assistant/message', { content: 'c', usage: { input: 5, output: 1 } }],
     );
     expect(foldView(usageUnit, events)?.byModel).toEqual([
-      { provider: null, model: null, ...tokens({ input: 1, output: 1 }) },
-      { provider: 'anthropic', model: 'opus', ...tokens({ input: 15, output: 3 }) },
-      { provider: 'anthropic', model: 'haiku', ...tokens({ input: 3, output: 1, cacheRead: 50 }) },
+      { provider: null, model: null, longContext: false, ...tokens({ input: 1, output: 1 }) },
+      { provider: 'anthropic', model: 'opus', longContext: false, ...tokens({ input: 15, output: 3 }) },
+      {
+        provider: 'anthropic',
+        model: 'haiku',
+        longContext: false,
+        ...tokens({ input: 3, output: 1, cacheRead: 50 }),
+      },
     ]);
+  });
+
+  it('keeps responses whose prompt passed the long-context boundary apart, so a tier can price them', () => {
+    const events = log(
+      route('sonnet'),
+      [
+        'assistant/message',
+        { content: 'small', usage: { input: 10, output: 1, cacheRead: LONG_CONTEXT_TOKENS - 10 } },
+      ],
+      [
+        'assistant/message',
+        { content: 'large', usage: { input: 11, output: 2, cacheRead: LONG_CONTEXT_TOKENS - 10 } },
+      ],
+    );
+    const view = foldView(usageUnit, events);
+    expect(view?.byModel.map((m) => [m.longContext, m.input])).toEqual([
+      [false, 10],
+      [true, 11],
+    ]);
+    expect(view?.byHour.map((h) => h.longContext)).toEqual([false, true]);
   });
 
   it("keeps a seeded session's inherited prefix apart: own counts only seq ≥ inheritedEventCount", () => {
@@ -58,7 +88,7 @@ describe('usage unit', () => {
     expect(view?.own).toEqual(tokens({ input: 7, output: 3 }));
     // The route named in the inherited prefix still names the child's responses.
     expect(view?.byModel).toEqual([
-      { provider: 'anthropic', model: 'opus', ...tokens({ input: 7, output: 3 }) },
+      { provider: 'anthropic', model: 'opus', longContext: false, ...tokens({ input: 7, output: 3 }) },
     ]);
   });
 

@@ -20,7 +20,15 @@ export interface UsageModel {
   readonly model: string | null;
 }
 
-export type ModelUsage = UsageModel & UsageTokens;
+/**
+ * A model's tokens. `longContext` entries hold the responses whose prompt (fresh input and cache)
+ * passed `LONG_CONTEXT_TOKENS`: several providers price those at a higher tier, and a sum of
+ * responses cannot tell afterwards which ones did.
+ */
+export type ModelUsage = UsageModel & UsageTokens & { readonly longContext: boolean };
+
+/** The prompt size above which a response is kept apart as long-context (the common tier boundary). */
+export const LONG_CONTEXT_TOKENS = 200_000;
 
 /** One model's tokens in one UTC hour (`hour`: the hour's first millisecond since the epoch). */
 export type HourUsage = ModelUsage & { readonly hour: number };
@@ -34,7 +42,7 @@ export interface UsageFold {
   readonly inherited: UsageTokens;
   /** The session's own tokens per model, in the order the models first answered. */
   readonly byModel: readonly ModelUsage[];
-  /** The session's own tokens per UTC hour and model, hours ascending: days in any zone sum from these. */
+  /** The session's own tokens per UTC hour and model, hours ascending: days in any zone sum from these (to the hour). */
   readonly byHour: readonly HourUsage[];
 }
 
@@ -47,6 +55,8 @@ export interface UsageView {
   /** What a seeded session inherited (zero for any other): shown beside `own`, never added to totals. */
   readonly inherited: UsageTokens;
   readonly byModel: readonly ModelUsage[];
+  /** The own tokens per UTC hour and model: what usage over days, weeks and months sums. */
+  readonly byHour: readonly HourUsage[];
 }
 
 declare module '../../types.js' {
@@ -98,10 +108,12 @@ export const usageUnit: ProjectionUnit<UsageState, UsageView | null, 'usage'> = 
     if (KINDS.every((kind) => tokens[kind] === 0)) return state;
     if (event.seq < state.ownFrom) return { ...state, inherited: add(state.inherited, tokens) };
     const hour = Math.floor(event.time / HOUR_MS) * HOUR_MS;
+    const longContext = tokens.input + tokens.cacheCreation + tokens.cacheRead > LONG_CONTEXT_TOKENS;
+    const key: EntryKey = { ...state.route, longContext };
     return {
       ...state,
-      byModel: addToModel(state.byModel, state.route, tokens),
-      byHour: addToHour(state.byHour, hour, state.route, tokens),
+      byModel: addToModel(state.byModel, key, tokens),
+      byHour: addToHour(state.byHour, hour, key, tokens),
     };
   },
   view: (state) =>
@@ -111,6 +123,7 @@ export const usageUnit: ProjectionUnit<UsageState, UsageView | null, 'usage'> = 
           own: state.byModel.reduce<UsageTokens>(add, NO_TOKENS),
           inherited: state.inherited,
           byModel: state.byModel,
+          byHour: state.byHour,
         },
 };
 
@@ -143,12 +156,16 @@ function add(a: UsageTokens, b: UsageTokens): UsageTokens {
   };
 }
 
+/** What an entry is kept apart by, besides its hour. */
+type EntryKey = UsageModel & { readonly longContext: boolean };
+
 const sameModel = (a: UsageModel, b: UsageModel): boolean => a.provider === b.provider && a.model === b.model;
+const sameEntry = (a: EntryKey, b: EntryKey): boolean => sameModel(a, b) && a.longContext === b.longContext;
 
 /** `entries` with `tokens` added to the route's entry, or a new entry for the route at the end. */
-function addToModel(entries: readonly ModelUsage[], route: UsageModel, tokens: UsageTokens): ModelUsage[] {
-  const at = entries.findIndex((entry) => sameModel(entry, route));
-  if (at === -1) return [...entries, { provider: route.provider, model: route.model, ...tokens }];
+function addToModel(entries: readonly ModelUsage[], key: EntryKey, tokens: UsageTokens): ModelUsage[] {
+  const at = entries.findIndex((entry) => sameEntry(entry, key));
+  if (at === -1) return [...entries, { ...key, ...tokens }];
   const next = [...entries];
   next[at] = { ...entries[at]!, ...add(entries[at]!, tokens) };
   return next;
@@ -161,18 +178,18 @@ function addToModel(entries: readonly ModelUsage[], route: UsageModel, tokens: U
 function addToHour(
   entries: readonly HourUsage[],
   hour: number,
-  route: UsageModel,
+  key: EntryKey,
   tokens: UsageTokens,
 ): HourUsage[] {
   let at = entries.length;
   while (at > 0 && entries[at - 1]!.hour > hour) at--;
   for (let i = at - 1; i >= 0 && entries[i]!.hour === hour; i--) {
-    if (sameModel(entries[i]!, route)) {
+    if (sameEntry(entries[i]!, key)) {
       const next = [...entries];
       next[i] = { ...entries[i]!, ...add(entries[i]!, tokens) };
       return next;
     }
   }
-  const entry: HourUsage = { hour, provider: route.provider, model: route.model, ...tokens };
+  const entry: HourUsage = { hour, ...key, ...tokens };
   return [...entries.slice(0, at), entry, ...entries.slice(at)];
 }
