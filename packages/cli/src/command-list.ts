@@ -50,6 +50,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/read-commands.js')).searchCommand(),
   },
   {
+    name: 'usage',
+    description: 'token use and cost over time, sessions, projects, models or harnesses',
+    load: async () => (await import('./commands/usage-command.js')).usageCommand(),
+  },
+  {
     name: 'demo',
     description:
       'write the demo corpus (titled sessions, a subagent tree, a corrupt child, a 50k-event session)',

@@ -19,3 +19,11 @@ export { HOST_ERROR_CODES, HostError, toWireError, type HostErrorCode } from './
 export { FollowHub, type DraftPacing } from './follow/follow-hub.js';
 export type { DraftClock } from './follow/draft-throttle.js';
 export { isLoopbackHost } from './auth.js';
+export {
+  parsePricingFile,
+  bundledPrices,
+  withOverrides,
+  type PriceTable,
+  type Rates,
+  type ModelRates,
+} from './usage/pricing.js';

@@ -3,6 +3,7 @@ import type { ProjectionRegistry } from '@strand/projection';
 import type { ProjectionCache } from '@strand/projection-cache';
 import type { SessionQuery } from '@strand/query';
 import type { Logger, SessionStore } from '@strand/session';
+import type { PriceTable } from './usage/pricing.js';
 import type { AgentPort, CatalogPort, CoordinationPort, SearchPort, SubagentPort } from './ports.js';
 
 /** Everything the host serves from; built by the composition root (`openStrandRuntime` in `@strand/runtime`) or by tests. */
@@ -19,6 +20,8 @@ export interface HostServices {
   readonly catalogs?: CatalogPort;
   /** Several hosts on one database: leases and the cross-host append feed. */
   readonly coordination?: CoordinationPort;
+  /** Prices for `usage.summary` (`strand serve --pricing`); the bundled genai-prices table by default. */
+  readonly prices?: PriceTable;
   /** Where the host reports failures it contains (a reply that could not be sent, a failed promotion). Default: `silentLogger`. */
   readonly logger?: Logger;
 }

@@ -150,6 +150,40 @@ export type PresetCatalogEntry = Wire<typeof presetCatalogEntrySchema>;
 
 const appendedResult = z.object({ seq: seqSchema });
 
+export const USAGE_GROUPS = ['day', 'week', 'month', 'session', 'project', 'model', 'harness'] as const;
+export type UsageGroup = (typeof USAGE_GROUPS)[number];
+
+/** USD per million tokens of each kind. */
+const ratesSchema = z.strictObject({
+  input: z.number().min(0).max(1e6),
+  output: z.number().min(0).max(1e6),
+  cacheRead: z.number().min(0).max(1e6),
+  cacheWrite: z.number().min(0).max(1e6),
+});
+
+/** Token figures under the names people's scripts already use for them. */
+const usageFiguresSchema = z.object({
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  cacheCreationTokens: z.number(),
+  cacheReadTokens: z.number(),
+  /** A part of `outputTokens`, never added to `totalTokens`. */
+  reasoningTokens: z.number(),
+  /** Fresh input + output + cache writes + cache reads. */
+  totalTokens: z.number(),
+  /** USD; null when no token of it is priced (an unpriced model shows "—", never 0). */
+  totalCost: z.number().nullable(),
+  /** Models with tokens here that the price table does not price; `totalCost` leaves them out. */
+  unpricedModels: z.array(z.string()),
+});
+export const usageRowSchema = usageFiguresSchema.extend({
+  key: z.string(),
+  label: z.string(),
+  sessions: z.number(),
+  models: z.array(z.string()),
+});
+export type UsageRow = Wire<typeof usageRowSchema>;
+
 /** Every method: its params and its result. Adding a method means adding it here first. */
 export const METHODS = {
   'session.list': {
@@ -202,6 +236,37 @@ export const METHODS = {
   'session.fork': {
     params: z.strictObject({ id: sessionIdParam, atSeq: seqParam }),
     result: z.object({ id: z.string() }),
+  },
+  'usage.summary': {
+    params: z.strictObject({
+      /** Rows per day (the default), week (from Monday), month, session, project, model or harness. */
+      by: z.enum(USAGE_GROUPS).optional(),
+      /** `YYYY-MM-DD` (from that local day's start) or an ISO time with a zone. */
+      since: z.string().max(40).optional(),
+      /** `YYYY-MM-DD` (through that local day's end) or an ISO time with a zone. */
+      until: z.string().max(40).optional(),
+      /** The IANA zone days, weeks and months are in; the host's own when absent. */
+      timeZone: z.string().min(1).max(100).optional(),
+      harness: z.enum(SEARCH_HARNESSES).optional(),
+      /** Only sessions whose header `cwd` is exactly this project folder. */
+      cwd: z.string().min(1).max(4096).optional(),
+      /** Prices overriding the host's table for these model names (a `--pricing` file's `models`). */
+      prices: z
+        .record(z.string().max(200), ratesSchema.extend({ longContext: ratesSchema.optional() }))
+        .refine((r) => Object.keys(r).length <= 1000, 'at most 1000 models')
+        .optional(),
+    }),
+    /**
+     * Each session's own tokens (a fork's inherited prefix is its parent's), grouped; every figure
+     * comes from the `usage` projection (no log is read where the cache holds it). Costs are
+     * computed here from a price table, never stored: `pricing` names it.
+     */
+    result: z.object({
+      rows: z.array(usageRowSchema),
+      totals: usageFiguresSchema.extend({ sessions: z.number() }),
+      timeZone: z.string(),
+      pricing: z.string(),
+    }),
   },
   'subagent.list': {
     params: z.strictObject({ id: sessionIdParam, scope: z.enum(['children', 'descendants']).optional() }),

@@ -1,8 +1,5 @@
 import { Command, Option } from 'commander';
-import { storeOption } from '../store-option.js';
 import { SEARCH_HARNESSES, type SearchHarness, type WireEvent } from '@strand/protocol';
-import { DEFAULT_DATA_DIR } from '../defaults.js';
-import { parseHostUrl } from '../host-url.js';
 import { integerOption } from '../integer-option.js';
 import { highlight } from '../output.js';
 import {
@@ -13,24 +10,8 @@ import {
   snapshotLines,
 } from '../output/session-text.js';
 import { styleFor } from '../output/style.js';
-import { withConnection, type RemoteOptions } from '../remote.js';
-
-interface Common extends RemoteOptions {
-  json?: boolean;
-}
-
-function common(command: Command): Command {
-  return command
-    .option('--data <dir>', 'data folder (an embedded host reads it)', DEFAULT_DATA_DIR)
-    .addOption(storeOption())
-    .addOption(
-      new Option('--url <url>', 'a running host to ask instead (http://127.0.0.1:4400)').argParser(
-        parseHostUrl,
-      ),
-    )
-    .option('--token <token>', 'token for a host bound off loopback')
-    .option('--json', 'print JSON');
-}
+import { withConnection } from '../remote.js';
+import { common, type Common } from './common-options.js';
 
 export function listCommand(): Command {
   return common(new Command('list').description('list sessions, newest first, with their title hints'))

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Command, Option } from 'commander';
-import { isLoopbackHost, startHost } from '@strand/host';
+import { bundledPrices, isLoopbackHost, startHost, withOverrides, type ModelRates } from '@strand/host';
+import { readPricingFile } from '../pricing-file.js';
 import { importTranscripts, parseWatchSpec, startLiveIngest, type WatchSpec } from '@strand/import';
 import { loadModelsFile, openStrandRuntime, type StrandRuntime } from '@strand/runtime';
 import { ensureDemoCorpus } from './demo.js';
@@ -34,6 +35,7 @@ interface ServeOptions {
   demo?: boolean;
   json?: boolean;
   watch: string[];
+  pricing?: string;
 }
 
 const WEB_ROOT = webRoot();
@@ -84,6 +86,10 @@ export function serveCommand(): Command {
       (value: string, previous: string[]) => [...previous, value],
       [] as string[],
     )
+    .option(
+      '--pricing <file>',
+      'prices (USD per million tokens) overriding the bundled table for the models it names (usage.summary)',
+    )
     .option('--json', 'print the URL as JSON')
     .action(async (options: ServeOptions) => {
       const port = Number(options.port);
@@ -101,10 +107,11 @@ export function serveCommand(): Command {
         );
       // Read before anything is written: a bad file fails the command with nothing changed.
       const modelsFile = options.models === undefined ? undefined : await loadModelsFile(options.models);
+      const pricing = options.pricing === undefined ? undefined : await readPricingFile(options.pricing);
       // PostgreSQL has per-session leases for several hosts; the folder lock is for the files store.
       const lock = options.store === undefined ? await holdDataFolder(options.data, 'serve') : undefined;
       try {
-        await serve(options, port, token, modelsFile, lock, watches);
+        await serve(options, port, token, modelsFile, lock, watches, pricing);
       } finally {
         await lock?.release();
       }
@@ -118,6 +125,7 @@ async function serve(
   modelsFile: Awaited<ReturnType<typeof loadModelsFile>> | undefined,
   lock: DataFolderLock | undefined,
   watches: readonly WatchSpec[],
+  pricing: Readonly<Record<string, ModelRates>> | undefined,
 ): Promise<void> {
   if (options.demo === true) await ensureDemoCorpus(options.data, options.json !== true);
   const logger = cliLogger();
@@ -179,7 +187,10 @@ async function serve(
   if (options.demo === true) await warmDemoCache(runtime);
   // A host that cannot start (port taken) must not leave the watchers holding the process open.
   const host = await startHost({
-    services: runtime.services,
+    services:
+      pricing === undefined
+        ? runtime.services
+        : { ...runtime.services, prices: withOverrides(bundledPrices(), pricing, options.pricing!) },
     host: options.host,
     port,
     ...(token === undefined ? {} : { token }),

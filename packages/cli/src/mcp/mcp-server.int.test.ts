@@ -88,13 +88,14 @@ afterAll(async () => {
 });
 
 describe('strand mcp over stdio (the SDK client, a real folder)', () => {
-  it('offers exactly the four read-only tools and the session resources', async () => {
+  it('offers exactly the five read-only tools and the session resources', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
       'list_agents',
       'list_sessions',
       'read_session',
       'search_sessions',
+      'usage_summary',
     ]);
     for (const tool of tools) expect(tool.annotations?.readOnlyHint).toBe(true);
     const search = tools.find((t) => t.name === 'search_sessions')!;
@@ -190,6 +191,24 @@ describe('strand mcp over stdio (the SDK client, a real folder)', () => {
     expect(seqs.at(-1)!).toBeLessThanOrEqual(1199);
     expect(wide).toMatch(
       new RegExp(`Later: read_session \\{"id": "demo-long", "fromSeq": ${seqs.at(-1)! + 1},`),
+    );
+  });
+
+  it('usage_summary answers the figures strand usage gives, as the same table', async () => {
+    const cli = strand('usage', '--data', data, '--by', 'harness', '--json');
+    expect(cli.code, cli.stderr).toBe(0);
+    const { totals, rows } = JSON.parse(cli.stdout) as {
+      totals: { totalTokens: number };
+      rows: { key: string; totalTokens: number }[];
+    };
+    // The demo corpus and the imported Codex sessions both used tokens.
+    expect(rows.map((r) => r.key).sort()).toEqual(['codex', 'strand']);
+    const table = text(await call('usage_summary', { by: 'harness' }));
+    const total = table.split('\n').find((line) => line.startsWith('Total'))!;
+    expect(total.split(/\s{2,}/)[5]).toBe(totals.totalTokens.toLocaleString('en-US'));
+    for (const row of rows) expect(table).toMatch(new RegExp(`^${row.key}\\s`, 'm'));
+    expect(text(await call('usage_summary', { by: 'day', since: '2000-01-01', until: '2000-01-01' }))).toBe(
+      'No usage recorded.',
     );
   });
 

@@ -5,6 +5,7 @@ import { registerReadSession } from './read-session.js';
 import type { StrandReader } from './reader.js';
 import { registerSearchSessions } from './search-sessions.js';
 import { registerSessionResources } from './session-resource.js';
+import { registerUsageSummary } from './usage-summary.js';
 
 export const MCP_SERVER_NAME = 'strand';
 
@@ -21,6 +22,7 @@ export function createStrandMcpServer(read: StrandReader, version: string): McpS
   registerListSessions(server, read);
   registerReadSession(server, read);
   registerListAgents(server, read);
+  registerUsageSummary(server, read);
   registerSessionResources(server, read);
   return server;
 }

@@ -57,6 +57,7 @@ const VALID: { readonly [M in MethodName]: ParamsOf<M> } = {
   'session.selectPreset': { id: 's1', preset: null },
   'catalog.models': {},
   'catalog.presets': {},
+  'usage.summary': {},
 };
 
 /**

@@ -7,6 +7,7 @@ import { sessionFollow } from '../methods/session-follow.js';
 import { sessionList } from '../methods/session-list.js';
 import { sessionPage } from '../methods/session-page.js';
 import { subagentList } from '../methods/subagent-list.js';
+import { usageSummary } from '../methods/usage-summary.js';
 import type { FollowHub } from '../follow/follow-hub.js';
 import type { Outbound } from '../follow/outbound.js';
 import type { HostLimits, HostServices } from '../services.js';
@@ -117,6 +118,14 @@ async function route<M extends MethodName>(
           () => requireListedPreset(services, p.preset),
         ),
       );
+    }
+    case 'usage.summary': {
+      const { bodyReads: _, ...summary } = await usageSummary(
+        services,
+        params as Params<'usage.summary'>,
+        signal,
+      );
+      return plain(summary);
     }
     case 'catalog.models':
       if (services.catalogs === undefined)

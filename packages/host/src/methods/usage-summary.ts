@@ -1,0 +1,137 @@
+import type { UsageGroup } from '@strand/protocol';
+import type { UsageView } from '@strand/projection';
+import { SessionLogOffset, type SessionId } from '@strand/session';
+import type { CorpusRow } from '@strand/query';
+import { HostError } from '../errors.js';
+import type { HostServices } from '../services.js';
+import { isTimeZone, parseBound } from '../usage/periods.js';
+import { bundledPrices, withOverrides, type PriceTable, type Rates } from '../usage/pricing.js';
+import { summarizeUsage, type SessionUsage, type UsageSummary } from '../usage/summarize.js';
+
+export interface UsageSummaryParams {
+  readonly by?: UsageGroup | undefined;
+  readonly since?: string | undefined;
+  readonly until?: string | undefined;
+  readonly timeZone?: string | undefined;
+  readonly harness?: string | undefined;
+  readonly cwd?: string | undefined;
+  readonly prices?:
+    | Readonly<Record<string, Rates & { readonly longContext?: Rates | undefined }>>
+    | undefined;
+}
+
+/** The bundled table, built once per process (its probes are cached per model and day). */
+let bundled: PriceTable | undefined;
+export const defaultPrices = (): PriceTable => (bundled ??= bundledPrices());
+
+/**
+ * `usage.summary`: every session's own tokens from its `usage` projection — the live fold for an
+ * attached session, the projection cache's row for a cold one, and one observation (which writes
+ * the row back) only where neither holds it — grouped and priced here. `bodyReads` counts those
+ * observations: a warm corpus answers with none.
+ */
+export async function usageSummary(
+  services: HostServices,
+  params: UsageSummaryParams,
+  signal: AbortSignal,
+): Promise<UsageSummary & { timeZone: string; pricing: string; bodyReads: number }> {
+  const timeZone = params.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+  if (!isTimeZone(timeZone)) throw invalid(`unknown time zone ${JSON.stringify(timeZone)}`);
+  const since = bound(params.since, 'since', timeZone);
+  const until = bound(params.until, 'until', timeZone);
+  let prices = services.prices ?? defaultPrices();
+  if (params.prices !== undefined) prices = withOverrides(prices, params.prices, 'the request');
+
+  const corpus = await services.query.listSessions({ signal });
+  const sessions: SessionUsage[] = [];
+  let bodyReads = 0;
+  for (const row of corpus) {
+    const harness = row.header.source?.harness ?? 'strand';
+    if (params.harness !== undefined && harness !== params.harness) continue;
+    if (params.cwd !== undefined && row.header.cwd !== params.cwd) continue;
+    const found = liveValues(services, row) ?? cachedValues(services, row);
+    let values = found;
+    if (values === undefined) {
+      bodyReads++;
+      values = await observedValues(services, row.header.id, signal);
+    }
+    // The registry's own unit computed it (live, or a cache row of the same stateVersion): typed.
+    const usage = values?.usage as UsageView | null | undefined;
+    if (usage === undefined || usage === null) continue;
+    sessions.push({
+      id: row.header.id,
+      title: typeof values?.title === 'string' ? values.title : null,
+      cwd: row.header.cwd ?? null,
+      harness,
+      byHour: usage.byHour,
+    });
+  }
+  const summary = summarizeUsage(
+    sessions,
+    {
+      by: params.by ?? 'day',
+      timeZone,
+      ...(since === undefined ? {} : { since }),
+      ...(until === undefined ? {} : { until }),
+    },
+    prices,
+  );
+  return { ...summary, timeZone, pricing: prices.source, bodyReads };
+}
+
+type Values = Readonly<Record<string, unknown>>;
+
+function liveValues(services: HostServices, row: CorpusRow): Values | undefined {
+  if (!row.live) return undefined;
+  const session = services.store.get(row.header.id);
+  if (session === undefined) return undefined;
+  try {
+    return services.registry.snapshot(session, ['usage', 'title']).values;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The cache's rows; only for unseeded sessions, whose cache identity the header proves. */
+function cachedValues(services: HostServices, row: CorpusRow): Values | undefined {
+  if (services.cache === undefined || row.incarnation === undefined || row.header.isSeeded) return undefined;
+  const subject = { header: row.header, incarnation: row.incarnation };
+  const usage = services.cache.cachedSnapshot(subject, SessionLogOffset(0), ['usage']);
+  if (usage === undefined) return undefined;
+  const title = services.cache.cachedSnapshot(subject, SessionLogOffset(0), ['title']);
+  return { ...usage.values, ...(title?.values ?? {}) };
+}
+
+async function observedValues(
+  services: HostServices,
+  id: SessionId,
+  signal: AbortSignal,
+): Promise<Values | undefined> {
+  try {
+    const observation = await services.query.observeSession(id, {
+      projectionMode: 'all',
+      window: { last: 0 },
+      fillCache: true,
+      retainPrepared: false,
+      signal,
+    });
+    try {
+      return observation.projections?.values;
+    } finally {
+      observation.dispose();
+    }
+  } catch {
+    // An unreadable log is left out of the sums (`strand doctor` reports it), never a failed summary.
+    return undefined;
+  }
+}
+
+function bound(text: string | undefined, edge: 'since' | 'until', zone: string): number | undefined {
+  if (text === undefined) return undefined;
+  const ms = parseBound(text, edge, zone);
+  if (ms === undefined)
+    throw invalid(`--${edge} ${JSON.stringify(text)} is neither YYYY-MM-DD nor an ISO time with a zone`);
+  return ms;
+}
+
+const invalid = (message: string): HostError => new HostError('RPC_INVALID_PARAMS', message);
