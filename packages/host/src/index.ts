@@ -19,6 +19,7 @@ export { HOST_ERROR_CODES, HostError, toWireError, type HostErrorCode } from './
 export { FollowHub, type DraftPacing } from './follow/follow-hub.js';
 export type { DraftClock } from './follow/draft-throttle.js';
 export { isLoopbackHost } from './auth.js';
+export { usageSummary } from './methods/usage-summary.js';
 export {
   parsePricingFile,
   bundledPrices,

@@ -49,7 +49,8 @@ export async function usageSummary(
     const harness = row.header.source?.harness ?? 'strand';
     if (params.harness !== undefined && harness !== params.harness) continue;
     if (params.cwd !== undefined && row.header.cwd !== params.cwd) continue;
-    const found = liveValues(services, row) ?? cachedValues(services, row);
+    const wantsTitle = params.by === 'session';
+    const found = liveValues(services, row) ?? cachedValues(services, row, wantsTitle);
     let values = found;
     if (values === undefined) {
       bodyReads++;
@@ -93,11 +94,12 @@ function liveValues(services: HostServices, row: CorpusRow): Values | undefined 
 }
 
 /** The cache's rows; only for unseeded sessions, whose cache identity the header proves. */
-function cachedValues(services: HostServices, row: CorpusRow): Values | undefined {
+function cachedValues(services: HostServices, row: CorpusRow, withTitle: boolean): Values | undefined {
   if (services.cache === undefined || row.incarnation === undefined || row.header.isSeeded) return undefined;
   const subject = { header: row.header, incarnation: row.incarnation };
   const usage = services.cache.cachedSnapshot(subject, SessionLogOffset(0), ['usage']);
-  if (usage === undefined) return undefined;
+  if (usage === undefined || !withTitle) return usage?.values;
+  // Apart from usage: a title row that is missing must not cost the usage row.
   const title = services.cache.cachedSnapshot(subject, SessionLogOffset(0), ['title']);
   return { ...usage.values, ...(title?.values ?? {}) };
 }

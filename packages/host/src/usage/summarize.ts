@@ -95,13 +95,20 @@ export function summarizeUsage(
 ): UsageSummary {
   const groups = new Map<string, Accumulator>();
   const total = accumulator('total');
+  // Sessions share hours: each hour's period key is worked out once (Intl is the slow part).
+  const periods = new Map<number, string>();
+  const periodOf = (hour: number, period: Period): string => {
+    let key = periods.get(hour);
+    if (key === undefined) periods.set(hour, (key = periodKey(hour, period, options.timeZone)));
+    return key;
+  };
   for (const session of sessions) {
     if (options.harness !== undefined && session.harness !== options.harness) continue;
     if (options.cwd !== undefined && session.cwd !== options.cwd) continue;
     for (const entry of session.byHour) {
       if (options.since !== undefined && entry.hour < options.since) continue;
       if (options.until !== undefined && entry.hour >= options.until) continue;
-      const [key, label] = groupOf(session, entry, options);
+      const [key, label] = groupOf(session, entry, options, periodOf);
       let group = groups.get(key);
       if (group === undefined) groups.set(key, (group = accumulator(label)));
       const cost =
@@ -126,12 +133,17 @@ export function summarizeUsage(
 
 const isPeriod = (by: UsageGroup): by is Period => by === 'day' || by === 'week' || by === 'month';
 
-function groupOf(session: SessionUsage, entry: HourEntry, options: SummaryOptions): [string, string] {
+function groupOf(
+  session: SessionUsage,
+  entry: HourEntry,
+  options: SummaryOptions,
+  periodOf: (hour: number, period: Period) => string,
+): [string, string] {
   switch (options.by) {
     case 'day':
     case 'week':
     case 'month': {
-      const key = periodKey(entry.hour, options.by, options.timeZone);
+      const key = periodOf(entry.hour, options.by);
       return [key, key];
     }
     case 'session':
