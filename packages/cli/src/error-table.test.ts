@@ -50,7 +50,6 @@ const PACKAGE_OF: Readonly<Record<ErrorOwner, string>> = {
   'projection-cache': 'projection-cache',
   subagent: 'subagent',
   agent: 'agent',
-  coordination: 'postgres',
   postgres: 'postgres',
   runtime: 'runtime',
   import: 'import',

@@ -5,6 +5,7 @@ export {
   isWireErrorCode,
   OWNER_BLOCKS,
   RPC_ERROR_CODES,
+  RENAMED_ERROR_CODES,
   type ErrorOwner,
   type RpcErrorCode,
   type ErrorEntry,
