@@ -1,18 +1,19 @@
 import { ERROR_TABLE, isWireErrorCode, type RpcErrorObject, type WireErrorCode } from '@strand/protocol';
-import { HOST_ERRORS, StrandError } from '@strand/session/errors';
+import { HOST_ERRORS } from '@strand/session/errors';
 
 /** The host's own codes (owner `host` of the protocol error table). */
 export const HOST_ERROR_CODES = HOST_ERRORS.codes;
 export type HostErrorCode = (typeof HOST_ERROR_CODES)[number];
 
 /**
- * The host's own failures; `code` is a wire code from the protocol error table (its own, or the
- * code of the package whose refusal it reports, e.g. `SESSION_QUERY_INVALID_QUERY`).
+ * The host's own refusals, with its own codes: what this host was not given (agents, a search
+ * index, subagents, catalogs) is never reported under another package's code. `data` are facts a
+ * client may show (the wire error's `data`); a refusal that is another package's to name is
+ * thrown as that package's error.
  */
-export class HostError extends StrandError<WireErrorCode> {
-  override readonly name = 'HostError';
+export class HostError extends HOST_ERRORS.errorClass('HostError') {
   constructor(
-    code: WireErrorCode,
+    code: HostErrorCode,
     message: string,
     readonly data: Record<string, unknown> = {},
   ) {

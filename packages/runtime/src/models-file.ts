@@ -43,7 +43,10 @@ const File = z.strictObject({
   models: z.array(Endpoint).max(100),
 });
 
-export class ModelsConfigError extends RUNTIME_ERRORS.codeClass('HOST_MODELS_INVALID', 'ModelsConfigError') {}
+export class ModelsConfigError extends RUNTIME_ERRORS.codeClass(
+  'RUNTIME_MODELS_INVALID',
+  'ModelsConfigError',
+) {}
 
 /** Reads and validates a models file; a missing or malformed file is a clear error naming it. */
 export async function loadModelsFile(file: string): Promise<ModelsFile> {

@@ -30,7 +30,7 @@ const PresetFile = z.array(
 );
 
 export class PresetConfigError extends RUNTIME_ERRORS.codeClass(
-  'HOST_PRESETS_INVALID',
+  'RUNTIME_PRESETS_INVALID',
   'PresetConfigError',
 ) {}
 

@@ -83,7 +83,7 @@ export interface ResolvedRuntimeOptions {
 }
 
 export class RuntimeConfigError extends RUNTIME_ERRORS.codeClass(
-  'HOST_RUNTIME_CONFIG_INVALID',
+  'RUNTIME_CONFIG_INVALID',
   'RuntimeConfigError',
 ) {}
 
@@ -132,7 +132,7 @@ const Options = z.strictObject({
     .optional(),
 });
 
-/** Validates runtime options at the edge; refuses with `HOST_RUNTIME_CONFIG_INVALID` naming every bad field. */
+/** Validates runtime options at the edge; refuses with `RUNTIME_CONFIG_INVALID` naming every bad field. */
 export function resolveRuntimeOptions(options: RuntimeOptions): ResolvedRuntimeOptions {
   const parsed = Options.safeParse(options);
   if (!parsed.success) {

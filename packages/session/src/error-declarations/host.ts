@@ -35,10 +35,12 @@ export const HOST_ERRORS = defineErrors('host', {
     meaning: 'Too many failed token attempts from this address; retry after `data.retryAfterMs` (HTTP 429).',
     number: -32071,
   },
-  /** The host runs no agents, so it cannot hand a command to one. */
-  AGENT_FAILED: {
-    meaning: 'The host could not hand the command to an agent (it runs none).',
+  /** Commands that need an agent (prompt, cancel, create) on a host that runs none. */
+  HOST_AGENTS_UNAVAILABLE: {
+    meaning: 'The host runs no agents, so it could not hand the command to one.',
+    // A rename of the same refusal keeps its integer: a client switching on -32051 still matches.
     number: -32051,
+    was: 'AGENT_FAILED',
   },
   /** `HostConfigError`: a non-loopback bind without a token. */
   HOST_TOKEN_REQUIRED: {
@@ -53,4 +55,8 @@ export const HOST_ERRORS = defineErrors('host', {
     meaning:
       'The host holds as many connections as its limits allow, in all or from this address (HTTP 503, `data.limit`: total or address).',
   },
+  /** `session.search` on a host that was given no search index. */
+  HOST_SEARCH_UNAVAILABLE: { meaning: 'The host has no search index, so it cannot search.' },
+  /** `subagent.list` on a host that was given no subagent catalog. */
+  HOST_SUBAGENTS_UNAVAILABLE: { meaning: 'The host has no subagent catalog, so it cannot list children.' },
 });
