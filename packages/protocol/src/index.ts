@@ -11,6 +11,7 @@ export {
   type ErrorEntry,
   type WireErrorCode,
 } from './errors.js';
+export { ANY_REQUEST_ERRORS, CONNECT_ERRORS, METHOD_ERRORS, errorsOf } from './method-errors.js';
 export type { Wire, DeepReadonly } from './wire-type.js';
 export { contiguityProblem } from './event-run.js';
 export {
