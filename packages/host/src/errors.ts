@@ -1,19 +1,27 @@
-import { ERROR_TABLE, isWireErrorCode, type RpcErrorObject, type WireErrorCode } from '@strand/protocol';
-import { HOST_ERRORS } from '@strand/session/errors';
+import {
+  ERROR_TABLE,
+  isWireErrorCode,
+  type RpcErrorCode,
+  type RpcErrorObject,
+  type WireErrorCode,
+} from '@strand/protocol';
+import { HOST_ERRORS, StrandError } from '@strand/session/errors';
 
 /** The host's own codes (owner `host` of the protocol error table). */
 export const HOST_ERROR_CODES = HOST_ERRORS.codes;
 export type HostErrorCode = (typeof HOST_ERROR_CODES)[number];
 
 /**
- * The host's own refusals, with its own codes: what this host was not given (agents, a search
- * index, subagents, catalogs) is never reported under another package's code. `data` are facts a
- * client may show (the wire error's `data`); a refusal that is another package's to name is
- * thrown as that package's error.
+ * The host's own refusals, with its own codes — and, as the JSON-RPC server, the protocol's
+ * `RPC_*` ones (a param the schema cannot check, e.g. an unknown time zone). What this host was
+ * not given (agents, a search index, subagents, catalogs) is never reported under another
+ * package's code. `data` are facts a client may show (the wire error's `data`); a refusal that is
+ * another package's to name is thrown as that package's error.
  */
-export class HostError extends HOST_ERRORS.errorClass('HostError') {
+export class HostError extends StrandError<HostErrorCode | RpcErrorCode> {
+  override readonly name = 'HostError';
   constructor(
-    code: HostErrorCode,
+    code: HostErrorCode | RpcErrorCode,
     message: string,
     readonly data: Record<string, unknown> = {},
   ) {

@@ -73,6 +73,8 @@ export const METHOD_ERRORS = {
   'session.page': [...READ_ONE, 'SESSION_QUERY_INVALID_QUERY'],
   'session.attachment': [...READ_ONE, 'HOST_ATTACHMENT_NOT_REFERENCED', 'PERSISTENCE_ATTACHMENT_NOT_FOUND'],
   'session.fork': [...READ_ONE, 'SESSION_FORK_CUT_INVALID', 'PERSISTENCE_IO'],
+  // A bad `since`/`until`/`timeZone` is `RPC_INVALID_PARAMS`, as every request's params.
+  'usage.summary': [...LISTING],
   'subagent.list': [...READ_ONE, 'HOST_SUBAGENTS_UNAVAILABLE', 'SUBAGENT_CONTROL_QUERY_FAILED', 'CANCELLED'],
   'session.create': [
     'HOST_AGENTS_UNAVAILABLE',
