@@ -15,7 +15,11 @@ import { SUBAGENT_ERROR_CODES } from '@strand/subagent';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { STRAND_ACP_ERROR_CODES } from './acp/errors.js';
+import { DATA_LOCK_ERROR_CODES } from './data-lock/errors.js';
 import { CLI_ERROR_CODES } from './error-codes.js';
+import { STRAND_MCP_ERROR_CODES } from './mcp/errors.js';
+import { REMOTE_HOST_ERROR_CODES } from './remote-error.js';
 
 const REPO = path.resolve(import.meta.dirname, '..', '..', '..');
 
@@ -50,7 +54,6 @@ const PACKAGE_OF: Readonly<Record<ErrorOwner, string>> = {
   'projection-cache': 'projection-cache',
   subagent: 'subagent',
   agent: 'agent',
-  coordination: 'postgres',
   postgres: 'postgres',
   runtime: 'runtime',
   import: 'import',
@@ -59,6 +62,17 @@ const PACKAGE_OF: Readonly<Record<ErrorOwner, string>> = {
 };
 
 describe('the error table', () => {
+  it("has every CLI code thrown by one of the CLI's classes, each by one", () => {
+    // One declaration numbers the CLI's block; each class takes a typed part of it.
+    const byClass = [
+      ...STRAND_MCP_ERROR_CODES,
+      ...DATA_LOCK_ERROR_CODES,
+      ...REMOTE_HOST_ERROR_CODES,
+      ...STRAND_ACP_ERROR_CODES,
+    ];
+    expect([...byClass].sort()).toEqual([...CLI_ERROR_CODES].sort());
+  });
+
   const claims = Object.entries(UNIONS).flatMap(([pkg, codes]) => codes.map((code) => ({ pkg, code })));
 
   it('lists every code of every package union, and no code belongs to two unions', () => {

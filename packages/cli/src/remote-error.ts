@@ -1,23 +1,22 @@
-/**
- * - `CLI_HOST_UNREACHABLE`: no host answers at `--url` (nothing listening, a timeout, not a
- *   Strand host).
- * - `CLI_HOST_UNAUTHORIZED`: the host at `--url` refused the token (none given, or a wrong one).
- */
+import { CLI_ERRORS } from '@strand/session/errors';
+
+/** What a command meets at `--url`: no host answers, or the host refused the token. */
+export const REMOTE_HOST_ERROR_CODES = [
+  'CLI_HOST_UNREACHABLE',
+  'CLI_HOST_UNAUTHORIZED',
+] as const satisfies readonly (typeof CLI_ERRORS.codes)[number][];
 export type RemoteHostErrorCode = (typeof REMOTE_HOST_ERROR_CODES)[number];
 
-export const REMOTE_HOST_ERROR_CODES = ['CLI_HOST_UNREACHABLE', 'CLI_HOST_UNAUTHORIZED'] as const;
-
-export class RemoteHostError extends Error {
-  override readonly name = 'RemoteHostError';
+export class RemoteHostError extends CLI_ERRORS.errorClass<RemoteHostErrorCode>('RemoteHostError') {
   constructor(
-    readonly code: RemoteHostErrorCode,
+    code: RemoteHostErrorCode,
     message: string,
     readonly url: string,
   ) {
-    super(message);
+    super(code, message);
   }
 
-  toJSON(): { code: RemoteHostErrorCode; message: string; url: string } {
-    return { code: this.code, message: this.message, url: this.url };
+  protected override jsonFields(): { url: string } {
+    return { url: this.url };
   }
 }

@@ -1,42 +1,35 @@
-import { ERROR_TABLE, isWireErrorCode, type RpcErrorObject, type WireErrorCode } from '@strand/protocol';
+import {
+  ERROR_TABLE,
+  isWireErrorCode,
+  type RpcErrorCode,
+  type RpcErrorObject,
+  type WireErrorCode,
+} from '@strand/protocol';
+import { HOST_ERRORS, StrandError } from '@strand/session/errors';
 
+/** The host's own codes (owner `host` of the protocol error table). */
+export const HOST_ERROR_CODES = HOST_ERRORS.codes;
 export type HostErrorCode = (typeof HOST_ERROR_CODES)[number];
 
-/** The host's own stable codes (owner `host` in the protocol error table). */
-export const HOST_ERROR_CODES = [
-  'HOST_FRAME_TOO_LARGE',
-  'HOST_TOO_MANY_REQUESTS',
-  'HOST_UNAUTHORIZED',
-  'HOST_FOLLOW_NOT_FOUND',
-  'HOST_CHILD_SESSION_READ_ONLY',
-  'HOST_ATTACHMENT_NOT_REFERENCED',
-  'HOST_CATALOG_UNAVAILABLE',
-  'HOST_MODEL_UNKNOWN',
-  'HOST_PRESET_UNKNOWN',
-  'HOST_ORIGIN_FORBIDDEN',
-  'HOST_AUTH_RATE_LIMITED',
-  /** `HostConfigError`: a non-loopback bind without a token. */
-  'HOST_TOKEN_REQUIRED',
-  /** `HostConfigError`: an allowed origin that is not an origin. */
-  'HOST_ORIGIN_INVALID',
-  /** A TCP connection past `maxConnections` or `maxConnectionsPerAddress` (HTTP 503, then closed). */
-  'HOST_TOO_MANY_CONNECTIONS',
-  /** The host runs no agents, so it cannot hand a command to one. */
-  'AGENT_FAILED',
-] as const;
-
 /**
- * The host's own failures; `code` is a wire code from the protocol error table (its own, or the
- * code of the package whose refusal it reports, e.g. `SESSION_QUERY_INVALID_QUERY`).
+ * The host's own refusals, with its own codes — and, as the JSON-RPC server, the protocol's
+ * `RPC_*` ones (a param the schema cannot check, e.g. an unknown time zone). What this host was
+ * not given (agents, a search index, subagents, catalogs) is never reported under another
+ * package's code. `data` are facts a client may show (the wire error's `data`); a refusal that is
+ * another package's to name is thrown as that package's error.
  */
-export class HostError extends Error {
+export class HostError extends StrandError<HostErrorCode | RpcErrorCode> {
   override readonly name = 'HostError';
   constructor(
-    readonly code: WireErrorCode,
+    code: HostErrorCode | RpcErrorCode,
     message: string,
     readonly data: Record<string, unknown> = {},
   ) {
-    super(message);
+    super(code, message);
+  }
+
+  protected override jsonFields(): { data: Record<string, unknown> } {
+    return { data: this.data };
   }
 }
 

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { HOST_ERRORS } from '@strand/session/errors';
 import { wireError, type HostErrorCode } from './errors.js';
 import { isLoopbackHost, tokenCookieName } from './auth.js';
 import { ConnectionGate } from './edge/connection-gate.js';
@@ -52,15 +53,9 @@ export interface RunningHost {
 }
 
 /** A host option that cannot work: `HOST_TOKEN_REQUIRED` (no token where one is required) or `HOST_ORIGIN_INVALID`. */
-export class HostConfigError extends Error {
-  override readonly name = 'HostConfigError';
-  constructor(
-    readonly code: Extract<HostErrorCode, 'HOST_TOKEN_REQUIRED' | 'HOST_ORIGIN_INVALID'>,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export class HostConfigError extends HOST_ERRORS.errorClass<
+  Extract<HostErrorCode, 'HOST_TOKEN_REQUIRED' | 'HOST_ORIGIN_INVALID'>
+>('HostConfigError') {}
 
 /** Close code a connection gets when a frame exceeds the hard ceiling (RFC 6455 "message too big"). */
 export const FRAME_CEILING_CLOSE_CODE = 1009;

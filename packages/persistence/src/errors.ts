@@ -1,30 +1,8 @@
-/** Stable codes of the persistence package; callers switch on `code`. */
-export type PersistenceErrorCode = (typeof PERSISTENCE_ERROR_CODES)[number];
+import { PERSISTENCE_ERRORS, type StrandErrorOptions } from '@strand/session/errors';
 
-export const PERSISTENCE_ERROR_CODES = [
-  /** No stored session has this id. */
-  'PERSISTENCE_NOT_FOUND',
-  /** `create` of an id that is already stored. */
-  'PERSISTENCE_EXISTS',
-  /** An append's first seq is not the next stored seq ("expected N, got M"): another writer won. */
-  'PERSISTENCE_SEQ_CONFLICT',
-  /** Damage before later valid data, a bad header, or a seq gap; `details` names session and location. */
-  'PERSISTENCE_CORRUPT',
-  /** Data written by a newer format version, or a database that is not Strand's. */
-  'PERSISTENCE_FORMAT_UNSUPPORTED',
-  /** The caller's signal aborted the read. */
-  'PERSISTENCE_ABORTED',
-  /** The underlying storage failed (I/O error, disk full…); the stored log is as before the batch. */
-  'PERSISTENCE_IO',
-  /** The session id cannot be stored (its escaped file name would be too long). */
-  'PERSISTENCE_ID_UNSTORABLE',
-  /** No attachment with that ref is stored for the session. */
-  'PERSISTENCE_ATTACHMENT_NOT_FOUND',
-  /** A prepared session is reserved for publication and cannot be reserved again. */
-  'PERSISTENCE_RESERVED',
-  /** The store was closed. */
-  'PERSISTENCE_CLOSED',
-] as const;
+/** The persistence package's codes, shared by every backend; callers switch on `code`. */
+export const PERSISTENCE_ERROR_CODES = PERSISTENCE_ERRORS.codes;
+export type PersistenceErrorCode = (typeof PERSISTENCE_ERROR_CODES)[number];
 
 export interface CorruptionLocation {
   /** Byte offset in the file (JSONL backend) where the damage starts. */
@@ -35,34 +13,22 @@ export interface CorruptionLocation {
   readonly seq?: number;
 }
 
-export class PersistenceError extends Error {
-  override readonly name = 'PersistenceError';
-  readonly code: PersistenceErrorCode;
+export class PersistenceError extends PERSISTENCE_ERRORS.errorClass('PersistenceError') {
   readonly sessionId: string | undefined;
   readonly location: CorruptionLocation | undefined;
 
   constructor(
     code: PersistenceErrorCode,
     message: string,
-    options: { cause?: unknown; sessionId?: string; location?: CorruptionLocation } = {},
+    options: StrandErrorOptions & { sessionId?: string; location?: CorruptionLocation } = {},
   ) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.code = code;
+    super(code, message, options);
     this.sessionId = options.sessionId;
     this.location = options.location;
   }
 
-  toJSON(): {
-    name: string;
-    code: PersistenceErrorCode;
-    message: string;
-    sessionId?: string;
-    location?: CorruptionLocation;
-  } {
+  protected override jsonFields(): { sessionId?: string; location?: CorruptionLocation } {
     return {
-      name: this.name,
-      code: this.code,
-      message: this.message,
       ...(this.sessionId === undefined ? {} : { sessionId: this.sessionId }),
       ...(this.location === undefined ? {} : { location: this.location }),
     };

@@ -1,5 +1,5 @@
 import type { PoolClient } from 'pg';
-import type { PostgresErrorCode } from './error-codes.js';
+import { POSTGRES_ERRORS } from '@strand/session/errors';
 
 /**
  * Every PostgreSQL component (persistence, cache, search, coordination) owns its own tables and
@@ -7,8 +7,10 @@ import type { PostgresErrorCode } from './error-codes.js';
  * refuses a database whose row is newer than it understands — the same rule the SQLite backends
  * apply with `user_version`.
  */
-export class SchemaVersionError extends Error {
-  readonly code = 'POSTGRES_SCHEMA_NEWER' satisfies PostgresErrorCode;
+export class SchemaVersionError extends POSTGRES_ERRORS.codeClass(
+  'POSTGRES_SCHEMA_NEWER',
+  'SchemaVersionError',
+) {
   constructor(
     readonly component: string,
     readonly found: number,
@@ -17,7 +19,10 @@ export class SchemaVersionError extends Error {
     super(
       `the database's ${component} schema is version ${found}; this Strand understands up to ${supported} — upgrade Strand`,
     );
-    this.name = 'SchemaVersionError';
+  }
+
+  protected override jsonFields(): { component: string; found: number; supported: number } {
+    return { component: this.component, found: this.found, supported: this.supported };
   }
 }
 

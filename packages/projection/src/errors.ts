@@ -1,20 +1,8 @@
-/** Stable codes of the projection package; callers switch on `code`, never on `message`. */
-export type ProjectionErrorCode = (typeof PROJECTION_ERROR_CODES)[number];
+import { PROJECTION_ERRORS, type StrandErrorOptions } from '@strand/session/errors';
 
-export const PROJECTION_ERROR_CODES = [
-  /** A unit threw (init, apply or view) against its contract: that session's whole snapshot fails; consumers map it to corrupt session data. */
-  'PROJECTION_FAILED',
-  /** A key is already registered with another unit or another stateVersion. */
-  'PROJECTION_KEY_CONFLICT',
-  /** A unit's key is empty or its stateVersion is not a positive integer. */
-  'PROJECTION_UNIT_INVALID',
-  /** `snapshot`/`checkpoint` of a session the registry does not track (call `track` or `bindStore` first). */
-  'PROJECTION_NOT_TRACKED',
-  /** Events handed to a cold fold are not contiguous from the stated start: expected seq N, got M. */
-  'PROJECTION_EVENTS_NOT_CONTIGUOUS',
-  /** An `onChanged`/`onTracking` listener threw; reported through `reportError`, never thrown to the appender. */
-  'PROJECTION_LISTENER_FAILED',
-] as const;
+/** The projection package's codes; callers switch on `code`, never on `message`. */
+export const PROJECTION_ERROR_CODES = PROJECTION_ERRORS.codes;
+export type ProjectionErrorCode = (typeof PROJECTION_ERROR_CODES)[number];
 
 export interface ProjectionErrorDetails {
   readonly sessionId?: string;
@@ -25,23 +13,20 @@ export interface ProjectionErrorDetails {
 }
 
 /** The projection package's one error class. */
-export class ProjectionError extends Error {
-  override readonly name = 'ProjectionError';
-  readonly code: ProjectionErrorCode;
+export class ProjectionError extends PROJECTION_ERRORS.errorClass('ProjectionError') {
   readonly details: ProjectionErrorDetails;
 
   constructor(
     code: ProjectionErrorCode,
     message: string,
-    options: { cause?: unknown; details?: ProjectionErrorDetails } = {},
+    options: StrandErrorOptions & { details?: ProjectionErrorDetails } = {},
   ) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.code = code;
+    super(code, message, options);
     this.details = options.details ?? {};
   }
 
-  toJSON(): { name: string; code: ProjectionErrorCode; message: string; details: ProjectionErrorDetails } {
-    return { name: this.name, code: this.code, message: this.message, details: this.details };
+  protected override jsonFields(): { details: ProjectionErrorDetails } {
+    return { details: this.details };
   }
 }
 

@@ -5,11 +5,13 @@ export {
   isWireErrorCode,
   OWNER_BLOCKS,
   RPC_ERROR_CODES,
+  RENAMED_ERROR_CODES,
   type ErrorOwner,
   type RpcErrorCode,
   type ErrorEntry,
   type WireErrorCode,
 } from './errors.js';
+export { ANY_REQUEST_ERRORS, CONNECT_ERRORS, METHOD_ERRORS, errorsOf } from './method-errors.js';
 export type { Wire, DeepReadonly } from './wire-type.js';
 export { contiguityProblem } from './event-run.js';
 export {

@@ -1,11 +1,5 @@
-/** The stable codes of the runtime's configuration errors (each is a start-up refusal). */
-export type RuntimeErrorCode = (typeof RUNTIME_ERROR_CODES)[number];
+import { RUNTIME_ERRORS } from '@strand/session/errors';
 
-export const RUNTIME_ERROR_CODES = [
-  /** `RuntimeConfigError`: the runtime options are invalid. */
-  'HOST_RUNTIME_CONFIG_INVALID',
-  /** `PresetConfigError`: the presets file is malformed. */
-  'HOST_PRESETS_INVALID',
-  /** `ModelsConfigError`: the models file is missing or malformed. */
-  'HOST_MODELS_INVALID',
-] as const;
+/** The runtime's codes: each is a start-up refusal of its configuration, one class per code. */
+export const RUNTIME_ERROR_CODES = RUNTIME_ERRORS.codes;
+export type RuntimeErrorCode = (typeof RUNTIME_ERROR_CODES)[number];

@@ -16,7 +16,7 @@ function file(name: string, text: string): string {
 const refusal = (pattern: RegExp): unknown =>
   expect.toSatisfy(
     (e: unknown) =>
-      e instanceof ModelsConfigError && e.code === 'HOST_MODELS_INVALID' && pattern.test(e.message),
+      e instanceof ModelsConfigError && e.code === 'RUNTIME_MODELS_INVALID' && pattern.test(e.message),
   );
 
 describe('loadModelsFile', () => {

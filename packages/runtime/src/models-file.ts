@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { parseJsonConfig } from './json-config.js';
 import type { ModelConfig } from '@strand/agent';
-import type { RuntimeErrorCode } from './error-codes.js';
+import { RUNTIME_ERRORS } from '@strand/session/errors';
 
 /**
  * The models a host runs besides the built-in scripted one, from a JSON file
@@ -43,10 +43,10 @@ const File = z.strictObject({
   models: z.array(Endpoint).max(100),
 });
 
-export class ModelsConfigError extends Error {
-  override readonly name = 'ModelsConfigError';
-  readonly code = 'HOST_MODELS_INVALID' satisfies RuntimeErrorCode;
-}
+export class ModelsConfigError extends RUNTIME_ERRORS.codeClass(
+  'RUNTIME_MODELS_INVALID',
+  'ModelsConfigError',
+) {}
 
 /** Reads and validates a models file; a missing or malformed file is a clear error naming it. */
 export async function loadModelsFile(file: string): Promise<ModelsFile> {

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { parseJsonConfig } from './json-config.js';
 import type { PresetCatalogEntry } from '@strand/protocol';
-import type { RuntimeErrorCode } from './error-codes.js';
+import { RUNTIME_ERRORS } from '@strand/session/errors';
 
 /** Built-in agent presets; a `presets.json` in the data folder replaces them. */
 export const DEFAULT_PRESETS: readonly PresetCatalogEntry[] = [
@@ -29,10 +29,10 @@ const PresetFile = z.array(
   }),
 );
 
-export class PresetConfigError extends Error {
-  override readonly name = 'PresetConfigError';
-  readonly code = 'HOST_PRESETS_INVALID' satisfies RuntimeErrorCode;
-}
+export class PresetConfigError extends RUNTIME_ERRORS.codeClass(
+  'RUNTIME_PRESETS_INVALID',
+  'PresetConfigError',
+) {}
 
 /** Loads presets from `file` if it exists, else the built-ins. A malformed file is a clear error, not a silent default. */
 export async function loadPresets(file: string): Promise<readonly PresetCatalogEntry[]> {

@@ -95,7 +95,7 @@ describe('runtime options', () => {
   it.each([0, 1.5, 65, Number.NaN, -1])('refuses coldReadConcurrency %s with a clear typed error', (bad) => {
     const error = refusal({ dataDir: '/tmp/x', coldReadConcurrency: bad });
     expect(error).toBeInstanceOf(RuntimeConfigError);
-    expect(error.code).toBe('HOST_RUNTIME_CONFIG_INVALID');
+    expect(error.code).toBe('RUNTIME_CONFIG_INVALID');
     expect(error.message).toMatch(/coldReadConcurrency must be/);
   });
 

@@ -3,7 +3,7 @@ import type { ModelConfig } from '@strand/agent';
 import type { SessionPersistence } from '@strand/persistence';
 import { silentLogger, type Logger } from '@strand/session';
 import { MAX_SUBAGENT_COLD_READ_CONCURRENCY, SUBAGENT_COLD_READ_CONCURRENCY } from '@strand/subagent';
-import type { RuntimeErrorCode } from './error-codes.js';
+import { RUNTIME_ERRORS } from '@strand/session/errors';
 
 /**
  * Cold-read bound of the subagent listing on PostgreSQL. A cold read there is a round trip plus
@@ -82,10 +82,10 @@ export interface ResolvedRuntimeOptions {
   readonly logger: Logger;
 }
 
-export class RuntimeConfigError extends Error {
-  override readonly name = 'RuntimeConfigError';
-  readonly code = 'HOST_RUNTIME_CONFIG_INVALID' satisfies RuntimeErrorCode;
-}
+export class RuntimeConfigError extends RUNTIME_ERRORS.codeClass(
+  'RUNTIME_CONFIG_INVALID',
+  'RuntimeConfigError',
+) {}
 
 const POSTGRES_URL = /^postgres(ql)?:\/\//;
 
@@ -132,7 +132,7 @@ const Options = z.strictObject({
     .optional(),
 });
 
-/** Validates runtime options at the edge; refuses with `HOST_RUNTIME_CONFIG_INVALID` naming every bad field. */
+/** Validates runtime options at the edge; refuses with `RUNTIME_CONFIG_INVALID` naming every bad field. */
 export function resolveRuntimeOptions(options: RuntimeOptions): ResolvedRuntimeOptions {
   const parsed = Options.safeParse(options);
   if (!parsed.success) {

@@ -251,12 +251,12 @@ describe('the cold-read bound of the subagent listing (a runtime option)', () =>
   });
 
   it.each([0, 1.5, 65])(
-    'refuses to open with coldReadConcurrency %s (HOST_RUNTIME_CONFIG_INVALID)',
+    'refuses to open with coldReadConcurrency %s (RUNTIME_CONFIG_INVALID)',
     async (bad) => {
       const dir = mkdtempSync(path.join(tmpdir(), 'strand-runtime-bad-'));
       try {
         await expect(openStrandRuntime({ dataDir: dir, coldReadConcurrency: bad })).rejects.toMatchObject({
-          code: 'HOST_RUNTIME_CONFIG_INVALID',
+          code: 'RUNTIME_CONFIG_INVALID',
           message: expect.stringMatching(/coldReadConcurrency must be/) as string,
         });
       } finally {

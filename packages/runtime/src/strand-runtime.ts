@@ -39,7 +39,7 @@ export interface StrandRuntime {
  * ports — every package wired once over one store — the data folder's files and
  * SQLite databases, or a PostgreSQL database several hosts share (then with session leases and
  * the cross-host append feed). The host, the CLI and the tests that need a whole Strand build it
- * here and nowhere else. Options are validated first (`HOST_RUNTIME_CONFIG_INVALID`).
+ * here and nowhere else. Options are validated first (`RUNTIME_CONFIG_INVALID`).
  */
 export async function openStrandRuntime(options: RuntimeOptions): Promise<StrandRuntime> {
   const config = resolveRuntimeOptions(options);

@@ -1,45 +1,24 @@
-/**
- * Stable codes of the search index, its own `SEARCH_*` entries of the wire error table (owner
- * `search` in `@strand/protocol`); callers switch on `code`, never on `message`.
- */
+import { SEARCH_INDEX_ERRORS, type StrandErrorOptions } from '@strand/session/errors';
+
+/** The search index's codes (owner `search` of the wire table); callers switch on `code`, never on `message`. */
+export const SEARCH_INDEX_ERROR_CODES = SEARCH_INDEX_ERRORS.codes;
 export type SearchIndexErrorCode = (typeof SEARCH_INDEX_ERROR_CODES)[number];
 
-export const SEARCH_INDEX_ERROR_CODES = [
-  /** The query is empty or whitespace-only, too long, or an option (limit, cursor) is malformed. */
-  'SEARCH_INVALID_QUERY',
-  /** The cursor's result snapshot is gone: the index was rebuilt (generation bumped), the cursor is from another index, or the snapshot expired. Start the search again. */
-  'SEARCH_STALE_CURSOR',
-  /** The caller's signal aborted the sync, rebuild or search; work committed before the checkpoint is kept. */
-  'SEARCH_ABORTED',
-  /** Listing or reading the persisted corpus failed (per-session read failures are reported in the sync report instead). */
-  'SEARCH_PERSISTENCE_FAILED',
-  /** The index database cannot be opened, read or written (SQLite error, foreign or newer file, closed index). */
-  'SEARCH_INDEX_FAILED',
-] as const;
-
 /** The search index's one error class. */
-export class SearchIndexError extends Error {
-  override readonly name = 'SearchIndexError';
-  readonly code: SearchIndexErrorCode;
+export class SearchIndexError extends SEARCH_INDEX_ERRORS.errorClass('SearchIndexError') {
   readonly sessionId: string | undefined;
 
   constructor(
     code: SearchIndexErrorCode,
     message: string,
-    options: { cause?: unknown; sessionId?: string } = {},
+    options: StrandErrorOptions & { sessionId?: string } = {},
   ) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.code = code;
+    super(code, message, options);
     this.sessionId = options.sessionId;
   }
 
-  toJSON(): { name: string; code: SearchIndexErrorCode; message: string; sessionId?: string } {
-    return {
-      name: this.name,
-      code: this.code,
-      message: this.message,
-      ...(this.sessionId === undefined ? {} : { sessionId: this.sessionId }),
-    };
+  protected override jsonFields(): { sessionId?: string } {
+    return this.sessionId === undefined ? {} : { sessionId: this.sessionId };
   }
 }
 

@@ -1,5 +1,5 @@
 import { toFrozenJson, type SessionEventInput } from '@strand/session';
-import type { SubagentControlErrorCode } from './errors.js';
+import { SUBAGENT_ERRORS } from '@strand/session/errors';
 
 /** The event type a subagent child's log carries its identity in (the listing contract). */
 export const SUBAGENT_DESCRIPTOR_EVENT = 'subagent/descriptor';
@@ -54,10 +54,10 @@ export function parseSubagentDescriptor(data: unknown): DescriptorParse {
   return { kind: 'malformed', reason: 'mode' };
 }
 
-export class DescriptorWriteError extends Error {
-  override readonly name = 'DescriptorWriteError';
-  readonly code = 'SUBAGENT_DESCRIPTOR_INVALID' satisfies SubagentControlErrorCode;
-}
+export class DescriptorWriteError extends SUBAGENT_ERRORS.codeClass(
+  'SUBAGENT_DESCRIPTOR_INVALID',
+  'DescriptorWriteError',
+) {}
 
 /**
  * Builds the descriptor event to append. Refuses a descriptor the parser would not accept or

@@ -1,38 +1,19 @@
 import { RequestError } from '@agentclientprotocol/sdk';
+import { CLI_ERRORS } from '@strand/session/errors';
 
-/** `strand acp`'s own stable codes (failures of other packages keep theirs, in `data.code`). */
+/** `strand acp`'s own codes (failures of other packages keep theirs, in `data.code`). */
+export const STRAND_ACP_ERROR_CODES = [
+  'CLI_ACP_SESSION_NOT_OPEN',
+  'CLI_ACP_PROMPT_RUNNING',
+  'CLI_ACP_PROMPT_EMPTY',
+  'CLI_ACP_CONFIG_INVALID',
+  'CLI_ACP_TURN_FAILED',
+  'CLI_ACP_HOST_LOST',
+  'CLI_ACP_FAILED',
+] as const satisfies readonly (typeof CLI_ERRORS.codes)[number][];
 export type StrandAcpErrorCode = (typeof STRAND_ACP_ERROR_CODES)[number];
 
-export const STRAND_ACP_ERROR_CODES = [
-  /** `session/prompt`, `session/set_mode`… on a session this connection never created or loaded. */
-  'CLI_ACP_SESSION_NOT_OPEN',
-  /** A second `session/prompt` while one is running on the same session. */
-  'CLI_ACP_PROMPT_RUNNING',
-  /** The prompt holds nothing Strand can send as text (only images or audio). */
-  'CLI_ACP_PROMPT_EMPTY',
-  /** `session/set_config_option` with an option or value the host's catalog does not offer. */
-  'CLI_ACP_CONFIG_INVALID',
-  /** The turn ended with `error` (or `interrupted`): not a stop reason ACP names. */
-  'CLI_ACP_TURN_FAILED',
-  /** The connection to the host was lost while a prompt's turn ran: its outcome is unknown. */
-  'CLI_ACP_HOST_LOST',
-  /** A failure that carried no stable code of its own (reported in `data.code`). */
-  'CLI_ACP_FAILED',
-] as const;
-
-export class StrandAcpError extends Error {
-  override readonly name = 'StrandAcpError';
-  constructor(
-    readonly code: StrandAcpErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
-
-  toJSON(): { name: string; code: StrandAcpErrorCode; message: string } {
-    return { name: this.name, code: this.code, message: this.message };
-  }
-}
+export class StrandAcpError extends CLI_ERRORS.errorClass<StrandAcpErrorCode>('StrandAcpError') {}
 
 /**
  * Any failure → the JSON-RPC error the editor gets. The stable string code always travels in

@@ -1,40 +1,31 @@
+import { CLI_ERRORS, type StrandErrorOptions } from '@strand/session/errors';
 import type { LockRecord } from './lock-record.js';
 
-export type DataLockErrorCode = (typeof DATA_LOCK_ERROR_CODES)[number];
-
 /**
- * - `CLI_DATA_FOLDER_LOCKED`: another live process writes this data folder; `holder` is its
- *   record when it wrote one (a writer that is still starting may not have).
- * - `CLI_DATA_FOLDER_LOCK_FAILED`: the lock file could not be opened or locked (permissions, a
- *   file system without locks).
- * - `CLI_HOLDING_HOST_UNAUTHORIZED`: the host holding the folder refused a read command's token
- *   (its token file was unreadable, or `--token` was wrong).
- * - `CLI_HOLDING_HOST_UNREACHABLE`: the host holding the folder does not accept connections.
+ * The data-folder lock's codes: another live process writes the folder (`holder` is its record
+ * when it wrote one — a writer that is still starting may not have), the lock could not be taken,
+ * or the host holding the folder refused or did not answer a read command.
  */
 export const DATA_LOCK_ERROR_CODES = [
   'CLI_DATA_FOLDER_LOCKED',
   'CLI_DATA_FOLDER_LOCK_FAILED',
   'CLI_HOLDING_HOST_UNAUTHORIZED',
   'CLI_HOLDING_HOST_UNREACHABLE',
-] as const;
+] as const satisfies readonly (typeof CLI_ERRORS.codes)[number][];
+export type DataLockErrorCode = (typeof DATA_LOCK_ERROR_CODES)[number];
 
-export class DataLockError extends Error {
-  override readonly name = 'DataLockError';
+export class DataLockError extends CLI_ERRORS.errorClass<DataLockErrorCode>('DataLockError') {
   constructor(
-    readonly code: DataLockErrorCode,
+    code: DataLockErrorCode,
     message: string,
     readonly holder?: LockRecord,
-    options?: { cause?: unknown },
+    options?: StrandErrorOptions,
   ) {
-    super(message, options);
+    super(code, message, options);
   }
 
-  toJSON(): { code: DataLockErrorCode; message: string; holder?: LockRecord } {
-    return {
-      code: this.code,
-      message: this.message,
-      ...(this.holder === undefined ? {} : { holder: this.holder }),
-    };
+  protected override jsonFields(): { holder?: LockRecord } {
+    return this.holder === undefined ? {} : { holder: this.holder };
   }
 }
 

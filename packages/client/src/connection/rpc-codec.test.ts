@@ -1,6 +1,6 @@
-import { StrandRpcError } from '@strand/protocol';
+import { ERROR_TABLE, RENAMED_ERROR_CODES, StrandRpcError } from '@strand/protocol';
 import { describe, expect, it } from 'vitest';
-import { decodeIncoming, toRpcError } from './rpc-codec.js';
+import { currentCodeName, decodeIncoming, toRpcError } from './rpc-codec.js';
 
 describe('decodeIncoming', () => {
   it('classifies results, errors and notifications', () => {
@@ -60,5 +60,39 @@ describe('toRpcError', () => {
     expect(toRpcError({ code: -32601, message: 'no' }).code).toBe('RPC_METHOD_NOT_FOUND');
     expect(toRpcError({ code: 12, message: 'odd' }).code).toBe('RPC_INTERNAL_ERROR');
     expect(toRpcError('garbage').code).toBe('RPC_INTERNAL_ERROR');
+  });
+});
+
+describe('codes a host sends under their previous names', () => {
+  it('reads an old name as the code that replaced it, keeping the integer and the data', () => {
+    const error = toRpcError({
+      code: -32051,
+      message: 'this host runs no agents',
+      data: { code: 'AGENT_FAILED', sessionId: 's' },
+    });
+    expect(error.code).toBe('HOST_AGENTS_UNAVAILABLE');
+    expect(error.rpcCode).toBe(-32051);
+    expect(error.data).toMatchObject({ sessionId: 's' });
+  });
+
+  it('maps every old runtime name to its RUNTIME_ code', () => {
+    expect(currentCodeName('HOST_RUNTIME_CONFIG_INVALID')).toBe('RUNTIME_CONFIG_INVALID');
+    expect(currentCodeName('HOST_PRESETS_INVALID')).toBe('RUNTIME_PRESETS_INVALID');
+    expect(currentCodeName('HOST_MODELS_INVALID')).toBe('RUNTIME_MODELS_INVALID');
+  });
+
+  it('leaves current codes and codes it does not know as they are', () => {
+    expect(currentCodeName('HOST_AGENTS_UNAVAILABLE')).toBe('HOST_AGENTS_UNAVAILABLE');
+    expect(currentCodeName('SOME_FUTURE_CODE')).toBe('SOME_FUTURE_CODE');
+  });
+
+  it('maps only to codes of the current table, each keeping its integer', () => {
+    for (const [old, current] of RENAMED_ERROR_CODES) {
+      expect(Object.hasOwn(ERROR_TABLE, old)).toBe(false);
+      expect(toRpcError({ code: ERROR_TABLE[current].rpc, message: 'm', data: { code: old } }).code).toBe(
+        current,
+      );
+    }
+    expect(RENAMED_ERROR_CODES.size).toBeGreaterThanOrEqual(4);
   });
 });

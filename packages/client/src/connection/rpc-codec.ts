@@ -1,4 +1,4 @@
-import { ERROR_TABLE, StrandRpcError, type RpcId } from '@strand/protocol';
+import { ERROR_TABLE, RENAMED_ERROR_CODES, StrandRpcError, type RpcId } from '@strand/protocol';
 import { isRecord } from '@strand/session';
 
 /** One frame from the host, classified. Anything that is not JSON-RPC 2.0 is `invalid`, never thrown. */
@@ -18,7 +18,8 @@ const CODE_BY_RPC = new Map<number, string>(
 
 /**
  * The wire error as a `StrandRpcError`: `code` is `data.code` (the owning package's stable string);
- * when a host omits it, the integer's entry in `ERROR_TABLE`, else `RPC_INTERNAL_ERROR`.
+ * when a host omits it, the integer's entry in `ERROR_TABLE`, else `RPC_INTERNAL_ERROR`. A code an
+ * older host still sends under its previous name reads as its current name (`currentCodeName`).
  */
 export function toRpcError(error: unknown): StrandRpcError {
   if (!isRecord(error)) return new StrandRpcError('RPC_INTERNAL_ERROR', -32603, 'malformed error object');
@@ -26,7 +27,16 @@ export function toRpcError(error: unknown): StrandRpcError {
   const message = typeof error.message === 'string' ? error.message : 'error';
   const data = isRecord(error.data) ? error.data : {};
   const code = typeof data.code === 'string' ? data.code : (CODE_BY_RPC.get(rpcCode) ?? 'RPC_INTERNAL_ERROR');
-  return new StrandRpcError(code, rpcCode, message, data);
+  return new StrandRpcError(currentCodeName(code), rpcCode, message, data);
+}
+
+/**
+ * A renamed code's current name; any other code unchanged. Clients accept the old names for one
+ * minor version after a rename (CHANGELOG "(was …)"), so an app switching on the new name works
+ * against a host that has not been upgraded yet.
+ */
+export function currentCodeName(code: string): string {
+  return RENAMED_ERROR_CODES.get(code) ?? code;
 }
 
 export function decodeIncoming(data: unknown): IncomingMessage {

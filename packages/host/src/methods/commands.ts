@@ -141,7 +141,8 @@ async function appendOne(session: Session, event: SessionEventInput): Promise<nu
 }
 
 function requireAgents(services: HostServices): AgentPort {
-  if (services.agents === undefined) throw new HostError('AGENT_FAILED', 'this host runs no agents');
+  if (services.agents === undefined)
+    throw new HostError('HOST_AGENTS_UNAVAILABLE', 'this host runs no agents');
   return services.agents;
 }
 

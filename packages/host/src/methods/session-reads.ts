@@ -1,4 +1,4 @@
-import { SessionId, endOfTurnContaining, newSessionHeader, planFork } from '@strand/session';
+import { SessionError, SessionId, endOfTurnContaining, newSessionHeader, planFork } from '@strand/session';
 import { HostError } from '../errors.js';
 import type { HostServices } from '../services.js';
 import { randomUUID } from 'node:crypto';
@@ -55,7 +55,7 @@ export async function sessionFork(
   try {
     const cut = endOfTurnContaining(observation.events, params.atSeq);
     if (cut === undefined)
-      throw new HostError(
+      throw new SessionError(
         'SESSION_FORK_CUT_INVALID',
         `seq ${params.atSeq} is not inside a closed turn of ${source}`,
       );

@@ -20,7 +20,7 @@ export async function subagentList(
   timing: Record<string, ProjectionHints>;
 }> {
   if (services.subagents === undefined)
-    throw new HostError('SUBAGENT_CONTROL_QUERY_UNAVAILABLE', 'this host has no subagent catalog');
+    throw new HostError('HOST_SUBAGENTS_UNAVAILABLE', 'this host has no subagent catalog');
   const rows = await services.subagents.list(SessionId(params.id), params.scope ?? 'children', signal);
   const children = new Set(rows.filter((row) => row.kind === 'child').map((row) => row.id));
   const timing: Record<string, ProjectionHints> = {};

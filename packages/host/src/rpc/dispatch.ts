@@ -46,7 +46,7 @@ async function route<M extends MethodName>(
     case 'session.search': {
       const p = params as Params<'session.search'>;
       if (services.search === undefined)
-        throw new HostError('SESSION_QUERY_INVALID_QUERY', 'this host has no search index');
+        throw new HostError('HOST_SEARCH_UNAVAILABLE', 'this host has no search index');
       return plain(
         await services.search.search(p.query, {
           ...(p.limit === undefined ? {} : { limit: p.limit }),

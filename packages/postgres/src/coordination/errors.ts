@@ -1,40 +1,30 @@
-/**
- * The coordination component's one error class. Codes are stable strings; callers switch on
- * `code`, never on `message`. `cause` keeps the underlying failure.
- */
+import { POSTGRES_ERRORS, type StrandErrorOptions } from '@strand/session/errors';
+
+/** The coordination part's codes: the first of the PostgreSQL package's declaration. */
+export const COORDINATION_ERROR_CODES = [
+  'SESSION_OWNED_ELSEWHERE',
+  'COORDINATION_CLOSED',
+  'COORDINATION_CONFIG_INVALID',
+] as const satisfies readonly (typeof POSTGRES_ERRORS.codes)[number][];
 export type CoordinationErrorCode = (typeof COORDINATION_ERROR_CODES)[number];
 
-export const COORDINATION_ERROR_CODES = [
-  /** Another host holds an unexpired lease on the session; `details` names the owner and expiry. */
-  'SESSION_OWNED_ELSEWHERE',
-  /** The lease table or append feed was closed. */
-  'COORDINATION_CLOSED',
-  /** Invalid options (a lease ttl or renewal interval out of range, an empty owner). */
-  'COORDINATION_CONFIG_INVALID',
-] as const;
-
-export class CoordinationError extends Error {
-  override readonly name = 'CoordinationError';
-  readonly code: CoordinationErrorCode;
+/** The coordination component's one error class; `details` name a lease's owner and expiry. */
+export class CoordinationError extends POSTGRES_ERRORS.errorClass<CoordinationErrorCode>(
+  'CoordinationError',
+) {
   readonly details: Readonly<Record<string, string | number>>;
 
   constructor(
     code: CoordinationErrorCode,
     message: string,
-    options: { cause?: unknown; details?: Record<string, string | number> } = {},
+    options: StrandErrorOptions & { details?: Record<string, string | number> } = {},
   ) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.code = code;
+    super(code, message, options);
     this.details = options.details ?? {};
   }
 
-  toJSON(): {
-    name: string;
-    code: CoordinationErrorCode;
-    message: string;
-    details: Readonly<Record<string, string | number>>;
-  } {
-    return { name: this.name, code: this.code, message: this.message, details: this.details };
+  protected override jsonFields(): { details: Readonly<Record<string, string | number>> } {
+    return { details: this.details };
   }
 }
 

@@ -40,10 +40,10 @@ export function corrupt(sessionId: string, seq: number, why: string, cause?: unk
 }
 
 /** A bad option of `openPostgresPersistence` (a configuration mistake, not a storage failure). */
-export class PostgresPersistenceConfigError extends Error {
-  override readonly name = 'PostgresPersistenceConfigError';
-  readonly code = 'POSTGRES_PERSISTENCE_CONFIG_INVALID' satisfies PostgresErrorCode;
-}
+export class PostgresPersistenceConfigError extends POSTGRES_ERRORS.codeClass(
+  'POSTGRES_PERSISTENCE_CONFIG_INVALID',
+  'PostgresPersistenceConfigError',
+) {}
 
 export {
   attachmentNotFound,
@@ -51,4 +51,4 @@ export {
   sessionExists as exists,
   sessionNotFound as notFound,
 } from '@strand/persistence';
-import type { PostgresErrorCode } from '../error-codes.js';
+import { POSTGRES_ERRORS } from '@strand/session/errors';

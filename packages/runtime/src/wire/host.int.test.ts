@@ -165,8 +165,16 @@ describe('bad requests', () => {
     expect((await a.request('session.follow', { id: 'bad\u0000id' })).error?.data.code).toBe(
       'SESSION_ID_INVALID',
     );
+    // What this host was not given is its own refusal, not another package's code.
     expect((await a.request('session.prompt', { id: 'ok', text: 'hi' })).error?.data.code).toBe(
-      'AGENT_FAILED',
+      'HOST_AGENTS_UNAVAILABLE',
+    );
+    expect((await a.request('session.search', { query: 'hello' })).error).toMatchObject({
+      code: -33803,
+      data: { code: 'HOST_SEARCH_UNAVAILABLE' },
+    });
+    expect((await a.request('subagent.list', { id: 'ok' })).error?.data.code).toBe(
+      'HOST_SUBAGENTS_UNAVAILABLE',
     );
     expect((await b.call<{ sessions: unknown[] }>('session.list')).sessions).toHaveLength(1);
     expect((await a.call<{ sessions: unknown[] }>('session.list')).sessions).toHaveLength(1);

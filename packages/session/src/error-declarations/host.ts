@@ -1,0 +1,62 @@
+import { defineErrors } from '../define-errors.js';
+
+/** The host's own codes: refusals at the edge (frames, tokens, origins) and of what it does not offer. */
+export const HOST_ERRORS = defineErrors('host', {
+  HOST_FRAME_TOO_LARGE: { meaning: 'The frame exceeds the host frame size limit.', number: -32001 },
+  HOST_TOO_MANY_REQUESTS: { meaning: 'Too many requests in flight on this connection.', number: -32002 },
+  HOST_UNAUTHORIZED: {
+    meaning: 'A token is required (non-loopback host) and was missing or wrong.',
+    number: -32003,
+  },
+  HOST_FOLLOW_NOT_FOUND: { meaning: 'No follow with that id on this connection.', number: -32004 },
+  HOST_CHILD_SESSION_READ_ONLY: {
+    meaning: 'Commands that drive an agent are refused on a subagent child; its parent drives it.',
+    number: -32005,
+  },
+  HOST_ATTACHMENT_NOT_REFERENCED: {
+    meaning: 'The session log does not reference that attachment.',
+    number: -32006,
+  },
+  HOST_CATALOG_UNAVAILABLE: { meaning: 'A catalog could not be loaded.', number: -32007 },
+  HOST_MODEL_UNKNOWN: {
+    meaning: 'The model catalog does not list that provider and model; nothing was appended.',
+    number: -32008,
+  },
+  HOST_PRESET_UNKNOWN: {
+    meaning: 'The preset catalog does not list that preset; nothing was appended.',
+    number: -32009,
+  },
+  HOST_ORIGIN_FORBIDDEN: {
+    meaning:
+      'The upgrade came from a web page of another origin, or named a Host that is not this loopback host (HTTP 403).',
+    number: -32070,
+  },
+  HOST_AUTH_RATE_LIMITED: {
+    meaning: 'Too many failed token attempts from this address; retry after `data.retryAfterMs` (HTTP 429).',
+    number: -32071,
+  },
+  /** Commands that need an agent (prompt, cancel, create) on a host that runs none. */
+  HOST_AGENTS_UNAVAILABLE: {
+    meaning: 'The host runs no agents, so it could not hand the command to one.',
+    // A rename of the same refusal keeps its integer: a client switching on -32051 still matches.
+    number: -32051,
+    was: 'AGENT_FAILED',
+  },
+  /** `HostConfigError`: a non-loopback bind without a token. */
+  HOST_TOKEN_REQUIRED: {
+    meaning: 'The host was asked to bind a non-loopback interface without a token (a start-up refusal).',
+  },
+  /** `HostConfigError`: an allowed origin that is not an origin. */
+  HOST_ORIGIN_INVALID: {
+    meaning: 'An allowed origin given to the host is not an origin (a start-up refusal).',
+  },
+  /** A TCP connection past `maxConnections` or `maxConnectionsPerAddress` (HTTP 503, then closed). */
+  HOST_TOO_MANY_CONNECTIONS: {
+    meaning:
+      'The host holds as many connections as its limits allow, in all or from this address (HTTP 503, `data.limit`: total or address).',
+  },
+  /** `session.search` on a host that was given no search index. */
+  HOST_SEARCH_UNAVAILABLE: { meaning: 'The host has no search index, so it cannot search.' },
+  /** `subagent.list` on a host that was given no subagent catalog. */
+  HOST_SUBAGENTS_UNAVAILABLE: { meaning: 'The host has no subagent catalog, so it cannot list children.' },
+});
