@@ -110,11 +110,10 @@ export function describeBedImport(
               }),
             {},
           );
-        const sessions = [...store.values()].filter((s) => s.header.source?.sourceId === recording.sessionId);
-        const main = sessions.find((s) => s.header.parentSession === undefined);
+        // Every session the import wrote, each counting only its own events (a seeded copy or fork
+        // starts with its parent's, which the parent counts): the corpus total the usage views add.
         const logged = [...store.values()]
-          .filter((s) => s === main || (main !== undefined && s.header.parentSession === main.header.id))
-          .flatMap((s) => s.events)
+          .flatMap((s) => s.events.slice(s.inheritedEventCount))
           .filter((e) => e.type === 'assistant/message')
           .map((e) => (e.data as { usage?: Record<string, number> }).usage ?? {})
           .reduce<Record<string, number>>(addKinds, {});

@@ -6,7 +6,7 @@ import type { WithCache } from './harness.js';
 
 /** The usage view of a log without usage records. */
 const NO_TOKENS = { input: 0, output: 0, cacheCreation: 0, cacheRead: 0, reasoning: 0 };
-const NO_USAGE = { own: NO_TOKENS, inherited: NO_TOKENS, byModel: [] };
+const NO_USAGE = { own: NO_TOKENS, inherited: NO_TOKENS, byModel: [], byHour: [] };
 
 const cut0 = SessionLogOffset(0);
 
