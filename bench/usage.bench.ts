@@ -5,13 +5,14 @@
  * asked of a running host over its WebSocket — what `strand usage --by day` does beside a host —
  * cold (the first call observes each session once and writes its cache row) and warm (every
  * figure from projection-cache rows: no log body read). Then the same daily report from ccusage
- * (pinned in devDependencies) over the same files, which re-parses every file on each run; its
+ * (`CCUSAGE`, installed on first use into ~/.cache/strand/ccusage: it ships its native binary for
+ * a few platforms only, so it cannot sit in the lock file every platform installs) over the same files, which re-parses every file on each run; its
  * token totals are compared with Strand's. `--keep=<dir>` writes the corpus there and keeps it (a
  * later run with the same `--keep` reuses it). Last line: one JSON object.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { WebSocket } from 'ws';
 import { StrandConnection } from '@strand/client';
@@ -25,6 +26,21 @@ const SESSIONS = Number(
   /^--sessions=(\d+)$/.exec(process.argv.find((a) => a.startsWith('--sessions=')) ?? '')?.[1] ?? 10_000,
 );
 const DAY_MS = 86_400_000;
+/** The ccusage the comparison runs, pinned. */
+const CCUSAGE = 'ccusage@20.0.24';
+
+/** ccusage's CLI, installed once per version under the user's cache folder. */
+function installCcusage(): string {
+  const prefix = path.join(homedir(), '.cache', 'strand', CCUSAGE);
+  const cli = path.join(prefix, 'node_modules', 'ccusage', 'src', 'cli.js');
+  if (!existsSync(cli)) {
+    console.log(`installing ${CCUSAGE} into ${prefix} …`);
+    execFileSync('npm', ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', CCUSAGE], {
+      stdio: 'inherit',
+    });
+  }
+  return cli;
+}
 const START = Date.UTC(2026, 9, 1);
 
 function hex(rng: Rng, n: number): string {
@@ -145,7 +161,7 @@ try {
     line('  log body reads of a warm summary', `${usageBodyReads} (target 0)`);
     line('  rows, sessions', `${summary.rows.length} days, ${summary.totals.sessions} sessions`);
 
-    const ccusageBin = path.join(process.cwd(), 'node_modules', 'ccusage', 'src', 'cli.js');
+    const ccusageBin = installCcusage();
     const ccusage = (): { totals: Totals } =>
       JSON.parse(
         execFileSync(process.execPath, [ccusageBin, 'daily', '--json', '--offline', '--timezone', 'UTC'], {
