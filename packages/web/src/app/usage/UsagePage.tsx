@@ -9,7 +9,7 @@ import type { ListFilter } from '../session-tree.js';
 import { UsageChart } from './UsageChart.js';
 import { UsageFilters } from './UsageFilters.js';
 import type { UsageFilter } from './usage-filter-params.js';
-import { dayLabel, formatCost, formatTokens, formatTokensShort } from './usage-format.js';
+import { dayLabel, formatCost, formatCostShort, formatTokens, formatTokensShort } from './usage-format.js';
 import { loadUsage, type UsageData } from './usage-load.js';
 import { costChart, tokenChart } from './usage-series.js';
 import { UsageTable, type RowLink } from './UsageTable.js';
@@ -150,7 +150,7 @@ export default function UsagePage({ filter, onShowSessions }: Props): React.JSX.
                 description="USD by model, as the host priced it. Click a day for its sessions."
                 chart={charts.cost}
                 format={(value) => formatCost(value)}
-                formatAxis={(value) => formatCost(value)}
+                formatAxis={(value) => formatCostShort(value)}
                 onDay={() => onShowSessions(dayList)}
                 testId="usage-chart-cost"
                 empty="Nothing in this range is priced: its models have no price in the table."

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayLabel, formatCost, formatTokens, formatTokensShort } from './usage-format.js';
+import { dayLabel, formatCost, formatCostShort, formatTokens, formatTokensShort } from './usage-format.js';
 
 describe('usage formatting', () => {
   it('writes costs in USD, null as a dash and a sliver as under a cent', () => {
@@ -8,6 +8,9 @@ describe('usage formatting', () => {
     expect(formatCost(0.004, 'en-US')).toBe('<$0.01');
     expect(formatCost(0.005, 'en-US')).toBe('$0.01');
     expect(formatCost(null, 'en-US')).toBe('—');
+    // Axis ticks keep the digits that tell small amounts apart.
+    expect(formatCostShort(0.025, 'en-US')).toBe('$0.025');
+    expect(formatCostShort(1250, 'en-US')).toBe('$1.25K');
   });
 
   it('groups token digits, and shortens them for axes', () => {

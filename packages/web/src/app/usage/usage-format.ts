@@ -26,6 +26,16 @@ export function formatCost(cost: number | null, locale?: string): string {
   return new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD' }).format(cost);
 }
 
+/** USD short enough for an axis tick, with the digits small amounts need: `$0.025`, `$1.25K`. */
+export function formatCostShort(cost: number, locale?: string): string {
+  return new Intl.NumberFormat(locale, {
+    style: 'currency',
+    currency: 'USD',
+    notation: 'compact',
+    maximumSignificantDigits: 3,
+  }).format(cost);
+}
+
 /**
  * A day key (`YYYY-MM-DD`, already a day of the zone the host grouped in) as a short label,
  * `Nov 2`. Formatted as that calendar date at UTC, so the browser's own zone cannot shift it.
