@@ -163,6 +163,12 @@ describe('the usage page in Chromium', { timeout: 120_000 }, () => {
       .locator('[data-testid="session-view"][data-session-id="alpha"]')
       .waitFor({ timeout: UI_TIMEOUT });
     expect(here()).toBe('/sessions/alpha');
+    // Its header shows the host's cost beside its usage: the same figure as the table's row.
+    const cost = page.locator(
+      '[data-testid="session-view"][data-session-id="alpha"] [data-testid="view-cost"]',
+    );
+    await expect.poll(() => cost.textContent(), { timeout: UI_TIMEOUT }).toBe('Cost$0.07');
+    await env?.shot('usage-03-session-cost');
   });
 
   it("leads from a day's bar to the session list under the page's other filters", async () => {
