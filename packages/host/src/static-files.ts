@@ -3,11 +3,12 @@ import path from 'node:path';
 import sirv from 'sirv';
 
 /**
- * The web UI's own routes (`/sessions/<encodeURIComponent(id)>`, optionally `?seq=N`): always the
- * page, never a file, so an id that happens to name a file (or `..`) cannot reach the disk.
+ * The web UI's own routes (`/sessions/<encodeURIComponent(id)>`, optionally `?seq=N`, and
+ * `/usage`): always the page, never a file, so an id that happens to name a file (or `..`) cannot
+ * reach the disk.
  */
 export function isPageRoute(pathname: string): boolean {
-  return pathname === '/sessions' || pathname.startsWith('/sessions/');
+  return pathname === '/sessions' || pathname.startsWith('/sessions/') || pathname === '/usage';
 }
 
 const PAGE = '/index.html';

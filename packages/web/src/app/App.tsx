@@ -1,16 +1,34 @@
-import { useCallback, useState } from 'react';
-import { Anchor, AppShell, Badge, Box, Burger, Button, Group, Stack, Text, Title } from '@mantine/core';
+import { lazy, Suspense, useCallback, useState } from 'react';
+import {
+  Anchor,
+  AppShell,
+  Badge,
+  Box,
+  Burger,
+  Button,
+  Group,
+  Loader,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
 import type { ConnectionState } from '@strand/client';
 import type { SessionListRow } from '@strand/protocol';
 import { useConnectionState } from './hooks.js';
 import { NewSession } from './NewSession.js';
 import type { OpenRequest } from './open-request.js';
 import { followLink, navigate, useRoute } from './routing/navigation.js';
+import type { ListFilter } from './session-tree.js';
 import { SessionList } from './SessionList.js';
 import { SessionView } from './SessionView.js';
 import { REGION, SkipLinks, type Region } from './SkipLinks.js';
 import { SubagentTree } from './SubagentTree.js';
+import { NO_USAGE_FILTER } from './usage/usage-filter-params.js';
 import './layout.css';
+
+// Its own chunk: the chart library is only loaded by a reader who opens /usage, so the session
+// pages' first paint does not wait for it.
+const UsagePage = lazy(() => import('./usage/UsagePage.js'));
 
 const STATE_COLOR: Record<ConnectionState, string> = {
   connecting: 'yellow',
@@ -40,6 +58,7 @@ export function App(): React.JSX.Element {
   const state = useConnectionState();
   const route = useRoute();
   const open = route.kind === 'session' ? route : null;
+  const usage = route.kind === 'usage' ? route : null;
   const [refreshKey, setRefreshKey] = useState(0);
   // Who is a subagent child, once known (a list row, a subagent row, the view's header): sticky,
   // so a child that scrolls out of the capped list does not become writable.
@@ -61,6 +80,14 @@ export function App(): React.JSX.Element {
     setNavOpened(false);
     setAsideOpened(false);
   }, []);
+  // A new object per request, so asking for the same filters twice still applies them.
+  const [listRequest, setListRequest] = useState<{ readonly filter: ListFilter } | null>(null);
+  const showSessions = useCallback((filter: ListFilter) => {
+    setListRequest({ filter });
+    navigate({ kind: 'home', filter });
+    setNavOpened(true);
+    setAsideOpened(false);
+  }, []);
   const onChildDetected = useCallback((id: string) => setChildIds((ids) => withIds(ids, [id])), []);
   const reveal = useCallback((region: Region) => {
     setNavOpened(region === 'sessions');
@@ -73,8 +100,14 @@ export function App(): React.JSX.Element {
       <SkipLinks reveal={reveal} />
       <AppShell
         header={{ height: 48 }}
-        navbar={{ width: { base: 300, lg: 340 }, breakpoint: 'sm', collapsed: { mobile: !navOpened } }}
-        aside={{ width: 300, breakpoint: 'lg', collapsed: { mobile: !asideOpened } }}
+        // The usage page takes the full width on a desktop (its charts need it); the burger still
+        // shows the list on a phone.
+        navbar={{
+          width: { base: 300, lg: 340 },
+          breakpoint: 'sm',
+          collapsed: { mobile: !navOpened, desktop: usage !== null },
+        }}
+        aside={{ width: 300, breakpoint: 'lg', collapsed: { mobile: !asideOpened, desktop: usage !== null } }}
         padding="sm"
       >
         <AppShell.Header>
@@ -100,12 +133,26 @@ export function App(): React.JSX.Element {
                   Strand
                 </Anchor>
               </Title>
+              <Button
+                component="a"
+                href="/usage"
+                size="compact-sm"
+                variant={usage !== null ? 'light' : 'subtle'}
+                aria-current={usage !== null ? 'page' : undefined}
+                onClick={(event: React.MouseEvent<HTMLAnchorElement>) =>
+                  followLink(event, { kind: 'usage', filter: NO_USAGE_FILTER })
+                }
+                data-testid="nav-usage"
+              >
+                Usage
+              </Button>
             </Group>
             <Group gap="xs" wrap="nowrap">
               <Button
                 size="compact-sm"
                 variant={asideOpened ? 'filled' : 'light'}
                 hiddenFrom="lg"
+                display={usage !== null ? 'none' : undefined}
                 onClick={() => reveal(asideOpened ? 'transcript' : 'subagents')}
                 aria-expanded={asideOpened}
                 aria-controls={REGION.subagents}
@@ -136,6 +183,7 @@ export function App(): React.JSX.Element {
                 onOpen={openSession}
                 refreshKey={refreshKey}
                 onRows={onRows}
+                filterRequest={listRequest}
               />
             </Box>
           </Stack>
@@ -155,6 +203,16 @@ export function App(): React.JSX.Element {
                 </Anchor>
                 .
               </Text>
+            ) : usage !== null ? (
+              <Suspense
+                fallback={
+                  <Group gap="xs">
+                    <Loader size="xs" /> <Text size="sm">Loading usage…</Text>
+                  </Group>
+                }
+              >
+                <UsagePage filter={usage.filter} onShowSessions={showSessions} />
+              </Suspense>
             ) : open === null ? (
               <Text c="dimmed">Pick a session from the list, or start a new one.</Text>
             ) : (

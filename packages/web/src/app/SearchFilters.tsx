@@ -1,21 +1,12 @@
 import { Group, NativeSelect } from '@mantine/core';
 import type { SearchHarness, SessionListRow } from '@strand/protocol';
+import { HARNESS_LABELS, HARNESSES } from './harness-labels.js';
 
 /** What search narrows to: a project folder (exact header `cwd`) and the harness a session came from. */
 export interface SearchNarrowing {
   readonly cwd?: string;
   readonly harness?: SearchHarness;
 }
-
-// A record over the wire's harness type, so a harness added there fails to compile here until it
-// has a label (types only: the bundle does not load the protocol's schemas).
-const HARNESS_LABELS: Record<SearchHarness, string> = {
-  strand: 'Strand',
-  'claude-code': 'Claude Code',
-  codex: 'Codex',
-  gemini: 'Gemini CLI',
-};
-const HARNESSES = Object.keys(HARNESS_LABELS) as SearchHarness[];
 
 /** The project folders of the listed sessions, sorted: what the project control offers. */
 export function projectFolders(rows: readonly SessionListRow[]): string[] {

@@ -19,6 +19,11 @@ interface Props {
   /** Bumped by the app to ask for a fresh list (e.g. after creating a session). */
   readonly refreshKey: number;
   readonly onRows: (rows: readonly SessionListRow[]) => void;
+  /**
+   * Filters another page asked the list to show (the usage page's project, harness and day links):
+   * applied each time a new request object arrives, over whatever the list had.
+   */
+  readonly filterRequest?: { readonly filter: ListFilter } | null;
 }
 
 const LIST_REFRESH_MS = 4000;
@@ -27,7 +32,13 @@ const LIST_LIMIT = 20_000;
 const UNKNOWN = { known: false } as const;
 
 /** The session list (hints through the projection store), its filters and the search box. */
-export function SessionList({ selectedId, onOpen, refreshKey, onRows }: Props): React.JSX.Element {
+export function SessionList({
+  selectedId,
+  onOpen,
+  refreshKey,
+  onRows,
+  filterRequest = null,
+}: Props): React.JSX.Element {
   const { connection } = useStrand();
   const state = useConnectionState();
   const [rows, setRows] = useState<readonly SessionListRow[] | null>(null);
@@ -37,6 +48,13 @@ export function SessionList({ selectedId, onOpen, refreshKey, onRows }: Props): 
   const [cwd, setCwd] = useState<string | null>(() => readListFilter(location.search).cwd);
   const [harness, setHarness] = useState<string | null>(() => readListFilter(location.search).harness);
   const [flat, setFlat] = useState(false);
+  useEffect(() => {
+    if (filterRequest === null) return;
+    setCwd(filterRequest.filter.cwd);
+    setHarness(filterRequest.filter.harness);
+    // The filtered list, not search results over it.
+    setQuery('');
+  }, [filterRequest]);
   const filter = useMemo<ListFilter>(() => ({ cwd, harness }), [cwd, harness]);
   useEffect(() => {
     const search = writeListFilter(location.search, filter);

@@ -16,6 +16,7 @@ import {
 import { readUsageValue, selectModel, selectPreset, usageLine, type SessionFollower } from '@strand/client';
 import { describeError, harnessName } from './format.js';
 import { EventList } from './transcript/EventList.js';
+import { SessionCost } from './usage/SessionCost.js';
 
 /** The session's own tokens, and what a fork inherited; "none yet" before the first response. */
 function usageText(value: unknown): string {
@@ -122,6 +123,7 @@ export function SessionView({ sessionId, child, onChildDetected, targetSeq }: Pr
           }
           busy={shown?.busy ?? false}
           phase={view?.phase ?? 'opening'}
+          place={shown === null ? null : { cwd: shown.header.cwd, harness: source?.harness ?? 'strand' }}
         />
         {view?.error !== null && view?.error !== undefined && (
           <Alert color="red" title="Follow failed" data-testid="follow-error">
@@ -175,8 +177,11 @@ function SessionHeader({
   readOnlyLabel,
   busy,
   phase,
+  place,
 }: {
   sessionId: string;
+  /** The header's project and harness, once the follow has it: what the cost call narrows by. */
+  place: { readonly cwd: string | undefined; readonly harness: string } | null;
   readOnly: boolean;
   /** Why it is read-only, in words: a subagent child, or a session another harness owns. */
   readOnlyLabel: string;
@@ -235,6 +240,14 @@ function SessionHeader({
           </Text>
           <Text size="sm">{!usage.known ? 'unknown' : usageText(usage.value)}</Text>
         </Box>
+        {place !== null && (
+          <SessionCost
+            sessionId={sessionId}
+            cwd={place.cwd}
+            harness={place.harness}
+            usage={usage.known ? usage.value : undefined}
+          />
+        )}
       </Group>
     </Paper>
   );

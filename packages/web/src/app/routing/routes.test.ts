@@ -69,4 +69,23 @@ describe('routes', () => {
     expect(sessionHref('a b/c', 7)).toBe('/sessions/a%20b%2Fc?seq=7');
     expect(sessionHref('a')).toBe('/sessions/a');
   });
+
+  it('reads and writes the usage page with its filters, and the start page with a list filter', () => {
+    const usage: Route = {
+      kind: 'usage',
+      filter: { cwd: '/p q', harness: 'codex', since: '2026-11-02', until: null },
+    };
+    expect(routeHref(usage)).toBe('/usage?cwd=%2Fp+q&harness=codex&since=2026-11-02');
+    expect(parseHref(routeHref(usage))).toEqual(usage);
+    expect(parseRoute('/usage', '')).toEqual({
+      kind: 'usage',
+      filter: { cwd: null, harness: null, since: null, until: null },
+    });
+    const filtered: Route = { kind: 'home', filter: { cwd: '/a', harness: null } };
+    expect(routeHref(filtered)).toBe('/?cwd=%2Fa');
+    expect(parseHref(routeHref(filtered))).toEqual(filtered);
+    // A link to the whole list names no filter: the start page as it is.
+    expect(routeHref({ kind: 'home', filter: { cwd: null, harness: null } })).toBe('/');
+    expect(routeHref({ kind: 'home' })).toBe('/');
+  });
 });

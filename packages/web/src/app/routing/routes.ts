@@ -1,18 +1,26 @@
+import { readListFilter, writeListFilter } from '../list-filter-params.js';
+import type { ListFilter } from '../session-tree.js';
+import { readUsageFilter, writeUsageFilter, type UsageFilter } from '../usage/usage-filter-params.js';
+
 /**
- * The UI's addresses, as a pure codec (no `window`): `/` is the start page, `/sessions/<id>` one
- * session, `/sessions/<id>?seq=N` one of its events. The id is one path segment, written with
+ * The UI's addresses, as a pure codec (no `window`): `/` is the start page (`?cwd=`/`?harness=`
+ * its list's filters), `/sessions/<id>` one session, `/sessions/<id>?seq=N` one of its events,
+ * `/usage` the usage page (its filters in the query, see usage/usage-filter-params.ts). The id is one path segment, written with
  * `encodeURIComponent`, so any id (slashes, `#`, `%`, `..`) round-trips and never names a file.
  * The host serves the page for every `/sessions/*` path (`packages/host/src/static-files.ts`).
  * The two ids no segment can carry — `.` and `..`, which a URL parser removes as dot segments
  * even when written `%2E` — are addressed as `/sessions?id=<id>` instead.
  */
 export type Route =
-  | { readonly kind: 'home' }
+  /** `filter` only when the address names one (a link to a filtered list); absent is "as it is". */
+  | { readonly kind: 'home'; readonly filter?: ListFilter }
+  | { readonly kind: 'usage'; readonly filter: UsageFilter }
   | { readonly kind: 'session'; readonly id: string; readonly seq?: number }
   /** A path this UI does not know (or an id that does not decode): said so, never guessed at. */
   | { readonly kind: 'not-found'; readonly path: string };
 
 const PREFIX = '/sessions/';
+const USAGE = '/usage';
 const DOT_SEGMENTS = new Set(['.', '..']);
 
 /** A `seq` parameter: a plain non-negative decimal integer, else none (the session opens at its end). */
@@ -31,7 +39,11 @@ export function parseRoute(pathname: string, search: string): Route {
     if (id === null || id === '') return { kind: 'home' };
     return seq === undefined ? { kind: 'session', id } : { kind: 'session', id, seq };
   }
-  if (pathname === '/' || pathname === '') return { kind: 'home' };
+  if (pathname === '/' || pathname === '') {
+    const filter = readListFilter(search);
+    return filter.cwd === null && filter.harness === null ? { kind: 'home' } : { kind: 'home', filter };
+  }
+  if (pathname === USAGE) return { kind: 'usage', filter: readUsageFilter(search) };
   if (!pathname.startsWith(PREFIX)) return { kind: 'not-found', path: pathname };
   const segment = pathname.slice(PREFIX.length);
   if (segment.includes('/')) return { kind: 'not-found', path: pathname };
@@ -48,7 +60,9 @@ export function parseRoute(pathname: string, search: string): Route {
 export function routeHref(route: Route): string {
   switch (route.kind) {
     case 'home':
-      return '/';
+      return `/${route.filter === undefined ? '' : writeListFilter('', route.filter)}`;
+    case 'usage':
+      return `${USAGE}${writeUsageFilter('', route.filter)}`;
     case 'session': {
       const id = encodeURIComponent(route.id);
       if (DOT_SEGMENTS.has(route.id))

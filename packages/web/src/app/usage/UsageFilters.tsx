@@ -1,0 +1,77 @@
+import { Button, Group, Select, TextInput } from '@mantine/core';
+import type { UsageRow } from '@strand/protocol';
+import { HARNESS_LABELS, HARNESSES, isSearchHarness } from '../harness-labels.js';
+import { isDay, NO_USAGE_FILTER, type UsageFilter } from './usage-filter-params.js';
+
+const HARNESS_CHOICES = HARNESSES.map((value) => ({ value, label: HARNESS_LABELS[value] }));
+
+/**
+ * The page's filters, as the session list has them (project, harness) plus a day range. Every
+ * change goes to the address (the caller navigates), which is the page's one store of them.
+ */
+export function UsageFilters({
+  value,
+  projects,
+  onChange,
+}: {
+  value: UsageFilter;
+  /** The by-project rows (without the project filter): the folders that have usage. */
+  projects: readonly UsageRow[];
+  onChange: (next: UsageFilter) => void;
+}): React.JSX.Element {
+  // "(no project)" is no folder the wire can filter on; a chosen folder stays offered.
+  const folders = projects.map((row) => row.key).filter((key) => key !== '');
+  if (value.cwd !== null && !folders.includes(value.cwd)) folders.push(value.cwd);
+  const day = (raw: string): string | null => (isDay(raw) ? raw : null);
+  const filtered = Object.values(value).some((v) => v !== null);
+  return (
+    <Group gap="xs" align="flex-end" data-testid="usage-filters">
+      <Select
+        label="Project"
+        placeholder="All projects"
+        data-testid="usage-filter-project"
+        data={folders}
+        value={value.cwd}
+        onChange={(cwd) => onChange({ ...value, cwd })}
+        clearable
+        searchable
+        w={280}
+      />
+      <Select
+        label="Harness"
+        placeholder="All harnesses"
+        data-testid="usage-filter-harness"
+        data={HARNESS_CHOICES}
+        value={value.harness}
+        onChange={(harness) =>
+          onChange({ ...value, harness: harness !== null && isSearchHarness(harness) ? harness : null })
+        }
+        clearable
+        w={170}
+      />
+      <TextInput
+        type="date"
+        label="From"
+        data-testid="usage-filter-since"
+        value={value.since ?? ''}
+        max={value.until ?? undefined}
+        onChange={(event) => onChange({ ...value, since: day(event.currentTarget.value) })}
+        w={160}
+      />
+      <TextInput
+        type="date"
+        label="Through"
+        data-testid="usage-filter-until"
+        value={value.until ?? ''}
+        min={value.since ?? undefined}
+        onChange={(event) => onChange({ ...value, until: day(event.currentTarget.value) })}
+        w={160}
+      />
+      {filtered && (
+        <Button variant="subtle" onClick={() => onChange(NO_USAGE_FILTER)} data-testid="usage-filter-clear">
+          Clear filters
+        </Button>
+      )}
+    </Group>
+  );
+}
