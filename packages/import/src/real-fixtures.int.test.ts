@@ -167,15 +167,13 @@ describe.skipIf(real === undefined)(
       );
       const stored = log('codex-019b2241-a0a9-7740-a0c0-33c010d4f7e6');
       expect(dataOf(stored, 'turn/start')).toHaveLength(2);
-      // Token usage: the rollout's running total, counted once despite duplicated token_count events.
-      const usage = dataOf<{ usage?: { input: number; output: number } }>(stored, 'assistant/message').reduce(
-        (sum, m) => ({
-          input: sum.input + (m.usage?.input ?? 0),
-          output: sum.output + (m.usage?.output ?? 0),
-        }),
-        { input: 0, output: 0 },
-      );
-      expect(usage).toEqual({ input: 613_979, output: 22_020 });
+      // Token usage: the rollout's running total, counted once despite duplicated token_count events,
+      // each kind apart — Codex's input_tokens (613,979) holds the cached part, read as cache reads.
+      const usage: Record<string, number> = {};
+      for (const m of dataOf<{ usage?: Record<string, number> }>(stored, 'assistant/message'))
+        for (const [kind, n] of Object.entries(m.usage ?? {})) usage[kind] = (usage[kind] ?? 0) + n;
+      expect(usage.input! + usage.cacheRead!).toBe(613_979);
+      expect(usage).toEqual({ input: 109_275, cacheRead: 504_704, output: 22_020, reasoning: 12_992 });
     });
 
     it('Gemini rows rewritten by id: each write is its own assistant message, in written order', () => {
