@@ -121,7 +121,7 @@ describe('usage unit', () => {
             const key = `${Math.floor(r.at / hour) * hour}|${r.model}`;
             expected.set(key, (expected.get(key) ?? 0) + r.input);
           }
-          const byHour = state!.byHour;
+          const byHour = usageUnit.view(state)!.byHour;
           expect(new Map(byHour.map((e) => [`${e.hour}|${e.model}`, e.input]))).toEqual(expected);
           expect(byHour.map((e) => e.hour)).toEqual([...byHour.map((e) => e.hour)].sort((x, y) => x - y));
         },

@@ -42,8 +42,13 @@ export interface UsageFold {
   readonly inherited: UsageTokens;
   /** The session's own tokens per model, in the order the models first answered. */
   readonly byModel: readonly ModelUsage[];
-  /** The session's own tokens per UTC hour and model, hours ascending: days in any zone sum from these (to the hour). */
-  readonly byHour: readonly HourUsage[];
+  /**
+   * The session's own tokens per UTC hour and model, hours ascending: days in any zone sum from
+   * these (to the hour). Kept in two parts so a response costs a copy of its own hour's few
+   * entries, not of the whole history: the hours before the latest, and the latest hour's.
+   */
+  readonly closedHours: readonly HourUsage[];
+  readonly openHour: readonly HourUsage[];
 }
 
 /** The fold, or `null` once a usage record could not be read (a sum that skipped it would be wrong). */
@@ -88,14 +93,15 @@ const NO_MODEL: UsageModel = Object.freeze({ provider: null, model: null });
  */
 export const usageUnit: ProjectionUnit<UsageState, UsageView | null, 'usage'> = {
   key: 'usage',
-  stateVersion: 2,
+  stateVersion: 3,
   dataReads: USAGE_READS,
   init: (_header, origin: FoldOrigin) => ({
     ownFrom: origin.inheritedEventCount,
     route: NO_MODEL,
     inherited: NO_TOKENS,
     byModel: [],
-    byHour: [],
+    closedHours: [],
+    openHour: [],
   }),
   apply(state, event) {
     if (state === null) return state;
@@ -113,7 +119,7 @@ export const usageUnit: ProjectionUnit<UsageState, UsageView | null, 'usage'> = 
     return {
       ...state,
       byModel: addToModel(state.byModel, key, tokens),
-      byHour: addToHour(state.byHour, hour, key, tokens),
+      ...addToHours(state, hour, key, tokens),
     };
   },
   view: (state) =>
@@ -123,7 +129,7 @@ export const usageUnit: ProjectionUnit<UsageState, UsageView | null, 'usage'> = 
           own: state.byModel.reduce<UsageTokens>(add, NO_TOKENS),
           inherited: state.inherited,
           byModel: state.byModel,
-          byHour: state.byHour,
+          byHour: state.openHour.length === 0 ? state.closedHours : [...state.closedHours, ...state.openHour],
         },
 };
 
@@ -169,6 +175,27 @@ function addToModel(entries: readonly ModelUsage[], key: EntryKey, tokens: Usage
   const next = [...entries];
   next[at] = { ...entries[at]!, ...add(entries[at]!, tokens) };
   return next;
+}
+
+/**
+ * Adds to the latest hour's entries (a later hour closes them first); a response logged out of
+ * order, before the latest hour, goes into the closed hours.
+ */
+function addToHours(
+  state: UsageFold,
+  hour: number,
+  key: EntryKey,
+  tokens: UsageTokens,
+): Pick<UsageFold, 'closedHours' | 'openHour'> {
+  const open = state.openHour[0]?.hour;
+  if (open === undefined || hour === open)
+    return { closedHours: state.closedHours, openHour: addToHour(state.openHour, hour, key, tokens) };
+  if (hour > open)
+    return {
+      closedHours: [...state.closedHours, ...state.openHour],
+      openHour: [{ hour, ...key, ...tokens }],
+    };
+  return { closedHours: addToHour(state.closedHours, hour, key, tokens), openHour: state.openHour };
 }
 
 /**
