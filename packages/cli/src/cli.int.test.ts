@@ -109,7 +109,13 @@ describe('strand CLI (--json and exit codes)', () => {
     expect(strand('search', 'persistence', '--data', data, '--cwd', '/no/such/project').stdout).toContain(
       'No matches.',
     );
-    expect(strand('search', 'persistence', '--data', data, '--harness', 'opencode').code).not.toBe(0);
+    // Any harness's name narrows (a newer importer's too); a name of another shape is a usage error.
+    expect(strand('search', 'persistence', '--data', data, '--harness', 'opencode').stdout).toContain(
+      'No matches.',
+    );
+    const refused = strand('search', 'persistence', '--data', data, '--harness', 'Open Code');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('expected a harness name');
   });
 
   it('serve --json prints its loopback URLs and stops cleanly on SIGINT', async () => {

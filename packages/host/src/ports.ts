@@ -1,7 +1,6 @@
 import type {
   ModelCatalogEntry,
   PresetCatalogEntry,
-  SearchHarness,
   SearchResult,
   SubagentListEntry,
   SubagentTreeEntry,
@@ -64,7 +63,7 @@ export interface SearchPort {
       limit?: number;
       cursor?: string;
       cwd?: string;
-      harness?: SearchHarness;
+      harness?: string;
       signal?: AbortSignal;
     },
   ): Promise<{ results: readonly SearchResult[]; nextCursor?: string }>;

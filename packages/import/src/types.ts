@@ -1,7 +1,9 @@
-import { SOURCE_HARNESSES } from '@strand/session';
-
-/** The harnesses whose transcripts this package reads: every one a header's `source` may name. */
-export const IMPORT_HARNESSES = SOURCE_HARNESSES;
+/**
+ * The harnesses whose transcripts this package reads: the `strand import` choices. A closed list,
+ * unlike the open vocabulary of a header's `source.harness` (`@strand/session`): each name needs
+ * an importer (`harnesses.ts` maps every one, so a name without one fails to compile).
+ */
+export const IMPORT_HARNESSES = ['claude-code', 'codex', 'gemini'] as const;
 export type Harness = (typeof IMPORT_HARNESSES)[number];
 
 export function isHarness(value: unknown): value is Harness {

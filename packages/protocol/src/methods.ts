@@ -1,4 +1,4 @@
-import { SOURCE_HARNESSES } from '@strand/session';
+import { harnessNameSchema } from '@strand/session';
 import { z } from 'zod';
 import { contiguityProblem } from './event-run.js';
 import {
@@ -70,11 +70,11 @@ export const searchResultSchema = z.object({
 export type SearchResult = Wire<typeof searchResultSchema>;
 
 /**
- * Where a session came from, as search narrows by it: a header's `source.harness`, or `strand`
- * for Strand's own sessions (no `source`).
+ * Where a session came from, as search and usage narrow by it: a header's `source.harness`, or
+ * `strand` for Strand's own sessions (no `source`). Any harness name (an open vocabulary): a client
+ * may ask for a harness a newer importer wrote, which an older client's menus do not list.
  */
-export const SEARCH_HARNESSES = [...SOURCE_HARNESSES, 'strand'] as const;
-export type SearchHarness = (typeof SEARCH_HARNESSES)[number];
+export const harnessFilterSchema = harnessNameSchema;
 
 /**
  * The opening snapshot of a follow generation: always delivered before any frame of it. Its tail
@@ -198,7 +198,7 @@ export const METHODS = {
       /** Only sessions whose header `cwd` is exactly this project folder. */
       cwd: z.string().min(1).max(4096).optional(),
       /** Only sessions from this harness (`strand`: Strand's own, no header `source`). */
-      harness: z.enum(SEARCH_HARNESSES).optional(),
+      harness: harnessFilterSchema.optional(),
     }),
     /**
      * With `cwd`/`harness`, the index narrows inside its query: a page holds up to `limit`
@@ -247,7 +247,7 @@ export const METHODS = {
       until: z.string().max(40).optional(),
       /** The IANA zone days, weeks and months are in; the host's own when absent. */
       timeZone: z.string().min(1).max(100).optional(),
-      harness: z.enum(SEARCH_HARNESSES).optional(),
+      harness: harnessFilterSchema.optional(),
       /** Only sessions whose header `cwd` is exactly this project folder. */
       cwd: z.string().min(1).max(4096).optional(),
       /** Prices overriding the host's table for these model names (a `--pricing` file's `models`). */

@@ -140,9 +140,18 @@ describe('session.search through the runtime', () => {
     expect(reply.error).toMatchObject({ code: -33100 });
   });
 
-  it('refuses an unknown harness or an empty project folder as invalid params', async () => {
+  it('narrows by a harness this build has no label for (an open vocabulary)', async () => {
+    await stored('o1', ['plover'], { source: { harness: 'opencode', sourceId: 'ses_1' } });
+    await stored('o2', ['plover'], { source: { harness: 'codex', sourceId: 'z' } });
+    await sync();
+    const page = await search({ query: 'plover', harness: 'opencode' });
+    expect(page.results.map((r) => r.sessionId)).toEqual(['o1']);
+  });
+
+  it('refuses a harness name of the wrong shape or an empty project folder as invalid params', async () => {
     for (const params of [
-      { query: 'x', harness: 'opencode' },
+      { query: 'x', harness: 'Open Code' },
+      { query: 'x', harness: '../codex' },
       { query: 'x', cwd: '' },
     ]) {
       const reply = await client.request('session.search', params);

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Session, type SourceHarness } from '@strand/session';
+import { Session } from '@strand/session';
 import { SessionSearchIndex } from './session-search-index.js';
 import { openSqliteUnderTest } from './test/sqlite-under-test.js';
 import { openTestCorpus, persistedSession, user, type TestCorpus } from './testing/corpus.js';
@@ -57,7 +57,7 @@ describe('facets (SQLite): schema and filtered paging', () => {
     // filtered windows cross session boundaries. The seed is the run's (vitest.config.ts: printed,
     // replayed from STRAND_TEST_SEED).
     const cwds = [undefined, '/a', '/b'] as const;
-    const harnesses = [undefined, 'codex'] as const satisfies readonly (SourceHarness | undefined)[];
+    const harnesses = [undefined, 'codex'] as const satisfies readonly (string | undefined)[];
     const session = fc.record({
       cwd: fc.constantFrom(...cwds),
       harness: fc.constantFrom(...harnesses),

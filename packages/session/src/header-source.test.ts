@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SessionError } from './errors.js';
+import { harnessLabel } from './harness-names.js';
 import { assertWritableSession, isReadOnlySession, newSessionHeader, parseSessionHeader } from './header.js';
 import { SessionId } from './ids.js';
 
@@ -16,9 +18,33 @@ describe('header source', () => {
     expect(isReadOnlySession(own)).toBe(false);
   });
 
+  it('reads a harness this build has never heard of (an open vocabulary: a newer importer wrote it)', () => {
+    const header = parseSessionHeader({ ...base, source: { harness: 'opencode', sourceId: 'ses_1' } });
+    expect(header.source).toEqual({ harness: 'opencode', sourceId: 'ses_1' });
+    expect(harnessLabel('opencode')).toBe('opencode');
+    expect(harnessLabel('claude-code')).toBe('Claude Code');
+  });
+
+  it('takes exactly the names of the harness-name shape', () => {
+    const nameChar = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789-'.split(''));
+    fc.assert(
+      fc.property(fc.string({ unit: nameChar, minLength: 1, maxLength: 42 }), (name) => {
+        const shaped =
+          name.length <= 40 && !name.startsWith('-') && !name.endsWith('-') && name !== 'strand';
+        const read = () => parseSessionHeader({ ...base, source: { harness: name, sourceId: 'x' } });
+        if (shaped) expect(read().source?.harness).toBe(name);
+        else expect(read).toThrow(expect.objectContaining({ code: 'SESSION_HEADER_INVALID' }) as Error);
+      }),
+    );
+  });
+
   it.each([
     ['not an object', 'claude-code'],
-    ['an unknown harness', { harness: 'opencode', sourceId: 'x' }],
+    ['a harness name with capitals', { harness: 'OpenCode', sourceId: 'x' }],
+    ['a harness name that is a path', { harness: '../codex', sourceId: 'x' }],
+    ['an empty harness name', { harness: '', sourceId: 'x' }],
+    ['an overlong harness name', { harness: 'a'.repeat(41), sourceId: 'x' }],
+    ['"strand", which names sessions without a source', { harness: 'strand', sourceId: 'x' }],
     ['an empty sourceId', { harness: 'gemini', sourceId: '' }],
     ['a non-string sourceId', { harness: 'gemini', sourceId: 7 }],
     ['an overlong sourceId', { harness: 'gemini', sourceId: 'x'.repeat(257) }],

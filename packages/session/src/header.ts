@@ -1,12 +1,9 @@
 import { z } from 'zod';
 import type { DeepReadonly } from './deep-readonly.js';
 import { SessionError } from './errors.js';
+import { STRAND_HARNESS, harnessNameSchema } from './harness-names.js';
 import { isSessionId, type SessionId } from './ids.js';
 import { isRecord } from './json-shape.js';
-
-/** The harnesses whose sessions Strand follows and imports (a header's `source.harness`). */
-export const SOURCE_HARNESSES = ['claude-code', 'codex', 'gemini'] as const;
-export type SourceHarness = (typeof SOURCE_HARNESSES)[number];
 
 /** The header format version this build writes and the highest it reads. */
 export const SESSION_HEADER_VERSION = 1;
@@ -22,7 +19,10 @@ const sessionIdSchema = z.custom<SessionId>(isSessionId, {
  * session with a source is read-only in Strand: the other harness owns its log.
  */
 export const sessionSourceSchema = z.strictObject({
-  harness: z.enum(SOURCE_HARNESSES),
+  /** An open vocabulary (`harness-names.ts`): any harness name but `strand`, Strand's own. */
+  harness: harnessNameSchema.refine((name) => name !== STRAND_HARNESS, {
+    message: `"${STRAND_HARNESS}" names Strand's own sessions, which have no source`,
+  }),
   sourceId: z.string().min(1).max(256),
 });
 export type SessionSource = DeepReadonly<z.output<typeof sessionSourceSchema>>;

@@ -12,14 +12,21 @@ export {
   SESSION_HEADER_KEYS,
   type SessionHeaderKey,
   SESSION_HEADER_VERSION,
-  SOURCE_HARNESSES,
   isReadOnlySession,
   assertWritableSession,
   type SessionSource,
-  type SourceHarness,
   type SessionHeader,
   type NewSessionHeader,
 } from './header.js';
+export {
+  HARNESS_NAME_PATTERN,
+  HARNESS_LABELS,
+  KNOWN_HARNESSES,
+  STRAND_HARNESS,
+  harnessNameSchema,
+  harnessLabel,
+  isHarnessName,
+} from './harness-names.js';
 export { isEventOfType, type SessionEvent, type SessionEventInput, type CoreEvent } from './event.js';
 export {
   CORE_EVENT_SCHEMAS,

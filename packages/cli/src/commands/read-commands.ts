@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander';
-import { SEARCH_HARNESSES, type SearchHarness, type WireEvent } from '@strand/protocol';
+import type { WireEvent } from '@strand/protocol';
 import { integerOption } from '../integer-option.js';
 import { highlight } from '../output.js';
 import {
@@ -11,7 +11,7 @@ import {
 } from '../output/session-text.js';
 import { styleFor } from '../output/style.js';
 import { withConnection } from '../remote.js';
-import { common, type Common } from './common-options.js';
+import { common, harnessOption, type Common } from './common-options.js';
 
 export function listCommand(): Command {
   return common(new Command('list').description('list sessions, newest first, with their title hints'))
@@ -131,14 +131,9 @@ export function searchCommand(): Command {
     .argument('<text...>', 'text to find')
     .addOption(integerOption('--limit <n>', 'sessions per page', { min: 1, max: 100 }, 10))
     .option('--cwd <folder>', 'only sessions whose project folder (header cwd) is exactly this')
-    .addOption(
-      new Option(
-        '--harness <name>',
-        "only sessions from this harness (strand: Strand's own sessions)",
-      ).choices(SEARCH_HARNESSES),
-    )
+    .addOption(harnessOption())
     .action(
-      async (words: string[], options: Common & { limit: number; cwd?: string; harness?: SearchHarness }) => {
+      async (words: string[], options: Common & { limit: number; cwd?: string; harness?: string }) => {
         const page = await withConnection(options, (c) =>
           c.call('session.search', {
             query: words.join(' '),

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Command, Option } from 'commander';
 import { bundledPrices, isLoopbackHost, startHost, withOverrides, type ModelRates } from '@strand/host';
 import { readPricingFile } from '../pricing-file.js';
-import { importTranscripts, parseWatchSpec, startLiveIngest, type WatchSpec } from '@strand/import';
+import { IMPORT_HARNESSES, importTranscripts, parseWatchSpec, startLiveIngest, type WatchSpec } from '@strand/import';
 import { loadModelsFile, openStrandRuntime, type StrandRuntime } from '@strand/runtime';
 import { ensureDemoCorpus } from './demo.js';
 import { startDemoTicker } from './demo-ticker.js';
@@ -82,7 +82,7 @@ export function serveCommand(): Command {
     )
     .option(
       '--watch <harness[:dir]>',
-      'follow the transcripts claude-code, codex or gemini writes under dir (default: its usual home) as they are written; repeatable',
+      `follow the transcripts a harness (${IMPORT_HARNESSES.join(', ')}) writes under dir (default: its usual home) as they are written; repeatable`,
       (value: string, previous: string[]) => [...previous, value],
       [] as string[],
     )

@@ -1,21 +1,19 @@
 import { Command, Option } from 'commander';
 import {
-  SEARCH_HARNESSES,
   USAGE_GROUPS,
-  type SearchHarness,
   type UsageGroup,
   type UsageRow,
 } from '@strand/protocol';
 import { renderTable } from '../output/table.js';
 import { readPricingFile } from '../pricing-file.js';
 import { withConnection } from '../remote.js';
-import { common, type Common } from './common-options.js';
+import { common, harnessOption, type Common } from './common-options.js';
 
 interface UsageOptions extends Common {
   by: UsageGroup;
   since?: string;
   until?: string;
-  harness?: SearchHarness;
+  harness?: string;
   cwd?: string;
   pricing?: string;
 }
@@ -37,11 +35,7 @@ export function usageCommand(): Command {
     .addOption(new Option('--by <group>', 'one row per').choices(USAGE_GROUPS).default('day'))
     .option('--since <date>', 'from this local day (YYYY-MM-DD) or instant (ISO time with a zone)')
     .option('--until <date>', 'through this local day (YYYY-MM-DD) or until this instant')
-    .addOption(
-      new Option('--harness <name>', "only sessions from this harness (strand: Strand's own)").choices(
-        SEARCH_HARNESSES,
-      ),
-    )
+    .addOption(harnessOption())
     .option('--cwd <folder>', 'only sessions whose project folder (header cwd) is exactly this')
     .option(
       '--pricing <file>',

@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { SESSION_SOURCES, describeRow, matches } from './session-facts.js';
+import { KNOWN_HARNESSES, harnessNameSchema } from '@strand/session';
+import { describeRow, matches } from './session-facts.js';
 import type { StrandReader } from './reader.js';
 import { textResult, toolCall } from './tool-result.js';
 
@@ -11,10 +12,11 @@ export const filterShape = {
     .max(4096)
     .optional()
     .describe('only sessions whose working folder is this path or has this last folder name'),
-  source: z
-    .enum(SESSION_SOURCES)
+  source: harnessNameSchema
     .optional()
-    .describe('only sessions from this harness (strand = written by Strand itself)'),
+    .describe(
+      `only sessions from this harness (${KNOWN_HARNESSES.join(', ')} or another's name; strand = written by Strand itself)`,
+    ),
 };
 
 export function registerListSessions(server: McpServer, read: StrandReader): void {
@@ -23,7 +25,7 @@ export function registerListSessions(server: McpServer, read: StrandReader): voi
     {
       title: 'List Strand sessions',
       description:
-        'Sessions Strand holds, newest first: id, creation time, title, project (working folder) and where it came from (strand, claude-code, codex, gemini; subagent or fork).',
+        'Sessions Strand holds, newest first: id, creation time, title, project (working folder) and where it came from (strand or the harness that wrote it; subagent or fork).',
       inputSchema: {
         ...filterShape,
         limit: z.number().int().min(1).max(500).optional().describe('at most this many rows (default 50)'),

@@ -15,7 +15,7 @@ export function createStrandMcpServer(read: StrandReader, version: string): McpS
     { name: MCP_SERVER_NAME, version },
     {
       instructions:
-        'Search and read every session Strand holds (its own and those imported from Claude Code, Codex and Gemini CLI). Read-only. Start with search_sessions or list_sessions, then read_session around a seq.',
+        'Search and read every session Strand holds (its own and those imported from other agent harnesses: Claude Code, Codex, Gemini CLI and more). Read-only. Start with search_sessions or list_sessions, then read_session around a seq.',
     },
   );
   registerSearchSessions(server, read);

@@ -1,9 +1,8 @@
-import { SOURCE_HARNESSES } from '@strand/session';
+import { STRAND_HARNESS } from '@strand/session';
 import type { SessionListRow } from '@strand/protocol';
 
-/** The harness a session came from, as far as Strand can tell today. */
-export const SESSION_SOURCES = ['strand', ...SOURCE_HARNESSES] as const;
-export type SessionSource = (typeof SESSION_SOURCES)[number];
+/** The harness a session came from (`strand`: Strand's own): an open vocabulary of harness names. */
+export type SessionSource = string;
 
 /**
  * The harness a session came from: its header's `source`, written by the importer. A session
@@ -15,7 +14,7 @@ export function sourceOf(id: string, source?: { readonly harness: SessionSource 
   if (id.startsWith('claude-')) return 'claude-code';
   if (id.startsWith('codex-')) return 'codex';
   if (id.startsWith('gemini-')) return 'gemini';
-  return 'strand';
+  return STRAND_HARNESS;
 }
 
 /** The list hint `title`: a string, `null` (computed: none) or undefined (unknown). */

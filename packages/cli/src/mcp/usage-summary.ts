@@ -1,5 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { SEARCH_HARNESSES, USAGE_GROUPS } from '@strand/protocol';
+import { USAGE_GROUPS, harnessFilterSchema } from '@strand/protocol';
 import { z } from 'zod';
 import { usageTable } from '../commands/usage-command.js';
 import type { StrandReader } from './reader.js';
@@ -20,8 +20,7 @@ export function registerUsageSummary(server: McpServer, read: StrandReader): voi
           .optional()
           .describe('from this day (YYYY-MM-DD) or instant (ISO time with a zone)'),
         until: z.string().max(40).optional().describe('through this day (YYYY-MM-DD) or until this instant'),
-        harness: z
-          .enum(SEARCH_HARNESSES)
+        harness: harnessFilterSchema
           .optional()
           .describe('only sessions from this harness (strand = Strand itself)'),
         cwd: z

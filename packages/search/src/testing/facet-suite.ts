@@ -4,7 +4,6 @@ import {
   Session,
   SessionId,
   type SessionHeader,
-  type SourceHarness,
 } from '@strand/session';
 import { isSearchIndexError } from '../errors.js';
 import type { FacetExtractor } from '../facets.js';
@@ -22,7 +21,7 @@ export const testFacets: FacetExtractor = (header) => ({
 
 let created = 0;
 /** A header filed under `cwd` (absent: none) and imported from `harness` (absent: Strand's own). */
-export function facetHeader(id: string, cwd?: string, harness?: SourceHarness): SessionHeader {
+export function facetHeader(id: string, cwd?: string, harness?: string): SessionHeader {
   return newSessionHeader({
     id: SessionId(id),
     createdAt: 1_700_000_000_000 + created++,
@@ -62,7 +61,7 @@ export function searchFacetSuite(engine: string, openIndex: OpenSearchIndex): vo
   describe(`search index (${engine}): facets`, () => {
     const fixture = withTestIndex(openIndex, { labeler: testLabeler, facets: testFacets });
 
-    const stored = (id: string, cwd?: string, harness?: SourceHarness, text = 'shared plover') =>
+    const stored = (id: string, cwd?: string, harness?: string, text = 'shared plover') =>
       persistedSession(fixture.corpus.persistence, id, [user(text)], facetHeader(id, cwd, harness));
 
     it('narrows by cwd, by harness, by both, and not at all without a filter', async () => {

@@ -1,11 +1,11 @@
 import { Group, NativeSelect } from '@mantine/core';
-import type { SearchHarness, SessionListRow } from '@strand/protocol';
-import { HARNESS_LABELS, HARNESSES } from './harness-labels.js';
+import type { SessionListRow } from '@strand/protocol';
+import { HARNESSES, harnessLabel } from './harness-labels.js';
 
 /** What search narrows to: a project folder (exact header `cwd`) and the harness a session came from. */
 export interface SearchNarrowing {
   readonly cwd?: string;
-  readonly harness?: SearchHarness;
+  readonly harness?: string;
 }
 
 /** The project folders of the listed sessions, sorted: what the project control offers. */
@@ -30,10 +30,10 @@ export function SearchFilters({
   // A chosen folder stays offered even when the list no longer holds a session of it.
   if (value.cwd !== undefined && !folders.includes(value.cwd)) folders.push(value.cwd);
   const set = (key: keyof SearchNarrowing, raw: string): void => {
-    const next: { cwd?: string; harness?: SearchHarness } = { ...value };
+    const next: { cwd?: string; harness?: string } = { ...value };
     if (raw === '') delete next[key];
     else if (key === 'cwd') next.cwd = raw;
-    else next.harness = raw as SearchHarness;
+    else next.harness = raw;
     onChange(next);
   };
   return (
@@ -57,7 +57,7 @@ export function SearchFilters({
         onChange={(event) => set('harness', event.currentTarget.value)}
         data={[
           { value: '', label: 'All harnesses' },
-          ...HARNESSES.map((harness) => ({ value: harness, label: HARNESS_LABELS[harness] })),
+          ...HARNESSES.map((harness) => ({ value: harness, label: harnessLabel(harness) })),
         ]}
       />
     </Group>

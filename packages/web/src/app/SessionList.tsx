@@ -9,7 +9,7 @@ import { SearchResults } from './SearchResults.js';
 import { SessionRows } from './SessionRows.js';
 import { readListFilter, writeListFilter } from './list-filter-params.js';
 import { listEntry } from './list-entry.js';
-import { filterChoices, STRAND_HARNESS, type ListFilter } from './session-tree.js';
+import { filterChoices, type ListFilter } from './session-tree.js';
 
 export type { OpenRequest } from './open-request.js';
 
@@ -103,7 +103,7 @@ export function SessionList({
       cwds,
       harnesses: harnesses.map((value) => ({
         value,
-        label: value === STRAND_HARNESS ? 'Strand' : harnessName(value),
+        label: harnessName(value),
       })),
     };
   }, [rows, cwd, harness]);

@@ -65,16 +65,8 @@ export function activeMs(
   return timing.settledMs + Math.max(0, end - timing.active.since);
 }
 
-const HARNESS_NAMES: Readonly<Record<string, string>> = {
-  'claude-code': 'Claude Code',
-  codex: 'Codex',
-  gemini: 'Gemini CLI',
-};
-
 /** The name a person knows a harness by (`header.source.harness`), or the raw name for a newer one. */
-export function harnessName(harness: string): string {
-  return HARNESS_NAMES[harness] ?? harness;
-}
+export { harnessLabel as harnessName } from '@strand/session';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

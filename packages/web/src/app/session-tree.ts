@@ -9,6 +9,7 @@
  * - a child sits under its parent whenever the parent passes the filter too;
  * - siblings (and the top level) are ordered by `activityOf` — newest first, ties by id.
  */
+import { STRAND_HARNESS } from '@strand/session';
 
 /** What the list needs of one `session.list` row. */
 export interface ListEntry {
@@ -28,7 +29,7 @@ export interface ListEntry {
 }
 
 /** The harness filter's value for sessions without a `source`: Strand's own. */
-export const STRAND_HARNESS = 'strand';
+export { STRAND_HARNESS };
 
 /** When the row was last active, and which fact said so. */
 export interface Activity {

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Box, Text } from '@mantine/core';
 import { readUsageValue } from '@strand/client';
 import { describeError } from '../format.js';
-import { isSearchHarness } from '../harness-labels.js';
+import { isHarnessName } from '../harness-labels.js';
 import { useConnectionState, useStrand } from '../hooks.js';
 import { formatCost } from './usage-format.js';
 
@@ -47,7 +47,7 @@ export function SessionCost({
         .call('usage.summary', {
           by: 'session',
           ...(cwd === undefined || cwd === '' ? {} : { cwd }),
-          ...(isSearchHarness(harness) ? { harness } : {}),
+          ...(isHarnessName(harness) ? { harness } : {}),
         })
         .then(
           ({ rows }) => {

@@ -1,9 +1,9 @@
 import { Button, Group, Select, TextInput } from '@mantine/core';
 import type { UsageRow } from '@strand/protocol';
-import { HARNESS_LABELS, HARNESSES, isSearchHarness } from '../harness-labels.js';
+import { HARNESSES, harnessLabel, isHarnessName } from '../harness-labels.js';
 import { isDay, NO_USAGE_FILTER, type UsageFilter } from './usage-filter-params.js';
 
-const HARNESS_CHOICES = HARNESSES.map((value) => ({ value, label: HARNESS_LABELS[value] }));
+const HARNESS_CHOICES = HARNESSES.map((value) => ({ value, label: harnessLabel(value) }));
 
 /**
  * The page's filters, as the session list has them (project, harness) plus a day range. Every
@@ -44,7 +44,7 @@ export function UsageFilters({
         data={HARNESS_CHOICES}
         value={value.harness}
         onChange={(harness) =>
-          onChange({ ...value, harness: harness !== null && isSearchHarness(harness) ? harness : null })
+          onChange({ ...value, harness: harness !== null && isHarnessName(harness) ? harness : null })
         }
         clearable
         w={170}

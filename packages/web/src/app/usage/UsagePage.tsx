@@ -195,7 +195,7 @@ export default function UsagePage({ filter, onShowSessions }: Props): React.JSX.
                   }
                   limit={10}
                   labelHeader="Harness"
-                  labelOf={(row) => (row.key === 'strand' ? 'Strand' : harnessName(row.key))}
+                  labelOf={(row) => harnessName(row.key)}
                   linkOf={(row) => listLink({ cwd: filter.cwd, harness: row.key })}
                 />
               </Stack>

@@ -1,5 +1,4 @@
-import type { SearchHarness } from '@strand/protocol';
-import { isSearchHarness } from '../harness-labels.js';
+import { isHarnessName } from '../harness-labels.js';
 
 /*
  * The usage page's filters in its query string (`/usage?cwd=…&harness=…&since=…&until=…`), so a
@@ -11,7 +10,7 @@ import { isSearchHarness } from '../harness-labels.js';
 export interface UsageFilter {
   /** Only sessions whose header `cwd` is exactly this folder; `null` for all. */
   readonly cwd: string | null;
-  readonly harness: SearchHarness | null;
+  readonly harness: string | null;
   /** First day (`YYYY-MM-DD`, in the browser's zone), inclusive; `null` for no lower bound. */
   readonly since: string | null;
   /** Last day, inclusive; `null` for no upper bound. */
@@ -44,7 +43,7 @@ export function readUsageFilter(search: string): UsageFilter {
   const until = value('until');
   return {
     cwd: value('cwd'),
-    harness: harness !== null && isSearchHarness(harness) ? harness : null,
+    harness: harness !== null && isHarnessName(harness) ? harness : null,
     since: since !== null && isDay(since) ? since : null,
     until: until !== null && isDay(until) ? until : null,
   };
