@@ -121,6 +121,38 @@ describe('strand usage', () => {
     expect(run.stdout).toContain('* leaves out models without a price (my-model)');
   });
 
+  it("shows the harness's own reported cost beside Strand's, where a session carries one", async () => {
+    const folder = path.join(root, 'reported');
+    const persistence = await openJsonlPersistence({ root: folder });
+    const header = newSessionHeader({
+      id: SessionId('claude-reported'),
+      createdAt: DAY1,
+      cwd: '/work/c',
+      source: { harness: 'claude-code', sourceId: 'reported' },
+    });
+    const { incarnation } = await persistence.create({ header });
+    const session = new Session({ header, incarnation, writer: persistenceWriter(persistence, header.id) });
+    await session.append([
+      { type: 'request/header', data: SONNET, time: DAY1 },
+      ...answer(DAY1, { input: 100, output: 200 }),
+      { type: 'session/cost', data: { usd: 0.42, byModel: { 'claude-sonnet-4-5': 0.42 } }, time: DAY1 },
+    ]);
+    await persistence.close();
+    const json = strand('usage', '--data', folder, '--by', 'session', '--json');
+    expect(json.code, json.stderr).toBe(0);
+    const summary = JSON.parse(json.stdout) as { rows: (Row & { reportedCost: number | null })[] };
+    expect(summary.rows.map((r) => [r.key, r.reportedCost])).toEqual([['claude-reported', 0.42]]);
+    expect(summary.rows[0]!.totalCost).toBeCloseTo(
+      sonnetCost({ input: 100, output: 200, cacheRead: 0, cacheCreation: 0 }, 'base'),
+      9,
+    );
+    const table = strand('usage', '--data', folder, '--by', 'model');
+    expect(table.code, table.stderr).toBe(0);
+    const lines = table.stdout.split('\n');
+    expect(lines[0]).toMatch(/\sCost\s+Reported$/);
+    expect(lines[1]).toMatch(/^claude-sonnet-4-5\s.*\$0\.00\s+\$0\.42$/);
+  });
+
   it('a --pricing file prices the models it names', () => {
     const file = path.join(root, 'prices.json');
     writeFileSync(

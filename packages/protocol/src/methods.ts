@@ -175,6 +175,11 @@ const usageFiguresSchema = z.object({
   totalCost: z.number().nullable(),
   /** Models with tokens here that the price table does not price; `totalCost` leaves them out. */
   unpricedModels: z.array(z.string()),
+  /**
+   * USD the harnesses themselves reported for these tokens (Claude Code's `cost-state`), beside
+   * `totalCost`; null when none reported any (absent from a host older than it).
+   */
+  reportedCost: z.number().nullable().optional(),
 });
 export const usageRowSchema = usageFiguresSchema.extend({
   key: z.string(),

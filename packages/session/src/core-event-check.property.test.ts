@@ -48,6 +48,13 @@ const VALID: Readonly<Record<CoreEventType, fc.Arbitrary<Record<string, unknown>
     'content',
   ]),
   'session/title': fc.record({ title: text }),
+  'session/cost': optional(
+    {
+      usd: fc.double({ min: 0, max: 1e6, noNaN: true }),
+      byModel: fc.dictionary(text, fc.double({ min: 0, max: 1e6, noNaN: true }), { maxKeys: 3 }),
+    },
+    ['usd'],
+  ),
   'model/selection': route,
   'request/header': route,
   'agent-preset/select': fc.record({ preset: fc.option(text, { nil: null }) }),
@@ -70,8 +77,27 @@ interface Change {
 const change: fc.Arbitrary<Change> = fc.record({
   at: fc.nat(),
   kind: fc.constantFrom('drop', 'set', 'add'),
-  key: fc.constantFrom('content', 'type', 'text', 'ref', 'input', 'reason', 'extra', 'id', '0'),
-  value: fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constant(-1), fc.constant(1.5), fc.constant(2 ** 60)),
+  key: fc.constantFrom(
+    'content',
+    'type',
+    'text',
+    'ref',
+    'input',
+    'reason',
+    'extra',
+    'id',
+    '0',
+    'usd',
+    'byModel',
+  ),
+  value: fc.oneof(
+    fc.jsonValue({ maxDepth: 2 }),
+    fc.constant(-1),
+    fc.constant(1.5),
+    fc.constant(2 ** 60),
+    fc.constant(Number.NaN),
+    fc.constant(Number.POSITIVE_INFINITY),
+  ),
 });
 
 function apply(value: Record<string, unknown>, changes: readonly Change[]): unknown {

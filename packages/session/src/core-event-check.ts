@@ -13,6 +13,7 @@ type Check = (data: Readonly<Record<string, unknown>>) => string | undefined;
 
 const str = (v: unknown): v is string => typeof v === 'string';
 const count = (v: unknown): boolean => Number.isSafeInteger(v) && (v as number) >= 0;
+const usd = (v: unknown): boolean => typeof v === 'number' && v >= 0 && v <= Number.MAX_SAFE_INTEGER;
 
 function onlyKeys(data: Readonly<Record<string, unknown>>, allowed: readonly string[]): string | undefined {
   for (const key of Object.keys(data)) if (!allowed.includes(key)) return `unexpected key ${key}`;
@@ -86,6 +87,14 @@ const CHECKS: Readonly<Record<CoreEventType, Check>> = {
     (d.isError !== undefined && typeof d.isError !== 'boolean' ? 'isError must be a boolean' : undefined) ??
     (d.code !== undefined && !str(d.code) ? 'code must be a string' : undefined),
   'session/title': (d) => onlyKeys(d, ['title']) ?? (str(d.title) ? undefined : 'title must be a string'),
+  'session/cost': (d) => {
+    const keys =
+      onlyKeys(d, ['usd', 'byModel']) ?? (usd(d.usd) ? undefined : 'usd must be a finite number ≥ 0');
+    if (keys !== undefined || d.byModel === undefined) return keys;
+    if (!isRecord(d.byModel)) return 'byModel must be an object';
+    for (const value of Object.values(d.byModel)) if (!usd(value)) return 'byModel values must be USD';
+    return undefined;
+  },
   'model/selection': route,
   'request/header': route,
   'agent-preset/select': (d) =>

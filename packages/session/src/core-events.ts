@@ -34,6 +34,9 @@ export const usageSchema = z.object({
   cacheRead: count.optional(),
   reasoning: count.optional(),
 });
+/** US dollars: finite and ≥ 0. */
+const usd = z.number().min(0).max(Number.MAX_SAFE_INTEGER);
+
 export const USAGE_KINDS = ['input', 'output', 'cacheCreation', 'cacheRead', 'reasoning'] as const;
 export type UsageKind = (typeof USAGE_KINDS)[number];
 
@@ -65,6 +68,12 @@ export const CORE_EVENT_SCHEMAS = {
     code: z.string().optional(),
   }),
   'session/title': z.strictObject({ title: z.string() }),
+  /**
+   * What the harness itself reported the session cost so far (Claude Code's `cost-state`),
+   * cumulative — the latest counts — with its split by model where it gave one. Kept beside
+   * Strand's own figure, which is priced from the tokens at read time and is never logged.
+   */
+  'session/cost': z.strictObject({ usd, byModel: z.record(z.string(), usd).optional() }),
   'model/selection': route,
   'request/header': route,
   'agent-preset/select': z.strictObject({ preset: z.string().nullable() }),

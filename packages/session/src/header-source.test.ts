@@ -29,8 +29,7 @@ describe('header source', () => {
     const nameChar = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789-'.split(''));
     fc.assert(
       fc.property(fc.string({ unit: nameChar, minLength: 1, maxLength: 42 }), (name) => {
-        const shaped =
-          name.length <= 40 && !name.startsWith('-') && !name.endsWith('-') && name !== 'strand';
+        const shaped = name.length <= 40 && !name.startsWith('-') && !name.endsWith('-') && name !== 'strand';
         const read = () => parseSessionHeader({ ...base, source: { harness: name, sourceId: 'x' } });
         if (shaped) expect(read().source?.harness).toBe(name);
         else expect(read).toThrow(expect.objectContaining({ code: 'SESSION_HEADER_INVALID' }) as Error);

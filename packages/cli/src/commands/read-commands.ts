@@ -1,4 +1,4 @@
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 import type { WireEvent } from '@strand/protocol';
 import { integerOption } from '../integer-option.js';
 import { highlight } from '../output.js';
@@ -132,25 +132,23 @@ export function searchCommand(): Command {
     .addOption(integerOption('--limit <n>', 'sessions per page', { min: 1, max: 100 }, 10))
     .option('--cwd <folder>', 'only sessions whose project folder (header cwd) is exactly this')
     .addOption(harnessOption())
-    .action(
-      async (words: string[], options: Common & { limit: number; cwd?: string; harness?: string }) => {
-        const page = await withConnection(options, (c) =>
-          c.call('session.search', {
-            query: words.join(' '),
-            limit: options.limit,
-            ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
-            ...(options.harness === undefined ? {} : { harness: options.harness }),
-          }),
+    .action(async (words: string[], options: Common & { limit: number; cwd?: string; harness?: string }) => {
+      const page = await withConnection(options, (c) =>
+        c.call('session.search', {
+          query: words.join(' '),
+          limit: options.limit,
+          ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+          ...(options.harness === undefined ? {} : { harness: options.harness }),
+        }),
+      );
+      if (options.json === true) return void console.log(JSON.stringify(page));
+      if (page.results.length === 0) return void console.log('No matches.');
+      for (const result of page.results) {
+        console.log(
+          result.title === null ? result.sessionId : `${result.sessionId}  ${JSON.stringify(result.title)}`,
         );
-        if (options.json === true) return void console.log(JSON.stringify(page));
-        if (page.results.length === 0) return void console.log('No matches.');
-        for (const result of page.results) {
-          console.log(
-            result.title === null ? result.sessionId : `${result.sessionId}  ${JSON.stringify(result.title)}`,
-          );
-          for (const hit of result.hits)
-            console.log(`  ${String(hit.seq).padStart(6)}  ${highlight(hit.snippet, process.stdout.isTTY)}`);
-        }
-      },
-    );
+        for (const hit of result.hits)
+          console.log(`  ${String(hit.seq).padStart(6)}  ${highlight(hit.snippet, process.stdout.isTTY)}`);
+      }
+    });
 }

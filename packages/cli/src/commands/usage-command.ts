@@ -1,9 +1,5 @@
 import { Command, Option } from 'commander';
-import {
-  USAGE_GROUPS,
-  type UsageGroup,
-  type UsageRow,
-} from '@strand/protocol';
+import { USAGE_GROUPS, type UsageGroup, type UsageRow } from '@strand/protocol';
 import { renderTable } from '../output/table.js';
 import { readPricingFile } from '../pricing-file.js';
 import { withConnection } from '../remote.js';
@@ -71,11 +67,18 @@ export function usageCommand(): Command {
     });
 }
 
-/** The rows and their total as aligned columns, numbers right-aligned, cost last. */
+/**
+ * The rows and their total as aligned columns, numbers right-aligned, cost last; a "Reported"
+ * column (what the harnesses themselves reported, Claude Code's `cost-state`) only when some
+ * row has such a figure.
+ */
 export function usageTable(rows: readonly UsageRow[], total: UsageRow, by: UsageGroup): string[] {
   const n = (v: number) => v.toLocaleString('en-US');
   const cost = (row: UsageRow) =>
     row.totalCost === null ? '—' : `$${row.totalCost.toFixed(2)}${row.unpricedModels.length > 0 ? '*' : ''}`;
+  const reported = [...rows, total].some((row) => typeof row.reportedCost === 'number');
+  const reportedCost = (row: UsageRow) =>
+    typeof row.reportedCost === 'number' ? `$${row.reportedCost.toFixed(2)}` : '—';
   const line = (row: UsageRow) => [
     row.label,
     n(row.inputTokens),
@@ -84,11 +87,21 @@ export function usageTable(rows: readonly UsageRow[], total: UsageRow, by: Usage
     n(row.cacheReadTokens),
     n(row.totalTokens),
     cost(row),
+    ...(reported ? [reportedCost(row)] : []),
   ];
-  const header = [GROUP_TITLES[by], 'Input', 'Output', 'Cache write', 'Cache read', 'Total', 'Cost'];
+  const header = [
+    GROUP_TITLES[by],
+    'Input',
+    'Output',
+    'Cache write',
+    'Cache read',
+    'Total',
+    'Cost',
+    ...(reported ? ['Reported'] : []),
+  ];
   const right = { align: 'right' as const };
   return renderTable(
     [header, ...rows.map(line), line(total)],
-    [{ max: 48 }, right, right, right, right, right, right],
+    [{ max: 48 }, right, right, right, right, right, right, ...(reported ? [right] : [])],
   );
 }

@@ -105,6 +105,8 @@ function renderEvent(event: WireEvent): string | undefined {
     }
     case 'session/title':
       return `${head} title: ${JSON.stringify(core.data.title)}`;
+    case 'session/cost':
+      return `${head} the harness reports the session cost so far: $${core.data.usd.toFixed(4)}`;
     case 'model/selection':
       return `${head} model selected: ${core.data.provider}/${core.data.model}`;
     case 'request/header':

@@ -22,17 +22,34 @@ const table: PriceTable = {
       : undefined,
 };
 
-const entry: fc.Arbitrary<HourEntry> = fc.record({
-  hour: fc.integer({ min: 0, max: 24 * 20 }).map((h) => START + h * HOUR),
-  provider: fc.constant('p'),
-  model: fc.constantFrom('a', 'b', 'free-lunch', null),
-  longContext: fc.boolean(),
-  input: fc.nat(100_000),
-  output: fc.nat(10_000),
-  cacheCreation: fc.nat(50_000),
-  cacheRead: fc.nat(1_000_000),
-  reasoning: fc.nat(1_000),
-});
+const entry: fc.Arbitrary<HourEntry> = fc.record(
+  {
+    hour: fc.integer({ min: 0, max: 24 * 20 }).map((h) => START + h * HOUR),
+    provider: fc.constant('p'),
+    model: fc.constantFrom('a', 'b', 'free-lunch', null),
+    longContext: fc.boolean(),
+    input: fc.oneof(fc.constant(0), fc.nat(100_000)),
+    output: fc.oneof(fc.constant(0), fc.nat(10_000)),
+    cacheCreation: fc.nat(50_000),
+    cacheRead: fc.oneof(fc.constant(0), fc.nat(1_000_000)),
+    reasoning: fc.nat(1_000),
+    // A harness's own cost report (`session/cost`): on some entries, a tokenless one included.
+    reportedUsd: fc.double({ min: 0, max: 100, noNaN: true }),
+  },
+  {
+    requiredKeys: [
+      'hour',
+      'provider',
+      'model',
+      'longContext',
+      'input',
+      'output',
+      'cacheCreation',
+      'cacheRead',
+      'reasoning',
+    ],
+  },
+);
 const sessionsArb: fc.Arbitrary<SessionUsage[]> = fc
   .array(
     fc.record({
@@ -89,7 +106,10 @@ describe('summarizeUsage', () => {
       fc.property(sessionsArb, (sessions) => {
         const summary = summarizeUsage(sessions, { by: 'model', timeZone: 'UTC' }, table);
         for (const row of summary.rows) {
-          const pieces = sessions.flatMap((s) => s.byHour).filter((e) => (e.model ?? '') === row.key);
+          // A piece with no tokens (a cost report alone) is neither priced nor unpriced.
+          const pieces = sessions
+            .flatMap((s) => s.byHour)
+            .filter((e) => (e.model ?? '') === row.key && kinds(e) > 0);
           const priced = pieces.filter((e) => e.model !== null && e.model in RATES);
           const cost = priced.reduce(
             (usd, e) => usd + costOf(e, table.rates(e.provider, e.model!, e.longContext, e.hour)!),
@@ -99,6 +119,23 @@ describe('summarizeUsage', () => {
           else expect(row.totalCost).toBeCloseTo(cost, 6);
           expect(row.unpricedModels.length > 0).toBe(pieces.length > priced.length);
         }
+      }),
+    );
+  });
+
+  it("the harnesses' reported cost is summed beside Strand's, per row; null where none reported", () => {
+    fc.assert(
+      fc.property(sessionsArb, fc.constantFrom(...USAGE_GROUPS), (sessions, by) => {
+        const summary = summarizeUsage(sessions, { by, timeZone: 'UTC' }, table);
+        const reports = sessions.flatMap((s) => s.byHour).flatMap((e) => e.reportedUsd ?? []);
+        if (reports.length === 0) expect(summary.totals.reportedCost).toBeNull();
+        else
+          expect(summary.totals.reportedCost).toBeCloseTo(
+            reports.reduce((a, b) => a + b, 0),
+            6,
+          );
+        const rowSum = summary.rows.reduce((usd, r) => usd + (r.reportedCost ?? 0), 0);
+        expect(rowSum).toBeCloseTo(summary.totals.reportedCost ?? 0, 6);
       }),
     );
   });

@@ -15,6 +15,8 @@ export interface HourEntry {
   readonly cacheCreation: number;
   readonly cacheRead: number;
   readonly reasoning: number;
+  /** USD the harness reported for this model and hour (`session/cost`), if it reported any. */
+  readonly reportedUsd?: number;
 }
 
 /** What the summary knows of one session: its identity and its own tokens per hour. */
@@ -51,6 +53,8 @@ export interface UsageFigures {
   readonly totalCost: number | null;
   /** Models with tokens in the row that the table does not price: `totalCost` leaves them out. */
   readonly unpricedModels: readonly string[];
+  /** USD the harnesses themselves reported for the row (`session/cost`); null when none did. */
+  readonly reportedCost: number | null;
 }
 
 export interface UsageRow extends UsageFigures {
@@ -78,6 +82,7 @@ interface Accumulator {
   reasoning: number;
   cost: number;
   priced: boolean;
+  reported: number | null;
   readonly unpriced: Set<string>;
   readonly sessions: Set<string>;
   readonly models: Set<string>;
@@ -111,12 +116,14 @@ export function summarizeUsage(
       const [key, label] = groupOf(session, entry, options, periodOf);
       let group = groups.get(key);
       if (group === undefined) groups.set(key, (group = accumulator(label)));
-      const cost =
-        entry.model === null
+      // An entry of a harness's cost report alone has no tokens to price (nor to call unpriced).
+      const priced = !hasTokens(entry)
+        ? 0
+        : entry.model === null
           ? undefined
           : prices.rates(entry.provider, entry.model, entry.longContext, entry.hour);
-      for (const acc of [group, total])
-        add(acc, session.id, entry, cost === undefined ? undefined : costOf(entry, cost));
+      const cost = priced === undefined || priced === 0 ? priced : costOf(entry, priced);
+      for (const acc of [group, total]) add(acc, session.id, entry, cost);
     }
   }
   const rows = [...groups].map(([key, acc]) => ({
@@ -167,6 +174,7 @@ function accumulator(label: string): Accumulator {
     reasoning: 0,
     cost: 0,
     priced: false,
+    reported: null,
     unpriced: new Set(),
     sessions: new Set(),
     models: new Set(),
@@ -183,11 +191,15 @@ function add(acc: Accumulator, sessionId: string, entry: HourEntry, cost: number
   const model = entry.model ?? UNNAMED_MODEL;
   acc.models.add(model);
   if (cost === undefined) acc.unpriced.add(model);
-  else {
+  else if (hasTokens(entry)) {
     acc.cost += cost;
     acc.priced = true;
   }
+  if (entry.reportedUsd !== undefined) acc.reported = (acc.reported ?? 0) + entry.reportedUsd;
 }
+
+const hasTokens = (entry: HourEntry): boolean =>
+  entry.input + entry.output + entry.cacheCreation + entry.cacheRead > 0;
 
 function figures(acc: Accumulator): UsageFigures {
   return {
@@ -199,5 +211,6 @@ function figures(acc: Accumulator): UsageFigures {
     totalTokens: acc.input + acc.output + acc.cacheCreation + acc.cacheRead,
     totalCost: acc.priced ? acc.cost : null,
     unpricedModels: [...acc.unpriced].sort(),
+    reportedCost: acc.reported,
   };
 }

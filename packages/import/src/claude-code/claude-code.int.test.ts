@@ -290,6 +290,70 @@ describe('Claude Code 2.0 flat agent files, AI titles, warmups and /exit', () =>
     ).toBe('My renamed session');
   });
 
+  it("a cost-state record (the harness's running cost) is a session/cost event, split by model; an unreadable one is reported", async () => {
+    mkdirSync(ws.source, { recursive: true });
+    const lines = readFileSync(path.join(FLAT, `${FLAT_SID}.jsonl`), 'utf8')
+      .trimEnd()
+      .split('\n');
+    // The record as Claude Code 2.1.328 writes it (its own schema: type "cost-state", sessionId,
+    // totalCostUSD, durations, lines added/removed, startTime, modelUsage per model).
+    const costState = (total: number, opus: number, haiku: number) =>
+      JSON.stringify({
+        type: 'cost-state',
+        sessionId: FLAT_SID,
+        totalCostUSD: total,
+        totalAPIDuration: 5120,
+        totalAPIDurationWithoutRetries: 5120,
+        totalToolDuration: 40,
+        totalLinesAdded: 3,
+        totalLinesRemoved: 1,
+        totalDuration: 9000,
+        startTime: 1_775_000_000_000,
+        modelUsage: {
+          'claude-opus-4-5': {
+            inputTokens: 10,
+            outputTokens: 20,
+            cacheReadInputTokens: 0,
+            cacheCreationInputTokens: 0,
+            webSearchRequests: 0,
+            costUSD: opus,
+          },
+          'claude-haiku-4-5': {
+            inputTokens: 1,
+            outputTokens: 2,
+            cacheReadInputTokens: 0,
+            cacheCreationInputTokens: 0,
+            webSearchRequests: 0,
+            costUSD: haiku,
+          },
+        },
+      });
+    lines.push(
+      costState(0.5, 0.4, 0.1),
+      JSON.stringify({ type: 'cost-state', totalCostUSD: 'lots' }),
+      costState(0.75, 0.6, 0.15),
+    );
+    writeFileSync(path.join(ws.source, `${FLAT_SID}.jsonl`), `${lines.join('\n')}\n`);
+    const summary = await importTranscripts({
+      harness: 'claude-code',
+      sourceDir: ws.source,
+      dataDir: ws.data,
+    });
+    expect(summary.reports).toEqual([
+      expect.objectContaining({
+        kind: 'skipped-record',
+        line: lines.length - 1,
+        reason: expect.stringContaining('cost-state without a readable totalCostUSD') as string,
+      }),
+    ]);
+    const main = (await readStore(ws.data)).get(`claude-${FLAT_SID}`)!;
+    expect(dataOf(main, 'session/cost')).toEqual([
+      { usd: 0.5, byModel: { 'claude-opus-4-5': 0.4, 'claude-haiku-4-5': 0.1 } },
+      { usd: 0.75, byModel: { 'claude-opus-4-5': 0.6, 'claude-haiku-4-5': 0.15 } },
+    ]);
+    expect(importedLogViolations(main.events)).toEqual([]);
+  });
+
   it('a warmup agent file is skipped with a report naming the file, not shown as a child', async () => {
     const summary = await importFlat({
       [`${FLAT_SID}.jsonl`]: `${FLAT_SID}.jsonl`,

@@ -187,10 +187,30 @@ export class ClaudeStream {
     this.builder.explicitTitle(text, time);
   }
 
+  /**
+   * A `cost-state` record: the harness's running cost of the session (`totalCostUSD`) and per
+   * model (`modelUsage.<model>.costUSD`), as its status line shows them. Written beside Strand's
+   * own figure; its token counts are not read (the responses' usage already counts them once).
+   * False for a record without a readable total.
+   */
+  costState(record: JsonRecord, time: number): boolean {
+    const usd = record.totalCostUSD;
+    if (!isUsd(usd)) return false;
+    const byModel: Record<string, number> = {};
+    if (isRecord(record.modelUsage))
+      for (const [model, usage] of Object.entries(record.modelUsage))
+        if (isRecord(usage) && isUsd(usage.costUSD)) byModel[model] = usage.costUSD;
+    this.builder.reportedCost(usd, Object.keys(byModel).length > 0 ? byModel : undefined, time);
+    return true;
+  }
+
   finish(): void {
     this.builder.finish();
   }
 }
+
+const isUsd = (value: unknown): value is number =>
+  typeof value === 'number' && value >= 0 && value <= Number.MAX_SAFE_INTEGER;
 
 /**
  * The Messages API's usage in the log's meaning: `input_tokens` is already fresh input, the cache

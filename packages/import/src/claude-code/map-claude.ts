@@ -103,6 +103,9 @@ export function foldClaude(unit: SourceUnit, peek: SessionPeek): TranscriptFold 
       const stream = (parent === undefined ? undefined : sidechainOf.get(parent)) ?? main;
       if (uuid !== undefined && stream !== main) sidechainOf.set(uuid, stream);
       stream.attachment(record, stream.stamp(record), line.line, reports);
+    } else if (type === 'cost-state') {
+      if (!main.costState(record, main.stamp(record)))
+        reports.skipRecord(line.line, 'cost-state without a readable totalCostUSD');
     } else if (type !== undefined && SIDE_RECORDS.has(type)) {
       main.stamp(record);
       reports.ignore(type);

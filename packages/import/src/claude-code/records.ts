@@ -17,7 +17,6 @@ export const SIDE_RECORDS: ReadonlyMap<string, string> = new Map([
   ['api-request-blob', 'the request log: content blobs of requests'],
   ['mode', 'the permission mode in effect'],
   ['tools-used', 'the tool names used so far'],
-  ['cost-state', "the harness's running cost and usage per model (read by the usage work, not mapped yet)"],
 ]);
 
 /**

@@ -13,7 +13,7 @@ const LEDGER_VERSION = 1;
  * writes different events for the same file. 2: usage kinds (fresh input, cache writes and
  * reads, reasoning).
  */
-export const MAPPING_REVISION = 2;
+export const MAPPING_REVISION = 3;
 
 export interface FileStamp {
   readonly size: number;

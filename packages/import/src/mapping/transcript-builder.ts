@@ -187,6 +187,15 @@ export class TranscriptBuilder {
     this.#orphanUsage = undefined;
   }
 
+  /**
+   * The cost the harness reported for the session so far (cumulative), with its split by model
+   * where it gave one: a `session/cost` event of its own, after the response it follows.
+   */
+  reportedCost(usd: number, byModel: Readonly<Record<string, number>> | undefined, time: number): void {
+    this.flushAssistant();
+    this.#emit('session/cost', byModel === undefined ? { usd } : { usd, byModel: { ...byModel } }, time);
+  }
+
   /** Remembers an error of the open turn; an implicit end then closes it with `error`. */
   turnError(message: string): void {
     this.flushAssistant();

@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  newSessionHeader,
-  Session,
-  SessionId,
-  type SessionHeader,
-} from '@strand/session';
+import { newSessionHeader, Session, SessionId, type SessionHeader } from '@strand/session';
 import { isSearchIndexError } from '../errors.js';
 import type { FacetExtractor } from '../facets.js';
 import type { SearchIndex } from '../search-index.js';

@@ -8,7 +8,9 @@ export const IMPORT_ERRORS = defineErrors('import', {
   /** The source folder does not exist or is not a folder. */
   IMPORT_SOURCE_NOT_FOUND: { meaning: 'The import source folder does not exist.' },
   /** The harness name is not one of `claude-code`, `codex`, `gemini`. */
-  IMPORT_HARNESS_UNKNOWN: { meaning: 'The harness name is not one this build imports (`strand import --help` lists them).' },
+  IMPORT_HARNESS_UNKNOWN: {
+    meaning: 'The harness name is not one this build imports (`strand import --help` lists them).',
+  },
   /** The import ledger could not be written (the data folder is not writable). */
   IMPORT_LEDGER_WRITE_FAILED: { meaning: 'The import ledger could not be written.' },
 });

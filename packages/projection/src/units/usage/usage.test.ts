@@ -129,6 +129,45 @@ describe('usage unit', () => {
     );
   });
 
+  it("keeps the harness's reported cost beside the tokens: each report's growth, per model and hour", () => {
+    const hour = 3_600_000;
+    const cost = (usd: number, byModel?: Record<string, number>) =>
+      ['session/cost', byModel === undefined ? { usd } : { usd, byModel }] as const;
+    const events = log(
+      route('opus'),
+      ['assistant/message', { content: 'a', usage: { input: 10, output: 2 } }],
+      cost(0.5, { opus: 0.4, haiku: 0.1 }),
+      cost(0.8, { opus: 0.6, haiku: 0.2 }),
+    );
+    const view = foldView(usageUnit, events);
+    expect(view?.own).toEqual(tokens({ input: 10, output: 2 }));
+    expect(view?.byModel).toEqual([
+      {
+        provider: 'anthropic',
+        model: 'opus',
+        longContext: false,
+        ...tokens({ input: 10, output: 2 }),
+        reportedUsd: 0.6,
+      },
+      { provider: null, model: 'haiku', longContext: false, ...tokens({}), reportedUsd: 0.2 },
+    ]);
+    // A report without a split counts under the route's model; a later hour gets only its growth.
+    let state = usageUnit.init(header(), { inheritedEventCount: 1 });
+    const at = (seq: number, time: number, type: string, data: unknown) =>
+      (state = usageUnit.apply(state, { seq, time, type, data } as never));
+    at(0, 0, 'session/cost', { usd: 1 }); // inherited: the parent counts it
+    at(1, 0, 'request/header', { provider: 'p', model: 'm' });
+    at(2, hour, 'session/cost', { usd: 1.25 });
+    at(3, 2 * hour, 'session/cost', { usd: 2 });
+    at(4, 3 * hour, 'session/cost', { usd: 0.5 }); // the harness restarted its count
+    const byHour = usageUnit.view(state)!.byHour;
+    expect(byHour.map((e) => [e.hour, e.model, e.reportedUsd])).toEqual([
+      [hour, 'm', 0.25],
+      [2 * hour, 'm', 0.75],
+      [3 * hour, 'm', 0.5],
+    ]);
+  });
+
   it('becomes null for good after a usage record it cannot read', () => {
     for (const bad of [{ input: -1, output: 0 }, { input: 1, output: 1, cacheRead: 'many' }, { output: 3 }]) {
       const events = log(

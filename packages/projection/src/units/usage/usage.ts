@@ -25,7 +25,15 @@ export interface UsageModel {
  * passed `LONG_CONTEXT_TOKENS`: several providers price those at a higher tier, and a sum of
  * responses cannot tell afterwards which ones did.
  */
-export type ModelUsage = UsageModel & UsageTokens & { readonly longContext: boolean };
+export type ModelUsage = UsageModel &
+  UsageTokens & {
+    readonly longContext: boolean;
+    /**
+     * USD the harness itself reported for this model (`session/cost`, the growth of its running
+     * total), where it reported any: kept beside the cost Strand prices from the tokens.
+     */
+    readonly reportedUsd?: number;
+  };
 
 /** The prompt size above which a response is kept apart as long-context (the common tier boundary). */
 export const LONG_CONTEXT_TOKENS = 200_000;
@@ -49,6 +57,11 @@ export interface UsageFold {
    */
   readonly closedHours: readonly HourUsage[];
   readonly openHour: readonly HourUsage[];
+  /**
+   * The harness's running cost totals (`session/cost`) as last reported, per model (`''`: a total
+   * it gave no split of), inherited ones included: each report adds only its growth over these.
+   */
+  readonly reported: Readonly<Record<string, number>>;
 }
 
 /** The fold, or `null` once a usage record could not be read (a sum that skipped it would be wrong). */
@@ -73,7 +86,7 @@ declare module '../../types.js' {
   }
 }
 
-export const USAGE_READS: readonly string[] = ['assistant/message', 'request/header'];
+export const USAGE_READS: readonly string[] = ['assistant/message', 'request/header', 'session/cost'];
 
 const HOUR_MS = 3_600_000;
 const KINDS = ['input', 'output', 'cacheCreation', 'cacheRead', 'reasoning'] as const;
@@ -93,7 +106,7 @@ const NO_MODEL: UsageModel = Object.freeze({ provider: null, model: null });
  */
 export const usageUnit: ProjectionUnit<UsageState, UsageView | null, 'usage'> = {
   key: 'usage',
-  stateVersion: 3,
+  stateVersion: 4,
   dataReads: USAGE_READS,
   init: (_header, origin: FoldOrigin) => ({
     ownFrom: origin.inheritedEventCount,
@@ -102,10 +115,12 @@ export const usageUnit: ProjectionUnit<UsageState, UsageView | null, 'usage'> = 
     byModel: [],
     closedHours: [],
     openHour: [],
+    reported: {},
   }),
   apply(state, event) {
     if (state === null) return state;
     if (event.type === 'request/header') return withRoute(state, event.data);
+    if (event.type === 'session/cost') return withReportedCost(state, event.data, event.seq, event.time);
     if (event.type !== 'assistant/message') return state;
     const data = event.data;
     if (!isRecord(data) || data.usage === undefined) return state;
@@ -139,6 +154,41 @@ function withRoute(state: UsageFold, data: unknown): UsageState {
   return { ...state, route: { provider: data.provider, model: data.model } };
 }
 
+/**
+ * A harness's cost report: cumulative, so each model's growth since the last report is what this
+ * response window cost, added to the report's hour (a total that fell — the harness restarted its
+ * count — counts from zero). An inherited report only sets the totals the child's grow from.
+ */
+function withReportedCost(state: UsageFold, data: unknown, seq: number, time: number): UsageState {
+  if (!isRecord(data) || !isUsd(data.usd)) return state;
+  const split = isRecord(data.byModel) ? Object.entries(data.byModel) : [];
+  // A total without a split is tracked as one (`''`) and counts under the route's model then.
+  const totals: [string, unknown][] = split.length > 0 ? split : [['', data.usd]];
+  const reported: Record<string, number> = { ...state.reported };
+  let next = state;
+  const hour = Math.floor(time / HOUR_MS) * HOUR_MS;
+  for (const [model, value] of totals) {
+    if (!isUsd(value)) continue;
+    const before = state.reported[model] ?? 0;
+    reported[model] = value;
+    const growth = value >= before ? value - before : value;
+    if (seq < state.ownFrom || growth === 0) continue;
+    const key: EntryKey =
+      model === '' || model === state.route.model
+        ? { ...state.route, longContext: false }
+        : { provider: null, model, longContext: false };
+    next = {
+      ...next,
+      byModel: addToModel(next.byModel, key, NO_TOKENS, growth),
+      ...addToHours(next, hour, key, NO_TOKENS, growth),
+    };
+  }
+  return { ...next, reported };
+}
+
+const isUsd = (value: unknown): value is number =>
+  typeof value === 'number' && value >= 0 && value <= Number.MAX_SAFE_INTEGER;
+
 /** A usage record's tokens: `{input, output}` required (logs before the kinds hold only these). */
 function readTokens(usage: unknown): UsageTokens | undefined {
   if (!isRecord(usage) || !isCount(usage.input) || !isCount(usage.output)) return undefined;
@@ -169,12 +219,23 @@ const sameModel = (a: UsageModel, b: UsageModel): boolean => a.provider === b.pr
 const sameEntry = (a: EntryKey, b: EntryKey): boolean => sameModel(a, b) && a.longContext === b.longContext;
 
 /** `entries` with `tokens` added to the route's entry, or a new entry for the route at the end. */
-function addToModel(entries: readonly ModelUsage[], key: EntryKey, tokens: UsageTokens): ModelUsage[] {
+function addToModel(
+  entries: readonly ModelUsage[],
+  key: EntryKey,
+  tokens: UsageTokens,
+  usd?: number,
+): ModelUsage[] {
   const at = entries.findIndex((entry) => sameEntry(entry, key));
-  if (at === -1) return [...entries, { ...key, ...tokens }];
+  if (at === -1) return [...entries, { ...key, ...tokens, ...withUsd(undefined, usd) }];
   const next = [...entries];
-  next[at] = { ...entries[at]!, ...add(entries[at]!, tokens) };
+  next[at] = { ...entries[at]!, ...add(entries[at]!, tokens), ...withUsd(entries[at]!.reportedUsd, usd) };
   return next;
+}
+
+/** The `reportedUsd` field after adding `usd` (none when neither the entry nor the addition has one). */
+function withUsd(had: number | undefined, usd: number | undefined): { reportedUsd?: number } {
+  if (usd === undefined) return had === undefined ? {} : { reportedUsd: had };
+  return { reportedUsd: (had ?? 0) + usd };
 }
 
 /**
@@ -186,16 +247,17 @@ function addToHours(
   hour: number,
   key: EntryKey,
   tokens: UsageTokens,
+  usd?: number,
 ): Pick<UsageFold, 'closedHours' | 'openHour'> {
   const open = state.openHour[0]?.hour;
   if (open === undefined || hour === open)
-    return { closedHours: state.closedHours, openHour: addToHour(state.openHour, hour, key, tokens) };
+    return { closedHours: state.closedHours, openHour: addToHour(state.openHour, hour, key, tokens, usd) };
   if (hour > open)
     return {
       closedHours: [...state.closedHours, ...state.openHour],
-      openHour: [{ hour, ...key, ...tokens }],
+      openHour: [{ hour, ...key, ...tokens, ...withUsd(undefined, usd) }],
     };
-  return { closedHours: addToHour(state.closedHours, hour, key, tokens), openHour: state.openHour };
+  return { closedHours: addToHour(state.closedHours, hour, key, tokens, usd), openHour: state.openHour };
 }
 
 /**
@@ -207,16 +269,17 @@ function addToHour(
   hour: number,
   key: EntryKey,
   tokens: UsageTokens,
+  usd?: number,
 ): HourUsage[] {
   let at = entries.length;
   while (at > 0 && entries[at - 1]!.hour > hour) at--;
   for (let i = at - 1; i >= 0 && entries[i]!.hour === hour; i--) {
     if (sameEntry(entries[i]!, key)) {
       const next = [...entries];
-      next[i] = { ...entries[i]!, ...add(entries[i]!, tokens) };
+      next[i] = { ...entries[i]!, ...add(entries[i]!, tokens), ...withUsd(entries[i]!.reportedUsd, usd) };
       return next;
     }
   }
-  const entry: HourUsage = { hour, ...key, ...tokens };
+  const entry: HourUsage = { hour, ...key, ...tokens, ...withUsd(undefined, usd) };
   return [...entries.slice(0, at), entry, ...entries.slice(at)];
 }

@@ -57,6 +57,8 @@ export function quietMarker(event: WireEvent): string | undefined {
       return `renamed to “${truncate(core.data.title, 120)}”`;
     case 'agent-preset/select':
       return core.data.preset === null ? 'agent preset cleared' : `agent preset: ${core.data.preset}`;
+    case 'session/cost':
+      return `the harness reports the session cost so far: $${core.data.usd.toFixed(2)}`;
     default:
       return undefined;
   }

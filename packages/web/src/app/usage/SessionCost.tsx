@@ -12,7 +12,13 @@ const SETTLE_MS = 1000;
 type Cost =
   | { readonly status: 'loading' }
   | { readonly status: 'error'; readonly message: string }
-  | { readonly status: 'ready'; readonly cost: number | null; readonly unpriced: readonly string[] };
+  | {
+      readonly status: 'ready';
+      readonly cost: number | null;
+      readonly unpriced: readonly string[];
+      /** What the harness itself reported (Claude Code's `cost-state`), if it did. */
+      readonly reported: number | null;
+    };
 
 /**
  * The session's own cost, beside its usage in the header. The host prices it (`usage.summary`
@@ -53,7 +59,12 @@ export function SessionCost({
           ({ rows }) => {
             const row = rows.find((r) => r.key === sessionId);
             if (current)
-              setCost({ status: 'ready', cost: row?.totalCost ?? null, unpriced: row?.unpricedModels ?? [] });
+              setCost({
+                status: 'ready',
+                cost: row?.totalCost ?? null,
+                unpriced: row?.unpricedModels ?? [],
+                reported: row?.reportedCost ?? null,
+              });
           },
           (failure: unknown) => {
             if (current) setCost({ status: 'error', message: describeError(failure) });
@@ -87,6 +98,16 @@ export function SessionCost({
         >
           {cost.status === 'loading' ? '…' : formatCost(cost.cost)}
           {cost.status === 'ready' && cost.cost !== null && cost.unpriced.length > 0 ? ' *' : ''}
+        </Text>
+      )}
+      {cost.status === 'ready' && cost.reported !== null && (
+        <Text
+          size="xs"
+          c="dimmed"
+          data-testid="view-reported-cost"
+          title="The cost the harness itself reported"
+        >
+          harness: {formatCost(cost.reported)}
         </Text>
       )}
     </Box>
