@@ -185,15 +185,17 @@ export function foldPi(unit: SourceUnit, peek: SessionPeek): TranscriptFold {
     }
     if (isRecord(m.usage)) builder.assistantUsage(piUsage(m.usage), 'replace');
     builder.flushAssistant();
-    // pi's agent loop ends with the response that stops without calls; an error or the person's
-    // Escape ends it too. pi writes no other end marker.
+    // pi's agent loop ends with the response that stops without calls, or the person's Escape;
+    // pi writes no other end marker.
     switch (m.stopReason) {
       case 'stop':
       case 'length':
         builder.endTurn('completed', time);
         return;
       case 'error':
-        builder.endTurn('error', time, str(m.errorMessage) ?? 'error');
+        // pi retries some errors (overloaded, rate limits) within the same prompt: the turn stays
+        // open, and ends `error` only if the next prompt comes without a later response ending it.
+        builder.turnError(str(m.errorMessage) ?? 'error');
         return;
       case 'aborted':
         builder.endTurn('aborted', time);
