@@ -111,7 +111,10 @@ function launcherOf(pin: HarnessPin, prefix: string): InstalledHarness {
       case 'gemini':
         return { command: node, args: [path.join(modules, '@google', 'gemini-cli', 'bundle', 'gemini.js')] };
       case 'pi':
-        return { command: node, args: [path.join(modules, '@mariozechner', 'pi-coding-agent', 'dist', 'cli.js')] };
+        return {
+          command: node,
+          args: [path.join(modules, '@mariozechner', 'pi-coding-agent', 'dist', 'cli.js')],
+        };
     }
   };
   return { pin, prefix, ...of(pin.harness) };

@@ -65,7 +65,9 @@ export const piScenarios: readonly ScenarioDefinition[] = [
   },
   {
     name: 'image',
-    prompts: { main: [{ text: 'What is in this picture?', seen: (t) => t.includes('What is in this picture?') }] },
+    prompts: {
+      main: [{ text: 'What is in this picture?', seen: (t) => t.includes('What is in this picture?') }],
+    },
     files: { 'dot.png': DOT_PNG },
     script: () => dialogue({ threads: { main: [{ text: 'A single dot.' }] } }),
     async steps(bed) {
@@ -75,7 +77,9 @@ export const piScenarios: readonly ScenarioDefinition[] = [
   {
     name: 'slash-command',
     prompts: { main: [{ text: '/greet Ada', seen: (t) => t.trim() === 'Say hello to Ada politely.' }] },
-    files: { '.pi/prompts/greet.md': '---\ndescription: Greet someone\n---\nSay hello to $ARGUMENTS politely.\n' },
+    files: {
+      '.pi/prompts/greet.md': '---\ndescription: Greet someone\n---\nSay hello to $ARGUMENTS politely.\n',
+    },
     script: () => dialogue({ threads: { main: [{ text: 'Hello, Ada. How do you do?' }] } }),
     async steps(bed) {
       await bed.prompt({ text: '/greet Ada' });

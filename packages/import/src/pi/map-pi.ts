@@ -98,7 +98,10 @@ export function foldPi(unit: SourceUnit, peek: SessionPeek): TranscriptFold {
       case 'compaction': {
         const before = count(record.tokensBefore);
         const summary = str(record.summary) ?? '';
-        builder.note(`[pi: context compacted${before > 0 ? ` from ${before} tokens` : ''}]\n\n${summary}`, time);
+        builder.note(
+          `[pi: context compacted${before > 0 ? ` from ${before} tokens` : ''}]\n\n${summary}`,
+          time,
+        );
         return;
       }
       case 'branch_summary': {
@@ -127,7 +130,8 @@ export function foldPi(unit: SourceUnit, peek: SessionPeek): TranscriptFold {
     switch (m.role) {
       case 'user': {
         const content = blocksOf(m.content, sink);
-        if (content.length > 0) builder.prompt(toContent(content), 'human', time, { titleText: textOf(content) });
+        if (content.length > 0)
+          builder.prompt(toContent(content), 'human', time, { titleText: textOf(content) });
         return;
       }
       case 'assistant':
@@ -144,7 +148,12 @@ export function foldPi(unit: SourceUnit, peek: SessionPeek): TranscriptFold {
       case 'bashExecution': {
         // `!cmd` typed by the person: the command ran outside the model's turn; its output goes
         // into the model's context unless `!!` excluded it.
-        const exit = typeof m.exitCode === 'number' ? ` (exit ${m.exitCode})` : m.cancelled === true ? ' (cancelled)' : '';
+        const exit =
+          typeof m.exitCode === 'number'
+            ? ` (exit ${m.exitCode})`
+            : m.cancelled === true
+              ? ' (cancelled)'
+              : '';
         builder.note(`$ ${str(m.command) ?? ''}${exit}\n${str(m.output) ?? ''}`, time);
         return;
       }

@@ -42,4 +42,3 @@ export async function peekPi(unit: SourceUnit): Promise<Peek> {
   }
   return { kind: 'skip', reason: 'empty file (pi writes a session once its first answer arrives)' };
 }
-
