@@ -6,9 +6,9 @@ import { DOT_PNG, type ScenarioDefinition } from './scenario.js';
 /**
  * pi's scenarios. Each prompt is one `pi -p` (a later one `--session <id>`); pi runs its tools
  * without asking, in the scratch workspace. pi has no subagents of its own (they are an
- * extension's), so there is no subagent scenario; and no interrupt one: `pi -p` stopped by SIGINT
- * mid-answer exits before it writes anything (pi writes a session file only once an answer has
- * arrived, and the aborted one never does), so there is no transcript to resume or import.
+ * extension's), so there is no subagent scenario. `pi -p` has no SIGINT handler: the process
+ * dies at once and the answer in flight is never written (in a session with no answer yet, not
+ * even the file), so the interrupt scenario interrupts the second prompt of a session.
  */
 
 /** pi summarises the history for a compaction in a request of its own: the conversation framed. */
@@ -122,6 +122,36 @@ export const piScenarios: readonly ScenarioDefinition[] = [
     async steps(bed) {
       const first = await bed.prompt({ text: 'Please print the date.' });
       await bed.prompt({ text: 'Please print it again.', resume: first.sessionId! });
+    },
+  },
+  {
+    name: 'interrupt',
+    prompts: {
+      main: [
+        { text: 'Please say hello.' },
+        { text: 'Please tell a long story.' },
+        { text: 'Please just say hi.' },
+      ],
+    },
+    script: () =>
+      dialogue({
+        threads: {
+          main: [
+            { text: 'Hello!' },
+            { text: 'Once upon a time, in a land far away, there lived', pieces: 4, hold: true },
+            { text: 'Hi.' },
+          ],
+        },
+      }),
+    async steps(bed) {
+      const first = await bed.prompt({ text: 'Please say hello.' });
+      await bed.prompt({
+        text: 'Please tell a long story.',
+        resume: first.sessionId!,
+        interruptWhen: bed.endpoint.held(),
+        allowFailure: true,
+      });
+      await bed.prompt({ text: 'Please just say hi.', resume: first.sessionId! });
     },
   },
 ];

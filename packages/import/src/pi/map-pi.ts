@@ -41,6 +41,8 @@ export function foldPi(unit: SourceUnit, peek: SessionPeek): TranscriptFold {
   let headerRead = false;
   /** The id of the last tree entry read: an entry whose parent is another one starts a branch. */
   let previous: string | null | undefined;
+  /** The last prompt has no answer yet. */
+  let unanswered = false;
 
   const feed = (line: SourceLine): Promise<void> => {
     const parsed = parseLine(line);
@@ -130,11 +132,17 @@ export function foldPi(unit: SourceUnit, peek: SessionPeek): TranscriptFold {
     switch (m.role) {
       case 'user': {
         const content = blocksOf(m.content, sink);
-        if (content.length > 0)
-          builder.prompt(toContent(content), 'human', time, { titleText: textOf(content) });
+        if (content.length === 0) return;
+        // pi writes a prompt before its answer, and the answer only once it is complete: a prompt
+        // still unanswered when the next one comes is one whose process died mid-answer (`pi -p`
+        // has no SIGINT handler; a queued message follows an answer, never a bare prompt).
+        if (unanswered && builder.turnOpen) builder.endTurn('interrupted');
+        builder.prompt(toContent(content), 'human', time, { titleText: textOf(content) });
+        unanswered = true;
         return;
       }
       case 'assistant':
+        unanswered = false;
         assistant(m, time);
         return;
       case 'toolResult':

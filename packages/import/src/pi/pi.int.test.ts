@@ -191,10 +191,10 @@ describe('pi session files', () => {
 });
 
 describe('what pi 0.73.1 wrote in the bed (committed)', () => {
-  it('every scenario imports with nothing unknown; the image, the expanded prompt template, the failed command and the compaction are there', async () => {
+  it('every scenario imports with nothing unknown; the image, the expanded prompt template, the failed command, the interrupted turn and the compaction are there', async () => {
     copyInto(path.join(FIXTURES, 'bed-0.73.1'), ws.source);
     const summary = await run();
-    expect(summary).toMatchObject({ imported: 6, failed: 0, skipped: 0, reports: [] });
+    expect(summary).toMatchObject({ imported: 7, failed: 0, skipped: 0, reports: [] });
     const logs = [...(await readStore(ws.data)).values()];
     for (const log of logs) expect(importedLogViolations(log.events)).toEqual([]);
     const users = logs.flatMap((log) => dataOf<{ content: unknown; author: string }>(log, 'user/message'));
@@ -211,6 +211,9 @@ describe('what pi 0.73.1 wrote in the bed (committed)', () => {
     expect(users.filter((u) => u.author === 'system').map((u) => String(u.content).split('\n')[0])).toEqual([
       '[pi: context compacted from 190005 tokens]',
     ]);
+    // The interrupted `pi -p` left its prompt without an answer: the next prompt ends that turn so.
+    const ends = logs.flatMap((log) => dataOf<{ reason: string }>(log, 'turn/end').map((e) => e.reason));
+    expect(ends.filter((r) => r !== 'completed')).toEqual(['interrupted']);
     const results = logs.flatMap((log) =>
       dataOf<{ content: unknown; isError?: boolean }>(log, 'tool/result'),
     );
