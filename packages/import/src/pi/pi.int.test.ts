@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultSourceDir } from '../harnesses.js';
@@ -129,6 +129,35 @@ describe('pi session files', () => {
       { content: 'Thanks', author: 'human' },
     ]);
     expect(dataOf(log, 'tool/result')).toEqual([{ callId: 'toolu_a', content: 'a.txt\nb.txt' }]);
+  });
+
+  it('pi migrating a v1 file to v3 (rewritten whole, ids added, hookMessage renamed) changes nothing imported', async () => {
+    copyInto(path.join(FIXTURES, 'v1'), ws.source);
+    await run();
+    const file = path.join(ws.source, '--home-dev-site--', path.basename(fileOf('v1')));
+    // As `migrateV1ToV2` and `migrateV2ToV3` of pi's session-manager do, then `_rewriteFile`.
+    let previous: string | null = null;
+    const migrated = readFileSync(file, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((text, index) => {
+        const entry = JSON.parse(text) as Record<string, unknown>;
+        if (entry.type === 'session') return { ...entry, version: 3 };
+        const id = `m000000${index.toString(16)}`;
+        const { firstKeptEntryIndex: _, ...rest } = entry;
+        const message = rest.message as Record<string, unknown> | undefined;
+        const out = {
+          ...rest,
+          id,
+          parentId: previous,
+          ...(message?.role === 'hookMessage' ? { message: { ...message, role: 'custom' } } : {}),
+        };
+        previous = id;
+        return out;
+      });
+    writeFileSync(file, migrated.map((e) => JSON.stringify(e)).join('\n') + '\n');
+    const again = await run();
+    expect(again).toMatchObject({ imported: 0, updated: 0, replaced: 0, unchanged: 1, failed: 0 });
   });
 
   it('bad lines are reports, never a crash: malformed JSON, an unknown entry type and role, a duplicate id, a torn last line', async () => {
