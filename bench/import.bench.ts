@@ -241,7 +241,7 @@ function generateCorpus(root: string, bytesTarget: number): { bytes: number; fil
 }
 
 const work = mkdtempSync(path.join(tmpdir(), 'strand-bench-import-'));
-const byHarness: Record<string, { importMBps: number; reimportRatio: number }> = {};
+const byHarness: Record<string, { importMBps: number; reimportRatio: number; mbPerCpuSecond: number }> = {};
 let headline: Record<string, unknown> = {};
 try {
   if (measured('claude-code')) await claudeCode();
@@ -250,6 +250,9 @@ try {
     JSON.stringify({
       ...headline,
       importMBpsByHarness: Object.fromEntries(Object.entries(byHarness).map(([h, f]) => [h, f.importMBps])),
+      mbPerCpuSecondByHarness: Object.fromEntries(
+        Object.entries(byHarness).map(([h, f]) => [h, f.mbPerCpuSecond]),
+      ),
       reimportRatioByHarness: Object.fromEntries(
         Object.entries(byHarness).map(([h, f]) => [h, f.reimportRatio]),
       ),
@@ -303,7 +306,11 @@ async function claudeCode(): Promise<void> {
     `${round(again.ms, 1)} ms (${round(reimportRatio * 100, 2)}% of the first import; target ≤ 5%)`,
   );
 
-  byHarness['claude-code'] = { importMBps: round(importMBps, 2), reimportRatio: round(reimportRatio, 4) };
+  byHarness['claude-code'] = {
+    importMBps: round(importMBps, 2),
+    reimportRatio: round(reimportRatio, 4),
+    mbPerCpuSecond: round(mb / cpuSeconds, 1),
+  };
   headline = {
     corpusMB: round(mb, 1),
     files: corpus.files,
@@ -329,9 +336,12 @@ async function otherHarness(other: (typeof OTHER_HARNESSES)[number]): Promise<vo
     'corpus',
     `${round(mb, 1)} MB in ${corpus.files} transcript files (generated in ${round(genMs / 1000, 1)} s)`,
   );
+  const cpuBefore = process.cpuUsage();
   const first = await timeIt(() =>
     importTranscripts({ harness: other.harness, sourceDir: source, dataDir: data }),
   );
+  const cpu = process.cpuUsage(cpuBefore);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   if (first.value.failed > 0 || first.value.imported === 0)
     throw new Error(
       `${other.harness}: first import failed: ${JSON.stringify(first.value.reports.slice(0, 5))}`,
@@ -341,6 +351,7 @@ async function otherHarness(other: (typeof OTHER_HARNESSES)[number]): Promise<vo
     'first import',
     `${round(first.ms / 1000, 2)} s, ${round(importMBps, 1)} MB/s of source (target ≥ 20)`,
   );
+  line('  CPU', `${round(cpuSeconds, 2)} s on all threads (${round(mb / cpuSeconds, 1)} MB per CPU-second)`);
   const again = await timeIt(() =>
     importTranscripts({ harness: other.harness, sourceDir: source, dataDir: data }),
   );
@@ -353,5 +364,9 @@ async function otherHarness(other: (typeof OTHER_HARNESSES)[number]): Promise<vo
     're-import, nothing changed',
     `${round(again.ms, 1)} ms (${round(reimportRatio * 100, 2)}% of the first import)`,
   );
-  byHarness[other.harness] = { importMBps: round(importMBps, 2), reimportRatio: round(reimportRatio, 4) };
+  byHarness[other.harness] = {
+    importMBps: round(importMBps, 2),
+    reimportRatio: round(reimportRatio, 4),
+    mbPerCpuSecond: round(mb / cpuSeconds, 1),
+  };
 }
