@@ -5,6 +5,10 @@
  * `subagents/` children and `.meta.json`), then a re-import with nothing changed. The corpus is
  * deterministic (seeded PRNG). Target: ≥ 40 MB/s of source; re-import ≤ 5% of the first import's
  * time. The last line is one JSON object with every figure.
+ *
+ * Every other harness with a generator here is measured the same way on a corpus of the same
+ * size (`importMBpsByHarness`, `reimportRatioByHarness` in the last line): pi (`pi-corpus.ts`).
+ * `--harness=pi` (a comma list) measures only those; `claude-code` is the headline figure.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,10 +16,20 @@ import path from 'node:path';
 import { importTranscripts } from '@strand/import';
 import { mulberry32, type Rng } from '@strand/workload';
 import { line, round, timeIt } from './bench-util.js';
+import { generatePiCorpus } from './pi-corpus.js';
 
 const targetMB = Number(
   /^--mb=(\d+)$/.exec(process.argv.find((a) => a.startsWith('--mb=')) ?? '')?.[1] ?? 200,
 );
+
+const onlyHarnesses = /^--harness=(.+)$/.exec(
+  process.argv.find((a) => a.startsWith('--harness=')) ?? '',
+)?.[1];
+const measured = (harness: string): boolean =>
+  onlyHarnesses === undefined || onlyHarnesses.split(',').includes(harness);
+
+/** The other harnesses' generators: each writes a corpus of about `bytes` under a folder. */
+const OTHER_HARNESSES = [{ harness: 'pi', generate: generatePiCorpus }] as const;
 
 const WORDS =
   'the a session turn model tool file read write project test build error fix change import module function value type check result output input stream line event log store index query cache child parent agent'.split(
@@ -227,7 +241,28 @@ function generateCorpus(root: string, bytesTarget: number): { bytes: number; fil
 }
 
 const work = mkdtempSync(path.join(tmpdir(), 'strand-bench-import-'));
+const byHarness: Record<string, { importMBps: number; reimportRatio: number; mbPerCpuSecond: number }> = {};
+let headline: Record<string, unknown> = {};
 try {
+  if (measured('claude-code')) await claudeCode();
+  for (const other of OTHER_HARNESSES) if (measured(other.harness)) await otherHarness(other);
+  console.log(
+    JSON.stringify({
+      ...headline,
+      importMBpsByHarness: Object.fromEntries(Object.entries(byHarness).map(([h, f]) => [h, f.importMBps])),
+      mbPerCpuSecondByHarness: Object.fromEntries(
+        Object.entries(byHarness).map(([h, f]) => [h, f.mbPerCpuSecond]),
+      ),
+      reimportRatioByHarness: Object.fromEntries(
+        Object.entries(byHarness).map(([h, f]) => [h, f.reimportRatio]),
+      ),
+    }),
+  );
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+
+async function claudeCode(): Promise<void> {
   const source = path.join(work, 'projects');
   const data = path.join(work, 'data');
   console.log(`import benchmark (Claude Code corpus, target ${targetMB} MB)`);
@@ -271,20 +306,67 @@ try {
     `${round(again.ms, 1)} ms (${round(reimportRatio * 100, 2)}% of the first import; target ≤ 5%)`,
   );
 
-  console.log(
-    JSON.stringify({
-      corpusMB: round(mb, 1),
-      files: corpus.files,
-      sessions,
-      importSeconds: round(first.ms / 1000, 3),
-      importMBps: round(importMBps, 2),
-      sessionsPerSecond: round(sessions / (first.ms / 1000), 1),
-      cpuSeconds: round(cpuSeconds, 2),
-      mbPerCpuSecond: round(mb / cpuSeconds, 1),
-      reimportMs: round(again.ms, 1),
-      reimportRatio: round(reimportRatio, 4),
-    }),
+  byHarness['claude-code'] = {
+    importMBps: round(importMBps, 2),
+    reimportRatio: round(reimportRatio, 4),
+    mbPerCpuSecond: round(mb / cpuSeconds, 1),
+  };
+  headline = {
+    corpusMB: round(mb, 1),
+    files: corpus.files,
+    sessions,
+    importSeconds: round(first.ms / 1000, 3),
+    importMBps: round(importMBps, 2),
+    sessionsPerSecond: round(sessions / (first.ms / 1000), 1),
+    cpuSeconds: round(cpuSeconds, 2),
+    mbPerCpuSecond: round(mb / cpuSeconds, 1),
+    reimportMs: round(again.ms, 1),
+    reimportRatio: round(reimportRatio, 4),
+  };
+}
+
+/** One other harness: its corpus generated at the same size, imported, then imported again unchanged. */
+async function otherHarness(other: (typeof OTHER_HARNESSES)[number]): Promise<void> {
+  const source = path.join(work, other.harness, 'source');
+  const data = path.join(work, other.harness, 'data');
+  console.log(`import benchmark (${other.harness} corpus, target ${targetMB} MB)`);
+  const { ms: genMs, value: corpus } = await timeIt(() => other.generate(source, targetMB * 1e6));
+  const mb = corpus.bytes / 1e6;
+  line(
+    'corpus',
+    `${round(mb, 1)} MB in ${corpus.files} transcript files (generated in ${round(genMs / 1000, 1)} s)`,
   );
-} finally {
-  rmSync(work, { recursive: true, force: true });
+  const cpuBefore = process.cpuUsage();
+  const first = await timeIt(() =>
+    importTranscripts({ harness: other.harness, sourceDir: source, dataDir: data }),
+  );
+  const cpu = process.cpuUsage(cpuBefore);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+  if (first.value.failed > 0 || first.value.imported === 0)
+    throw new Error(
+      `${other.harness}: first import failed: ${JSON.stringify(first.value.reports.slice(0, 5))}`,
+    );
+  const importMBps = mb / (first.ms / 1000);
+  line(
+    'first import',
+    `${round(first.ms / 1000, 2)} s, ${round(importMBps, 1)} MB/s of source (target ≥ 20)`,
+  );
+  line('  CPU', `${round(cpuSeconds, 2)} s on all threads (${round(mb / cpuSeconds, 1)} MB per CPU-second)`);
+  const again = await timeIt(() =>
+    importTranscripts({ harness: other.harness, sourceDir: source, dataDir: data }),
+  );
+  if (again.value.imported + again.value.updated > 0 || again.value.unchanged !== first.value.imported)
+    throw new Error(
+      `${other.harness}: re-import changed something: ${JSON.stringify(again.value.reports.slice(0, 5))}`,
+    );
+  const reimportRatio = again.ms / first.ms;
+  line(
+    're-import, nothing changed',
+    `${round(again.ms, 1)} ms (${round(reimportRatio * 100, 2)}% of the first import)`,
+  );
+  byHarness[other.harness] = {
+    importMBps: round(importMBps, 2),
+    reimportRatio: round(reimportRatio, 4),
+    mbPerCpuSecond: round(mb / cpuSeconds, 1),
+  };
 }

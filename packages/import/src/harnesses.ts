@@ -2,6 +2,7 @@ import { claudeCodeImporter } from './claude-code/claude-importer.js';
 import { codexImporter } from './codex/codex-importer.js';
 import { ImportError } from './errors.js';
 import { geminiImporter } from './gemini/gemini-importer.js';
+import { piImporter } from './pi/pi-importer.js';
 import type { HarnessImporter } from './run/harness-importer.js';
 import { IMPORT_HARNESSES, isHarness, type Harness } from './types.js';
 
@@ -9,6 +10,7 @@ const IMPORTERS: Readonly<Record<Harness, HarnessImporter>> = {
   'claude-code': claudeCodeImporter,
   codex: codexImporter,
   gemini: geminiImporter,
+  pi: piImporter,
 };
 
 export function importerFor(harness: string): HarnessImporter {

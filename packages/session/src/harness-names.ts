@@ -31,6 +31,7 @@ export const HARNESS_LABELS: Readonly<Record<string, string>> = Object.freeze({
   'claude-code': 'Claude Code',
   codex: 'Codex',
   gemini: 'Gemini CLI',
+  pi: 'pi',
 });
 
 /** The harnesses filter menus and CLI choices offer, Strand first. */

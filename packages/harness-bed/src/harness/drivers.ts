@@ -210,6 +210,63 @@ export const gemini: HarnessDriver = {
   },
 };
 
+/**
+ * pi (`pi -p`): a custom provider in `$PI_CODING_AGENT_DIR/models.json` (`~/.pi/agent/`) whose
+ * `baseUrl` is the endpoint and whose `api` is `anthropic-messages`; `PI_OFFLINE=1` turns off its
+ * start-up network calls (version check, package updates). `--session <id>` resumes by id prefix;
+ * `@file` arguments attach images. Sessions under `~/.pi/agent/sessions/--<cwd>--/`.
+ */
+export const pi: HarnessDriver = {
+  harness: 'pi',
+  model: 'claude-sonnet-4-5',
+  transcriptRoot: (ws) => path.join(ws.home, '.pi', 'agent', 'sessions'),
+  async prepare(ws, endpoint) {
+    const dir = path.join(ws.home, '.pi', 'agent');
+    await mkdir(dir, { recursive: true });
+    await writeFile(
+      path.join(dir, 'models.json'),
+      JSON.stringify(
+        {
+          providers: {
+            bed: {
+              baseUrl: endpoint.url,
+              api: 'anthropic-messages',
+              apiKey: 'bed-offline',
+              models: [{ id: this.model, input: ['text', 'image'], contextWindow: 200_000, maxTokens: 8192 }],
+            },
+          },
+        },
+        null,
+        2,
+      ),
+    );
+  },
+  async prompt(installed, ws, _endpoint, options) {
+    refuseAlso(this.harness, options);
+    const env = { ...baseEnv(ws.home), PI_OFFLINE: '1' };
+    const args = [
+      '--provider',
+      'bed',
+      '--model',
+      this.model ?? '',
+      '--mode',
+      'json',
+      ...(options.resume === undefined ? [] : ['--session', options.resume]),
+      ...(options.args ?? []),
+      '-p',
+      options.text,
+      ...(options.images ?? []).map((image) => `@${image}`),
+    ];
+    const run = await runHarness(installed, {
+      args,
+      cwd: ws.cwd,
+      env,
+      ...(options.interruptWhen === undefined ? {} : { interruptWhen: options.interruptWhen }),
+    });
+    return { ...run, sessionId: sessionIdIn(run.stdout, 'id') ?? options.resume };
+  },
+};
+
 function refuseAlso(harness: BedHarness, options: PromptOptions): void {
   if ((options.also ?? []).length > 0)
     throw new Error(`${harness} takes one prompt per headless run: resume the session for the next`);
@@ -219,6 +276,7 @@ export const DRIVERS: Readonly<Record<BedHarness, HarnessDriver>> = {
   'claude-code': claudeCode,
   codex,
   gemini,
+  pi,
 };
 
 /** Every file under a folder (the transcripts a run wrote), relative paths, sorted. */

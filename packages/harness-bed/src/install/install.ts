@@ -110,6 +110,11 @@ function launcherOf(pin: HarnessPin, prefix: string): InstalledHarness {
         return { command: node, args: [path.join(modules, '@openai', 'codex', 'bin', 'codex.js')] };
       case 'gemini':
         return { command: node, args: [path.join(modules, '@google', 'gemini-cli', 'bundle', 'gemini.js')] };
+      case 'pi':
+        return {
+          command: node,
+          args: [path.join(modules, '@mariozechner', 'pi-coding-agent', 'dist', 'cli.js')],
+        };
     }
   };
   return { pin, prefix, ...of(pin.harness) };

@@ -7,7 +7,7 @@ import type { WatchSpec } from './live-ingest.js';
 
 /**
  * Parses a `--watch` value: `<harness>:<dir>`, or `<harness>` alone for the harness's usual home
- * (`~/.claude/projects`, `~/.codex/sessions`, `~/.gemini/tmp`). Refuses an unknown harness with
+ * (`~/.claude/projects`, `~/.codex/sessions`, `~/.gemini/tmp`, `~/.pi/agent/sessions`). Refuses an unknown harness with
  * `IMPORT_HARNESS_UNKNOWN`.
  */
 export function parseWatchSpec(value: string, home: string = os.homedir()): WatchSpec {

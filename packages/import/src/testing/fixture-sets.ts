@@ -16,6 +16,11 @@ export const COMMITTED_FIXTURE_SETS: readonly { readonly harness: Harness; reado
   { harness: 'gemini', dir: 'gemini/fixtures/rewind' },
   { harness: 'gemini', dir: 'gemini/fixtures/a2a' },
   { harness: 'gemini', dir: 'gemini/fixtures/delegate' },
+  { harness: 'pi', dir: 'pi/fixtures/tree' },
+  { harness: 'pi', dir: 'pi/fixtures/v1' },
+  { harness: 'pi', dir: 'pi/fixtures/fork' },
+  { harness: 'pi', dir: 'pi/fixtures/damaged' },
+  { harness: 'pi', dir: 'pi/fixtures/bed-0.73.1' },
 ];
 
 /** A discovered file that holds a session, as peeked, and the unit a run maps it as. */
