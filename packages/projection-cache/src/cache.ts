@@ -6,10 +6,9 @@ import type {
   ProjectionRegistry,
   ProjectionSnapshot,
 } from '@strand/projection';
-import type { SessionId, SessionLogOffset } from '@strand/session';
+import { SessionLogOffset, silentLogger, type Logger, type SessionId } from '@strand/session';
 import { ProjectionCacheError } from './errors.js';
-import { silentLogger, type Logger } from '@strand/session';
-import type { CacheRow, CacheRowStore } from './row-store.js';
+import type { CacheRow, CacheRowStore, KeyRow } from './row-store.js';
 import { SqliteCacheRowStore } from './sqlite-row-store.js';
 import type { CacheSubject } from './subject.js';
 
@@ -114,6 +113,45 @@ export class ProjectionCache {
   }
 
   /**
+   * One key's client value for many sessions at once, by session id — a read over the corpus
+   * (usage summed over every session) — under `cachedSnapshot`'s rules: each from a row of that
+   * subject's identity and the unit's stateVersion; a miss is absent. One store read for all when
+   * the store can (`readKey`), else one per subject.
+   */
+  cachedValues(
+    key: string,
+    subjects: readonly CacheSubject[],
+    inheritedCut: SessionLogOffset = SessionLogOffset(0),
+  ): Map<string, unknown> {
+    const values = new Map<string, unknown>();
+    const unit = this.#registry.unit(key);
+    if (unit === undefined || subjects.length === 0 || !this.#store.isOpen) return values;
+    const rows = this.#keyRows(key);
+    if (rows === undefined) {
+      for (const subject of subjects) {
+        const hit = this.cachedSnapshot(subject, inheritedCut, [key]);
+        if (hit !== undefined && Object.hasOwn(hit.values, key))
+          values.set(subject.header.id, hit.values[key]);
+      }
+      return values;
+    }
+    const wanted = new Map<string, CacheSubject>();
+    for (const subject of subjects) wanted.set(subject.header.id, subject);
+    for (const [sessionId, incarnation, cut0, stateVersion, cut, state] of rows) {
+      const subject = wanted.get(sessionId);
+      if (subject === undefined || subject.incarnation !== incarnation || cut0 !== inheritedCut) continue;
+      const decoded = this.#decode(subject, unit, [key, stateVersion, cut, state], {});
+      if (decoded === undefined) continue;
+      try {
+        values.set(sessionId, unit.view(decoded));
+      } catch (error) {
+        this.#miss(subject, key, 'view threw on the stored state', error);
+      }
+    }
+    return values;
+  }
+
+  /**
    * Restorable state rows of this identity, for an exact cold read that folds only the events after
    * a row's cut (`ProjectionRegistry.restore`). Rows that would be misses for `cachedSnapshot`
    * (including a state whose view throws) are left out.
@@ -202,6 +240,17 @@ export class ProjectionCache {
     } catch (error) {
       this.#miss(subject, undefined, 'reading rows failed', error);
       return [];
+    }
+  }
+
+  /** Every row of `key`, or undefined when the store cannot list them (or failed to). */
+  #keyRows(key: string): Iterable<KeyRow> | undefined {
+    if (this.#store.readKey === undefined) return undefined;
+    try {
+      return this.#store.readKey(key);
+    } catch (error) {
+      this.#logger.warn('reading the rows of one key failed: reading per session instead', { key, error });
+      return undefined;
     }
   }
 

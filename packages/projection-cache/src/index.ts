@@ -4,7 +4,7 @@ export {
   type ProjectionCacheOptions,
   type OpenProjectionCacheOptions,
 } from './cache.js';
-export type { CacheRow, CacheRowStore } from './row-store.js';
+export type { CacheRow, CacheRowStore, KeyRow } from './row-store.js';
 export { SqliteCacheRowStore } from './sqlite-row-store.js';
 export {
   CacheWritePolicy,

@@ -4,6 +4,16 @@
  */
 export type CacheRow = readonly [key: string, stateVersion: number, cut: number, state: string];
 
+/** A row of one key with its identity: session id, incarnation, inherited cut, stateVersion, cut, state. */
+export type KeyRow = readonly [
+  sessionId: string,
+  incarnation: string,
+  inheritedCut: number,
+  stateVersion: number,
+  cut: number,
+  state: string,
+];
+
 /**
  * Where a `ProjectionCache` keeps its rows: SQLite (`SqliteCacheRowStore`, the embedded default) or
  * another engine. A row's identity is (session id, incarnation, inherited cut); the store never
@@ -17,6 +27,12 @@ export interface CacheRowStore {
   readonly isOpen: boolean;
   /** The rows of exactly this identity. May throw; the cache turns a failure into a miss. */
   read(sessionId: string, incarnation: string, inheritedCut: number): readonly CacheRow[];
+  /**
+   * Every stored row of one key, whatever its identity: a read over the whole corpus (usage
+   * over 10,000 sessions) asks once instead of once per session. Optional: without it the cache
+   * reads per identity. May throw; the cache then falls back to reading per identity.
+   */
+  readKey?(key: string): Iterable<KeyRow>;
   /**
    * In one step: drops the rows of every *other* identity of `sessionId`, then upserts `rows`
    * (unique keys) for this identity — except that a stored row never moves back to an older cut

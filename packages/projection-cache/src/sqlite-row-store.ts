@@ -1,11 +1,12 @@
 import Database from 'better-sqlite3';
-import type { CacheRow, CacheRowStore } from './row-store.js';
+import type { CacheRow, CacheRowStore, KeyRow } from './row-store.js';
 import { prepareSchema } from './schema.js';
 
 /** Rows in one SQLite database (`projection_rows`), read and written with prepared statements. */
 export class SqliteCacheRowStore implements CacheRowStore {
   readonly #db: Database.Database;
   readonly #select: Database.Statement<[string, string, number], CacheRow>;
+  readonly #selectKey: Database.Statement<[string], KeyRow>;
   readonly #upsert: Database.Statement<[string, string, number, string, number, number, string]>;
   readonly #dropOtherIdentities: Database.Statement<[string, string, number]>;
   readonly #forget: Database.Statement<[string]>;
@@ -26,6 +27,12 @@ export class SqliteCacheRowStore implements CacheRowStore {
         [string, string, number],
         CacheRow
       >('SELECT key, state_version, cut, state FROM projection_rows WHERE session_id = ? AND incarnation = ? AND inherited_cut = ?')
+      .raw(true);
+    this.#selectKey = db
+      .prepare<
+        [string],
+        KeyRow
+      >('SELECT session_id, incarnation, inherited_cut, state_version, cut, state FROM projection_rows WHERE key = ?')
       .raw(true);
     // A row never moves back to an older cut of the same stateVersion (e.g. a slower writer elsewhere).
     this.#upsert = db.prepare(
@@ -70,6 +77,10 @@ export class SqliteCacheRowStore implements CacheRowStore {
 
   read(sessionId: string, incarnation: string, inheritedCut: number): readonly CacheRow[] {
     return this.#select.all(sessionId, incarnation, inheritedCut);
+  }
+
+  readKey(key: string): Iterable<KeyRow> {
+    return this.#selectKey.all(key);
   }
 
   write(sessionId: string, incarnation: string, inheritedCut: number, rows: readonly CacheRow[]): void {

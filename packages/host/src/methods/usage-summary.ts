@@ -1,6 +1,6 @@
 import type { UsageGroup } from '@strand/protocol';
 import type { UsageView } from '@strand/projection';
-import { SessionLogOffset, type SessionId } from '@strand/session';
+import { STRAND_HARNESS, type SessionId } from '@strand/session';
 import type { CorpusRow } from '@strand/query';
 import { HostError } from '../errors.js';
 import type { HostServices } from '../services.js';
@@ -42,16 +42,18 @@ export async function usageSummary(
   let prices = services.prices ?? defaultPrices();
   if (params.prices !== undefined) prices = withOverrides(prices, params.prices, 'the request');
 
-  const corpus = await services.query.listSessions({ signal });
+  const corpus = (await services.query.listSessions({ signal })).filter(
+    (row) =>
+      (params.harness === undefined || harnessOf(row) === params.harness) &&
+      (params.cwd === undefined || row.header.cwd === params.cwd),
+  );
+  const wantsTitle = params.by === 'session';
+  const cached = cachedValues(services, corpus, wantsTitle);
   const sessions: SessionUsage[] = [];
   let bodyReads = 0;
   for (const row of corpus) {
-    const harness = row.header.source?.harness ?? 'strand';
-    if (params.harness !== undefined && harness !== params.harness) continue;
-    if (params.cwd !== undefined && row.header.cwd !== params.cwd) continue;
-    const wantsTitle = params.by === 'session';
-    const found = liveValues(services, row) ?? cachedValues(services, row, wantsTitle);
-    let values = found;
+    const harness = harnessOf(row);
+    let values = liveValues(services, row) ?? cached.get(row.header.id);
     if (values === undefined) {
       bodyReads++;
       values = await observedValues(services, row.header.id, signal);
@@ -93,15 +95,32 @@ function liveValues(services: HostServices, row: CorpusRow): Values | undefined 
   }
 }
 
-/** The cache's rows; only for unseeded sessions, whose cache identity the header proves. */
-function cachedValues(services: HostServices, row: CorpusRow, withTitle: boolean): Values | undefined {
-  if (services.cache === undefined || row.incarnation === undefined || row.header.isSeeded) return undefined;
-  const subject = { header: row.header, incarnation: row.incarnation };
-  const usage = services.cache.cachedSnapshot(subject, SessionLogOffset(0), ['usage']);
-  if (usage === undefined || !withTitle) return usage?.values;
+const harnessOf = (row: CorpusRow): string => row.header.source?.harness ?? STRAND_HARNESS;
+
+/**
+ * The cache's usage rows (and titles) of the corpus's cold sessions, read at once — one query
+ * for 10,000 sessions instead of one each. Only unseeded sessions, whose cache identity the
+ * header proves; a session whose usage row misses is absent (it is observed instead).
+ */
+function cachedValues(
+  services: HostServices,
+  corpus: readonly CorpusRow[],
+  withTitle: boolean,
+): Map<string, Values> {
+  const found = new Map<string, Values>();
+  const cache = services.cache;
+  if (cache === undefined) return found;
+  const subjects = corpus.flatMap((row) =>
+    row.incarnation === undefined || row.header.isSeeded
+      ? []
+      : [{ header: row.header, incarnation: row.incarnation }],
+  );
+  const usage = cache.cachedValues('usage', subjects);
   // Apart from usage: a title row that is missing must not cost the usage row.
-  const title = services.cache.cachedSnapshot(subject, SessionLogOffset(0), ['title']);
-  return { ...usage.values, ...(title?.values ?? {}) };
+  const titles = withTitle ? cache.cachedValues('title', subjects) : undefined;
+  for (const [id, value] of usage)
+    found.set(id, titles?.has(id) === true ? { usage: value, title: titles.get(id) } : { usage: value });
+  return found;
 }
 
 async function observedValues(

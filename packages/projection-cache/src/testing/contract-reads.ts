@@ -122,6 +122,37 @@ export function readBehaviour(withCache: WithCache): void {
       }));
   });
 
+  describe('cachedValues', () => {
+    it('serves one key for many sessions exactly as cachedSnapshot serves each, misses absent', () =>
+      withCache(async (t) => {
+        const put = (id: string, incarnation: string, upTo: number) =>
+          t.cache.put(
+            subject(id, incarnation),
+            cut0,
+            t.registry.foldAll(header(id), events.slice(0, upTo)).rows,
+          );
+        put('a', 'inc-1', 4);
+        put('b', 'inc-1', 2);
+        put('c', 'inc-old', 4); // asked for under another incarnation: a miss
+        put('d', 'inc-1', 4); // not asked for
+        put('e', 'inc-1', 4);
+        await t.settle();
+        const cache = await t.overwriteState('e', 'title', 'not json'); // a miss, never a verdict
+        const asked = [subject('a'), subject('b'), subject('c', 'inc-new'), subject('e'), subject('absent')];
+        for (const key of ['title', 'usage']) {
+          const expected = new Map<string, unknown>();
+          for (const s of asked) {
+            const hit = cache.cachedSnapshot(s, cut0, [key]);
+            if (hit !== undefined) expected.set(s.header.id, hit.values[key as 'title']);
+          }
+          expect(cache.cachedValues(key, asked)).toEqual(expected);
+        }
+        expect([...cache.cachedValues('title', asked).keys()].sort()).toEqual(['a', 'b']);
+        expect(cache.cachedValues('test/unregistered', asked).size).toBe(0);
+        expect(cache.cachedValues('title', asked, SessionLogOffset(1)).size).toBe(0);
+      }));
+  });
+
   describe('cachedStates', () => {
     it('hands restorable rows to an exact cold read, which folds only the events after their cut', () =>
       withCache(({ cache, registry }) => {
