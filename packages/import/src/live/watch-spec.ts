@@ -2,13 +2,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { ImportError } from '../errors.js';
 import { defaultSourceDir } from '../harnesses.js';
-import { isHarness } from '../types.js';
+import { IMPORT_HARNESSES, isHarness } from '../types.js';
 import type { WatchSpec } from './live-ingest.js';
 
 /**
  * Parses a `--watch` value: `<harness>:<dir>`, or `<harness>` alone for the harness's usual home
  * (`~/.claude/projects`, `~/.codex/sessions`, `~/.gemini/tmp`). Refuses an unknown harness with
- * `IMPORT_HARNESS_UNKNOWN`.
+ * `IMPORT_HARNESS_UNKNOWN`, and `aider` alone (a history per project, no usual home) with
+ * `IMPORT_SOURCE_REQUIRED`.
  */
 export function parseWatchSpec(value: string, home: string = os.homedir()): WatchSpec {
   const colon = value.indexOf(':');
@@ -17,7 +18,15 @@ export function parseWatchSpec(value: string, home: string = os.homedir()): Watc
   if (!isHarness(name))
     throw new ImportError(
       'IMPORT_HARNESS_UNKNOWN',
-      `--watch ${value}: unknown harness "${name}" (expected claude-code, codex or gemini)`,
+      `--watch ${value}: unknown harness "${name}" (expected ${IMPORT_HARNESSES.join(', ')})`,
     );
-  return { harness: name, dir: dir === '' ? defaultSourceDir(name, home) : path.resolve(dir) };
+  if (dir !== '') return { harness: name, dir: path.resolve(dir) };
+  try {
+    return { harness: name, dir: defaultSourceDir(name, home) };
+  } catch (error) {
+    // A harness without a default folder (aider): the message names the value that lacks one.
+    if (error instanceof ImportError && error.code === 'IMPORT_SOURCE_REQUIRED')
+      throw new ImportError('IMPORT_SOURCE_REQUIRED', `--watch ${value}: ${error.message} (--watch ${name}:<dir>)`);
+    throw error;
+  }
 }

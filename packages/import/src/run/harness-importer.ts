@@ -43,8 +43,11 @@ export type SessionPeek = Extract<Peek, { kind: 'session' }>;
 /** One harness: where its files live, how to recognise them, how to map them. */
 export interface HarnessImporter {
   readonly harness: Harness;
-  /** The per-user folder the harness writes transcripts to. */
-  defaultDir(home: string): string;
+  /**
+   * The per-user folder the harness writes transcripts to; undefined for a harness that keeps them
+   * per project (aider), whose folder must always be named.
+   */
+  defaultDir(home: string): string | undefined;
   /** Every candidate transcript under `root`, sorted by path. Never follows symlinks. */
   discover(root: string): Promise<SourceUnit[]>;
   peek(unit: SourceUnit): Promise<Peek>;

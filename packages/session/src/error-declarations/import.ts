@@ -7,8 +7,10 @@ import { defineErrors } from '../define-errors.js';
 export const IMPORT_ERRORS = defineErrors('import', {
   /** The source folder does not exist or is not a folder. */
   IMPORT_SOURCE_NOT_FOUND: { meaning: 'The import source folder does not exist.' },
-  /** The harness name is not one of `claude-code`, `codex`, `gemini`. */
-  IMPORT_HARNESS_UNKNOWN: { meaning: 'The harness name is not claude-code, codex or gemini.' },
+  /** The harness keeps its history per project (aider): there is no default folder, one must be named. */
+  IMPORT_SOURCE_REQUIRED: { meaning: 'The harness has no default folder; the folder to read must be given.' },
+  /** The harness name is not one of the harnesses the import reads. */
+  IMPORT_HARNESS_UNKNOWN: { meaning: 'The harness name is not one the import reads.' },
   /** The import ledger could not be written (the data folder is not writable). */
   IMPORT_LEDGER_WRITE_FAILED: { meaning: 'The import ledger could not be written.' },
 });
