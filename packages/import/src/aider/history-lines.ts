@@ -77,7 +77,7 @@ function tokenCount(text: string): number {
   return Number.isFinite(value) ? Math.round(value * scale) : 0;
 }
 
-const MODEL = /^(Main model|Model|Editor model): (.+?) with ([\w-]+) edit format/;
+const MODEL = /^(Main model|Models?|Editor model): (.+?) with ([\w-]+) edit format/;
 
 /** `Main model: <name> with <format> edit format…` (`get_announcements`); `Model:` when there is no weak model. */
 export function modelLine(status: string): { readonly role: 'main' | 'editor'; readonly model: string } | undefined {

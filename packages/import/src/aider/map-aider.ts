@@ -160,30 +160,32 @@ function foldAider(unit: SourceUnit, peek: SessionPeek): TranscriptFold {
       if (c.kind !== 'blank') reports.unknown(line.line, 'line before the first "# aider chat started at"');
       return Promise.resolve();
     }
+    // Aider ends every line of its own (prompts, status) with two spaces; a Markdown heading or
+    // quote the model wrote does not, so it stays reply text (a `Tokens:` line is known by its
+    // text too: with both cache counts its `Cost:` goes on the next line and the mark with it).
+    const own = c.kind === 'prompt' || c.kind === 'status' ? c.marked || c.text.startsWith('Tokens: ') : false;
     if (reply !== undefined) {
-      // Inside a reply only aider's own lines end it: they end in two spaces, a Markdown heading
-      // or quote the model wrote does not (a `Tokens:` line is known by its text, too).
-      if (c.kind === 'prompt' && c.marked) {
+      if (c.kind === 'prompt' && own) {
         closeReply(s, undefined);
         prompt = [c.text];
-      } else if (c.kind === 'status' && (c.marked || c.text.startsWith('Tokens: '))) {
+      } else if (c.kind === 'status' && own) {
         if (tokensUsage(c.text) === undefined) closeReply(s, undefined);
         status(s, c.text);
       } else reply.push(c.kind === 'blank' ? '' : line.text);
       return Promise.resolve();
     }
     if (prompt !== undefined) {
-      if (c.kind === 'prompt') {
+      if (c.kind === 'prompt' && own) {
         prompt.push(c.text);
         return Promise.resolve();
       }
       closePrompt(s);
     }
-    if (c.kind === 'prompt') prompt = [c.text];
-    else if (c.kind === 'status') status(s, c.text);
-    else if (c.kind === 'text') {
+    if (c.kind === 'prompt' && own) prompt = [c.text];
+    else if (c.kind === 'status' && own) status(s, c.text);
+    else if (c.kind !== 'blank') {
       // Both cache counts make aider put `Cost: …` on a line of its own, without the `> `.
-      if (wasAfterTokens && COST_CONTINUATION.test(c.text)) reports.ignore('cost');
+      if (wasAfterTokens && COST_CONTINUATION.test(line.text)) reports.ignore('cost');
       else reply = [line.text];
     }
     return Promise.resolve();

@@ -28,20 +28,25 @@ export function aiderFacts(file: string): AiderFacts {
   };
 }
 
-/** Reads up to the first line that is not blank: an aider history opens with a session start. */
+// Lines read for a session start before a file is taken for something else: a history opens with
+// one, but a tool may have written a few lines ahead of it (they are reported when mapped).
+const PEEK_LINES = 64;
+
+/** Reads up to the first session start (`# aider chat started at …`), within the first lines. */
 export async function peekAider(unit: SourceUnit): Promise<Peek> {
   const reader = new SourceLineReader(unit.file, false);
+  let seen = 0;
   for await (const line of reader.lines()) {
     const kind = classifyLine(line.text).kind;
     if (kind === 'blank') continue;
-    if (kind !== 'start')
-      return {
-        kind: 'skip',
-        reason: 'first line is not "# aider chat started at …" (not an aider chat history)',
-        line: line.line,
-      };
+    if (kind !== 'start') {
+      if (++seen < PEEK_LINES) continue;
+      break;
+    }
     const facts = aiderFacts(unit.file);
     return { kind: 'session', primaryId: aiderId(facts.key, 0), rank: 0, depth: 0, facts };
   }
-  return { kind: 'skip', reason: 'empty file' };
+  return seen === 0
+    ? { kind: 'skip', reason: 'empty file' }
+    : { kind: 'skip', reason: 'no "# aider chat started at" line at its start (not an aider chat history)' };
 }

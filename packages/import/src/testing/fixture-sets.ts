@@ -16,6 +16,9 @@ export const COMMITTED_FIXTURE_SETS: readonly { readonly harness: Harness; reado
   { harness: 'gemini', dir: 'gemini/fixtures/rewind' },
   { harness: 'gemini', dir: 'gemini/fixtures/a2a' },
   { harness: 'gemini', dir: 'gemini/fixtures/delegate' },
+  { harness: 'aider', dir: 'aider/fixtures/real' },
+  { harness: 'aider', dir: 'aider/fixtures/synthetic' },
+  { harness: 'aider', dir: 'aider/fixtures/damaged' },
 ];
 
 /** A discovered file that holds a session, as peeked, and the unit a run maps it as. */
