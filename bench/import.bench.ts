@@ -4,13 +4,17 @@
  * Import throughput on a generated Claude Code corpus (~200 MB of JSONL transcripts, some with
  * `subagents/` children and `.meta.json`), then a re-import with nothing changed. The corpus is
  * deterministic (seeded PRNG). Target: ≥ 40 MB/s of source; re-import ≤ 5% of the first import's
- * time. The last line is one JSON object with every figure.
+ * time. Then an aider corpus of the same size (a tree of projects, each with its
+ * `.aider.chat.history.md`, `aider-corpus.ts`): its first-import throughput is
+ * `importMBpsByHarness.aider` (`claude-code`'s is the figure above). The last line is one JSON
+ * object with every figure.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { importTranscripts } from '@strand/import';
 import { mulberry32, type Rng } from '@strand/workload';
+import { generateAiderCorpus } from './aider-corpus.js';
 import { line, round, timeIt } from './bench-util.js';
 
 const targetMB = Number(
@@ -271,6 +275,21 @@ try {
     `${round(again.ms, 1)} ms (${round(reimportRatio * 100, 2)}% of the first import; target ≤ 5%)`,
   );
 
+  const aiderSource = path.join(work, 'aider-projects');
+  const aiderData = path.join(work, 'aider-data');
+  const aiderCorpus = generateAiderCorpus(aiderSource, targetMB * 1e6);
+  const aiderMB = aiderCorpus.bytes / 1e6;
+  const aiderRun = await timeIt(() =>
+    importTranscripts({ harness: 'aider', sourceDir: aiderSource, dataDir: aiderData }),
+  );
+  if (aiderRun.value.failed > 0 || aiderRun.value.imported === 0)
+    throw new Error(`aider import failed: ${JSON.stringify(aiderRun.value.reports.slice(0, 5))}`);
+  const aiderMBps = aiderMB / (aiderRun.ms / 1000);
+  line(
+    'aider first import',
+    `${round(aiderMB, 1)} MB in ${aiderCorpus.files} histories, ${aiderRun.value.imported} sessions: ${round(aiderRun.ms / 1000, 2)} s, ${round(aiderMBps, 1)} MB/s`,
+  );
+
   console.log(
     JSON.stringify({
       corpusMB: round(mb, 1),
@@ -283,6 +302,7 @@ try {
       mbPerCpuSecond: round(mb / cpuSeconds, 1),
       reimportMs: round(again.ms, 1),
       reimportRatio: round(reimportRatio, 4),
+      importMBpsByHarness: { 'claude-code': round(importMBps, 2), aider: round(aiderMBps, 2) },
     }),
   );
 } finally {
