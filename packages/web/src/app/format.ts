@@ -69,6 +69,7 @@ const HARNESS_NAMES: Readonly<Record<string, string>> = {
   'claude-code': 'Claude Code',
   codex: 'Codex',
   gemini: 'Gemini CLI',
+  aider: 'Aider',
 };
 
 /** The name a person knows a harness by (`header.source.harness`), or the raw name for a newer one. */
