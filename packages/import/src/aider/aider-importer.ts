@@ -1,5 +1,5 @@
 import type { HarnessImporter } from '../run/harness-importer.js';
-import { discoverAider } from './discover.js';
+import { aiderUnitOf, discoverAider } from './discover.js';
 import { incrementalAider, mapAider } from './map-aider.js';
 import { peekAider } from './peek.js';
 
@@ -9,6 +9,7 @@ export const aiderImporter: HarnessImporter = {
   // folder to default to, so the folder must be named.
   defaultDir: () => undefined,
   discover: discoverAider,
+  unitOf: aiderUnitOf,
   peek: peekAider,
   map: mapAider,
   incremental: incrementalAider,

@@ -50,6 +50,14 @@ export interface HarnessImporter {
   defaultDir(home: string): string | undefined;
   /** Every candidate transcript under `root`, sorted by path. Never follows symlinks. */
   discover(root: string): Promise<SourceUnit[]>;
+  /**
+   * The unit of one file, told by its path alone, for a harness whose files have no companions:
+   * live ingest asks it on every change under a watched folder instead of discovering the file's
+   * folder again (aider watches whole project trees, where most changes are source files).
+   * Undefined: not a candidate (nor one reached through a symlink below `root`). Absent: live
+   * ingest discovers the file's folder.
+   */
+  unitOf?(root: string, file: string): Promise<SourceUnit | undefined>;
   peek(unit: SourceUnit): Promise<Peek>;
   map(unit: SourceUnit, peek: SessionPeek): Promise<MappedFile>;
   /**
