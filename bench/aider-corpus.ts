@@ -19,13 +19,18 @@ const status = (text: string): string => `> ${text}  \n`;
 /** One exchange: a prompt (sometimes several lines), a reply with SEARCH/REPLACE blocks, the status after it. */
 function exchange(rng: Rng, turn: number): string {
   const promptLines = 1 + Math.floor(rng() * rng() * 4);
-  let out = '\n' + Array.from({ length: promptLines }, () => `#### ${words(rng, 6 + Math.floor(rng() * 20))}  \n`).join('');
+  let out =
+    '\n' +
+    Array.from({ length: promptLines }, () => `#### ${words(rng, 6 + Math.floor(rng() * 20))}  \n`).join('');
   out += `\n${words(rng, 20 + Math.floor(rng() * 60))}\n\n`;
   const edits = Math.floor(rng() * 3);
   for (let e = 0; e < edits; e++) {
     const file = `src/${words(rng, 1)}_${turn}_${e}.py`;
     const body = (n: number): string =>
-      Array.from({ length: n }, (_, i) => `    ${words(rng, 1)}_${i} = "${words(rng, 6)}"  # ${words(rng, 3)}`).join('\n');
+      Array.from(
+        { length: n },
+        (_, i) => `    ${words(rng, 1)}_${i} = "${words(rng, 6)}"  # ${words(rng, 3)}`,
+      ).join('\n');
     out += `${file}\n\`\`\`python\n<<<<<<< SEARCH\n${body(2 + Math.floor(rng() * 10))}\n=======\n${body(3 + Math.floor(rng() * 20))}\n>>>>>>> REPLACE\n\`\`\`\n\n`;
   }
   const sent = 2_000 + Math.floor(rng() * 40_000);

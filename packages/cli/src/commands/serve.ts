@@ -4,7 +4,13 @@ import path from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import { bundledPrices, isLoopbackHost, startHost, withOverrides, type ModelRates } from '@strand/host';
 import { readPricingFile } from '../pricing-file.js';
-import { importTranscripts, isImportError, parseWatchSpec, startLiveIngest, type WatchSpec } from '@strand/import';
+import {
+  importTranscripts,
+  isImportError,
+  parseWatchSpec,
+  startLiveIngest,
+  type WatchSpec,
+} from '@strand/import';
 import { loadModelsFile, openStrandRuntime, type StrandRuntime } from '@strand/runtime';
 import { ensureDemoCorpus } from './demo.js';
 import { startDemoTicker } from './demo-ticker.js';

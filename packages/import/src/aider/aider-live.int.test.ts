@@ -38,7 +38,9 @@ describe('aider: live ingest over a tree of projects', () => {
     expect(after.incarnation).toBe(before.incarnation);
     expect(after.events.slice(0, before.events.length)).toEqual(before.events);
     expect(
-      after.events.filter((e) => e.type === 'assistant/message').map((e) => (e.data as { content: string }).content),
+      after.events
+        .filter((e) => e.type === 'assistant/message')
+        .map((e) => (e.data as { content: string }).content),
     ).toEqual(['A reply.', 'Another reply.']);
     expect((await bed.persistence.list()).map((s) => s.header.id)).toEqual([id]);
     expect(bed.reads.filter((r) => r.file.includes('node_modules'))).toEqual([]);

@@ -79,7 +79,9 @@ describe('aider chat histories (synthetic, written as aider/io.py writes them)',
       { input: 100, output: 31, cacheRead: 2000 },
       { input: 2500, output: 9 },
     ]);
-    const notes = dataOf(first, 'user/message').filter((m) => m.author === 'system').map((m) => m.content);
+    const notes = dataOf(first, 'user/message')
+      .filter((m) => m.author === 'system')
+      .map((m) => m.content);
     expect(notes).toContain('Applied edit to app.py');
     expect(notes).toContain('Commit 1a2b3c4 feat: Add /health route');
     expect(dataOf(first, 'request/header')).toEqual([

@@ -13,11 +13,7 @@ const SKIPPED_DIRS = new Set(['node_modules', '.git']);
  * blank opens a session (`# aider chat started at …`).
  */
 export async function discoverAider(root: string): Promise<SourceUnit[]> {
-  const files = await discoverFiles(
-    root,
-    isHistoryName,
-    (name) => SKIPPED_DIRS.has(name),
-  );
+  const files = await discoverFiles(root, isHistoryName, (name) => SKIPPED_DIRS.has(name));
   return files.map(({ file }) => ({ file, companions: [] }));
 }
 

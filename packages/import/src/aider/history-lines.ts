@@ -28,17 +28,15 @@ export function classifyLine(text: string): HistoryLine {
     return {
       kind: 'start',
       // The time has no zone: aider writes the machine's local time, so it is read as local time.
-      time:
-        m === null
-          ? undefined
-          : new Date(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!).getTime(),
+      time: m === null ? undefined : new Date(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!).getTime(),
       text,
     };
   }
   const marked = text.endsWith('  ');
   if (text === '####' || text.startsWith('#### '))
     return { kind: 'prompt', text: unmark(text.slice(5)), marked };
-  if (text === '>' || text.startsWith('> ')) return { kind: 'status', text: unmark(text.slice(2)).trim(), marked };
+  if (text === '>' || text.startsWith('> '))
+    return { kind: 'status', text: unmark(text.slice(2)).trim(), marked };
   return { kind: 'text', text };
 }
 
@@ -80,7 +78,9 @@ function tokenCount(text: string): number {
 const MODEL = /^(Main model|Models?|Editor model): (.+?) with ([\w-]+) edit format/;
 
 /** `Main model: <name> with <format> edit format…` (`get_announcements`); `Model:` when there is no weak model. */
-export function modelLine(status: string): { readonly role: 'main' | 'editor'; readonly model: string } | undefined {
+export function modelLine(
+  status: string,
+): { readonly role: 'main' | 'editor'; readonly model: string } | undefined {
   const m = MODEL.exec(status);
   if (m === null) return undefined;
   return { role: m[1] === 'Editor model' ? 'editor' : 'main', model: m[2]! };
@@ -101,7 +101,8 @@ export function providerOf(model: string): string {
 }
 
 // aider/reasoning_tags.py: the reasoning a model streams is kept in the reply between these tags.
-const REASONING = /<thinking-content-7bbeb8e1441453ad999a0bbba8a46d4b>[\s\S]*?<\/thinking-content-7bbeb8e1441453ad999a0bbba8a46d4b>/g;
+const REASONING =
+  /<thinking-content-7bbeb8e1441453ad999a0bbba8a46d4b>[\s\S]*?<\/thinking-content-7bbeb8e1441453ad999a0bbba8a46d4b>/g;
 
 /** The reply without the reasoning aider logs inside it (reasoning is left out, as for Codex and Gemini). */
 export function replyText(lines: readonly string[]): string {

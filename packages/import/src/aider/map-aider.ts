@@ -42,12 +42,12 @@ interface AiderSession {
  * line after it shows it complete (a status line, a prompt, the next session), so importing any
  * prefix of the file yields a prefix of its events; a reply the file ends with waits for that line.
  */
-export async function mapAider(unit: SourceUnit, peek: SessionPeek): Promise<MappedFile> {
+export function mapAider(unit: SourceUnit, peek: SessionPeek): Promise<MappedFile> {
   return mapWholeFile(unit.file, false, foldAider(unit, peek));
 }
 
-export async function incrementalAider(unit: SourceUnit, peek: SessionPeek): Promise<TranscriptFold> {
-  return foldAider(unit, peek);
+export function incrementalAider(unit: SourceUnit, peek: SessionPeek): Promise<TranscriptFold> {
+  return Promise.resolve(foldAider(unit, peek));
 }
 
 function foldAider(unit: SourceUnit, peek: SessionPeek): TranscriptFold {
@@ -78,7 +78,12 @@ function foldAider(unit: SourceUnit, peek: SessionPeek): TranscriptFold {
     if (s.builder.turnOpen && s.interrupted) s.builder.endTurn('aborted');
     const asking = ASKING.exec(text);
     const command = text.startsWith('/');
-    s.builder.prompt(text, 'human', s.time, command && asking === null ? {} : { titleText: asking?.[2] ?? text });
+    s.builder.prompt(
+      text,
+      'human',
+      s.time,
+      command && asking === null ? {} : { titleText: asking?.[2] ?? text },
+    );
     s.conversed = true;
     s.awaitingReply = !command || asking !== null;
     s.interrupted = false;
@@ -139,7 +144,8 @@ function foldAider(unit: SourceUnit, peek: SessionPeek): TranscriptFold {
     afterTokens = false;
     if (c.kind === 'start') {
       if (current !== undefined) endSession(current);
-      if (c.time === undefined) reports.skipRecord(line.line, `session start without a readable time: ${c.text}`);
+      if (c.time === undefined)
+        reports.skipRecord(line.line, `session start without a readable time: ${c.text}`);
       current = {
         index: sessions.length,
         time: c.time ?? current?.time ?? 0,
@@ -163,7 +169,8 @@ function foldAider(unit: SourceUnit, peek: SessionPeek): TranscriptFold {
     // Aider ends every line of its own (prompts, status) with two spaces; a Markdown heading or
     // quote the model wrote does not, so it stays reply text (a `Tokens:` line is known by its
     // text too: with both cache counts its `Cost:` goes on the next line and the mark with it).
-    const own = c.kind === 'prompt' || c.kind === 'status' ? c.marked || c.text.startsWith('Tokens: ') : false;
+    const own =
+      c.kind === 'prompt' || c.kind === 'status' ? c.marked || c.text.startsWith('Tokens: ') : false;
     if (reply !== undefined) {
       if (c.kind === 'prompt' && own) {
         closeReply(s, undefined);

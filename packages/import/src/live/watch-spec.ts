@@ -26,7 +26,10 @@ export function parseWatchSpec(value: string, home: string = os.homedir()): Watc
   } catch (error) {
     // A harness without a default folder (aider): the message names the value that lacks one.
     if (error instanceof ImportError && error.code === 'IMPORT_SOURCE_REQUIRED')
-      throw new ImportError('IMPORT_SOURCE_REQUIRED', `--watch ${value}: ${error.message} (--watch ${name}:<dir>)`);
+      throw new ImportError(
+        'IMPORT_SOURCE_REQUIRED',
+        `--watch ${value}: ${error.message} (--watch ${name}:<dir>)`,
+      );
     throw error;
   }
 }
