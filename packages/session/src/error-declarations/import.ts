@@ -7,10 +7,11 @@ import { defineErrors } from '../define-errors.js';
 export const IMPORT_ERRORS = defineErrors('import', {
   /** The source folder does not exist or is not a folder. */
   IMPORT_SOURCE_NOT_FOUND: { meaning: 'The import source folder does not exist.' },
-  /** The harness keeps its history per project (aider): there is no default folder, one must be named. */
-  IMPORT_SOURCE_REQUIRED: { meaning: 'The harness has no default folder; the folder to read must be given.' },
   /** The harness name is not one of the harnesses the import reads. */
   IMPORT_HARNESS_UNKNOWN: { meaning: 'The harness name is not one the import reads.' },
   /** The import ledger could not be written (the data folder is not writable). */
   IMPORT_LEDGER_WRITE_FAILED: { meaning: 'The import ledger could not be written.' },
+  // Last: a code's wire number follows its place here, and recorded numbers never move.
+  /** The harness keeps its history per project (aider): there is no default folder, one must be named. */
+  IMPORT_SOURCE_REQUIRED: { meaning: 'The harness has no default folder; the folder to read must be given.' },
 });
