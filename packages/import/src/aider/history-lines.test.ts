@@ -8,6 +8,7 @@ describe('aider history lines', () => {
       time: new Date(2026, 2, 1, 9, 0, 0).getTime(),
       text: '# aider chat started at 2026-03-01 09:00:00',
     });
+    expect(classifyLine('# Aider chat started at 2023-05-17 10:00:00')).toMatchObject({ kind: 'start' });
     expect(classifyLine('# aider chat started at yesterday')).toMatchObject({
       kind: 'start',
       time: undefined,

@@ -17,13 +17,23 @@ export type HistoryLine =
   | { readonly kind: 'blank' }
   | { readonly kind: 'text'; readonly text: string };
 
-const START = /^# aider chat started at (\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})\s*$/;
-const START_PREFIX = '# aider chat started at';
+// `# Aider chat started at` in aider's first weeks (May 2023).
+const START = /^# aider chat started at (\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})\s*$/i;
+const START_PREFIX = /^# aider chat started at/i;
+
+const HASH = 0x23;
+const GT = 0x3e;
+const BLANK: HistoryLine = Object.freeze({ kind: 'blank' });
 
 /** Classifies one line (without its terminator). `marked`: it ends in aider's two spaces. */
 export function classifyLine(text: string): HistoryLine {
-  if (text.trim().length === 0) return { kind: 'blank' };
-  if (text.startsWith(START_PREFIX)) {
+  // Most lines are reply text: told by their first character, without a copy or a regex.
+  const first = text.charCodeAt(0);
+  if (first !== HASH && first !== GT) {
+    if (text.length === 0 || (first <= 32 && text.trim().length === 0)) return BLANK;
+    return { kind: 'text', text };
+  }
+  if (START_PREFIX.test(text)) {
     const m = START.exec(text);
     return {
       kind: 'start',
@@ -106,5 +116,6 @@ const REASONING =
 
 /** The reply without the reasoning aider logs inside it (reasoning is left out, as for Codex and Gemini). */
 export function replyText(lines: readonly string[]): string {
-  return lines.join('\n').replace(REASONING, '').trim();
+  const text = lines.join('\n');
+  return (text.includes('<thinking-content-') ? text.replace(REASONING, '') : text).trim();
 }
