@@ -82,6 +82,10 @@ describe('strand import', () => {
     const run = strand('import', 'aider', '--data', ws.data);
     expect(run.status).toBe(2);
     expect(run.stderr).toContain('aider keeps its history per project');
+    // The same for following it live: the --watch value is refused before anything starts.
+    const watch = strand('serve', '--watch', 'aider', '--data', ws.data, '--port', '0');
+    expect(watch.status).toBe(2);
+    expect(watch.stderr).toContain('--watch aider:<dir>');
   });
 
   it('every text report line names the file, the line (or the whole file) and the reason', () => {
