@@ -7,7 +7,8 @@
  * time. The last line is one JSON object with every figure.
  *
  * Every other harness with a generator here is measured the same way on a corpus of the same
- * size (`importMBpsByHarness`, `reimportRatioByHarness` in the last line): pi (`pi-corpus.ts`).
+ * size (`importMBpsByHarness`, `reimportRatioByHarness` in the last line): pi (`pi-corpus.ts`),
+ * aider (a tree of projects, each with its `.aider.chat.history.md`: `aider-corpus.ts`).
  * `--harness=pi` (a comma list) measures only those; `claude-code` is the headline figure.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,6 +17,7 @@ import path from 'node:path';
 import { importTranscripts } from '@strand/import';
 import { mulberry32, type Rng } from '@strand/workload';
 import { line, round, timeIt } from './bench-util.js';
+import { generateAiderCorpus } from './aider-corpus.js';
 import { generatePiCorpus } from './pi-corpus.js';
 
 const targetMB = Number(
@@ -29,7 +31,10 @@ const measured = (harness: string): boolean =>
   onlyHarnesses === undefined || onlyHarnesses.split(',').includes(harness);
 
 /** The other harnesses' generators: each writes a corpus of about `bytes` under a folder. */
-const OTHER_HARNESSES = [{ harness: 'pi', generate: generatePiCorpus }] as const;
+const OTHER_HARNESSES = [
+  { harness: 'pi', generate: generatePiCorpus },
+  { harness: 'aider', generate: generateAiderCorpus },
+] as const;
 
 const WORDS =
   'the a session turn model tool file read write project test build error fix change import module function value type check result output input stream line event log store index query cache child parent agent'.split(

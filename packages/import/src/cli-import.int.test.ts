@@ -78,6 +78,16 @@ describe('strand import', () => {
     expect(missing.stderr).toContain('no such folder');
   });
 
+  it('exits 2 for aider without a folder: its histories are per project, with no default to read', () => {
+    const run = strand('import', 'aider', '--data', ws.data);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('aider keeps its history per project');
+    // The same for following it live: the --watch value is refused before anything starts.
+    const watch = strand('serve', '--watch', 'aider', '--data', ws.data, '--port', '0');
+    expect(watch.status).toBe(2);
+    expect(watch.stderr).toContain('--watch aider:<dir>');
+  });
+
   it('every text report line names the file, the line (or the whole file) and the reason', () => {
     const claude = path.join(PACKAGE_SRC, 'claude-code', 'fixtures');
     copyFileSync(

@@ -1,3 +1,4 @@
+import { aiderImporter } from './aider/aider-importer.js';
 import { claudeCodeImporter } from './claude-code/claude-importer.js';
 import { codexImporter } from './codex/codex-importer.js';
 import { ImportError } from './errors.js';
@@ -11,6 +12,7 @@ const IMPORTERS: Readonly<Record<Harness, HarnessImporter>> = {
   codex: codexImporter,
   gemini: geminiImporter,
   pi: piImporter,
+  aider: aiderImporter,
 };
 
 export function importerFor(harness: string): HarnessImporter {
@@ -22,7 +24,17 @@ export function importerFor(harness: string): HarnessImporter {
   return IMPORTERS[harness];
 }
 
-/** The folder a harness writes its transcripts to, under a home folder. */
+/**
+ * The folder a harness writes its transcripts to, under a home folder. Throws
+ * `IMPORT_SOURCE_REQUIRED` for a harness that keeps them per project (aider): its folder must be
+ * named, and guessing one (the home folder, the current one) could read a whole disk.
+ */
 export function defaultSourceDir(harness: Harness, home: string): string {
-  return importerFor(harness).defaultDir(home);
+  const dir = importerFor(harness).defaultDir(home);
+  if (dir === undefined)
+    throw new ImportError(
+      'IMPORT_SOURCE_REQUIRED',
+      `${harness} keeps its history per project and has no default folder: name the folder to read (a project, or a folder of projects)`,
+    );
+  return dir;
 }

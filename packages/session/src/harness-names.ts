@@ -32,6 +32,7 @@ export const HARNESS_LABELS: Readonly<Record<string, string>> = Object.freeze({
   codex: 'Codex',
   gemini: 'Gemini CLI',
   pi: 'pi',
+  aider: 'Aider',
 });
 
 /** The harnesses filter menus and CLI choices offer, Strand first. */

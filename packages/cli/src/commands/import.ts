@@ -19,7 +19,8 @@ import { writeImportedCacheRows, type CacheRowsResult } from './import-cache-row
 const SHOWN_REPORTS = 20;
 
 /**
- * `strand import <claude-code|codex|gemini|pi> [dir] [--data <dir>] [--json]`: the importer owns
+ * `strand import <claude-code|codex|gemini|pi|aider> [dir] [--data <dir>] [--json]` (aider has no
+ * default folder: its histories are per project, so `dir` is required for it): the importer owns
  * everything about transcripts; this module only parses arguments, shows progress and prints.
  * Exit codes: 0 ok, 1 when any file failed, 2 on usage errors (including a missing folder).
  */
@@ -31,7 +32,7 @@ export function importCommand(): Command {
     .addArgument(new Argument('<harness>', 'the harness that wrote them').choices(IMPORT_HARNESSES))
     .argument(
       '[dir]',
-      'folder to read (default: ~/.claude/projects, ~/.codex/sessions, ~/.gemini/tmp or ~/.pi/agent/sessions)',
+      'folder to read (default: ~/.claude/projects, ~/.codex/sessions, ~/.gemini/tmp or ~/.pi/agent/sessions; aider has none: name a project or a folder of projects)',
     )
     .option('--data <dir>', 'data folder', '.strand-data')
     .option(
@@ -41,7 +42,7 @@ export function importCommand(): Command {
     .showHelpAfterError()
     .exitOverride()
     .action(async (harness: Harness, dir: string | undefined, options: { data: string; json?: boolean }) => {
-      const sourceDir = dir ?? defaultSourceDir(harness, homedir());
+      const sourceDir = dir ?? defaultDirOrUsageError(harness);
       const bar = progressBar(options.json === true);
       let summary: ImportSummary;
       let rows: CacheRowsResult;
@@ -73,6 +74,19 @@ export function importCommand(): Command {
       else printSummary(summary, harness, sourceDir, options.data);
       if (summary.failed > 0) process.exitCode = 1;
     });
+}
+
+/** The harness's default folder; a usage error (exit 2) for one that has none (aider). */
+function defaultDirOrUsageError(harness: Harness): string {
+  try {
+    return defaultSourceDir(harness, homedir());
+  } catch (error) {
+    if (isImportError(error) && error.code === 'IMPORT_SOURCE_REQUIRED') {
+      console.error(`strand import: ${error.message}`);
+      throw new CommanderError(2, 'strand.import.no-default-dir', error.message);
+    }
+    throw error;
+  }
 }
 
 /**

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { Command, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { bundledPrices, isLoopbackHost, startHost, withOverrides, type ModelRates } from '@strand/host';
 import { readPricingFile } from '../pricing-file.js';
 import {
   IMPORT_HARNESSES,
   importTranscripts,
+  isImportError,
   parseWatchSpec,
   startLiveIngest,
   type WatchSpec,
@@ -88,7 +89,7 @@ export function serveCommand(): Command {
     )
     .option(
       '--watch <harness[:dir]>',
-      `follow the transcripts a harness (${IMPORT_HARNESSES.join(', ')}) writes under dir (default: its usual home) as they are written; repeatable`,
+      `follow the transcripts a harness (${IMPORT_HARNESSES.join(', ')}) writes under dir (default: its usual home; aider has none, name the folder) as they are written; repeatable`,
       (value: string, previous: string[]) => [...previous, value],
       [] as string[],
     )
@@ -106,7 +107,7 @@ export function serveCommand(): Command {
       if (options.demo === true && options.store !== undefined)
         throw new Error('--demo writes its corpus to the data folder; it cannot be combined with --store');
       // Parsed before anything is written: a bad --watch fails the command with nothing changed.
-      const watches = options.watch.map((value) => parseWatchSpec(value));
+      const watches = options.watch.map((value) => watchSpecOrUsageError(value));
       if (watches.length > 0 && (options.store !== undefined || options.backend === 'sqlite'))
         throw new Error(
           '--watch imports into the files store (jsonl); it cannot be combined with --store or --backend sqlite',
@@ -278,5 +279,21 @@ function redactedStore(store: string): string {
     return url.toString();
   } catch {
     return store;
+  }
+}
+
+/**
+ * A `--watch` value parsed; `aider` without a folder is a usage error (exit 2), as for
+ * `strand import aider`: its histories are per project, with no folder to default to.
+ */
+function watchSpecOrUsageError(value: string): WatchSpec {
+  try {
+    return parseWatchSpec(value);
+  } catch (error) {
+    if (isImportError(error) && error.code === 'IMPORT_SOURCE_REQUIRED') {
+      console.error(`strand serve: ${error.message}`);
+      throw new CommanderError(2, 'strand.serve.no-watch-dir', error.message);
+    }
+    throw error;
   }
 }

@@ -490,6 +490,7 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
 
 /** The file as a unit of its harness (with its companions), or undefined when it is not a candidate. */
 async function unitOf(owner: Watched, file: string): Promise<SourceUnit | undefined> {
+  if (owner.importer.unitOf !== undefined) return owner.importer.unitOf(owner.root, file);
   const units = await owner.importer.discover(path.dirname(file)).catch(() => []);
   return units.find((u) => u.file === file);
 }
@@ -510,8 +511,9 @@ async function openWatcher(
         persistent: true,
         usePolling: polling,
         ...(polling ? { interval: 250 } : {}),
-        // Spilled tool output and project memory are never transcripts.
-        ignored: (p: string) => /[/\\](tool-results|memory)([/\\]|$)/.test(p),
+        // Spilled tool output and project memory are never transcripts; nor are dependencies and
+        // git's own files in the project trees aider histories are watched in.
+        ignored: (p: string) => /[/\\](tool-results|memory|node_modules|\.git)([/\\]|$)/.test(p),
       });
       const fail = (error: unknown): void => {
         void watcher.close();

@@ -43,10 +43,21 @@ export type SessionPeek = Extract<Peek, { kind: 'session' }>;
 /** One harness: where its files live, how to recognise them, how to map them. */
 export interface HarnessImporter {
   readonly harness: Harness;
-  /** The per-user folder the harness writes transcripts to. */
-  defaultDir(home: string): string;
+  /**
+   * The per-user folder the harness writes transcripts to; undefined for a harness that keeps them
+   * per project (aider), whose folder must always be named.
+   */
+  defaultDir(home: string): string | undefined;
   /** Every candidate transcript under `root`, sorted by path. Never follows symlinks. */
   discover(root: string): Promise<SourceUnit[]>;
+  /**
+   * The unit of one file, told by its path alone, for a harness whose files have no companions:
+   * live ingest asks it on every change under a watched folder instead of discovering the file's
+   * folder again (aider watches whole project trees, where most changes are source files).
+   * Undefined: not a candidate (nor one reached through a symlink below `root`). Absent: live
+   * ingest discovers the file's folder.
+   */
+  unitOf?(root: string, file: string): Promise<SourceUnit | undefined>;
   peek(unit: SourceUnit): Promise<Peek>;
   map(unit: SourceUnit, peek: SessionPeek): Promise<MappedFile>;
   /**

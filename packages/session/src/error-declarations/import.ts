@@ -13,4 +13,7 @@ export const IMPORT_ERRORS = defineErrors('import', {
   },
   /** The import ledger could not be written (the data folder is not writable). */
   IMPORT_LEDGER_WRITE_FAILED: { meaning: 'The import ledger could not be written.' },
+  // Last: a code's wire number follows its place here, and recorded numbers never move.
+  /** The harness keeps its history per project (aider): there is no default folder, one must be named. */
+  IMPORT_SOURCE_REQUIRED: { meaning: 'The harness has no default folder; the folder to read must be given.' },
 });
