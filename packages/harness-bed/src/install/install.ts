@@ -110,6 +110,13 @@ function launcherOf(pin: HarnessPin, prefix: string): InstalledHarness {
         return { command: node, args: [path.join(modules, '@openai', 'codex', 'bin', 'codex.js')] };
       case 'gemini':
         return { command: node, args: [path.join(modules, '@google', 'gemini-cli', 'bundle', 'gemini.js')] };
+      case 'opencode':
+        // `bin/opencode.exe` is a placeholder its postinstall replaces; the platform package's
+        // binary (a Bun executable) runs as it is.
+        return {
+          command: path.join(modules, `opencode-${process.platform}-${process.arch}`, 'bin', 'opencode'),
+          args: [],
+        };
     }
   };
   return { pin, prefix, ...of(pin.harness) };
