@@ -4,7 +4,9 @@
  * Import throughput on a generated Claude Code corpus (~200 MB of JSONL transcripts, some with
  * `subagents/` children and `.meta.json`), then a re-import with nothing changed. The corpus is
  * deterministic (seeded PRNG). Target: ≥ 40 MB/s of source; re-import ≤ 5% of the first import's
- * time. The last line is one JSON object with every figure.
+ * time. Then the same size of opencode store (one SQLite database; `bench/opencode-corpus.ts`),
+ * imported once: `importMBpsByHarness` has each harness's rate. The last line is one JSON object
+ * with every figure.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +14,7 @@ import path from 'node:path';
 import { importTranscripts } from '@strand/import';
 import { mulberry32, type Rng } from '@strand/workload';
 import { line, round, timeIt } from './bench-util.js';
+import { generateOpencodeCorpus } from './opencode-corpus.js';
 
 const targetMB = Number(
   /^--mb=(\d+)$/.exec(process.argv.find((a) => a.startsWith('--mb=')) ?? '')?.[1] ?? 200,
@@ -271,8 +274,22 @@ try {
     `${round(again.ms, 1)} ms (${round(reimportRatio * 100, 2)}% of the first import; target ≤ 5%)`,
   );
 
+  // opencode: a database, not a file per session, so its rate is of the database's bytes.
+  const ocSource = path.join(work, 'opencode');
+  const oc = generateOpencodeCorpus(ocSource, targetMB * 1e6, mulberry32(20_261_204), words);
+  const ocMB = oc.bytes / 1e6;
+  line('opencode corpus', `${round(ocMB, 1)} MB database, ${oc.sessions} sessions`);
+  const ocFirst = await timeIt(() =>
+    importTranscripts({ harness: 'opencode', sourceDir: ocSource, dataDir: path.join(work, 'data-opencode') }),
+  );
+  if (ocFirst.value.failed > 0 || ocFirst.value.imported !== oc.sessions)
+    throw new Error(`opencode import: ${JSON.stringify({ ...ocFirst.value, sessions: undefined })}`);
+  const ocMBps = ocMB / (ocFirst.ms / 1000);
+  line('  opencode import', `${round(ocFirst.ms / 1000, 2)} s, ${round(ocMBps, 1)} MB/s of database`);
+
   console.log(
     JSON.stringify({
+      importMBpsByHarness: { 'claude-code': round(importMBps, 2), opencode: round(ocMBps, 2) },
       corpusMB: round(mb, 1),
       files: corpus.files,
       sessions,

@@ -268,7 +268,12 @@ export const opencode: HarnessDriver = {
       '--format',
       'json',
       '--auto',
-      ...(options.resume === undefined ? [] : ['--session', options.resume]),
+      // `latest`: the run to resume printed no id (stopped before its first event), so `--continue`.
+      ...(options.resume === undefined
+        ? []
+        : options.resume === 'latest'
+          ? ['--continue']
+          : ['--session', options.resume]),
       ...(options.images ?? []).flatMap((image) => ['--file', image]),
       ...(options.args ?? []),
     ];

@@ -130,7 +130,10 @@ export const opencodeScenarios: readonly ScenarioDefinition[] = [
           main: [
             // A context this full makes the next turn compact the history first.
             { text: 'Hello!', usage: { inputTokens: 190_000, outputTokens: 5 } },
+            // opencode continues on its own after an automatic compaction (a synthetic prompt),
+            // then answers the prompt that overflowed.
             { text: 'Going on from the summary.' },
+            { text: 'Going on.' },
           ],
         },
       }),
@@ -180,7 +183,7 @@ export const opencodeScenarios: readonly ScenarioDefinition[] = [
         interruptWhen: bed.endpoint.held(),
         allowFailure: true,
       });
-      await bed.prompt({ text: 'Please just say hi.', resume: first.sessionId! });
+      await bed.prompt({ text: 'Please just say hi.', resume: first.sessionId ?? 'latest' });
     },
   },
 ];

@@ -90,8 +90,11 @@ function mapSession(
       // A reply is updated in place while it streams: mapped once opencode marks it complete, or
       // once a later message shows it is over (a run killed mid-stream never completes it). What
       // follows waits with it, so the log only ever grows.
-      if (typeof time.completed !== 'number' && !later) break;
+      const completed = typeof time.completed === 'number';
+      if (!completed && !later) break;
       mapReply(row, data, builder, sink, reports);
+      // Never completed, and the session went on: the run was stopped mid-reply (Ctrl-C).
+      if (!completed) builder.endTurn('interrupted');
       if (!titled && !DEFAULT_TITLE.test(session.title)) {
         // The title agent names the session during its first reply.
         builder.explicitTitle(session.title, builder.lastTime);
@@ -188,12 +191,10 @@ function mapReply(
   reports: FileReports,
 ): void {
   const time = timeIn(data) ?? row.timeCreated;
-  const summary = data.summary === true;
   const provider = str(data.providerID);
   const model = str(data.modelID);
   if (provider !== undefined && model !== undefined) builder.assistantRoute({ provider, model }, time);
   const calls: JsonRecord[] = [];
-  const summaryText: string[] = [];
   for (const part of row.parts) {
     const p = parseData(part.data);
     if (p === undefined) {
@@ -204,8 +205,7 @@ function mapReply(
     if (type === 'text') {
       const text = str(p.text) ?? '';
       if (p.synthetic === true || p.ignored === true) continue;
-      if (summary) summaryText.push(text);
-      else builder.assistantText(text, time);
+      builder.assistantText(text, time);
     } else if (type === 'tool') {
       const state = isRecord(p.state) ? p.state : {};
       calls.push(p);
@@ -221,12 +221,9 @@ function mapReply(
     else reports.unknown(null, `part type "${type}"`);
   }
   if (isRecord(data.tokens)) builder.assistantUsage(opencodeUsage(data.tokens), 'replace');
-  if (summary) {
-    // A compaction's summary stands in for the history before it: context, not a reply.
-    builder.flushAssistant();
-    if (summaryText.length > 0) builder.note(summaryText.join('\n\n'), time);
-    if (isRecord(data.tokens)) builder.usageRecord(opencodeUsage(data.tokens), time);
-  } else builder.flushAssistant();
+  // A compaction's summary (`summary: true`) is a reply too: the model wrote it, opencode shows
+  // it, and the history sent after it carries it as the assistant's.
+  builder.flushAssistant();
   for (const call of calls) {
     const state = isRecord(call.state) ? call.state : {};
     const end = isRecord(state.time) ? (count(state.time.end) || undefined) : undefined;
@@ -245,7 +242,7 @@ function mapReply(
   }
   const finish = str(data.finish);
   // The loop stops asking when the model finished without calling tools: the turn is over.
-  if (!summary && finish !== undefined && !CONTINUES.has(finish)) builder.endTurn('completed', completed ?? time);
+  if (data.summary !== true && finish !== undefined && !CONTINUES.has(finish)) builder.endTurn('completed', completed ?? time);
 }
 
 /** The `task` tool calls' labels, by the child session each started (`state.metadata.sessionId`). */
