@@ -95,6 +95,28 @@ describe('opencode fixtures (written by the real opencode in the harness bed)', 
     expect(messages.slice(1).map((m) => m.author)).toEqual(['system', 'system']);
   });
 
+  it('compaction: a marker where opencode compacted, the summary as a reply, its "Continue" as system context', async () => {
+    const w = sourceWith('compaction');
+    await importTranscripts({ harness: 'opencode', sourceDir: w.source, dataDir: w.data });
+    const [log] = [...(await readStore(w.data)).values()];
+    const said = log!.events
+      .filter((e) => e.type === 'user/message' || e.type === 'assistant/message')
+      .map((e) => {
+        const d = e.data as { author?: string; content: unknown };
+        return `${d.author ?? 'assistant'}: ${String(d.content).slice(0, 30)}`;
+      });
+    expect(said).toEqual([
+      'human: Please say hello.',
+      'assistant: Hello!',
+      'system: [conversation compacted]',
+      'assistant: The person said hello.',
+      'system: Continue if you have next step',
+      'assistant: Going on from the summary.',
+      'human: Please go on.',
+      'assistant: Going on.',
+    ]);
+  });
+
   it('interrupt: a reply never completed, with a later prompt, ends its turn interrupted', async () => {
     const w = sourceWith('interrupt');
     await importTranscripts({ harness: 'opencode', sourceDir: w.source, dataDir: w.data });
