@@ -280,7 +280,11 @@ try {
   const ocMB = oc.bytes / 1e6;
   line('opencode corpus', `${round(ocMB, 1)} MB database, ${oc.sessions} sessions`);
   const ocFirst = await timeIt(() =>
-    importTranscripts({ harness: 'opencode', sourceDir: ocSource, dataDir: path.join(work, 'data-opencode') }),
+    importTranscripts({
+      harness: 'opencode',
+      sourceDir: ocSource,
+      dataDir: path.join(work, 'data-opencode'),
+    }),
   );
   if (ocFirst.value.failed > 0 || ocFirst.value.imported !== oc.sessions)
     throw new Error(`opencode import: ${JSON.stringify({ ...ocFirst.value, sessions: undefined })}`);

@@ -60,7 +60,9 @@ export const opencodeScenarios: readonly ScenarioDefinition[] = [
               text: 'I will write the file.',
               toolCalls: [{ name: 'write', input: { filePath: file, content: 'one\ntwo\n' } }],
             },
-            { toolCalls: [{ name: 'edit', input: { filePath: file, oldString: 'two', newString: 'three' } }] },
+            {
+              toolCalls: [{ name: 'edit', input: { filePath: file, oldString: 'two', newString: 'three' } }],
+            },
             bash('cat notes.txt', 'Show notes.txt'),
             (r) => ({ text: `The file now reads: ${toolOutputs(r).at(-1) ?? ''}` }),
           ],
@@ -102,7 +104,8 @@ export const opencodeScenarios: readonly ScenarioDefinition[] = [
     name: 'image',
     prompts: { main: [{ text: 'What is in this picture?' }] },
     files: { 'dot.png': DOT_PNG },
-    script: () => dialogue({ classify, utility: { title: TITLE }, threads: { main: [{ text: 'A single dot.' }] } }),
+    script: () =>
+      dialogue({ classify, utility: { title: TITLE }, threads: { main: [{ text: 'A single dot.' }] } }),
     async steps(bed) {
       await bed.prompt({ text: 'What is in this picture?', images: ['dot.png'] });
     },
@@ -111,10 +114,15 @@ export const opencodeScenarios: readonly ScenarioDefinition[] = [
     name: 'slash-command',
     prompts: { main: [{ text: '/greet Ada', seen: (t) => t.trim() === 'Say hello to Ada politely.' }] },
     files: {
-      '.opencode/command/greet.md': '---\ndescription: Greet someone\n---\nSay hello to $ARGUMENTS politely.\n',
+      '.opencode/command/greet.md':
+        '---\ndescription: Greet someone\n---\nSay hello to $ARGUMENTS politely.\n',
     },
     script: () =>
-      dialogue({ classify, utility: { title: TITLE }, threads: { main: [{ text: 'Hello, Ada. How do you do?' }] } }),
+      dialogue({
+        classify,
+        utility: { title: TITLE },
+        threads: { main: [{ text: 'Hello, Ada. How do you do?' }] },
+      }),
     async steps(bed) {
       await bed.prompt({ text: 'Ada', args: ['--command', 'greet'] });
     },

@@ -41,7 +41,7 @@ export async function mapOpencode(unit: SourceUnit, _peek: SessionPeek): Promise
 /** Every session of a snapshot as a plan, parents before their children. */
 export function mapSnapshot(snapshot: StoreSnapshot, reports: FileReports): SessionPlan[] {
   const byId = new Map(snapshot.sessions.map((s) => [s.id, s]));
-  const labels = taskLabels(snapshot, reports);
+  const labels = taskLabels(snapshot);
   const plans: SessionPlan[] = [];
   for (const session of [...snapshot.sessions].sort((a, b) => depthOf(a, byId) - depthOf(b, byId))) {
     const plan = mapSession(session, snapshot.messages.get(session.id) ?? [], byId, labels, reports);
@@ -226,7 +226,7 @@ function mapReply(
   builder.flushAssistant();
   for (const call of calls) {
     const state = isRecord(call.state) ? call.state : {};
-    const end = isRecord(state.time) ? (count(state.time.end) || undefined) : undefined;
+    const end = isRecord(state.time) ? count(state.time.end) || undefined : undefined;
     const id = str(call.callID) ?? '';
     if (state.status === 'completed') builder.toolResult(id, str(state.output) ?? '', false, end ?? time);
     else if (state.status === 'error') builder.toolResult(id, str(state.error) ?? '', true, end ?? time);
@@ -242,11 +242,12 @@ function mapReply(
   }
   const finish = str(data.finish);
   // The loop stops asking when the model finished without calling tools: the turn is over.
-  if (data.summary !== true && finish !== undefined && !CONTINUES.has(finish)) builder.endTurn('completed', completed ?? time);
+  if (data.summary !== true && finish !== undefined && !CONTINUES.has(finish))
+    builder.endTurn('completed', completed ?? time);
 }
 
 /** The `task` tool calls' labels, by the child session each started (`state.metadata.sessionId`). */
-function taskLabels(snapshot: StoreSnapshot, reports: FileReports): Map<string, string> {
+function taskLabels(snapshot: StoreSnapshot): Map<string, string> {
   const labels = new Map<string, string>();
   for (const messages of snapshot.messages.values())
     for (const message of messages)
@@ -259,7 +260,6 @@ function taskLabels(snapshot: StoreSnapshot, reports: FileReports): Map<string, 
         const label = str(input.subagent_type) ?? str(input.description);
         if (child !== undefined && label !== undefined) labels.set(child, label);
       }
-  void reports;
   return labels;
 }
 

@@ -5,7 +5,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { importTranscripts } from '../run/import-transcripts.js';
 import { PACKAGE_SRC, readStore, workspace, type Workspace } from '../testing/fixture-dirs.js';
 import { readDump, restoreOpencodeDb, type OpencodeDump } from '../testing/opencode-db.js';
-import type { SessionPeek } from '../run/harness-importer.js';
 import { mapOpencode } from './map-opencode.js';
 import { peekOpencode } from './peek.js';
 
@@ -35,21 +34,24 @@ describe('opencode fixtures (written by the real opencode in the harness bed)', 
     for (const name of DUMPS) expect(readDump(path.join(FIXTURES, name)).harness).toBe('opencode');
   });
 
-  it.each(DUMPS)('%s: every session imported, nothing unknown, a second run changes nothing', async (name) => {
-    const w = sourceWith(name.replace(/\.json$/, ''));
-    const first = await importTranscripts({ harness: 'opencode', sourceDir: w.source, dataDir: w.data });
-    expect(first.failed).toBe(0);
-    expect(first.reports.filter((r) => r.kind !== 'note')).toEqual([]);
-    const sessions = dump(name.replace(/\.json$/, '')).rows.session!.length;
-    expect(first.imported).toBe(sessions);
-    const store = await readStore(w.data);
-    for (const log of store.values()) {
-      expect(log.header.source?.harness).toBe('opencode');
-      expect(log.header.cwd).toMatch(/\/work$/);
-    }
-    const again = await importTranscripts({ harness: 'opencode', sourceDir: w.source, dataDir: w.data });
-    expect(again).toMatchObject({ imported: 0, updated: 0, failed: 0 });
-  });
+  it.each(DUMPS)(
+    '%s: every session imported, nothing unknown, a second run changes nothing',
+    async (name) => {
+      const w = sourceWith(name.replace(/\.json$/, ''));
+      const first = await importTranscripts({ harness: 'opencode', sourceDir: w.source, dataDir: w.data });
+      expect(first.failed).toBe(0);
+      expect(first.reports.filter((r) => r.kind !== 'note')).toEqual([]);
+      const sessions = dump(name.replace(/\.json$/, '')).rows.session!.length;
+      expect(first.imported).toBe(sessions);
+      const store = await readStore(w.data);
+      for (const log of store.values()) {
+        expect(log.header.source?.harness).toBe('opencode');
+        expect(log.header.cwd).toMatch(/\/work$/);
+      }
+      const again = await importTranscripts({ harness: 'opencode', sourceDir: w.source, dataDir: w.data });
+      expect(again).toMatchObject({ imported: 0, updated: 0, failed: 0 });
+    },
+  );
 
   it('subagent: the task session is a child with a descriptor labelled by the subagent type', async () => {
     const w = sourceWith('subagent');
@@ -78,7 +80,9 @@ describe('opencode fixtures (written by the real opencode in the harness bed)', 
     const w = sourceWith('resume');
     await importTranscripts({ harness: 'opencode', sourceDir: w.source, dataDir: w.data });
     const [log] = [...(await readStore(w.data)).values()];
-    const usages = log!.events.filter((e) => e.type === 'assistant/message').map((e) => (e.data as { usage?: unknown }).usage);
+    const usages = log!.events
+      .filter((e) => e.type === 'assistant/message')
+      .map((e) => (e.data as { usage?: unknown }).usage);
     expect(usages).toEqual(Array(4).fill({ input: 120, output: 12, cacheRead: 40 }));
   });
 
@@ -86,7 +90,9 @@ describe('opencode fixtures (written by the real opencode in the harness bed)', 
     const w = sourceWith('image');
     await importTranscripts({ harness: 'opencode', sourceDir: w.source, dataDir: w.data });
     const [log] = [...(await readStore(w.data)).values()];
-    const messages = log!.events.filter((e) => e.type === 'user/message').map((e) => e.data as Record<string, unknown>);
+    const messages = log!.events
+      .filter((e) => e.type === 'user/message')
+      .map((e) => e.data as Record<string, unknown>);
     expect(messages[0]).toMatchObject({ author: 'human' });
     expect(messages[0]!.content).toEqual([
       { type: 'image', ref: expect.stringMatching(/^[0-9a-f]{64}$/) },
@@ -121,7 +127,9 @@ describe('opencode fixtures (written by the real opencode in the harness bed)', 
     const w = sourceWith('interrupt');
     await importTranscripts({ harness: 'opencode', sourceDir: w.source, dataDir: w.data });
     const [log] = [...(await readStore(w.data)).values()];
-    const ends = log!.events.filter((e) => e.type === 'turn/end').map((e) => (e.data as { reason: string }).reason);
+    const ends = log!.events
+      .filter((e) => e.type === 'turn/end')
+      .map((e) => (e.data as { reason: string }).reason);
     expect(ends).toEqual(['interrupted', 'completed']);
   });
 });
@@ -147,7 +155,7 @@ async function mapped(w: Workspace): Promise<Map<string, { header: unknown; even
   const unit = { file: path.join(w.source, 'opencode.db'), companions: [] };
   const peek = await peekOpencode(unit);
   if (peek.kind !== 'session') throw new Error(`not peeked as a database: ${JSON.stringify(peek)}`);
-  const result = await mapOpencode(unit, peek as SessionPeek);
+  const result = await mapOpencode(unit, peek);
   const out = new Map<string, { header: unknown; events: readonly unknown[] }>();
   if (result.kind === 'sessions') for (const plan of result.plans) out.set(plan.header.id, plan);
   return out;
@@ -179,10 +187,12 @@ describe('opencode: bad input is a report, never a crash', () => {
     writeFileSync(path.join(w.source, 'notes.db'), 'not a database\n');
     const summary = await importTranscripts({ harness: 'opencode', sourceDir: w.source, dataDir: w.data });
     expect(summary).toMatchObject({ imported: 1, failed: 0 });
-    expect(summary.reports.filter((r) => r.kind === 'skipped-file').map((r) => path.basename(r.file)).sort()).toEqual([
-      'notes.db',
-      'other.db',
-    ]);
+    expect(
+      summary.reports
+        .filter((r) => r.kind === 'skipped-file')
+        .map((r) => path.basename(r.file))
+        .sort(),
+    ).toEqual(['notes.db', 'other.db']);
   });
 
   it('a malformed row and an unknown part type are reported; the rest of the session imports', async () => {

@@ -26,9 +26,9 @@ export async function peekOpencode(unit: SourceUnit): Promise<Peek> {
   try {
     db = new Database(unit.file, { readonly: true, fileMustExist: true, timeout: 2000 });
     const tables = new Set(
-      (
-        db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]
-      ).map((t) => t.name),
+      (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map(
+        (t) => t.name,
+      ),
     );
     if (!['session', 'message', 'part'].every((t) => tables.has(t)))
       return { kind: 'skip', reason: 'not an opencode database (no session, message and part tables)' };
