@@ -13,4 +13,6 @@ export const opencodeImporter: HarnessImporter = {
   map: mapOpencode,
   // A database is not a file appended to: every change is read whole (one snapshot) and compared.
   incremental: () => Promise.resolve(undefined),
+  // Until a checkpoint, opencode's writes reach only `opencode.db-wal`.
+  companionChangesUnit: true,
 };

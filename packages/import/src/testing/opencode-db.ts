@@ -55,25 +55,33 @@ export function restoreOpencodeDb(dump: OpencodeDump, file: string, limit?: { me
     // The dump leaves out `project`, which `session` references.
     db.pragma('foreign_keys = OFF');
     for (const table of DUMPED_TABLES) db.exec(dump.schema[table]!);
-    const messages = (dump.rows.message ?? []).slice(0, limit?.messages);
-    const kept = new Set(messages.map((m) => m.id));
-    const rows: Record<string, readonly Record<string, unknown>[]> = {
-      session: dump.rows.session ?? [],
-      message: messages,
-      part: (dump.rows.part ?? []).filter((p) => limit === undefined || kept.has(p.message_id)),
-    };
     db.transaction(() => {
-      for (const table of DUMPED_TABLES)
-        for (const row of rows[table]!) {
-          const columns = Object.keys(row);
-          db.prepare(
-            `INSERT INTO ${table} (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
-          ).run(...columns.map((c) => row[c]));
-        }
+      for (const row of dump.rows.session ?? []) insert(db, 'session', row);
     })();
+    appendMessages(db, dump, 0, limit?.messages);
   } finally {
     db.close();
   }
+}
+
+/**
+ * Writes the dump's messages `from` (inclusive) to `to` (exclusive) with their parts into an open
+ * database, one transaction per message, as opencode commits them.
+ */
+export function appendMessages(db: Database.Database, dump: OpencodeDump, from: number, to?: number): void {
+  const parts = dump.rows.part ?? [];
+  for (const message of (dump.rows.message ?? []).slice(from, to))
+    db.transaction(() => {
+      insert(db, 'message', message);
+      for (const part of parts) if (part.message_id === message.id) insert(db, 'part', part);
+    })();
+}
+
+function insert(db: Database.Database, table: string, row: Record<string, unknown>): void {
+  const columns = Object.keys(row);
+  db.prepare(
+    `INSERT INTO ${table} (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
+  ).run(...columns.map((c) => row[c]));
 }
 
 export function readDump(file: string): OpencodeDump {
