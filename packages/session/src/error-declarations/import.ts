@@ -7,8 +7,8 @@ import { defineErrors } from '../define-errors.js';
 export const IMPORT_ERRORS = defineErrors('import', {
   /** The source folder does not exist or is not a folder. */
   IMPORT_SOURCE_NOT_FOUND: { meaning: 'The import source folder does not exist.' },
-  /** The harness name is not one of `claude-code`, `codex`, `gemini`. */
-  IMPORT_HARNESS_UNKNOWN: { meaning: 'The harness name is not claude-code, codex or gemini.' },
+  /** The harness name is not one of `claude-code`, `codex`, `gemini`, `opencode`. */
+  IMPORT_HARNESS_UNKNOWN: { meaning: 'The harness name is not claude-code, codex, gemini or opencode.' },
   /** The import ledger could not be written (the data folder is not writable). */
   IMPORT_LEDGER_WRITE_FAILED: { meaning: 'The import ledger could not be written.' },
 });
