@@ -109,7 +109,7 @@ describe('strand CLI (--json and exit codes)', () => {
     expect(strand('search', 'persistence', '--data', data, '--cwd', '/no/such/project').stdout).toContain(
       'No matches.',
     );
-    expect(strand('search', 'persistence', '--data', data, '--harness', 'opencode').code).not.toBe(0);
+    expect(strand('search', 'persistence', '--data', data, '--harness', 'no-such-harness').code).not.toBe(0);
   });
 
   it('serve --json prints its loopback URLs and stops cleanly on SIGINT', async () => {

@@ -142,7 +142,7 @@ describe('session.search through the runtime', () => {
 
   it('refuses an unknown harness or an empty project folder as invalid params', async () => {
     for (const params of [
-      { query: 'x', harness: 'opencode' },
+      { query: 'x', harness: 'no-such-harness' },
       { query: 'x', cwd: '' },
     ]) {
       const reply = await client.request('session.search', params);

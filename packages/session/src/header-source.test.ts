@@ -18,7 +18,7 @@ describe('header source', () => {
 
   it.each([
     ['not an object', 'claude-code'],
-    ['an unknown harness', { harness: 'opencode', sourceId: 'x' }],
+    ['an unknown harness', { harness: 'no-such-harness', sourceId: 'x' }],
     ['an empty sourceId', { harness: 'gemini', sourceId: '' }],
     ['a non-string sourceId', { harness: 'gemini', sourceId: 7 }],
     ['an overlong sourceId', { harness: 'gemini', sourceId: 'x'.repeat(257) }],
