@@ -14,14 +14,19 @@ const SQLITE_MAGIC = 'SQLite format 3\u0000';
  */
 export async function peekOpencode(unit: SourceUnit): Promise<Peek> {
   const head = Buffer.alloc(16);
-  const handle = await fsp.open(unit.file, 'r');
+  let bytesRead: number;
   try {
-    const { bytesRead } = await handle.read(head, 0, 16, 0);
-    if (bytesRead < 16 || head.toString('latin1') !== SQLITE_MAGIC)
-      return { kind: 'skip', reason: 'not an opencode database (not SQLite)' };
-  } finally {
-    await handle.close();
+    const handle = await fsp.open(unit.file, 'r');
+    try {
+      ({ bytesRead } = await handle.read(head, 0, 16, 0));
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    return { kind: 'fail', reason: `cannot read the database: ${(error as Error).message}` };
   }
+  if (bytesRead < 16 || head.toString('latin1') !== SQLITE_MAGIC)
+    return { kind: 'skip', reason: 'not an opencode database (not SQLite)' };
   let db: Database.Database | undefined;
   try {
     db = new Database(unit.file, { readonly: true, fileMustExist: true, timeout: 2000 });
