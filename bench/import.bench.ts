@@ -8,7 +8,8 @@
  *
  * Every other harness with a generator here is measured the same way on a corpus of the same
  * size (`importMBpsByHarness`, `reimportRatioByHarness` in the last line): pi (`pi-corpus.ts`),
- * aider (a tree of projects, each with its `.aider.chat.history.md`: `aider-corpus.ts`).
+ * aider (a tree of projects, each with its `.aider.chat.history.md`: `aider-corpus.ts`), opencode
+ * (one SQLite database: `opencode-corpus.ts`).
  * `--harness=pi` (a comma list) measures only those; `claude-code` is the headline figure.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,6 +19,7 @@ import { importTranscripts } from '@strand/import';
 import { mulberry32, type Rng } from '@strand/workload';
 import { line, round, timeIt } from './bench-util.js';
 import { generateAiderCorpus } from './aider-corpus.js';
+import { generateOpencodeCorpus } from './opencode-corpus.js';
 import { generatePiCorpus } from './pi-corpus.js';
 
 const targetMB = Number(
@@ -34,6 +36,12 @@ const measured = (harness: string): boolean =>
 const OTHER_HARNESSES = [
   { harness: 'pi', generate: generatePiCorpus },
   { harness: 'aider', generate: generateAiderCorpus },
+  // A database, not a file per session: its rate is of the database's bytes.
+  {
+    harness: 'opencode',
+    generate: (root: string, bytes: number) =>
+      generateOpencodeCorpus(root, bytes, mulberry32(20_261_204), words),
+  },
 ] as const;
 
 const WORDS =

@@ -18,6 +18,7 @@ import {
   filesUnder,
   geminiScenarios,
   piScenarios,
+  opencodeScenarios,
   installHarness,
   installedVersion,
   PINS,
@@ -34,6 +35,7 @@ const SCENARIOS: Record<BedHarness, readonly ScenarioDefinition[]> = {
   codex: codexScenarios,
   gemini: geminiScenarios,
   pi: piScenarios,
+  opencode: opencodeScenarios,
 };
 
 const args = process.argv.slice(2);

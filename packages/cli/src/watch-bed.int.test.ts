@@ -9,6 +9,7 @@ import {
   DRIVERS,
   geminiScenarios,
   piScenarios,
+  opencodeScenarios,
   openWorkspace,
   runScenario,
   type BedHarness,
@@ -33,6 +34,7 @@ const SCENARIOS: Readonly<Record<BedHarness, readonly ScenarioDefinition[]>> = {
   codex: codexScenarios,
   gemini: geminiScenarios,
   pi: piScenarios,
+  opencode: opencodeScenarios,
 };
 
 let hosts: StrandProcess[] = [];

@@ -27,6 +27,7 @@ export { claudeScenarios } from './scenarios/claude-code.js';
 export { codexScenarios } from './scenarios/codex.js';
 export { geminiScenarios } from './scenarios/gemini.js';
 export { piScenarios } from './scenarios/pi.js';
+export { opencodeScenarios } from './scenarios/opencode.js';
 export {
   DOT_PNG,
   runScenario,

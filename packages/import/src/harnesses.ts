@@ -4,6 +4,7 @@ import { codexImporter } from './codex/codex-importer.js';
 import { ImportError } from './errors.js';
 import { geminiImporter } from './gemini/gemini-importer.js';
 import { piImporter } from './pi/pi-importer.js';
+import { opencodeImporter } from './opencode/opencode-importer.js';
 import type { HarnessImporter } from './run/harness-importer.js';
 import { IMPORT_HARNESSES, isHarness, type Harness } from './types.js';
 
@@ -13,6 +14,7 @@ const IMPORTERS: Readonly<Record<Harness, HarnessImporter>> = {
   gemini: geminiImporter,
   pi: piImporter,
   aider: aiderImporter,
+  opencode: opencodeImporter,
 };
 
 export function importerFor(harness: string): HarnessImporter {

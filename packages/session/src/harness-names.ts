@@ -33,6 +33,7 @@ export const HARNESS_LABELS: Readonly<Record<string, string>> = Object.freeze({
   gemini: 'Gemini CLI',
   pi: 'pi',
   aider: 'Aider',
+  opencode: 'opencode',
 });
 
 /** The harnesses filter menus and CLI choices offer, Strand first. */

@@ -32,7 +32,7 @@ export function importCommand(): Command {
     .addArgument(new Argument('<harness>', 'the harness that wrote them').choices(IMPORT_HARNESSES))
     .argument(
       '[dir]',
-      'folder to read (default: ~/.claude/projects, ~/.codex/sessions, ~/.gemini/tmp or ~/.pi/agent/sessions; aider has none: name a project or a folder of projects)',
+      'folder to read (default: ~/.claude/projects, ~/.codex/sessions, ~/.gemini/tmp, ~/.pi/agent/sessions or ~/.local/share/opencode; aider has none: name a project or a folder of projects)',
     )
     .option('--data <dir>', 'data folder', '.strand-data')
     .option(

@@ -267,6 +267,85 @@ export const pi: HarnessDriver = {
   },
 };
 
+/**
+ * opencode (`opencode run`): a custom provider in `$HOME/.config/opencode/opencode.json` — the
+ * bundled `@ai-sdk/openai-compatible` with `options.baseURL` at the endpoint (OpenAI Chat
+ * Completions, SSE) and one model declared with tool calls and attachments. The model catalog
+ * is not fetched (`OPENCODE_DISABLE_MODELS_FETCH`), nor an update (`autoupdate: false`). Tools
+ * run without asking (`--auto`, the scratch workspace only). Sessions in
+ * `$HOME/.local/share/opencode/opencode.db` (SQLite, WAL).
+ */
+export const opencode: HarnessDriver = {
+  harness: 'opencode',
+  model: 'bed-model',
+  transcriptRoot: (ws) => path.join(ws.home, '.local', 'share', 'opencode'),
+  async prepare(ws, endpoint) {
+    const dir = path.join(ws.home, '.config', 'opencode');
+    await mkdir(dir, { recursive: true });
+    await writeFile(
+      path.join(dir, 'opencode.json'),
+      JSON.stringify(
+        {
+          $schema: 'https://opencode.ai/config.json',
+          autoupdate: false,
+          share: 'disabled',
+          model: `bed/${this.model ?? ''}`,
+          small_model: `bed/${this.model ?? ''}`,
+          provider: {
+            bed: {
+              npm: '@ai-sdk/openai-compatible',
+              name: 'Strand harness bed',
+              options: { baseURL: `${endpoint.url}/v1`, apiKey: 'bed-offline' },
+              models: {
+                [this.model ?? '']: {
+                  name: 'Bed model',
+                  tool_call: true,
+                  attachment: true,
+                  modalities: { input: ['text', 'image'], output: ['text'] },
+                  limit: { context: 200_000, output: 32_000 },
+                },
+              },
+            },
+          },
+        },
+        null,
+        2,
+      ),
+    );
+  },
+  async prompt(installed, ws, _endpoint, options) {
+    refuseAlso(this.harness, options);
+    const env = {
+      ...baseEnv(ws.home),
+      OPENCODE_DISABLE_MODELS_FETCH: '1',
+      OPENCODE_DISABLE_AUTOUPDATE: '1',
+    };
+    const args = [
+      'run',
+      '--format',
+      'json',
+      '--auto',
+      // `latest`: the run to resume printed no id (stopped before its first event), so `--continue`.
+      ...(options.resume === undefined
+        ? []
+        : options.resume === 'latest'
+          ? ['--continue']
+          : ['--session', options.resume]),
+      ...(options.images ?? []).flatMap((image) => ['--file', image]),
+      ...(options.args ?? []),
+    ];
+    const run = await runHarness(installed, {
+      args,
+      cwd: ws.cwd,
+      env,
+      // On stdin, as a pipe gives it: `run` quotes every argument that holds a space.
+      stdin: options.text,
+      ...(options.interruptWhen === undefined ? {} : { interruptWhen: options.interruptWhen }),
+    });
+    return { ...run, sessionId: sessionIdIn(run.stdout, 'sessionID') ?? options.resume };
+  },
+};
+
 function refuseAlso(harness: BedHarness, options: PromptOptions): void {
   if ((options.also ?? []).length > 0)
     throw new Error(`${harness} takes one prompt per headless run: resume the session for the next`);
@@ -277,6 +356,7 @@ export const DRIVERS: Readonly<Record<BedHarness, HarnessDriver>> = {
   codex,
   gemini,
   pi,
+  opencode,
 };
 
 /** Every file under a folder (the transcripts a run wrote), relative paths, sorted. */

@@ -115,6 +115,13 @@ function launcherOf(pin: HarnessPin, prefix: string): InstalledHarness {
           command: node,
           args: [path.join(modules, '@mariozechner', 'pi-coding-agent', 'dist', 'cli.js')],
         };
+      case 'opencode':
+        // `bin/opencode.exe` is a placeholder its postinstall replaces; the platform package's
+        // binary (a Bun executable) runs as it is.
+        return {
+          command: path.join(modules, `opencode-${process.platform}-${process.arch}`, 'bin', 'opencode'),
+          args: [],
+        };
     }
   };
   return { pin, prefix, ...of(pin.harness) };

@@ -223,6 +223,11 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
   };
 
   const ingestFile = async (file: string, owner: Watched): Promise<void> => {
+    if (owner.importer.companionChangesUnit === true) {
+      // A write that reached only a database's WAL: the database is what changed.
+      const unit = await unitWithCompanion(owner, file);
+      if (unit !== undefined) file = unit.file;
+    }
     const stat = await fsp.stat(file).catch(() => undefined);
     if (stat === undefined) {
       follows.delete(file);
@@ -486,6 +491,12 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
       await saveLedger();
     },
   };
+}
+
+/** The unit in `file`'s folder that has `file` as a companion, if any. */
+async function unitWithCompanion(owner: Watched, file: string): Promise<SourceUnit | undefined> {
+  const units = await owner.importer.discover(path.dirname(file)).catch(() => []);
+  return units.find((u) => u.companions.includes(file));
 }
 
 /** The file as a unit of its harness (with its companions), or undefined when it is not a candidate. */

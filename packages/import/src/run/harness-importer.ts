@@ -65,4 +65,10 @@ export interface HarnessImporter {
    * read from an offset (a compressed rollout, a whole-JSON chat): such a file is mapped whole.
    */
   incremental(unit: SourceUnit, peek: SessionPeek): Promise<TranscriptFold | undefined>;
+  /**
+   * Live ingest: a change of a unit's companion is a change of the unit. Set where a write may
+   * reach only a companion (a SQLite database's `-wal`, until a checkpoint moves it into the
+   * database file); a transcript's companions (a subagent's `.meta.json`) are read with it anyway.
+   */
+  readonly companionChangesUnit?: boolean;
 }

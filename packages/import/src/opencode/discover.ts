@@ -1,0 +1,25 @@
+import path from 'node:path';
+import { discoverFiles } from '../run/discover-files.js';
+import type { SourceUnit } from '../run/harness-importer.js';
+
+// Folders beside the database that hold no sessions: logs, cloned references, file snapshots (a
+// git store of the person's files), tool output spills, and the ≤ 1.0 JSON `storage/` (not read).
+const NOT_SESSIONS = new Set(['log', 'repos', 'snapshot', 'tool-output', 'bin', 'storage', 'plans']);
+
+/**
+ * opencode's SQLite databases (`opencode.db`, `opencode-<channel>.db` for other release channels,
+ * any `*.db` the peek recognises by its tables). Each database is one unit holding many sessions;
+ * its `-wal` is a companion, so the ledger sees a write that only reached the WAL as a change (the
+ * database file itself may keep its size and mtime until a checkpoint).
+ */
+export async function discoverOpencode(root: string): Promise<SourceUnit[]> {
+  const files = await discoverFiles(
+    root,
+    (name) => name.endsWith('.db'),
+    (name) => NOT_SESSIONS.has(name),
+  );
+  return files.map(({ file, siblings }) => {
+    const wal = `${path.basename(file)}-wal`;
+    return { file, companions: siblings.has(wal) ? [path.join(path.dirname(file), wal)] : [] };
+  });
+}
