@@ -41,8 +41,15 @@ describe('aider chat histories (synthetic, written as aider/io.py writes them)',
     const summary = await aider();
     // webapp: sessions 0, 1 and 3 (2 only started and quit); tools/cli: 0 and 1.
     expect(summary).toMatchObject({ imported: 5, failed: 0, skipped: 0, reports: [] });
-    expect(summary.ignored).toEqual({ cost: 1, interrupt: 1, 'blank prompt': 1 });
+    expect(summary.ignored).toEqual({ interrupt: 1, 'blank prompt': 1 });
     const store = await readStore(ws.data);
+    // Aider's own running cost of each session (`$… session`, on the Tokens line or the line
+    // after it) is the harness's figure, kept beside Strand's: one session/cost per statement.
+    const costs = (id: string) => dataOf<{ usd: number }>(store.get(id)!, 'session/cost').map((c) => c.usd);
+    expect(costs(idOf(`webapp/${HISTORY}`, 0))).toEqual([0.02, 0.02, 0.03]);
+    expect(costs(idOf(`tools/cli/${HISTORY}`, 0)).concat(costs(idOf(`tools/cli/${HISTORY}`, 1)))).toEqual([
+      0.000123,
+    ]);
     expect([...store.keys()].sort()).toEqual(
       [
         idOf(`webapp/${HISTORY}`, 0),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyLine, modelLine, providerOf, replyText, tokensUsage } from './history-lines.js';
+import { classifyLine, modelLine, providerOf, replyText, sessionCost, tokensUsage } from './history-lines.js';
 
 describe('aider history lines', () => {
   it('tells start, prompt, status, blank and reply lines apart, and whether aider marked them', () => {
@@ -25,6 +25,16 @@ describe('aider history lines', () => {
     expect(classifyLine('>quoted')).toEqual({ kind: 'text', text: '>quoted' });
     expect(classifyLine('   ')).toEqual({ kind: 'blank' });
     expect(classifyLine('##### five')).toEqual({ kind: 'text', text: '##### five' });
+  });
+
+  it("reads the session's running cost aider states after a reply, on the Tokens line or its own", () => {
+    expect(sessionCost('Tokens: 9.7k sent, 85 received. Cost: $0.01 message, $0.03 session.')).toBe(0.03);
+    expect(sessionCost('Cost: $0.02 message, $1,204.50 session.')).toBe(1204.5);
+    expect(sessionCost('Tokens: 1,234 sent, 56 received. Cost: $0.000123 request, $0.05 session.')).toBe(
+      0.05,
+    );
+    expect(sessionCost('Tokens: 12k sent, 1.2k cache write, 3.4k cache hit, 518 received.')).toBeUndefined();
+    expect(sessionCost('Cost: lots')).toBeUndefined();
   });
 
   it('reads every Tokens line shape aider wrote: rounded, with cache counts, 0.46 separators', () => {

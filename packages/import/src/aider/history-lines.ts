@@ -77,6 +77,20 @@ export function tokensUsage(status: string): Usage | undefined {
   });
 }
 
+const SESSION_COST = /Cost: \$([\d.,]+) (?:message|request), \$([\d.,]+) session\./;
+
+/**
+ * The session's running cost aider reports after a reply (`Cost: $0.02 message, $0.04 session.`,
+ * at the end of the `Tokens:` line or on a line of its own): what it spent since it started, in
+ * USD, as it priced it.
+ */
+export function sessionCost(status: string): number | undefined {
+  const m = SESSION_COST.exec(status);
+  if (m === null) return undefined;
+  const usd = Number(m[2]!.replaceAll(',', ''));
+  return Number.isFinite(usd) ? usd : undefined;
+}
+
 function tokenCount(text: string): number {
   const suffix = text.at(-1)!.toLowerCase();
   const scale = suffix === 'k' ? 1_000 : suffix === 'm' ? 1_000_000 : 1;

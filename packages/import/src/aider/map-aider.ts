@@ -5,7 +5,7 @@ import { mapWholeFile, type TranscriptFold } from '../mapping/transcript-fold.js
 import type { Usage } from '../mapping/usage.js';
 import type { SessionPeek, SourceUnit } from '../run/harness-importer.js';
 import type { LineReadEnd, SourceLine } from '../source/line-reader.js';
-import { classifyLine, modelLine, providerOf, replyText, tokensUsage } from './history-lines.js';
+import { classifyLine, modelLine, providerOf, replyText, sessionCost, tokensUsage } from './history-lines.js';
 import { aiderId, type AiderFacts } from './peek.js';
 
 /** Slash commands whose text is sent to the model as the prompt (aider/commands.py). */
@@ -89,6 +89,12 @@ function foldAider(unit: SourceUnit, peek: SessionPeek): TranscriptFold {
     s.interrupted = false;
   };
 
+  /** Aider's running cost of the session, where the line states it: the harness's own figure. */
+  const reportCost = (s: AiderSession, text: string): void => {
+    const usd = sessionCost(text);
+    if (usd !== undefined) s.builder.reportedCost(usd, undefined, s.time);
+  };
+
   const closeReply = (s: AiderSession, tokens: Usage | undefined): void => {
     const text = replyText(reply ?? []);
     reply = undefined;
@@ -110,6 +116,7 @@ function foldAider(unit: SourceUnit, peek: SessionPeek): TranscriptFold {
     const tokens = tokensUsage(text);
     if (tokens !== undefined) {
       closeReply(s, tokens);
+      reportCost(s, text);
       afterTokens = true;
       return;
     }
@@ -192,7 +199,7 @@ function foldAider(unit: SourceUnit, peek: SessionPeek): TranscriptFold {
     else if (c.kind === 'status' && own) status(s, c.text);
     else if (c.kind !== 'blank') {
       // Both cache counts make aider put `Cost: …` on a line of its own, without the `> `.
-      if (wasAfterTokens && COST_CONTINUATION.test(line.text)) reports.ignore('cost');
+      if (wasAfterTokens && COST_CONTINUATION.test(line.text)) reportCost(s, line.text);
       else reply = [line.text];
     }
     return Promise.resolve();
