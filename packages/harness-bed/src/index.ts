@@ -26,6 +26,7 @@ export { PINS, pinOf, type BedHarness, type HarnessPin } from './pins.js';
 export { claudeScenarios } from './scenarios/claude-code.js';
 export { codexScenarios } from './scenarios/codex.js';
 export { geminiScenarios } from './scenarios/gemini.js';
+export { qwenScenarios } from './scenarios/qwen.js';
 export {
   DOT_PNG,
   runScenario,

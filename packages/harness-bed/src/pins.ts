@@ -3,7 +3,7 @@
  * tested on. Raising a pin is a change like any other: run `npm run bed:latest` first to see
  * what the newer version writes that the importers do not know yet.
  */
-export type BedHarness = 'claude-code' | 'codex' | 'gemini';
+export type BedHarness = 'claude-code' | 'codex' | 'gemini' | 'qwen';
 
 export interface HarnessPin {
   readonly harness: BedHarness;
@@ -16,6 +16,7 @@ export const PINS: readonly HarnessPin[] = [
   { harness: 'claude-code', package: '@anthropic-ai/claude-code', version: '2.1.328' },
   { harness: 'codex', package: '@openai/codex', version: '0.169.0' },
   { harness: 'gemini', package: '@google/gemini-cli', version: '0.61.0' },
+  { harness: 'qwen', package: '@qwen-code/qwen-code', version: '0.24.4' },
 ];
 
 export function pinOf(harness: BedHarness): HarnessPin {

@@ -110,6 +110,8 @@ function launcherOf(pin: HarnessPin, prefix: string): InstalledHarness {
         return { command: node, args: [path.join(modules, '@openai', 'codex', 'bin', 'codex.js')] };
       case 'gemini':
         return { command: node, args: [path.join(modules, '@google', 'gemini-cli', 'bundle', 'gemini.js')] };
+      case 'qwen':
+        return { command: node, args: [path.join(modules, '@qwen-code', 'qwen-code', 'cli-entry.js')] };
     }
   };
   return { pin, prefix, ...of(pin.harness) };

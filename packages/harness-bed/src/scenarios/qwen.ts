@@ -1,0 +1,159 @@
+import path from 'node:path';
+import { dialogue, toolOutputs, userText } from '../dialogue.js';
+import type { BedAnswer, BedRequest } from '../wire/conversation.js';
+import { DOT_PNG, SUBTASK, type ScenarioDefinition } from './scenario.js';
+
+/**
+ * Qwen Code's scenarios. Each prompt is one `qwen -p` (a later one `--resume`), with `--yolo` so
+ * tools run for real in the scratch workspace.
+ */
+
+const shell = (command: string): BedAnswer => ({
+  toolCalls: [{ name: 'run_shell_command', input: { command, is_background: false } }],
+});
+
+const classify = (r: BedRequest): string => {
+  if (r.jsonSchema !== undefined) return 'structured';
+  const text = userText(r);
+  return text.includes(SUBTASK) && !text.includes('Please delegate') ? 'child' : 'main';
+};
+
+export const qwenScenarios: readonly ScenarioDefinition[] = [
+  {
+    name: 'multi-turn',
+    prompts: {
+      main: [{ text: 'Please say hello.' }, { text: 'Please say goodbye.' }, { text: 'Please say thanks.' }],
+    },
+    script: () =>
+      dialogue({
+        threads: { main: [{ text: 'Hello there!' }, { text: 'Goodbye.' }, { text: 'Thank you!' }] },
+      }),
+    async steps(bed) {
+      const first = await bed.prompt({ text: 'Please say hello.' });
+      await bed.prompt({ text: 'Please say goodbye.', resume: first.sessionId! });
+      await bed.prompt({ text: 'Please say thanks.', resume: first.sessionId! });
+    },
+  },
+  {
+    name: 'tool-calls',
+    prompts: { main: [{ text: 'Please write notes.txt, fix it, and show it.' }] },
+    script: (ws) => {
+      const file = path.join(ws.cwd, 'notes.txt');
+      return dialogue({
+        threads: {
+          main: [
+            {
+              text: 'I will write the file.',
+              toolCalls: [{ name: 'write_file', input: { file_path: file, content: 'one\ntwo\n' } }],
+            },
+            {
+              toolCalls: [
+                { name: 'edit', input: { file_path: file, old_string: 'two', new_string: 'three' } },
+              ],
+            },
+            shell('cat notes.txt'),
+            (r) => ({ text: `The file now reads: ${toolOutputs(r).at(-1) ?? ''}` }),
+          ],
+        },
+      });
+    },
+    async steps(bed) {
+      await bed.prompt({ text: 'Please write notes.txt, fix it, and show it.' });
+    },
+  },
+  {
+    name: 'image',
+    prompts: {
+      main: [
+        {
+          text: 'What is in this picture? @dot.png',
+          seen: (t) => t.trim() === 'What is in this picture? @dot.png',
+        },
+      ],
+    },
+    files: { 'dot.png': DOT_PNG },
+    script: () => dialogue({ threads: { main: [{ text: 'A single dot.' }] } }),
+    async steps(bed) {
+      // A model Qwen Code knows takes images (`qwen3-vl-*`): for a text-only one it sends a
+      // notice in the image's place.
+      await bed.prompt({ text: 'What is in this picture?', images: ['dot.png'], args: ['-m', 'qwen3-vl-plus'] });
+    },
+  },
+  {
+    name: 'subagent',
+    prompts: { main: [{ text: 'Please delegate the file count.' }], child: [{ text: SUBTASK }] },
+    files: { 'a.txt': 'a\n', 'b.txt': 'b\n' },
+    script: () =>
+      dialogue({
+        classify,
+        threads: {
+          main: [
+            {
+              toolCalls: [
+                {
+                  name: 'agent',
+                  input: { description: 'Count files', prompt: SUBTASK, subagent_type: 'general-purpose' },
+                },
+              ],
+            },
+            { text: 'The subagent counted the files.' },
+          ],
+          child: [shell('ls | wc -l'), { text: 'There are 2 files.' }],
+        },
+      }),
+    async steps(bed) {
+      await bed.prompt({ text: 'Please delegate the file count.' });
+    },
+  },
+  {
+    name: 'slash-command',
+    prompts: { main: [{ text: '/greet Ada', seen: (t) => t.trim() === 'Say hello to Ada politely.' }] },
+    files: {
+      '.qwen/commands/greet.toml': 'description = "Greet someone"\nprompt = "Say hello to {{args}} politely."\n',
+    },
+    script: () => dialogue({ threads: { main: [{ text: 'Hello, Ada. How do you do?' }] } }),
+    async steps(bed) {
+      await bed.prompt({ text: '/greet Ada' });
+    },
+  },
+  {
+    name: 'interrupt',
+    prompts: { main: [{ text: 'Please tell a long story.' }, { text: 'Please just say hi.' }] },
+    script: () =>
+      dialogue({
+        threads: {
+          main: [
+            { text: 'Once upon a time, in a land far away, there lived', pieces: 4, hold: true },
+            { text: 'Hi.' },
+          ],
+        },
+      }),
+    async steps(bed) {
+      const first = await bed.prompt({
+        text: 'Please tell a long story.',
+        interruptWhen: bed.endpoint.held(),
+        allowFailure: true,
+      });
+      await bed.prompt({ text: 'Please just say hi.', resume: first.sessionId! });
+    },
+  },
+  {
+    name: 'resume',
+    prompts: { main: [{ text: 'Please print the date.' }, { text: 'Please print it again.' }] },
+    script: () =>
+      dialogue({
+        threads: {
+          main: [
+            shell('echo 2026-12-02'),
+            { text: 'It is 2026-12-02.' },
+            shell('echo 2026-12-02'),
+            { text: 'Still 2026-12-02.' },
+          ],
+        },
+      }),
+    async steps(bed) {
+      const first = await bed.prompt({ text: 'Please print the date.' });
+      await bed.prompt({ text: 'Please print it again.', resume: first.sessionId! });
+    },
+  },
+];
