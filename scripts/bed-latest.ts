@@ -17,6 +17,7 @@ import {
   drift,
   filesUnder,
   geminiScenarios,
+  qwenScenarios,
   installHarness,
   installedVersion,
   PINS,
@@ -32,6 +33,7 @@ const SCENARIOS: Record<BedHarness, readonly ScenarioDefinition[]> = {
   'claude-code': claudeScenarios,
   codex: codexScenarios,
   gemini: geminiScenarios,
+  qwen: qwenScenarios,
 };
 
 const args = process.argv.slice(2);

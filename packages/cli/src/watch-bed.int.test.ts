@@ -8,6 +8,7 @@ import {
   codexScenarios,
   DRIVERS,
   geminiScenarios,
+  qwenScenarios,
   openWorkspace,
   runScenario,
   type BedHarness,
@@ -31,6 +32,7 @@ const SCENARIOS: Readonly<Record<BedHarness, readonly ScenarioDefinition[]>> = {
   'claude-code': claudeScenarios,
   codex: codexScenarios,
   gemini: geminiScenarios,
+  qwen: qwenScenarios,
 };
 
 let hosts: StrandProcess[] = [];

@@ -2,20 +2,22 @@ import { claudeCodeImporter } from './claude-code/claude-importer.js';
 import { codexImporter } from './codex/codex-importer.js';
 import { ImportError } from './errors.js';
 import { geminiImporter } from './gemini/gemini-importer.js';
+import { qwenImporter } from './qwen/qwen-importer.js';
 import type { HarnessImporter } from './run/harness-importer.js';
-import { isHarness, type Harness } from './types.js';
+import { IMPORT_HARNESSES, isHarness, type Harness } from './types.js';
 
 const IMPORTERS: Readonly<Record<Harness, HarnessImporter>> = {
   'claude-code': claudeCodeImporter,
   codex: codexImporter,
   gemini: geminiImporter,
+  qwen: qwenImporter,
 };
 
 export function importerFor(harness: string): HarnessImporter {
   if (!isHarness(harness))
     throw new ImportError(
       'IMPORT_HARNESS_UNKNOWN',
-      `unknown harness "${harness}" (expected claude-code, codex or gemini)`,
+      `unknown harness "${harness}" (expected ${IMPORT_HARNESSES.join(', ')})`,
     );
   return IMPORTERS[harness];
 }

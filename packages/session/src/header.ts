@@ -5,7 +5,7 @@ import { isSessionId, type SessionId } from './ids.js';
 import { isRecord } from './json-shape.js';
 
 /** The harnesses whose sessions Strand follows and imports (a header's `source.harness`). */
-export const SOURCE_HARNESSES = ['claude-code', 'codex', 'gemini'] as const;
+export const SOURCE_HARNESSES = ['claude-code', 'codex', 'gemini', 'qwen'] as const;
 export type SourceHarness = (typeof SOURCE_HARNESSES)[number];
 
 /** The header format version this build writes and the highest it reads. */

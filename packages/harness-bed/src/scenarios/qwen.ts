@@ -92,7 +92,14 @@ export const qwenScenarios: readonly ScenarioDefinition[] = [
               toolCalls: [
                 {
                   name: 'agent',
-                  input: { description: 'Count files', prompt: SUBTASK, subagent_type: 'general-purpose' },
+                  input: {
+                    description: 'Count files',
+                    prompt: SUBTASK,
+                    subagent_type: 'general-purpose',
+                    // Top-level agents run in the background by default; the result then comes back
+                    // as a notification and a further turn the script would have to answer.
+                    run_in_background: false,
+                  },
                 },
               ],
             },
@@ -134,7 +141,13 @@ export const qwenScenarios: readonly ScenarioDefinition[] = [
         interruptWhen: bed.endpoint.held(),
         allowFailure: true,
       });
-      await bed.prompt({ text: 'Please just say hi.', resume: first.sessionId! });
+      // An interrupted run prints no result (where the session id is): `--continue` resumes the
+      // folder's latest session.
+      await bed.prompt(
+        first.sessionId === undefined
+          ? { text: 'Please just say hi.', args: ['--continue'] }
+          : { text: 'Please just say hi.', resume: first.sessionId },
+      );
     },
   },
   {

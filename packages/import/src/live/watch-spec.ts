@@ -2,7 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ImportError } from '../errors.js';
 import { defaultSourceDir } from '../harnesses.js';
-import { isHarness } from '../types.js';
+import { IMPORT_HARNESSES, isHarness } from '../types.js';
 import type { WatchSpec } from './live-ingest.js';
 
 /**
@@ -17,7 +17,7 @@ export function parseWatchSpec(value: string, home: string = os.homedir()): Watc
   if (!isHarness(name))
     throw new ImportError(
       'IMPORT_HARNESS_UNKNOWN',
-      `--watch ${value}: unknown harness "${name}" (expected claude-code, codex or gemini)`,
+      `--watch ${value}: unknown harness "${name}" (expected ${IMPORT_HARNESSES.join(', ')})`,
     );
   return { harness: name, dir: dir === '' ? defaultSourceDir(name, home) : path.resolve(dir) };
 }

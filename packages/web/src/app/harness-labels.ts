@@ -10,6 +10,7 @@ export const HARNESS_LABELS: Readonly<Record<SearchHarness, string>> = {
   'claude-code': 'Claude Code',
   codex: 'Codex',
   gemini: 'Gemini CLI',
+  qwen: 'Qwen Code',
 };
 
 export const HARNESSES = Object.keys(HARNESS_LABELS) as SearchHarness[];
