@@ -12,8 +12,12 @@ const shell = (command: string): BedAnswer => ({
   toolCalls: [{ name: 'run_shell_command', input: { command, is_background: false } }],
 });
 
+/** Qwen Code asks for the history's summary in a request of its own, ending with this directive. */
+const isCompression = (r: BedRequest): boolean => userText(r).includes('produce the <state_snapshot> XML');
+
 const classify = (r: BedRequest): string => {
   if (r.jsonSchema !== undefined) return 'structured';
+  if (isCompression(r)) return 'compression';
   const text = userText(r);
   return text.includes(SUBTASK) && !text.includes('Please delegate') ? 'child' : 'main';
 };
@@ -121,6 +125,33 @@ export const qwenScenarios: readonly ScenarioDefinition[] = [
     script: () => dialogue({ threads: { main: [{ text: 'Hello, Ada. How do you do?' }] } }),
     async steps(bed) {
       await bed.prompt({ text: '/greet Ada' });
+    },
+  },
+  {
+    name: 'compaction',
+    prompts: { main: [{ text: 'Please say hello.' }, { text: 'Please go on.' }] },
+    script: () =>
+      dialogue({
+        classify,
+        utility: {
+          compression: {
+            text: '<analysis>Short.</analysis><state_snapshot>The person said hello.</state_snapshot>',
+            // Qwen Code counts the compressed history as the summary request's input (less 1,000):
+            // a small one would leave the context as full as before, a failed compression.
+            usage: { inputTokens: 980_000, outputTokens: 50 },
+          },
+        },
+        threads: {
+          main: [
+            // A context this full (of the model's 1M window) makes the next turn compress the history first.
+            { text: 'Hello!', usage: { inputTokens: 990_000, outputTokens: 5 } },
+            { text: 'Going on from the snapshot.' },
+          ],
+        },
+      }),
+    async steps(bed) {
+      const first = await bed.prompt({ text: 'Please say hello.' });
+      await bed.prompt({ text: 'Please go on.', resume: first.sessionId! });
     },
   },
   {

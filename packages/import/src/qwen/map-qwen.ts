@@ -186,7 +186,10 @@ export function foldQwen(unit: SourceUnit, peek: SessionPeek): TranscriptFold {
         const info = isRecord(payload.info) ? payload.info : {};
         const before = count(info.originalTokenCount);
         const after = count(info.newTokenCount);
-        builder.note(`[history compressed${before > 0 ? `: ${before} → ${after} tokens` : ''}]`, time);
+        // The marker, then the summary the model is given in the history's place.
+        const marker = `[history compressed${before > 0 ? `: ${before} → ${after} tokens` : ''}]`;
+        const summary = compressedSummary(payload.compressedHistory);
+        builder.note(summary === undefined ? marker : `${marker}\n\n${summary}`, time);
         return;
       }
       case 'slash_command':
@@ -242,6 +245,18 @@ export function foldQwen(unit: SourceUnit, peek: SessionPeek): TranscriptFold {
 }
 
 export { qwenAgentId };
+
+/** The text of the first user message of a compressed history (the `<state_snapshot>` summary). */
+function compressedSummary(history: unknown): string | undefined {
+  if (!Array.isArray(history)) return undefined;
+  const first = history.find((c) => isRecord(c) && c.role === 'user');
+  if (!isRecord(first) || !Array.isArray(first.parts)) return undefined;
+  const text = first.parts
+    .flatMap((p) => (isRecord(p) && typeof p.text === 'string' ? [p.text] : []))
+    .join('\n')
+    .trim();
+  return text.length === 0 ? undefined : text;
+}
 
 function partsOf(record: JsonRecord): unknown[] {
   const message = isRecord(record.message) ? record.message : undefined;

@@ -16,6 +16,8 @@ export const COMMITTED_FIXTURE_SETS: readonly { readonly harness: Harness; reado
   { harness: 'gemini', dir: 'gemini/fixtures/rewind' },
   { harness: 'gemini', dir: 'gemini/fixtures/a2a' },
   { harness: 'gemini', dir: 'gemini/fixtures/delegate' },
+  { harness: 'qwen', dir: 'qwen/fixtures/bed' },
+  { harness: 'qwen', dir: 'qwen/fixtures/damaged' },
 ];
 
 /** A discovered file that holds a session, as peeked, and the unit a run maps it as. */
