@@ -18,6 +18,9 @@ import {
  */
 const BED = path.join(PACKAGE_SRC, 'qwen', 'fixtures', 'bed');
 const DAMAGED = path.join(PACKAGE_SRC, 'qwen', 'fixtures', 'damaged');
+/** Written from Qwen Code 0.24.4's `ChatRecordingService`: records the bed's runs do not produce. */
+const SYNTHETIC = path.join(PACKAGE_SRC, 'qwen', 'fixtures', 'synthetic');
+const SYNTHETIC_SID = '5e5e5e5e-0000-4000-8000-000000000001';
 // The bed's endpoint reports 120 fresh input tokens, 40 cache reads and 12 output tokens per
 // response unless a scenario says otherwise; Qwen Code records them as `usageMetadata`.
 const BED_USAGE = { input: 120, cacheRead: 40, output: 12 };
@@ -144,6 +147,62 @@ describe('Qwen Code transcripts (written by the real CLI in the bed)', () => {
   it('a custom command is recorded as its expansion', async () => {
     const { main } = await importScenario('slash-command');
     expect(dataOf(main, 'user/message')).toEqual([{ content: 'Say hello to Ada politely.', author: 'human' }]);
+  });
+});
+
+describe('Qwen Code transcripts: records from its source', () => {
+  it('titles, slash commands, notifications, mid-turn messages, errors, thoughts and a rewind', async () => {
+    copyInto(SYNTHETIC, ws.source);
+    const summary = await importTranscripts({ harness: 'qwen', sourceDir: ws.source, dataDir: ws.data });
+    expect(summary).toMatchObject({ imported: 2, failed: 0, skipped: 0 });
+    expect(summary.reports).toEqual([
+      { file: expect.stringContaining(SYNTHETIC_SID), line: 12, kind: 'note', reason: expect.stringContaining('rewind') },
+    ]);
+    const store = await readStore(ws.data);
+    const main = store.get(`qwen-${SYNTHETIC_SID}`)!;
+    expect(importedLogViolations(main.events)).toEqual([]);
+    expect(dataOf(main, 'user/message')).toEqual([
+      { content: 'Make the header blue', author: 'human' },
+      { content: 'It is green now, not red', author: 'human' },
+      { content: '/stats', author: 'system' },
+      { content: '<task-notification>\n<status>completed</status>\n</task-notification>', author: 'system' },
+      // A rewind takes nothing back: a follower saw the rewound prompt.
+      { content: 'Undo that', author: 'human' },
+      { content: 'Make it green instead', author: 'human' },
+    ]);
+    // A message typed while a tool ran joins the open turn: three turns, not four.
+    expect(dataOf(main, 'turn/start')).toHaveLength(3);
+    const edit = JSON.stringify({ file_path: 'src/header.css', old_string: 'red', new_string: 'blue' });
+    expect(dataOf(main, 'assistant/message')).toEqual([
+      // Thought parts are not the reply. Thoughts counted apart from candidates (the total says
+      // so) are output spent reasoning; counted inside them, they are not added again.
+      {
+        content: 'Editing.',
+        toolCalls: [{ id: 't1', name: 'edit', arguments: edit }],
+        usage: { input: 400, cacheRead: 600, output: 70, reasoning: 20 },
+      },
+      { content: 'Done: the header is blue.', usage: { input: 200, cacheRead: 1000, output: 30, reasoning: 10 } },
+      { content: 'Green it is.', usage: { input: 100, cacheRead: 1200, output: 20 } },
+    ]);
+    expect(dataOf(main, 'tool/result')).toEqual([
+      { callId: 't1', content: 'old_string not found in src/header.css', isError: true },
+    ]);
+    // The first prompt, then each change of the custom title (re-anchored copies are not changes).
+    expect(dataOf<{ title: string }>(main, 'session/title').map((t) => t.title)).toEqual([
+      'Make the header blue',
+      'Header colours',
+      'Green header',
+    ]);
+    expect(summary.ignored).toMatchObject({ 'system:slash_command': 1 });
+  });
+
+  it('a parent_session record ahead of the messages makes the session a child of that one', async () => {
+    copyInto(SYNTHETIC, ws.source);
+    await importTranscripts({ harness: 'qwen', sourceDir: ws.source, dataDir: ws.data });
+    const child = (await readStore(ws.data)).get('qwen-5e5e5e5e-0000-4000-8000-000000000002')!;
+    expect(child.header).toMatchObject({ parentSession: `qwen-${SYNTHETIC_SID}`, origin: 'subagent' });
+    expect(child.events[0]).toMatchObject({ type: 'subagent/descriptor', data: { mode: 'one-shot' } });
+    expect(dataOf(child, 'user/message')).toEqual([{ content: 'Check the footer too', author: 'agent' }]);
   });
 });
 

@@ -18,6 +18,7 @@ export const COMMITTED_FIXTURE_SETS: readonly { readonly harness: Harness; reado
   { harness: 'gemini', dir: 'gemini/fixtures/delegate' },
   { harness: 'qwen', dir: 'qwen/fixtures/bed' },
   { harness: 'qwen', dir: 'qwen/fixtures/damaged' },
+  { harness: 'qwen', dir: 'qwen/fixtures/synthetic' },
 ];
 
 /** A discovered file that holds a session, as peeked, and the unit a run maps it as. */
