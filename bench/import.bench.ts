@@ -4,7 +4,8 @@
  * Import throughput on a generated Claude Code corpus (~200 MB of JSONL transcripts, some with
  * `subagents/` children and `.meta.json`), then a re-import with nothing changed. The corpus is
  * deterministic (seeded PRNG). Target: ≥ 40 MB/s of source; re-import ≤ 5% of the first import's
- * time. The last line is one JSON object with every figure.
+ * time. The last line is one JSON object with every figure. Then the same size of a generated
+ * Qwen Code corpus (`qwen-corpus.ts`): its first import's rate is `importMBpsByHarness.qwen`.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import path from 'node:path';
 import { importTranscripts } from '@strand/import';
 import { mulberry32, type Rng } from '@strand/workload';
 import { line, round, timeIt } from './bench-util.js';
+import { generateQwenCorpus } from './qwen-corpus.js';
 
 const targetMB = Number(
   /^--mb=(\d+)$/.exec(process.argv.find((a) => a.startsWith('--mb=')) ?? '')?.[1] ?? 200,
@@ -271,8 +273,11 @@ try {
     `${round(again.ms, 1)} ms (${round(reimportRatio * 100, 2)}% of the first import; target ≤ 5%)`,
   );
 
+  const qwen = await qwenImport(path.join(work, 'qwen'));
+
   console.log(
     JSON.stringify({
+      importMBpsByHarness: { 'claude-code': round(importMBps, 2), qwen: round(qwen.mbps, 2) },
       corpusMB: round(mb, 1),
       files: corpus.files,
       sessions,
@@ -287,4 +292,22 @@ try {
   );
 } finally {
   rmSync(work, { recursive: true, force: true });
+}
+
+/** The first import of a generated Qwen Code corpus of the same size: MB/s of source. */
+async function qwenImport(root: string): Promise<{ mbps: number }> {
+  const source = path.join(root, 'projects');
+  const data = path.join(root, 'data');
+  const { value: corpus } = await timeIt(() => generateQwenCorpus(source, targetMB * 1e6));
+  const mb = corpus.bytes / 1e6;
+  const run = await timeIt(() => importTranscripts({ harness: 'qwen', sourceDir: source, dataDir: data }));
+  if (run.value.failed > 0 || run.value.imported === 0 || run.value.reports.some((r) => r.kind !== 'note'))
+    throw new Error(`qwen import failed: ${JSON.stringify(run.value.reports.slice(0, 5))}`);
+  const mbps = mb / (run.ms / 1000);
+  line('qwen corpus', `${round(mb, 1)} MB in ${corpus.files} transcript files`);
+  line(
+    '  first import',
+    `${round(run.ms / 1000, 2)} s, ${round(mbps, 1)} MB/s of source (${run.value.imported} sessions)`,
+  );
+  return { mbps };
 }

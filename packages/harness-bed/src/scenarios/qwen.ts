@@ -80,7 +80,11 @@ export const qwenScenarios: readonly ScenarioDefinition[] = [
     async steps(bed) {
       // A model Qwen Code knows takes images (`qwen3-vl-*`): for a text-only one it sends a
       // notice in the image's place.
-      await bed.prompt({ text: 'What is in this picture?', images: ['dot.png'], args: ['-m', 'qwen3-vl-plus'] });
+      await bed.prompt({
+        text: 'What is in this picture?',
+        images: ['dot.png'],
+        args: ['-m', 'qwen3-vl-plus'],
+      });
     },
   },
   {
@@ -120,7 +124,8 @@ export const qwenScenarios: readonly ScenarioDefinition[] = [
     name: 'slash-command',
     prompts: { main: [{ text: '/greet Ada', seen: (t) => t.trim() === 'Say hello to Ada politely.' }] },
     files: {
-      '.qwen/commands/greet.toml': 'description = "Greet someone"\nprompt = "Say hello to {{args}} politely."\n',
+      '.qwen/commands/greet.toml':
+        'description = "Greet someone"\nprompt = "Say hello to {{args}} politely."\n',
     },
     script: () => dialogue({ threads: { main: [{ text: 'Hello, Ada. How do you do?' }] } }),
     async steps(bed) {

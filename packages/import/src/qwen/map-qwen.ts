@@ -11,7 +11,7 @@ import { usage, type Usage } from '../mapping/usage.js';
 import type { SessionPeek, SourceUnit } from '../run/harness-importer.js';
 import type { LineReadEnd, SourceLine } from '../source/line-reader.js';
 import { count, isRecord, parseLine, str, timeOf, type JsonRecord } from '../source/json-record.js';
-import { qwenAgentId, qwenMainId, type QwenFacts } from './peek.js';
+import { qwenMainId, type QwenFacts } from './peek.js';
 import { NOTICE_USER, QUIET_SYSTEM } from './records.js';
 
 // How Qwen Code frames the files a prompt names with `@` (as Gemini CLI does): its own text
@@ -199,7 +199,10 @@ export function foldQwen(unit: SourceUnit, peek: SessionPeek): TranscriptFold {
         else reports.ignore('system:slash_command');
         return;
       case 'rewind':
-        reports.note(line, 'rewind: the records it takes back are kept (an append-only log shows what was shown)');
+        reports.note(
+          line,
+          'rewind: the records it takes back are kept (an append-only log shows what was shown)',
+        );
         return;
       default:
         if (QUIET_SYSTEM.has(subtype)) {
@@ -211,7 +214,8 @@ export function foldQwen(unit: SourceUnit, peek: SessionPeek): TranscriptFold {
 
   const result = async (end: LineReadEnd): Promise<MappedFile> => {
     builder.finish();
-    if (!builder.hasConversation) return { kind: 'empty', reason: 'no conversation records', reports, hash: end.hash };
+    if (!builder.hasConversation)
+      return { kind: 'empty', reason: 'no conversation records', reports, hash: end.hash };
     const createdAt = firstTime ?? builder.events[0]?.time ?? 0;
     const header = {
       id: peek.primaryId,
@@ -244,12 +248,10 @@ export function foldQwen(unit: SourceUnit, peek: SessionPeek): TranscriptFold {
   return { feed, result };
 }
 
-export { qwenAgentId };
-
 /** The text of the first user message of a compressed history (the `<state_snapshot>` summary). */
 function compressedSummary(history: unknown): string | undefined {
   if (!Array.isArray(history)) return undefined;
-  const first = history.find((c) => isRecord(c) && c.role === 'user');
+  const first: unknown = (history as unknown[]).find((c) => isRecord(c) && c.role === 'user');
   if (!isRecord(first) || !Array.isArray(first.parts)) return undefined;
   const text = first.parts
     .flatMap((p) => (isRecord(p) && typeof p.text === 'string' ? [p.text] : []))
@@ -292,18 +294,25 @@ function textOf(blocks: readonly ContentBlock[]): string {
  * A tool's output: `functionResponse.response.output` (or `.error`), with images a tool returned
  * (`functionResponse.parts`, e.g. `read_file` of a picture); else the result's display text.
  */
-function resultContent(response: JsonRecord, result: JsonRecord, sink: AttachmentSink): string | readonly ContentBlock[] {
+function resultContent(
+  response: JsonRecord,
+  result: JsonRecord,
+  sink: AttachmentSink,
+): string | readonly ContentBlock[] {
   const blocks: ContentBlock[] = [];
   const body = response.response;
   if (isRecord(body)) {
     const value = body.output ?? body.error;
-    if (value !== undefined) blocks.push({ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value) });
+    if (value !== undefined)
+      blocks.push({ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value) });
     else if (Object.keys(body).length > 0) blocks.push({ type: 'text', text: JSON.stringify(body) });
   }
   if (Array.isArray(response.parts))
     for (const part of response.parts)
       if (isRecord(part) && isRecord(part.inlineData) && typeof part.inlineData.data === 'string')
-        blocks.push(sink.image(part.inlineData.data, str(part.inlineData.mimeType) ?? 'application/octet-stream'));
+        blocks.push(
+          sink.image(part.inlineData.data, str(part.inlineData.mimeType) ?? 'application/octet-stream'),
+        );
   if (blocks.length === 0 && typeof result.resultDisplay === 'string') return result.resultDisplay;
   return toContent(blocks);
 }

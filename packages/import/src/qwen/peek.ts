@@ -40,8 +40,17 @@ export async function peekQwen(unit: SourceUnit): Promise<Peek> {
     const record = parsed.record;
     const type = str(record.type);
     const sessionId = str(record.sessionId);
-    if (type === undefined || !RECORD_TYPES.has(type) || sessionId === undefined || str(record.uuid) === undefined)
-      return { kind: 'skip', reason: 'not a Qwen Code transcript (no uuid, sessionId and record type)', line: line.line };
+    if (
+      type === undefined ||
+      !RECORD_TYPES.has(type) ||
+      sessionId === undefined ||
+      str(record.uuid) === undefined
+    )
+      return {
+        kind: 'skip',
+        reason: 'not a Qwen Code transcript (no uuid, sessionId and record type)',
+        line: line.line,
+      };
     if (type === 'system' && record.subtype === 'parent_session' && isRecord(record.systemPayload))
       parentSessionId ??= str(record.systemPayload.parentSessionId);
     if (!isRecord(record.message)) continue;

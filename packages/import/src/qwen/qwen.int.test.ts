@@ -146,7 +146,9 @@ describe('Qwen Code transcripts (written by the real CLI in the bed)', () => {
 
   it('a custom command is recorded as its expansion', async () => {
     const { main } = await importScenario('slash-command');
-    expect(dataOf(main, 'user/message')).toEqual([{ content: 'Say hello to Ada politely.', author: 'human' }]);
+    expect(dataOf(main, 'user/message')).toEqual([
+      { content: 'Say hello to Ada politely.', author: 'human' },
+    ]);
   });
 });
 
@@ -156,7 +158,12 @@ describe('Qwen Code transcripts: records from its source', () => {
     const summary = await importTranscripts({ harness: 'qwen', sourceDir: ws.source, dataDir: ws.data });
     expect(summary).toMatchObject({ imported: 2, failed: 0, skipped: 0 });
     expect(summary.reports).toEqual([
-      { file: expect.stringContaining(SYNTHETIC_SID), line: 12, kind: 'note', reason: expect.stringContaining('rewind') },
+      {
+        file: expect.stringContaining(SYNTHETIC_SID),
+        line: 12,
+        kind: 'note',
+        reason: expect.stringContaining('rewind'),
+      },
     ]);
     const store = await readStore(ws.data);
     const main = store.get(`qwen-${SYNTHETIC_SID}`)!;
@@ -181,7 +188,10 @@ describe('Qwen Code transcripts: records from its source', () => {
         toolCalls: [{ id: 't1', name: 'edit', arguments: edit }],
         usage: { input: 400, cacheRead: 600, output: 70, reasoning: 20 },
       },
-      { content: 'Done: the header is blue.', usage: { input: 200, cacheRead: 1000, output: 30, reasoning: 10 } },
+      {
+        content: 'Done: the header is blue.',
+        usage: { input: 200, cacheRead: 1000, output: 30, reasoning: 10 },
+      },
       { content: 'Green it is.', usage: { input: 100, cacheRead: 1200, output: 20 } },
     ]);
     expect(dataOf(main, 'tool/result')).toEqual([
