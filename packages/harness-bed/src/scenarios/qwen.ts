@@ -147,15 +147,15 @@ export const qwenScenarios: readonly ScenarioDefinition[] = [
           },
         },
         threads: {
-          main: [
-            // A context this full (of the model's 1M window) makes the next turn compress the history first.
-            { text: 'Hello!', usage: { inputTokens: 990_000, outputTokens: 5 } },
-            { text: 'Going on from the snapshot.' },
-          ],
+          main: [{ text: 'Hello!' }, { text: 'Going on from the snapshot.' }],
         },
       }),
     async steps(bed) {
+      // `/compress` in a run of its own: an automatic compression runs after the turn's prompt is
+      // recorded, so the transcript has the prompt before the summary and the acknowledgement
+      // Qwen Code puts in the model's mouth, while the model is sent them after it.
       const first = await bed.prompt({ text: 'Please say hello.' });
+      await bed.prompt({ text: '/compress', resume: first.sessionId! });
       await bed.prompt({ text: 'Please go on.', resume: first.sessionId! });
     },
   },

@@ -186,10 +186,16 @@ export function foldQwen(unit: SourceUnit, peek: SessionPeek): TranscriptFold {
         const info = isRecord(payload.info) ? payload.info : {};
         const before = count(info.originalTokenCount);
         const after = count(info.newTokenCount);
-        // The marker, then the summary the model is given in the history's place.
+        // The marker, then the summary the model is given in the history's place, and the reply
+        // Qwen Code puts in the model's mouth after it ("Got it. Thanks for the additional
+        // context!"), which the model is then sent as its own.
         const marker = `[history compressed${before > 0 ? `: ${before} → ${after} tokens` : ''}]`;
-        const summary = compressedSummary(payload.compressedHistory);
+        const { summary, acknowledgement } = compressedOpening(payload.compressedHistory);
         builder.note(summary === undefined ? marker : `${marker}\n\n${summary}`, time);
+        if (acknowledgement !== undefined) {
+          builder.assistantText(acknowledgement, time);
+          builder.flushAssistant();
+        }
         return;
       }
       case 'slash_command':
@@ -248,13 +254,29 @@ export function foldQwen(unit: SourceUnit, peek: SessionPeek): TranscriptFold {
   return { feed, result };
 }
 
-/** The text of the first user message of a compressed history (the `<state_snapshot>` summary). */
-function compressedSummary(history: unknown): string | undefined {
-  if (!Array.isArray(history)) return undefined;
-  const first: unknown = (history as unknown[]).find((c) => isRecord(c) && c.role === 'user');
-  if (!isRecord(first) || !Array.isArray(first.parts)) return undefined;
-  const text = first.parts
-    .flatMap((p) => (isRecord(p) && typeof p.text === 'string' ? [p.text] : []))
+/**
+ * What a compression makes up: the first user message of the compressed history (the
+ * `<state_snapshot>` summary) and the model message right after it (the acknowledgement). What
+ * follows them restores files and images the conversation already held.
+ */
+function compressedOpening(history: unknown): { summary?: string; acknowledgement?: string } {
+  if (!Array.isArray(history)) return {};
+  const contents = history as unknown[];
+  const at = contents.findIndex((c) => isRecord(c) && c.role === 'user');
+  if (at < 0) return {};
+  const summary = textOfContent(contents[at]);
+  const next = contents[at + 1];
+  const acknowledgement = isRecord(next) && next.role === 'model' ? textOfContent(next) : undefined;
+  return {
+    ...(summary === undefined ? {} : { summary }),
+    ...(acknowledgement === undefined ? {} : { acknowledgement }),
+  };
+}
+
+function textOfContent(content: unknown): string | undefined {
+  if (!isRecord(content) || !Array.isArray(content.parts)) return undefined;
+  const text = (content.parts as unknown[])
+    .flatMap((p) => (isRecord(p) && typeof p.text === 'string' && p.thought !== true ? [p.text] : []))
     .join('\n')
     .trim();
   return text.length === 0 ? undefined : text;

@@ -131,13 +131,37 @@ describe('Qwen Code transcripts (written by the real CLI in the bed)', () => {
     ]);
   });
 
-  it('a compression is a system marker holding the summary the model goes on from', async () => {
+  it('a compression is a system marker with the summary, then the reply Qwen Code gives the model', async () => {
     const { main } = await importScenario('compaction');
-    const notes = dataOf<{ content: string; author: string }>(main, 'user/message').filter(
-      (m) => m.author === 'system',
+    expect(dataOf<{ content: string; author: string }>(main, 'user/message').map((m) => m.author)).toEqual([
+      'human',
+      'system',
+      'human',
+    ]);
+    const marker = dataOf<{ content: string }>(main, 'user/message')[1]!.content;
+    expect(marker).toMatch(
+      /^\[history compressed: 160 → 67 tokens\]\n\n<state_snapshot>The person said hello\./,
     );
-    expect(notes).toHaveLength(1);
-    expect(notes[0]!.content).toMatch(/^\[history compressed: 990064 → 11114 tokens\]\n\n<state_snapshot>/);
+    // `/compress` ran in a process of its own: the acknowledgement follows the marker, before the
+    // next prompt, as the model is sent it; it has no usage (no model answered it).
+    expect(dataOf(main, 'assistant/message')).toEqual([
+      { content: 'Hello!', usage: BED_USAGE },
+      { content: 'Got it. Thanks for the additional context!' },
+      { content: 'Going on from the snapshot.', usage: BED_USAGE },
+    ]);
+  });
+
+  it('an automatic compression runs after the turn’s prompt is recorded: the marker follows it', async () => {
+    const { main } = await importScenario('compaction-auto');
+    const messages = main.events.filter((e) => e.type === 'user/message' || e.type === 'assistant/message');
+    expect(messages.map((e) => (e.data as { content: string }).content.slice(0, 30))).toEqual([
+      'Please say hello.',
+      'Hello!',
+      'Please go on.',
+      '[history compressed: 990064 → ',
+      'Got it. Thanks for the additio',
+      'Going on from the snapshot.',
+    ]);
     expect(dataOf<{ usage: unknown }>(main, 'assistant/message')[0]!.usage).toEqual({
       input: 990_000,
       output: 5,
