@@ -19,7 +19,7 @@ import { writeImportedCacheRows, type CacheRowsResult } from './import-cache-row
 const SHOWN_REPORTS = 20;
 
 /**
- * `strand import <claude-code|codex|gemini> [dir] [--data <dir>] [--json]`: the importer owns
+ * `strand import <claude-code|codex|gemini|qwen> [dir] [--data <dir>] [--json]`: the importer owns
  * everything about transcripts; this module only parses arguments, shows progress and prints.
  * Exit codes: 0 ok, 1 when any file failed, 2 on usage errors (including a missing folder).
  */
@@ -29,7 +29,7 @@ export function importCommand(): Command {
       "import another harness's transcripts as Strand sessions (re-running imports only what changed)",
     )
     .addArgument(new Argument('<harness>', 'the harness that wrote them').choices(IMPORT_HARNESSES))
-    .argument('[dir]', 'folder to read (default: ~/.claude/projects, ~/.codex/sessions or ~/.gemini/tmp)')
+    .argument('[dir]', 'folder to read (default: ~/.claude/projects, ~/.codex/sessions, ~/.gemini/tmp or ~/.qwen/projects)')
     .option('--data <dir>', 'data folder', '.strand-data')
     .option(
       '--json',

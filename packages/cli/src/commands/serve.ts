@@ -82,7 +82,7 @@ export function serveCommand(): Command {
     )
     .option(
       '--watch <harness[:dir]>',
-      'follow the transcripts claude-code, codex or gemini writes under dir (default: its usual home) as they are written; repeatable',
+      'follow the transcripts claude-code, codex, gemini or qwen writes under dir (default: its usual home) as they are written; repeatable',
       (value: string, previous: string[]) => [...previous, value],
       [] as string[],
     )

@@ -23,7 +23,7 @@ export function registerListSessions(server: McpServer, read: StrandReader): voi
     {
       title: 'List Strand sessions',
       description:
-        'Sessions Strand holds, newest first: id, creation time, title, project (working folder) and where it came from (strand, claude-code, codex, gemini; subagent or fork).',
+        'Sessions Strand holds, newest first: id, creation time, title, project (working folder) and where it came from (strand, claude-code, codex, gemini, qwen; subagent or fork).',
       inputSchema: {
         ...filterShape,
         limit: z.number().int().min(1).max(500).optional().describe('at most this many rows (default 50)'),
