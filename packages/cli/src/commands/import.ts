@@ -29,7 +29,10 @@ export function importCommand(): Command {
       "import another harness's transcripts as Strand sessions (re-running imports only what changed)",
     )
     .addArgument(new Argument('<harness>', 'the harness that wrote them').choices(IMPORT_HARNESSES))
-    .argument('[dir]', 'folder to read (default: ~/.claude/projects, ~/.codex/sessions, ~/.gemini/tmp or ~/.qwen/projects)')
+    .argument(
+      '[dir]',
+      'folder to read (default: ~/.claude/projects, ~/.codex/sessions, ~/.gemini/tmp or ~/.qwen/projects)',
+    )
     .option('--data <dir>', 'data folder', '.strand-data')
     .option(
       '--json',
