@@ -63,19 +63,23 @@ export function foldQwen(unit: SourceUnit, peek: SessionPeek): TranscriptFold {
   let firstTime: number | undefined;
   let lastTime: number | undefined;
 
-  const feed = (line: SourceLine): Promise<void> => {
+  // A subagent's records name no model; its meta file does (read once, before its first record).
+  let meta: AgentMeta | undefined;
+
+  const feed = async (line: SourceLine): Promise<void> => {
+    if (isAgent) meta ??= await readAgentMeta(unit);
     const parsed = parseLine(line);
-    if (parsed.kind === 'blank') return Promise.resolve();
+    if (parsed.kind === 'blank') return;
     if (parsed.kind === 'bad') {
       reports.skipRecord(line.line, parsed.reason);
-      return Promise.resolve();
+      return;
     }
     const record = parsed.record;
     const uuid = str(record.uuid);
     if (uuid !== undefined) {
       if (seen.has(uuid)) {
         reports.skipRecord(line.line, `duplicate uuid ${uuid}`);
-        return Promise.resolve();
+        return;
       }
       seen.add(uuid);
     }
@@ -104,7 +108,6 @@ export function foldQwen(unit: SourceUnit, peek: SessionPeek): TranscriptFold {
       default:
         reports.unknown(line.line, `record type "${type}"`);
     }
-    return Promise.resolve();
   };
 
   function user(record: JsonRecord, time: number, line: number): void {
@@ -130,9 +133,13 @@ export function foldQwen(unit: SourceUnit, peek: SessionPeek): TranscriptFold {
   }
 
   function assistant(record: JsonRecord, time: number): void {
-    const model = str(record.model);
-    if (model !== undefined) builder.assistantRoute(routeOf(provider, model), time);
-    for (const part of partsOf(record)) {
+    const model = str(record.model) ?? meta?.model;
+    const parts = partsOf(record);
+    // A subagent round without text writes only its usage; it rides on the round's call, which
+    // then carries the route.
+    if (model !== undefined && parts.length > 0)
+      builder.assistantRoute(routeOf(meta?.provider ?? provider, model), time);
+    for (const part of parts) {
       if (!isRecord(part)) continue;
       if (typeof part.text === 'string') {
         // Thoughts are the model's reasoning, not its reply.
@@ -236,7 +243,7 @@ export function foldQwen(unit: SourceUnit, peek: SessionPeek): TranscriptFold {
         : qwenMainId(facts.parentSessionId);
     let plan: SessionPlan = { header, events: builder.events, attachments: sink.items };
     if (parent !== undefined) {
-      const label = isAgent ? await metaLabel(unit) : undefined;
+      const label = isAgent ? (meta ?? (await readAgentMeta(unit))).label : undefined;
       const descriptor: SessionEventInput = {
         ...descriptorEvent(
           label === undefined ? { version: 2, mode: 'one-shot' } : { version: 2, mode: 'one-shot', label },
@@ -349,17 +356,38 @@ function providerIn(payload: JsonRecord): string | undefined {
   return auth === undefined ? undefined : PROVIDER_OF_AUTH[auth];
 }
 
-/** `agent-<id>.meta.json`: `{agentType, description, …}`; the label is the description, else the type. */
-async function metaLabel(unit: SourceUnit): Promise<string | undefined> {
+interface AgentMeta {
+  /** The description, else the agent type. */
+  readonly label?: string;
+  /** The model the subagent ran with (its own, else the CLI's). */
+  readonly model?: string;
+  /** The provider of the CLI's auth type. */
+  readonly provider?: string;
+}
+
+/**
+ * `agent-<id>.meta.json`: `{agentType, description, model?, persistedCliFlags: {model, authType}, …}`;
+ * absent or unreadable: nothing known.
+ */
+async function readAgentMeta(unit: SourceUnit): Promise<AgentMeta> {
   const file = unit.companions.find((c) => c.endsWith('.meta.json'));
-  if (file === undefined) return undefined;
+  if (file === undefined) return {};
   try {
     const raw: unknown = JSON.parse(await fsp.readFile(file, 'utf8'));
-    if (!isRecord(raw)) return undefined;
-    return shortTitle(str(raw.description)?.trim() || str(raw.agentType)?.trim() || '');
+    if (!isRecord(raw)) return {};
+    const label = shortTitle(str(raw.description)?.trim() || str(raw.agentType)?.trim() || '');
+    const flags = isRecord(raw.persistedCliFlags) ? raw.persistedCliFlags : {};
+    const model = str(raw.model) ?? str(flags.model);
+    const auth = str(flags.authType);
+    const provider = auth === undefined ? undefined : PROVIDER_OF_AUTH[auth];
+    return {
+      ...(label === undefined ? {} : { label }),
+      ...(model === undefined ? {} : { model }),
+      ...(provider === undefined ? {} : { provider }),
+    };
   } catch {
-    // An unreadable meta file only costs the label.
-    return undefined;
+    // An unreadable meta file only costs the label and the model.
+    return {};
   }
 }
 

@@ -126,6 +126,8 @@ describe('Qwen Code transcripts (written by the real CLI in the bed)', () => {
       { content: '', toolCalls: [expect.objectContaining({ name: 'run_shell_command' })], usage: BED_USAGE },
       { content: 'There are 2 files.', usage: BED_USAGE },
     ]);
+    // Its records name no model; the meta file does.
+    expect(dataOf(child, 'request/header')).toEqual([{ provider: 'openai', model: 'qwen3-coder-plus' }]);
     expect(dataOf<{ content: string }>(main, 'tool/result')).toEqual([
       { callId: 'call_bed_1_0', content: 'There are 2 files.' },
     ]);
