@@ -9,7 +9,7 @@
  * Every other harness with a generator here is measured the same way on a corpus of the same
  * size (`importMBpsByHarness`, `reimportRatioByHarness` in the last line): pi (`pi-corpus.ts`),
  * aider (a tree of projects, each with its `.aider.chat.history.md`: `aider-corpus.ts`), opencode
- * (one SQLite database: `opencode-corpus.ts`).
+ * (one SQLite database: `opencode-corpus.ts`), qwen (`qwen-corpus.ts`).
  * `--harness=pi` (a comma list) measures only those; `claude-code` is the headline figure.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,6 +21,7 @@ import { line, round, timeIt } from './bench-util.js';
 import { generateAiderCorpus } from './aider-corpus.js';
 import { generateOpencodeCorpus } from './opencode-corpus.js';
 import { generatePiCorpus } from './pi-corpus.js';
+import { generateQwenCorpus } from './qwen-corpus.js';
 
 const targetMB = Number(
   /^--mb=(\d+)$/.exec(process.argv.find((a) => a.startsWith('--mb=')) ?? '')?.[1] ?? 200,
@@ -36,6 +37,7 @@ const measured = (harness: string): boolean =>
 const OTHER_HARNESSES = [
   { harness: 'pi', generate: generatePiCorpus },
   { harness: 'aider', generate: generateAiderCorpus },
+  { harness: 'qwen', generate: generateQwenCorpus },
   // A database, not a file per session: its rate is of the database's bytes.
   {
     harness: 'opencode',

@@ -19,6 +19,7 @@ import {
   geminiScenarios,
   piScenarios,
   opencodeScenarios,
+  qwenScenarios,
   installHarness,
   installedVersion,
   PINS,
@@ -36,6 +37,7 @@ const SCENARIOS: Record<BedHarness, readonly ScenarioDefinition[]> = {
   gemini: geminiScenarios,
   pi: piScenarios,
   opencode: opencodeScenarios,
+  qwen: qwenScenarios,
 };
 
 const args = process.argv.slice(2);

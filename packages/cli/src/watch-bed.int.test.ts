@@ -10,6 +10,7 @@ import {
   geminiScenarios,
   piScenarios,
   opencodeScenarios,
+  qwenScenarios,
   openWorkspace,
   runScenario,
   type BedHarness,
@@ -35,6 +36,7 @@ const SCENARIOS: Readonly<Record<BedHarness, readonly ScenarioDefinition[]>> = {
   gemini: geminiScenarios,
   pi: piScenarios,
   opencode: opencodeScenarios,
+  qwen: qwenScenarios,
 };
 
 let hosts: StrandProcess[] = [];
@@ -55,7 +57,7 @@ const promptOf = (events: readonly WireEvent[], text: string): boolean =>
 
 // A real harness run and its waits (hang guards of `until`) can take minutes on a loaded machine.
 describe('strand serve --watch over a real harness', { timeout: 300_000 }, () => {
-  for (const harness of ['claude-code', 'codex', 'gemini', 'pi'] as const) {
+  for (const harness of ['claude-code', 'codex', 'gemini', 'pi', 'qwen'] as const) {
     const bed = bedHarness(harness);
     const title =
       bed.kind === 'missing'

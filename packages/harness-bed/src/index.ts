@@ -28,6 +28,7 @@ export { codexScenarios } from './scenarios/codex.js';
 export { geminiScenarios } from './scenarios/gemini.js';
 export { piScenarios } from './scenarios/pi.js';
 export { opencodeScenarios } from './scenarios/opencode.js';
+export { qwenScenarios } from './scenarios/qwen.js';
 export {
   DOT_PNG,
   runScenario,

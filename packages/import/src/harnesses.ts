@@ -5,6 +5,7 @@ import { ImportError } from './errors.js';
 import { geminiImporter } from './gemini/gemini-importer.js';
 import { piImporter } from './pi/pi-importer.js';
 import { opencodeImporter } from './opencode/opencode-importer.js';
+import { qwenImporter } from './qwen/qwen-importer.js';
 import type { HarnessImporter } from './run/harness-importer.js';
 import { IMPORT_HARNESSES, isHarness, type Harness } from './types.js';
 
@@ -15,6 +16,7 @@ const IMPORTERS: Readonly<Record<Harness, HarnessImporter>> = {
   pi: piImporter,
   aider: aiderImporter,
   opencode: opencodeImporter,
+  qwen: qwenImporter,
 };
 
 export function importerFor(harness: string): HarnessImporter {

@@ -3,7 +3,15 @@
  * unlike the open vocabulary of a header's `source.harness` (`@strand/session`): each name needs
  * an importer (`harnesses.ts` maps every one, so a name without one fails to compile).
  */
-export const IMPORT_HARNESSES = ['claude-code', 'codex', 'gemini', 'pi', 'aider', 'opencode'] as const;
+export const IMPORT_HARNESSES = [
+  'claude-code',
+  'codex',
+  'gemini',
+  'pi',
+  'aider',
+  'opencode',
+  'qwen',
+] as const;
 export type Harness = (typeof IMPORT_HARNESSES)[number];
 
 export function isHarness(value: unknown): value is Harness {

@@ -34,6 +34,7 @@ export const HARNESS_LABELS: Readonly<Record<string, string>> = Object.freeze({
   pi: 'pi',
   aider: 'Aider',
   opencode: 'opencode',
+  qwen: 'Qwen Code',
 });
 
 /** The harnesses filter menus and CLI choices offer, Strand first. */

@@ -7,13 +7,14 @@ export type SessionSource = string;
 /**
  * The harness a session came from: its header's `source`, written by the importer. A session
  * imported before headers carried it is known by the deterministic id prefix `strand import`
- * gives each harness (`claude-…`, `codex-…`, `gemini-…`); every other session is Strand's own.
+ * gives each harness (`claude-…`, `codex-…`, `gemini-…`, `qwen-…`); every other session is Strand's own.
  */
 export function sourceOf(id: string, source?: { readonly harness: SessionSource }): SessionSource {
   if (source !== undefined) return source.harness;
   if (id.startsWith('claude-')) return 'claude-code';
   if (id.startsWith('codex-')) return 'codex';
   if (id.startsWith('gemini-')) return 'gemini';
+  if (id.startsWith('qwen-')) return 'qwen';
   return STRAND_HARNESS;
 }
 

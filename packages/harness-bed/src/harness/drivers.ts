@@ -346,6 +346,80 @@ export const opencode: HarnessDriver = {
   },
 };
 
+/**
+ * Qwen Code (`qwen -p`), a Gemini CLI fork that speaks OpenAI Chat Completions: `--auth-type
+ * openai` with `OPENAI_BASE_URL` (the endpoint's `/v1`), any `OPENAI_API_KEY` and `OPENAI_MODEL`
+ * (its `AUTH_ENV_MAPPINGS.openai`). Chats under `~/.qwen/projects/<sanitized cwd>/chats/`.
+ */
+export const qwen: HarnessDriver = {
+  harness: 'qwen',
+  model: 'qwen3-coder-plus',
+  transcriptRoot: (ws) => path.join(ws.home, '.qwen', 'projects'),
+  async prepare(ws) {
+    const dir = path.join(ws.home, '.qwen');
+    await mkdir(dir, { recursive: true });
+    await writeFile(
+      path.join(dir, 'settings.json'),
+      JSON.stringify(
+        {
+          security: { auth: { selectedType: 'openai' } },
+          // After each turn the CLI would ask the model, in requests of its own, what to remember
+          // (managed auto-memory) and to consolidate it ("dream"): a side conversation the
+          // scenarios do not script.
+          memory: { enableManagedAutoMemory: false, enableManagedAutoDream: false },
+        },
+        null,
+        2,
+      ),
+    );
+  },
+  async prompt(installed, ws, endpoint, options) {
+    refuseAlso(this.harness, options);
+    const env = {
+      ...baseEnv(ws.home),
+      OPENAI_API_KEY: 'bed-offline',
+      OPENAI_BASE_URL: `${endpoint.url}/v1`,
+      OPENAI_MODEL: this.model ?? '',
+    };
+    const text = [options.text, ...(options.images ?? []).map((image) => `@${image}`)].join(' ');
+    const args = [
+      '--auth-type',
+      'openai',
+      '--yolo',
+      '--output-format',
+      'json',
+      ...(options.resume === undefined ? [] : ['--resume', options.resume]),
+      '-p',
+      text,
+      ...(options.args ?? []),
+    ];
+    const run = await runHarness(installed, {
+      args,
+      cwd: ws.cwd,
+      env,
+      ...(options.interruptWhen === undefined ? {} : { interruptWhen: options.interruptWhen }),
+    });
+    return { ...run, sessionId: sessionIdInArray(run.stdout) ?? options.resume };
+  },
+};
+
+/** `qwen -o json` prints one JSON array of stream messages; each names the session. */
+function sessionIdInArray(stdout: string): string | undefined {
+  const start = stdout.indexOf('[');
+  if (start < 0) return undefined;
+  try {
+    const messages = JSON.parse(stdout.slice(start)) as unknown;
+    if (!Array.isArray(messages)) return undefined;
+    for (const m of messages) {
+      const id = (m as Record<string, unknown> | null)?.session_id;
+      if (typeof id === 'string') return id;
+    }
+  } catch {
+    // Not the whole array (a run killed mid-output): no id.
+  }
+  return undefined;
+}
+
 function refuseAlso(harness: BedHarness, options: PromptOptions): void {
   if ((options.also ?? []).length > 0)
     throw new Error(`${harness} takes one prompt per headless run: resume the session for the next`);
@@ -357,6 +431,7 @@ export const DRIVERS: Readonly<Record<BedHarness, HarnessDriver>> = {
   gemini,
   pi,
   opencode,
+  qwen,
 };
 
 /** Every file under a folder (the transcripts a run wrote), relative paths, sorted. */

@@ -122,6 +122,8 @@ function launcherOf(pin: HarnessPin, prefix: string): InstalledHarness {
           command: path.join(modules, `opencode-${process.platform}-${process.arch}`, 'bin', 'opencode'),
           args: [],
         };
+      case 'qwen':
+        return { command: node, args: [path.join(modules, '@qwen-code', 'qwen-code', 'cli-entry.js')] };
     }
   };
   return { pin, prefix, ...of(pin.harness) };

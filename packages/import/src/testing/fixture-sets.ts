@@ -24,6 +24,9 @@ export const COMMITTED_FIXTURE_SETS: readonly { readonly harness: Harness; reado
   { harness: 'aider', dir: 'aider/fixtures/real' },
   { harness: 'aider', dir: 'aider/fixtures/synthetic' },
   { harness: 'aider', dir: 'aider/fixtures/damaged' },
+  { harness: 'qwen', dir: 'qwen/fixtures/bed' },
+  { harness: 'qwen', dir: 'qwen/fixtures/damaged' },
+  { harness: 'qwen', dir: 'qwen/fixtures/synthetic' },
 ];
 
 /** A discovered file that holds a session, as peeked, and the unit a run maps it as. */

@@ -1,0 +1,23 @@
+/**
+ * `npx tsx scripts/qwen-bed-fixtures.ts [scenario…]`: runs the pinned Qwen Code through the bed's
+ * scenarios (all, or those named) and copies each run's `~/.qwen/projects` folder, as written, to
+ * `packages/import/src/qwen/fixtures/bed/<scenario>/` (the bed's home is scratch: nothing secret).
+ * Needs the pin installed (`npm run bed:install`).
+ */
+import { cp, mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { bedHarness, runScenario, qwenScenarios } from '@strand/harness-bed';
+const bed = bedHarness('qwen');
+if (bed.kind === 'missing') throw new Error(bed.reason);
+const out = path.resolve('packages/import/src/qwen/fixtures/bed');
+const only = process.argv.slice(2);
+for (const def of qwenScenarios) {
+  if (only.length > 0 && !only.includes(def.name)) continue;
+  const rec = await runScenario(bed.installed, def);
+  const dest = path.join(out, def.name);
+  await rm(dest, { recursive: true, force: true });
+  await mkdir(dest, { recursive: true });
+  await cp(rec.transcriptRoot, dest, { recursive: true });
+  console.log(def.name, rec.sessionId);
+  await rec.workspace.remove();
+}
