@@ -1,14 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { mulberry32, type Rng } from '@strand/workload';
-
-const WORDS =
-  'the a session turn model tool file read write project test build error fix change import module function value type check result output input stream line event log store index query cache child parent agent'.split(
-    ' ',
-  );
-
-const words = (rng: Rng, n: number): string =>
-  Array.from({ length: n }, () => WORDS[Math.floor(rng() * WORDS.length)]!).join(' ');
+import { words } from './corpus-text.js';
 
 const tokens = (n: number): string =>
   n < 1000 ? `${n}` : n < 10_000 ? `${(n / 1000).toFixed(1)}k` : `${Math.round(n / 1000)}k`;

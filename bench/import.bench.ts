@@ -22,6 +22,7 @@ import { generateAiderCorpus } from './aider-corpus.js';
 import { generateOpencodeCorpus } from './opencode-corpus.js';
 import { generatePiCorpus } from './pi-corpus.js';
 import { generateQwenCorpus } from './qwen-corpus.js';
+import { hex, uuid, words } from './corpus-text.js';
 
 const targetMB = Number(
   /^--mb=(\d+)$/.exec(process.argv.find((a) => a.startsWith('--mb=')) ?? '')?.[1] ?? 200,
@@ -45,27 +46,6 @@ const OTHER_HARNESSES = [
       generateOpencodeCorpus(root, bytes, mulberry32(20_261_204), words),
   },
 ] as const;
-
-const WORDS =
-  'the a session turn model tool file read write project test build error fix change import module function value type check result output input stream line event log store index query cache child parent agent'.split(
-    ' ',
-  );
-
-function words(rng: Rng, n: number): string {
-  const out: string[] = [];
-  for (let i = 0; i < n; i++) out.push(WORDS[Math.floor(rng() * WORDS.length)]!);
-  return out.join(' ');
-}
-
-function hex(rng: Rng, n: number): string {
-  let s = '';
-  for (let i = 0; i < n; i++) s += Math.floor(rng() * 16).toString(16);
-  return s;
-}
-
-function uuid(rng: Rng): string {
-  return `${hex(rng, 8)}-${hex(rng, 4)}-4${hex(rng, 3)}-a${hex(rng, 3)}-${hex(rng, 12)}`;
-}
 
 /** A source file: code-ish lines, so JSON escaping costs what it costs in real logs. */
 function codeFile(rng: Rng, lines: number): string[] {

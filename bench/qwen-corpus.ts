@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { mulberry32, type Rng } from '@strand/workload';
+import { hex, uuid, words } from './corpus-text.js';
 
 /**
  * A generated Qwen Code corpus for `bench:import` (`importMBpsByHarness.qwen`): the
@@ -10,27 +11,6 @@ import { mulberry32, type Rng } from '@strand/workload';
  * round a `ui_telemetry` record, the model's text and call with `usageMetadata`, the tool result
  * (output and the display object it repeats), and a final answer. Deterministic (seeded PRNG).
  */
-
-const WORDS =
-  'the a session turn model tool file read write project test build error fix change import module function value type check result output input stream line event log store index query cache child parent agent'.split(
-    ' ',
-  );
-
-function words(rng: Rng, n: number): string {
-  const out: string[] = [];
-  for (let i = 0; i < n; i++) out.push(WORDS[Math.floor(rng() * WORDS.length)]!);
-  return out.join(' ');
-}
-
-function hex(rng: Rng, n: number): string {
-  let s = '';
-  for (let i = 0; i < n; i++) s += Math.floor(rng() * 16).toString(16);
-  return s;
-}
-
-function uuid(rng: Rng): string {
-  return `${hex(rng, 8)}-${hex(rng, 4)}-4${hex(rng, 3)}-a${hex(rng, 3)}-${hex(rng, 12)}`;
-}
 
 interface Writer {
   readonly lines: string[];

@@ -21,6 +21,7 @@ import { importTranscripts } from '@strand/import';
 import { openStrandRuntime } from '@strand/runtime';
 import { mulberry32, type Rng } from '@strand/workload';
 import { line, median, round, timeIt } from './bench-util.js';
+import { hex, uuid } from './corpus-text.js';
 
 const SESSIONS = Number(
   /^--sessions=(\d+)$/.exec(process.argv.find((a) => a.startsWith('--sessions=')) ?? '')?.[1] ?? 10_000,
@@ -42,13 +43,6 @@ function installCcusage(): string {
   return cli;
 }
 const START = Date.UTC(2026, 9, 1);
-
-function hex(rng: Rng, n: number): string {
-  let s = '';
-  for (let i = 0; i < n; i++) s += Math.floor(rng() * 16).toString(16);
-  return s;
-}
-const uuid = (rng: Rng) => `${hex(rng, 8)}-${hex(rng, 4)}-4${hex(rng, 3)}-a${hex(rng, 3)}-${hex(rng, 12)}`;
 
 /**
  * Small sessions as Claude Code 2.x writes them: a prompt, then responses whose content blocks
