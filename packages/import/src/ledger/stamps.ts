@@ -14,7 +14,9 @@ export async function stampUnit(unit: SourceUnit): Promise<UnitStamps> {
   for (const companion of unit.companions) {
     try {
       const s = await fsp.stat(companion);
-      companions.push({ path: companion, size: s.size, mtimeMs: s.mtimeMs });
+      // An empty companion adds nothing to the unit, as an absent one: SQLite makes an empty
+      // `-wal` beside a database on the first read, which is no change of the database.
+      if (s.size > 0) companions.push({ path: companion, size: s.size, mtimeMs: s.mtimeMs });
     } catch (error) {
       // A companion deleted since discovery is simply absent now.
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
