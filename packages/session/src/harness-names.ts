@@ -16,6 +16,15 @@ export const harnessNameSchema = z
   .string()
   .regex(HARNESS_NAME_PATTERN, 'must be a harness name (lowercase letters, digits and hyphens)');
 
+/**
+ * The harness a session belongs to, as filters and facets name it: its importer's
+ * `source.harness`, or `strand` for a session Strand itself ran (a header without a `source`).
+ * Structural, so a list row or a search hit that carries only `source` answers too.
+ */
+export function sessionHarness(header: { readonly source?: { readonly harness: string } | undefined }): string {
+  return header.source?.harness ?? STRAND_HARNESS;
+}
+
 /** A harness a filter narrows by: any harness name, `strand` included. */
 export function isHarnessName(value: unknown): value is string {
   return typeof value === 'string' && HARNESS_NAME_PATTERN.test(value);

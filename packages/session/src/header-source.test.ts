@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SessionError } from './errors.js';
-import { harnessLabel } from './harness-names.js';
+import { harnessLabel, sessionHarness, STRAND_HARNESS } from './harness-names.js';
 import { assertWritableSession, isReadOnlySession, newSessionHeader, parseSessionHeader } from './header.js';
 import { SessionId } from './ids.js';
 
@@ -16,6 +16,9 @@ describe('header source', () => {
     const own = newSessionHeader({ id: SessionId('mine'), createdAt: 1 });
     expect(own.source).toBeUndefined();
     expect(isReadOnlySession(own)).toBe(false);
+    // What every harness filter and facet files each under: the importer's name, else Strand's.
+    expect(sessionHarness(header)).toBe('codex');
+    expect(sessionHarness(own)).toBe(STRAND_HARNESS);
   });
 
   it('reads a harness this build has never heard of (an open vocabulary: a newer importer wrote it)', () => {

@@ -26,6 +26,7 @@ export {
   harnessNameSchema,
   harnessLabel,
   isHarnessName,
+  sessionHarness,
 } from './harness-names.js';
 export { isEventOfType, type SessionEvent, type SessionEventInput, type CoreEvent } from './event.js';
 export {

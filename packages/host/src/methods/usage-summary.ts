@@ -1,6 +1,6 @@
 import type { UsageGroup } from '@strand/protocol';
 import type { UsageView } from '@strand/projection';
-import { STRAND_HARNESS, type SessionId } from '@strand/session';
+import { sessionHarness, type SessionId } from '@strand/session';
 import type { CorpusRow } from '@strand/query';
 import { HostError } from '../errors.js';
 import type { HostServices } from '../services.js';
@@ -44,7 +44,7 @@ export async function usageSummary(
 
   const corpus = (await services.query.listSessions({ signal })).filter(
     (row) =>
-      (params.harness === undefined || harnessOf(row) === params.harness) &&
+      (params.harness === undefined || sessionHarness(row.header) === params.harness) &&
       (params.cwd === undefined || row.header.cwd === params.cwd),
   );
   const wantsTitle = params.by === 'session';
@@ -52,7 +52,7 @@ export async function usageSummary(
   const sessions: SessionUsage[] = [];
   let bodyReads = 0;
   for (const row of corpus) {
-    const harness = harnessOf(row);
+    const harness = sessionHarness(row.header);
     let values = liveValues(services, row) ?? cached.get(row.header.id);
     if (values === undefined) {
       bodyReads++;
@@ -94,8 +94,6 @@ function liveValues(services: HostServices, row: CorpusRow): Values | undefined 
     return undefined;
   }
 }
-
-const harnessOf = (row: CorpusRow): string => row.header.source?.harness ?? STRAND_HARNESS;
 
 /**
  * The cache's usage rows (and titles) of the corpus's cold sessions, read at once — one query

@@ -14,6 +14,7 @@ import {
   Title,
 } from '@mantine/core';
 import { readUsageValue, selectModel, selectPreset, usageLine, type SessionFollower } from '@strand/client';
+import { sessionHarness } from '@strand/session';
 import { describeError, harnessName } from './format.js';
 import { EventList } from './transcript/EventList.js';
 import { SessionCost } from './usage/SessionCost.js';
@@ -123,7 +124,7 @@ export function SessionView({ sessionId, child, onChildDetected, targetSeq }: Pr
           }
           busy={shown?.busy ?? false}
           phase={view?.phase ?? 'opening'}
-          place={shown === null ? null : { cwd: shown.header.cwd, harness: source?.harness ?? 'strand' }}
+          place={shown === null ? null : { cwd: shown.header.cwd, harness: sessionHarness(shown.header) }}
         />
         {view?.error !== null && view?.error !== undefined && (
           <Alert color="red" title="Follow failed" data-testid="follow-error">
