@@ -21,7 +21,9 @@ export const harnessNameSchema = z
  * `source.harness`, or `strand` for a session Strand itself ran (a header without a `source`).
  * Structural, so a list row or a search hit that carries only `source` answers too.
  */
-export function sessionHarness(header: { readonly source?: { readonly harness: string } | undefined }): string {
+export function sessionHarness(header: {
+  readonly source?: { readonly harness: string } | undefined;
+}): string {
   return header.source?.harness ?? STRAND_HARNESS;
 }
 
