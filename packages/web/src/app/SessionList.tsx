@@ -10,6 +10,7 @@ import { SessionRows } from './SessionRows.js';
 import { readListFilter, writeListFilter } from './list-filter-params.js';
 import { listEntry } from './list-entry.js';
 import { filterChoices, type ListFilter } from './session-tree.js';
+import { useSessionCosts } from './usage/use-session-costs.js';
 
 export type { OpenRequest } from './open-request.js';
 
@@ -56,6 +57,7 @@ export function SessionList({
     setQuery('');
   }, [filterRequest]);
   const filter = useMemo<ListFilter>(() => ({ cwd, harness }), [cwd, harness]);
+  const costs = useSessionCosts(refreshKey);
   useEffect(() => {
     const search = writeListFilter(location.search, filter);
     // Replace, not push: a filter is not a place Back should return to.
@@ -164,7 +166,14 @@ export function SessionList({
                 <Loader size="xs" /> <Text size="sm">Loading sessions…</Text>
               </Group>
             ) : (
-              <SessionRows rows={rows} filter={filter} flat={flat} selectedId={selectedId} onOpen={onOpen} />
+              <SessionRows
+                rows={rows}
+                costs={costs}
+                filter={filter}
+                flat={flat}
+                selectedId={selectedId}
+                onOpen={onOpen}
+              />
             )}
           </Box>
         </>

@@ -18,6 +18,7 @@ import {
   type VisibleRow,
 } from './session-tree.js';
 import { useNow } from './use-now.js';
+import { costLabel, type RowCost } from './usage/session-costs.js';
 
 /** Every row is this tall (title line, activity line): fixed, so 10,000 rows cost no measuring. */
 const ROW_HEIGHT = 52;
@@ -27,6 +28,8 @@ const NOW_TICK_MS = 30_000;
 
 interface Props {
   readonly rows: readonly SessionListRow[];
+  /** The host's cost of each session that has one (`usage.summary` by session). */
+  readonly costs: ReadonlyMap<string, RowCost>;
   readonly filter: ListFilter;
   /** "Show subagents": every session flat, children included, instead of nested under parents. */
   readonly flat: boolean;
@@ -40,7 +43,7 @@ interface Props {
  * DOM). Children are collapsed under their parents by default; order and nesting come from
  * `session-tree.ts`.
  */
-export function SessionRows({ rows, filter, flat, selectedId, onOpen }: Props): React.JSX.Element {
+export function SessionRows({ rows, costs, filter, flat, selectedId, onOpen }: Props): React.JSX.Element {
   const { store } = useStrand();
   const ids = useMemo(() => rows.map((row) => row.id), [rows]);
   const version = useProjectionVersions(ids);
@@ -151,6 +154,7 @@ export function SessionRows({ rows, filter, flat, selectedId, onOpen }: Props): 
                 key={item.key}
                 row={row}
                 listed={listed}
+                cost={costs.get(row.entry.id)}
                 top={item.start}
                 now={now}
                 selected={row.entry.id === selectedId}
@@ -215,6 +219,7 @@ const DETACHED_LABEL: Record<Detached, { label: string; title: string }> = {
 function SessionRow({
   row,
   listed,
+  cost,
   top,
   now,
   selected,
@@ -225,6 +230,7 @@ function SessionRow({
 }: {
   row: VisibleRow;
   listed: SessionListRow;
+  cost: RowCost | undefined;
   top: number;
   now: number;
   selected: boolean;
@@ -244,6 +250,7 @@ function SessionRow({
   const child = listed.header.origin === 'subagent';
   const activity = activityLabel(row.entry, now);
   const source = listed.header.source;
+  const costText = cost === undefined ? null : costLabel(cost);
   return (
     <div
       id={rowDomId(id)}
@@ -253,7 +260,7 @@ function SessionRow({
       aria-setsize={row.siblings}
       aria-expanded={row.childCount > 0 ? row.expanded : undefined}
       aria-selected={selected}
-      aria-label={`${titleText}, ${activity.text}`}
+      aria-label={`${titleText}, ${activity.text}${costText === null ? '' : `, cost ${costText.text}`}`}
       onClick={onClick}
       data-testid="session-row"
       data-session-id={id}
@@ -310,7 +317,15 @@ function SessionRow({
             <Text size="xs" c="dimmed" truncate>
               <span data-testid="activity" data-source={activity.source} title={activity.title}>
                 {activity.text}
-              </span>{' '}
+              </span>
+              {costText !== null && (
+                <>
+                  {' · '}
+                  <span data-testid="row-cost" className="strand-num-figure" title={costText.title}>
+                    {costText.text}
+                  </span>
+                </>
+              )}{' '}
               · {id}
             </Text>
           </Box>

@@ -171,6 +171,20 @@ describe('the usage page in Chromium', { timeout: 120_000 }, () => {
     await env?.shot('usage-03-session-cost');
   });
 
+  it("shows each session's cost in its list row, as the host priced it", async () => {
+    if (env === undefined) throw new Error('no host');
+    await page.goto(env.host.url);
+    await waitConnectionState(page, 'open');
+    const rowCost = (id: string) =>
+      page.locator(`[data-testid="session-row"][data-session-id="${id}"] [data-testid="row-cost"]`);
+    // The same figure as the usage table's and the session view's; unpriced is unknown, not $0.00.
+    await expect.poll(() => rowCost('alpha').textContent(), { timeout: UI_TIMEOUT }).toBe('$0.07');
+    expect(await rowCost('beta').textContent()).toBe('—');
+    expect(await rowCost('beta').getAttribute('title')).toContain('not priced: my-model');
+    expect(await rowCost('gamma').textContent()).toBe('<$0.01');
+    await env.shot('usage-04-list-costs');
+  });
+
   it("leads from a day's bar to the session list under the page's other filters", async () => {
     await openUsage('/usage?cwd=%2Fwork%2Fb');
     await expect.poll(() => bars('usage-chart-tokens').count(), { timeout: UI_TIMEOUT }).toBe(2);
