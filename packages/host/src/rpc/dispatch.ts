@@ -1,4 +1,11 @@
-import { METHODS, describeIssues, isMethodName, type MethodName, type RpcId } from '@strand/protocol';
+import {
+  METHODS,
+  describeIssues,
+  isMethodName,
+  type MethodName,
+  type RpcId,
+  type Wire,
+} from '@strand/protocol';
 import { toWireError, wireError } from '../errors.js';
 import { requireListedModel, requireListedPreset } from '../methods/catalog-checks.js';
 import { cancelCommand, appendCommand, createCommand, promptCommand } from '../methods/commands.js';
@@ -20,6 +27,8 @@ import { silentLogger } from '@strand/session';
 
 /** A method's params as its protocol schema parses them (the one description of the wire). */
 type Params<M extends MethodName> = z.output<(typeof METHODS)[M]['params']>;
+/** A method's result as its protocol schema describes it (read-only: handlers hand out stored values). */
+type Result<M extends MethodName> = Wire<(typeof METHODS)[M]['result']>;
 
 export interface ConnectionContext {
   readonly services: HostServices;
@@ -29,117 +38,101 @@ export interface ConnectionContext {
   readonly signal: AbortSignal;
 }
 
+/** One method's handler: its parsed params in, its result (and any after-send work) out. */
+type Handler<M extends MethodName> = (
+  ctx: ConnectionContext,
+  params: Params<M>,
+) => Promise<HandlerResult<Result<M>>>;
+
 function plain<R>(result: R): HandlerResult<R> {
   return { result };
 }
 
-/** Routes one validated request; every method is a read, a follow, a catalog or a command. */
-async function route<M extends MethodName>(
+/**
+ * Every method's handler, one per name: the mapped type makes the compiler check each handler's
+ * params and result against the method's schemas, and a method without a handler fail to compile.
+ * Every method is a read, a follow, a catalog or a command.
+ */
+const HANDLERS: { readonly [M in MethodName]: Handler<M> } = {
+  'session.list': async ({ services, limits, signal }, p) =>
+    plain(await sessionList(services, limits, p, signal)),
+  'session.search': async ({ services, signal }, p) => {
+    if (services.search === undefined)
+      throw new HostError('HOST_SEARCH_UNAVAILABLE', 'this host has no search index');
+    return plain(
+      await services.search.search(p.query, {
+        ...(p.limit === undefined ? {} : { limit: p.limit }),
+        ...(p.cursor === undefined ? {} : { cursor: p.cursor }),
+        ...(p.cwd === undefined ? {} : { cwd: p.cwd }),
+        ...(p.harness === undefined ? {} : { harness: p.harness }),
+        signal,
+      }),
+    );
+  },
+  'session.follow': ({ services, hub, limits, out, signal }, p) =>
+    sessionFollow(services, hub, limits, p, out, signal),
+  'session.unfollow': ({ hub }, p) => {
+    if (!hub.stop(p.followId))
+      return Promise.reject(
+        new HostError('HOST_FOLLOW_NOT_FOUND', `no follow ${p.followId} on this connection`),
+      );
+    return Promise.resolve(plain({ ok: true as const }));
+  },
+  'session.page': async ({ services, signal }, p) => plain(await sessionPage(services, p, signal)),
+  'session.attachment': async ({ services, signal }, p) =>
+    plain(await sessionAttachment(services, p, signal)),
+  'session.fork': async ({ services, signal }, p) => plain(await sessionFork(services, p, signal)),
+  'subagent.list': async ({ services, signal }, p) => plain(await subagentList(services, p, signal)),
+  'session.create': async ({ services }, p) => plain(await createCommand(services, p)),
+  'session.prompt': async ({ services, signal }, p) =>
+    plain(await promptCommand(services, p.id, p.text, signal)),
+  'session.cancel': async ({ services, signal }, p) => plain(await cancelCommand(services, p.id, signal)),
+  'session.rename': async ({ services, signal }, p) =>
+    plain(await appendCommand(services, p.id, { type: 'session/title', data: { title: p.title } }, signal)),
+  'session.selectModel': async ({ services, signal }, p) => {
+    const data = {
+      provider: p.provider,
+      model: p.model,
+      ...(p.reasoningEffort === undefined ? {} : { reasoningEffort: p.reasoningEffort }),
+    };
+    return plain(
+      await appendCommand(services, p.id, { type: 'model/selection', data }, signal, () =>
+        requireListedModel(services, data),
+      ),
+    );
+  },
+  'session.selectPreset': async ({ services, signal }, p) =>
+    plain(
+      await appendCommand(
+        services,
+        p.id,
+        { type: 'agent-preset/select', data: { preset: p.preset } },
+        signal,
+        () => requireListedPreset(services, p.preset),
+      ),
+    ),
+  'usage.summary': async ({ services, signal }, p) => {
+    const { bodyReads: _, ...summary } = await usageSummary(services, p, signal);
+    return plain(summary);
+  },
+  'catalog.models': async ({ services }) => {
+    if (services.catalogs === undefined) throw new HostError('HOST_CATALOG_UNAVAILABLE', 'no model catalog');
+    return plain({ models: await services.catalogs.models() });
+  },
+  'catalog.presets': async ({ services }) => {
+    if (services.catalogs === undefined) throw new HostError('HOST_CATALOG_UNAVAILABLE', 'no preset catalog');
+    return plain({ presets: await services.catalogs.presets() });
+  },
+};
+
+/** Routes one validated request to its method's handler. */
+function route<M extends MethodName>(
   ctx: ConnectionContext,
   method: M,
   params: Params<M>,
-): Promise<HandlerResult> {
-  const { services, signal } = ctx;
-  switch (method) {
-    case 'session.list':
-      return plain(await sessionList(services, ctx.limits, params as Params<'session.list'>, signal));
-    case 'session.search': {
-      const p = params as Params<'session.search'>;
-      if (services.search === undefined)
-        throw new HostError('HOST_SEARCH_UNAVAILABLE', 'this host has no search index');
-      return plain(
-        await services.search.search(p.query, {
-          ...(p.limit === undefined ? {} : { limit: p.limit }),
-          ...(p.cursor === undefined ? {} : { cursor: p.cursor }),
-          ...(p.cwd === undefined ? {} : { cwd: p.cwd }),
-          ...(p.harness === undefined ? {} : { harness: p.harness }),
-          signal,
-        }),
-      );
-    }
-    case 'session.follow':
-      return sessionFollow(
-        services,
-        ctx.hub,
-        ctx.limits,
-        params as Params<'session.follow'>,
-        ctx.out,
-        signal,
-      );
-    case 'session.unfollow': {
-      const p = params as Params<'session.unfollow'>;
-      if (!ctx.hub.stop(p.followId))
-        throw new HostError('HOST_FOLLOW_NOT_FOUND', `no follow ${p.followId} on this connection`);
-      return plain({ ok: true });
-    }
-    case 'session.page':
-      return plain(await sessionPage(services, params as Params<'session.page'>, signal));
-    case 'session.attachment':
-      return plain(await sessionAttachment(services, params as Params<'session.attachment'>, signal));
-    case 'session.fork':
-      return plain(await sessionFork(services, params as Params<'session.fork'>, signal));
-    case 'subagent.list':
-      return plain(await subagentList(services, params as Params<'subagent.list'>, signal));
-    case 'session.create':
-      return plain(await createCommand(services, params as Params<'session.create'>));
-    case 'session.prompt': {
-      const p = params as Params<'session.prompt'>;
-      return plain(await promptCommand(services, p.id, p.text, signal));
-    }
-    case 'session.cancel':
-      return plain(await cancelCommand(services, (params as Params<'session.cancel'>).id, signal));
-    case 'session.rename': {
-      const p = params as Params<'session.rename'>;
-      return plain(
-        await appendCommand(services, p.id, { type: 'session/title', data: { title: p.title } }, signal),
-      );
-    }
-    case 'session.selectModel': {
-      const p = params as Params<'session.selectModel'>;
-      const data = {
-        provider: p.provider,
-        model: p.model,
-        ...(p.reasoningEffort === undefined ? {} : { reasoningEffort: p.reasoningEffort }),
-      };
-      return plain(
-        await appendCommand(services, p.id, { type: 'model/selection', data }, signal, () =>
-          requireListedModel(services, data),
-        ),
-      );
-    }
-    case 'session.selectPreset': {
-      const p = params as Params<'session.selectPreset'>;
-      return plain(
-        await appendCommand(
-          services,
-          p.id,
-          { type: 'agent-preset/select', data: { preset: p.preset } },
-          signal,
-          () => requireListedPreset(services, p.preset),
-        ),
-      );
-    }
-    case 'usage.summary': {
-      const { bodyReads: _, ...summary } = await usageSummary(
-        services,
-        params as Params<'usage.summary'>,
-        signal,
-      );
-      return plain(summary);
-    }
-    case 'catalog.models':
-      if (services.catalogs === undefined)
-        throw new HostError('HOST_CATALOG_UNAVAILABLE', 'no model catalog');
-      return plain({ models: await services.catalogs.models() });
-    case 'catalog.presets':
-      if (services.catalogs === undefined)
-        throw new HostError('HOST_CATALOG_UNAVAILABLE', 'no preset catalog');
-      return plain({ presets: await services.catalogs.presets() });
-    default: {
-      const exhaustive: never = method;
-      throw new Error(`unrouted method ${String(exhaustive)}`);
-    }
-  }
+): Promise<HandlerResult<Result<M>>> {
+  const handler: Handler<M> = HANDLERS[method];
+  return handler(ctx, params);
 }
 
 export type Reply = { readonly text: string; readonly afterSend?: () => void };
