@@ -103,7 +103,10 @@ function mapSession(
       // mid-stream never finishes it). Tool results are written before the reply gets its finish,
       // so they do not count; what follows waits with it, so the log only ever grows.
       const finish = parts.find((p) => p.type === 'finish');
-      if (finish === undefined && !messages.slice(i + 1).some((m) => m.role === 'user' || m.role === 'assistant'))
+      if (
+        finish === undefined &&
+        !messages.slice(i + 1).some((m) => m.role === 'user' || m.role === 'assistant')
+      )
         break;
       mapReply(row, parts, finish, builder, reports);
       // Never finished, and the session went on: the run was stopped mid-reply.
@@ -195,11 +198,17 @@ function mapReply(
   // A compaction: crush's `Summarize` writes the summary as a reply of its own, and the history
   // sent after it starts there (`summary_message_id`).
   if (row.isSummary) builder.note('[conversation compacted]', time);
-  if (row.model !== null) builder.assistantRoute({ provider: row.provider ?? 'unknown', model: row.model }, time);
+  if (row.model !== null)
+    builder.assistantRoute({ provider: row.provider ?? 'unknown', model: row.model }, time);
   for (const { type, data } of parts) {
     if (type === 'text') builder.assistantText(str(data.text) ?? '', time);
     else if (type === 'tool_call')
-      builder.assistantToolCall(str(data.id) ?? '', str(data.name) ?? 'unknown', str(data.input) ?? '{}', time);
+      builder.assistantToolCall(
+        str(data.id) ?? '',
+        str(data.name) ?? 'unknown',
+        str(data.input) ?? '{}',
+        time,
+      );
     else if (type === 'reasoning') reports.ignore('part reasoning');
     else if (type !== 'finish') reports.unknown(null, `part type "${type}"`);
   }
@@ -218,7 +227,9 @@ function mapReply(
       builder.endTurn('aborted', end);
       return;
     case 'error': {
-      const message = [str(finish.data.message), str(finish.data.details)].filter((s) => s !== undefined && s !== '');
+      const message = [str(finish.data.message), str(finish.data.details)].filter(
+        (s) => s !== undefined && s !== '',
+      );
       builder.endTurn('error', end, message.length > 0 ? message.join(': ') : 'error');
       return;
     }
@@ -247,7 +258,10 @@ function mapToolResults(
       // An image a tool returned (the `view` tool on a picture) goes to the model as media.
       const body =
         media !== undefined && media !== '' && mime.startsWith('image/')
-          ? toContent([...(content === '' ? [] : [{ type: 'text' as const, text: content }]), sink.image(media, mime)])
+          ? toContent([
+              ...(content === '' ? [] : [{ type: 'text' as const, text: content }]),
+              sink.image(media, mime),
+            ])
           : content;
       builder.toolResult(str(data.tool_call_id) ?? '', body, data.is_error === true, time);
     } else if (type !== 'finish') reports.unknown(null, `part type "${type}"`);
@@ -269,7 +283,8 @@ function binaryBlock(data: JsonRecord, sink: AttachmentSink): ContentBlock {
 function agentLabels(snapshot: StoreSnapshot): Map<string, string> {
   const wanted = new Map<string, string>();
   for (const s of snapshot.sessions)
-    if (s.parentId !== null) wanted.set(s.id.includes('$$') ? s.id.slice(s.id.indexOf('$$') + 2) : s.id, s.id);
+    if (s.parentId !== null)
+      wanted.set(s.id.includes('$$') ? s.id.slice(s.id.indexOf('$$') + 2) : s.id, s.id);
   const labels = new Map<string, string>();
   if (wanted.size === 0) return labels;
   for (const messages of snapshot.messages.values())

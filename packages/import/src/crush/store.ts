@@ -82,7 +82,10 @@ export function readStore(file: string, busyTimeoutMs = 2000): StoreRead {
       ).map(
         (r): SessionRow => ({
           id: String(r.id),
-          parentId: typeof r.parent_session_id === 'string' && r.parent_session_id !== '' ? r.parent_session_id : null,
+          parentId:
+            typeof r.parent_session_id === 'string' && r.parent_session_id !== ''
+              ? r.parent_session_id
+              : null,
           title: typeof r.title === 'string' ? r.title : '',
           createdAt: millis(r.created_at),
         }),
