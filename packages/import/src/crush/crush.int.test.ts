@@ -306,6 +306,27 @@ describe('crush: bad input is a report, never a crash', () => {
     ]);
   });
 
+  it("an older crush's permission_denied ends the turn aborted; a finish reason never seen is reported", async () => {
+    const w = sourceWith('interrupt');
+    const db = new Database(w.db);
+    const rows = db.prepare("SELECT id FROM messages WHERE role = 'assistant' ORDER BY rowid").all() as {
+      id: string;
+    }[];
+    const finish = (reason: string) =>
+      JSON.stringify([
+        { type: 'finish', data: { reason, time: 1764850009, message: 'User denied permission' } },
+      ]);
+    db.prepare('UPDATE messages SET parts = ? WHERE id = ?').run(finish('permission_denied'), rows[1]!.id);
+    db.prepare('UPDATE messages SET parts = ? WHERE id = ?').run(finish('tea_break'), rows[2]!.id);
+    db.close();
+    const summary = await importTranscripts({ harness: 'crush', sourceDir: w.source, dataDir: w.data });
+    expect(summary.reports.map((r) => r.reason)).toEqual(['unknown finish reason "tea_break"']);
+    const [log] = [...(await readStore(w.data)).values()];
+    expect(
+      log!.events.filter((e) => e.type === 'turn/end').map((e) => (e.data as { reason: string }).reason),
+    ).toEqual(['interrupted', 'aborted']);
+  });
+
   it('a database locked past the timeout fails (retried next run), and nothing of it is written', async () => {
     const w = sourceWith('multi-turn');
     const holder = new Database(w.db);

@@ -224,6 +224,8 @@ function mapReply(
       if (!row.isSummary) builder.endTurn('completed', end);
       return;
     case 'canceled':
+    // crush before 2026-04 (the PreToolUse hooks) stopped the run when the person denied a tool.
+    case 'permission_denied':
       builder.endTurn('aborted', end);
       return;
     case 'error': {
@@ -236,9 +238,11 @@ function mapReply(
     case 'content_filter':
       builder.endTurn('error', end, 'refused by the provider (content filter)');
       return;
-    default:
-      // `unknown` ("should never happen"): nothing says whether the loop went on.
+    case 'unknown':
+      // "Should never happen" (crush's words): nothing says whether the loop went on.
       return;
+    default:
+      reports.unknown(null, `finish reason "${String(finish.data.reason)}"`);
   }
 }
 
