@@ -47,7 +47,7 @@ const said = (events: readonly { type: string; data: unknown }[]): string[] =>
 
 describe('crush fixtures (synthetic, from crush 0.96 source: see fixtures/SOURCES.md)', () => {
   it('has the fixtures it was written with', () => {
-    expect(DUMPS.length).toBeGreaterThanOrEqual(8);
+    expect(DUMPS.length).toBeGreaterThanOrEqual(9);
     for (const name of DUMPS) expect(dump(name).harness).toBe('crush');
   });
 
@@ -136,6 +136,20 @@ describe('crush fixtures (synthetic, from crush 0.96 source: see fixtures/SOURCE
       'human: And the sun?',
       'assistant: The sun adds a smaller pull.',
     ]);
+  });
+
+  it('auto-compaction: the turn goes on through the summary; the prompt crush queues again is system context', async () => {
+    const { logs } = await imported('auto-compaction');
+    const events = logs[0]!.events;
+    expect(said(events)).toEqual([
+      'human: Refactor the parser.',
+      'assistant: Reading it first.',
+      'system: [conversation compacted]',
+      'assistant: Summary: the person asked to refactor parser.go; it was read.',
+      'system: The previous session was interrupted because it got too long, the initial user request was: `Refactor the parser.`',
+      'assistant: Refactored parser.go.',
+    ]);
+    expect(events.filter((e) => e.type === 'turn/end')).toHaveLength(1);
   });
 
   it('interrupt: a reply never finished is interrupted, a cancelled one aborted, an error one an error', async () => {

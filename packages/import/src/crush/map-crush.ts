@@ -24,6 +24,11 @@ export const crushId = (sessionId: string): SessionId => {
 // `New Session`), and those of the sessions its `agent` and `agentic_fetch` tools start.
 const DEFAULT_TITLES = new Set(['Untitled Session', 'New Session', 'New Agent Session', 'Fetch Analysis']);
 
+// What `Run` prefixes a prompt with when it queues it again after summarizing a history that
+// grew too long (`agent.go`, after `StopWhen` asked for a summary).
+const REQUEUED =
+  'The previous session was interrupted because it got too long, the initial user request was:';
+
 /** A message's parsed parts: `{type, data}` pairs (crush's `marshalParts`). */
 interface Part {
   readonly type: string;
@@ -180,6 +185,13 @@ function mapPrompt(
       default:
         reports.unknown(null, `part type "${type}"`);
     }
+  }
+  const first = typed[0];
+  if (typed.length === 1 && first?.type === 'text' && first.text.startsWith(REQUEUED)) {
+    // The prompt crush queues again itself after an automatic summary: context it wrote, not a
+    // new request (the person's words are quoted inside it).
+    builder.note(first.text, time);
+    return;
   }
   if (typed.length > 0)
     builder.prompt(toContent(typed), author, time, {
