@@ -184,6 +184,11 @@ describe('crush fixtures (synthetic, from crush 0.96 source: see fixtures/SOURCE
     expect(logs[0]!.events.filter((e) => e.type === 'session/title').map((e) => e.data)).toEqual([
       { title: 'Hello from opencode-go.' },
     ]);
+    // Both results of one `tool` message, each answering its call.
+    expect(logs[0]!.events.filter((e) => e.type === 'tool/result').map((e) => e.data)).toEqual([
+      { callId: 'toolu_a', content: 'package a' },
+      { callId: 'toolu_b', content: 'package b' },
+    ]);
   });
 
   it("a tree of projects: each project's database is found", async () => {
