@@ -27,7 +27,7 @@ function sourceWith(name: string, limit?: { messages: number }): Workspace & { d
   open.push(w);
   const db = path.join(w.source, 'project', dump(name).file);
   restoreCrushDb(dump(name), db, limit);
-  return { ...w, db, dispose: w.dispose };
+  return Object.assign(w, { db });
 }
 
 async function imported(name: string) {

@@ -176,7 +176,7 @@ function mapPrompt(
         // A bang-mode command the person ran: crush sends it to the model inside the prompt.
         typed.push({
           type: 'text',
-          text: `$ ${str(data.command) ?? ''}\n${str(data.output) ?? ''}\n(exit code ${String(data.exit_code ?? 0)})`,
+          text: `$ ${str(data.command) ?? ''}\n${str(data.output) ?? ''}\n(exit code ${typeof data.exit_code === 'number' ? data.exit_code : 0})`,
         });
         break;
       case 'finish':
@@ -235,8 +235,8 @@ function mapReply(
     case 'max_tokens':
       if (!row.isSummary) builder.endTurn('completed', end);
       return;
+    // crush before 2026-04 (the PreToolUse hooks) also stopped the run when the person denied a tool.
     case 'canceled':
-    // crush before 2026-04 (the PreToolUse hooks) stopped the run when the person denied a tool.
     case 'permission_denied':
       builder.endTurn('aborted', end);
       return;
