@@ -172,6 +172,12 @@ describe('crush fixtures (synthetic, from crush 0.96 source: see fixtures/SOURCE
       { type: 'text', text: '[file: notes.md]' },
     ]);
     expect(prompts[1]).toEqual({ author: 'human', content: '$ ls\ndot.png\nnotes.md\n\n(exit code 0)' });
+    // A picture a tool returned is an image block of its result, the same attachment as the prompt's.
+    const viewed = logs[0]!.events.find((e) => e.type === 'tool/result')!.data as { content: unknown };
+    expect(viewed.content).toEqual([
+      { type: 'text', text: 'Loaded image/png content' },
+      (prompts[0]!.content as unknown[])[1],
+    ]);
   });
 
   it('opencode-go: its database (no provider column) under .opencode/ imports; the route has no provider', async () => {
