@@ -9,7 +9,8 @@
  * Every other harness with a generator here is measured the same way on a corpus of the same
  * size (`importMBpsByHarness`, `reimportRatioByHarness` in the last line): pi (`pi-corpus.ts`),
  * aider (a tree of projects, each with its `.aider.chat.history.md`: `aider-corpus.ts`), opencode
- * (one SQLite database: `opencode-corpus.ts`), qwen (`qwen-corpus.ts`).
+ * (one SQLite database: `opencode-corpus.ts`), qwen (`qwen-corpus.ts`), crush (a tree of projects,
+ * each with its `.crush/crush.db`: `crush-corpus.ts`).
  * `--harness=pi` (a comma list) measures only those; `claude-code` is the headline figure.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,6 +20,7 @@ import { importTranscripts } from '@strand/import';
 import { mulberry32, type Rng } from '@strand/workload';
 import { line, round, timeIt } from './bench-util.js';
 import { generateAiderCorpus } from './aider-corpus.js';
+import { generateCrushCorpus } from './crush-corpus.js';
 import { generateOpencodeCorpus } from './opencode-corpus.js';
 import { generatePiCorpus } from './pi-corpus.js';
 import { generateQwenCorpus } from './qwen-corpus.js';
@@ -44,6 +46,12 @@ const OTHER_HARNESSES = [
     harness: 'opencode',
     generate: (root: string, bytes: number) =>
       generateOpencodeCorpus(root, bytes, mulberry32(20_261_204), words),
+  },
+  // Databases too, one per project of a tree: the rate is of the databases' bytes.
+  {
+    harness: 'crush',
+    generate: (root: string, bytes: number) =>
+      generateCrushCorpus(root, bytes, mulberry32(20_261_205), words),
   },
 ] as const;
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PACKAGE_SRC, workspace, type Workspace } from './testing/fixture-dirs.js';
+import { readCrushDump, restoreCrushDb } from './testing/crush-db.js';
 
 /**
  * `strand import` end to end, through the real CLI entry (a child process): the JSON summary's
@@ -86,6 +87,19 @@ describe('strand import', () => {
     const watch = strand('serve', '--watch', 'aider', '--data', ws.data, '--port', '0');
     expect(watch.status).toBe(2);
     expect(watch.stderr).toContain('--watch aider:<dir>');
+  });
+
+  it('exits 2 for crush without a folder; with a tree of projects it imports their databases', () => {
+    const run = strand('import', 'crush', '--data', ws.data);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('crush keeps its history per project');
+    restoreCrushDb(
+      readCrushDump(path.join(PACKAGE_SRC, 'crush', 'fixtures', 'subagent.json')),
+      path.join(ws.source, 'app', '.crush', 'crush.db'),
+    );
+    const ok = strand('import', 'crush', ws.source, '--data', ws.data, '--json');
+    expect(ok.status).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ imported: 2, failed: 0 });
   });
 
   it('every text report line names the file, the line (or the whole file) and the reason', () => {

@@ -46,6 +46,7 @@ export const HARNESS_LABELS: Readonly<Record<string, string>> = Object.freeze({
   aider: 'Aider',
   opencode: 'opencode',
   qwen: 'Qwen Code',
+  crush: 'Crush',
 });
 
 /** The harnesses filter menus and CLI choices offer, Strand first. */

@@ -89,7 +89,7 @@ export function serveCommand(): Command {
     )
     .option(
       '--watch <harness[:dir]>',
-      `follow the transcripts a harness (${IMPORT_HARNESSES.join(', ')}) writes under dir (default: its usual home; aider has none, name the folder) as they are written; repeatable`,
+      `follow the transcripts a harness (${IMPORT_HARNESSES.join(', ')}) writes under dir (default: its usual home; aider and crush have none, name the folder) as they are written; repeatable`,
       (value: string, previous: string[]) => [...previous, value],
       [] as string[],
     )
