@@ -21,7 +21,6 @@ export const COMMITTED_FIXTURE_SETS: readonly { readonly harness: Harness; reado
   { harness: 'pi', dir: 'pi/fixtures/fork' },
   { harness: 'pi', dir: 'pi/fixtures/damaged' },
   { harness: 'pi', dir: 'pi/fixtures/bed-0.73.1' },
-  { harness: 'aider', dir: 'aider/fixtures/real' },
   { harness: 'aider', dir: 'aider/fixtures/synthetic' },
   { harness: 'aider', dir: 'aider/fixtures/damaged' },
   { harness: 'qwen', dir: 'qwen/fixtures/bed' },
