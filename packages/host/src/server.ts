@@ -15,8 +15,13 @@ import { FollowHub, type DraftPacing } from './follow/follow-hub.js';
 import type { Outbound } from './follow/outbound.js';
 import { errorReply, handleFrame, type ConnectionContext } from './rpc/dispatch.js';
 import { readRequestId } from './rpc/request-id.js';
-import { DEFAULT_LIMITS, frameCeiling, type HostLimits, type HostServices } from './services.js';
-import { silentLogger } from '@strand/session';
+import {
+  DEFAULT_LIMITS,
+  frameCeiling,
+  servedServices,
+  type HostLimits,
+  type HostServices,
+} from './services.js';
 
 export interface HostOptions {
   readonly services: HostServices;
@@ -80,7 +85,8 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
         `allowed origin ${JSON.stringify(origin)} is not an origin (http(s)://host[:port], no path)`,
       );
   const limits: HostLimits = { ...DEFAULT_LIMITS, ...options.limits };
-  const hub = new FollowHub(options.services, limits.maxQueuedBytes, options.draftPacing);
+  const services = servedServices(options.services);
+  const hub = new FollowHub(services, limits.maxQueuedBytes, options.draftPacing);
   const webRoot = options.webRoot === undefined ? undefined : path.resolve(options.webRoot);
   const sockets = new Set<WebSocket>();
   // The frame limit is checked per message so an oversized request gets a typed error; `maxPayload`
@@ -135,7 +141,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       send: (text, done) => ws.send(text, done),
     };
     const ctx: ConnectionContext = {
-      services: options.services,
+      services,
       hub,
       limits,
       out,
@@ -179,9 +185,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
             if (error === undefined || error === null) reply.afterSend?.();
           });
         })
-        .catch((error: unknown) =>
-          (options.services.logger ?? silentLogger).error('a reply failed', { error }),
-        )
+        .catch((error: unknown) => services.logger.error('a reply failed', { error }))
         .finally(() => inFlight--);
     });
     ws.on('close', () => {

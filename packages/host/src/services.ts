@@ -2,7 +2,7 @@ import type { SessionPersistence, SessionPreparations } from '@strand/persistenc
 import type { ProjectionRegistry } from '@strand/projection';
 import type { ProjectionCache } from '@strand/projection-cache';
 import type { SessionQuery } from '@strand/query';
-import type { Logger, SessionStore } from '@strand/session';
+import { silentLogger, type Logger, type SessionStore } from '@strand/session';
 import type { PriceTable } from './usage/pricing.js';
 import type { AgentPort, CatalogPort, CoordinationPort, SearchPort, SubagentPort } from './ports.js';
 
@@ -24,6 +24,13 @@ export interface HostServices {
   readonly prices?: PriceTable;
   /** Where the host reports failures it contains (a reply that could not be sent, a failed promotion). Default: `silentLogger`. */
   readonly logger?: Logger;
+}
+
+/** The services as a running host serves from them: their defaults resolved once, when it starts. */
+export type ServedServices = HostServices & { readonly logger: Logger };
+
+export function servedServices(services: HostServices): ServedServices {
+  return { ...services, logger: services.logger ?? silentLogger };
 }
 
 export interface HostLimits {

@@ -1,7 +1,7 @@
 import type { FollowSnapshot, FollowStopped } from '@strand/protocol';
 import type { SessionObservation } from '@strand/query';
-import { asOfSeqAt, silentLogger, type Session, type SessionEvent, type SessionId } from '@strand/session';
-import type { HostServices } from '../services.js';
+import { asOfSeqAt, type Session, type SessionEvent, type SessionId } from '@strand/session';
+import type { ServedServices } from '../services.js';
 import { DRAFT_INTERVAL_MS } from '@strand/protocol';
 import { DraftThrottle, realDraftClock, type DraftClock } from './draft-throttle.js';
 import type { Outbound } from './outbound.js';
@@ -71,7 +71,7 @@ export interface DraftPacing {
  * new one takes over.
  */
 export class FollowHub {
-  readonly #services: HostServices;
+  readonly #services: ServedServices;
   readonly #maxQueuedBytes: number;
   readonly #fanouts = new Map<SessionId, Fanout>();
   readonly #byId = new Map<string, Follow>();
@@ -89,7 +89,7 @@ export class FollowHub {
   #nextFollowId = 0;
 
   constructor(
-    services: HostServices,
+    services: ServedServices,
     maxQueuedBytes: number,
     pacing: DraftPacing = { intervalMs: DRAFT_INTERVAL_MS, clock: realDraftClock },
   ) {
@@ -328,7 +328,7 @@ export class FollowHub {
         },
       },
       (error) =>
-        (this.#services.logger ?? silentLogger).error('following a session across hosts failed', {
+        this.#services.logger.error('following a session across hosts failed', {
           sessionId: id,
           error,
         }),

@@ -1,8 +1,8 @@
 import type { FollowSnapshot } from '@strand/protocol';
-import { isReadOnlySession, SessionId, silentLogger } from '@strand/session';
+import { isReadOnlySession, SessionId } from '@strand/session';
 import type { FollowHub } from '../follow/follow-hub.js';
 import type { Outbound } from '../follow/outbound.js';
-import type { HostLimits, HostServices } from '../services.js';
+import type { HostLimits, ServedServices } from '../services.js';
 import type { HandlerResult } from '../rpc/handler.js';
 
 /**
@@ -12,7 +12,7 @@ import type { HandlerResult } from '../rpc/handler.js';
  * a retained lease on the same prepared log to the agent port (no second read).
  */
 export async function sessionFollow(
-  services: HostServices,
+  services: ServedServices,
   hub: FollowHub,
   limits: HostLimits,
   params: { id: string; interactive?: boolean | undefined; window?: number | undefined },
@@ -58,7 +58,7 @@ export async function sessionFollow(
             // The follow stays a read-only view; the next interactive follow or prompt retries.
             // Another host owning the session is an expected outcome, not a failure.
             if ((error as { code?: unknown } | null)?.code !== 'SESSION_OWNED_ELSEWHERE')
-              (services.logger ?? silentLogger).error('promoting a followed session failed', {
+              services.logger.error('promoting a followed session failed', {
                 sessionId: params.id,
                 error,
               });

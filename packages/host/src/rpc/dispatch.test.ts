@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describeIssues, METHOD_NAMES, METHODS, type MethodName, type ParamsOf } from '@strand/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { silentLogger } from '@strand/session';
 import { handleFrame, type ConnectionContext } from './dispatch.js';
 
 /**
@@ -21,9 +22,9 @@ const services = new Proxy(
   {},
   {
     // The id check after parsing asks persistence whether it could store the id; a trapped use
-    // comes back as an internal error, which dispatch reports to the (absent: silent) logger.
+    // comes back as an internal error, which dispatch reports to the (silent) logger.
     get: (_target, key) =>
-      key === 'persistence' ? {} : key === 'logger' ? undefined : trap(`services.${String(key)}`),
+      key === 'persistence' ? {} : key === 'logger' ? silentLogger : trap(`services.${String(key)}`),
   },
 );
 const context = new Proxy(

@@ -17,13 +17,12 @@ import { subagentList } from '../methods/subagent-list.js';
 import { usageSummary } from '../methods/usage-summary.js';
 import type { FollowHub } from '../follow/follow-hub.js';
 import type { Outbound } from '../follow/outbound.js';
-import type { HostLimits, HostServices } from '../services.js';
+import type { HostLimits, ServedServices } from '../services.js';
 import { HostError } from '../errors.js';
 import type { HandlerResult } from './handler.js';
 import { parseFrame } from './envelope.js';
 import { sessionIdParamError } from './session-id-param.js';
 import type { z } from 'zod';
-import { silentLogger } from '@strand/session';
 
 /** A method's params as its protocol schema parses them (the one description of the wire). */
 type Params<M extends MethodName> = z.output<(typeof METHODS)[M]['params']>;
@@ -31,7 +30,7 @@ type Params<M extends MethodName> = z.output<(typeof METHODS)[M]['params']>;
 type Result<M extends MethodName> = Wire<(typeof METHODS)[M]['result']>;
 
 export interface ConnectionContext {
-  readonly services: HostServices;
+  readonly services: ServedServices;
   readonly hub: FollowHub;
   readonly limits: HostLimits;
   readonly out: Outbound;
@@ -163,7 +162,7 @@ export async function handleFrame(ctx: ConnectionContext, text: string): Promise
   } catch (error) {
     const wire = toWireError(error);
     if (wire.data.code === 'RPC_INTERNAL_ERROR')
-      (ctx.services.logger ?? silentLogger).error('a method failed unexpectedly', { method, error });
+      ctx.services.logger.error('a method failed unexpectedly', { method, error });
     return errorReply(id, wire);
   }
 }
