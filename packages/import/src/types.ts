@@ -11,6 +11,7 @@ export const IMPORT_HARNESSES = [
   'aider',
   'opencode',
   'qwen',
+  'copilot',
 ] as const;
 export type Harness = (typeof IMPORT_HARNESSES)[number];
 
