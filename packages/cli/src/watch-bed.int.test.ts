@@ -59,7 +59,7 @@ const promptOf = (events: readonly WireEvent[], text: string): boolean =>
 
 // A real harness run and its waits (hang guards of `until`) can take minutes on a loaded machine.
 describe('strand serve --watch over a real harness', { timeout: 300_000 }, () => {
-  for (const harness of ['claude-code', 'codex', 'gemini', 'pi', 'qwen'] as const) {
+  for (const harness of ['claude-code', 'codex', 'gemini', 'pi', 'qwen', 'copilot'] as const) {
     const bed = bedHarness(harness);
     const title =
       bed.kind === 'missing'
