@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { importTranscripts } from '../run/import-transcripts.js';
@@ -156,6 +156,26 @@ describe('GitHub Copilot CLI session logs (written by the real CLI in the bed)',
     const { main } = await importFrom(path.join(BED, 'interrupt'));
     expect(dataOf(main, 'turn/end')).toEqual([{ reason: 'interrupted' }, { reason: 'completed' }]);
     expect(dataOf(main, 'assistant/message')).toEqual([{ content: 'Hi.', usage: BED_USAGE }]);
+  });
+
+  it('a resumed session appends to its log: the re-import extends the stored session, nothing replaced', async () => {
+    const sid = sessionIdOf('multi-turn');
+    const log = path.join(ws.source, sid, 'events.jsonl');
+    copyInto(path.join(BED, 'multi-turn'), ws.source);
+    const whole = readFileSync(log, 'utf8');
+    // The log as the first run left it: up to the second run's session.resume.
+    writeFileSync(log, whole.slice(0, whole.indexOf('{"type":"session.resume"')));
+    const first = await importTranscripts({ harness: 'copilot', sourceDir: ws.source, dataDir: ws.data });
+    expect(first).toMatchObject({ imported: 1, failed: 0 });
+    const before = (await readStore(ws.data)).get(`copilot-${sid}`)!.events.length;
+    writeFileSync(log, whole);
+    const second = await importTranscripts({ harness: 'copilot', sourceDir: ws.source, dataDir: ws.data });
+    expect(second).toMatchObject({ imported: 0, updated: 1, replaced: 0, failed: 0 });
+    const after = (await readStore(ws.data)).get(`copilot-${sid}`)!;
+    expect(after.events.length).toBeGreaterThan(before);
+    expect(dataOf(after, 'user/message')).toHaveLength(3);
+    const third = await importTranscripts({ harness: 'copilot', sourceDir: ws.source, dataDir: ws.data });
+    expect(third).toMatchObject({ imported: 0, updated: 0, unchanged: 1 });
   });
 });
 
