@@ -122,7 +122,12 @@ function turn(rng: Rng, w: Writer, sessionId: string, prompt: string): void {
         {
           toolCallId: task,
           name: 'task',
-          arguments: { name: 'worker', description: words(rng, 3), prompt: subtask, agent_type: 'general-purpose' },
+          arguments: {
+            name: 'worker',
+            description: words(rng, 3),
+            prompt: subtask,
+            agent_type: 'general-purpose',
+          },
           type: 'function',
         },
       ],
@@ -140,7 +145,11 @@ function turn(rng: Rng, w: Writer, sessionId: string, prompt: string): void {
     for (let r = 0, n = 1 + Math.floor(rng() * 3); r < n; r++) toolRound(rng, w, r, task);
     answerRound(rng, w, 9, task);
     push(rng, w, 'subagent.completed', { toolCallId: task, agentName: 'general-purpose' });
-    push(rng, w, 'tool.execution_complete', { toolCallId: task, success: true, result: { content: words(rng, 40) } });
+    push(rng, w, 'tool.execution_complete', {
+      toolCallId: task,
+      success: true,
+      result: { content: words(rng, 40) },
+    });
     push(rng, w, 'assistant.turn_end', { turnId: String(turnId++) });
   }
   answerRound(rng, w, turnId);

@@ -9,7 +9,10 @@ export const copilotImporter: HarnessImporter = {
   // `COPILOT_HOME` moves the whole `~/.copilot` folder (`copilot help environment`).
   defaultDir: (home) => {
     const named = process.env.COPILOT_HOME;
-    return path.join(named !== undefined && named !== '' ? named : path.join(home, '.copilot'), 'session-state');
+    return path.join(
+      named !== undefined && named !== '' ? named : path.join(home, '.copilot'),
+      'session-state',
+    );
   },
   discover: discoverCopilot,
   peek: peekCopilot,

@@ -51,7 +51,11 @@ describe('GitHub Copilot CLI session logs (written by the real CLI in the bed)',
     expect(summary).toMatchObject({ imported: 1, failed: 0, skipped: 0 });
     expect(summary.reports).toEqual([]);
     // Bookkeeping the mapping knows and leaves out: counted, not reported.
-    expect(summary.ignored).toMatchObject({ 'session.resume': 2, 'system.message': 1, 'session.shutdown': 3 });
+    expect(summary.ignored).toMatchObject({
+      'session.resume': 2,
+      'system.message': 1,
+      'session.shutdown': 3,
+    });
     const sid = sessionIdOf('multi-turn');
     expect(main.header).toMatchObject({
       id: `copilot-${sid}`,

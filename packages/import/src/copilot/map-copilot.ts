@@ -99,7 +99,8 @@ export function foldCopilot(unit: SourceUnit, peek: SessionPeek): TranscriptFold
         cwd ??= str(context.cwd);
         // A name the person gave (`--name`, `/rename`) is the title the session list shows;
         // otherwise Copilot CLI names a session by its first prompt, as the builder does.
-        if (workspace.userNamed && workspace.name !== undefined) main.builder.explicitTitle(workspace.name, time);
+        if (workspace.userNamed && workspace.name !== undefined)
+          main.builder.explicitTitle(workspace.name, time);
         reports.ignore(type);
         return;
       }
@@ -254,7 +255,9 @@ export function foldCopilot(unit: SourceUnit, peek: SessionPeek): TranscriptFold
       return sink.image(attachment.data, mimeType);
     // A file, folder or selection the prompt names: the model got its content, the log its path.
     const named = str(attachment.displayName) ?? str(attachment.path) ?? str(attachment.uri);
-    return named === undefined ? undefined : { type: 'text', text: `[${str(attachment.type) ?? 'attachment'}: ${named}]` };
+    return named === undefined
+      ? undefined
+      : { type: 'text', text: `[${str(attachment.type) ?? 'attachment'}: ${named}]` };
   }
 
   function assistantMessage(data: JsonRecord, time: number): void {
@@ -316,7 +319,8 @@ export function foldCopilot(unit: SourceUnit, peek: SessionPeek): TranscriptFold
       main.builder.note(summary === undefined || summary === '' ? marker : `${marker}\n\n${summary}`, time);
     }
     // The summary's own model call: real spend, in no response of the conversation.
-    if (isRecord(data.compactionTokensUsed)) main.builder.usageRecord(copilotUsage(data.compactionTokensUsed), time);
+    if (isRecord(data.compactionTokensUsed))
+      main.builder.usageRecord(copilotUsage(data.compactionTokensUsed), time);
   }
 
   const result = (end: LineReadEnd): Promise<MappedFile> => {
@@ -370,7 +374,11 @@ export function foldCopilot(unit: SourceUnit, peek: SessionPeek): TranscriptFold
  * A tool's outcome: `result.content` (what the model was sent), with images a tool returned
  * (`result.binaryResultsForLlm`); a failure's `error.message`.
  */
-function resultContent(data: JsonRecord, failed: boolean, sink: AttachmentSink): string | readonly ContentBlock[] {
+function resultContent(
+  data: JsonRecord,
+  failed: boolean,
+  sink: AttachmentSink,
+): string | readonly ContentBlock[] {
   const result = isRecord(data.result) ? data.result : {};
   const error = isRecord(data.error) ? data.error : {};
   const blocks: ContentBlock[] = [];
@@ -443,6 +451,7 @@ function yamlScalar(raw: string): string {
       return value.slice(1, -1);
     }
   }
-  if (value.startsWith("'") && value.endsWith("'") && value.length >= 2) return value.slice(1, -1).replaceAll("''", "'");
+  if (value.startsWith("'") && value.endsWith("'") && value.length >= 2)
+    return value.slice(1, -1).replaceAll("''", "'");
   return value;
 }

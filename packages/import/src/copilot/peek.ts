@@ -38,7 +38,7 @@ export async function peekCopilot(unit: SourceUnit): Promise<Peek> {
     if (data?.producer !== undefined && data.producer !== 'copilot-agent')
       return {
         kind: 'skip',
-        reason: `not a Copilot CLI session log (producer "${String(data.producer)}")`,
+        reason: `not a Copilot CLI session log (producer ${JSON.stringify(data.producer)})`,
         line: line.line,
       };
     const facts: CopilotFacts = { sessionId };
