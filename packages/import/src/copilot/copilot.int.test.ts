@@ -227,7 +227,11 @@ describe('GitHub Copilot CLI records the bed does not produce (synthetic, from t
     const { store } = await importFrom(path.join(FIXTURES, 'synthetic'));
     const flat = store.get(`copilot-${FLAT_SID}`)!;
     expect(dataOf(flat, 'user/message')).toEqual([{ content: 'What is in README?', author: 'human' }]);
-    expect(dataOf(flat, 'assistant/message')).toEqual([{ content: 'A title.' }]);
+    expect(dataOf(flat, 'assistant/message')).toEqual([
+      { content: 'A title.', usage: { input: 900, output: 40 } },
+    ]);
+    // Through GitHub Copilot's own routing (`isByok: false`) the provider is GitHub Copilot.
+    expect(dataOf(flat, 'request/header')).toEqual([{ provider: 'github-copilot', model: 'gpt-4.1' }]);
   });
 });
 

@@ -304,7 +304,12 @@ export function foldCopilot(unit: SourceUnit, peek: SessionPeek): TranscriptFold
       if (counted.has(call)) return;
       counted.add(call);
     }
-    provider = str(used.modelProvider) ?? str(used.providerType) ?? provider;
+    // Through GitHub Copilot's own routing the provider is GitHub Copilot; through a BYOK
+    // provider it is the provider's type (`modelProvider` says `other` for an OpenAI-compatible one).
+    provider =
+      used.isByok === false
+        ? DEFAULT_PROVIDER
+        : (str(used.providerType) ?? str(used.modelProvider) ?? provider);
     streamOf(used).builder.assistantUsage(copilotUsage(used), 'add');
   }
 
