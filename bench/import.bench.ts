@@ -10,7 +10,7 @@
  * size (`importMBpsByHarness`, `reimportRatioByHarness` in the last line): pi (`pi-corpus.ts`),
  * aider (a tree of projects, each with its `.aider.chat.history.md`: `aider-corpus.ts`), opencode
  * (one SQLite database: `opencode-corpus.ts`), qwen (`qwen-corpus.ts`), crush (a tree of projects,
- * each with its `.crush/crush.db`: `crush-corpus.ts`).
+ * each with its `.crush/crush.db`: `crush-corpus.ts`), copilot (`copilot-corpus.ts`).
  * `--harness=pi` (a comma list) measures only those; `claude-code` is the headline figure.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,6 +24,7 @@ import { generateCrushCorpus } from './crush-corpus.js';
 import { generateOpencodeCorpus } from './opencode-corpus.js';
 import { generatePiCorpus } from './pi-corpus.js';
 import { generateQwenCorpus } from './qwen-corpus.js';
+import { generateCopilotCorpus } from './copilot-corpus.js';
 import { hex, uuid, words } from './corpus-text.js';
 
 const targetMB = Number(
@@ -53,6 +54,7 @@ const OTHER_HARNESSES = [
     generate: (root: string, bytes: number) =>
       generateCrushCorpus(root, bytes, mulberry32(20_261_205), words),
   },
+  { harness: 'copilot', generate: generateCopilotCorpus },
 ] as const;
 
 /** A source file: code-ish lines, so JSON escaping costs what it costs in real logs. */

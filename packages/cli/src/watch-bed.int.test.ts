@@ -11,6 +11,7 @@ import {
   piScenarios,
   opencodeScenarios,
   qwenScenarios,
+  copilotScenarios,
   openWorkspace,
   runScenario,
   type BedHarness,
@@ -37,6 +38,7 @@ const SCENARIOS: Readonly<Record<BedHarness, readonly ScenarioDefinition[]>> = {
   pi: piScenarios,
   opencode: opencodeScenarios,
   qwen: qwenScenarios,
+  copilot: copilotScenarios,
 };
 
 let hosts: StrandProcess[] = [];
@@ -57,7 +59,7 @@ const promptOf = (events: readonly WireEvent[], text: string): boolean =>
 
 // A real harness run and its waits (hang guards of `until`) can take minutes on a loaded machine.
 describe('strand serve --watch over a real harness', { timeout: 300_000 }, () => {
-  for (const harness of ['claude-code', 'codex', 'gemini', 'pi', 'qwen'] as const) {
+  for (const harness of ['claude-code', 'codex', 'gemini', 'pi', 'qwen', 'copilot'] as const) {
     const bed = bedHarness(harness);
     const title =
       bed.kind === 'missing'

@@ -17,6 +17,11 @@ export type ConversationItem =
 export interface TypedPrompt {
   readonly text: string;
   readonly seen?: (part: string) => boolean;
+  /**
+   * The prompt as the transcript keeps it, from the text the endpoint saw, where the harness
+   * wraps every prompt on the wire only (Copilot CLI's `<current_datetime>` line ahead of it).
+   */
+  readonly recorded?: (part: string) => string;
 }
 
 /**
@@ -61,7 +66,11 @@ export function expectedConversation(
           const prompt = prompts.find((p) => (p.seen ?? ((t) => t.trim() === p.text))(part.text));
           // The prompt as the endpoint saw it: a slash command arrives expanded or wrapped.
           if (prompt !== undefined && occurs(`prompt\u0000${prompt.text}`))
-            add(`prompt\u0000${prompt.text}`, { kind: 'prompt', author, text: part.text.trim() });
+            add(`prompt\u0000${prompt.text}`, {
+              kind: 'prompt',
+              author,
+              text: (prompt.recorded?.(part.text) ?? part.text).trim(),
+            });
         } else if (part.kind === 'image') {
           if (occurs('image')) add('image', { kind: 'image', mediaType: part.mediaType });
         } else if (part.kind === 'tool-result') {

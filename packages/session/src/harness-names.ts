@@ -47,6 +47,7 @@ export const HARNESS_LABELS: Readonly<Record<string, string>> = Object.freeze({
   opencode: 'opencode',
   qwen: 'Qwen Code',
   crush: 'Crush',
+  copilot: 'GitHub Copilot CLI',
 });
 
 /** The harnesses filter menus and CLI choices offer, Strand first. */

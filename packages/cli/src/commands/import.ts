@@ -19,8 +19,8 @@ import { writeImportedCacheRows, type CacheRowsResult } from './import-cache-row
 const SHOWN_REPORTS = 20;
 
 /**
- * `strand import <claude-code|codex|gemini|pi|aider|opencode|qwen|crush> [dir] [--data <dir>] [--json]` (aider has no
- * default folder, nor has crush: their histories are per project, so `dir` is required for them): the importer owns
+ * `strand import <harness> [dir] [--data <dir>] [--json]` (a harness that keeps its history per project,
+ * such as aider, has no default folder, so `dir` is required for it): the importer owns
  * everything about transcripts; this module only parses arguments, shows progress and prints.
  * Exit codes: 0 ok, 1 when any file failed, 2 on usage errors (including a missing folder).
  */
@@ -30,10 +30,8 @@ export function importCommand(): Command {
       "import another harness's transcripts as Strand sessions (re-running imports only what changed)",
     )
     .addArgument(new Argument('<harness>', 'the harness that wrote them').choices(IMPORT_HARNESSES))
-    .argument(
-      '[dir]',
-      'folder to read (default: ~/.claude/projects, ~/.codex/sessions, ~/.gemini/tmp, ~/.pi/agent/sessions, ~/.local/share/opencode or ~/.qwen/projects; aider and crush have none: name a project or a folder of projects)',
-    )
+    .argument('[dir]', "folder to read (default: the harness's own folder, listed below)")
+    .addHelpText('after', () => defaultFoldersHelp(homedir()))
     .option('--data <dir>', 'data folder', '.strand-data')
     .option(
       '--json',
@@ -77,6 +75,26 @@ export function importCommand(): Command {
 }
 
 /** The harness's default folder; a usage error (exit 2) for one that has none (aider). */
+/**
+ * Each harness's default folder as this user's environment resolves it (a harness's own override,
+ * such as `COPILOT_HOME`, included), from the importers themselves, so the help cannot fall behind
+ * the list of harnesses.
+ */
+export function defaultFoldersHelp(home: string): string {
+  const width = Math.max(...IMPORT_HARNESSES.map((harness) => harness.length));
+  const lines = IMPORT_HARNESSES.map((harness) => {
+    let folder: string;
+    try {
+      const dir = defaultSourceDir(harness, home);
+      folder = dir === home || dir.startsWith(home + path.sep) ? `~${dir.slice(home.length)}` : dir;
+    } catch {
+      folder = 'none: it keeps a history per project; name a project or a folder of projects';
+    }
+    return `  ${harness.padEnd(width)}  ${folder}`;
+  });
+  return `\nDefault folders:\n${lines.join('\n')}\n`;
+}
+
 function defaultDirOrUsageError(harness: Harness): string {
   try {
     return defaultSourceDir(harness, homedir());

@@ -420,6 +420,55 @@ function sessionIdInArray(stdout: string): string | undefined {
   return undefined;
 }
 
+/**
+ * GitHub Copilot CLI (`copilot -p`): its BYOK provider, `COPILOT_PROVIDER_BASE_URL` at the
+ * endpoint with `COPILOT_PROVIDER_TYPE=anthropic` (Anthropic Messages, SSE; its client appends
+ * `/v1/messages`) and any `COPILOT_PROVIDER_API_KEY`, needs no GitHub login;
+ * `COPILOT_OFFLINE=true` turns off every other network call (auth, telemetry, auto-update).
+ * `COPILOT_MODEL` is one Copilot knows, so it has its limits and tool set. The single-executable
+ * binary unpacks its JavaScript under `COPILOT_PKG_CACHE_HOME` on first start: kept in the install
+ * prefix, so each scratch home does not unpack 200 MB again. `--output-format json` prints the
+ * session's events and a last `result` line naming `sessionId`; `--resume=<id>` resumes;
+ * `--attachment <file>` attaches an image. Sessions under
+ * `~/.copilot/session-state/<id>/events.jsonl` (`COPILOT_HOME` overrides `~/.copilot`).
+ */
+export const copilot: HarnessDriver = {
+  harness: 'copilot',
+  model: 'claude-sonnet-4.5',
+  transcriptRoot: (ws) => path.join(ws.home, '.copilot', 'session-state'),
+  prepare: () => Promise.resolve(),
+  async prompt(installed, ws, endpoint, options) {
+    refuseAlso(this.harness, options);
+    const env = {
+      ...baseEnv(ws.home),
+      COPILOT_OFFLINE: 'true',
+      COPILOT_PROVIDER_BASE_URL: endpoint.url,
+      COPILOT_PROVIDER_TYPE: 'anthropic',
+      COPILOT_PROVIDER_API_KEY: 'bed-offline',
+      COPILOT_MODEL: this.model ?? '',
+      COPILOT_PKG_CACHE_HOME: path.join(installed.prefix, 'pkg-cache'),
+    };
+    const args = [
+      '--allow-all',
+      '--no-auto-update',
+      '--output-format',
+      'json',
+      ...(options.resume === undefined ? [] : [`--resume=${options.resume}`]),
+      ...(options.images ?? []).flatMap((image) => ['--attachment', image]),
+      ...(options.args ?? []),
+      '-p',
+      options.text,
+    ];
+    const run = await runHarness(installed, {
+      args,
+      cwd: ws.cwd,
+      env,
+      ...(options.interruptWhen === undefined ? {} : { interruptWhen: options.interruptWhen }),
+    });
+    return { ...run, sessionId: sessionIdIn(run.stdout, 'sessionId') ?? options.resume };
+  },
+};
+
 function refuseAlso(harness: BedHarness, options: PromptOptions): void {
   if ((options.also ?? []).length > 0)
     throw new Error(`${harness} takes one prompt per headless run: resume the session for the next`);
@@ -432,6 +481,7 @@ export const DRIVERS: Readonly<Record<BedHarness, HarnessDriver>> = {
   pi,
   opencode,
   qwen,
+  copilot,
 };
 
 /** Every file under a folder (the transcripts a run wrote), relative paths, sorted. */

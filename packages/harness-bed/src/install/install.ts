@@ -124,6 +124,13 @@ function launcherOf(pin: HarnessPin, prefix: string): InstalledHarness {
         };
       case 'qwen':
         return { command: node, args: [path.join(modules, '@qwen-code', 'qwen-code', 'cli-entry.js')] };
+      case 'copilot':
+        // `npm-loader.js` only spawns the platform package's binary (a Node single-executable
+        // application that unpacks its JavaScript on first start): run that directly.
+        return {
+          command: path.join(modules, '@github', `copilot-${process.platform}-${process.arch}`, 'copilot'),
+          args: [],
+        };
     }
   };
   return { pin, prefix, ...of(pin.harness) };

@@ -26,6 +26,9 @@ export const COMMITTED_FIXTURE_SETS: readonly { readonly harness: Harness; reado
   { harness: 'qwen', dir: 'qwen/fixtures/bed' },
   { harness: 'qwen', dir: 'qwen/fixtures/damaged' },
   { harness: 'qwen', dir: 'qwen/fixtures/synthetic' },
+  { harness: 'copilot', dir: 'copilot/fixtures/bed' },
+  { harness: 'copilot', dir: 'copilot/fixtures/damaged' },
+  { harness: 'copilot', dir: 'copilot/fixtures/synthetic' },
 ];
 
 /** A discovered file that holds a session, as peeked, and the unit a run maps it as. */
