@@ -27,6 +27,8 @@ export const COMMITTED_FIXTURE_SETS: readonly { readonly harness: Harness; reado
   { harness: 'qwen', dir: 'qwen/fixtures/bed' },
   { harness: 'qwen', dir: 'qwen/fixtures/damaged' },
   { harness: 'qwen', dir: 'qwen/fixtures/synthetic' },
+  { harness: 'goose', dir: 'goose/fixtures/legacy' },
+  { harness: 'goose', dir: 'goose/fixtures/damaged' },
 ];
 
 /** A discovered file that holds a session, as peeked, and the unit a run maps it as. */
