@@ -9,7 +9,8 @@
  * Every other harness with a generator here is measured the same way on a corpus of the same
  * size (`importMBpsByHarness`, `reimportRatioByHarness` in the last line): pi (`pi-corpus.ts`),
  * aider (a tree of projects, each with its `.aider.chat.history.md`: `aider-corpus.ts`), opencode
- * (one SQLite database: `opencode-corpus.ts`), qwen (`qwen-corpus.ts`).
+ * (one SQLite database: `opencode-corpus.ts`), qwen (`qwen-corpus.ts`), goose (one SQLite
+ * `sessions.db`: `goose-corpus.ts`).
  * `--harness=pi` (a comma list) measures only those; `claude-code` is the headline figure.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,6 +23,7 @@ import { generateAiderCorpus } from './aider-corpus.js';
 import { generateOpencodeCorpus } from './opencode-corpus.js';
 import { generatePiCorpus } from './pi-corpus.js';
 import { generateQwenCorpus } from './qwen-corpus.js';
+import { generateGooseCorpus } from './goose-corpus.js';
 import { hex, uuid, words } from './corpus-text.js';
 
 const targetMB = Number(
@@ -44,6 +46,11 @@ const OTHER_HARNESSES = [
     harness: 'opencode',
     generate: (root: string, bytes: number) =>
       generateOpencodeCorpus(root, bytes, mulberry32(20_261_204), words),
+  },
+  {
+    harness: 'goose',
+    generate: (root: string, bytes: number) =>
+      generateGooseCorpus(root, bytes, mulberry32(20_261_205), words),
   },
 ] as const;
 

@@ -32,7 +32,7 @@ class Msgs:
       "created_timestamp":created,"timestamp":"2026-12-04 10:00:%02d"%(n%60),"tokens":None,"metadata_json":json.dumps(meta,separators=(",",":"))})
 def dump(name,sessions,msgs,schema=SCHEMA13,version=13):
   d={"harness":"goose","scenario":name,"basis":BASIS,"schemaVersion":version,"schema":schema,"rows":{"sessions":sessions,"messages":msgs.rows}}
-  open(f"db/{name}.json","w").write(json.dumps(d,indent=1)+"\n")
+  open(f"db/{name}.json","w").write(json.dumps(d,indent=2)+"\n")
 
 T=1796378400  # 2026-12-04T10:00:00Z
 # multi-turn

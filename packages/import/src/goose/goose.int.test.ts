@@ -46,21 +46,24 @@ function said(events: readonly { type: string; data: unknown }[]): string[] {
 }
 
 describe('goose sessions.db (fixtures built from goose source, see fixtures/SOURCES.md)', () => {
-  it.each(DUMPS)('%s: every session imported, nothing unknown, a second run changes nothing', async (name) => {
-    const w = sourceWith(name);
-    const first = await importOnce(w);
-    expect(first.failed).toBe(0);
-    expect(first.reports.filter((r) => r.kind !== 'note')).toEqual([]);
-    const expected = dump(name).rows.sessions.filter((s) => s.session_type !== 'hidden').length;
-    expect(first.imported).toBe(expected);
-    const store = await readStore(w.data);
-    for (const log of store.values()) {
-      expect(log.header.source?.harness).toBe('goose');
-      expect(log.header.cwd).toMatch(/^\/home\/dev\//);
-    }
-    const again = await importOnce(w);
-    expect(again).toMatchObject({ imported: 0, updated: 0, failed: 0 });
-  });
+  it.each(DUMPS)(
+    '%s: every session imported, nothing unknown, a second run changes nothing',
+    async (name) => {
+      const w = sourceWith(name);
+      const first = await importOnce(w);
+      expect(first.failed).toBe(0);
+      expect(first.reports.filter((r) => r.kind !== 'note')).toEqual([]);
+      const expected = dump(name).rows.sessions.filter((s) => s.session_type !== 'hidden').length;
+      expect(first.imported).toBe(expected);
+      const store = await readStore(w.data);
+      for (const log of store.values()) {
+        expect(log.header.source?.harness).toBe('goose');
+        expect(log.header.cwd).toMatch(/^\/home\/dev\//);
+      }
+      const again = await importOnce(w);
+      expect(again).toMatchObject({ imported: 0, updated: 0, failed: 0 });
+    },
+  );
 
   it('multi-turn: the route of the session, turns closed by the next prompt, the name goose gave after the first reply', async () => {
     const w = sourceWith('multi-turn');
@@ -98,7 +101,9 @@ describe('goose sessions.db (fixtures built from goose source, see fixtures/SOUR
     const summary = await importOnce(w);
     expect(summary.ignored).toMatchObject({ thinking: 1 });
     const [log] = [...(await readStore(w.data)).values()];
-    const calls = log!.events.filter((e) => e.type === 'tool/call').map((e) => e.data as Record<string, unknown>);
+    const calls = log!.events
+      .filter((e) => e.type === 'tool/call')
+      .map((e) => e.data as Record<string, unknown>);
     expect(calls.map((c) => [c.callId, c.name])).toEqual([
       ['toolu_01', 'developer__shell'],
       ['toolu_02', 'developer__text_editor'],
@@ -106,7 +111,9 @@ describe('goose sessions.db (fixtures built from goose source, see fixtures/SOUR
       ['toolu_04', 'developer__text_editor'],
     ]);
     expect(JSON.parse(calls[0]!.arguments as string)).toEqual({ command: 'ls' });
-    const results = log!.events.filter((e) => e.type === 'tool/result').map((e) => e.data as Record<string, unknown>);
+    const results = log!.events
+      .filter((e) => e.type === 'tool/result')
+      .map((e) => e.data as Record<string, unknown>);
     expect(results).toEqual([
       { callId: 'toolu_01', content: 'README.md\nsrc\n' },
       { callId: 'toolu_02', content: 'The path /home/dev/project/MISSING.md does not exist.', isError: true },
@@ -128,7 +135,10 @@ describe('goose sessions.db (fixtures built from goose source, see fixtures/SOUR
     expect(log!.events.filter((e) => e.type === 'session/title').map((e) => e.data)).toEqual([
       { title: 'What is in this picture?' },
     ]);
-    expect(log!.events.find((e) => e.type === 'request/header')!.data).toEqual({ provider: 'openai', model: 'gpt-4o' });
+    expect(log!.events.find((e) => e.type === 'request/header')!.data).toEqual({
+      provider: 'openai',
+      model: 'gpt-4o',
+    });
   });
 
   it('compaction: the history stays, the notice and what goose wrote for the model are system messages', async () => {
@@ -174,9 +184,9 @@ describe('goose sessions.db (fixtures built from goose source, see fixtures/SOUR
       for (const m of d.rows.messages) {
         const { id: _id, ...row } = m;
         const cols = Object.keys(row);
-        db.prepare(`INSERT INTO messages (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`).run(
-          ...cols.map((c) => row[c]),
-        );
+        db.prepare(
+          `INSERT INTO messages (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
+        ).run(...cols.map((c) => row[c]));
       }
     })();
     db.close();
@@ -271,10 +281,9 @@ describe('goose legacy JSONL sessions', () => {
     cpSync(path.join(FIXTURES, 'legacy'), w.source, { recursive: true });
     const summary = await importOnce(w);
     expect(summary.imported).toBe(1);
-    expect(summary.reports.filter((r) => r.kind === 'skipped-file').map((r) => path.basename(r.file))).toEqual([
-      '20250102_090000.jsonl',
-      '20250301_101500.jsonl',
-    ]);
+    expect(
+      summary.reports.filter((r) => r.kind === 'skipped-file').map((r) => path.basename(r.file)),
+    ).toEqual(['20250102_090000.jsonl', '20250301_101500.jsonl']);
   });
 
   it('damaged: a malformed line, an unknown content type and a torn last line are reports', async () => {
@@ -287,7 +296,11 @@ describe('goose legacy JSONL sessions', () => {
       ['skipped-record', 6, 'torn last line (no newline, incomplete JSON)'],
     ]);
     const [log] = [...(await readStore(w.data)).values()];
-    expect(said(log!.events)).toEqual(['human: Say hello, then run pwd.', 'assistant: Still here.', 'human: Next.']);
+    expect(said(log!.events)).toEqual([
+      'human: Say hello, then run pwd.',
+      'assistant: Still here.',
+      'human: Next.',
+    ]);
   });
 });
 
@@ -300,7 +313,10 @@ describe('goose: bad input is a report, never a crash', () => {
     conn.close();
     const bytes = readFileSync(db);
     mkdirSync(path.join(w.source, 'copy'));
-    writeFileSync(path.join(w.source, 'copy', 'sessions.db'), bytes.subarray(0, Math.floor(bytes.length / 2)));
+    writeFileSync(
+      path.join(w.source, 'copy', 'sessions.db'),
+      bytes.subarray(0, Math.floor(bytes.length / 2)),
+    );
     const summary = await importOnce(w);
     expect(summary).toMatchObject({ imported: 1, failed: 1 });
     expect(summary.reports).toContainEqual(
@@ -321,8 +337,14 @@ describe('goose: bad input is a report, never a crash', () => {
     const summary = await importOnce(w);
     expect(summary).toMatchObject({ imported: 1, failed: 0 });
     const skipped = summary.reports.filter((r) => r.kind === 'skipped-file');
-    expect(skipped.map((r) => path.relative(w.source, r.file)).sort()).toEqual(['notes.db', 'other.db', 'x/sessions.db']);
-    expect(skipped.find((r) => r.file.endsWith('x/sessions.db'))!.reason).toMatch(/sessions table without working_dir/);
+    expect(skipped.map((r) => path.relative(w.source, r.file)).sort()).toEqual([
+      'notes.db',
+      'other.db',
+      'x/sessions.db',
+    ]);
+    expect(skipped.find((r) => r.file.endsWith('x/sessions.db'))!.reason).toMatch(
+      /sessions table without working_dir/,
+    );
   });
 
   it('a newer schema version is read by its columns, with a note; a malformed row is a skipped record', async () => {
@@ -350,19 +372,25 @@ describe('goose: bad input is a report, never a crash', () => {
     expect(() => harness.exec('COMMIT')).not.toThrow();
     harness.close();
     const [log] = [...(await readStore(w.data)).values()];
-    expect(log!.events.some((e) => (e.data as { title?: string }).title === 'Greeting and arithmetic')).toBe(true);
+    expect(log!.events.some((e) => (e.data as { title?: string }).title === 'Greeting and arithmetic')).toBe(
+      true,
+    );
   });
 });
 
 describe('goose default folder', () => {
   it('GOOSE_PATH_ROOT (absolute) first, then XDG_DATA_HOME, then ~/.local/share; %APPDATA% on Windows', () => {
-    expect(gooseSessionsDir('/home/a', { GOOSE_PATH_ROOT: '/srv/goose' }, 'linux')).toBe('/srv/goose/data/sessions');
+    expect(gooseSessionsDir('/home/a', { GOOSE_PATH_ROOT: '/srv/goose' }, 'linux')).toBe(
+      '/srv/goose/data/sessions',
+    );
     // goose ignores a relative root (`validated_path_root`).
-    expect(gooseSessionsDir('/home/a', { GOOSE_PATH_ROOT: 'rel' }, 'linux')).toBe('/home/a/.local/share/goose/sessions');
+    expect(gooseSessionsDir('/home/a', { GOOSE_PATH_ROOT: 'rel' }, 'linux')).toBe(
+      '/home/a/.local/share/goose/sessions',
+    );
     expect(gooseSessionsDir('/home/a', { XDG_DATA_HOME: '/x' }, 'darwin')).toBe('/x/goose/sessions');
     expect(gooseSessionsDir('/home/a', {}, 'darwin')).toBe('/home/a/.local/share/goose/sessions');
-    expect(gooseSessionsDir('C:\\Users\\a', { APPDATA: 'C:\\Users\\a\\AppData\\Roaming' }, 'win32')).toContain(
-      path.join('Block', 'goose', 'data', 'sessions'),
-    );
+    expect(
+      gooseSessionsDir('C:\\Users\\a', { APPDATA: 'C:\\Users\\a\\AppData\\Roaming' }, 'win32'),
+    ).toContain(path.join('Block', 'goose', 'data', 'sessions'));
   });
 });

@@ -72,7 +72,14 @@ export function mapSnapshot(snapshot: GooseSnapshot, reports: FileReports): Sess
         reports.skipRecord(null, `${where}: malformed content_json`);
         continue;
       }
-      mapper.message(row.role, row.created, content, row.metadata === null ? undefined : parseJson(row.metadata), null, where);
+      mapper.message(
+        row.role,
+        row.created,
+        content,
+        row.metadata === null ? undefined : parseJson(row.metadata),
+        null,
+        where,
+      );
     }
     builder.finish();
     if (!builder.hasConversation) continue;
@@ -117,13 +124,26 @@ export function foldGooseJsonl(unit: SourceUnit, peek: SessionPeek): TranscriptF
     if (line.line === 1 && isMetadata(record)) {
       cwd = str(record.working_dir);
       const description = str(record.description)?.trim() ?? '';
-      mapper = new GooseMessages(builder, sink, reports, undefined, description === '' ? undefined : description);
+      mapper = new GooseMessages(
+        builder,
+        sink,
+        reports,
+        undefined,
+        description === '' ? undefined : description,
+      );
       return Promise.resolve();
     }
     // A file without a metadata line (the oldest goose wrote none): messages from the first line.
     mapper ??= new GooseMessages(builder, sink, reports, undefined, undefined);
     if (typeof record.created === 'number') firstTime ??= record.created * 1000;
-    mapper.message(record.role, record.created, record.content, record.metadata, line.line, `line ${line.line}`);
+    mapper.message(
+      record.role,
+      record.created,
+      record.content,
+      record.metadata,
+      line.line,
+      `line ${line.line}`,
+    );
     return Promise.resolve();
   };
 
@@ -172,7 +192,9 @@ function titleOf(session: GooseSessionRow): string | undefined {
 
 /** SQLite's `CURRENT_TIMESTAMP` (`YYYY-MM-DD HH:MM:SS`, UTC) or an RFC 3339 time, as ms. */
 export function sqliteTime(value: string): number | undefined {
-  const iso = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d+)?$/.test(value) ? `${value.replace(' ', 'T')}Z` : value;
+  const iso = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d+)?$/.test(value)
+    ? `${value.replace(' ', 'T')}Z`
+    : value;
   const ms = Date.parse(iso);
   return Number.isSafeInteger(ms) ? ms : undefined;
 }

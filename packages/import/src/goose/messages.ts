@@ -1,4 +1,4 @@
-import { AttachmentSink, toContent, type ContentBlock } from '../mapping/attachments.js';
+import { toContent, type AttachmentSink, type ContentBlock } from '../mapping/attachments.js';
 import type { FileReports } from '../mapping/file-reports.js';
 import type { TranscriptBuilder, Route } from '../mapping/transcript-builder.js';
 import { isRecord, str, type JsonRecord } from '../source/json-record.js';
@@ -43,7 +43,8 @@ export class GooseMessages {
     where: string,
   ): void {
     // `created` is Unix seconds (`Utc::now().timestamp()`); the log counts milliseconds.
-    const time = typeof created === 'number' && Number.isFinite(created) ? Math.round(created * 1000) : undefined;
+    const time =
+      typeof created === 'number' && Number.isFinite(created) ? Math.round(created * 1000) : undefined;
     if (time === undefined) {
       this.reports.skipRecord(line, `${where}: no created time`);
       return;
@@ -118,7 +119,8 @@ export class GooseMessages {
       // A call the model sent malformed (`status: "error"`) has no name; goose answers it with an
       // error `toolResponse` under the same id, which becomes its result.
       const name = request.status === 'success' ? (str(value.name) ?? 'unknown') : 'invalid_tool_call';
-      const args = request.status === 'success' ? (value.arguments ?? {}) : { error: str(request.error) ?? '' };
+      const args =
+        request.status === 'success' ? (value.arguments ?? {}) : { error: str(request.error) ?? '' };
       b.assistantToolCall(id, name, JSON.stringify(args), time);
     }
     b.flushAssistant();
@@ -142,7 +144,11 @@ export class GooseMessages {
       return;
     }
     const value = result.value;
-    const items = Array.isArray(value) ? value : isRecord(value) && Array.isArray(value.content) ? value.content : [];
+    const items = Array.isArray(value)
+      ? value
+      : isRecord(value) && Array.isArray(value.content)
+        ? value.content
+        : [];
     const isError = isRecord(value) && value.isError === true;
     const blocks: ContentBlock[] = [];
     for (const c of items) {

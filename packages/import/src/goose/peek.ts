@@ -66,12 +66,16 @@ async function peekJsonl(unit: SourceUnit): Promise<Peek> {
   for await (const line of reader.lines()) {
     const parsed = parseLine(line);
     if (parsed.kind === 'blank') continue;
-    if (parsed.kind === 'bad') return { kind: 'skip', reason: `not a goose session (${parsed.reason})`, line: line.line };
+    if (parsed.kind === 'bad')
+      return { kind: 'skip', reason: `not a goose session (${parsed.reason})`, line: line.line };
     const record = parsed.record;
-    const message =
-      (record.role === 'user' || record.role === 'assistant') && Array.isArray(record.content);
+    const message = (record.role === 'user' || record.role === 'assistant') && Array.isArray(record.content);
     if (!isMetadata(record) && !message)
-      return { kind: 'skip', reason: 'not a goose session (no session metadata or message)', line: line.line };
+      return {
+        kind: 'skip',
+        reason: 'not a goose session (no session metadata or message)',
+        line: line.line,
+      };
     const sessionId = legacySessionId(unit.file);
     const facts: GooseFacts = { kind: 'jsonl', sessionId };
     return { kind: 'session', primaryId: gooseId(sessionId), rank: 0, depth: 0, facts };

@@ -67,11 +67,17 @@ export function readGooseStore(file: string, busyTimeoutMs = 2000): GooseStoreRe
   try {
     const columns = new Map<string, Set<string>>();
     for (const table of ['sessions', 'messages']) {
-      const have = new Set((db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name));
-      if (have.size === 0) return { kind: 'foreign', reason: `no ${table} table (not a goose session store)` };
+      const have = new Set(
+        (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name),
+      );
+      if (have.size === 0)
+        return { kind: 'foreign', reason: `no ${table} table (not a goose session store)` };
       const missing = NEEDED[table]!.filter((c) => !have.has(c));
       if (missing.length > 0)
-        return { kind: 'foreign', reason: `${table} table without ${missing.join(', ')} (an unknown schema)` };
+        return {
+          kind: 'foreign',
+          reason: `${table} table without ${missing.join(', ')} (an unknown schema)`,
+        };
       columns.set(table, have);
     }
     const s = columns.get('sessions')!;
@@ -79,8 +85,9 @@ export function readGooseStore(file: string, busyTimeoutMs = 2000): GooseStoreRe
     const col = (have: Set<string>, name: string) => (have.has(name) ? name : `NULL AS ${name}`);
     const read = db.transaction((): GooseSnapshot => {
       const hasVersion =
-        db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'").get() !==
-        undefined;
+        db
+          .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'")
+          .get() !== undefined;
       const version = hasVersion
         ? Number((db.prepare('SELECT MAX(version) AS v FROM schema_version').get() as { v: unknown }).v ?? 0)
         : 0;
@@ -104,7 +111,7 @@ export function readGooseStore(file: string, busyTimeoutMs = 2000): GooseStoreRe
           userSetName: r.user_set_name === 1 || r.user_set_name === true,
           sessionType: typeof r.session_type === 'string' ? r.session_type : 'user',
           workingDir: typeof r.working_dir === 'string' ? r.working_dir : '',
-          createdAt: String(r.created_at ?? ''),
+          createdAt: typeof r.created_at === 'string' ? r.created_at : '',
           providerName: typeof r.provider_name === 'string' ? r.provider_name : null,
           modelConfig: typeof r.model_config_json === 'string' ? r.model_config_json : null,
         }),

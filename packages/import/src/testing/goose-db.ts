@@ -25,7 +25,11 @@ export interface GooseDump {
  * Writes the database a dump holds to `file` (its folder created), in WAL mode. `limit` keeps
  * only the first rows of `messages`, in row order: the database as it stood earlier.
  */
-export function restoreGooseDb(dump: GooseDump, file: string, limit?: { messages: number }): Database.Database {
+export function restoreGooseDb(
+  dump: GooseDump,
+  file: string,
+  limit?: { messages: number },
+): Database.Database {
   mkdirSync(path.dirname(file), { recursive: true });
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
@@ -40,7 +44,8 @@ export function restoreGooseDb(dump: GooseDump, file: string, limit?: { messages
 
 /** Inserts the dump's messages `from` (inclusive) to `to` (exclusive), one transaction each, as goose commits them. */
 export function appendGooseMessages(db: Database.Database, dump: GooseDump, from: number, to?: number): void {
-  for (const message of dump.rows.messages.slice(from, to)) db.transaction(() => insert(db, 'messages', message))();
+  for (const message of dump.rows.messages.slice(from, to))
+    db.transaction(() => insert(db, 'messages', message))();
 }
 
 function insert(db: Database.Database, table: string, row: Record<string, unknown>): void {
