@@ -7,6 +7,7 @@ import { piImporter } from './pi/pi-importer.js';
 import { opencodeImporter } from './opencode/opencode-importer.js';
 import { qwenImporter } from './qwen/qwen-importer.js';
 import { gooseImporter } from './goose/goose-importer.js';
+import { openhandsImporter } from './openhands/openhands-importer.js';
 import type { HarnessImporter } from './run/harness-importer.js';
 import { IMPORT_HARNESSES, isHarness, type Harness } from './types.js';
 
@@ -19,6 +20,7 @@ const IMPORTERS: Readonly<Record<Harness, HarnessImporter>> = {
   opencode: opencodeImporter,
   qwen: qwenImporter,
   goose: gooseImporter,
+  openhands: openhandsImporter,
 };
 
 export function importerFor(harness: string): HarnessImporter {

@@ -12,6 +12,7 @@ export const IMPORT_HARNESSES = [
   'opencode',
   'qwen',
   'goose',
+  'openhands',
 ] as const;
 export type Harness = (typeof IMPORT_HARNESSES)[number];
 

@@ -36,6 +36,7 @@ export const HARNESS_LABELS: Readonly<Record<string, string>> = Object.freeze({
   opencode: 'opencode',
   qwen: 'Qwen Code',
   goose: 'goose',
+  openhands: 'OpenHands',
 });
 
 /** The harnesses filter menus and CLI choices offer, Strand first. */
