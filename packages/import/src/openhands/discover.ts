@@ -29,6 +29,12 @@ export async function eventFiles(eventsDir: string): Promise<string[]> {
  * events each) are not read. Symlinks are not followed.
  */
 export async function discoverOpenhands(root: string): Promise<SourceUnit[]> {
+  // Live ingest discovers the folder of a changed file: for a new event file that is the
+  // conversation's `events/` folder itself, whose unit is its conversation's.
+  if (path.basename(root) === 'events') {
+    const unit = await conversationUnit(path.dirname(root));
+    return unit === undefined ? [] : [unit];
+  }
   const units: SourceUnit[] = [];
   const walk = async (dir: string): Promise<void> => {
     let entries;
@@ -39,15 +45,9 @@ export async function discoverOpenhands(root: string): Promise<SourceUnit[]> {
       if (code === 'ENOENT' || code === 'EACCES' || code === 'ENOTDIR') return;
       throw error;
     }
-    const events = entries.find((e) => e.isDirectory() && e.name === 'events');
-    if (events !== undefined) {
-      const files = await eventFiles(path.join(dir, 'events'));
-      if (files.length > 0) {
-        const metadata = entries.some((e) => e.isFile() && e.name === 'metadata.json')
-          ? [path.join(dir, 'metadata.json')]
-          : [];
-        units.push({ file: files[0]!, companions: [...files.slice(1), ...metadata] });
-      }
+    if (entries.some((e) => e.isDirectory() && e.name === 'events')) {
+      const unit = await conversationUnit(dir);
+      if (unit !== undefined) units.push(unit);
       return;
     }
     for (const entry of entries)
@@ -56,4 +56,18 @@ export async function discoverOpenhands(root: string): Promise<SourceUnit[]> {
   };
   await walk(root);
   return units.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+}
+
+/** A conversation folder's unit: its first event file, the later ones and `metadata.json` as companions. */
+async function conversationUnit(dir: string): Promise<SourceUnit | undefined> {
+  const files = await eventFiles(path.join(dir, 'events'));
+  if (files.length === 0) return undefined;
+  let metadata: string[] = [];
+  try {
+    const stat = await fsp.lstat(path.join(dir, 'metadata.json'));
+    if (stat.isFile()) metadata = [path.join(dir, 'metadata.json')];
+  } catch {
+    // No metadata.json (the headless CLI writes none): events only.
+  }
+  return { file: files[0]!, companions: [...files.slice(1), ...metadata] };
 }
