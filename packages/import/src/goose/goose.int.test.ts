@@ -361,6 +361,25 @@ describe('goose: bad input is a report, never a crash', () => {
     ]);
   });
 
+  it('a database locked exclusively fails (retried next run) and imports once it is free', async () => {
+    const w = sourceWith('multi-turn');
+    const holder = new Database(path.join(w.source, 'sessions.db'));
+    // A process holding the file in exclusive locking mode: no other connection can read it.
+    holder.pragma('locking_mode = EXCLUSIVE');
+    holder.exec('BEGIN EXCLUSIVE');
+    const locked = await importOnce(w);
+    expect(locked).toMatchObject({ imported: 0, failed: 1 });
+    expect(locked.reports).toEqual([
+      expect.objectContaining({
+        kind: 'failed',
+        reason: expect.stringMatching(/^cannot read the database: /),
+      }),
+    ]);
+    holder.exec('COMMIT');
+    holder.close();
+    expect(await importOnce(w)).toMatchObject({ imported: 1, failed: 0 });
+  });
+
   it('reads while goose holds a write open, and never keeps goose from committing', async () => {
     const w = sourceWith('multi-turn');
     const harness = new Database(path.join(w.source, 'sessions.db'));
