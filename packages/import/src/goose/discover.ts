@@ -4,7 +4,7 @@ import type { SourceUnit } from '../run/harness-importer.js';
 
 /**
  * goose's session store (`sessions.db`, any `*.db` the peek recognises by its tables) and its
- * legacy session files (`*.jsonl`, goose before 1.10). A database's `-wal` is a companion: goose
+ * legacy session files (`*.jsonl`, written by goose before it had the database). A database's `-wal` is a companion: goose
  * opens it in WAL mode, so a write may reach only the WAL until a checkpoint.
  */
 export async function discoverGoose(root: string): Promise<SourceUnit[]> {

@@ -264,7 +264,7 @@ describe('goose legacy JSONL sessions', () => {
       'human: Thanks.',
       "assistant: You're welcome.",
     ]);
-    // A pre-1.9 tool result: a bare list of content.
+    // An older tool result: a bare list of content (before rmcp's CallToolResult).
     expect(log.events.find((e) => e.type === 'tool/result')!.data).toEqual({
       callId: 'toolu_a1',
       content: '/home/dev/legacy',

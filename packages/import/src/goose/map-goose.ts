@@ -99,7 +99,7 @@ export function mapSnapshot(snapshot: GooseSnapshot, reports: FileReports): Sess
 }
 
 /**
- * A legacy session file (`sessions/<id>.jsonl`, goose before 1.10): a `SessionMetadata` line
+ * A legacy session file (`sessions/<id>.jsonl`, written by goose before it had the database): a `SessionMetadata` line
  * (`working_dir`, `description`, token totals), then one `Message` per line. goose rewrote the
  * whole file on every save, so the metadata line changes; live ingest sees the head change and
  * reads the file whole, and the messages are the same prefix as before.

@@ -133,7 +133,7 @@ export class GooseMessages {
 
   /**
    * `toolResponse.toolResult`: `{status: "success", value: CallToolResult}` (`{content, isError}`;
-   * before goose 1.9 a bare `Content[]`) or `{status: "error", error}` (goose's
+   * in older goose a bare `Content[]`) or `{status: "error", error}` (goose's
    * `tool_result_serde`).
    */
   #toolResponse(item: JsonRecord, time: number): void {
