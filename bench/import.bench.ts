@@ -10,7 +10,9 @@
  * size (`importMBpsByHarness`, `reimportRatioByHarness` in the last line): pi (`pi-corpus.ts`),
  * aider (a tree of projects, each with its `.aider.chat.history.md`: `aider-corpus.ts`), opencode
  * (one SQLite database: `opencode-corpus.ts`), qwen (`qwen-corpus.ts`), crush (a tree of projects,
- * each with its `.crush/crush.db`: `crush-corpus.ts`), copilot (`copilot-corpus.ts`).
+ * each with its `.crush/crush.db`: `crush-corpus.ts`), copilot (`copilot-corpus.ts`), goose (one SQLite
+ * `sessions.db`: `goose-corpus.ts`), openhands (a folder per conversation, a file per event:
+ * `openhands-corpus.ts`).
  * `--harness=pi` (a comma list) measures only those; `claude-code` is the headline figure.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,6 +27,8 @@ import { generateOpencodeCorpus } from './opencode-corpus.js';
 import { generatePiCorpus } from './pi-corpus.js';
 import { generateQwenCorpus } from './qwen-corpus.js';
 import { generateCopilotCorpus } from './copilot-corpus.js';
+import { generateGooseCorpus } from './goose-corpus.js';
+import { generateOpenhandsCorpus } from './openhands-corpus.js';
 import { hex, uuid, words } from './corpus-text.js';
 
 const targetMB = Number(
@@ -55,6 +59,16 @@ const OTHER_HARNESSES = [
       generateCrushCorpus(root, bytes, mulberry32(20_261_205), words),
   },
   { harness: 'copilot', generate: generateCopilotCorpus },
+  {
+    harness: 'goose',
+    generate: (root: string, bytes: number) =>
+      generateGooseCorpus(root, bytes, mulberry32(20_261_205), words),
+  },
+  {
+    harness: 'openhands',
+    generate: (root: string, bytes: number) =>
+      generateOpenhandsCorpus(root, bytes, mulberry32(20_261_206), words),
+  },
 ] as const;
 
 /** A source file: code-ish lines, so JSON escaping costs what it costs in real logs. */

@@ -8,6 +8,8 @@ import { opencodeImporter } from './opencode/opencode-importer.js';
 import { qwenImporter } from './qwen/qwen-importer.js';
 import { crushImporter } from './crush/crush-importer.js';
 import { copilotImporter } from './copilot/copilot-importer.js';
+import { gooseImporter } from './goose/goose-importer.js';
+import { openhandsImporter } from './openhands/openhands-importer.js';
 import type { HarnessImporter } from './run/harness-importer.js';
 import { IMPORT_HARNESSES, isHarness, type Harness } from './types.js';
 
@@ -21,6 +23,8 @@ const IMPORTERS: Readonly<Record<Harness, HarnessImporter>> = {
   qwen: qwenImporter,
   crush: crushImporter,
   copilot: copilotImporter,
+  goose: gooseImporter,
+  openhands: openhandsImporter,
 };
 
 export function importerFor(harness: string): HarnessImporter {

@@ -13,6 +13,8 @@ export const IMPORT_HARNESSES = [
   'qwen',
   'crush',
   'copilot',
+  'goose',
+  'openhands',
 ] as const;
 export type Harness = (typeof IMPORT_HARNESSES)[number];
 

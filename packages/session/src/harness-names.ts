@@ -48,6 +48,8 @@ export const HARNESS_LABELS: Readonly<Record<string, string>> = Object.freeze({
   qwen: 'Qwen Code',
   crush: 'Crush',
   copilot: 'GitHub Copilot CLI',
+  goose: 'goose',
+  openhands: 'OpenHands',
 });
 
 /** The harnesses filter menus and CLI choices offer, Strand first. */

@@ -29,6 +29,8 @@ export const COMMITTED_FIXTURE_SETS: readonly { readonly harness: Harness; reado
   { harness: 'copilot', dir: 'copilot/fixtures/bed' },
   { harness: 'copilot', dir: 'copilot/fixtures/damaged' },
   { harness: 'copilot', dir: 'copilot/fixtures/synthetic' },
+  { harness: 'goose', dir: 'goose/fixtures/legacy' },
+  { harness: 'goose', dir: 'goose/fixtures/damaged' },
 ];
 
 /** A discovered file that holds a session, as peeked, and the unit a run maps it as. */

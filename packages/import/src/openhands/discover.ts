@@ -1,0 +1,73 @@
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import type { SourceUnit } from '../run/harness-importer.js';
+
+/** `<n>.json`: one event of OpenHands's event stream (`get_conversation_event_filename`). */
+const EVENT_FILE = /^(\d+)\.json$/;
+
+/** The event files of an `events/` folder, in event-id order (numeric, not by name). */
+export async function eventFiles(eventsDir: string): Promise<string[]> {
+  let entries;
+  try {
+    entries = await fsp.readdir(eventsDir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  return entries
+    .filter((e) => e.isFile() && EVENT_FILE.test(e.name))
+    .map((e) => ({ name: e.name, n: Number(EVENT_FILE.exec(e.name)![1]) }))
+    .sort((a, b) => a.n - b.n)
+    .map((e) => path.join(eventsDir, e.name));
+}
+
+/**
+ * Every OpenHands conversation under `root`: a folder holding an `events/` folder of `<n>.json`
+ * files (`sessions/<sid>/events/`, or `users/<uid>/conversations/<sid>/events/` in a multi-user
+ * store: `openhands/storage/locations.py`). A conversation is one unit: its first event file is
+ * the unit's file, every later event file and `metadata.json` its companions — new events are new
+ * files, so a change of a companion is a change of the unit. `event_cache/` pages (copies of 25
+ * events each) are not read. Symlinks are not followed.
+ */
+export async function discoverOpenhands(root: string): Promise<SourceUnit[]> {
+  // Live ingest discovers the folder of a changed file: for a new event file that is the
+  // conversation's `events/` folder itself, whose unit is its conversation's.
+  if (path.basename(root) === 'events') {
+    const unit = await conversationUnit(path.dirname(root));
+    return unit === undefined ? [] : [unit];
+  }
+  const units: SourceUnit[] = [];
+  const walk = async (dir: string): Promise<void> => {
+    let entries;
+    try {
+      entries = await fsp.readdir(dir, { withFileTypes: true });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'EACCES' || code === 'ENOTDIR') return;
+      throw error;
+    }
+    if (entries.some((e) => e.isDirectory() && e.name === 'events')) {
+      const unit = await conversationUnit(dir);
+      if (unit !== undefined) units.push(unit);
+      return;
+    }
+    for (const entry of entries)
+      if (entry.isDirectory() && entry.name !== 'event_cache' && entry.name !== 'node_modules')
+        await walk(path.join(dir, entry.name));
+  };
+  await walk(root);
+  return units.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+}
+
+/** A conversation folder's unit: its first event file, the later ones and `metadata.json` as companions. */
+async function conversationUnit(dir: string): Promise<SourceUnit | undefined> {
+  const files = await eventFiles(path.join(dir, 'events'));
+  if (files.length === 0) return undefined;
+  let metadata: string[] = [];
+  try {
+    const stat = await fsp.lstat(path.join(dir, 'metadata.json'));
+    if (stat.isFile()) metadata = [path.join(dir, 'metadata.json')];
+  } catch {
+    // No metadata.json (the headless CLI writes none): events only.
+  }
+  return { file: files[0]!, companions: [...files.slice(1), ...metadata] };
+}
