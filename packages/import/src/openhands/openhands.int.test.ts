@@ -1,8 +1,15 @@
-import { cpSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { importTranscripts } from '../run/import-transcripts.js';
-import { PACKAGE_SRC, readStore, workspace, type Workspace } from '../testing/fixture-dirs.js';
+import {
+  PACKAGE_SRC,
+  REAL_FIXTURES,
+  REAL_FIXTURES_SKIPPED,
+  readStore,
+  workspace,
+  type Workspace,
+} from '../testing/fixture-dirs.js';
 import { eventFiles } from './discover.js';
 import { openhandsImporter } from './openhands-importer.js';
 
@@ -15,10 +22,14 @@ afterEach(() => {
   open = [];
 });
 
+// OpenHands's recorded trajectories are kept beside the repository, never in it
+// (`STRAND_REAL_FIXTURES`/openhands, with their source and license).
+const REAL = REAL_FIXTURES === undefined ? undefined : path.join(REAL_FIXTURES, 'openhands');
+
 function sourceWith(folder: string): Workspace {
   const w = workspace('strand-openhands-');
   open.push(w);
-  cpSync(path.join(FIXTURES, folder), w.source, { recursive: true });
+  cpSync(folder === 'real' ? REAL! : path.join(FIXTURES, folder), w.source, { recursive: true });
   return w;
 }
 
@@ -35,42 +46,47 @@ function said(events: readonly { type: string; data: unknown }[]): string[] {
     });
 }
 
-describe('OpenHands real trajectories (OpenHands tests/runtime/trajs, MIT; see fixtures/SOURCES.md)', () => {
-  it('every conversation imported, nothing unknown, a second run changes nothing', async () => {
-    const w = sourceWith('real');
-    const first = await importOnce(w);
-    expect(first).toMatchObject({ imported: 4, failed: 0 });
-    expect(first.reports).toEqual([]);
-    const again = await importOnce(w);
-    expect(again).toMatchObject({ imported: 0, updated: 0, failed: 0 });
-  });
+describe.skipIf(REAL === undefined)(
+  REAL === undefined
+    ? REAL_FIXTURES_SKIPPED
+    : 'OpenHands real trajectories (OpenHands tests/runtime/trajs, MIT; see their SOURCES.md)',
+  () => {
+    it('every conversation imported, nothing unknown, a second run changes nothing', async () => {
+      const w = sourceWith('real');
+      const first = await importOnce(w);
+      expect(first).toMatchObject({ imported: 4, failed: 0 });
+      expect(first.reports).toEqual([]);
+      const again = await importOnce(w);
+      expect(again).toMatchObject({ imported: 0, updated: 0, failed: 0 });
+    });
 
-  it('wrong-initial-state: tool calls by tool_call_id with their results, the finish as the last reply', async () => {
-    const w = sourceWith('real');
-    await importOnce(w);
-    const log = (await readStore(w.data)).get('openhands-wrong-initial-state')!;
-    const calls = log.events
-      .filter((e) => e.type === 'tool/call')
-      .map((e) => (e.data as { name: string }).name);
-    expect(calls).toEqual(['str_replace_editor', 'execute_bash', 'str_replace_editor']);
-    const results = log.events
-      .filter((e) => e.type === 'tool/result')
-      .map((e) => e.data as { isError?: boolean });
-    expect(results).toHaveLength(3);
-    expect(results.every((r) => r.isError === undefined)).toBe(true);
-    expect(said(log.events)[0]).toMatch(/^human: /);
-    expect(log.events.at(-1)!.type).toBe('assistant/message');
-  });
+    it('wrong-initial-state: tool calls by tool_call_id with their results, the finish as the last reply', async () => {
+      const w = sourceWith('real');
+      await importOnce(w);
+      const log = (await readStore(w.data)).get('openhands-wrong-initial-state')!;
+      const calls = log.events
+        .filter((e) => e.type === 'tool/call')
+        .map((e) => (e.data as { name: string }).name);
+      expect(calls).toEqual(['str_replace_editor', 'execute_bash', 'str_replace_editor']);
+      const results = log.events
+        .filter((e) => e.type === 'tool/result')
+        .map((e) => e.data as { isError?: boolean });
+      expect(results).toHaveLength(3);
+      expect(results.every((r) => r.isError === undefined)).toBe(true);
+      expect(said(log.events)[0]).toMatch(/^human: /);
+      expect(log.events.at(-1)!.type).toBe('assistant/message');
+    });
 
-  it('basic-gui-mode: agent_state_changed to awaiting_user_input closes the turn', async () => {
-    const w = sourceWith('real');
-    await importOnce(w);
-    const log = (await readStore(w.data)).get('openhands-basic-gui-mode')!;
-    expect(log.events.filter((e) => e.type === 'turn/end').map((e) => e.data)).toEqual([
-      { reason: 'completed' },
-    ]);
-  });
-});
+    it('basic-gui-mode: agent_state_changed to awaiting_user_input closes the turn', async () => {
+      const w = sourceWith('real');
+      await importOnce(w);
+      const log = (await readStore(w.data)).get('openhands-basic-gui-mode')!;
+      expect(log.events.filter((e) => e.type === 'turn/end').map((e) => e.data)).toEqual([
+        { reason: 'completed' },
+      ]);
+    });
+  },
+);
 
 describe('OpenHands conversation built from its source', () => {
   it('prompt with an image, thoughts as text, calls and results, condensation, usage per response, cost, title, turn ends', async () => {
@@ -194,10 +210,11 @@ describe('OpenHands: bad input is a report, never a crash', () => {
   });
 
   it('a folder whose first event file is not an OpenHands event is a skipped file', async () => {
-    const w = sourceWith('real');
-    writeFileSync(path.join(w.source, 'basic', 'events', '0.json'), '{"hello": "world"}');
+    const w = sourceWith('synthetic');
+    mkdirSync(path.join(w.source, 'not-openhands', 'events'), { recursive: true });
+    writeFileSync(path.join(w.source, 'not-openhands', 'events', '0.json'), '{"hello": "world"}');
     const summary = await importOnce(w);
-    expect(summary).toMatchObject({ imported: 3, failed: 0 });
+    expect(summary).toMatchObject({ imported: 1, failed: 0 });
     expect(summary.reports.filter((r) => r.kind === 'skipped-file')).toHaveLength(1);
   });
 });
