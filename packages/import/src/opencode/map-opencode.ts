@@ -1,5 +1,5 @@
 import { descriptorEvent } from '@strand/subagent';
-import { SessionId, type SessionEventInput } from '@strand/session';
+import type { SessionEventInput, SessionId } from '@strand/session';
 import { AttachmentSink, toContent, type ContentBlock } from '../mapping/attachments.js';
 import { FileReports } from '../mapping/file-reports.js';
 import type { MappedFile, SessionPlan } from '../mapping/session-plan.js';
@@ -8,9 +8,10 @@ import { usage, type Usage } from '../mapping/usage.js';
 import { hashFile } from '../source/file-hash.js';
 import { count, isRecord, str, type JsonRecord } from '../source/json-record.js';
 import type { SessionPeek, SourceUnit } from '../run/harness-importer.js';
+import { OPENCODE, storeSessionId, type StoreFlavour } from './flavour.js';
 import { readStore, type MessageRow, type SessionRow, type StoreSnapshot } from './store.js';
 
-export const opencodeId = (sessionId: string): SessionId => SessionId(`opencode-${sessionId}`);
+export const opencodeId = (sessionId: string): SessionId => storeSessionId(OPENCODE, sessionId);
 
 // The title opencode gives a session until its title agent (or the person) names it.
 const DEFAULT_TITLE = /^(?:New session|Child session) - \d{4}-\d{2}-\d{2}T/;
@@ -26,25 +27,38 @@ const CONTINUES = new Set(['tool-calls', 'unknown']);
  * The database is read read-only in one snapshot (`readStore`); see the README for why the whole
  * database is one unit.
  */
-export async function mapOpencode(unit: SourceUnit, _peek: SessionPeek): Promise<MappedFile> {
+export function mapOpencode(unit: SourceUnit, peek: SessionPeek): Promise<MappedFile> {
+  return mapStore(unit, peek, OPENCODE);
+}
+
+/** The mapping of any store of opencode's shape (opencode's own, or a fork's: `flavour`). */
+export async function mapStore(
+  unit: SourceUnit,
+  _peek: SessionPeek,
+  flavour: StoreFlavour,
+): Promise<MappedFile> {
   const reports = new FileReports(unit.file);
   // The hash first: a write between the hash and the read only makes the next run look again.
   const hash = await hashFile(unit.file);
-  const read = readStore(unit.file);
+  const read = readStore(unit.file, undefined, flavour);
   if (read.kind === 'unreadable') return { kind: 'failed', reason: read.reason, reports };
   if (read.kind === 'foreign') return { kind: 'empty', reason: read.reason, reports, hash };
-  const plans = mapSnapshot(read.snapshot, reports);
+  const plans = mapSnapshot(read.snapshot, reports, flavour);
   if (plans.length === 0) return { kind: 'empty', reason: 'no session with a conversation', reports, hash };
   return { kind: 'sessions', plans, reports, hash };
 }
 
 /** Every session of a snapshot as a plan, parents before their children. */
-export function mapSnapshot(snapshot: StoreSnapshot, reports: FileReports): SessionPlan[] {
+export function mapSnapshot(
+  snapshot: StoreSnapshot,
+  reports: FileReports,
+  flavour: StoreFlavour = OPENCODE,
+): SessionPlan[] {
   const byId = new Map(snapshot.sessions.map((s) => [s.id, s]));
   const labels = taskLabels(snapshot);
   const plans: SessionPlan[] = [];
   for (const session of [...snapshot.sessions].sort((a, b) => depthOf(a, byId) - depthOf(b, byId))) {
-    const plan = mapSession(session, snapshot.messages.get(session.id) ?? [], byId, labels, reports);
+    const plan = mapSession(session, snapshot.messages.get(session.id) ?? [], byId, labels, reports, flavour);
     if (plan !== undefined) plans.push(plan);
   }
   return plans;
@@ -66,6 +80,7 @@ function mapSession(
   byId: ReadonlyMap<string, SessionRow>,
   labels: ReadonlyMap<string, string>,
   reports: FileReports,
+  flavour: StoreFlavour,
 ): SessionPlan | undefined {
   const builder = new TranscriptBuilder();
   const sink = new AttachmentSink();
@@ -105,10 +120,10 @@ function mapSession(
   builder.finish();
   if (!builder.hasConversation) return undefined;
   const header = {
-    id: opencodeId(session.id),
+    id: storeSessionId(flavour, session.id),
     createdAt: session.timeCreated,
     ...(session.directory === '' ? {} : { cwd: session.directory }),
-    source: { harness: 'opencode', sourceId: session.id } as const,
+    source: { harness: flavour.harness, sourceId: session.id },
   };
   if (session.parentId === null) return { header, events: builder.events, attachments: sink.items };
   const label = labels.get(session.id);
@@ -121,7 +136,7 @@ function mapSession(
   return {
     header: {
       ...header,
-      parentSession: opencodeId(session.parentId),
+      parentSession: storeSessionId(flavour, session.parentId),
       origin: 'subagent',
       delegationDepth: depthOf(session, byId),
     },
