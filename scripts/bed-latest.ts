@@ -20,6 +20,7 @@ import {
   piScenarios,
   opencodeScenarios,
   qwenScenarios,
+  kiloScenarios,
   installHarness,
   installedVersion,
   PINS,
@@ -38,6 +39,7 @@ const SCENARIOS: Record<BedHarness, readonly ScenarioDefinition[]> = {
   pi: piScenarios,
   opencode: opencodeScenarios,
   qwen: qwenScenarios,
+  kilo: kiloScenarios,
 };
 
 const args = process.argv.slice(2);

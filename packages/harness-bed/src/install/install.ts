@@ -124,6 +124,13 @@ function launcherOf(pin: HarnessPin, prefix: string): InstalledHarness {
         };
       case 'qwen':
         return { command: node, args: [path.join(modules, '@qwen-code', 'qwen-code', 'cli-entry.js')] };
+      case 'kilo':
+        // As opencode (its origin): the wrapper `bin/kilo` only finds and spawns the platform
+        // package's Bun binary, which runs as it is.
+        return {
+          command: path.join(modules, '@kilocode', `cli-${process.platform}-${process.arch}`, 'bin', 'kilo'),
+          args: [],
+        };
     }
   };
   return { pin, prefix, ...of(pin.harness) };
