@@ -87,6 +87,9 @@ function mapSession(
   // A child session's prompts are its parent agent's (the `task` tool's prompt).
   const author: Author = session.parentId === null ? 'human' : 'agent';
   let titled = false;
+  // A typed prompt with no reply yet: another typed prompt next means the run was stopped before
+  // its reply was ever written (kilo drops the unfinished reply's row on Ctrl-C).
+  let unanswered = false;
   for (let i = 0; i < messages.length; i++) {
     const row = messages[i]!;
     const data = parseData(row.data);
@@ -99,8 +102,9 @@ function mapSession(
     if (role === 'user') {
       // The prompt's row is written before its parts: an empty last prompt may still be filling.
       if (row.parts.length === 0 && !later) break;
-      mapPrompt(row, data, author, builder, sink, reports);
+      unanswered = mapPrompt(row, data, author, builder, sink, reports, unanswered);
     } else if (role === 'assistant') {
+      unanswered = false;
       const time = isRecord(data.time) ? data.time : {};
       // A reply is updated in place while it streams: mapped once opencode marks it complete, or
       // once a later message shows it is over (a run killed mid-stream never completes it). What
@@ -145,6 +149,7 @@ function mapSession(
   };
 }
 
+/** Maps a user message; says whether a typed prompt is now waiting for its reply. */
 function mapPrompt(
   row: MessageRow,
   data: JsonRecord,
@@ -152,7 +157,8 @@ function mapPrompt(
   builder: TranscriptBuilder,
   sink: AttachmentSink,
   reports: FileReports,
-): void {
+  unanswered: boolean,
+): boolean {
   const time = timeIn(data) ?? row.timeCreated;
   const typed: ContentBlock[] = [];
   const injected: string[] = [];
@@ -189,13 +195,16 @@ function mapPrompt(
   if (compaction) {
     // The marker opencode writes to ask for a summary of the history: a compaction, not a prompt.
     builder.note('[conversation compacted]', time);
-    return;
+    return false;
   }
-  if (typed.length > 0)
+  if (typed.length > 0) {
+    if (unanswered) builder.endTurn('interrupted');
     builder.prompt(toContent(typed), author, time, {
       titleText: typed.map((b) => (b.type === 'text' ? b.text : '')).join('\n'),
     });
+  }
   for (const text of injected) builder.note(text, time);
+  return typed.length > 0 || unanswered;
 }
 
 function mapReply(
