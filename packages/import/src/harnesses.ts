@@ -6,6 +6,7 @@ import { geminiImporter } from './gemini/gemini-importer.js';
 import { piImporter } from './pi/pi-importer.js';
 import { opencodeImporter } from './opencode/opencode-importer.js';
 import { qwenImporter } from './qwen/qwen-importer.js';
+import { kiloImporter } from './kilo/kilo-importer.js';
 import type { HarnessImporter } from './run/harness-importer.js';
 import { IMPORT_HARNESSES, isHarness, type Harness } from './types.js';
 
@@ -17,6 +18,7 @@ const IMPORTERS: Readonly<Record<Harness, HarnessImporter>> = {
   aider: aiderImporter,
   opencode: opencodeImporter,
   qwen: qwenImporter,
+  kilo: kiloImporter,
 };
 
 export function importerFor(harness: string): HarnessImporter {

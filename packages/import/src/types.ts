@@ -11,6 +11,7 @@ export const IMPORT_HARNESSES = [
   'aider',
   'opencode',
   'qwen',
+  'kilo',
 ] as const;
 export type Harness = (typeof IMPORT_HARNESSES)[number];
 

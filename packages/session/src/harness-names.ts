@@ -35,6 +35,7 @@ export const HARNESS_LABELS: Readonly<Record<string, string>> = Object.freeze({
   aider: 'Aider',
   opencode: 'opencode',
   qwen: 'Qwen Code',
+  kilo: 'Kilo Code',
 });
 
 /** The harnesses filter menus and CLI choices offer, Strand first. */
