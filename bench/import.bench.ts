@@ -9,7 +9,8 @@
  * Every other harness with a generator here is measured the same way on a corpus of the same
  * size (`importMBpsByHarness`, `reimportRatioByHarness` in the last line): pi (`pi-corpus.ts`),
  * aider (a tree of projects, each with its `.aider.chat.history.md`: `aider-corpus.ts`), opencode
- * (one SQLite database: `opencode-corpus.ts`), qwen (`qwen-corpus.ts`).
+ * (one SQLite database: `opencode-corpus.ts`), qwen (`qwen-corpus.ts`), kilo (opencode's store
+ * as `kilo.db`, the same generator).
  * `--harness=pi` (a comma list) measures only those; `claude-code` is the headline figure.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -44,6 +45,15 @@ const OTHER_HARNESSES = [
     harness: 'opencode',
     generate: (root: string, bytes: number) =>
       generateOpencodeCorpus(root, bytes, mulberry32(20_261_204), words),
+  },
+  // Kilo Code's CLI keeps opencode's store: the same rows, in `kilo.db`, read by its flavour.
+  {
+    harness: 'kilo',
+    generate: (root: string, bytes: number) =>
+      generateOpencodeCorpus(root, bytes, mulberry32(20_261_205), words, {
+        file: 'kilo.db',
+        version: '7.7.7',
+      }),
   },
 ] as const;
 
