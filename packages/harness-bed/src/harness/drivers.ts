@@ -476,6 +476,10 @@ export const kilo: HarnessDriver = {
       cwd: ws.cwd,
       env,
       stdin: options.text,
+      // A hang guard, not a timing: kilo takes some 10 s to start and a few seconds per step
+      // (a git snapshot of the workspace each time), so a four-step run on a loaded machine can
+      // pass the default two minutes while still answering.
+      killAfterMs: 300_000,
       ...(options.interruptWhen === undefined ? {} : { interruptWhen: options.interruptWhen }),
     });
     return { ...run, sessionId: sessionIdIn(run.stdout, 'sessionID') ?? options.resume };

@@ -90,6 +90,26 @@ describe('kilo fixtures (written by the real Kilo Code CLI in the harness bed)',
     ]);
   });
 
+  it('slash-command: the command as typed (kilo marks it) is a system marker, its expansion the prompt', async () => {
+    const w = sourceWith('slash-command');
+    await run(w);
+    const [log] = [...(await readStore(w.data)).values()];
+    const messages = log!.events
+      .filter((e) => e.type === 'user/message')
+      .map((e) => e.data as { author: string; content: unknown });
+    expect(messages).toEqual([
+      { author: 'system', content: '/greet Ada' },
+      { author: 'human', content: 'Say hello to Ada politely.' },
+    ]);
+    // The marker comes before the turn its expansion starts, as Qwen Code's command records do.
+    expect(log!.events.map((e) => e.type).slice(0, 4)).toEqual([
+      'user/message',
+      'session/title',
+      'turn/start',
+      'user/message',
+    ]);
+  });
+
   it('usage: each reply once, in the log meaning (input fresh, cache reads apart)', async () => {
     const w = sourceWith('resume');
     await run(w);

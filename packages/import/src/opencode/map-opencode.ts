@@ -163,6 +163,7 @@ function mapPrompt(
   const typed: ContentBlock[] = [];
   const injected: string[] = [];
   let compaction = false;
+  let command: string | undefined;
   for (const part of row.parts) {
     const p = parseData(part.data);
     if (p === undefined) {
@@ -176,6 +177,7 @@ function mapPrompt(
         // Text opencode adds itself (a file's contents read for an attachment, a command's output).
         if (p.synthetic === true) injected.push(text);
         else typed.push({ type: 'text', text });
+        command ??= commandTyped(p);
         break;
       }
       case 'file':
@@ -199,6 +201,8 @@ function mapPrompt(
   }
   if (typed.length > 0) {
     if (unanswered) builder.endTurn('interrupted');
+    // The command as typed, where the harness kept it (kilo): a marker before its expansion.
+    if (command !== undefined) builder.note(command, time);
     builder.prompt(toContent(typed), author, time, {
       titleText: typed.map((b) => (b.type === 'text' ? b.text : '')).join('\n'),
     });
@@ -285,6 +289,17 @@ function taskLabels(snapshot: StoreSnapshot): Map<string, string> {
         if (child !== undefined && label !== undefined) labels.set(child, label);
       }
   return labels;
+}
+
+/**
+ * The slash command a prompt's text was expanded from, as typed (`/greet Ada`): kilo marks the
+ * template's text parts with `metadata.kilo.injected.title` (its `markCommand`); opencode keeps
+ * only the expansion.
+ */
+function commandTyped(p: JsonRecord): string | undefined {
+  const kilo = isRecord(p.metadata) && isRecord(p.metadata.kilo) ? p.metadata.kilo : undefined;
+  const title = kilo !== undefined && isRecord(kilo.injected) ? str(kilo.injected.title) : undefined;
+  return title?.startsWith('/') === true ? title : undefined;
 }
 
 /** A file part: an image (a `data:` URL) as an image block, any other file as its name. */
