@@ -12,7 +12,8 @@
  * (one SQLite database: `opencode-corpus.ts`), qwen (`qwen-corpus.ts`), crush (a tree of projects,
  * each with its `.crush/crush.db`: `crush-corpus.ts`), copilot (`copilot-corpus.ts`), goose (one SQLite
  * `sessions.db`: `goose-corpus.ts`), openhands (a folder per conversation, a file per event:
- * `openhands-corpus.ts`).
+ * `openhands-corpus.ts`), kilo (opencode's store
+ * as `kilo.db`, the same generator).
  * `--harness=pi` (a comma list) measures only those; `claude-code` is the headline figure.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -68,6 +69,15 @@ const OTHER_HARNESSES = [
     harness: 'openhands',
     generate: (root: string, bytes: number) =>
       generateOpenhandsCorpus(root, bytes, mulberry32(20_261_206), words),
+  },
+  // Kilo Code's CLI keeps opencode's store: the same rows, in `kilo.db`, read by its flavour.
+  {
+    harness: 'kilo',
+    generate: (root: string, bytes: number) =>
+      generateOpencodeCorpus(root, bytes, mulberry32(20_261_205), words, {
+        file: 'kilo.db',
+        version: '7.7.7',
+      }),
   },
 ] as const;
 

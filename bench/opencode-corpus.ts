@@ -7,16 +7,18 @@ import type { Rng } from '@strand/workload';
  * A generated opencode store for `bench:import`: one `opencode.db` (WAL mode, as opencode opens
  * it) with the `session`, `message` and `part` tables of opencode 1.18 and rows shaped as it
  * writes them — prompts, replies with usage, tool calls with their output, a quarter of the
- * sessions with a `task` child session. Deterministic for a given `rng`.
+ * sessions with a `task` child session. Deterministic for a given `rng`. `store` names the
+ * database and the version written: Kilo Code's CLI keeps the same store as `kilo.db`.
  */
 export function generateOpencodeCorpus(
   root: string,
   bytesTarget: number,
   rng: Rng,
   words: (rng: Rng, n: number) => string,
+  store: { readonly file: string; readonly version: string } = { file: 'opencode.db', version: '1.18.33' },
 ): { bytes: number; files: number; sessions: number } {
   mkdirSync(root, { recursive: true });
-  const file = path.join(root, 'opencode.db');
+  const file = path.join(root, store.file);
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.exec(`
@@ -29,7 +31,7 @@ export function generateOpencodeCorpus(
       time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL);
   `);
   const insertSession = db.prepare(
-    "INSERT INTO session VALUES (?, 'global', NULL, ?, 'bench', ?, NULL, ?, '1.18.33', ?, ?)",
+    "INSERT INTO session VALUES (?, 'global', NULL, ?, 'bench', ?, NULL, ?, ?, ?, ?)",
   );
   const insertMessage = db.prepare('INSERT INTO message VALUES (?, ?, ?, ?, ?)');
   const insertPart = db.prepare('INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)');
@@ -48,7 +50,7 @@ export function generateOpencodeCorpus(
   });
   const writeSession = (parent: string | null, cwd: string): string => {
     const sessionId = id('ses');
-    insertSession.run(sessionId, parent, cwd, words(rng, 5), time, time);
+    insertSession.run(sessionId, parent, cwd, words(rng, 5), store.version, time, time);
     sessions++;
     const turns = 1 + Math.floor(rng() * rng() * 30);
     for (let t = 0; t < turns; t++) {

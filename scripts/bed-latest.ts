@@ -21,6 +21,7 @@ import {
   opencodeScenarios,
   qwenScenarios,
   copilotScenarios,
+  kiloScenarios,
   installHarness,
   installedVersion,
   PINS,
@@ -40,6 +41,7 @@ const SCENARIOS: Record<BedHarness, readonly ScenarioDefinition[]> = {
   opencode: opencodeScenarios,
   qwen: qwenScenarios,
   copilot: copilotScenarios,
+  kilo: kiloScenarios,
 };
 
 const args = process.argv.slice(2);

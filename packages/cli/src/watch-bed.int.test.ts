@@ -12,6 +12,7 @@ import {
   opencodeScenarios,
   qwenScenarios,
   copilotScenarios,
+  kiloScenarios,
   openWorkspace,
   runScenario,
   type BedHarness,
@@ -39,6 +40,7 @@ const SCENARIOS: Readonly<Record<BedHarness, readonly ScenarioDefinition[]>> = {
   opencode: opencodeScenarios,
   qwen: qwenScenarios,
   copilot: copilotScenarios,
+  kilo: kiloScenarios,
 };
 
 let hosts: StrandProcess[] = [];

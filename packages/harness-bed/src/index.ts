@@ -30,6 +30,7 @@ export { piScenarios } from './scenarios/pi.js';
 export { opencodeScenarios } from './scenarios/opencode.js';
 export { qwenScenarios } from './scenarios/qwen.js';
 export { copilotScenarios } from './scenarios/copilot.js';
+export { kiloScenarios } from './scenarios/kilo.js';
 export {
   DOT_PNG,
   runScenario,

@@ -3,7 +3,7 @@
  * tested on. Raising a pin is a change like any other: run `npm run bed:latest` first to see
  * what the newer version writes that the importers do not know yet.
  */
-export type BedHarness = 'claude-code' | 'codex' | 'gemini' | 'pi' | 'opencode' | 'qwen' | 'copilot';
+export type BedHarness = 'claude-code' | 'codex' | 'gemini' | 'pi' | 'opencode' | 'qwen' | 'copilot' | 'kilo';
 
 export interface HarnessPin {
   readonly harness: BedHarness;
@@ -20,6 +20,10 @@ export const PINS: readonly HarnessPin[] = [
   { harness: 'opencode', package: 'opencode-ai', version: '1.18.33' },
   { harness: 'qwen', package: '@qwen-code/qwen-code', version: '0.24.4' },
   { harness: 'copilot', package: '@github/copilot', version: '1.0.102' },
+  // 7.7.7, not the newest @kilocode/cli (7.8.1): the registry this bed installs from holds no
+  // 7.8.1 of the platform packages (`@kilocode/cli-linux-x64` stops at 7.7.9), and the wrapper
+  // is nothing without its platform binary. 7.7.7 is the newest release with both.
+  { harness: 'kilo', package: '@kilocode/cli', version: '7.7.7' },
 ];
 
 export function pinOf(harness: BedHarness): HarnessPin {

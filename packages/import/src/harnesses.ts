@@ -10,6 +10,7 @@ import { crushImporter } from './crush/crush-importer.js';
 import { copilotImporter } from './copilot/copilot-importer.js';
 import { gooseImporter } from './goose/goose-importer.js';
 import { openhandsImporter } from './openhands/openhands-importer.js';
+import { kiloImporter } from './kilo/kilo-importer.js';
 import type { HarnessImporter } from './run/harness-importer.js';
 import { IMPORT_HARNESSES, isHarness, type Harness } from './types.js';
 
@@ -25,6 +26,7 @@ const IMPORTERS: Readonly<Record<Harness, HarnessImporter>> = {
   copilot: copilotImporter,
   goose: gooseImporter,
   openhands: openhandsImporter,
+  kilo: kiloImporter,
 };
 
 export function importerFor(harness: string): HarnessImporter {

@@ -15,6 +15,7 @@ export const IMPORT_HARNESSES = [
   'copilot',
   'goose',
   'openhands',
+  'kilo',
 ] as const;
 export type Harness = (typeof IMPORT_HARNESSES)[number];
 

@@ -50,6 +50,7 @@ export const HARNESS_LABELS: Readonly<Record<string, string>> = Object.freeze({
   copilot: 'GitHub Copilot CLI',
   goose: 'goose',
   openhands: 'OpenHands',
+  kilo: 'Kilo Code',
 });
 
 /** The harnesses filter menus and CLI choices offer, Strand first. */

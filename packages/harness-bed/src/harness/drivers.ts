@@ -403,6 +403,89 @@ export const qwen: HarnessDriver = {
   },
 };
 
+/**
+ * Kilo Code's CLI (`kilo run`), an opencode fork: the same custom provider as opencode's, in
+ * `$HOME/.config/kilo/kilo.json` (its config loader reads `config.json`, `kilo.json`,
+ * `kilo.jsonc`, `opencode.json`, `opencode.jsonc` in `Global.Path.config`, XDG's `kilo` folder).
+ * `KILO_DISABLE_MODELS_FETCH`, `KILO_DISABLE_AUTOUPDATE` and `autoupdate: false` keep it off the
+ * network; the Kilo gateway provider is not configured (no key), so the `bed` provider is the
+ * only one. Sessions in `$HOME/.local/share/kilo/kilo.db` (SQLite, WAL).
+ */
+export const kilo: HarnessDriver = {
+  harness: 'kilo',
+  model: 'bed-model',
+  transcriptRoot: (ws) => path.join(ws.home, '.local', 'share', 'kilo'),
+  async prepare(ws, endpoint) {
+    const dir = path.join(ws.home, '.config', 'kilo');
+    await mkdir(dir, { recursive: true });
+    await writeFile(
+      path.join(dir, 'kilo.json'),
+      JSON.stringify(
+        {
+          $schema: 'https://app.kilo.ai/config.json',
+          autoupdate: false,
+          share: 'disabled',
+          model: `bed/${this.model ?? ''}`,
+          small_model: `bed/${this.model ?? ''}`,
+          provider: {
+            bed: {
+              npm: '@ai-sdk/openai-compatible',
+              name: 'Strand harness bed',
+              options: { baseURL: `${endpoint.url}/v1`, apiKey: 'bed-offline' },
+              models: {
+                [this.model ?? '']: {
+                  name: 'Bed model',
+                  tool_call: true,
+                  attachment: true,
+                  modalities: { input: ['text', 'image'], output: ['text'] },
+                  limit: { context: 200_000, output: 32_000 },
+                },
+              },
+            },
+          },
+        },
+        null,
+        2,
+      ),
+    );
+  },
+  async prompt(installed, ws, _endpoint, options) {
+    refuseAlso(this.harness, options);
+    const env = {
+      ...baseEnv(ws.home),
+      KILO_DISABLE_MODELS_FETCH: '1',
+      KILO_DISABLE_AUTOUPDATE: '1',
+      // What the npm wrapper sets before it spawns the binary: tree-sitter's WASM beside it.
+      KILO_TREE_SITTER_WASM_DIR: path.join(path.dirname(installed.command), 'tree-sitter'),
+    };
+    const args = [
+      'run',
+      '--format',
+      'json',
+      '--auto',
+      ...(options.resume === undefined
+        ? []
+        : options.resume === 'latest'
+          ? ['--continue']
+          : ['--session', options.resume]),
+      ...(options.images ?? []).flatMap((image) => ['--file', image]),
+      ...(options.args ?? []),
+    ];
+    const run = await runHarness(installed, {
+      args,
+      cwd: ws.cwd,
+      env,
+      stdin: options.text,
+      // A hang guard, not a timing: kilo takes some 10 s to start and a few seconds per step
+      // (a git snapshot of the workspace each time), so a four-step run on a loaded machine can
+      // pass the default two minutes while still answering.
+      killAfterMs: 300_000,
+      ...(options.interruptWhen === undefined ? {} : { interruptWhen: options.interruptWhen }),
+    });
+    return { ...run, sessionId: sessionIdIn(run.stdout, 'sessionID') ?? options.resume };
+  },
+};
+
 /** `qwen -o json` prints one JSON array of stream messages; each names the session. */
 function sessionIdInArray(stdout: string): string | undefined {
   const start = stdout.indexOf('[');
@@ -482,6 +565,7 @@ export const DRIVERS: Readonly<Record<BedHarness, HarnessDriver>> = {
   opencode,
   qwen,
   copilot,
+  kilo,
 };
 
 /** Every file under a folder (the transcripts a run wrote), relative paths, sorted. */

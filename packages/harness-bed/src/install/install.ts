@@ -131,6 +131,13 @@ function launcherOf(pin: HarnessPin, prefix: string): InstalledHarness {
           command: path.join(modules, '@github', `copilot-${process.platform}-${process.arch}`, 'copilot'),
           args: [],
         };
+      case 'kilo':
+        // As opencode (its origin): the wrapper `bin/kilo` only finds and spawns the platform
+        // package's Bun binary, which runs as it is.
+        return {
+          command: path.join(modules, '@kilocode', `cli-${process.platform}-${process.arch}`, 'bin', 'kilo'),
+          args: [],
+        };
     }
   };
   return { pin, prefix, ...of(pin.harness) };

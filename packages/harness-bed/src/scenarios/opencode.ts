@@ -15,14 +15,15 @@ const isTitle = (r: BedRequest): boolean => r.system.includes('You are a title g
 const isCompaction = (r: BedRequest): boolean =>
   r.tools.length === 0 && /summar/i.test(r.system + userText(r));
 
-const classify = (r: BedRequest): string => {
+/** The thread of a request: the title and compaction side requests, a subagent's, the person's. */
+export const classify = (r: BedRequest): string => {
   if (isTitle(r)) return 'title';
   if (isCompaction(r)) return 'compaction';
   const text = userText(r);
   return text.includes(SUBTASK) && !text.includes('Please delegate') ? 'child' : 'main';
 };
 
-const TITLE: BedAnswer = { text: 'Bed conversation' };
+export const TITLE: BedAnswer = { text: 'Bed conversation' };
 
 const bash = (command: string, description: string): BedAnswer => ({
   toolCalls: [{ name: 'bash', input: { command, description } }],

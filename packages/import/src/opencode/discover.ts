@@ -1,10 +1,7 @@
 import path from 'node:path';
 import { discoverFiles } from '../run/discover-files.js';
 import type { SourceUnit } from '../run/harness-importer.js';
-
-// Folders beside the database that hold no sessions: logs, cloned references, file snapshots (a
-// git store of the person's files), tool output spills, and the ≤ 1.0 JSON `storage/` (not read).
-const NOT_SESSIONS = new Set(['log', 'repos', 'snapshot', 'tool-output', 'bin', 'storage', 'plans']);
+import { OPENCODE, type StoreFlavour } from './flavour.js';
 
 /**
  * opencode's SQLite databases (`opencode.db`, `opencode-<channel>.db` for other release channels,
@@ -12,11 +9,14 @@ const NOT_SESSIONS = new Set(['log', 'repos', 'snapshot', 'tool-output', 'bin', 
  * its `-wal` is a companion, so the ledger sees a write that only reached the WAL as a change (the
  * database file itself may keep its size and mtime until a checkpoint).
  */
-export async function discoverOpencode(root: string): Promise<SourceUnit[]> {
+export async function discoverOpencode(
+  root: string,
+  flavour: StoreFlavour = OPENCODE,
+): Promise<SourceUnit[]> {
   const files = await discoverFiles(
     root,
     (name) => name.endsWith('.db'),
-    (name) => NOT_SESSIONS.has(name),
+    (name) => flavour.notSessions.has(name),
   );
   return files.map(({ file, siblings }) => {
     const wal = `${path.basename(file)}-wal`;

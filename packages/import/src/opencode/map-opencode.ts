@@ -1,5 +1,5 @@
 import { descriptorEvent } from '@strand/subagent';
-import { SessionId, type SessionEventInput } from '@strand/session';
+import type { SessionEventInput, SessionId } from '@strand/session';
 import { AttachmentSink, toContent, type ContentBlock } from '../mapping/attachments.js';
 import { FileReports } from '../mapping/file-reports.js';
 import type { MappedFile, SessionPlan } from '../mapping/session-plan.js';
@@ -8,9 +8,10 @@ import { usage, type Usage } from '../mapping/usage.js';
 import { hashFile } from '../source/file-hash.js';
 import { count, isRecord, str, type JsonRecord } from '../source/json-record.js';
 import type { SessionPeek, SourceUnit } from '../run/harness-importer.js';
+import { OPENCODE, storeSessionId, type StoreFlavour } from './flavour.js';
 import { readStore, type MessageRow, type SessionRow, type StoreSnapshot } from './store.js';
 
-export const opencodeId = (sessionId: string): SessionId => SessionId(`opencode-${sessionId}`);
+export const opencodeId = (sessionId: string): SessionId => storeSessionId(OPENCODE, sessionId);
 
 // The title opencode gives a session until its title agent (or the person) names it.
 const DEFAULT_TITLE = /^(?:New session|Child session) - \d{4}-\d{2}-\d{2}T/;
@@ -26,25 +27,38 @@ const CONTINUES = new Set(['tool-calls', 'unknown']);
  * The database is read read-only in one snapshot (`readStore`); see the README for why the whole
  * database is one unit.
  */
-export async function mapOpencode(unit: SourceUnit, _peek: SessionPeek): Promise<MappedFile> {
+export function mapOpencode(unit: SourceUnit, peek: SessionPeek): Promise<MappedFile> {
+  return mapStore(unit, peek, OPENCODE);
+}
+
+/** The mapping of any store of opencode's shape (opencode's own, or a fork's: `flavour`). */
+export async function mapStore(
+  unit: SourceUnit,
+  _peek: SessionPeek,
+  flavour: StoreFlavour,
+): Promise<MappedFile> {
   const reports = new FileReports(unit.file);
   // The hash first: a write between the hash and the read only makes the next run look again.
   const hash = await hashFile(unit.file);
-  const read = readStore(unit.file);
+  const read = readStore(unit.file, undefined, flavour);
   if (read.kind === 'unreadable') return { kind: 'failed', reason: read.reason, reports };
   if (read.kind === 'foreign') return { kind: 'empty', reason: read.reason, reports, hash };
-  const plans = mapSnapshot(read.snapshot, reports);
+  const plans = mapSnapshot(read.snapshot, reports, flavour);
   if (plans.length === 0) return { kind: 'empty', reason: 'no session with a conversation', reports, hash };
   return { kind: 'sessions', plans, reports, hash };
 }
 
 /** Every session of a snapshot as a plan, parents before their children. */
-export function mapSnapshot(snapshot: StoreSnapshot, reports: FileReports): SessionPlan[] {
+export function mapSnapshot(
+  snapshot: StoreSnapshot,
+  reports: FileReports,
+  flavour: StoreFlavour = OPENCODE,
+): SessionPlan[] {
   const byId = new Map(snapshot.sessions.map((s) => [s.id, s]));
   const labels = taskLabels(snapshot);
   const plans: SessionPlan[] = [];
   for (const session of [...snapshot.sessions].sort((a, b) => depthOf(a, byId) - depthOf(b, byId))) {
-    const plan = mapSession(session, snapshot.messages.get(session.id) ?? [], byId, labels, reports);
+    const plan = mapSession(session, snapshot.messages.get(session.id) ?? [], byId, labels, reports, flavour);
     if (plan !== undefined) plans.push(plan);
   }
   return plans;
@@ -66,12 +80,16 @@ function mapSession(
   byId: ReadonlyMap<string, SessionRow>,
   labels: ReadonlyMap<string, string>,
   reports: FileReports,
+  flavour: StoreFlavour,
 ): SessionPlan | undefined {
   const builder = new TranscriptBuilder();
   const sink = new AttachmentSink();
   // A child session's prompts are its parent agent's (the `task` tool's prompt).
   const author: Author = session.parentId === null ? 'human' : 'agent';
   let titled = false;
+  // A typed prompt with no reply yet: another typed prompt next means the run was stopped before
+  // its reply was ever written (kilo drops the unfinished reply's row on Ctrl-C).
+  let unanswered = false;
   for (let i = 0; i < messages.length; i++) {
     const row = messages[i]!;
     const data = parseData(row.data);
@@ -84,8 +102,9 @@ function mapSession(
     if (role === 'user') {
       // The prompt's row is written before its parts: an empty last prompt may still be filling.
       if (row.parts.length === 0 && !later) break;
-      mapPrompt(row, data, author, builder, sink, reports);
+      unanswered = mapPrompt(row, data, author, builder, sink, reports, unanswered);
     } else if (role === 'assistant') {
+      unanswered = false;
       const time = isRecord(data.time) ? data.time : {};
       // A reply is updated in place while it streams: mapped once opencode marks it complete, or
       // once a later message shows it is over (a run killed mid-stream never completes it). What
@@ -105,10 +124,10 @@ function mapSession(
   builder.finish();
   if (!builder.hasConversation) return undefined;
   const header = {
-    id: opencodeId(session.id),
+    id: storeSessionId(flavour, session.id),
     createdAt: session.timeCreated,
     ...(session.directory === '' ? {} : { cwd: session.directory }),
-    source: { harness: 'opencode', sourceId: session.id } as const,
+    source: { harness: flavour.harness, sourceId: session.id },
   };
   if (session.parentId === null) return { header, events: builder.events, attachments: sink.items };
   const label = labels.get(session.id);
@@ -121,7 +140,7 @@ function mapSession(
   return {
     header: {
       ...header,
-      parentSession: opencodeId(session.parentId),
+      parentSession: storeSessionId(flavour, session.parentId),
       origin: 'subagent',
       delegationDepth: depthOf(session, byId),
     },
@@ -130,6 +149,7 @@ function mapSession(
   };
 }
 
+/** Maps a user message; says whether a typed prompt is now waiting for its reply. */
 function mapPrompt(
   row: MessageRow,
   data: JsonRecord,
@@ -137,11 +157,13 @@ function mapPrompt(
   builder: TranscriptBuilder,
   sink: AttachmentSink,
   reports: FileReports,
-): void {
+  unanswered: boolean,
+): boolean {
   const time = timeIn(data) ?? row.timeCreated;
   const typed: ContentBlock[] = [];
   const injected: string[] = [];
   let compaction = false;
+  let command: string | undefined;
   for (const part of row.parts) {
     const p = parseData(part.data);
     if (p === undefined) {
@@ -155,6 +177,7 @@ function mapPrompt(
         // Text opencode adds itself (a file's contents read for an attachment, a command's output).
         if (p.synthetic === true) injected.push(text);
         else typed.push({ type: 'text', text });
+        command ??= commandTyped(p);
         break;
       }
       case 'file':
@@ -174,13 +197,18 @@ function mapPrompt(
   if (compaction) {
     // The marker opencode writes to ask for a summary of the history: a compaction, not a prompt.
     builder.note('[conversation compacted]', time);
-    return;
+    return false;
   }
-  if (typed.length > 0)
+  if (typed.length > 0) {
+    if (unanswered) builder.endTurn('interrupted');
+    // The command as typed, where the harness kept it (kilo): a marker before its expansion.
+    if (command !== undefined) builder.note(command, time);
     builder.prompt(toContent(typed), author, time, {
       titleText: typed.map((b) => (b.type === 'text' ? b.text : '')).join('\n'),
     });
+  }
   for (const text of injected) builder.note(text, time);
+  return typed.length > 0 || unanswered;
 }
 
 function mapReply(
@@ -261,6 +289,17 @@ function taskLabels(snapshot: StoreSnapshot): Map<string, string> {
         if (child !== undefined && label !== undefined) labels.set(child, label);
       }
   return labels;
+}
+
+/**
+ * The slash command a prompt's text was expanded from, as typed (`/greet Ada`): kilo marks the
+ * template's text parts with `metadata.kilo.injected.title` (its `markCommand`); opencode keeps
+ * only the expansion.
+ */
+function commandTyped(p: JsonRecord): string | undefined {
+  const kilo = isRecord(p.metadata) && isRecord(p.metadata.kilo) ? p.metadata.kilo : undefined;
+  const title = kilo !== undefined && isRecord(kilo.injected) ? str(kilo.injected.title) : undefined;
+  return title?.startsWith('/') === true ? title : undefined;
 }
 
 /** A file part: an image (a `data:` URL) as an image block, any other file as its name. */

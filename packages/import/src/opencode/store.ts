@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { OPENCODE, type StoreFlavour } from './flavour.js';
 
 /** One row of opencode's `session` table, as the mapping needs it. */
 export interface SessionRow {
@@ -55,7 +56,7 @@ const NEEDED: Readonly<Record<string, readonly string[]>> = {
  * makes the reader wait up to `busy_timeout`, then the file is reported unreadable and retried on
  * the next run.
  */
-export function readStore(file: string, busyTimeoutMs = 2000): StoreRead {
+export function readStore(file: string, busyTimeoutMs = 2000, flavour: StoreFlavour = OPENCODE): StoreRead {
   let db: Database.Database;
   try {
     db = new Database(file, { readonly: true, fileMustExist: true, timeout: busyTimeoutMs });
@@ -63,7 +64,7 @@ export function readStore(file: string, busyTimeoutMs = 2000): StoreRead {
     return { kind: 'unreadable', reason: `cannot open: ${(error as Error).message}` };
   }
   try {
-    const shape = schemaProblem(db);
+    const shape = schemaProblem(db, flavour);
     if (shape !== undefined) return { kind: 'foreign', reason: shape };
     const read = db.transaction((): StoreSnapshot => {
       const sessions = (
@@ -120,12 +121,12 @@ export function readStore(file: string, busyTimeoutMs = 2000): StoreRead {
 }
 
 /** Why the database is not opencode's session store, or `undefined` when it is. */
-function schemaProblem(db: Database.Database): string | undefined {
+function schemaProblem(db: Database.Database, flavour: StoreFlavour): string | undefined {
   for (const [table, columns] of Object.entries(NEEDED)) {
     const have = new Set(
       (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name),
     );
-    if (have.size === 0) return `no ${table} table (not an opencode database, or not migrated yet)`;
+    if (have.size === 0) return `no ${table} table (not ${flavour.article} database, or not migrated yet)`;
     const missing = columns.filter((c) => !have.has(c));
     if (missing.length > 0) return `${table} table without ${missing.join(', ')} (an unknown schema version)`;
   }

@@ -6,6 +6,7 @@ import {
   runScenario,
   type BedHarness,
   type BedRecording,
+  type ConversationItem,
   type ScenarioDefinition,
 } from '@strand/harness-bed';
 import { importTranscripts } from '../run/import-transcripts.js';
@@ -34,6 +35,13 @@ export function describeBedImport(
   options: {
     /** Side-request threads whose usage the harness writes into the transcript (real spend). */
     readonly usageAlsoFrom?: readonly string[];
+    /**
+     * Per scenario, the main thread's expected conversation in the order the harness records it,
+     * where that differs from the order the endpoint first saw it (each use says why).
+     */
+    readonly recordedOrder?: Readonly<
+      Partial<Record<string, (expected: readonly ConversationItem[]) => readonly ConversationItem[]>>
+    >;
   } = {},
 ): void {
   const bed = bedHarness(harness);
@@ -81,7 +89,8 @@ export function describeBedImport(
         ).toHaveLength(1);
         const main = mains[0]!;
         expect(main.header.source?.harness).toBe(harness);
-        expectConversation(await importedConversation(data.data, main), recording.expected.main!);
+        const order = options.recordedOrder?.[name] ?? ((expected) => expected);
+        expectConversation(await importedConversation(data.data, main), order(recording.expected.main!));
         const children = [...store.values()].filter((s) => s.header.parentSession === main.header.id);
         expect(children).toHaveLength(recording.expected.child === undefined ? 0 : 1);
         for (const child of children) {

@@ -10,8 +10,9 @@ import Database from 'better-sqlite3';
  * database (WAL mode, as opencode opens it) for a test; the rows are the harness's, byte for byte.
  */
 export interface OpencodeDump {
-  readonly harness: 'opencode';
-  /** The opencode version that wrote the rows. */
+  /** opencode, or a fork that keeps its store (kilo: `kilo.db`, the same tables). */
+  readonly harness: 'opencode' | 'kilo';
+  /** The version that wrote the rows. */
   readonly version: string;
   readonly scenario: string;
   readonly schema: Readonly<Record<string, string>>;
@@ -20,8 +21,12 @@ export interface OpencodeDump {
 
 export const DUMPED_TABLES = ['session', 'message', 'part'] as const;
 
-/** Dumps an opencode database (read-only) into the fixture shape. */
-export function dumpOpencodeDb(file: string, scenario: string): OpencodeDump {
+/** Dumps an opencode (or kilo) database (read-only) into the fixture shape. */
+export function dumpOpencodeDb(
+  file: string,
+  scenario: string,
+  harness: OpencodeDump['harness'] = 'opencode',
+): OpencodeDump {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
     const schema: Record<string, string> = {};
@@ -36,7 +41,7 @@ export function dumpOpencodeDb(file: string, scenario: string): OpencodeDump {
       rows[table] = db.prepare(`SELECT * FROM ${table} ORDER BY rowid`).all() as Record<string, unknown>[];
     }
     for (const s of rows.session ?? []) if (typeof s.version === 'string') version = s.version;
-    return { harness: 'opencode', version, scenario, schema, rows };
+    return { harness, version, scenario, schema, rows };
   } finally {
     db.close();
   }
