@@ -6,6 +6,8 @@ import { geminiImporter } from './gemini/gemini-importer.js';
 import { piImporter } from './pi/pi-importer.js';
 import { opencodeImporter } from './opencode/opencode-importer.js';
 import { qwenImporter } from './qwen/qwen-importer.js';
+import { clineImporter } from './cline/cline-importer.js';
+import { rooImporter } from './roo/roo-importer.js';
 import type { HarnessImporter } from './run/harness-importer.js';
 import { IMPORT_HARNESSES, isHarness, type Harness } from './types.js';
 
@@ -17,6 +19,8 @@ const IMPORTERS: Readonly<Record<Harness, HarnessImporter>> = {
   aider: aiderImporter,
   opencode: opencodeImporter,
   qwen: qwenImporter,
+  cline: clineImporter,
+  roo: rooImporter,
 };
 
 export function importerFor(harness: string): HarnessImporter {

@@ -11,6 +11,8 @@ export const IMPORT_HARNESSES = [
   'aider',
   'opencode',
   'qwen',
+  'cline',
+  'roo',
 ] as const;
 export type Harness = (typeof IMPORT_HARNESSES)[number];
 

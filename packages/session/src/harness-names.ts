@@ -35,6 +35,8 @@ export const HARNESS_LABELS: Readonly<Record<string, string>> = Object.freeze({
   aider: 'Aider',
   opencode: 'opencode',
   qwen: 'Qwen Code',
+  cline: 'Cline',
+  roo: 'Roo Code',
 });
 
 /** The harnesses filter menus and CLI choices offer, Strand first. */

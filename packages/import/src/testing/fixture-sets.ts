@@ -27,6 +27,9 @@ export const COMMITTED_FIXTURE_SETS: readonly { readonly harness: Harness; reado
   { harness: 'qwen', dir: 'qwen/fixtures/bed' },
   { harness: 'qwen', dir: 'qwen/fixtures/damaged' },
   { harness: 'qwen', dir: 'qwen/fixtures/synthetic' },
+  { harness: 'cline', dir: 'cline/fixtures/synthetic' },
+  { harness: 'cline', dir: 'cline/fixtures/damaged' },
+  { harness: 'roo', dir: 'roo/fixtures/synthetic' },
 ];
 
 /** A discovered file that holds a session, as peeked, and the unit a run maps it as. */
