@@ -9,13 +9,14 @@ import { TranscriptBuilder, type Author, type Route } from '../mapping/transcrip
 import { usage, type Usage } from '../mapping/usage.js';
 import type { SessionPeek, SourceUnit } from '../run/harness-importer.js';
 import { hashBytes } from '../source/file-hash.js';
-import { count, isRecord, str, type JsonRecord } from '../source/json-record.js';
+import { count, isRecord, str, timeOf, type JsonRecord } from '../source/json-record.js';
 import { TASK_FILES } from './discover.js';
 import { taskSessionId, type TaskFacts, type TaskHarness } from './peek.js';
 
 // What the person typed, as Cline and Roo Code wrap it in the user messages they send: the task,
 // feedback on a tool or a completion, an answer to a question, a message after a resumption.
-const HUMAN_WRAPPED = /<(task|feedback|answer|user_message)>\n?([\s\S]*?)\n?<\/\1>/g;
+// The SDK (CLI 3.x) wraps every typed message in `<user_input mode="act|plan">`.
+const HUMAN_WRAPPED = /<(task|feedback|answer|user_message|user_input)(?:\s[^>]*)?>\n?([\s\S]*?)\n?<\/\1>/g;
 // Context the harness attaches to every request: not conversation (like Claude Code's reminders).
 const ENVIRONMENT = /^\s*<environment_details>[\s\S]*<\/environment_details>\s*$/;
 // How Cline marks a response the person (or an API error) cut short, appended to its text.
@@ -40,6 +41,8 @@ interface TaskSide {
   readonly cwd: string | undefined;
   /** `task_metadata.json`'s `model_usage`, in time order. */
   readonly models: readonly { ts: number; route: Route }[];
+  /** An SDK session: usage from each message's own `metrics`, unwrapped text a delegated prompt. */
+  readonly sdk: boolean;
 }
 
 /**
@@ -62,13 +65,19 @@ export async function mapTask(harness: TaskHarness, unit: SourceUnit, peek: Sess
       reports,
     };
   }
-  if (!Array.isArray(raw)) return { kind: 'failed', reason: 'API history is not a JSON array', reports };
-  const side = await readSide(unit, reports);
   const facts = peek.facts as TaskFacts;
+  const messages = facts.format === 'sdk' ? (isRecord(raw) ? raw.messages : undefined) : raw;
+  if (!Array.isArray(messages))
+    return {
+      kind: 'failed',
+      reason: facts.format === 'sdk' ? 'session file has no messages array' : 'API history is not a JSON array',
+      reports,
+    };
+  const side = facts.format === 'sdk' ? await readManifest(unit, reports) : await readSide(unit, reports);
   // A subtask's prompts are the delegating agent's messages, not a person's.
   const mapping = new TaskMapping(side, reports, facts.parentTaskId === undefined ? 'human' : 'agent');
   if (side.title !== undefined) mapping.builder.explicitTitle(side.title, side.startTs);
-  raw.forEach((message, index) => mapping.message(message, index));
+  messages.forEach((message, index) => mapping.message(message, index));
   const builder = mapping.builder;
   builder.finish();
   const hash = hashBytes(bytes);
@@ -152,6 +161,8 @@ class TaskMapping {
           }
           const typed = [...text.matchAll(HUMAN_WRAPPED)].map((match) => match[2]!);
           if (typed.length > 0) human.push(...typed.map((t) => ({ type: 'text' as const, text: t })));
+          // An SDK subagent's task arrives as plain text: the delegating agent's prompt.
+          else if (this.#side.sdk && this.#author === 'agent' && text.length > 0) human.push({ type: 'text', text });
           else if (text.length > 0) system.push({ type: 'text', text });
           break;
         }
@@ -162,7 +173,10 @@ class TaskMapping {
           results.push({
             id: str(block.tool_use_id) ?? '',
             content: this.#resultContent(block.content),
-            isError: block.is_error === true,
+            // The SDK's tools answer with `{ query, result, error?, success }` items.
+            isError:
+              block.is_error === true ||
+              (Array.isArray(block.content) && block.content.some((i) => isRecord(i) && i.success === false)),
           });
           break;
         case 'document':
@@ -229,12 +243,22 @@ class TaskMapping {
           this.#reports.unknown(null, `assistant content block "${String(block.type)}"`);
       }
     }
-    const used = request === undefined ? metricsUsage(m.metrics) : requestUsage(request.info);
+    const used = this.#side.sdk
+      ? sdkUsage(m.metrics)
+      : request === undefined
+        ? metricsUsage(m.metrics)
+        : requestUsage(request.info);
     if (used !== undefined) this.builder.assistantUsage(used, 'replace');
     this.builder.flushAssistant();
     // Rounded to a billionth of a dollar: sums of binary fractions would print as 0.006999999….
-    this.#cost =
-      Math.round((this.#cost + (request === undefined ? 0 : Math.max(0, num(request.info.cost)))) * 1e9) / 1e9;
+    const cost = this.#side.sdk
+      ? isRecord(m.metrics)
+        ? num(m.metrics.cost)
+        : 0
+      : request === undefined
+        ? 0
+        : num(request.info.cost);
+    this.#cost = Math.round((this.#cost + Math.max(0, cost)) * 1e9) / 1e9;
     if (this.#cost !== this.#lastCost) {
       this.#lastCost = this.#cost;
       this.builder.reportedCost(this.#cost, undefined, time);
@@ -269,6 +293,14 @@ class TaskMapping {
       if (!isRecord(block)) continue;
       if (block.type === 'text') blocks.push({ type: 'text', text: str(block.text) ?? '' });
       else if (block.type === 'image') blocks.push(this.#image(block));
+      // An SDK tool's item: the command or path it ran on, and its output or error.
+      else if (block.type === undefined && 'query' in block)
+        blocks.push({
+          type: 'text',
+          text: [str(block.result) ?? '', str(block.error) === undefined ? '' : `error: ${str(block.error)}`]
+            .filter((t) => t.length > 0)
+            .join('\n'),
+        });
     }
     return toContent(blocks);
   }
@@ -324,6 +356,29 @@ async function readSide(unit: SourceUnit, reports: FileReports): Promise<TaskSid
     title: str(historyItem?.task),
     cwd: str(historyItem?.workspace) ?? str(historyItem?.cwdOnTaskInitialization),
     models,
+    sdk: false,
+  };
+}
+
+/** An SDK session's manifest (`<id>.json`): its title, folder and start. */
+async function readManifest(unit: SourceUnit, reports: FileReports): Promise<TaskSide> {
+  const file = unit.companions[0];
+  let manifest: JsonRecord | undefined;
+  if (file !== undefined)
+    try {
+      const raw: unknown = JSON.parse(await fsp.readFile(file, 'utf8'));
+      if (isRecord(raw)) manifest = raw;
+    } catch (error) {
+      reports.note(null, `${path.basename(file)} left out: ${(error as Error).message}`);
+    }
+  const metadata = isRecord(manifest?.metadata) ? manifest.metadata : undefined;
+  return {
+    requests: [],
+    startTs: timeOf(manifest?.started_at),
+    title: str(metadata?.title),
+    cwd: str(manifest?.cwd),
+    models: [],
+    sdk: true,
   };
 }
 
@@ -331,10 +386,11 @@ function answered(info: JsonRecord): boolean {
   return ['tokensIn', 'tokensOut', 'cost', 'cancelReason'].some((key) => info[key] !== undefined);
 }
 
+/** `modelInfo`: `{ modelId, providerId }` (extension), `{ id, provider }` (SDK). */
 function routeOf(value: unknown): Route | undefined {
   if (!isRecord(value)) return undefined;
-  const model = str(value.modelId);
-  const provider = str(value.providerId);
+  const model = str(value.modelId) ?? str(value.id);
+  const provider = str(value.providerId) ?? str(value.provider);
   return model === undefined || provider === undefined ? undefined : { provider, model };
 }
 
@@ -375,5 +431,23 @@ function metricsUsage(metrics: unknown): Usage | undefined {
     input: count(metrics.tokens.prompt),
     output: count(metrics.tokens.completion),
     cacheRead: count(metrics.tokens.cached),
+  });
+}
+
+/**
+ * The SDK's per-message `metrics`: `inputTokens` is the request's whole prompt, cache reads and
+ * writes included (its cost is priced on `inputTokens - cacheReadTokens - cacheWriteTokens` fresh,
+ * `sdk/packages/llms/src/providers/ai-sdk.ts`; CLI 3.0.65 against an endpoint reporting 160
+ * prompt tokens, 40 cached, wrote `inputTokens: 160, cacheReadTokens: 40`).
+ */
+function sdkUsage(metrics: unknown): Usage | undefined {
+  if (!isRecord(metrics)) return undefined;
+  const cacheRead = count(metrics.cacheReadTokens);
+  const cacheCreation = count(metrics.cacheWriteTokens);
+  return usage({
+    input: Math.max(0, count(metrics.inputTokens) - cacheRead - cacheCreation),
+    output: count(metrics.outputTokens),
+    cacheCreation,
+    cacheRead,
   });
 }

@@ -29,6 +29,7 @@ export const COMMITTED_FIXTURE_SETS: readonly { readonly harness: Harness; reado
   { harness: 'qwen', dir: 'qwen/fixtures/synthetic' },
   { harness: 'cline', dir: 'cline/fixtures/synthetic' },
   { harness: 'cline', dir: 'cline/fixtures/damaged' },
+  { harness: 'cline', dir: 'cline/fixtures/cli-3.0.65' },
   { harness: 'roo', dir: 'roo/fixtures/synthetic' },
 ];
 
