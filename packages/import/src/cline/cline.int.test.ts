@@ -115,7 +115,7 @@ describe('Cline CLI 3.0.65 sessions (written by the real CLI)', () => {
 describe('Cline VS Code task folders (written from the extension source)', () => {
   it('native tool calls: typed text from <task>, <feedback> and <user_message>, images, usage and cost from the UI messages', async () => {
     const { summary, store } = await importFrom(SYNTHETIC);
-    expect(summary).toMatchObject({ imported: 2, failed: 0, reports: [] });
+    expect(summary).toMatchObject({ imported: 3, failed: 0, reports: [] });
     // Context attached to every request and reasoning are known, not conversation.
     expect(summary.ignored).toEqual({ environment_details: 7, thinking: 1 });
     const log = store.get(`cline-${NATIVE}`)!;
@@ -152,6 +152,16 @@ describe('Cline VS Code task folders (written from the extension source)', () =>
     ]);
     // "[Response interrupted by user]" ends its turn aborted; the resumption opens another.
     expect(dataOf(log, 'turn/end')).toEqual([{ reason: 'aborted' }]);
+  });
+
+  it('a slash command is a marker beside the typed text, which no longer holds it', async () => {
+    const { store } = await importFrom(SYNTHETIC);
+    const log = store.get('cline-1750000000000')!;
+    expect(dataOf(log, 'user/message')).toEqual([
+      { content: ' hand the refactor off', author: 'human' },
+      { content: '[slash command: new_task]', author: 'system' },
+    ]);
+    expect(dataOf<{ name: string }>(log, 'tool/call').map((c) => c.name)).toEqual(['new_task']);
   });
 
   it('XML tool era (no times or models on messages): usage by request order, tool results as system text', async () => {
@@ -197,12 +207,13 @@ describe('damaged Cline files', () => {
     const units = await discoverTasks(ws.source);
     expect(units.map((u) => path.relative(ws.source, u.file))).toEqual([
       `tasks/${XML}/api_conversation_history.json`,
+      'tasks/1750000000000/api_conversation_history.json',
       `tasks/${NATIVE}/api_conversation_history.json`,
     ]);
-    expect(units[1]!.companions.map((c) => path.basename(c))).toEqual(['ui_messages.json', 'task_metadata.json']);
+    expect(units[2]!.companions.map((c) => path.basename(c))).toEqual(['ui_messages.json', 'task_metadata.json']);
     rmSync(path.join(ws.source, 'tasks', XML, 'ui_messages.json'));
     const summary = await importTranscripts({ harness: 'cline', sourceDir: ws.source, dataDir: ws.data });
-    expect(summary).toMatchObject({ imported: 2, failed: 0 });
+    expect(summary).toMatchObject({ imported: 3, failed: 0 });
   });
 });
 

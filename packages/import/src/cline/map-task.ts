@@ -17,6 +17,9 @@ import { taskSessionId, type TaskFacts, type TaskHarness } from './peek.js';
 // feedback on a tool or a completion, an answer to a question, a message after a resumption.
 // The SDK (CLI 3.x) wraps every typed message in `<user_input mode="act|plan">`.
 const HUMAN_WRAPPED = /<(task|feedback|answer|user_message|user_input)(?:\s[^>]*)?>\n?([\s\S]*?)\n?<\/\1>/g;
+// A slash command (`/newtask`, `/smol`, a workflow) is cut from the typed text and its
+// instructions put before the wrapped text (`src/core/slash-commands/index.ts`).
+const SLASH_COMMAND = /<explicit_instructions type="([^"]+)">/g;
 // Context the harness attaches to every request: not conversation (like Claude Code's reminders).
 const ENVIRONMENT = /^\s*<environment_details>[\s\S]*<\/environment_details>\s*$/;
 // How Cline marks a response the person (or an API error) cut short, appended to its text.
@@ -160,6 +163,8 @@ class TaskMapping {
             break;
           }
           const typed = [...text.matchAll(HUMAN_WRAPPED)].map((match) => match[2]!);
+          for (const command of text.matchAll(SLASH_COMMAND))
+            system.push({ type: 'text', text: `[slash command: ${command[1]!}]` });
           if (typed.length > 0) human.push(...typed.map((t) => ({ type: 'text' as const, text: t })));
           // An SDK subagent's task arrives as plain text: the delegating agent's prompt.
           else if (this.#side.sdk && this.#author === 'agent' && text.length > 0) human.push({ type: 'text', text });
