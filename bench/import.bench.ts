@@ -9,7 +9,7 @@
  * Every other harness with a generator here is measured the same way on a corpus of the same
  * size (`importMBpsByHarness`, `reimportRatioByHarness` in the last line): pi (`pi-corpus.ts`),
  * aider (a tree of projects, each with its `.aider.chat.history.md`: `aider-corpus.ts`), opencode
- * (one SQLite database: `opencode-corpus.ts`), qwen (`qwen-corpus.ts`).
+ * (one SQLite database: `opencode-corpus.ts`), qwen (`qwen-corpus.ts`), cline (`cline-corpus.ts`).
  * `--harness=pi` (a comma list) measures only those; `claude-code` is the headline figure.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,6 +22,7 @@ import { generateAiderCorpus } from './aider-corpus.js';
 import { generateOpencodeCorpus } from './opencode-corpus.js';
 import { generatePiCorpus } from './pi-corpus.js';
 import { generateQwenCorpus } from './qwen-corpus.js';
+import { generateClineCorpus } from './cline-corpus.js';
 import { hex, uuid, words } from './corpus-text.js';
 
 const targetMB = Number(
@@ -45,6 +46,8 @@ const OTHER_HARNESSES = [
     generate: (root: string, bytes: number) =>
       generateOpencodeCorpus(root, bytes, mulberry32(20_261_204), words),
   },
+  // Task folders: the rate is of the API histories' bytes (the UI messages are read beside them).
+  { harness: 'cline', generate: generateClineCorpus },
 ] as const;
 
 /** A source file: code-ish lines, so JSON escaping costs what it costs in real logs. */

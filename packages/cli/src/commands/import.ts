@@ -19,7 +19,7 @@ import { writeImportedCacheRows, type CacheRowsResult } from './import-cache-row
 const SHOWN_REPORTS = 20;
 
 /**
- * `strand import <claude-code|codex|gemini|pi|aider|opencode|qwen> [dir] [--data <dir>] [--json]` (aider has no
+ * `strand import <claude-code|codex|gemini|pi|aider|opencode|qwen|cline|roo> [dir] [--data <dir>] [--json]` (aider has no
  * default folder: its histories are per project, so `dir` is required for it): the importer owns
  * everything about transcripts; this module only parses arguments, shows progress and prints.
  * Exit codes: 0 ok, 1 when any file failed, 2 on usage errors (including a missing folder).
@@ -32,7 +32,7 @@ export function importCommand(): Command {
     .addArgument(new Argument('<harness>', 'the harness that wrote them').choices(IMPORT_HARNESSES))
     .argument(
       '[dir]',
-      'folder to read (default: ~/.claude/projects, ~/.codex/sessions, ~/.gemini/tmp, ~/.pi/agent/sessions, ~/.local/share/opencode or ~/.qwen/projects; aider has none: name a project or a folder of projects)',
+      'folder to read (default: ~/.claude/projects, ~/.codex/sessions, ~/.gemini/tmp, ~/.pi/agent/sessions, ~/.local/share/opencode, ~/.qwen/projects, or the VS Code globalStorage of Cline or Roo Code; aider has none: name a project or a folder of projects)',
     )
     .option('--data <dir>', 'data folder', '.strand-data')
     .option(

@@ -51,7 +51,9 @@ describe('Cline CLI 3.0.65 sessions (written by the real CLI)', () => {
       source: { harness: 'cline', sourceId: '1796411783836_dvr42' },
       cwd: '/tmp/clinepkg/runs/tool-calls/work',
     });
-    expect(dataOf(log!, 'session/title')).toEqual([{ title: 'Create notes.txt saying hello, then show it.' }]);
+    expect(dataOf(log!, 'session/title')).toEqual([
+      { title: 'Create notes.txt saying hello, then show it.' },
+    ]);
     expect(dataOf(log!, 'user/message')).toEqual([
       { content: 'Create notes.txt saying hello, then show it.', author: 'human' },
     ]);
@@ -94,7 +96,11 @@ describe('Cline CLI 3.0.65 sessions (written by the real CLI)', () => {
     const session = JSON.parse(readFileSync(file, 'utf8')) as { messages: unknown[] };
     const before = (await readStore(ws.data)).get('cline-1796411672330_36v99')!.events.length;
     session.messages.push(
-      { role: 'user', content: [{ type: 'text', text: '<user_input mode="act">Please say goodbye.</user_input>' }], ts: 1796411690000 },
+      {
+        role: 'user',
+        content: [{ type: 'text', text: '<user_input mode="act">Please say goodbye.</user_input>' }],
+        ts: 1796411690000,
+      },
       { role: 'assistant', content: [{ type: 'text', text: 'Goodbye.' }], ts: 1796411691000 },
     );
     writeFileSync(file, JSON.stringify(session, null, 2));
@@ -108,7 +114,9 @@ describe('Cline CLI 3.0.65 sessions (written by the real CLI)', () => {
     writeFileSync(file, JSON.stringify(session, null, 2));
     const rewritten = await importTranscripts({ harness: 'cline', sourceDir: ws.source, dataDir: ws.data });
     expect(rewritten).toMatchObject({ replaced: 1 });
-    expect(dataOf((await readStore(ws.data)).get('cline-1796411672330_36v99')!, 'assistant/message')).toEqual([]);
+    expect(dataOf((await readStore(ws.data)).get('cline-1796411672330_36v99')!, 'assistant/message')).toEqual(
+      [],
+    );
   });
 });
 
@@ -119,7 +127,10 @@ describe('Cline VS Code task folders (written from the extension source)', () =>
     // Context attached to every request and reasoning are known, not conversation.
     expect(summary.ignored).toEqual({ environment_details: 7, thinking: 1 });
     const log = store.get(`cline-${NATIVE}`)!;
-    expect(log.header).toMatchObject({ createdAt: Number(NATIVE), source: { harness: 'cline', sourceId: NATIVE } });
+    expect(log.header).toMatchObject({
+      createdAt: Number(NATIVE),
+      source: { harness: 'cline', sourceId: NATIVE },
+    });
     expect(dataOf(log, 'session/title')).toEqual([
       { title: 'What does src/app.ts export? Here is a screenshot of the error.' },
     ]);
@@ -210,7 +221,10 @@ describe('damaged Cline files', () => {
       'tasks/1750000000000/api_conversation_history.json',
       `tasks/${NATIVE}/api_conversation_history.json`,
     ]);
-    expect(units[2]!.companions.map((c) => path.basename(c))).toEqual(['ui_messages.json', 'task_metadata.json']);
+    expect(units[2]!.companions.map((c) => path.basename(c))).toEqual([
+      'ui_messages.json',
+      'task_metadata.json',
+    ]);
     rmSync(path.join(ws.source, 'tasks', XML, 'ui_messages.json'));
     const summary = await importTranscripts({ harness: 'cline', sourceDir: ws.source, dataDir: ws.data });
     expect(summary).toMatchObject({ imported: 3, failed: 0 });
@@ -226,7 +240,15 @@ describe('default folders', () => {
       '/Users/a/Library/Application Support/Code/User/globalStorage/saoudrizwan.claude-dev',
     );
     expect(vscodeGlobalStorage('C:/Users/a', 'rooveterinaryinc.roo-cline', 'win32')).toBe(
-      path.join('C:/Users/a', 'AppData', 'Roaming', 'Code', 'User', 'globalStorage', 'rooveterinaryinc.roo-cline'),
+      path.join(
+        'C:/Users/a',
+        'AppData',
+        'Roaming',
+        'Code',
+        'User',
+        'globalStorage',
+        'rooveterinaryinc.roo-cline',
+      ),
     );
   });
 });

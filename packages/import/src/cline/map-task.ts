@@ -55,7 +55,11 @@ interface TaskSide {
  * a task is mapped whole on every change; what a save appends extends the stored log, and a
  * rewrite that is no extension (a checkpoint restore deleting messages) replaces the session.
  */
-export async function mapTask(harness: TaskHarness, unit: SourceUnit, peek: SessionPeek): Promise<MappedFile> {
+export async function mapTask(
+  harness: TaskHarness,
+  unit: SourceUnit,
+  peek: SessionPeek,
+): Promise<MappedFile> {
   const reports = new FileReports(unit.file);
   const bytes = await fsp.readFile(unit.file);
   let raw: unknown;
@@ -73,7 +77,8 @@ export async function mapTask(harness: TaskHarness, unit: SourceUnit, peek: Sess
   if (!Array.isArray(messages))
     return {
       kind: 'failed',
-      reason: facts.format === 'sdk' ? 'session file has no messages array' : 'API history is not a JSON array',
+      reason:
+        facts.format === 'sdk' ? 'session file has no messages array' : 'API history is not a JSON array',
       reports,
     };
   const side = facts.format === 'sdk' ? await readManifest(unit, reports) : await readSide(unit, reports);
@@ -94,7 +99,12 @@ export async function mapTask(harness: TaskHarness, unit: SourceUnit, peek: Sess
   };
   const sink = mapping.sink.items;
   if (facts.parentTaskId === undefined)
-    return { kind: 'sessions', plans: [{ header, events: builder.events, attachments: sink }], reports, hash };
+    return {
+      kind: 'sessions',
+      plans: [{ header, events: builder.events, attachments: sink }],
+      reports,
+      hash,
+    };
   // A Roo Code subtask (`new_task`): a child of the task that delegated it, its prompt the parent
   // agent's message.
   const descriptor: SessionEventInput = {
@@ -167,7 +177,8 @@ class TaskMapping {
             system.push({ type: 'text', text: `[slash command: ${command[1]!}]` });
           if (typed.length > 0) human.push(...typed.map((t) => ({ type: 'text' as const, text: t })));
           // An SDK subagent's task arrives as plain text: the delegating agent's prompt.
-          else if (this.#side.sdk && this.#author === 'agent' && text.length > 0) human.push({ type: 'text', text });
+          else if (this.#side.sdk && this.#author === 'agent' && text.length > 0)
+            human.push({ type: 'text', text });
           else if (text.length > 0) system.push({ type: 'text', text });
           break;
         }
@@ -195,15 +206,20 @@ class TaskMapping {
       this.builder.toolResult(r.id, r.content, r.isError, time);
       // Feedback on a completion or a denied call, an answer to a question: the person's words,
       // which native tool calling carries inside the result.
-      const typed = typeof r.content === 'string' ? [...r.content.matchAll(HUMAN_WRAPPED)].map((m) => m[2]!) : [];
-      if (typed.some((t) => t.length > 0)) human.unshift(...typed.map((text) => ({ type: 'text' as const, text })));
+      const typed =
+        typeof r.content === 'string' ? [...r.content.matchAll(HUMAN_WRAPPED)].map((m) => m[2]!) : [];
+      if (typed.some((t) => t.length > 0))
+        human.unshift(...typed.map((text) => ({ type: 'text' as const, text })));
     }
     // A summary written when the context was condensed (Roo Code) is the harness's own text.
     if (m.isSummary === true) {
       this.builder.note(toContent([...human, ...system]), time);
       return;
     }
-    if (human.some((b) => b.type === 'text' && b.text.length > 0) || (human.length > 0 && results.length === 0)) {
+    if (
+      human.some((b) => b.type === 'text' && b.text.length > 0) ||
+      (human.length > 0 && results.length === 0)
+    ) {
       // Typed alongside tool results (feedback on a denied call) the message joins the open turn;
       // otherwise it starts one.
       this.builder.prompt(toContent(human), this.#author, time, {

@@ -38,14 +38,19 @@ export async function peekTask(harness: TaskHarness, unit: SourceUnit): Promise<
     // Rewritten whole on every save: a crash mid-write leaves it unparseable; the map step
     // reports it as failed (and the next save repairs it).
     if (/^\s*\{/.test(text) && /"sessionId"\s*:/.test(text.slice(0, 4096)) && /"messages"/.test(text))
-      return session(harness, { taskId: /"sessionId"\s*:\s*"([^"]+)"/.exec(text)?.[1] ?? taskId, format: 'sdk' }, unit);
+      return session(
+        harness,
+        { taskId: /"sessionId"\s*:\s*"([^"]+)"/.exec(text)?.[1] ?? taskId, format: 'sdk' },
+        unit,
+      );
     return /^\s*\[/.test(text) && /"role"\s*:/.test(text.slice(0, 4096))
       ? session(harness, { taskId }, unit)
       : { kind: 'skip', reason: `not a ${label(harness)} API history (not JSON)` };
   }
   if (isRecord(raw) && Array.isArray(raw.messages) && typeof raw.sessionId === 'string')
     return sdkSession(harness, raw, unit);
-  if (!Array.isArray(raw)) return { kind: 'skip', reason: `not a ${label(harness)} API history (not an array)` };
+  if (!Array.isArray(raw))
+    return { kind: 'skip', reason: `not a ${label(harness)} API history (not an array)` };
   if (raw.length === 0) return { kind: 'skip', reason: 'empty API history (no messages yet)' };
   if (!raw.some((m) => isRecord(m) && (m.role === 'user' || m.role === 'assistant')))
     return { kind: 'skip', reason: `not a ${label(harness)} API history (no user or assistant message)` };
@@ -55,12 +60,15 @@ export async function peekTask(harness: TaskHarness, unit: SourceUnit): Promise<
 
 /** An SDK session; a subagent's names its parent thread in `origin.parentThreadId`. */
 function sdkSession(harness: TaskHarness, raw: Record<string, unknown>, unit: SourceUnit): Peek {
-  if ((raw.messages as unknown[]).length === 0) return { kind: 'skip', reason: 'empty session (no messages yet)' };
+  if ((raw.messages as unknown[]).length === 0)
+    return { kind: 'skip', reason: 'empty session (no messages yet)' };
   const parent = isRecord(raw.origin) ? str(raw.origin.parentThreadId) : undefined;
   const taskId = raw.sessionId as string;
   return session(
     harness,
-    parent === undefined || parent === taskId ? { taskId, format: 'sdk' } : { taskId, format: 'sdk', parentTaskId: parent },
+    parent === undefined || parent === taskId
+      ? { taskId, format: 'sdk' }
+      : { taskId, format: 'sdk', parentTaskId: parent },
     unit,
   );
 }

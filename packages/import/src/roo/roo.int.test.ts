@@ -35,7 +35,10 @@ describe('Roo Code task folders', () => {
     for (const log of store.values()) expect(importedLogViolations(log.events)).toEqual([]);
     const parent = store.get(`roo-${PARENT}`)!;
     const child = store.get(`roo-${CHILD}`)!;
-    expect(parent.header).toMatchObject({ source: { harness: 'roo', sourceId: PARENT }, cwd: '/home/dev/proj' });
+    expect(parent.header).toMatchObject({
+      source: { harness: 'roo', sourceId: PARENT },
+      cwd: '/home/dev/proj',
+    });
     expect(child.header).toMatchObject({
       parentSession: `roo-${PARENT}`,
       origin: 'subagent',
@@ -48,7 +51,8 @@ describe('Roo Code task folders', () => {
     expect(dataOf(parent, 'user/message')).toEqual([
       { content: 'Refactor utils and write docs', author: 'human' },
       {
-        content: '## Conversation summary\nThe user asked to refactor utils; docs were delegated and written.',
+        content:
+          '## Conversation summary\nThe user asked to refactor utils; docs were delegated and written.',
         author: 'system',
       },
     ]);
