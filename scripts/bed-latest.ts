@@ -20,6 +20,7 @@ import {
   piScenarios,
   opencodeScenarios,
   qwenScenarios,
+  clineScenarios,
   installHarness,
   installedVersion,
   PINS,
@@ -38,6 +39,7 @@ const SCENARIOS: Record<BedHarness, readonly ScenarioDefinition[]> = {
   pi: piScenarios,
   opencode: opencodeScenarios,
   qwen: qwenScenarios,
+  cline: clineScenarios,
 };
 
 const args = process.argv.slice(2);

@@ -11,6 +11,7 @@ import {
   piScenarios,
   opencodeScenarios,
   qwenScenarios,
+  clineScenarios,
   openWorkspace,
   runScenario,
   type BedHarness,
@@ -37,6 +38,7 @@ const SCENARIOS: Readonly<Record<BedHarness, readonly ScenarioDefinition[]>> = {
   pi: piScenarios,
   opencode: opencodeScenarios,
   qwen: qwenScenarios,
+  cline: clineScenarios,
 };
 
 let hosts: StrandProcess[] = [];

@@ -29,6 +29,7 @@ export { geminiScenarios } from './scenarios/gemini.js';
 export { piScenarios } from './scenarios/pi.js';
 export { opencodeScenarios } from './scenarios/opencode.js';
 export { qwenScenarios } from './scenarios/qwen.js';
+export { clineScenarios } from './scenarios/cline.js';
 export {
   DOT_PNG,
   runScenario,

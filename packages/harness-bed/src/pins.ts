@@ -3,7 +3,7 @@
  * tested on. Raising a pin is a change like any other: run `npm run bed:latest` first to see
  * what the newer version writes that the importers do not know yet.
  */
-export type BedHarness = 'claude-code' | 'codex' | 'gemini' | 'pi' | 'opencode' | 'qwen';
+export type BedHarness = 'claude-code' | 'codex' | 'gemini' | 'pi' | 'opencode' | 'qwen' | 'cline';
 
 export interface HarnessPin {
   readonly harness: BedHarness;
@@ -19,6 +19,7 @@ export const PINS: readonly HarnessPin[] = [
   { harness: 'pi', package: '@mariozechner/pi-coding-agent', version: '0.73.1' },
   { harness: 'opencode', package: 'opencode-ai', version: '1.18.33' },
   { harness: 'qwen', package: '@qwen-code/qwen-code', version: '0.24.4' },
+  { harness: 'cline', package: 'cline', version: '3.0.65' },
 ];
 
 export function pinOf(harness: BedHarness): HarnessPin {

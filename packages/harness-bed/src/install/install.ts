@@ -124,6 +124,12 @@ function launcherOf(pin: HarnessPin, prefix: string): InstalledHarness {
         };
       case 'qwen':
         return { command: node, args: [path.join(modules, '@qwen-code', 'qwen-code', 'cli-entry.js')] };
+      case 'cline':
+        // The wrapper (`bin/cline`) only finds this platform package's binary (Bun, compiled).
+        return {
+          command: path.join(modules, '@cline', `cli-${process.platform}-${process.arch}`, 'bin', 'cline'),
+          args: [],
+        };
     }
   };
   return { pin, prefix, ...of(pin.harness) };

@@ -64,7 +64,10 @@ describe('Cline CLI 3.0.65 sessions (written by the real CLI)', () => {
     ]);
     const results = dataOf<{ content: string; isError?: boolean }>(log!, 'tool/result');
     expect(results.map((r) => r.isError === true)).toEqual([false, false, true]);
-    expect(results[1]!.content).toBe('hello\n');
+    // The SDK's tool items, as the model is sent them: their JSON text.
+    expect(JSON.parse(results[1]!.content)).toEqual([
+      { query: 'cat notes.txt', result: 'hello\n', success: true },
+    ]);
     expect(results[2]!.content).toContain('Command exited with code 3');
     const assistant = dataOf<{ usage: unknown }>(log!, 'assistant/message');
     expect(assistant).toHaveLength(4);

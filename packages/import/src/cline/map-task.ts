@@ -309,19 +309,15 @@ class TaskMapping {
 
   #resultContent(content: unknown): string | readonly ContentBlock[] {
     if (typeof content === 'string') return content;
+    // The SDK's tools answer with `{ query, result, error?, success }` items, which the model is
+    // sent as their JSON text.
+    if (Array.isArray(content) && content.some((item) => isRecord(item) && item.type === undefined))
+      return JSON.stringify(content);
     const blocks: ContentBlock[] = [];
     for (const block of Array.isArray(content) ? content : []) {
       if (!isRecord(block)) continue;
       if (block.type === 'text') blocks.push({ type: 'text', text: str(block.text) ?? '' });
       else if (block.type === 'image') blocks.push(this.#image(block));
-      // An SDK tool's item: the command or path it ran on, and its output or error.
-      else if (block.type === undefined && 'query' in block)
-        blocks.push({
-          type: 'text',
-          text: [str(block.result) ?? '', str(block.error) === undefined ? '' : `error: ${str(block.error)}`]
-            .filter((t) => t.length > 0)
-            .join('\n'),
-        });
     }
     return toContent(blocks);
   }
