@@ -30,6 +30,7 @@ export const COMMITTED_FIXTURE_SETS: readonly { readonly harness: Harness; reado
   { harness: 'cline', dir: 'cline/fixtures/synthetic' },
   { harness: 'cline', dir: 'cline/fixtures/damaged' },
   { harness: 'cline', dir: 'cline/fixtures/cli-3.0.65' },
+  { harness: 'cline', dir: 'cline/fixtures/bed' },
   { harness: 'roo', dir: 'roo/fixtures/synthetic' },
 ];
 
