@@ -153,12 +153,12 @@ class TaskMapping {
       this.#reports.ignore('reasoning');
       return;
     }
-    if (message.role === 'user') this.#user(message, where);
+    if (message.role === 'user') this.#user(message);
     else if (message.role === 'assistant') this.#assistant(message, where);
     else this.#reports.unknown(null, `message role "${String(message.role)}"`);
   }
 
-  #user(m: JsonRecord, where: number): void {
+  #user(m: JsonRecord): void {
     const time = this.#time(m);
     const human: ContentBlock[] = [];
     const system: ContentBlock[] = [];
