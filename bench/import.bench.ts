@@ -14,6 +14,7 @@
  * `sessions.db`: `goose-corpus.ts`), openhands (a folder per conversation, a file per event:
  * `openhands-corpus.ts`), kilo (opencode's store
  * as `kilo.db`, the same generator).
+ * (one SQLite database: `opencode-corpus.ts`), qwen (`qwen-corpus.ts`), cline (`cline-corpus.ts`).
  * `--harness=pi` (a comma list) measures only those; `claude-code` is the headline figure.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -30,6 +31,7 @@ import { generateQwenCorpus } from './qwen-corpus.js';
 import { generateCopilotCorpus } from './copilot-corpus.js';
 import { generateGooseCorpus } from './goose-corpus.js';
 import { generateOpenhandsCorpus } from './openhands-corpus.js';
+import { generateClineCorpus } from './cline-corpus.js';
 import { hex, uuid, words } from './corpus-text.js';
 
 const targetMB = Number(
@@ -79,6 +81,8 @@ const OTHER_HARNESSES = [
         version: '7.7.7',
       }),
   },
+  // Task folders: the rate is of the API histories' bytes (the UI messages are read beside them).
+  { harness: 'cline', generate: generateClineCorpus },
 ] as const;
 
 /** A source file: code-ish lines, so JSON escaping costs what it costs in real logs. */

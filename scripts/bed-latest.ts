@@ -22,6 +22,7 @@ import {
   qwenScenarios,
   copilotScenarios,
   kiloScenarios,
+  clineScenarios,
   installHarness,
   installedVersion,
   PINS,
@@ -42,6 +43,7 @@ const SCENARIOS: Record<BedHarness, readonly ScenarioDefinition[]> = {
   qwen: qwenScenarios,
   copilot: copilotScenarios,
   kilo: kiloScenarios,
+  cline: clineScenarios,
 };
 
 const args = process.argv.slice(2);

@@ -13,6 +13,7 @@ import {
   qwenScenarios,
   copilotScenarios,
   kiloScenarios,
+  clineScenarios,
   openWorkspace,
   runScenario,
   type BedHarness,
@@ -41,6 +42,7 @@ const SCENARIOS: Readonly<Record<BedHarness, readonly ScenarioDefinition[]>> = {
   qwen: qwenScenarios,
   copilot: copilotScenarios,
   kilo: kiloScenarios,
+  cline: clineScenarios,
 };
 
 let hosts: StrandProcess[] = [];

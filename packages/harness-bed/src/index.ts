@@ -31,6 +31,7 @@ export { opencodeScenarios } from './scenarios/opencode.js';
 export { qwenScenarios } from './scenarios/qwen.js';
 export { copilotScenarios } from './scenarios/copilot.js';
 export { kiloScenarios } from './scenarios/kilo.js';
+export { clineScenarios } from './scenarios/cline.js';
 export {
   DOT_PNG,
   runScenario,

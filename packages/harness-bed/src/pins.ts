@@ -3,7 +3,16 @@
  * tested on. Raising a pin is a change like any other: run `npm run bed:latest` first to see
  * what the newer version writes that the importers do not know yet.
  */
-export type BedHarness = 'claude-code' | 'codex' | 'gemini' | 'pi' | 'opencode' | 'qwen' | 'copilot' | 'kilo';
+export type BedHarness =
+  | 'claude-code'
+  | 'codex'
+  | 'gemini'
+  | 'pi'
+  | 'opencode'
+  | 'qwen'
+  | 'copilot'
+  | 'kilo'
+  | 'cline';
 
 export interface HarnessPin {
   readonly harness: BedHarness;
@@ -24,6 +33,7 @@ export const PINS: readonly HarnessPin[] = [
   // 7.8.1 of the platform packages (`@kilocode/cli-linux-x64` stops at 7.7.9), and the wrapper
   // is nothing without its platform binary. 7.7.7 is the newest release with both.
   { harness: 'kilo', package: '@kilocode/cli', version: '7.7.7' },
+  { harness: 'cline', package: 'cline', version: '3.0.65' },
 ];
 
 export function pinOf(harness: BedHarness): HarnessPin {

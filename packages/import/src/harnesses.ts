@@ -11,6 +11,8 @@ import { copilotImporter } from './copilot/copilot-importer.js';
 import { gooseImporter } from './goose/goose-importer.js';
 import { openhandsImporter } from './openhands/openhands-importer.js';
 import { kiloImporter } from './kilo/kilo-importer.js';
+import { clineImporter } from './cline/cline-importer.js';
+import { rooImporter } from './roo/roo-importer.js';
 import type { HarnessImporter } from './run/harness-importer.js';
 import { IMPORT_HARNESSES, isHarness, type Harness } from './types.js';
 
@@ -27,6 +29,8 @@ const IMPORTERS: Readonly<Record<Harness, HarnessImporter>> = {
   goose: gooseImporter,
   openhands: openhandsImporter,
   kilo: kiloImporter,
+  cline: clineImporter,
+  roo: rooImporter,
 };
 
 export function importerFor(harness: string): HarnessImporter {

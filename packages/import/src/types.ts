@@ -16,6 +16,8 @@ export const IMPORT_HARNESSES = [
   'goose',
   'openhands',
   'kilo',
+  'cline',
+  'roo',
 ] as const;
 export type Harness = (typeof IMPORT_HARNESSES)[number];
 

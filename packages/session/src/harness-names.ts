@@ -51,6 +51,8 @@ export const HARNESS_LABELS: Readonly<Record<string, string>> = Object.freeze({
   goose: 'goose',
   openhands: 'OpenHands',
   kilo: 'Kilo Code',
+  cline: 'Cline',
+  roo: 'Roo Code',
 });
 
 /** The harnesses filter menus and CLI choices offer, Strand first. */

@@ -486,6 +486,66 @@ export const kilo: HarnessDriver = {
   },
 };
 
+/**
+ * Cline's CLI 3.x (`cline --json "<prompt>"`), on Cline's SDK: its OpenAI-compatible provider in
+ * `~/.cline/data/settings/providers.json` (what `cline auth -p openai -k … -b <url>/v1 -m …`
+ * writes) speaks Chat Completions to the endpoint. `--data-dir` (sandbox mode) keeps the run
+ * local: without it the CLI starts a detached hub daemon (`--cline-hub-daemon`) that outlives the
+ * run and its process group. `--id` resumes only in the interactive TUI, so every headless run is
+ * a session of its own. The JSON output names no session id: the run's session is the folder it
+ * added under `sessions/`.
+ */
+export const cline: HarnessDriver = {
+  harness: 'cline',
+  model: 'bed-model',
+  transcriptRoot: (ws) => path.join(ws.home, '.cline', 'data', 'sessions'),
+  async prepare(ws, endpoint) {
+    const dir = path.join(ws.home, '.cline', 'data', 'settings');
+    await mkdir(dir, { recursive: true });
+    const settings = {
+      provider: 'openai-compatible',
+      apiKey: 'bed-offline',
+      model: this.model,
+      baseUrl: `${endpoint.url}/v1`,
+    };
+    await writeFile(
+      path.join(dir, 'providers.json'),
+      JSON.stringify(
+        {
+          version: 1,
+          lastUsedProvider: 'openai-compatible',
+          modes: {},
+          providers: {
+            'openai-compatible': { settings, updatedAt: new Date(0).toISOString(), tokenSource: 'manual' },
+          },
+        },
+        null,
+        2,
+      ),
+    );
+  },
+  async prompt(installed, ws, endpoint, options) {
+    refuseAlso(this.harness, options);
+    if (options.resume !== undefined) throw new Error('cline resumes a session only in its interactive TUI');
+    const root = this.transcriptRoot(ws);
+    const before = new Set(await readdir(root).catch(() => [] as string[]));
+    const run = await runHarness(installed, {
+      args: [
+        '--json',
+        '--data-dir',
+        path.join(ws.home, '.cline', 'data'),
+        ...(options.args ?? []),
+        options.text,
+      ],
+      cwd: ws.cwd,
+      env: { ...baseEnv(ws.home), CLINE_NO_AUTO_UPDATE: '1' },
+      ...(options.interruptWhen === undefined ? {} : { interruptWhen: options.interruptWhen }),
+    });
+    const added = (await readdir(root).catch(() => [] as string[])).filter((name) => !before.has(name));
+    return { ...run, sessionId: added.sort()[0] };
+  },
+};
+
 /** `qwen -o json` prints one JSON array of stream messages; each names the session. */
 function sessionIdInArray(stdout: string): string | undefined {
   const start = stdout.indexOf('[');
@@ -566,6 +626,7 @@ export const DRIVERS: Readonly<Record<BedHarness, HarnessDriver>> = {
   qwen,
   copilot,
   kilo,
+  cline,
 };
 
 /** Every file under a folder (the transcripts a run wrote), relative paths, sorted. */

@@ -138,6 +138,12 @@ function launcherOf(pin: HarnessPin, prefix: string): InstalledHarness {
           command: path.join(modules, '@kilocode', `cli-${process.platform}-${process.arch}`, 'bin', 'kilo'),
           args: [],
         };
+      case 'cline':
+        // The wrapper (`bin/cline`) only finds this platform package's binary (Bun, compiled).
+        return {
+          command: path.join(modules, '@cline', `cli-${process.platform}-${process.arch}`, 'bin', 'cline'),
+          args: [],
+        };
     }
   };
   return { pin, prefix, ...of(pin.harness) };

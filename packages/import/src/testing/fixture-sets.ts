@@ -6,7 +6,12 @@ import type { Harness } from '../types.js';
  * may be absent): the laws that must hold for every transcript shape (the prefix law, the
  * incremental mapping) run over this one list, so a new fixture folder is added once.
  */
-export const COMMITTED_FIXTURE_SETS: readonly { readonly harness: Harness; readonly dir: string }[] = [
+export const COMMITTED_FIXTURE_SETS: readonly {
+  readonly harness: Harness;
+  readonly dir: string;
+  /** `false`: whole-JSON files rewritten on every save, mapped whole on every change (no fold). */
+  readonly foldable?: false;
+}[] = [
   { harness: 'claude-code', dir: 'claude-code/fixtures/subagents-layout' },
   { harness: 'claude-code', dir: 'claude-code/fixtures/flat-2.0' },
   { harness: 'claude-code', dir: 'claude-code/fixtures/inline-1.0' },
@@ -31,6 +36,11 @@ export const COMMITTED_FIXTURE_SETS: readonly { readonly harness: Harness; reado
   { harness: 'copilot', dir: 'copilot/fixtures/synthetic' },
   { harness: 'goose', dir: 'goose/fixtures/legacy' },
   { harness: 'goose', dir: 'goose/fixtures/damaged' },
+  { harness: 'cline', dir: 'cline/fixtures/synthetic', foldable: false },
+  { harness: 'cline', dir: 'cline/fixtures/damaged', foldable: false },
+  { harness: 'cline', dir: 'cline/fixtures/cli-3.0.65', foldable: false },
+  { harness: 'cline', dir: 'cline/fixtures/bed', foldable: false },
+  { harness: 'roo', dir: 'roo/fixtures/synthetic', foldable: false },
 ];
 
 /** A discovered file that holds a session, as peeked, and the unit a run maps it as. */
