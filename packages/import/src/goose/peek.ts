@@ -1,55 +1,24 @@
-import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
-import { SessionId } from '@strand/session';
 import type { Peek, SourceUnit } from '../run/harness-importer.js';
+import { peekSqliteStore } from '../source/sqlite-store.js';
 import { SourceLineReader } from '../source/line-reader.js';
 import { parseLine } from '../source/json-record.js';
 import { gooseId, isMetadata, legacySessionId, type GooseFacts } from './map-goose.js';
-
-const SQLITE_MAGIC = 'SQLite format 3\u0000';
 
 /** A database by its SQLite header and goose's tables; a JSONL by its first record. */
 export async function peekGoose(unit: SourceUnit): Promise<Peek> {
   return unit.file.endsWith('.jsonl') ? peekJsonl(unit) : peekDb(unit);
 }
 
-async function peekDb(unit: SourceUnit): Promise<Peek> {
-  const head = Buffer.alloc(16);
-  let bytesRead: number;
-  try {
-    const handle = await fsp.open(unit.file, 'r');
-    try {
-      ({ bytesRead } = await handle.read(head, 0, 16, 0));
-    } finally {
-      await handle.close();
-    }
-  } catch (error) {
-    return { kind: 'fail', reason: `cannot read the database: ${(error as Error).message}` };
-  }
-  if (bytesRead < 16 || head.toString('latin1') !== SQLITE_MAGIC)
-    return { kind: 'skip', reason: 'not a goose session store (not SQLite)' };
-  let db: Database.Database | undefined;
-  try {
-    db = new Database(unit.file, { readonly: true, fileMustExist: true, timeout: 2000 });
-    const tables = new Set(
-      (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map(
-        (t) => t.name,
-      ),
-    );
-    if (!tables.has('sessions') || !tables.has('messages'))
-      return { kind: 'skip', reason: 'not a goose session store (no sessions and messages tables)' };
-  } catch (error) {
-    // Locked past the timeout, or corrupt: failed, so the next run tries again.
-    return { kind: 'fail', reason: `cannot read the database: ${(error as Error).message}` };
-  } finally {
-    db?.close();
-  }
-  // The database holds many sessions: its id names the database, never a session inside it.
-  const digest = createHash('sha1').update(unit.file).digest('hex').slice(0, 16);
+function peekDb(unit: SourceUnit): Promise<Peek> {
   const facts: GooseFacts = { kind: 'db' };
-  return { kind: 'session', primaryId: SessionId(`goose-db-${digest}`), rank: 0, depth: 0, facts };
+  return peekSqliteStore(unit, {
+    what: 'a goose session store',
+    tables: ['sessions', 'messages'],
+    idPrefix: 'goose',
+    facts,
+  });
 }
 
 async function peekJsonl(unit: SourceUnit): Promise<Peek> {
