@@ -268,6 +268,66 @@ export const pi: HarnessDriver = {
 };
 
 /**
+ * The config opencode and its fork kilo read: a custom provider `bed` — the bundled
+ * `@ai-sdk/openai-compatible` with `options.baseURL` at the endpoint (OpenAI Chat Completions,
+ * SSE) and one model declared with tool calls and attachments — as the default and small model,
+ * with updates and sharing off.
+ */
+async function writeOpencodeStyleConfig(
+  file: string,
+  schema: string,
+  model: string,
+  endpoint: { readonly url: string },
+): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const config = {
+    $schema: schema,
+    autoupdate: false,
+    share: 'disabled',
+    model: `bed/${model}`,
+    small_model: `bed/${model}`,
+    provider: {
+      bed: {
+        npm: '@ai-sdk/openai-compatible',
+        name: 'Strand harness bed',
+        options: { baseURL: `${endpoint.url}/v1`, apiKey: 'bed-offline' },
+        models: {
+          [model]: {
+            name: 'Bed model',
+            tool_call: true,
+            attachment: true,
+            modalities: { input: ['text', 'image'], output: ['text'] },
+            limit: { context: 200_000, output: 32_000 },
+          },
+        },
+      },
+    },
+  };
+  await writeFile(file, JSON.stringify(config, null, 2));
+}
+
+/**
+ * `run --format json --auto` (tools run without asking, in the scratch workspace only), the
+ * session to resume — `latest`: the run to resume printed no id (stopped before its first
+ * event), so `--continue` — and attached images; the prompt goes on stdin.
+ */
+function opencodeStyleRunArgs(options: PromptOptions): string[] {
+  return [
+    'run',
+    '--format',
+    'json',
+    '--auto',
+    ...(options.resume === undefined
+      ? []
+      : options.resume === 'latest'
+        ? ['--continue']
+        : ['--session', options.resume]),
+    ...(options.images ?? []).flatMap((image) => ['--file', image]),
+    ...(options.args ?? []),
+  ];
+}
+
+/**
  * opencode (`opencode run`): a custom provider in `$HOME/.config/opencode/opencode.json` — the
  * bundled `@ai-sdk/openai-compatible` with `options.baseURL` at the endpoint (OpenAI Chat
  * Completions, SSE) and one model declared with tool calls and attachments. The model catalog
@@ -280,37 +340,11 @@ export const opencode: HarnessDriver = {
   model: 'bed-model',
   transcriptRoot: (ws) => path.join(ws.home, '.local', 'share', 'opencode'),
   async prepare(ws, endpoint) {
-    const dir = path.join(ws.home, '.config', 'opencode');
-    await mkdir(dir, { recursive: true });
-    await writeFile(
-      path.join(dir, 'opencode.json'),
-      JSON.stringify(
-        {
-          $schema: 'https://opencode.ai/config.json',
-          autoupdate: false,
-          share: 'disabled',
-          model: `bed/${this.model ?? ''}`,
-          small_model: `bed/${this.model ?? ''}`,
-          provider: {
-            bed: {
-              npm: '@ai-sdk/openai-compatible',
-              name: 'Strand harness bed',
-              options: { baseURL: `${endpoint.url}/v1`, apiKey: 'bed-offline' },
-              models: {
-                [this.model ?? '']: {
-                  name: 'Bed model',
-                  tool_call: true,
-                  attachment: true,
-                  modalities: { input: ['text', 'image'], output: ['text'] },
-                  limit: { context: 200_000, output: 32_000 },
-                },
-              },
-            },
-          },
-        },
-        null,
-        2,
-      ),
+    await writeOpencodeStyleConfig(
+      path.join(ws.home, '.config', 'opencode', 'opencode.json'),
+      'https://opencode.ai/config.json',
+      this.model ?? '',
+      endpoint,
     );
   },
   async prompt(installed, ws, _endpoint, options) {
@@ -320,22 +354,8 @@ export const opencode: HarnessDriver = {
       OPENCODE_DISABLE_MODELS_FETCH: '1',
       OPENCODE_DISABLE_AUTOUPDATE: '1',
     };
-    const args = [
-      'run',
-      '--format',
-      'json',
-      '--auto',
-      // `latest`: the run to resume printed no id (stopped before its first event), so `--continue`.
-      ...(options.resume === undefined
-        ? []
-        : options.resume === 'latest'
-          ? ['--continue']
-          : ['--session', options.resume]),
-      ...(options.images ?? []).flatMap((image) => ['--file', image]),
-      ...(options.args ?? []),
-    ];
     const run = await runHarness(installed, {
-      args,
+      args: opencodeStyleRunArgs(options),
       cwd: ws.cwd,
       env,
       // On stdin, as a pipe gives it: `run` quotes every argument that holds a space.
@@ -416,37 +436,11 @@ export const kilo: HarnessDriver = {
   model: 'bed-model',
   transcriptRoot: (ws) => path.join(ws.home, '.local', 'share', 'kilo'),
   async prepare(ws, endpoint) {
-    const dir = path.join(ws.home, '.config', 'kilo');
-    await mkdir(dir, { recursive: true });
-    await writeFile(
-      path.join(dir, 'kilo.json'),
-      JSON.stringify(
-        {
-          $schema: 'https://app.kilo.ai/config.json',
-          autoupdate: false,
-          share: 'disabled',
-          model: `bed/${this.model ?? ''}`,
-          small_model: `bed/${this.model ?? ''}`,
-          provider: {
-            bed: {
-              npm: '@ai-sdk/openai-compatible',
-              name: 'Strand harness bed',
-              options: { baseURL: `${endpoint.url}/v1`, apiKey: 'bed-offline' },
-              models: {
-                [this.model ?? '']: {
-                  name: 'Bed model',
-                  tool_call: true,
-                  attachment: true,
-                  modalities: { input: ['text', 'image'], output: ['text'] },
-                  limit: { context: 200_000, output: 32_000 },
-                },
-              },
-            },
-          },
-        },
-        null,
-        2,
-      ),
+    await writeOpencodeStyleConfig(
+      path.join(ws.home, '.config', 'kilo', 'kilo.json'),
+      'https://app.kilo.ai/config.json',
+      this.model ?? '',
+      endpoint,
     );
   },
   async prompt(installed, ws, _endpoint, options) {
@@ -458,21 +452,8 @@ export const kilo: HarnessDriver = {
       // What the npm wrapper sets before it spawns the binary: tree-sitter's WASM beside it.
       KILO_TREE_SITTER_WASM_DIR: path.join(path.dirname(installed.command), 'tree-sitter'),
     };
-    const args = [
-      'run',
-      '--format',
-      'json',
-      '--auto',
-      ...(options.resume === undefined
-        ? []
-        : options.resume === 'latest'
-          ? ['--continue']
-          : ['--session', options.resume]),
-      ...(options.images ?? []).flatMap((image) => ['--file', image]),
-      ...(options.args ?? []),
-    ];
     const run = await runHarness(installed, {
-      args,
+      args: opencodeStyleRunArgs(options),
       cwd: ws.cwd,
       env,
       stdin: options.text,
