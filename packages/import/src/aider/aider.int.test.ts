@@ -7,8 +7,8 @@ import { parseWatchSpec } from '../live/watch-spec.js';
 import { importTranscripts } from '../run/import-transcripts.js';
 import {
   PACKAGE_SRC,
-  REAL_FIXTURES,
-  REAL_FIXTURES_SKIPPED,
+  realFixtureDir,
+  realFixturesSkipped,
   copyInto,
   dataOf,
   importedLogViolations,
@@ -158,10 +158,10 @@ describe('aider chat histories (synthetic, written as aider/io.py writes them)',
 
 // Public histories are kept beside the repository, never in it (`STRAND_REAL_FIXTURES`/aider,
 // with their sources and licenses); without them the synthetic suites cover the same lines.
-const REAL_AIDER = REAL_FIXTURES === undefined ? undefined : path.join(REAL_FIXTURES, 'aider');
+const REAL_AIDER = realFixtureDir('aider');
 
 describe.skipIf(REAL_AIDER === undefined)(
-  REAL_AIDER === undefined ? REAL_FIXTURES_SKIPPED : 'aider chat histories (real, public)',
+  REAL_AIDER === undefined ? realFixturesSkipped('aider') : 'aider chat histories (real, public)',
   () => {
     it('imports the public histories with no unknown lines', async () => {
       copyInto(REAL_AIDER!, ws.source);

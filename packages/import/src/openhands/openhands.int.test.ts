@@ -4,9 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { importTranscripts } from '../run/import-transcripts.js';
 import {
   PACKAGE_SRC,
-  REAL_FIXTURES,
-  REAL_FIXTURES_SKIPPED,
   readStore,
+  realFixtureDir,
+  realFixturesSkipped,
   workspace,
   type Workspace,
 } from '../testing/fixture-dirs.js';
@@ -24,7 +24,7 @@ afterEach(() => {
 
 // OpenHands's recorded trajectories are kept beside the repository, never in it
 // (`STRAND_REAL_FIXTURES`/openhands, with their source and license).
-const REAL = REAL_FIXTURES === undefined ? undefined : path.join(REAL_FIXTURES, 'openhands');
+const REAL = realFixtureDir('openhands');
 
 function sourceWith(folder: string): Workspace {
   const w = workspace('strand-openhands-');
@@ -48,7 +48,7 @@ function said(events: readonly { type: string; data: unknown }[]): string[] {
 
 describe.skipIf(REAL === undefined)(
   REAL === undefined
-    ? REAL_FIXTURES_SKIPPED
+    ? realFixturesSkipped('openhands')
     : 'OpenHands real trajectories (OpenHands tests/runtime/trajs, MIT; see their SOURCES.md)',
   () => {
     it('every conversation imported, nothing unknown, a second run changes nothing', async () => {

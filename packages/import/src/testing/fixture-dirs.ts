@@ -41,6 +41,23 @@ function realFixtures(value: string | undefined): string | undefined {
 /** Why the real-transcript suite did not run, for its skipped suite's name and the console. */
 export const REAL_FIXTURES_SKIPPED = 'real transcripts: set STRAND_REAL_FIXTURES to run';
 
+/**
+ * One harness's real transcripts (`STRAND_REAL_FIXTURES`/`harness`), or `undefined` when the
+ * variable is unset or that folder is not there: the shared folder a run sees may predate a
+ * harness, and a clone with nothing beside it must pass.
+ */
+export function realFixtureDir(harness: string): string | undefined {
+  if (REAL_FIXTURES === undefined) return undefined;
+  const dir = path.join(REAL_FIXTURES, harness);
+  return existsSync(dir) && statSync(dir).isDirectory() ? dir : undefined;
+}
+
+/** Why one harness's real-transcript suite did not run. */
+export const realFixturesSkipped = (harness: string): string =>
+  REAL_FIXTURES === undefined
+    ? REAL_FIXTURES_SKIPPED
+    : `real transcripts: no ${harness}/ folder in STRAND_REAL_FIXTURES`;
+
 export interface Workspace {
   readonly root: string;
   /** A fresh source folder; fixtures are copied into it (never used in place). */
