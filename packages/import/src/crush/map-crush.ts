@@ -9,6 +9,7 @@ import { hashFile } from '../source/file-hash.js';
 import { isRecord, str, type JsonRecord } from '../source/json-record.js';
 import type { SessionPeek, SourceUnit } from '../run/harness-importer.js';
 import { readStore, type MessageRow, type SessionRow, type StoreSnapshot } from './store.js';
+import { depthOf, parentsFirst } from '../mapping/parents-first.js';
 
 /**
  * The Strand id of a crush session. A subagent's session id is `<message id>$$<tool call id>`
@@ -58,7 +59,7 @@ export function mapSnapshot(snapshot: StoreSnapshot, reports: FileReports): Sess
   const byId = new Map(snapshot.sessions.map((s) => [s.id, s]));
   const labels = agentLabels(snapshot);
   const plans: SessionPlan[] = [];
-  for (const session of [...snapshot.sessions].sort((a, b) => depthOf(a, byId) - depthOf(b, byId))) {
+  for (const session of parentsFirst(snapshot.sessions)) {
     // `title-<parent>`: the session crush opens to ask the small model for a title, not a conversation.
     if (session.id.startsWith('title-') && session.parentId !== null) {
       reports.ignore('title session');
@@ -68,16 +69,6 @@ export function mapSnapshot(snapshot: StoreSnapshot, reports: FileReports): Sess
     if (plan !== undefined) plans.push(plan);
   }
   return plans;
-}
-
-function depthOf(session: SessionRow, byId: ReadonlyMap<string, SessionRow>): number {
-  let depth = 0;
-  const seen = new Set<string>();
-  for (let s: SessionRow | undefined = session; s?.parentId != null && !seen.has(s.id); depth++) {
-    seen.add(s.id);
-    s = byId.get(s.parentId);
-  }
-  return depth;
 }
 
 function mapSession(

@@ -10,6 +10,7 @@ import { count, isRecord, str, type JsonRecord } from '../source/json-record.js'
 import type { SessionPeek, SourceUnit } from '../run/harness-importer.js';
 import { OPENCODE, storeSessionId, type StoreFlavour } from './flavour.js';
 import { readStore, type MessageRow, type SessionRow, type StoreSnapshot } from './store.js';
+import { depthOf, parentsFirst } from '../mapping/parents-first.js';
 
 export const opencodeId = (sessionId: string): SessionId => storeSessionId(OPENCODE, sessionId);
 
@@ -57,21 +58,11 @@ export function mapSnapshot(
   const byId = new Map(snapshot.sessions.map((s) => [s.id, s]));
   const labels = taskLabels(snapshot);
   const plans: SessionPlan[] = [];
-  for (const session of [...snapshot.sessions].sort((a, b) => depthOf(a, byId) - depthOf(b, byId))) {
+  for (const session of parentsFirst(snapshot.sessions)) {
     const plan = mapSession(session, snapshot.messages.get(session.id) ?? [], byId, labels, reports, flavour);
     if (plan !== undefined) plans.push(plan);
   }
   return plans;
-}
-
-function depthOf(session: SessionRow, byId: ReadonlyMap<string, SessionRow>): number {
-  let depth = 0;
-  const seen = new Set<string>();
-  for (let s: SessionRow | undefined = session; s?.parentId != null && !seen.has(s.id); depth++) {
-    seen.add(s.id);
-    s = byId.get(s.parentId);
-  }
-  return depth;
 }
 
 function mapSession(
