@@ -9,19 +9,25 @@ export interface UnitStamps {
 }
 
 export async function stampUnit(unit: SourceUnit): Promise<UnitStamps> {
-  const main = await fsp.stat(unit.file);
+  // Stat the companions together, not one after another: a conversation kept as a file per event
+  // (OpenHands) has thousands, and a re-import that changes nothing is little but these stats.
+  const [main, ...companionStats] = await Promise.all([
+    fsp.stat(unit.file),
+    ...unit.companions.map((companion) =>
+      fsp.stat(companion).catch((error: NodeJS.ErrnoException) => {
+        // A companion deleted since discovery is simply absent now.
+        if (error.code === 'ENOENT') return undefined;
+        throw error;
+      }),
+    ),
+  ]);
   const companions: CompanionStamp[] = [];
-  for (const companion of unit.companions) {
-    try {
-      const s = await fsp.stat(companion);
-      // An empty companion adds nothing to the unit, as an absent one: SQLite makes an empty
-      // `-wal` beside a database on the first read, which is no change of the database.
-      if (s.size > 0) companions.push({ path: companion, size: s.size, mtimeMs: s.mtimeMs });
-    } catch (error) {
-      // A companion deleted since discovery is simply absent now.
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
-  }
+  unit.companions.forEach((companion, i) => {
+    const s = companionStats[i];
+    // An empty companion adds nothing to the unit, as an absent one: SQLite makes an empty
+    // `-wal` beside a database on the first read, which is no change of the database.
+    if (s !== undefined && s.size > 0) companions.push({ path: companion, size: s.size, mtimeMs: s.mtimeMs });
+  });
   return { main: { size: main.size, mtimeMs: main.mtimeMs }, companions };
 }
 
