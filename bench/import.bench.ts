@@ -13,7 +13,7 @@
  * each with its `.crush/crush.db`: `crush-corpus.ts`), copilot (`copilot-corpus.ts`), goose (one SQLite
  * `sessions.db`: `goose-corpus.ts`), openhands (a folder per conversation, a file per event:
  * `openhands-corpus.ts`), kilo (opencode's store as `kilo.db`, the same generator), cline
- * (`cline-corpus.ts`).
+ * (`cline-corpus.ts`), gemini (JSONL chats: `gemini-corpus.ts`).
  * `--harness=pi` (a comma list) measures only those; `claude-code` is the headline figure.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,6 +24,7 @@ import { mulberry32, type Rng } from '@strand/workload';
 import { line, round, timeIt } from './bench-util.js';
 import { generateAiderCorpus } from './aider-corpus.js';
 import { generateCrushCorpus } from './crush-corpus.js';
+import { generateGeminiCorpus } from './gemini-corpus.js';
 import { generateOpencodeCorpus } from './opencode-corpus.js';
 import { generatePiCorpus } from './pi-corpus.js';
 import { generateQwenCorpus } from './qwen-corpus.js';
@@ -48,6 +49,7 @@ const OTHER_HARNESSES = [
   { harness: 'pi', generate: generatePiCorpus },
   { harness: 'aider', generate: generateAiderCorpus },
   { harness: 'qwen', generate: generateQwenCorpus },
+  { harness: 'gemini', generate: generateGeminiCorpus },
   // A database, not a file per session: its rate is of the database's bytes.
   {
     harness: 'opencode',
