@@ -10,8 +10,16 @@ import { hex, words } from './corpus-text.js';
  * `<task>` prompt, per tool round an assistant `tool_use` with usage in an `api_req_started` UI
  * message, a `tool_result` with `<environment_details>`, and a final answer. Whole-JSON files, one
  * line each, as Cline saves them. Deterministic (seeded PRNG).
+ *
+ * `roo`: the same folders as Roo Code keeps them (`importMBpsByHarness.roo`), a `history_item.json`
+ * (its `TaskHistoryStore`: title, workspace, totals; see `packages/import/src/roo/fixtures/`) in
+ * place of `task_metadata.json`.
  */
-export function generateClineCorpus(root: string, targetBytes: number): { bytes: number; files: number } {
+export function generateClineCorpus(
+  root: string,
+  targetBytes: number,
+  flavour: 'cline' | 'roo' = 'cline',
+): { bytes: number; files: number } {
   const rng = mulberry32(20_261_205);
   let bytes = 0;
   let files = 0;
@@ -24,16 +32,33 @@ export function generateClineCorpus(root: string, targetBytes: number): { bytes:
     const apiText = JSON.stringify(api);
     writeFileSync(path.join(dir, 'api_conversation_history.json'), apiText);
     writeFileSync(path.join(dir, 'ui_messages.json'), JSON.stringify(ui));
-    writeFileSync(
-      path.join(dir, 'task_metadata.json'),
-      JSON.stringify({
-        files_in_context: [],
-        model_usage: [
-          { ts: taskTs, model_id: 'claude-sonnet-4-5', model_provider_id: 'anthropic', mode: 'act' },
-        ],
-        environment_history: [],
-      }),
-    );
+    if (flavour === 'roo')
+      writeFileSync(
+        path.join(dir, 'history_item.json'),
+        JSON.stringify({
+          id: String(taskTs),
+          number: files + 1,
+          ts: taskTs,
+          task: words(rng, 6),
+          tokensIn: Math.floor(rng() * 100_000),
+          tokensOut: Math.floor(rng() * 5_000),
+          totalCost: Math.floor(rng() * 1000) / 1000,
+          workspace: `/home/dev/${words(rng, 1)}`,
+          mode: 'code',
+          status: 'completed',
+        }),
+      );
+    else
+      writeFileSync(
+        path.join(dir, 'task_metadata.json'),
+        JSON.stringify({
+          files_in_context: [],
+          model_usage: [
+            { ts: taskTs, model_id: 'claude-sonnet-4-5', model_provider_id: 'anthropic', mode: 'act' },
+          ],
+          environment_history: [],
+        }),
+      );
     bytes += Buffer.byteLength(apiText);
     files++;
   }

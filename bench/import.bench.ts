@@ -13,7 +13,7 @@
  * each with its `.crush/crush.db`: `crush-corpus.ts`), copilot (`copilot-corpus.ts`), goose (one SQLite
  * `sessions.db`: `goose-corpus.ts`), openhands (a folder per conversation, a file per event:
  * `openhands-corpus.ts`), kilo (opencode's store as `kilo.db`, the same generator), cline
- * (`cline-corpus.ts`), gemini (JSONL chats: `gemini-corpus.ts`).
+ * (`cline-corpus.ts`; roo: the same folders with Roo's `history_item.json`), gemini (JSONL chats: `gemini-corpus.ts`).
  * `--harness=pi` (a comma list) measures only those; `claude-code` is the headline figure.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -83,7 +83,9 @@ const OTHER_HARNESSES = [
       }),
   },
   // Task folders: the rate is of the API histories' bytes (the UI messages are read beside them).
-  { harness: 'cline', generate: generateClineCorpus },
+  { harness: 'cline', generate: (root: string, bytes: number) => generateClineCorpus(root, bytes) },
+  // Roo Code keeps Cline's task folders, with its own history item beside them.
+  { harness: 'roo', generate: (root: string, bytes: number) => generateClineCorpus(root, bytes, 'roo') },
 ] as const;
 
 /** A source file: code-ish lines, so JSON escaping costs what it costs in real logs. */
