@@ -1,71 +1,27 @@
 import path from 'node:path';
-import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SessionId } from '@strand/session';
-import { importTranscripts } from '../run/import-transcripts.js';
-import { PACKAGE_SRC, readStore, workspace } from '../testing/fixture-dirs.js';
-import { openLiveBed, settled, type LiveBed } from '../testing/live-bed.js';
+import { describeDatabaseLiveIngest } from '../testing/database-live.js';
+import { PACKAGE_SRC } from '../testing/fixture-dirs.js';
 import { appendCrushMessages, readCrushDump, restoreCrushDb } from '../testing/crush-db.js';
 
 /**
  * Live ingest of a crush database inside a watched tree of projects while "crush" (a second
- * connection, kept open as the harness keeps it) commits further messages: its writes reach only
- * the WAL, and each one is read (the WAL is the database's companion) and appended to the stored
- * sessions, never replacing them.
+ * connection, kept open as the harness keeps it) commits further messages.
  */
 const DUMP = readCrushDump(path.join(PACKAGE_SRC, 'crush', 'fixtures', 'subagent.json'));
 
-let bed: LiveBed;
-let file: string;
-
-beforeEach(async () => {
-  bed = await openLiveBed('strand-live-crush-', 'crush');
-  file = path.join(bed.ws.source, 'project', '.crush', 'crush.db');
-});
-
-afterEach(() => bed.close());
-
-describe('crush live ingest', () => {
-  it('messages committed to the WAL while watched are appended; the result equals a one-shot import', async () => {
+describeDatabaseLiveIngest({
+  harness: 'crush',
+  file: path.join('project', '.crush', 'crush.db'),
+  session: `crush-${String(DUMP.rows.sessions[0]!.id)}`,
+  rows: 'messages',
+  restoreEarlier: (file) => {
     restoreCrushDb(DUMP, file, { messages: 2 });
     const harness = new Database(file);
-    try {
-      harness.pragma('journal_mode = WAL');
-      const live = await bed.start();
-      const main = SessionId(`crush-${String(DUMP.rows.sessions[0]!.id)}`);
-      const before = await bed.persistence.inspect(main);
-      expect(before.events.length).toBeGreaterThan(0);
-
-      appendCrushMessages(harness, DUMP, 2);
-      // The harness's writes are in the WAL, not yet in the database file.
-      expect(existsSync(`${file}-wal`)).toBe(true);
-
-      const whole = workspace('strand-crush-whole-');
-      try {
-        restoreCrushDb(DUMP, path.join(whole.source, 'project', '.crush', 'crush.db'));
-        await importTranscripts({ harness: 'crush', sourceDir: whole.source, dataDir: whole.data });
-        const expected = await readStore(whole.data);
-        expect(expected.size).toBe(2);
-        const eventsOf = async (id: string): Promise<unknown[]> =>
-          (await bed.persistence.inspect(SessionId(id))).events.map((e) => ({ type: e.type, data: e.data }));
-        await settled(live, async () => {
-          for (const [id, log] of expected) {
-            const have = await eventsOf(id).catch(() => []);
-            if (have.length !== log.events.length) return false;
-          }
-          return true;
-        });
-        for (const [id, log] of expected)
-          expect(await eventsOf(id)).toEqual(log.events.map((e) => ({ type: e.type, data: e.data })));
-      } finally {
-        whole.dispose();
-      }
-      // Appended to, never replaced.
-      expect((await bed.persistence.inspect(main)).incarnation).toBe(before.incarnation);
-      expect(bed.reports.filter((r) => r.kind !== 'note')).toEqual([]);
-    } finally {
-      harness.close();
-    }
-  });
+    harness.pragma('journal_mode = WAL');
+    return harness;
+  },
+  commitRest: (harness) => appendCrushMessages(harness, DUMP, 2),
+  restoreWhole: (file) => restoreCrushDb(DUMP, file),
+  sessions: 2,
 });

@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import type { DatabaseLiveCase } from './database-live.js';
 
 /**
  * opencode fixtures are kept as JSON dumps of what the real harness wrote — its own `CREATE
@@ -95,4 +96,27 @@ export function readDump(file: string): OpencodeDump {
 
 export function writeDump(dump: OpencodeDump, file: string): void {
   writeFileSync(file, `${JSON.stringify(dump, null, 1)}\n`);
+}
+
+/**
+ * The live-ingest case of a store of opencode's schema (opencode's `opencode.db`, kilo's
+ * `kilo.db`): the dump's first two messages written earlier, the rest committed by the harness's
+ * own connection while watched.
+ */
+export function opencodeStyleLiveCase(harness: 'opencode' | 'kilo', dump: OpencodeDump): DatabaseLiveCase {
+  return {
+    harness,
+    file: `${harness}.db`,
+    session: `${harness}-${String(dump.rows.session![0]!.id)}`,
+    rows: 'messages',
+    restoreEarlier: (file) => {
+      restoreOpencodeDb(dump, file, { messages: 2 });
+      const connection = new Database(file);
+      connection.pragma('journal_mode = WAL');
+      connection.pragma('foreign_keys = OFF');
+      return connection;
+    },
+    commitRest: (connection) => appendMessages(connection, dump, 2),
+    restoreWhole: (file) => restoreOpencodeDb(dump, file),
+  };
 }
