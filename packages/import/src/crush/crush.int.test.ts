@@ -5,8 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { importTranscripts } from '../run/import-transcripts.js';
 import { PACKAGE_SRC, readStore, workspace, type Workspace } from '../testing/fixture-dirs.js';
 import { appendCrushMessages, readCrushDump, restoreCrushDb, type CrushDump } from '../testing/crush-db.js';
-import { mapCrush } from './map-crush.js';
-import { peekCrush } from './peek.js';
+import { expectEveryCutAPrefix, mapDatabase } from '../testing/database-prefix.js';
+import { crushImporter } from './crush-importer.js';
 
 const FIXTURES = path.join(PACKAGE_SRC, 'crush', 'fixtures');
 const DUMPS = readdirSync(FIXTURES)
@@ -208,16 +208,10 @@ describe('crush fixtures (synthetic, from crush 0.96 source: see fixtures/SOURCE
 
 describe('crush: the mapping extends, never rewrites', () => {
   it.each(DUMPS)('%s: the database cut after any message maps to a prefix of every session', async (name) => {
-    const whole = await mapped(sourceWith(name));
-    for (let k = 0; k < dump(name).rows.messages.length; k++) {
-      const cut = await mapped(sourceWith(name, { messages: k }));
-      for (const [id, plan] of cut) {
-        const full = whole.get(id);
-        expect(full, `${name} cut at ${k}: session ${id}`).toBeDefined();
-        expect(plan.header).toEqual(full!.header);
-        expect(plan.events, `${name} cut at ${k}: ${id}`).toEqual(full!.events.slice(0, plan.events.length));
-      }
-    }
+    await expectEveryCutAPrefix(name, dump(name).rows.messages.length, (messages) => {
+      const w = sourceWith(name, messages === undefined ? undefined : { messages });
+      return mapDatabase(crushImporter, w.db);
+    });
   });
 
   it('a reply still streaming (no finish part) waits; once finished it is appended', async () => {
@@ -258,18 +252,6 @@ describe('crush: the mapping extends, never rewrites', () => {
     expect(log!.events.filter((e) => e.type === 'tool/result')).toHaveLength(2);
   });
 });
-
-async function mapped(
-  w: Workspace & { db: string },
-): Promise<Map<string, { header: unknown; events: readonly unknown[] }>> {
-  const unit = { file: w.db, companions: [] };
-  const peek = await peekCrush(unit);
-  if (peek.kind !== 'session') throw new Error(`not peeked as a database: ${JSON.stringify(peek)}`);
-  const result = await mapCrush(unit, peek);
-  const out = new Map<string, { header: unknown; events: readonly unknown[] }>();
-  if (result.kind === 'sessions') for (const plan of result.plans) out.set(plan.header.id, plan);
-  return out;
-}
 
 describe('crush: bad input is a report, never a crash', () => {
   it('a truncated database fails with a reason and is retried; the databases beside it import', async () => {

@@ -6,8 +6,8 @@ import { importTranscripts } from '../run/import-transcripts.js';
 import { PACKAGE_SRC, readStore, workspace, type Workspace } from '../testing/fixture-dirs.js';
 import { readGooseDump, restoreGooseDb, type GooseDump } from '../testing/goose-db.js';
 import { gooseSessionsDir } from './goose-importer.js';
-import { mapGoose } from './map-goose.js';
-import { peekGoose } from './peek.js';
+import { expectEveryCutAPrefix, mapDatabase } from '../testing/database-prefix.js';
+import { gooseImporter } from './goose-importer.js';
 
 const FIXTURES = path.join(PACKAGE_SRC, 'goose', 'fixtures');
 const DUMPS = readdirSync(path.join(FIXTURES, 'db'))
@@ -217,29 +217,12 @@ describe('goose sessions.db (fixtures built from goose source, see fixtures/SOUR
 
 describe('goose: the mapping extends, never rewrites', () => {
   it.each(DUMPS)('%s: the database cut after any message maps to a prefix of every session', async (name) => {
-    const whole = await mapped(sourceWith(name));
-    const messages = dump(name).rows.messages.length;
-    for (let k = 0; k < messages; k++) {
-      const cut = await mapped(sourceWith(name, { messages: k }));
-      for (const [id, plan] of cut) {
-        const full = whole.get(id);
-        expect(full, `${name} cut at ${k}: session ${id}`).toBeDefined();
-        expect(plan.header).toEqual(full!.header);
-        expect(plan.events, `${name} cut at ${k}: ${id}`).toEqual(full!.events.slice(0, plan.events.length));
-      }
-    }
+    await expectEveryCutAPrefix(name, dump(name).rows.messages.length, (messages) => {
+      const w = sourceWith(name, messages === undefined ? undefined : { messages });
+      return mapDatabase(gooseImporter, path.join(w.source, 'sessions.db'));
+    });
   });
 });
-
-async function mapped(w: Workspace): Promise<Map<string, { header: unknown; events: readonly unknown[] }>> {
-  const unit = { file: path.join(w.source, 'sessions.db'), companions: [] };
-  const peek = await peekGoose(unit);
-  if (peek.kind !== 'session') throw new Error(`not peeked as a database: ${JSON.stringify(peek)}`);
-  const result = await mapGoose(unit, peek);
-  const out = new Map<string, { header: unknown; events: readonly unknown[] }>();
-  if (result.kind === 'sessions') for (const plan of result.plans) out.set(plan.header.id, plan);
-  return out;
-}
 
 describe('goose legacy JSONL sessions', () => {
   function legacySource(folder: string): Workspace {

@@ -7,6 +7,7 @@ import { importTranscripts } from '../run/import-transcripts.js';
 import { PACKAGE_SRC, readStore, workspace, type Workspace } from '../testing/fixture-dirs.js';
 import { readDump, restoreOpencodeDb, type OpencodeDump } from '../testing/opencode-db.js';
 import { kiloImporter } from './kilo-importer.js';
+import { expectEveryCutAPrefix, mapDatabase } from '../testing/database-prefix.js';
 
 const FIXTURES = path.join(PACKAGE_SRC, 'kilo', 'fixtures');
 const DUMPS = readdirSync(FIXTURES)
@@ -158,30 +159,21 @@ describe('kilo fixtures (written by the real Kilo Code CLI in the harness bed)',
 
 describe('kilo: the mapping extends, never rewrites', () => {
   it.each(DUMPS)('%s: the database cut after any message maps to a prefix of every session', async (name) => {
-    const whole = await mapped(sourceWith(name));
-    const messages = dump(name).rows.message!.length;
-    for (let k = 0; k < messages; k++) {
-      const cut = await mapped(sourceWith(name, { messages: k }));
-      for (const [id, plan] of cut) {
-        const full = whole.get(id);
-        expect(full, `${name} cut at ${k}: session ${id}`).toBeDefined();
-        expect(plan.header).toEqual(full!.header);
-        expect(plan.events, `${name} cut at ${k}: ${id}`).toEqual(full!.events.slice(0, plan.events.length));
-      }
-    }
+    await expectEveryCutAPrefix(name, dump(name).rows.message!.length, (messages) => {
+      const w = sourceWith(name, messages === undefined ? undefined : { messages });
+      return mapDatabase(kiloImporter, path.join(w.source, 'kilo.db'));
+    });
+  });
+
+  it("the database's own id is kilo's, never opencode's", async () => {
+    const w = sourceWith(DUMPS[0]!);
+    const peek = await kiloImporter.peek({ file: path.join(w.source, 'kilo.db'), companions: [] });
+    expect(peek).toMatchObject({
+      kind: 'session',
+      primaryId: expect.stringMatching(/^kilo-db-[0-9a-f]{16}$/),
+    });
   });
 });
-
-async function mapped(w: Workspace): Promise<Map<string, { header: unknown; events: readonly unknown[] }>> {
-  const unit = { file: path.join(w.source, 'kilo.db'), companions: [] };
-  const peek = await kiloImporter.peek(unit);
-  if (peek.kind !== 'session') throw new Error(`not peeked as a database: ${JSON.stringify(peek)}`);
-  expect(peek.primaryId).toMatch(/^kilo-db-[0-9a-f]{16}$/);
-  const result = await kiloImporter.map(unit, peek);
-  const out = new Map<string, { header: unknown; events: readonly unknown[] }>();
-  if (result.kind === 'sessions') for (const plan of result.plans) out.set(plan.header.id, plan);
-  return out;
-}
 
 describe('kilo: bad input is a report, never a crash', () => {
   it('a truncated channel database fails with a reason and is retried; kilo.db beside it imports', async () => {

@@ -5,8 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { importTranscripts } from '../run/import-transcripts.js';
 import { PACKAGE_SRC, readStore, workspace, type Workspace } from '../testing/fixture-dirs.js';
 import { readDump, restoreOpencodeDb, type OpencodeDump } from '../testing/opencode-db.js';
-import { mapOpencode } from './map-opencode.js';
-import { peekOpencode } from './peek.js';
+import { expectEveryCutAPrefix, mapDatabase } from '../testing/database-prefix.js';
+import { opencodeImporter } from './opencode-importer.js';
 
 const FIXTURES = path.join(PACKAGE_SRC, 'opencode', 'fixtures');
 const DUMPS = readdirSync(FIXTURES)
@@ -140,29 +140,12 @@ describe('opencode fixtures (written by the real opencode in the harness bed)', 
 describe('opencode: the mapping extends, never rewrites', () => {
   it.each(DUMPS)('%s: the database cut after any message maps to a prefix of every session', async (file) => {
     const name = file.replace(/\.json$/, '');
-    const whole = await mapped(sourceWith(name));
-    const messages = dump(name).rows.message!.length;
-    for (let k = 0; k < messages; k++) {
-      const cut = await mapped(sourceWith(name, { messages: k }));
-      for (const [id, plan] of cut) {
-        const full = whole.get(id);
-        expect(full, `${name} cut at ${k}: session ${id}`).toBeDefined();
-        expect(plan.header).toEqual(full!.header);
-        expect(plan.events, `${name} cut at ${k}: ${id}`).toEqual(full!.events.slice(0, plan.events.length));
-      }
-    }
+    await expectEveryCutAPrefix(name, dump(name).rows.message!.length, (messages) => {
+      const w = sourceWith(name, messages === undefined ? undefined : { messages });
+      return mapDatabase(opencodeImporter, path.join(w.source, 'opencode.db'));
+    });
   });
 });
-
-async function mapped(w: Workspace): Promise<Map<string, { header: unknown; events: readonly unknown[] }>> {
-  const unit = { file: path.join(w.source, 'opencode.db'), companions: [] };
-  const peek = await peekOpencode(unit);
-  if (peek.kind !== 'session') throw new Error(`not peeked as a database: ${JSON.stringify(peek)}`);
-  const result = await mapOpencode(unit, peek);
-  const out = new Map<string, { header: unknown; events: readonly unknown[] }>();
-  if (result.kind === 'sessions') for (const plan of result.plans) out.set(plan.header.id, plan);
-  return out;
-}
 
 describe('opencode: bad input is a report, never a crash', () => {
   it('a truncated database fails with a reason and is retried; the files beside it import', async () => {
