@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { readSqliteStore, type SqliteStoreRead } from '../source/sqlite-store.js';
 
 /** One row of crush's `sessions` table, as the mapping needs it. */
 export interface SessionRow {
@@ -30,12 +30,7 @@ export interface StoreSnapshot {
   readonly messages: ReadonlyMap<string, readonly MessageRow[]>;
 }
 
-export type StoreRead =
-  | { readonly kind: 'store'; readonly snapshot: StoreSnapshot }
-  /** A SQLite file, but not crush's (no `sessions`/`messages` tables of its shape). */
-  | { readonly kind: 'foreign'; readonly reason: string }
-  /** Not readable now: locked past the timeout, corrupt, truncated, mid-migration. */
-  | { readonly kind: 'unreadable'; readonly reason: string };
+export type StoreRead = SqliteStoreRead<StoreSnapshot>;
 
 // The columns the mapping cannot do without; `provider` and `is_summary_message` are read where
 // present (crush's later migrations; opencode-go's databases lack them).
@@ -63,79 +58,46 @@ export function millis(value: unknown): number {
  * the next run.
  */
 export function readStore(file: string, busyTimeoutMs = 2000): StoreRead {
-  let db: Database.Database;
-  try {
-    db = new Database(file, { readonly: true, fileMustExist: true, timeout: busyTimeoutMs });
-  } catch (error) {
-    return { kind: 'unreadable', reason: `cannot open: ${(error as Error).message}` };
-  }
-  try {
-    const shape = schemaOf(db);
-    if (typeof shape === 'string') return { kind: 'foreign', reason: shape };
+  return readSqliteStore(file, busyTimeoutMs, { what: 'a crush database', needed: NEEDED }, (db, columns) => {
+    const messageColumns = columns.get('messages')!;
     const optional = (column: string, fallback: string): string =>
-      shape.has(column) ? column : `${fallback} AS ${column}`;
-    const read = db.transaction((): StoreSnapshot => {
-      const sessions = (
-        db
-          .prepare('SELECT id, parent_session_id, title, created_at FROM sessions ORDER BY created_at, rowid')
-          .all() as Record<string, unknown>[]
-      ).map(
-        (r): SessionRow => ({
-          id: String(r.id),
-          parentId:
-            typeof r.parent_session_id === 'string' && r.parent_session_id !== ''
-              ? r.parent_session_id
-              : null,
-          title: typeof r.title === 'string' ? r.title : '',
-          createdAt: millis(r.created_at),
-        }),
-      );
-      const messages = new Map<string, MessageRow[]>();
-      // Creation order: `created_at` is in whole seconds, so ties are broken by insertion (rowid);
-      // the ids are random UUIDs and say nothing of order.
-      for (const r of db
-        .prepare(
-          `SELECT id, session_id, role, parts, model, ${optional('provider', 'NULL')}, created_at, finished_at, ${optional('is_summary_message', '0')} FROM messages ORDER BY session_id, created_at, rowid`,
-        )
-        .iterate() as IterableIterator<Record<string, unknown>>) {
-        const row: MessageRow = {
-          id: String(r.id),
-          sessionId: String(r.session_id),
-          role: String(r.role),
-          parts: String(r.parts),
-          model: typeof r.model === 'string' && r.model !== '' ? r.model : null,
-          provider: typeof r.provider === 'string' && r.provider !== '' ? r.provider : null,
-          createdAt: millis(r.created_at),
-          finishedAt: r.finished_at === null || r.finished_at === undefined ? null : millis(r.finished_at),
-          isSummary: Number(r.is_summary_message) === 1,
-        };
-        const list = messages.get(row.sessionId);
-        if (list === undefined) messages.set(row.sessionId, [row]);
-        else list.push(row);
-      }
-      return { sessions, messages };
-    });
-    return { kind: 'store', snapshot: read() };
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === 'SQLITE_NOTADB') return { kind: 'foreign', reason: 'not a SQLite database' };
-    return { kind: 'unreadable', reason: `cannot read: ${(error as Error).message}` };
-  } finally {
-    db.close();
-  }
-}
-
-/** The `messages` columns present, or why the database is not crush's session store. */
-function schemaOf(db: Database.Database): Set<string> | string {
-  let messageColumns = new Set<string>();
-  for (const [table, columns] of Object.entries(NEEDED)) {
-    const have = new Set(
-      (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name),
+      messageColumns.has(column) ? column : `${fallback} AS ${column}`;
+    const sessions = (
+      db
+        .prepare('SELECT id, parent_session_id, title, created_at FROM sessions ORDER BY created_at, rowid')
+        .all() as Record<string, unknown>[]
+    ).map(
+      (r): SessionRow => ({
+        id: String(r.id),
+        parentId:
+          typeof r.parent_session_id === 'string' && r.parent_session_id !== '' ? r.parent_session_id : null,
+        title: typeof r.title === 'string' ? r.title : '',
+        createdAt: millis(r.created_at),
+      }),
     );
-    if (have.size === 0) return `no ${table} table (not a crush database, or not migrated yet)`;
-    const missing = columns.filter((c) => !have.has(c));
-    if (missing.length > 0) return `${table} table without ${missing.join(', ')} (an unknown schema version)`;
-    if (table === 'messages') messageColumns = have;
-  }
-  return messageColumns;
+    const messages = new Map<string, MessageRow[]>();
+    // Creation order: `created_at` is in whole seconds, so ties are broken by insertion (rowid);
+    // the ids are random UUIDs and say nothing of order.
+    for (const r of db
+      .prepare(
+        `SELECT id, session_id, role, parts, model, ${optional('provider', 'NULL')}, created_at, finished_at, ${optional('is_summary_message', '0')} FROM messages ORDER BY session_id, created_at, rowid`,
+      )
+      .iterate() as IterableIterator<Record<string, unknown>>) {
+      const row: MessageRow = {
+        id: String(r.id),
+        sessionId: String(r.session_id),
+        role: String(r.role),
+        parts: String(r.parts),
+        model: typeof r.model === 'string' && r.model !== '' ? r.model : null,
+        provider: typeof r.provider === 'string' && r.provider !== '' ? r.provider : null,
+        createdAt: millis(r.created_at),
+        finishedAt: r.finished_at === null || r.finished_at === undefined ? null : millis(r.finished_at),
+        isSummary: Number(r.is_summary_message) === 1,
+      };
+      const list = messages.get(row.sessionId);
+      if (list === undefined) messages.set(row.sessionId, [row]);
+      else list.push(row);
+    }
+    return { sessions, messages };
+  });
 }

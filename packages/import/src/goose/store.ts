@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { readSqliteStore, type SqliteStoreRead } from '../source/sqlite-store.js';
 
 /**
  * The newest schema version of goose's `sessions.db` this importer was checked against
@@ -38,12 +38,7 @@ export interface GooseSnapshot {
   readonly messages: ReadonlyMap<string, readonly GooseMessageRow[]>;
 }
 
-export type GooseStoreRead =
-  | { readonly kind: 'store'; readonly snapshot: GooseSnapshot }
-  /** A SQLite file, but not goose's session store (no `sessions`/`messages` of its shape). */
-  | { readonly kind: 'foreign'; readonly reason: string }
-  /** Not readable now: locked past the timeout, corrupt, truncated. */
-  | { readonly kind: 'unreadable'; readonly reason: string };
+export type GooseStoreRead = SqliteStoreRead<GooseSnapshot>;
 
 // The columns the mapping cannot do without; the others are read when the schema has them.
 const NEEDED: Readonly<Record<string, readonly string[]>> = {
@@ -58,32 +53,14 @@ const NEEDED: Readonly<Record<string, readonly string[]>> = {
  * file is unreadable and retried on the next run.
  */
 export function readGooseStore(file: string, busyTimeoutMs = 2000): GooseStoreRead {
-  let db: Database.Database;
-  try {
-    db = new Database(file, { readonly: true, fileMustExist: true, timeout: busyTimeoutMs });
-  } catch (error) {
-    return { kind: 'unreadable', reason: `cannot open: ${(error as Error).message}` };
-  }
-  try {
-    const columns = new Map<string, Set<string>>();
-    for (const table of ['sessions', 'messages']) {
-      const have = new Set(
-        (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name),
-      );
-      if (have.size === 0)
-        return { kind: 'foreign', reason: `no ${table} table (not a goose session store)` };
-      const missing = NEEDED[table]!.filter((c) => !have.has(c));
-      if (missing.length > 0)
-        return {
-          kind: 'foreign',
-          reason: `${table} table without ${missing.join(', ')} (an unknown schema)`,
-        };
-      columns.set(table, have);
-    }
-    const s = columns.get('sessions')!;
-    const m = columns.get('messages')!;
-    const col = (have: Set<string>, name: string) => (have.has(name) ? name : `NULL AS ${name}`);
-    const read = db.transaction((): GooseSnapshot => {
+  return readSqliteStore(
+    file,
+    busyTimeoutMs,
+    { what: 'a goose session store', needed: NEEDED },
+    (db, columns) => {
+      const s = columns.get('sessions')!;
+      const m = columns.get('messages')!;
+      const col = (have: ReadonlySet<string>, name: string) => (have.has(name) ? name : `NULL AS ${name}`);
       const hasVersion =
         db
           .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'")
@@ -138,13 +115,6 @@ export function readGooseStore(file: string, busyTimeoutMs = 2000): GooseStoreRe
         else list.push(row);
       }
       return { schemaVersion: version, sessions, messages };
-    });
-    return { kind: 'store', snapshot: read() };
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === 'SQLITE_NOTADB') return { kind: 'foreign', reason: 'not a SQLite database' };
-    return { kind: 'unreadable', reason: `cannot read: ${(error as Error).message}` };
-  } finally {
-    db.close();
-  }
+    },
+  );
 }

@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { readSqliteStore, type SqliteStoreRead } from '../source/sqlite-store.js';
 import { OPENCODE, type StoreFlavour } from './flavour.js';
 
 /** One row of opencode's `session` table, as the mapping needs it. */
@@ -33,12 +33,7 @@ export interface StoreSnapshot {
   readonly messages: ReadonlyMap<string, readonly MessageRow[]>;
 }
 
-export type StoreRead =
-  | { readonly kind: 'store'; readonly snapshot: StoreSnapshot }
-  /** A SQLite file, but not opencode's (no `session`/`message`/`part` tables of its shape). */
-  | { readonly kind: 'foreign'; readonly reason: string }
-  /** Not readable now: locked past the timeout, corrupt, truncated, mid-migration. */
-  | { readonly kind: 'unreadable'; readonly reason: string };
+export type StoreRead = SqliteStoreRead<StoreSnapshot>;
 
 // The columns the mapping reads; a table without one of them is another schema.
 const NEEDED: Readonly<Record<string, readonly string[]>> = {
@@ -57,16 +52,11 @@ const NEEDED: Readonly<Record<string, readonly string[]>> = {
  * the next run.
  */
 export function readStore(file: string, busyTimeoutMs = 2000, flavour: StoreFlavour = OPENCODE): StoreRead {
-  let db: Database.Database;
-  try {
-    db = new Database(file, { readonly: true, fileMustExist: true, timeout: busyTimeoutMs });
-  } catch (error) {
-    return { kind: 'unreadable', reason: `cannot open: ${(error as Error).message}` };
-  }
-  try {
-    const shape = schemaProblem(db, flavour);
-    if (shape !== undefined) return { kind: 'foreign', reason: shape };
-    const read = db.transaction((): StoreSnapshot => {
+  return readSqliteStore(
+    file,
+    busyTimeoutMs,
+    { what: `${flavour.article} database`, needed: NEEDED },
+    (db) => {
       const sessions = (
         db
           .prepare(
@@ -109,26 +99,6 @@ export function readStore(file: string, busyTimeoutMs = 2000, flavour: StoreFlav
           data: String(r.data),
         });
       return { sessions, messages };
-    });
-    return { kind: 'store', snapshot: read() };
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === 'SQLITE_NOTADB') return { kind: 'foreign', reason: 'not a SQLite database' };
-    return { kind: 'unreadable', reason: `cannot read: ${(error as Error).message}` };
-  } finally {
-    db.close();
-  }
-}
-
-/** Why the database is not opencode's session store, or `undefined` when it is. */
-function schemaProblem(db: Database.Database, flavour: StoreFlavour): string | undefined {
-  for (const [table, columns] of Object.entries(NEEDED)) {
-    const have = new Set(
-      (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name),
-    );
-    if (have.size === 0) return `no ${table} table (not ${flavour.article} database, or not migrated yet)`;
-    const missing = columns.filter((c) => !have.has(c));
-    if (missing.length > 0) return `${table} table without ${missing.join(', ')} (an unknown schema version)`;
-  }
-  return undefined;
+    },
+  );
 }

@@ -70,3 +70,65 @@ export async function peekSqliteStore(unit: SourceUnit, shape: SqliteStoreShape)
 function spoken(names: readonly string[]): string {
   return names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)!}`;
 }
+
+/** One read of a harness's SQLite store. */
+export type SqliteStoreRead<Snapshot> =
+  | { readonly kind: 'store'; readonly snapshot: Snapshot }
+  /** A SQLite file, but not this harness's store (its tables missing, or of another shape). */
+  | { readonly kind: 'foreign'; readonly reason: string }
+  /** Not readable now: locked past the timeout, corrupt, truncated, mid-migration. */
+  | { readonly kind: 'unreadable'; readonly reason: string };
+
+/** What makes a database a harness's store, for `readSqliteStore`. */
+export interface SqliteStoreSchema {
+  /** What the database would be, for the reasons: `an opencode database`, `a goose session store`. */
+  readonly what: string;
+  /** The columns each table must have; a table without one is of an unknown schema version. */
+  readonly needed: Readonly<Record<string, readonly string[]>>;
+}
+
+/**
+ * Reads a harness's SQLite store: opened read-only, so over its WAL (every harness here opens its
+ * store in WAL mode) and never locking the harness out; the needed tables and columns checked
+ * first; then `read` runs in one read transaction, so the snapshot is consistent while the
+ * harness keeps committing. `read` is given each needed table's columns, to read the optional
+ * ones where a schema version has them. Busy past the timeout, corrupt or truncated: unreadable,
+ * retried on the next run.
+ */
+export function readSqliteStore<Snapshot>(
+  file: string,
+  busyTimeoutMs: number,
+  schema: SqliteStoreSchema,
+  read: (db: Database.Database, columns: ReadonlyMap<string, ReadonlySet<string>>) => Snapshot,
+): SqliteStoreRead<Snapshot> {
+  let db: Database.Database;
+  try {
+    db = new Database(file, { readonly: true, fileMustExist: true, timeout: busyTimeoutMs });
+  } catch (error) {
+    return { kind: 'unreadable', reason: `cannot open: ${(error as Error).message}` };
+  }
+  try {
+    const columns = new Map<string, ReadonlySet<string>>();
+    for (const [table, needed] of Object.entries(schema.needed)) {
+      const have = new Set(
+        (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name),
+      );
+      if (have.size === 0)
+        return { kind: 'foreign', reason: `no ${table} table (not ${schema.what}, or not migrated yet)` };
+      const missing = needed.filter((c) => !have.has(c));
+      if (missing.length > 0)
+        return {
+          kind: 'foreign',
+          reason: `${table} table without ${missing.join(', ')} (an unknown schema version)`,
+        };
+      columns.set(table, have);
+    }
+    return { kind: 'store', snapshot: db.transaction(() => read(db, columns))() };
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'SQLITE_NOTADB') return { kind: 'foreign', reason: 'not a SQLite database' };
+    return { kind: 'unreadable', reason: `cannot read: ${(error as Error).message}` };
+  } finally {
+    db.close();
+  }
+}
