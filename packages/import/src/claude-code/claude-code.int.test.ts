@@ -290,6 +290,26 @@ describe('Claude Code 2.0 flat agent files, AI titles, warmups and /exit', () =>
     ).toBe('My renamed session');
   });
 
+  it('an ai-title the harness restates (one per turn, most alike) renames the session only when it changes', async () => {
+    mkdirSync(ws.source, { recursive: true });
+    const lines = readFileSync(path.join(FLAT, `${FLAT_SID}.jsonl`), 'utf8')
+      .trimEnd()
+      .split('\n');
+    const aiTitle = (title: string) =>
+      JSON.stringify({ type: 'ai-title', aiTitle: title, sessionId: FLAT_SID });
+    // As a long session writes them: the same title again and again, one change, then again.
+    lines.push(...Array.from({ length: 40 }, () => aiTitle('Find the slow e2e suite')));
+    lines.push(aiTitle('Speed up the e2e suite'), aiTitle('Speed up the e2e suite'));
+    writeFileSync(path.join(ws.source, `${FLAT_SID}.jsonl`), lines.join('\n') + '\n');
+    await importTranscripts({ harness: 'claude-code', sourceDir: ws.source, dataDir: ws.data });
+    const main = (await readStore(ws.data)).get(`claude-${FLAT_SID}`)!;
+    const titles = dataOf<{ title: string }>(main, 'session/title').map((t) => t.title);
+    expect(titles.at(-1)).toBe('Speed up the e2e suite');
+    // No title follows one equal to it.
+    expect(titles.filter((t, i) => i > 0 && titles[i - 1] === t)).toEqual([]);
+    expect(titles.filter((t) => t === 'Speed up the e2e suite')).toHaveLength(1);
+  });
+
   it("a cost-state record (the harness's running cost) is a session/cost event, split by model; an unreadable one is reported", async () => {
     mkdirSync(ws.source, { recursive: true });
     const lines = readFileSync(path.join(FLAT, `${FLAT_SID}.jsonl`), 'utf8')

@@ -206,6 +206,29 @@ describe('TranscriptBuilder', () => {
       { type: 'turn/start', time: 42, data: {} },
     ]);
   });
+
+  it('a stated title writes a rename only when it changes the title, whatever the order of restatements', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom('alpha', 'beta', ' alpha ', 'gamma'), { maxLength: 12 }),
+        fc.boolean(),
+        (titles, promptTitled) => {
+          const b = new TranscriptBuilder();
+          if (promptTitled) b.prompt('alpha', 'human', 1, { titleText: 'alpha' });
+          titles.forEach((t, i) => b.explicitTitle(t, 10 + i));
+          b.finish();
+          const written = b.events
+            .filter((e) => e.type === 'session/title')
+            .map((e) => (e.data as { title: string }).title);
+          // The expected renames: each title that differs from the one before it.
+          const expected: string[] = [];
+          for (const t of [...(promptTitled ? ['alpha'] : []), ...titles.map((t) => t.trim())])
+            if (expected.at(-1) !== t) expected.push(t);
+          expect(written).toEqual(expected);
+        },
+      ),
+    );
+  });
 });
 
 describe('shortTitle', () => {

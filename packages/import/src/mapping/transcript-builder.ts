@@ -46,6 +46,8 @@ export class TranscriptBuilder {
   #turnOpen = false;
   #lastTime: number | undefined;
   #titled = false;
+  /** The title written last (or waiting for a time): a marker restating it writes nothing. */
+  #title: string | undefined;
   #pendingTitle: string | undefined;
   #lastRouteKey: string | undefined;
   /** Unanswered calls of the open turn, in call order. */
@@ -78,6 +80,10 @@ export class TranscriptBuilder {
     const title = shortTitle(text);
     if (title === undefined) return;
     this.#titled = true;
+    // A harness may restate its title (Claude Code writes one `ai-title` per turn, most of them
+    // alike): only a change is a rename.
+    if (title === this.#title) return;
+    this.#title = title;
     const at = time ?? this.#lastTime;
     if (at === undefined) {
       this.#pendingTitle = title;
@@ -105,6 +111,7 @@ export class TranscriptBuilder {
       const title = shortTitle(options.titleText);
       if (title !== undefined) {
         this.#titled = true;
+        this.#title = title;
         this.#emit('session/title', { title }, time);
       }
     }
