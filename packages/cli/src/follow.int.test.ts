@@ -8,9 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHost, type RunningHost } from '@strand/host';
-import { persistenceWriter } from '@strand/persistence';
 import { openStrandRuntime, type StrandRuntime } from '@strand/runtime';
-import { Session, SessionId, newSessionHeader } from '@strand/session';
+import { liveSession } from './testing/live-session.js';
 import { startStrand, type StrandProcess } from './testing/strand-process.js';
 
 let root: string;
@@ -37,16 +36,8 @@ describe('strand follow across a host restart', () => {
   it('prints the events appended while the host was gone, then live ones, each seq once and in order', async () => {
     root = mkdtempSync(path.join(tmpdir(), 'strand-follow-'));
     runtime = await openStrandRuntime({ dataDir: root, syncSearch: false });
-    const id = SessionId('ticking');
-    const header = newSessionHeader({ id });
-    const { incarnation } = await runtime.services.persistence.create({ header });
-    const session = new Session({
-      header,
-      incarnation,
-      writer: persistenceWriter(runtime.services.persistence, id),
-    });
-    runtime.services.store.attach(session);
-    for (let i = 0; i < 30; i++) await session.append({ type: 'x/tick', data: { i } });
+    const id = 'ticking';
+    const session = await liveSession(runtime, id, 30);
     host = await startHost({ services: runtime.services });
     const port = host.port;
 
