@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { strandAsync } from './testing/strand-process.js';
+import { startServe, strandAsync } from './testing/strand-process.js';
 
 /**
  * `strand serve` refusing what cannot work, in real processes of the bundled CLI: one `strand:`
@@ -44,6 +44,24 @@ describe('strand serve on a port another process listens on', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(existsSync(unborn)).toBe(false);
+  });
+});
+
+describe('strand serve on the port of the host that serves its folder', () => {
+  it('is refused by the folder lock, which names that host, not by the port', async () => {
+    const data = path.join(root, 'served');
+    const first = await startServe(data);
+    try {
+      const port = new URL(first.url).port;
+      const second = await strandAsync(['serve', '--data', data, '--port', port]);
+      expect(oneLine(second.stderr)).toContain(
+        `is in use by \`strand serve\` (pid ${first.process.pid}, ${first.url})`,
+      );
+      expect(second.code).toBe(1);
+    } finally {
+      first.process.kill('SIGINT');
+      await first.process.exited;
+    }
   });
 });
 

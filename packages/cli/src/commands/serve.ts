@@ -25,6 +25,7 @@ import { ensureDemoCorpus } from './demo.js';
 import { startDemoTicker } from './demo-ticker.js';
 import { holdDataFolder } from '../data-lock/hold-for-command.js';
 import type { DataFolderLock } from '../data-lock/data-folder-lock.js';
+import { findDataFolderHolder } from '../data-lock/folder-holder.js';
 import { DEFAULT_DATA_DIR } from '../defaults.js';
 import { problemLine } from '../problem-line.js';
 import { integerOption } from '../integer-option.js';
@@ -132,8 +133,11 @@ export function serveCommand(): Command {
       // Read before anything is written: a bad file fails the command with nothing changed.
       const modelsFile = options.models === undefined ? undefined : await loadModelsFile(options.models);
       const pricing = options.pricing === undefined ? undefined : await readPricingFile(options.pricing);
-      // Asked before the lock: a busy port must not leave a data folder (or a lock) behind.
-      await assertPortFree(options.host, options.port);
+      // Asked before the lock: a busy port must not leave a data folder (or a lock) behind. A
+      // folder another process holds is refused by the lock instead, which names that holder
+      // (most often the `strand serve` on this very port).
+      if (options.store !== undefined || (await findDataFolderHolder(options.data)).kind === 'free')
+        await assertPortFree(options.host, options.port);
       // PostgreSQL has per-session leases for several hosts; the folder lock is for the files store.
       const lock = options.store === undefined ? await holdDataFolder(options.data, 'serve') : undefined;
       try {
