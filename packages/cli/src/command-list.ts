@@ -35,7 +35,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: 'follow',
     args: '<id>',
     description: 'print a session, then its live events as they are appended (Ctrl-C to stop)',
-    load: async () => (await import('./commands/read-commands.js')).followCommand(),
+    load: async () => (await import('./commands/follow-command.js')).followCommand(),
   },
   {
     name: 'agents',

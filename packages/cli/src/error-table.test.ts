@@ -20,6 +20,7 @@ import { DATA_LOCK_ERROR_CODES } from './data-lock/errors.js';
 import { CLI_ERROR_CODES } from './error-codes.js';
 import { STRAND_MCP_ERROR_CODES } from './mcp/errors.js';
 import { REMOTE_HOST_ERROR_CODES } from './remote-error.js';
+import { SERVE_ERROR_CODES } from './serve-port.js';
 
 const REPO = path.resolve(import.meta.dirname, '..', '..', '..');
 
@@ -69,6 +70,7 @@ describe('the error table', () => {
       ...DATA_LOCK_ERROR_CODES,
       ...REMOTE_HOST_ERROR_CODES,
       ...STRAND_ACP_ERROR_CODES,
+      ...SERVE_ERROR_CODES,
     ];
     expect([...byClass].sort()).toEqual([...CLI_ERROR_CODES].sort());
   });

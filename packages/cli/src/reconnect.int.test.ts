@@ -11,9 +11,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ProjectionStore, SessionFollower, StrandConnection } from '@strand/client';
 import { startHost, type RunningHost } from '@strand/host';
 import { openStrandRuntime, type StrandRuntime } from '@strand/runtime';
-import { persistenceWriter } from '@strand/persistence';
-import { Session, SessionId, newSessionHeader } from '@strand/session';
 import { eventually } from '@strand/test-support';
+import { liveSession } from './testing/live-session.js';
 
 let root: string;
 let runtime: StrandRuntime;
@@ -28,16 +27,8 @@ describe('client ↔ host reconnect', () => {
   it('a follow that loses its host mid-stream converges after reconnect: no lost or duplicated seq, a new generation, title frame applied', async () => {
     root = mkdtempSync(path.join(tmpdir(), 'strand-reconnect-'));
     runtime = await openStrandRuntime({ dataDir: root, syncSearch: false });
-    const id = SessionId('streaming');
-    const header = newSessionHeader({ id });
-    const { incarnation } = await runtime.services.persistence.create({ header });
-    const session = new Session({
-      header,
-      incarnation,
-      writer: persistenceWriter(runtime.services.persistence, id),
-    });
-    runtime.services.store.attach(session);
-    for (let i = 0; i < 20; i++) await session.append({ type: 'x/tick', data: { i } });
+    const id = 'streaming';
+    const session = await liveSession(runtime, id, 20);
 
     host = await startHost({ services: runtime.services });
     const port = host.port;

@@ -202,6 +202,9 @@ describe('usage errors are one line and exit 2', () => {
     [['search', 'x', '--limit', '101'], /expected an integer from 1 to 100\b/],
     [['show', 'plain', '--events', '-1'], /--events <n>.*expected an integer from 0 to 10000/],
     [['list', '--url', 'not a url'], /--url <url>.*expected a URL/],
+    // mcp and acp share the read commands' target options, checks included.
+    [['mcp', '--url', 'not a url'], /--url <url>.*expected a URL/],
+    [['acp', '--url', 'ftp://host'], /--url <url>.*expected an http\(s\):\/\/ or ws\(s\):\/\/ URL/],
     [['list', '--bogus'], /unknown option '--bogus'/],
     [['lsit'], /unknown command 'lsit'.*Did you mean list\?/],
   ])('strand %j', (args, message) => {

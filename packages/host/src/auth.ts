@@ -11,6 +11,9 @@ export function tokenCookieName(port: number): string {
   return `strand_token_${port}`;
 }
 
+/** The shortest token a host accepts where one is required: guessing it must not be practical. */
+export const MIN_TOKEN_LENGTH = 16;
+
 /** Loopback means only this machine can connect: the one binding that needs no token. */
 export function isLoopbackHost(host: string): boolean {
   return host === 'localhost' || host === '::1' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);

@@ -18,7 +18,7 @@ export type {
 export { HOST_ERROR_CODES, HostError, toWireError, type HostErrorCode } from './errors.js';
 export { FollowHub, type DraftPacing } from './follow/follow-hub.js';
 export type { DraftClock } from './follow/draft-throttle.js';
-export { isLoopbackHost } from './auth.js';
+export { MIN_TOKEN_LENGTH, isLoopbackHost } from './auth.js';
 export { usageSummary } from './methods/usage-summary.js';
 export {
   parsePricingFile,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { HOST_ERRORS } from '@strand/session/errors';
 import { wireError, type HostErrorCode } from './errors.js';
-import { isLoopbackHost, tokenCookieName } from './auth.js';
+import { MIN_TOKEN_LENGTH, isLoopbackHost, tokenCookieName } from './auth.js';
 import { ConnectionGate } from './edge/connection-gate.js';
 import { accessPolicy, parseOrigin } from './edge/origin-check.js';
 import { httpRoutes } from './edge/http-routes.js';
@@ -72,10 +72,10 @@ export const FRAME_CEILING_CLOSE_CODE = 1009;
 export async function startHost(options: HostOptions): Promise<RunningHost> {
   const bind = options.host ?? '127.0.0.1';
   const tokenRequired = options.requireToken === true || !isLoopbackHost(bind);
-  if (tokenRequired && (options.token === undefined || options.token.length < 16)) {
+  if (tokenRequired && (options.token === undefined || options.token.length < MIN_TOKEN_LENGTH)) {
     throw new HostConfigError(
       'HOST_TOKEN_REQUIRED',
-      `${isLoopbackHost(bind) ? 'requireToken' : `binding ${bind} (not loopback)`} requires a token of at least 16 characters`,
+      `${isLoopbackHost(bind) ? 'requireToken' : `binding ${bind} (not loopback)`} requires a token of at least ${MIN_TOKEN_LENGTH} characters`,
     );
   }
   for (const origin of options.allowOrigins ?? [])

@@ -77,16 +77,20 @@ describe('strand import', () => {
     const missing = strand('import', 'codex', path.join(ws.root, 'nope'), '--data', ws.data);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain('no such folder');
+    // One line, prefixed like every other `strand` error line.
+    expect(missing.stderr).toMatch(/^strand: [^\n]+\n$/);
   });
 
   it('exits 2 for aider without a folder: its histories are per project, with no default to read', () => {
     const run = strand('import', 'aider', '--data', ws.data);
     expect(run.status).toBe(2);
     expect(run.stderr).toContain('aider keeps its history per project');
+    expect(run.stderr).toMatch(/^strand: [^\n]+\n$/);
     // The same for following it live: the --watch value is refused before anything starts.
     const watch = strand('serve', '--watch', 'aider', '--data', ws.data, '--port', '0');
     expect(watch.status).toBe(2);
     expect(watch.stderr).toContain('--watch aider:<dir>');
+    expect(watch.stderr).toMatch(/^strand: [^\n]+\n$/);
   });
 
   it('exits 2 for crush without a folder; with a tree of projects it imports their databases', () => {

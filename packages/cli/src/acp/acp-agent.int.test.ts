@@ -11,6 +11,7 @@ import { WebSocket } from 'ws';
 import { startAcp, type AcpProcess } from '../testing/acp-process.js';
 import { startServe, strand } from '../testing/strand-process.js';
 import { eventUpdates } from './event-updates.js';
+import manifest from '../../package.json' with { type: 'json' };
 
 /**
  * The real `strand acp` child process, driven over stdio by the ACP SDK's client side, with the
@@ -102,6 +103,7 @@ describe('strand acp over stdio (the SDK client side, a real data folder)', () =
     expect(answer.protocolVersion).toBe(1);
     expect(answer.agentCapabilities?.loadSession).toBe(true);
     expect(answer.agentInfo?.name).toBe('strand');
+    expect(answer.agentInfo?.version).toBe(manifest.version);
     expect(acp.stderr()).toContain('holding');
     expect(acp.stderr()).toContain('its lock is held until this agent exits');
   });

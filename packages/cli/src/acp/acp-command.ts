@@ -2,11 +2,10 @@ import { Readable, Writable } from 'node:stream';
 import { ndJsonStream } from '@agentclientprotocol/sdk';
 import { Command } from 'commander';
 import { routeConsoleToStderr } from '../console-to-stderr.js';
-import { DEFAULT_DATA_DIR } from '../defaults.js';
+import { targetOptions } from '../target-options.js';
+import { VERSION } from '../version.js';
 import { openAcpTarget, type AcpTargetOptions } from './acp-target.js';
 import { StrandAcpAgent } from './strand-acp-agent.js';
-
-const VERSION = '0.1.0';
 
 /**
  * `strand acp`: Strand's agent for editors, over the Agent Client Protocol on stdin/stdout.
@@ -16,11 +15,9 @@ const VERSION = '0.1.0';
  * released on the way out.
  */
 export function acpCommand(): Command {
-  return new Command('acp')
-    .description("Strand's agent for editors (Zed…): the Agent Client Protocol on stdio")
-    .option('--data <dir>', 'data folder (through its host when one holds it)', DEFAULT_DATA_DIR)
-    .option('--url <url>', 'a running host to work through instead (http://127.0.0.1:4400)')
-    .option('--token <token>', 'token for a host bound off loopback')
+  return targetOptions(
+    new Command('acp').description("Strand's agent for editors (Zed…): the Agent Client Protocol on stdio"),
+  )
     .option(
       '--models <file>',
       'JSON file of OpenAI-compatible endpoints beside the scripted model (when no host holds the folder)',

@@ -2,12 +2,9 @@ import path from 'node:path';
 import { WebSocket } from 'ws';
 import { StrandConnection } from '@strand/client';
 import { holdDataFolder } from '../data-lock/hold-for-command.js';
-import { readTarget } from '../remote.js';
+import { readTarget, type RemoteOptions } from '../remote.js';
 
-export interface AcpTargetOptions {
-  readonly data: string;
-  readonly url?: string;
-  readonly token?: string;
+export interface AcpTargetOptions extends RemoteOptions {
   /** An OpenAI-compatible models file for the host this command runs itself (see `serve --models`). */
   readonly models?: string;
 }
@@ -26,13 +23,14 @@ export interface AcpTarget {
  * process becomes the folder's one writer — it takes the lock for as long as it runs, opens the
  * runtime and serves it on a private loopback port, and announces that host in the lock record,
  * so `strand list`/`show` read the live sessions through it as they would through `strand serve`.
- * Either way the adapter speaks only the host's wire API.
+ * With `--store` it serves the PostgreSQL store instead, taking no folder lock (the store's
+ * per-session leases keep several hosts apart). Either way the adapter speaks only the host's wire API.
  */
 export async function openAcpTarget(options: AcpTargetOptions): Promise<AcpTarget> {
   const target = await readTarget(options);
   if (target.kind === 'host') {
     if (options.models !== undefined)
-      console.error('strand acp: --models is ignored: the running host has its own models');
+      console.error('strand: --models is ignored: the running host has its own models');
     const connection = new StrandConnection({
       url: target.rpcUrl,
       WebSocket,
@@ -52,29 +50,35 @@ export async function openAcpTarget(options: AcpTargetOptions): Promise<AcpTarge
   ]);
   // Read before the lock is taken: a bad file fails the command with nothing held.
   const modelsFile = options.models === undefined ? undefined : await loadModelsFile(options.models);
-  const lock = await holdDataFolder(options.data, 'acp');
+  // PostgreSQL has per-session leases for several hosts; the folder lock is for the files store.
+  const lock = options.store === undefined ? await holdDataFolder(options.data, 'acp') : undefined;
   try {
     const runtime = await openStrandRuntime({
       dataDir: options.data,
+      ...(options.store === undefined ? {} : { store: options.store }),
       ...(modelsFile === undefined ? {} : { models: modelsFile.models }),
       ...(modelsFile?.default === undefined ? {} : { defaultModel: modelsFile.default }),
     });
     const host = await startHost({ services: runtime.services, port: 0 });
-    await lock.announceHost({ url: host.url, rpcUrl: host.rpcUrl });
+    await lock?.announceHost({ url: host.url, rpcUrl: host.rpcUrl });
     const connection = new StrandConnection({ url: host.rpcUrl, WebSocket });
     return {
       connection,
-      description: `holding ${path.resolve(options.data)} (its lock is held until this agent exits)`,
+      // A store URL may carry a password: never echo it.
+      description:
+        lock === undefined
+          ? 'over the PostgreSQL store'
+          : `holding ${path.resolve(options.data)} (its lock is held until this agent exits)`,
       close: async () => {
         connection.close();
-        await lock.withdrawHost();
+        await lock?.withdrawHost();
         await host.close();
         await runtime.close();
-        await lock.release();
+        await lock?.release();
       },
     };
   } catch (error) {
-    await lock.release();
+    await lock?.release();
     throw error;
   }
 }

@@ -15,6 +15,7 @@ import { promptText } from './prompt-text.js';
 import { SessionFeed } from './session-feed.js';
 import { MODEL_OPTION, modelOption, modelValue, presetOfMode, sessionModes } from './session-config.js';
 import { TurnWatch } from './turn-watch.js';
+import { problemLine } from '../problem-line.js';
 
 interface OpenSession {
   readonly feed: SessionFeed;
@@ -139,7 +140,7 @@ export class StrandAcpAgent {
       fromSeq,
       (event) => this.#deliver(id, entry.session, event),
       (error) => {
-        console.error(`strand acp: following ${id} failed`, error);
+        console.error(problemLine(`following ${id} failed`, error));
         entry.session?.turn?.fail(error);
       },
     );
@@ -157,7 +158,9 @@ export class StrandAcpAgent {
     if (client === undefined) return;
     this.#sent = this.#sent
       .then(() => client.notify('session/update', { sessionId, update }))
-      .catch((error: unknown) => console.error('strand acp: an update could not be sent', error));
+      .catch((error: unknown) =>
+        console.error(problemLine('an ACP session update could not be sent', error)),
+      );
   }
 
   #session(id: string): OpenSession {
@@ -207,7 +210,7 @@ export class StrandAcpAgent {
     // The turn's `turn/end` (reason `aborted`) answers the prompt with `cancelled`.
     this.#connection
       .call('session.cancel', { id })
-      .catch((error: unknown) => console.error(`strand acp: cancelling ${id} failed`, error));
+      .catch((error: unknown) => console.error(problemLine(`cancelling ${id} failed`, error)));
   }
 
   async #config(id: string): Promise<{ modes: SessionModeState; configOptions: SessionConfigOption[] }> {

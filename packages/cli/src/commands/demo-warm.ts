@@ -1,4 +1,5 @@
 import type { StrandRuntime } from '@strand/runtime';
+import { problemLine } from '../problem-line.js';
 import { fillSessionRows } from './catch-up-rows.js';
 import { DEMO_LONG_SESSION } from './demo-corpus.js';
 
@@ -12,6 +13,6 @@ export async function warmDemoCache(runtime: StrandRuntime): Promise<void> {
     await fillSessionRows(runtime.services.query, DEMO_LONG_SESSION);
   } catch (error) {
     // A demo folder without demo-long (or a damaged one) still serves; the first view folds instead.
-    console.error('strand demo: could not warm the cache of demo-long', error);
+    console.error(problemLine('could not warm the cache of demo-long', error));
   }
 }

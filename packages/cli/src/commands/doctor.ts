@@ -167,7 +167,7 @@ class RunningTurns {
       for (const row of sessions) if (row.busy || row.live) this.#ids.add(row.id);
     } catch (error) {
       console.error(
-        `strand doctor: could not ask the host holding ${this.dataDir} which turns it runs (${error instanceof Error ? error.message : String(error)}); an open turn may be running`,
+        `strand: could not ask the host holding ${this.dataDir} which turns it runs (${error instanceof Error ? error.message : String(error)}); an open turn may be running`,
       );
     }
   }

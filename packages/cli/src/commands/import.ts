@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { Argument, Command, CommanderError } from 'commander';
+import { Argument, Command } from 'commander';
 import cliProgress from 'cli-progress';
 import {
   IMPORT_HARNESSES,
@@ -13,6 +13,8 @@ import {
   type ImportSummary,
 } from '@strand/import';
 import { holdDataFolder } from '../data-lock/hold-for-command.js';
+import { DEFAULT_DATA_DIR } from '../defaults.js';
+import { failUsage } from '../usage-error.js';
 import { writeImportedCacheRows, type CacheRowsResult } from './import-cache-rows.js';
 
 /** Reports printed in text mode; `--json` lists them all. */
@@ -32,7 +34,7 @@ export function importCommand(): Command {
     .addArgument(new Argument('<harness>', 'the harness that wrote them').choices(IMPORT_HARNESSES))
     .argument('[dir]', "folder to read (default: the harness's own folder, listed below)")
     .addHelpText('after', () => defaultFoldersHelp(homedir()))
-    .option('--data <dir>', 'data folder', '.strand-data')
+    .option('--data <dir>', 'data folder', DEFAULT_DATA_DIR)
     .option(
       '--json',
       'print one JSON object (imported, updated, unchanged, skipped, ignored, failed, reports) instead of text',
@@ -55,11 +57,9 @@ export function importCommand(): Command {
         }));
       } catch (error) {
         bar?.stop();
-        if (isImportError(error) && error.code === 'IMPORT_SOURCE_NOT_FOUND') {
-          // A usage error (exit 2), but one line is enough: the arguments parsed fine.
-          console.error(`strand import: ${error.message}`);
-          throw new CommanderError(2, 'strand.import.no-source', error.message);
-        }
+        // A usage error (exit 2), but one line is enough: the arguments parsed fine.
+        if (isImportError(error) && error.code === 'IMPORT_SOURCE_NOT_FOUND')
+          failUsage(error.message, 'strand.import.no-source');
         throw error;
       } finally {
         await lock.release();
@@ -67,14 +67,13 @@ export function importCommand(): Command {
       bar?.stop();
       // The cache only accelerates lists: a row that could not be written is worth a line, not a failure.
       for (const problem of rows.problems)
-        console.error(`strand import: projection cache ${problem.id}: ${problem.reason}`);
+        console.error(`strand: projection cache ${problem.id}: ${problem.reason}`);
       if (options.json === true) console.log(JSON.stringify(summary));
       else printSummary(summary, harness, sourceDir, options.data);
       if (summary.failed > 0) process.exitCode = 1;
     });
 }
 
-/** The harness's default folder; a usage error (exit 2) for one that has none (aider). */
 /**
  * Each harness's default folder as this user's environment resolves it (a harness's own override,
  * such as `COPILOT_HOME`, included), from the importers themselves, so the help cannot fall behind
@@ -95,14 +94,13 @@ export function defaultFoldersHelp(home: string): string {
   return `\nDefault folders:\n${lines.join('\n')}\n`;
 }
 
+/** The harness's default folder; a usage error (exit 2) for one that has none (aider). */
 function defaultDirOrUsageError(harness: Harness): string {
   try {
     return defaultSourceDir(harness, homedir());
   } catch (error) {
-    if (isImportError(error) && error.code === 'IMPORT_SOURCE_REQUIRED') {
-      console.error(`strand import: ${error.message}`);
-      throw new CommanderError(2, 'strand.import.no-default-dir', error.message);
-    }
+    if (isImportError(error) && error.code === 'IMPORT_SOURCE_REQUIRED')
+      failUsage(error.message, 'strand.import.no-default-dir');
     throw error;
   }
 }

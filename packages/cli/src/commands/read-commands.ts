@@ -1,14 +1,7 @@
 import { Command } from 'commander';
-import type { WireEvent } from '@strand/protocol';
 import { integerOption } from '../integer-option.js';
 import { highlight } from '../output.js';
-import {
-  agentTable,
-  eventLines,
-  projectionChangeLine,
-  sessionTable,
-  snapshotLines,
-} from '../output/session-text.js';
+import { agentTable, sessionTable, snapshotLines, type SnapshotText } from '../output/session-text.js';
 import { styleFor } from '../output/style.js';
 import { withConnection } from '../remote.js';
 import { common, harnessOption, type Common } from './common-options.js';
@@ -50,62 +43,13 @@ export function showCommand(): Command {
 }
 
 /** The terminal's width, bounding the last column; none on a pipe (it gets whole lines). */
-function terminalWidth(): number | undefined {
+export function terminalWidth(): number | undefined {
   // A terminal that reports no size (0) is treated like a pipe.
   return process.stdout.isTTY && process.stdout.columns > 0 ? process.stdout.columns : undefined;
 }
 
-function printSnapshot(snapshot: Parameters<typeof snapshotLines>[0]): void {
+export function printSnapshot(snapshot: SnapshotText): void {
   for (const line of snapshotLines(snapshot, styleFor(process.stdout), terminalWidth())) console.log(line);
-}
-
-export function followCommand(): Command {
-  return common(
-    new Command('follow').description(
-      'print a session, then its live events as they are appended (Ctrl-C to stop)',
-    ),
-  )
-    .argument('<id>', 'session id')
-    .action(async (id: string, options: Common) => {
-      await withConnection(options, async (c) => {
-        // Ctrl-C ends the follow cleanly (unfollow, close, exit 0); a second one while closing
-        // does not wait for that.
-        const stopped = new Promise<void>((resolve) => {
-          const stop = (): void => {
-            resolve();
-            process.once('SIGINT', () => process.exit(130));
-          };
-          process.once('SIGINT', stop);
-          process.once('SIGTERM', stop);
-        });
-        const style = styleFor(process.stdout);
-        let followId = '';
-        c.onNotification((n) => {
-          const params = n.params as {
-            followId?: string;
-            events?: WireEvent[];
-            key?: string;
-            value?: unknown;
-            seq?: number;
-            reason?: string;
-          };
-          if (params.followId !== followId) return;
-          if (n.method === 'follow.events')
-            if (options.json === true) for (const e of params.events ?? []) console.log(JSON.stringify(e));
-            else
-              for (const line of eventLines(params.events ?? [], style, terminalWidth())) console.log(line);
-          else if (n.method === 'follow.projection' && options.json !== true)
-            console.log(projectionChangeLine(String(params.key), params.value, style));
-          else if (n.method === 'follow.resync')
-            console.error(`strand: follow resynced (${String(params.reason)}); run follow again`);
-        });
-        const snapshot = await c.call('session.follow', { id, window: 20 });
-        followId = snapshot.followId;
-        if (options.json === true) for (const e of snapshot.events) console.log(JSON.stringify(e));
-        else printSnapshot(snapshot);
-        await stopped;
-      });
-    });
 }
 
 export function agentsCommand(): Command {

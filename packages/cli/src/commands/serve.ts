@@ -1,8 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { Command, CommanderError, Option } from 'commander';
-import { bundledPrices, isLoopbackHost, startHost, withOverrides, type ModelRates } from '@strand/host';
+import { Command, Option } from 'commander';
+import {
+  MIN_TOKEN_LENGTH,
+  bundledPrices,
+  isLoopbackHost,
+  startHost,
+  withOverrides,
+  type ModelRates,
+} from '@strand/host';
+import { MAX_SUBAGENT_COLD_READ_CONCURRENCY } from '@strand/subagent';
 import { readPricingFile } from '../pricing-file.js';
 import {
   IMPORT_HARNESSES,
@@ -17,8 +25,13 @@ import { ensureDemoCorpus } from './demo.js';
 import { startDemoTicker } from './demo-ticker.js';
 import { holdDataFolder } from '../data-lock/hold-for-command.js';
 import type { DataFolderLock } from '../data-lock/data-folder-lock.js';
+import { findDataFolderHolder } from '../data-lock/folder-holder.js';
 import { DEFAULT_DATA_DIR } from '../defaults.js';
+import { problemLine } from '../problem-line.js';
+import { integerOption } from '../integer-option.js';
+import { assertPortFree, portInUseOr } from '../serve-port.js';
 import { storeOption } from '../store-option.js';
+import { failUsage } from '../usage-error.js';
 import { webRoot } from '../web-root.js';
 import { cliLogger } from '../stderr-logger.js';
 import { warmDemoCache } from './demo-warm.js';
@@ -27,14 +40,14 @@ import { changedSessions } from './import.js';
 
 interface ServeOptions {
   data: string;
-  port: string;
+  port: number;
   host: string;
   token?: string;
   requireToken?: boolean;
   allowOrigin: string[];
   backend?: 'jsonl' | 'sqlite';
   store?: string;
-  coldReads?: string;
+  coldReads?: number;
   model?: string;
   baseUrl?: string;
   apiKeyEnv?: string;
@@ -54,7 +67,7 @@ export function serveCommand(): Command {
   return new Command('serve')
     .description('run the Strand host (JSON-RPC over WebSocket at /rpc) and the web UI')
     .option('--data <dir>', 'data folder', DEFAULT_DATA_DIR)
-    .option('--port <port>', 'port (0: any free port)', '4400')
+    .addOption(integerOption('--port <port>', 'port (0: any free port)', { min: 0, max: 65_535 }, 4400))
     .option('--host <host>', 'interface to bind; anything but loopback requires a token', '127.0.0.1')
     .option('--token <token>', 'token clients must present (generated and printed when binding off loopback)')
     .option('--require-token', 'require the token on loopback too (a machine shared with other users)')
@@ -69,9 +82,12 @@ export function serveCommand(): Command {
       new Option('--backend <backend>', 'files store format (default jsonl)').choices(['jsonl', 'sqlite']),
     )
     .addOption(storeOption())
-    .option(
-      '--cold-reads <n>',
-      'cold reads one subagent listing runs at once (1–64; default 4 on files, 8 on PostgreSQL)',
+    .addOption(
+      integerOption(
+        '--cold-reads <n>',
+        'cold reads one subagent listing runs at once (default 4 on files, 8 on PostgreSQL)',
+        { min: 1, max: MAX_SUBAGENT_COLD_READ_CONCURRENCY },
+      ),
     )
     .option(
       '--model <name>',
@@ -99,10 +115,12 @@ export function serveCommand(): Command {
     )
     .option('--json', 'print the URL as JSON')
     .action(async (options: ServeOptions) => {
-      const port = Number(options.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65535)
-        throw new Error(`--port must be 0–65535, got ${options.port}`);
       const needsToken = options.requireToken === true || !isLoopbackHost(options.host);
+      if (needsToken && options.token !== undefined && options.token.length < MIN_TOKEN_LENGTH)
+        failUsage(
+          `--token must be at least ${MIN_TOKEN_LENGTH} characters with ${options.requireToken === true ? '--require-token' : `--host ${options.host} (not loopback)`}`,
+          'strand.serve.short-token',
+        );
       const token = options.token ?? (needsToken ? randomBytes(24).toString('base64url') : undefined);
       if (options.demo === true && options.store !== undefined)
         throw new Error('--demo writes its corpus to the data folder; it cannot be combined with --store');
@@ -115,10 +133,15 @@ export function serveCommand(): Command {
       // Read before anything is written: a bad file fails the command with nothing changed.
       const modelsFile = options.models === undefined ? undefined : await loadModelsFile(options.models);
       const pricing = options.pricing === undefined ? undefined : await readPricingFile(options.pricing);
+      // Asked before the lock: a busy port must not leave a data folder (or a lock) behind. A
+      // folder another process holds is refused by the lock instead, which names that holder
+      // (most often the `strand serve` on this very port).
+      if (options.store !== undefined || (await findDataFolderHolder(options.data)).kind === 'free')
+        await assertPortFree(options.host, options.port);
       // PostgreSQL has per-session leases for several hosts; the folder lock is for the files store.
       const lock = options.store === undefined ? await holdDataFolder(options.data, 'serve') : undefined;
       try {
-        await serve(options, port, token, modelsFile, lock, watches, pricing);
+        await serve(options, token, modelsFile, lock, watches, pricing);
       } finally {
         await lock?.release();
       }
@@ -127,7 +150,6 @@ export function serveCommand(): Command {
 
 async function serve(
   options: ServeOptions,
-  port: number,
   token: string | undefined,
   modelsFile: Awaited<ReturnType<typeof loadModelsFile>> | undefined,
   lock: DataFolderLock | undefined,
@@ -142,7 +164,7 @@ async function serve(
       logger,
       ...(options.backend === undefined ? {} : { backend: options.backend }),
       ...(options.store === undefined ? {} : { store: options.store }),
-      ...(options.coldReads === undefined ? {} : { coldReadConcurrency: Number(options.coldReads) }),
+      ...(options.coldReads === undefined ? {} : { coldReadConcurrency: options.coldReads }),
       // --model alone is refused by the runtime (a model name needs an endpoint), not ignored.
       ...(options.baseUrl === undefined && options.model === undefined
         ? {}
@@ -180,7 +202,7 @@ async function serve(
           dataDir: options.data,
           onReport: (r) =>
             console.error(
-              `strand watch: ${r.file}${r.line === null ? '' : `:${r.line}`}: ${r.kind}: ${r.reason}`,
+              `strand: watch: ${r.file}${r.line === null ? '' : `:${r.line}`}: ${r.kind}: ${r.reason}`,
             ),
         });
   try {
@@ -199,19 +221,19 @@ async function serve(
         ? runtime.services
         : { ...runtime.services, prices: withOverrides(bundledPrices(), pricing, options.pricing!) },
     host: options.host,
-    port,
+    port: options.port,
     ...(token === undefined ? {} : { token }),
     ...(options.requireToken === true ? { requireToken: true } : {}),
     allowOrigins: options.allowOrigin,
     // The operator's one view of pages and clients the access checks turned away.
     onRefused: (refusal) =>
       console.error(
-        `strand host: refused ${refusal.upgrade ? '/rpc upgrade' : 'page'} from ${refusal.address ?? '?'} (${refusal.status} ${refusal.code}): ${refusal.reason}`,
+        `strand: host refused ${refusal.upgrade ? '/rpc upgrade' : 'page'} from ${refusal.address ?? '?'} (${refusal.status} ${refusal.code}): ${refusal.reason}`,
       ),
     ...(existsSync(WEB_ROOT) ? { webRoot: WEB_ROOT } : {}),
   }).catch(async (error: unknown) => {
     await ingest?.close();
-    throw error;
+    throw portInUseOr(options.host, options.port, error);
   });
   await lock?.announceHost({ url: host.url, rpcUrl: host.rpcUrl, ...(token === undefined ? {} : { token }) });
   const stopTicker = options.demo === true ? startDemoTicker(runtime, logger) : () => undefined;
@@ -220,7 +242,7 @@ async function serve(
       ? undefined
       : fillCacheRows(runtime.services.query, caughtUp, (id, error) =>
           console.error(
-            `strand watch: projection cache ${id}: ${error instanceof Error ? error.message : String(error)} (folded when first viewed instead)`,
+            problemLine(`watch: projection cache ${id} (folded when first viewed instead)`, error),
           ),
         );
   const url = token === undefined ? host.url : `${host.url}/?token=${encodeURIComponent(token)}`;
@@ -266,7 +288,7 @@ async function catchUp(spec: WatchSpec, dataDir: string): Promise<string[]> {
   if (!existsSync(spec.dir)) return [];
   const summary = await importTranscripts({ harness: spec.harness, sourceDir: spec.dir, dataDir });
   console.error(
-    `strand watch: ${spec.harness} ${spec.dir}: caught up (${summary.imported} imported, ${summary.updated} updated, ${summary.unchanged} unchanged, ${summary.failed} failed)`,
+    `strand: watch: ${spec.harness} ${spec.dir}: caught up (${summary.imported} imported, ${summary.updated} updated, ${summary.unchanged} unchanged, ${summary.failed} failed)`,
   );
   return changedSessions(summary);
 }
@@ -290,10 +312,8 @@ function watchSpecOrUsageError(value: string): WatchSpec {
   try {
     return parseWatchSpec(value);
   } catch (error) {
-    if (isImportError(error) && error.code === 'IMPORT_SOURCE_REQUIRED') {
-      console.error(`strand serve: ${error.message}`);
-      throw new CommanderError(2, 'strand.serve.no-watch-dir', error.message);
-    }
+    if (isImportError(error) && error.code === 'IMPORT_SOURCE_REQUIRED')
+      failUsage(error.message, 'strand.serve.no-watch-dir');
     throw error;
   }
 }

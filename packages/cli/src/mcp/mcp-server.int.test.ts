@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { startServe, strand, strandCommandLine } from '../testing/strand-process.js';
 import { DEMO_COMMON_WORD } from '../commands/demo-text.js';
+import manifest from '../../package.json' with { type: 'json' };
 
 /**
  * The real `strand mcp` child process, driven over stdio by the MCP SDK's own client, over a real
@@ -366,7 +367,7 @@ describe('strand mcp framing', () => {
       ['2.0', 2],
     ]);
     expect(parsed[0]).toMatchObject({
-      result: { serverInfo: { name: 'strand' }, protocolVersion: '2025-06-18' },
+      result: { serverInfo: { name: 'strand', version: manifest.version }, protocolVersion: '2025-06-18' },
     });
     expect(JSON.stringify(parsed[1])).toContain('newest first');
     // Notes go to stderr.

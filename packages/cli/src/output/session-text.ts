@@ -28,8 +28,17 @@ export function sessionTable(rows: readonly SessionListRow[], style: Style, widt
   return lines.map((line, i) => (i === 0 ? style.bold(line) : line));
 }
 
+/**
+ * What the session text shows of a session: a follow snapshot (`strand show`), or the generation
+ * a `SessionFollower` shows with the projection values of its store (`strand follow`).
+ */
+export type SnapshotText = Pick<
+  FollowSnapshot,
+  'header' | 'inheritedEventCount' | 'cursor' | 'live' | 'busy' | 'events'
+> & { readonly baseline: { readonly values: Readonly<Record<string, unknown>> } };
+
 /** `strand show` / the start of `strand follow`: header, every projection, the last events. */
-export function snapshotLines(snapshot: FollowSnapshot, style: Style, width?: number): string[] {
+export function snapshotLines(snapshot: SnapshotText, style: Style, width?: number): string[] {
   const h = snapshot.header;
   const out = [
     `${style.bold(h.id)}  created ${localDateTime(h.createdAt)}${h.cwd === undefined ? '' : `  in ${h.cwd}`}`,

@@ -1,8 +1,8 @@
 import { defineErrors } from '../define-errors.js';
 
 /**
- * The CLI's own codes, across its parts: the MCP server, the data-folder lock, remote hosts, `strand acp`.
- * Failures of other packages keep their codes.
+ * The CLI's own codes, across its parts: the MCP server, the data-folder lock, remote hosts,
+ * `strand acp`, `strand serve`. Failures of other packages keep their codes.
  */
 export const CLI_ERRORS = defineErrors('cli', {
   /** Tool arguments the schema accepts but that do not fit together (a seq range backwards). */
@@ -33,4 +33,6 @@ export const CLI_ERRORS = defineErrors('cli', {
   CLI_ACP_HOST_LOST: { meaning: 'The host connection was lost while an ACP turn ran.' },
   /** A failure that carried no stable code of its own (reported in `data.code`). */
   CLI_ACP_FAILED: { meaning: 'An ACP failure that carried no stable code.' },
+  /** `strand serve --port N` while another process listens there: refused before the folder is touched. */
+  CLI_SERVE_PORT_IN_USE: { meaning: 'Another process listens on the port `strand serve` was given.' },
 });
