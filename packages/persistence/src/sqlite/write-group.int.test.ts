@@ -95,7 +95,7 @@ describe('SQLite group commit', () => {
     ]);
     expect(commits).toEqual([{ appends: 3, sessions: 3 }]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-    expect(failedWith(results[1]!, 'PERSISTENCE_SEQ_CONFLICT')).toBe(true);
+    expect(failedWith(results[1], 'PERSISTENCE_SEQ_CONFLICT')).toBe(true);
     for (const s of all) await expectStored(p, s);
     await p.close();
   });
@@ -120,7 +120,7 @@ describe('SQLite group commit', () => {
     ]);
     expect(commits).toEqual([{ appends: 3, sessions: 3 }]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-    expect(failedWith(results[1]!, 'PERSISTENCE_IO')).toBe(true); // the engine's refusal, typed
+    expect(failedWith(results[1], 'PERSISTENCE_IO')).toBe(true); // the engine's refusal, typed
     expect(all[1]!.events).toHaveLength(11);
     for (const s of all) await expectStored(p, s);
     await p.close();
