@@ -347,6 +347,8 @@ const each = (pick: (figures: Figures) => number): Record<BackendName, number | 
 console.log(
   JSON.stringify({
     ...result,
+    // JSONL's parallel syncs are bounded by libuv's pool (persistence README, "Many sessions at once").
+    uvThreadpoolSize: Number(process.env.UV_THREADPOOL_SIZE ?? 4),
     concurrentAppendSpeedup: {
       ...each((f) => round(f.concurrentAppends.speedup, 2)),
       postgres: postgres === null ? null : round(postgres.concurrent.speedup, 2),
