@@ -1,10 +1,15 @@
 /**
- * npm run bench:persistence [-- --1m] [-- --max=<events>] [-- --backend=jsonl|sqlite]
+ * npm run bench:persistence [-- --1m] [-- --max=<events>] [-- --backend=jsonl|sqlite|postgres]
  *
  * The standard workload (packages/workload/README.md) against each backend: durable append throughput, stored
  * size, cold inspect vs the floor (both in one fresh process), tail read, fresh-process peak RSS and
  * listing 10,000 sessions. The last line is one JSON object with every figure. `--max` leaves out
  * the larger sizes (a quick check that the bench runs); the `…100k` keys then hold the largest size.
+ * Beside the backends' figures it holds, per backend, `concurrentAppendSpeedup` (events/s of 50
+ * sessions appending at once over one session's, in one run; target ≥ 5) and `appendOverFsyncFloor`
+ * (one session's one-turn appends over the device's write + fdatasync floor; target ≥ 0.9). The
+ * `postgres` entries are measured when STRAND_TEST_PG_URL names a server (else null); its floor is
+ * this machine's disk, so that ratio means something only for a server on the same disk.
  */
 import { execFileSync } from 'node:child_process';
 import { build } from 'esbuild';
@@ -20,6 +25,9 @@ import { BACKENDS, openBackend, type BackendName } from './backends.js';
 import { line, median, medianMs, round, timeIt } from './bench-util.js';
 import { jsonlFloor, sqliteFloor } from './persistence-floor.js';
 import { writeSmallSessions } from './small-sessions.js';
+import { measureConcurrentAppends, type ConcurrentAppendFigures } from './concurrent-appends.js';
+import { openPostgresPersistence } from '@strand/postgres';
+import { createTestDatabase, testPgUrl } from '@strand/postgres/testing';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const maxSize = Number(process.argv.find((a) => a.startsWith('--max='))?.slice('--max='.length) ?? Infinity);
@@ -46,7 +54,14 @@ interface Figures {
   list10kMs: number;
   /** One-turn appends/s if each cost only a raw write + fdatasync of its frame on this disk. */
   fsyncFloorEventsPerSec: number;
+  /** `appendEventsPerSec` over `fsyncFloorEventsPerSec`. */
+  appendOverFsyncFloor: number;
+  /** One session alone and 50 at once, one-turn appends, on this backend in this run. */
+  concurrentAppends: ConcurrentAppendFigures;
 }
+
+/** A smaller fan-out when `--max` asks only whether the bench runs. */
+const concurrentEventsEach = maxSize < 10_000 ? 210 : 2_100;
 
 /**
  * A child script (`inspect-child`, `inspect-floor-child`) bundled into one plain ESM file beside
@@ -144,6 +159,7 @@ async function benchBackend(name: BackendName): Promise<Figures> {
       'device floor: write + fdatasync per turn, awaited',
       `${Math.round(floorRate)} events/s (appends reach ${round(appendEventsPerSec / floorRate, 2)}× of it)`,
     );
+    const concurrentAppends = await measureConcurrentAppends(persistence, concurrentEventsEach);
     let append1000EventsPerSec = 0;
     for (const size of sizes) {
       const r = await writeSession(persistence, `thousands-${size}`, size, 1000);
@@ -278,6 +294,8 @@ async function benchBackend(name: BackendName): Promise<Figures> {
         inspectPeakRssOverLogSizeTsx: round(inspectPeakRssOverLogSizeTsx, 3),
         list10kMs: round(list10kMs),
         fsyncFloorEventsPerSec: Math.round(floorRate),
+        appendOverFsyncFloor: round(appendEventsPerSec / floorRate, 3),
+        concurrentAppends,
       };
     } finally {
       rmSync(listRoot, { recursive: true, force: true });
@@ -287,7 +305,58 @@ async function benchBackend(name: BackendName): Promise<Figures> {
   }
 }
 
+/**
+ * PostgreSQL's two append figures, on a throwaway database of the server STRAND_TEST_PG_URL names,
+ * or null without one (`npm run bench:persistence` does not start a server; run it through
+ * scripts/with-postgres.sh for these).
+ */
+async function benchPostgresAppends(
+  eventsEach: number,
+): Promise<{ concurrent: ConcurrentAppendFigures; floor: number } | null> {
+  if (testPgUrl === undefined) {
+    console.log('\npostgres: left out (no STRAND_TEST_PG_URL; run through scripts/with-postgres.sh)');
+    return null;
+  }
+  console.log('\npostgres');
+  const root = mkdtempSync(path.join(tmpdir(), 'strand-bench-pg-appends-'));
+  const database = await createTestDatabase('strand_bench_appends');
+  try {
+    const pg = await openPostgresPersistence({ url: database.url });
+    try {
+      const concurrent = await measureConcurrentAppends(pg, eventsEach);
+      return { concurrent, floor: await fsyncFloorEventsPerSec(root, 6 * 1024) };
+    } finally {
+      await pg.close();
+    }
+  } finally {
+    await database.drop();
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
 const only = process.argv.find((a) => a.startsWith('--backend='))?.slice('--backend='.length);
 const result: Partial<Record<BackendName, Figures>> = {};
 for (const name of BACKENDS) if (only === undefined || only === name) result[name] = await benchBackend(name);
-console.log(JSON.stringify(result));
+const postgres =
+  only === undefined || only === 'postgres' ? await benchPostgresAppends(concurrentEventsEach) : null;
+/** A backend's figure, or null when this run left it out. */
+const each = (pick: (figures: Figures) => number): Record<BackendName, number | null> =>
+  Object.fromEntries(
+    BACKENDS.map((name) => [name, result[name] === undefined ? null : pick(result[name])]),
+  ) as Record<BackendName, number | null>;
+console.log(
+  JSON.stringify({
+    ...result,
+    // JSONL's parallel syncs are bounded by libuv's pool (persistence README, "Many sessions at once").
+    uvThreadpoolSize: Number(process.env.UV_THREADPOOL_SIZE ?? 4),
+    concurrentAppendSpeedup: {
+      ...each((f) => round(f.concurrentAppends.speedup, 2)),
+      postgres: postgres === null ? null : round(postgres.concurrent.speedup, 2),
+    },
+    appendOverFsyncFloor: {
+      ...each((f) => f.appendOverFsyncFloor),
+      postgres:
+        postgres === null ? null : round(postgres.concurrent.oneSessionEventsPerSec / postgres.floor, 3),
+    },
+  }),
+);

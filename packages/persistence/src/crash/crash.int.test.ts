@@ -12,19 +12,37 @@ import type { SessionPersistence } from '../types.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const child = path.join(here, 'crash-writer.child.ts');
-const id = SessionId('crash-session');
+const baseId = 'crash-session';
 const roots: string[] = [];
 
 afterAll(() => {
   for (const root of roots) rmSync(root, { recursive: true, force: true });
 });
 
-/** Runs the writer until it has acknowledged something, SIGKILLs it after a random delay, returns the highest acked seq. */
-function runAndKill(root: string, backend: string, killAfterMs: number): Promise<number> {
+/** The ids the writer uses for `count` sessions (see crash-writer.child.ts). */
+function sessionIds(count: number): SessionId[] {
+  return count === 1
+    ? [SessionId(baseId)]
+    : Array.from({ length: count }, (_, i) => SessionId(`${baseId}-${i}`));
+}
+
+interface Killed {
+  /** The highest acked seq per session id (absent: nothing acked). */
+  readonly acked: ReadonlyMap<string, number>;
+  /** Commits the writer reported as holding several sessions' appends. */
+  readonly groups: number;
+}
+
+/** Runs the writer until it is ready, SIGKILLs it after a delay, returns what it acknowledged. */
+function runAndKill(root: string, backend: string, killAfterMs: number, sessions: number): Promise<Killed> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', child, root, backend], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const proc = spawn(
+      process.execPath,
+      ['--import', 'tsx', child, root, backend, baseId, String(sessions)],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let out = '';
     let err = '';
     let timer: NodeJS.Timeout | undefined;
@@ -37,14 +55,17 @@ function runAndKill(root: string, backend: string, killAfterMs: number): Promise
     proc.on('exit', (code, signal) => {
       if (signal !== 'SIGKILL')
         return reject(new Error(`writer exited on its own (code ${String(code)}): ${err}`));
-      const acks = [...out.matchAll(/^ack (\d+)$/gm)].map((m) => Number(m[1]));
-      resolve(acks.length === 0 ? -1 : Math.max(...acks));
+      const acked = new Map<string, number>();
+      for (const [, id, seq] of out.matchAll(/^ack (\S+) (\d+)$/gm)) {
+        acked.set(id!, Math.max(acked.get(id!) ?? -1, Number(seq)));
+      }
+      resolve({ acked, groups: out.match(/^group \d+$/gm)?.length ?? 0 });
     });
   });
 }
 
-/** Verifies one round; returns how many repair closers the crash left to write. */
-async function verifyRound(persistence: SessionPersistence, acked: number): Promise<number> {
+/** Verifies one session after a round; returns how many repair closers the crash left to write. */
+async function verifyRound(persistence: SessionPersistence, id: SessionId, acked: number): Promise<number> {
   // Killed before the first write was acknowledged (the atomic first write was still in flight):
   // then no session at all is the one correct outcome besides a whole, readable one.
   if (acked < 0 && (await persistence.revisionOf(id)) === undefined) {
@@ -70,26 +91,41 @@ export function crashRounds(
   backend: string,
   rounds: number,
   open: (root: string) => Promise<SessionPersistence>,
+  { sessions = 1, grouped = false }: { sessions?: number; grouped?: boolean } = {},
 ): void {
-  it(`a SIGKILLed ${backend} writer loses no acknowledged append over ${rounds} rounds, and the log repairs cleanly`, async () => {
+  const what = sessions === 1 ? `${backend} writer` : `${backend} writer of ${sessions} sessions at once`;
+  it(`a SIGKILLed ${what} loses no acknowledged append over ${rounds} rounds, and the log repairs cleanly`, async () => {
     const root = mkdtempSync(path.join(tmpdir(), `strand-crash-${backend}-`));
     roots.push(root);
     let totalAcked = 0;
     let repairedRounds = 0;
+    let groups = 0;
     // The kill delays are the run's only random choice: printed, and replayed from STRAND_TEST_SEED.
-    const killDelays = seededIntegers(`${backend} kill delays (ms)`, { min: 5, max: 64 }, rounds);
+    const killDelays = seededIntegers(
+      `${sessions === 1 ? backend : what} kill delays (ms)`,
+      { min: 5, max: 64 },
+      rounds,
+    );
     for (const killAfterMs of killDelays) {
-      const acked = await runAndKill(root, backend, killAfterMs);
-      totalAcked = Math.max(totalAcked, acked);
+      const killed = await runAndKill(root, backend, killAfterMs, sessions);
+      groups += killed.groups;
       const persistence = await open(root);
       try {
-        if ((await verifyRound(persistence, acked)) > 0) repairedRounds++;
+        let repaired = 0;
+        for (const id of sessionIds(sessions)) {
+          const acked = killed.acked.get(id) ?? -1;
+          totalAcked = Math.max(totalAcked, acked);
+          repaired += await verifyRound(persistence, id, acked);
+        }
+        if (repaired > 0) repairedRounds++;
       } finally {
         await persistence.close();
       }
     }
     expect(totalAcked).toBeGreaterThan(rounds); // the writer really wrote between kills
     expect(repairedRounds).toBeGreaterThan(0); // and was killed mid-turn at least once
+    // The kills landed among commits that each held several sessions' appends.
+    if (grouped) expect(groups).toBeGreaterThan(0);
   }, 600_000);
 }
 
@@ -102,5 +138,14 @@ describe('crash safety (JSONL + zstd)', () => {
 describe('crash safety (SQLite)', () => {
   crashRounds('sqlite', Number(process.env.STRAND_CRASH_ROUNDS_SQLITE ?? 20), (root) =>
     Promise.resolve(openSqlitePersistence({ path: path.join(root, 'strand.db') })),
+  );
+});
+
+describe('crash safety of grouped commits (SQLite, 8 sessions)', () => {
+  crashRounds(
+    'sqlite',
+    Number(process.env.STRAND_CRASH_ROUNDS_GROUP ?? 10),
+    (root) => Promise.resolve(openSqlitePersistence({ path: path.join(root, 'strand.db') })),
+    { sessions: 8, grouped: true },
   );
 });

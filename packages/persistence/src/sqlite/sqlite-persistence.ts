@@ -18,6 +18,8 @@ import { readStoredLog, readStoredSuffix } from './read-log.js';
 import { prepareStatements, type Statements } from './statements.js';
 import { attachmentNotFound, exists, notFound, toPersistenceError } from './sqlite-errors.js';
 import { writeBatch, type PendingSession, type WriteResult } from './write-batch.js';
+import { AppendGroups } from './append-groups.js';
+import { writeGroup, type GroupCommitted, type GroupWriter } from './write-group.js';
 
 export interface SqlitePersistenceOptions {
   /** The database file; created and initialized when it does not exist or is empty. */
@@ -28,6 +30,12 @@ export interface SqlitePersistenceOptions {
    * @internal
    */
   readonly connect?: (path: string) => Database.Database;
+  /**
+   * Called after each committed group of appends: a seam for tests (and the crash writer) that
+   * observe grouping by counting commits instead of timing them.
+   * @internal
+   */
+  readonly onGroupCommitted?: (group: GroupCommitted) => void;
 }
 
 /** How often a repairing `load` re-reads after losing a race with another writer. */
@@ -35,9 +43,10 @@ const LOAD_ATTEMPTS = 3;
 
 /**
  * The SQLite backend of `SessionPersistence`: one database file, one connection, synchronous
- * better-sqlite3 calls behind the async interface. Every append is one IMMEDIATE transaction
- * committed with `synchronous=FULL`, so it is durable when the promise resolves; a lone writer
- * never waits for a batch window.
+ * better-sqlite3 calls behind the async interface. Appends issued in one turn of the event loop,
+ * of any sessions, are committed as one IMMEDIATE transaction with `synchronous=FULL` (one sync
+ * for all of them; each in its own SAVEPOINT), so an append is durable when its promise resolves;
+ * a lone writer waits only for the end of its turn, never for a batch window.
  */
 export class SqliteSessionPersistence implements SessionPersistence {
   readonly kind = 'sqlite';
@@ -55,6 +64,7 @@ export class SqliteSessionPersistence implements SessionPersistence {
   >;
   readonly #readTx: Database.Transaction<(read: () => unknown) => unknown>;
   readonly #deleteTx: Database.Transaction<(key: number) => void>;
+  readonly #appends: AppendGroups;
   #closed = false;
 
   constructor(options: SqlitePersistenceOptions) {
@@ -71,6 +81,15 @@ export class SqliteSessionPersistence implements SessionPersistence {
         writeBatch(this.#sql, id, events, pending, incarnation),
     );
     this.#readTx = this.#db.transaction((read: () => unknown) => read());
+    const group: GroupWriter = {
+      db: this.#db,
+      groupTx: this.#db.transaction((body: () => void) => body()),
+      writeTx: this.#writeTx,
+      pending: this.#pending,
+      toError: (error, id) => toPersistenceError(error, `append of session ${id}`, id),
+      onCommitted: options.onGroupCommitted,
+    };
+    this.#appends = new AppendGroups((appends) => writeGroup(group, appends));
     this.#deleteTx = this.#db.transaction((key: number) => {
       this.#sql.deleteEvents.run(key);
       this.#sql.deleteAttachments.run(key);
@@ -101,18 +120,16 @@ export class SqliteSessionPersistence implements SessionPersistence {
   }
 
   append(id: SessionId, events: readonly SessionEvent[]): Promise<{ readonly revision: string }> {
+    if (events.length > 0 && !this.#closed) {
+      return this.#appends.enqueue(id, events).then((revision) => ({ revision }));
+    }
     return this.#run('append', id, () => {
+      // Nothing to write: the revision stays what it is (once the appends queued before are in).
       const pending = this.#pending.get(id);
-      if (events.length === 0) {
-        // Nothing to write: the revision stays what it is.
-        if (pending !== undefined) return { revision: revisionToken(pending.incarnation, 0) };
-        const row = this.#sql.revisionOf.get(id);
-        if (row === undefined) throw notFound(id);
-        return { revision: revisionToken(row[0], row[1]) };
-      }
-      const { revision } = this.#writeTx.immediate(id, events, pending);
-      if (pending !== undefined) this.#pending.delete(id);
-      return { revision };
+      if (pending !== undefined) return { revision: revisionToken(pending.incarnation, 0) };
+      const row = this.#sql.revisionOf.get(id);
+      if (row === undefined) throw notFound(id);
+      return { revision: revisionToken(row[0], row[1]) };
     });
   }
 
@@ -230,7 +247,7 @@ export class SqliteSessionPersistence implements SessionPersistence {
     });
   }
 
-  /** Every append is durable when it resolves, so there is never anything to wait for. */
+  /** Commits the appends queued for the next group now; each is durable when it resolves. */
   flush(): Promise<void> {
     return this.#run('flush', undefined, () => undefined);
   }
@@ -239,6 +256,7 @@ export class SqliteSessionPersistence implements SessionPersistence {
     if (this.#closed) return Promise.resolve();
     return this.#run('close', undefined, () => {
       this.#closed = true;
+      // #run committed the queued appends already; nothing can queue after #closed.
       this.#pending.clear();
       this.#db.close();
     });
@@ -247,7 +265,8 @@ export class SqliteSessionPersistence implements SessionPersistence {
   /**
    * Runs `body` against the open database and settles with its result. better-sqlite3 is
    * synchronous, so the work is done when this returns; every failure (including a closed
-   * store) becomes a rejection with a typed error, never a synchronous throw.
+   * store) becomes a rejection with a typed error, never a synchronous throw. The appends queued
+   * before are committed first, so every call sees (and writes after) what its caller appended.
    */
   #run<T>(what: string, sessionId: string | undefined, body: () => T): Promise<T> {
     try {
@@ -256,6 +275,7 @@ export class SqliteSessionPersistence implements SessionPersistence {
           ...(sessionId === undefined ? {} : { sessionId }),
         });
       }
+      this.#appends.drain();
       return Promise.resolve(body());
     } catch (error) {
       const where = sessionId === undefined ? what : `${what} of session ${sessionId}`;

@@ -181,12 +181,18 @@ export function faultySqliteConnect(faults: StorageFaults): (path: string) => Da
           };
         },
       });
+    // A transaction called inside another is a SAVEPOINT: only the outermost one commits (syncs).
+    let depth = 0;
     const transaction = (fn: (...args: unknown[]) => unknown): unknown => {
       const body = db.transaction((...args: unknown[]) => {
-        wrote = false;
-        const result = fn(...args);
-        if (wrote) check('sync');
-        return result;
+        if (depth++ === 0) wrote = false;
+        try {
+          const result = fn(...args);
+          if (depth === 1 && wrote) check('sync');
+          return result;
+        } finally {
+          depth--;
+        }
       });
       return body;
     };
