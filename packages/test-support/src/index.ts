@@ -53,3 +53,4 @@ export {
 export { turn, writeStoredSession, type StoredSessionOptions } from './stored-sessions.js';
 export { batchGate } from './wait/batch-gate.js';
 export { eventually, HANG_GUARD_MS } from './wait/eventually.js';
+export { latch } from './wait/latch.js';

@@ -1,5 +1,5 @@
 import { SessionId } from '@strand/session';
-import { eventually } from '@strand/test-support';
+import { eventually, latch } from '@strand/test-support';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { listingStack, type ListingStack } from '../testing/listing-stack.js';
 import { listChildren } from './list-children.js';
@@ -16,13 +16,6 @@ const allDisposed = (): Promise<void> =>
     () => stack.query.outstandingLeases === 0 && stack.preparations.stats().outstandingLeases === 0,
     'every observation disposed',
   );
-
-/** A gate every read waits on until the test releases it (after the listing was cancelled). */
-function holdReads(): { held: Promise<void>; release: () => void } {
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  return { held, release };
-}
 
 beforeEach(async () => {
   stack = await listingStack();
@@ -54,7 +47,7 @@ describe('cancellation', () => {
 
   it('an abort during cold reads rejects at once, starts no further read, and every observation is disposed', async () => {
     const controller = new AbortController();
-    const { held, release } = holdReads();
+    const { opened: held, open: release } = latch(); // every read waits here
     // Abort once the fourth read has started, while every read is held: ordered by the reads
     // themselves, not by a race between two timers.
     stack.observed.beforeObserve = (id) => {
@@ -101,7 +94,7 @@ describe('cancellation', () => {
   it('listDescendants is cancelled the same way and disposes every observation', async () => {
     await stack.child({ id: 'g', parent: 'c0', state: 'cold' });
     const controller = new AbortController();
-    const { held, release } = holdReads();
+    const { opened: held, open: release } = latch(); // every read waits here
     stack.observed.beforeObserve = () => {
       controller.abort();
       return held;
