@@ -162,6 +162,8 @@ describe.skipIf(noPostgres)('two hosts sharing one PostgreSQL database', () => {
     expect(freed).not.toHaveProperty('ownedElsewhere');
     await b.client.call('session.prompt', { id, text: 'now host B works on it' });
     await eventually(() => b.runtime.agents.agent(id) === undefined);
+    // The detach gives the lease back after the agent left the map: A may list it once that is done.
+    await b.runtime.agents.whenSettled();
     const stored = (await b.runtime.services.persistence.inspect(id)).events;
     const prompts = stored
       .filter((e) => e.type === 'user/message')
