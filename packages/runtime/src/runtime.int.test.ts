@@ -9,7 +9,7 @@ import { turn, type RpcTestClient } from './testing/host-fixture.js';
 import { startTestHost, type TestHost } from './testing/test-host.js';
 import type { RuntimeOptions } from './runtime-options.js';
 import { openStrandRuntime, type StrandRuntime } from './strand-runtime.js';
-import { eventually } from '@strand/test-support';
+import { batchGate, eventually } from '@strand/test-support';
 
 let t: TestHost | undefined;
 let runtime: StrandRuntime;
@@ -194,15 +194,20 @@ describe('commands through the agent runtime', () => {
 });
 
 describe('the cold-read bound of the subagent listing (a runtime option)', () => {
-  const peakDuring = async (work: () => Promise<unknown>): Promise<number> => {
+  /**
+   * The most observations in flight during `work`, each held until `bound` of them run at once
+   * (`reads` in all): a bound that let one more in would show in the peak.
+   */
+  const peakDuring = async (work: () => Promise<unknown>, bound: number, reads: number): Promise<number> => {
     const { query } = runtime.services;
     const observe = query.observeSession.bind(query);
+    const gate = batchGate(bound, reads);
     let inFlight = 0;
     let peak = 0;
     const spy = vi.spyOn(query, 'observeSession').mockImplementation(async (id, options) => {
       peak = Math.max(peak, ++inFlight);
       try {
-        await new Promise((resolve) => setTimeout(resolve, 10));
+        await gate();
         return await observe(id, options);
       } finally {
         inFlight--;
@@ -236,9 +241,13 @@ describe('the cold-read bound of the subagent listing (a runtime option)', () =>
     expect(runtime.coldReadConcurrency).toBe(2);
     await children(8);
     let rows: unknown[] = [];
-    const peak = await peakDuring(async () => {
-      ({ rows } = await client.call<{ rows: unknown[] }>('subagent.list', { id: 'bounded-parent' }));
-    });
+    const peak = await peakDuring(
+      async () => {
+        ({ rows } = await client.call<{ rows: unknown[] }>('subagent.list', { id: 'bounded-parent' }));
+      },
+      2,
+      8,
+    );
     expect(rows).toHaveLength(8);
     expect(peak).toBe(2);
   });
@@ -247,7 +256,7 @@ describe('the cold-read bound of the subagent listing (a runtime option)', () =>
     const client = await start();
     expect(runtime.coldReadConcurrency).toBe(4);
     await children(8);
-    expect(await peakDuring(() => client.call('subagent.list', { id: 'bounded-parent' }))).toBe(4);
+    expect(await peakDuring(() => client.call('subagent.list', { id: 'bounded-parent' }), 4, 8)).toBe(4);
   });
 
   it.each([0, 1.5, 65])(

@@ -8,7 +8,14 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isPersistenceError } from '@strand/persistence';
 import { createTestDatabase, noPostgres, testPgUrl, type TestDatabase } from '@strand/postgres/testing';
 import type { FollowSnapshot, SessionListRow, WireEvent } from '@strand/protocol';
-import { SessionId, SessionSeq, newSessionHeader, type SessionEvent } from '@strand/session';
+import {
+  SessionId,
+  SessionSeq,
+  newSessionHeader,
+  silentLogger,
+  type Logger,
+  type SessionEvent,
+} from '@strand/session';
 import { RpcTestClient } from './testing/host-fixture.js';
 import { startHost, type RunningHost } from '@strand/host';
 import { openStrandRuntime, type StrandRuntime } from './strand-runtime.js';
@@ -44,12 +51,13 @@ describe.skipIf(noPostgres)('two hosts sharing one PostgreSQL database', () => {
     roots.push(root);
     return root;
   };
-  const openHost = async (leaseTtlMs?: number): Promise<TestHost> => {
+  const openHost = async (leaseTtlMs?: number, logger?: Logger): Promise<TestHost> => {
     const runtime = await openStrandRuntime({
       dataDir: dataDir(),
       store: db.url,
       syncSearch: false,
       ...(leaseTtlMs === undefined ? {} : { leaseTtlMs }),
+      ...(logger === undefined ? {} : { logger }),
     });
     const host = await startHost({ services: runtime.services });
     const client = await RpcTestClient.open(host.rpcUrl);
@@ -154,6 +162,8 @@ describe.skipIf(noPostgres)('two hosts sharing one PostgreSQL database', () => {
     expect(freed).not.toHaveProperty('ownedElsewhere');
     await b.client.call('session.prompt', { id, text: 'now host B works on it' });
     await eventually(() => b.runtime.agents.agent(id) === undefined);
+    // The detach gives the lease back after the agent left the map: A may list it once that is done.
+    await b.runtime.agents.whenSettled();
     const stored = (await b.runtime.services.persistence.inspect(id)).events;
     const prompts = stored
       .filter((e) => e.type === 'user/message')
@@ -165,7 +175,12 @@ describe.skipIf(noPostgres)('two hosts sharing one PostgreSQL database', () => {
   it('a follower on B receives A’s appends in order with no gap, as event and projection frames, and repairs by seq after its feed connection is killed', async () => {
     db = await createTestDatabase();
     const a = await openHost();
-    const b = await openHost();
+    // Each failure B's append feed contains (a dropped connection, a refused reconnect), in order.
+    let feedFailures = 0;
+    const b = await openHost(undefined, {
+      ...silentLogger,
+      error: (message) => void (message.startsWith('append feed') && feedFailures++),
+    });
     const lease = await a.runtime.agents.create({ cwd: '/tmp/a' });
     await lease.agent.prompt('the first turn');
     const id = lease.agent.id;
@@ -200,7 +215,11 @@ describe.skipIf(noPostgres)('two hosts sharing one PostgreSQL database', () => {
       await admin('SELECT pg_terminate_backend($1)', [feed.backendPid]);
       await eventually(() => !feed.connected);
       await lease.agent.prompt('written while B was not listening');
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // B's feed is refused a reconnect after the write, so it was not listening when the write
+      // was announced; a round trip then brings every frame B sent before it.
+      const failures = feedFailures;
+      await eventually(() => feedFailures > failures, 'a reconnect of B’s feed refused after the write');
+      await b.client.call('catalog.models');
       expect(caughtUp()).toBe(false); // the announcements were missed…
     } finally {
       await admin(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);

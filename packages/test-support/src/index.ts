@@ -51,4 +51,6 @@ export {
   testSeed,
 } from './seed/test-seed.js';
 export { turn, writeStoredSession, type StoredSessionOptions } from './stored-sessions.js';
+export { batchGate } from './wait/batch-gate.js';
 export { eventually, HANG_GUARD_MS } from './wait/eventually.js';
+export { latch } from './wait/latch.js';

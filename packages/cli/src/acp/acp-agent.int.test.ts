@@ -5,7 +5,14 @@ import { fileURLToPath } from 'node:url';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { ProjectionStore, SessionFollower, StrandConnection } from '@strand/client';
 import type { WireEvent } from '@strand/protocol';
-import { mockChatServer, sse, startStream, textChunk, type MockChatServer } from '@strand/test-support';
+import {
+  eventually,
+  mockChatServer,
+  sse,
+  startStream,
+  textChunk,
+  type MockChatServer,
+} from '@strand/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { startAcp, type AcpProcess } from '../testing/acp-process.js';
@@ -196,7 +203,7 @@ describe('strand acp over stdio (the SDK client side, a real data folder)', () =
       prompt: [{ type: 'text', text: 'take your time' }],
     });
     // The turn is running once the endpoint has the request (it never finishes on its own).
-    while (server.requests.length === requestsBefore) await new Promise((r) => setImmediate(r));
+    await eventually(() => server.requests.length > requestsBefore, 'the endpoint has the request');
     await acp.connection.agent.notify('session/cancel', { sessionId });
     expect((await prompt).stopReason).toBe('cancelled');
     const ends = logOf(data, sessionId).filter((e) => e.type === 'turn/end');
@@ -312,7 +319,7 @@ describe('strand acp beside a running host', () => {
           () => undefined,
           (error: unknown) => error as { code: number; data?: { code?: string } },
         );
-      while (server.requests.length === requestsBefore) await new Promise((r) => setImmediate(r));
+      await eventually(() => server.requests.length > requestsBefore, 'the endpoint has the request');
       serve.process.kill('SIGKILL');
       const refused = await prompt;
       expect(refused?.data?.code).toBe('CLI_ACP_HOST_LOST');

@@ -40,9 +40,17 @@ afterEach(async () => {
   cleanup = undefined;
 });
 
-/** The host's real HTTP edge (routes and upgrade checks) over a web folder with a page and an asset. */
+const OUTSIDE = 'outside the web folder';
+
+/**
+ * The host's real HTTP edge (routes and upgrade checks) over a web folder with a page and an
+ * asset, and a file beside the folder that no request may reach.
+ */
 async function edge(token?: string): Promise<{ port: number; root: string }> {
-  const root = await mkdtemp(path.join(os.tmpdir(), 'strand-http-routes-'));
+  const parent = await mkdtemp(path.join(os.tmpdir(), 'strand-http-routes-'));
+  await writeFile(path.join(parent, 'outside.txt'), OUTSIDE);
+  const root = path.join(parent, 'web');
+  await mkdir(root);
   await writeFile(path.join(root, 'index.html'), INDEX);
   await mkdir(path.join(root, 'assets'));
   await writeFile(path.join(root, 'assets', 'app.js'), 'console.log(1)');
@@ -70,7 +78,7 @@ async function edge(token?: string): Promise<{ port: number; root: string }> {
     wss.close();
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    await rm(root, { recursive: true, force: true });
+    await rm(parent, { recursive: true, force: true });
   };
   return { port, root };
 }
@@ -101,6 +109,27 @@ describe('the web UI routes', () => {
     expect((await get(port, '/assets/%E0%A4%A')).status).toBe(400);
     // Inside a route the id is the page's to decode, so a bad escape there is still the page.
     expect((await get(port, '/sessions/%E0%A4%A')).body).toBe(INDEX);
+  });
+
+  it('never serves a file outside the web folder, however the path spells its way up', async () => {
+    const { port } = await edge();
+    const climbs = [
+      '/../outside.txt',
+      '/assets/../../outside.txt',
+      '/%2e%2e/outside.txt',
+      '/%2E%2E%2Foutside.txt',
+      '/assets/..%2F..%2Foutside.txt',
+      '/..%5Coutside.txt',
+      '/assets/%2e%2e/%2e%2e/outside.txt',
+      '//../outside.txt',
+    ];
+    for (const climb of climbs) {
+      const answer = await get(port, climb);
+      expect(answer.body, climb).not.toContain(OUTSIDE);
+      expect([200, 400, 404], climb).toContain(answer.status);
+      // A 200 is only ever the page (the single-page fallback), never a file from outside.
+      if (answer.status === 200) expect(answer.body, climb).toBe(INDEX);
+    }
   });
 
   it('answers a repeated request with 304 by its ETag, and an unknown file with 404', async () => {

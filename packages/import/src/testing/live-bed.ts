@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { eventually } from '@strand/test-support';
 import { openJsonlPersistence, SessionPreparations, type SessionPersistence } from '@strand/persistence';
 import { SessionStore } from '@strand/session';
 import type { FileRead } from '../live/file-follow.js';
@@ -90,11 +90,13 @@ export async function openLiveBed(prefix: string, harness: Harness): Promise<Liv
   };
 }
 
-/** Waits until `condition` holds, re-checking after every quiet moment of the ingest. */
+/**
+ * Waits until `condition` holds, checked at quiet moments of the ingest (after its queued work),
+ * so a check never reads a file's import half-way. The one wait of the tests bounds it.
+ */
 export async function settled(live: LiveIngest, condition: () => Promise<boolean> | boolean): Promise<void> {
-  for (let i = 0; i < 400 && !(await condition()); i++) {
-    await new Promise((resolve) => setTimeout(resolve, 10));
+  await eventually(async () => {
     await live.idle();
-  }
-  expect(await condition()).toBe(true);
+    return await condition();
+  }, String(condition));
 }

@@ -8,6 +8,7 @@ import {
   type RecordingLogger,
 } from '@strand/projection-cache/testing';
 import { SessionLogOffset } from '@strand/session';
+import { eventually } from '@strand/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, noPostgres, sqlOnce as sql, type TestDatabase } from '../testing/index.js';
 import { LISTENER_APPLICATION_NAME } from './notice-listener.js';
@@ -23,14 +24,6 @@ const NO_TOKENS = { input: 0, output: 0, cacheCreation: 0, cacheRead: 0, reasoni
 const NO_USAGE = { own: NO_TOKENS, inherited: NO_TOKENS, byModel: [], byHour: [] };
 
 const cut0 = SessionLogOffset(0);
-
-/**
- * Polls `condition` until it holds. The wait itself asserts nothing and has no deadline of its
- * own (the test's timeout is the one bound): `what` names it in a hung test's stack.
- */
-async function eventually(condition: () => boolean, what: string): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5, what));
-}
 
 describe.skipIf(noPostgres)('projection cache on PostgreSQL', () => {
   projectionCacheContract('PostgreSQL', async ({ registry, logger }) => {

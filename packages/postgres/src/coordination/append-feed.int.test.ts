@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { persistenceWriter } from '@strand/persistence';
 import { Session, SessionId, newSessionHeader } from '@strand/session';
+import { eventually } from '@strand/test-support';
 import { APPENDS_CHANNEL, openPostgresPersistence, type PostgresPersistence } from '../persistence/index.js';
 import { createTestDatabase, noPostgres, type TestDatabase } from '../testing/index.js';
 import { AppendFeed, type AppendFeedSignal } from './append-feed.js';
@@ -25,22 +26,10 @@ describe.skipIf(noPostgres)('AppendFeed', () => {
   };
   const collect = (id: string): { signals: AppendFeedSignal[]; next(count: number): Promise<void> } => {
     const signals: AppendFeedSignal[] = [];
-    const waiters: (() => void)[] = [];
-    feed!.subscribe(id, (signal) => {
-      signals.push(signal);
-      for (const wake of waiters.splice(0)) wake();
-    });
+    feed!.subscribe(id, (signal) => signals.push(signal));
     return {
       signals,
-      async next(count) {
-        // No deadline of its own: the test's timeout is the one bound (no wall-clock limits).
-        while (signals.length < count) {
-          await new Promise<void>((resolve) => {
-            waiters.push(resolve);
-            setTimeout(resolve, 50);
-          });
-        }
-      },
+      next: (count) => eventually(() => signals.length >= count, `${count} signals for ${id}`),
     };
   };
 

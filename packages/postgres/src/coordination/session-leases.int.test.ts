@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ManualClock, pause } from '@strand/test-support';
+import { eventually, ManualClock } from '@strand/test-support';
 import { createTestDatabase, noPostgres, sqlOnce, testPgUrl, type TestDatabase } from '../testing/index.js';
 import { CoordinationError } from './errors.js';
 import { SessionLeases, type LeaseLoss } from './session-leases.js';
@@ -107,7 +107,7 @@ describe.skipIf(noPostgres)('SessionLeases', () => {
     clock.advance(99);
     expect(await expiry()).toBe(due); // no renewal before its period
     clock.advance(1); // the timer's tick at 100 ms renews it for another ttl
-    while ((await expiry()) === due) await pause(5);
+    await eventually(async () => (await expiry()) !== due, 'the renewal');
     expect(await expiry()).toBeGreaterThan(due);
     expect((await refusal(b.acquire('kept'))).code).toBe('SESSION_OWNED_ELSEWHERE');
     expect(a.holds('kept')).toBe(true);

@@ -2,7 +2,7 @@ import { WebSocket } from 'ws';
 import type { JsonlSessionPersistence } from '@strand/persistence';
 import type { ProjectionCache } from '@strand/projection-cache';
 import { openTempStack } from '@strand/stack/testing';
-import { turn, writeStoredSession } from '@strand/test-support';
+import { HANG_GUARD_MS, turn, writeStoredSession } from '@strand/test-support';
 import type { NewSessionHeader, Session } from '@strand/session';
 import { startHost, type HostOptions, type HostServices, type RunningHost } from '@strand/host';
 
@@ -133,8 +133,12 @@ export class RpcTestClient {
     return reply.result as T;
   }
 
-  /** Resolves with the first notification matching `predicate` (already received or future). */
-  waitFor(predicate: (message: Message) => boolean, timeoutMs = 5000): Promise<Message> {
+  /**
+   * Resolves with the first notification matching `predicate` (already received or future). It
+   * waits on the frames themselves; the hang guard only names a frame that never came (a bench
+   * whose runs outlast the tests' may raise it).
+   */
+  waitFor(predicate: (message: Message) => boolean, timeoutMs = HANG_GUARD_MS): Promise<Message> {
     const seen = this.frames.find((m) => m.method !== undefined && predicate(m));
     if (seen !== undefined) return Promise.resolve(seen);
     return new Promise((resolve, reject) => {

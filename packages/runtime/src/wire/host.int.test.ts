@@ -77,11 +77,10 @@ describe('session.follow', () => {
       (m) =>
         m.method === 'follow.events' &&
         (m.params as { events: { seq: number }[] }).events.at(-1)!.seq === live.events.length - 1,
-      10_000,
     );
     expect(f.host.hub.followerCount).toBe(1); // the slow follow was dropped, the fast one remains
     (slow.ws as unknown as { _socket: { resume(): void } })._socket.resume();
-    const resync = await slow.waitFor((m) => m.method === 'follow.resync', 10_000);
+    const resync = await slow.waitFor((m) => m.method === 'follow.resync');
     expect(resync.params).toMatchObject({ reason: 'slow-consumer' });
     expect(fastSnapshot.followId).toBeDefined();
   });

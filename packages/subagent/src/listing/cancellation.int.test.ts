@@ -1,5 +1,5 @@
 import { SessionId } from '@strand/session';
-import { eventually } from '@strand/test-support';
+import { eventually, latch } from '@strand/test-support';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { listingStack, type ListingStack } from '../testing/listing-stack.js';
 import { listChildren } from './list-children.js';
@@ -47,17 +47,20 @@ describe('cancellation', () => {
 
   it('an abort during cold reads rejects at once, starts no further read, and every observation is disposed', async () => {
     const controller = new AbortController();
-    stack.observed.delayMs = 20;
-    // Abort once the fourth read has started and before any can finish (each takes 20 ms):
-    // ordered by the reads themselves, not by a race between two timers.
+    const { opened: held, open: release } = latch(); // every read waits here
+    // Abort once the fourth read has started, while every read is held: ordered by the reads
+    // themselves, not by a race between two timers.
     stack.observed.beforeObserve = (id) => {
       if (id === 'c3') queueMicrotask(() => controller.abort());
+      return held;
     };
     await expect(listChildren(stack.ctxWithoutCache, P, controller.signal)).rejects.toMatchObject({
       code: 'CANCELLED',
     });
     expect(stack.observed.observed).toEqual(['c0', 'c1', 'c2', 'c3']);
+    release(); // the reads in flight end after the rejection and dispose what they read
     await allDisposed();
+    expect(stack.observed.observed).toEqual(['c0', 'c1', 'c2', 'c3']);
     // Still: no read started after the abort, even once the running ones ended.
     expect(stack.observed.observed).toEqual(['c0', 'c1', 'c2', 'c3']);
   });
@@ -91,11 +94,15 @@ describe('cancellation', () => {
   it('listDescendants is cancelled the same way and disposes every observation', async () => {
     await stack.child({ id: 'g', parent: 'c0', state: 'cold' });
     const controller = new AbortController();
-    stack.observed.delayMs = 10;
-    stack.observed.beforeObserve = () => controller.abort();
+    const { opened: held, open: release } = latch(); // every read waits here
+    stack.observed.beforeObserve = () => {
+      controller.abort();
+      return held;
+    };
     await expect(listDescendants(stack.ctxWithoutCache, P, controller.signal)).rejects.toMatchObject({
       code: 'CANCELLED',
     });
+    release();
     await allDisposed();
   });
 });

@@ -1,4 +1,5 @@
 import { SessionId } from '@strand/session';
+import { batchGate } from '@strand/test-support';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { listingStack, type ListingStack } from '../testing/listing-stack.js';
 import { listChildren } from './list-children.js';
@@ -239,7 +240,8 @@ describe('listChildren (acceptance)', () => {
   it(`cold reads run at most ${SUBAGENT_COLD_READ_CONCURRENCY} at a time (observed peak)`, async () => {
     for (let i = 0; i < 12; i++)
       await stack.child({ id: `c${String(i).padStart(2, '0')}`, parent: 'parent', state: 'cold' });
-    stack.observed.delayMs = 5;
+    // Every read waits until a full bound of them runs at once: one more would show in the peak.
+    stack.observed.beforeObserve = batchGate(SUBAGENT_COLD_READ_CONCURRENCY, 12);
     stack.resetCounts();
     const rows = await listChildren(stack.ctxWithoutCache, P);
     expect(rows).toHaveLength(12);
@@ -262,7 +264,7 @@ describe('listChildren (acceptance)', () => {
   it('a configured bound (limits.coldReadConcurrency 2) is the observed peak', async () => {
     for (let i = 0; i < 8; i++)
       await stack.child({ id: `c${String(i).padStart(2, '0')}`, parent: 'parent', state: 'cold' });
-    stack.observed.delayMs = 5;
+    stack.observed.beforeObserve = batchGate(2, 8);
     stack.resetCounts();
     const rows = await listChildren({ ...stack.ctxWithoutCache, limits: { coldReadConcurrency: 2 } }, P);
     expect(rows).toHaveLength(8);

@@ -1,4 +1,5 @@
 import { SessionId } from '@strand/session';
+import { batchGate } from '@strand/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listingStack, type ListingStack } from '../testing/listing-stack.js';
 import { listDescendants } from './list-descendants.js';
@@ -125,9 +126,11 @@ describe('listDescendants', () => {
       await stack.child({ id: `c${i}`, parent: 'root', state: 'cold' });
       await stack.child({ id: `c${i}-g`, parent: `c${i}`, state: 'cold' });
     }
-    stack.observed.delayMs = 5;
+    // Every read waits until a full bound of them runs at once: one more would show in the peak.
+    stack.observed.beforeObserve = batchGate(SUBAGENT_COLD_READ_CONCURRENCY, 10);
     stack.resetCounts();
     expect(await listDescendants(stack.ctx, R)).toHaveLength(10);
+    expect(stack.observed.observed).toHaveLength(10);
     expect(stack.observed.peak).toBe(SUBAGENT_COLD_READ_CONCURRENCY);
   });
 

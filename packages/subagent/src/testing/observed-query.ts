@@ -10,7 +10,8 @@ import type { ListingQuery } from '../listing/types.js';
 /**
  * Wraps a query for tests and the benchmark: tracks how many observations are in flight (and the
  * peak), records which ids were observed, and injects faults — a rejected observation for chosen
- * ids, a delay, hooks around the read, a tampered corpus.
+ * ids, hooks around the read (a `beforeObserve` that returns a promise holds the read until it
+ * settles: tests order reads by gates, not by delays), a tampered corpus.
  */
 export class ObservedQuery implements ListingQuery {
   readonly inner: ListingQuery;
@@ -19,7 +20,6 @@ export class ObservedQuery implements ListingQuery {
   readonly observed: SessionId[] = [];
   /** Observations of these ids reject with `SESSION_QUERY_PERSISTENCE_FAILED`. */
   readonly failing = new Set<string>();
-  delayMs = 0;
   beforeObserve: ((id: SessionId) => void | Promise<void>) | undefined;
   afterObserve: ((id: SessionId, observation: SessionObservation) => void) | undefined;
   tamperCorpus: ((rows: CorpusRow[]) => CorpusRow[]) | undefined;
@@ -45,7 +45,6 @@ export class ObservedQuery implements ListingQuery {
     this.peak = Math.max(this.peak, this.inFlight);
     try {
       await this.beforeObserve?.(id);
-      if (this.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.delayMs));
       if (this.failing.has(id)) {
         throw new SessionQueryError('SESSION_QUERY_PERSISTENCE_FAILED', `injected read failure of ${id}`, {
           sessionId: id,

@@ -5,6 +5,7 @@ import { agentFixture, type AgentFixture } from '../../testing/agent-fixture.js'
 import {
   ManualClock,
   finishChunk,
+  latch,
   mockChatServer,
   pause,
   sse,
@@ -47,12 +48,10 @@ function request(signal = new AbortController().signal): ModelRequest {
   };
 }
 
-async function collect(
-  stream: AsyncIterable<ModelStreamPart>,
-  into: ModelStreamPart[] = [],
-): Promise<ModelStreamPart[]> {
-  for await (const part of stream) into.push(part);
-  return into;
+async function collect(stream: AsyncIterable<ModelStreamPart>): Promise<ModelStreamPart[]> {
+  const parts: ModelStreamPart[] = [];
+  for await (const part of stream) parts.push(part);
+  return parts;
 }
 
 describe('OpenAICompatibleModel', () => {
@@ -157,19 +156,21 @@ describe('OpenAICompatibleModel', () => {
   });
 
   it('a mid-stream disconnect fails with AGENT_MODEL_INTERRUPTED after the text already streamed, without waiting for the idle timer', async () => {
+    const { opened: received, open: receive } = latch();
     server.handle(async (_, res) => {
       startStream(res);
       res.write(sse(textChunk('partial ')));
-      await pause(20);
+      await received; // the disconnect comes once the model has read the text
       res.socket?.destroy();
     });
     // The idle timer's clock never moves: the failure can only come from the disconnect itself.
     const clock = new ManualClock();
-    const parts: ModelStreamPart[] = [];
-    const error = await collect(model({ timers: clock }).stream(request()), parts).catch((e: unknown) => e);
+    const stream = model({ timers: clock }).stream(request())[Symbol.asyncIterator]();
+    expect(await stream.next()).toEqual({ done: false, value: { type: 'text-delta', text: 'partial ' } });
+    receive();
+    const error = await stream.next().catch((e: unknown) => e);
     expect(isAgentError(error, 'AGENT_MODEL_INTERRUPTED')).toBe(true);
     expect((error as Error).message).toContain('the connection broke');
-    expect(parts).toEqual([{ type: 'text-delta', text: 'partial ' }]);
     expect(clock.now()).toBe(0);
   });
 
@@ -192,7 +193,8 @@ describe('OpenAICompatibleModel', () => {
     );
     await clock.whenArmed(); // the read of the next bytes armed the idle timer
     clock.advance(199);
-    await pause(20);
+    // Nothing else can end the read (the endpoint is stalled): with the timer still armed, it waits.
+    expect(clock.pending).toBe(1);
     expect(settled).toBe(false);
     clock.advance(1);
     const error = await next;
@@ -356,13 +358,15 @@ describe('OpenAICompatibleModel behind an agent', () => {
   });
 
   it('a mid-stream disconnect ends the turn interrupted, keeps the partial answer and closes the log', async () => {
+    const { opened: drafted, open: draft } = latch();
     server.handle(async (_, res) => {
       startStream(res);
       res.write(sse(textChunk('I was saying')));
-      await pause(20);
+      await drafted; // the disconnect comes once the turn has the text as its draft
       res.socket?.destroy();
     });
     f = await agentFixture({ model: model() });
+    f.controller.onChange((change) => change.kind === 'draft' && draft());
     const lease = await f.controller.create();
     const outcome = await lease.agent.prompt('hi');
     expect(outcome.reason).toBe('interrupted');
