@@ -59,7 +59,7 @@ const APPEND = [
 const CATALOG_CHECK = ['HOST_CATALOG_UNAVAILABLE'] as const;
 
 export const METHOD_ERRORS = {
-  'session.list': [...LISTING],
+  'session.list': [...LISTING, 'HOST_LIST_CURSOR_INVALID'],
   'session.search': [
     'HOST_SEARCH_UNAVAILABLE',
     'SEARCH_INVALID_QUERY',

@@ -189,11 +189,68 @@ export const usageRowSchema = usageFiguresSchema.extend({
 });
 export type UsageRow = Wire<typeof usageRowSchema>;
 
+/** `session.list`'s page size when a cursor or a filter is given and no `limit`. */
+export const DEFAULT_LIST_PAGE_LIMIT = 200;
+/** `session.list`'s largest page when a cursor or a filter is given. */
+export const MAX_LIST_PAGE_LIMIT = 1_000;
+/** The deprecated whole-list call's largest `limit` (no cursor, no filter). */
+export const MAX_WHOLE_LIST_LIMIT = 100_000;
+
+/**
+ * A `session.list` call that pages: it names a cursor or any filter. A call with neither keeps the
+ * deprecated meaning (the whole list up to `limit`) for one minor version.
+ */
+export function isPagedListCall(params: {
+  readonly cursor?: string | undefined;
+  readonly cwd?: string | undefined;
+  readonly harness?: string | undefined;
+  readonly parent?: string | null | undefined;
+  readonly busy?: boolean | undefined;
+  readonly titlePrefix?: string | undefined;
+}): boolean {
+  return (
+    params.cursor !== undefined ||
+    params.cwd !== undefined ||
+    params.harness !== undefined ||
+    params.parent !== undefined ||
+    params.busy !== undefined ||
+    params.titlePrefix !== undefined
+  );
+}
+
 /** Every method: its params and its result. Adding a method means adding it here first. */
 export const METHODS = {
   'session.list': {
-    params: z.strictObject({ limit: z.number().int().min(1).max(100_000).optional() }),
-    result: z.object({ sessions: z.array(sessionListRowSchema) }),
+    params: z
+      .strictObject({
+        /**
+         * Rows per page: 200 by default and at most 1,000 when a `cursor` or a filter is given.
+         * Without either (deprecated): every row up to `limit` (≤ 100,000, all when absent).
+         */
+        limit: z.number().int().min(1).max(MAX_WHOLE_LIST_LIMIT).optional(),
+        /** A previous page's `nextCursor`, under the same filter. */
+        cursor: z.string().min(1).max(2000).optional(),
+        /** Only sessions whose header `cwd` is exactly this project folder. */
+        cwd: z.string().min(1).max(4096).optional(),
+        /** Only sessions from this harness (`strand`: Strand's own, no header `source`). */
+        harness: harnessFilterSchema.optional(),
+        /** `null`: top-level sessions only; an id: that session's subagent children. */
+        parent: sessionIdParam.max(128).nullable().optional(),
+        /** Only rows whose `busy` is this. */
+        busy: z.boolean().optional(),
+        /** Only rows whose `title` hint starts with this (case-sensitive). */
+        titlePrefix: z.string().min(1).max(1000).optional(),
+      })
+      .superRefine((params, ctx) => {
+        if (params.limit !== undefined && params.limit > MAX_LIST_PAGE_LIMIT && isPagedListCall(params))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['limit'],
+            message: `must be at most ${MAX_LIST_PAGE_LIMIT} with a cursor or a filter`,
+          });
+      }),
+    /** `nextCursor` when more rows follow the page (in the same order, under the same filter). */
+    result: z.object({ sessions: z.array(sessionListRowSchema), nextCursor: z.string().optional() }),
   },
   'session.search': {
     params: z.strictObject({

@@ -1,35 +1,78 @@
-import type { ProjectionHints, SessionListRow } from '@strand/protocol';
+import {
+  DEFAULT_LIST_PAGE_LIMIT,
+  isPagedListCall,
+  type METHODS,
+  type ProjectionHints,
+  type SessionListRow,
+} from '@strand/protocol';
 import { asOfSeqAt, SessionLogOffset } from '@strand/session';
 import type { CorpusRow } from '@strand/query';
+import type { z } from 'zod';
+import { HostError } from '../errors.js';
+import { listPage } from '../list/list-page.js';
 import { LIST_HINT_KEYS, type HostLimits, type HostServices } from '../services.js';
+
+type ListParams = z.output<(typeof METHODS)['session.list']['params']>;
 
 const NONE_ELSEWHERE: ReadonlyMap<string, unknown> = new Map();
 
+const PROBLEMS = {
+  malformed: 'is not a session.list cursor',
+  altered: 'was altered',
+  'other-filter': 'was issued under another filter',
+} as const;
+
 /**
- * `session.list`: corpus headers with partial hints — the live watermark cache for attached
- * sessions, projection-cache rows for cold unseeded ones. When the cache cannot tell whether a
- * session is blank and its stored size is small, one bounded observation fills the hints;
- * otherwise hints stay missing (unknown) and the row stays visible. With several hosts on one
- * database, a cold session another host holds the lease of is marked `ownedElsewhere` and `busy`
- * (`live` keeps meaning "attached here"). Never activates an agent.
+ * `session.list`: one page of rows in the documented order (last activity, then id), filtered,
+ * after the cursor (`list/list-page.ts`). A call without a cursor or filter is the deprecated
+ * whole list: every row up to its `limit`. The rows are still built from every header here; the
+ * list index (issue 41, item 1) is to answer the same page from the store.
  */
 export async function sessionList(
   services: HostServices,
   limits: HostLimits,
-  params: { limit?: number | undefined },
+  params: ListParams,
   signal: AbortSignal,
-): Promise<{ sessions: SessionListRow[] }> {
+): Promise<{ sessions: SessionListRow[]; nextCursor?: string }> {
+  const rows = await listRows(services, limits, signal);
+  const { limit, cursor, ...filter } = params;
+  const page = listPage(rows, {
+    filter,
+    limit: limit ?? (isPagedListCall(params) ? DEFAULT_LIST_PAGE_LIMIT : rows.length),
+    cursor,
+  });
+  if (page.kind === 'cursor-invalid')
+    throw new HostError(
+      'HOST_LIST_CURSOR_INVALID',
+      `the session.list cursor ${PROBLEMS[page.problem]}; list again from the first page`,
+      {
+        problem: page.problem,
+      },
+    );
+  return {
+    sessions: [...page.rows],
+    ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
+  };
+}
+
+/**
+ * Every corpus header as a row with partial hints — the live watermark cache for attached
+ * sessions, projection-cache rows for cold unseeded ones. When the cache cannot tell whether a
+ * session is blank and its stored size is small, one bounded observation fills the hints;
+ * otherwise hints stay missing (unknown) and the row stays visible (it sorts by `createdAt`).
+ * With several hosts on one database, a cold session another host holds the lease of is marked
+ * `ownedElsewhere` and `busy` (`live` keeps meaning "attached here"). Never activates an agent.
+ */
+async function listRows(
+  services: HostServices,
+  limits: HostLimits,
+  signal: AbortSignal,
+): Promise<SessionListRow[]> {
   const corpus = await services.query.listSessions({ signal });
-  corpus.sort(
-    (a, b) =>
-      b.header.createdAt - a.header.createdAt ||
-      (a.header.id < b.header.id ? -1 : a.header.id > b.header.id ? 1 : 0),
-  );
-  const rows = params.limit === undefined ? corpus : corpus.slice(0, params.limit);
   // One lease query per list call; a session live here is ours, whatever a stale row says.
   const elsewhere = (await services.coordination?.ownedElsewhere()) ?? NONE_ELSEWHERE;
   const out: SessionListRow[] = [];
-  for (const row of rows) {
+  for (const row of corpus) {
     const hints = row.live
       ? liveHints(services, row)
       : ((await coldHints(services, limits, row, signal)) ?? undefined);
@@ -43,7 +86,7 @@ export async function sessionList(
       ...(hints === undefined ? {} : { hints }),
     });
   }
-  return { sessions: out };
+  return out;
 }
 
 function liveHints(services: HostServices, row: CorpusRow): ProjectionHints | undefined {

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { hostFixture, turn, type HostFixture } from '../testing/host-fixture.js';
 import { startHost, HostConfigError } from '@strand/host';
 import type { FollowSnapshot, SessionListRow } from '@strand/protocol';
+import { SessionId } from '@strand/session';
 
 let f: HostFixture;
 afterEach(async () => {
@@ -109,6 +110,70 @@ describe('session.list and session.page', () => {
     const { sessions } = await client.call<{ sessions: SessionListRow[] }>('session.list');
     expect(sessions).toHaveLength(1);
     expect(sessions[0]!.hints).toBeUndefined();
+  });
+
+  it("pages by last activity under a filter: nextCursor continues the same filter, another filter's or an altered cursor is HOST_LIST_CURSOR_INVALID", async () => {
+    f = await hostFixture();
+    // No turns, so no prompt: each row's activity is its `createdAt`.
+    await f.storedSession('p1', 0, { createdAt: 100, cwd: '/a' });
+    await f.storedSession('p2', 0, { createdAt: 300, cwd: '/a' });
+    await f.storedSession('p3', 0, { createdAt: 200, cwd: '/b' });
+    await f.storedSession('c1', 0, {
+      createdAt: 400,
+      cwd: '/a',
+      origin: 'subagent',
+      parentSession: SessionId('p1'),
+    });
+    const client = await f.connect();
+    type Page = { sessions: SessionListRow[]; nextCursor?: string };
+    const list = (params: object): Promise<Page> => client.call<Page>('session.list', params);
+    const ids = (page: Page): string[] => page.sessions.map((row) => row.id);
+
+    const whole = await list({});
+    expect(ids(whole)).toEqual(['c1', 'p2', 'p3', 'p1']);
+    expect(whole.nextCursor).toBeUndefined();
+
+    const top1 = await list({ parent: null, limit: 1 });
+    expect(ids(top1)).toEqual(['p2']);
+    const top2 = await list({ parent: null, limit: 2, cursor: top1.nextCursor });
+    expect(ids(top2)).toEqual(['p3', 'p1']);
+    expect(top2.nextCursor).toBeUndefined();
+    expect(ids(await list({ parent: 'p1' }))).toEqual(['c1']);
+    expect(ids(await list({ cwd: '/a', titlePrefix: 'Title of p' }))).toEqual(['p2', 'p1']);
+    expect(ids(await list({ harness: 'strand', busy: false, limit: 3 }))).toEqual(['c1', 'p2', 'p3']);
+
+    // The deprecated whole-list call hands out a cursor when its limit cut rows off.
+    const first = await list({ limit: 2 });
+    expect(ids(first)).toEqual(['c1', 'p2']);
+    expect(ids(await list({ cursor: first.nextCursor }))).toEqual(['p3', 'p1']);
+
+    const refused = await client.request('session.list', { cwd: '/a', cursor: top1.nextCursor });
+    expect(refused.error).toMatchObject({
+      code: -33805,
+      data: { code: 'HOST_LIST_CURSOR_INVALID', problem: 'other-filter' },
+    });
+    const altered = `${top1.nextCursor!.slice(0, 3)}${top1.nextCursor![3] === 'A' ? 'B' : 'A'}${top1.nextCursor!.slice(4)}`;
+    expect((await client.request('session.list', { parent: null, cursor: altered })).error?.data.code).toBe(
+      'HOST_LIST_CURSOR_INVALID',
+    );
+  });
+
+  it('validates session.list params: a page is at most 1,000 rows, the deprecated whole list up to 100,000', async () => {
+    f = await hostFixture();
+    await f.storedSession('only', 0);
+    const client = await f.connect();
+    const code = async (params: object): Promise<string | undefined> =>
+      (await client.request('session.list', params)).error?.data.code;
+    expect(await code({ cwd: '/a', limit: 1_001 })).toBe('RPC_INVALID_PARAMS');
+    expect(await code({ cursor: 'x', limit: 1_001 })).toBe('RPC_INVALID_PARAMS');
+    expect(await code({ limit: 100_001 })).toBe('RPC_INVALID_PARAMS');
+    expect(await code({ parent: 5 })).toBe('RPC_INVALID_PARAMS');
+    expect(await code({ busy: 'yes' })).toBe('RPC_INVALID_PARAMS');
+    expect(await code({ harness: 'Not A Harness' })).toBe('RPC_INVALID_PARAMS');
+    expect(await code({ cursor: '' })).toBe('RPC_INVALID_PARAMS');
+    expect(await code({ cursor: 'not-a-cursor' })).toBe('HOST_LIST_CURSOR_INVALID');
+    expect(await code({ limit: 1_001 })).toBeUndefined();
+    expect(await code({ cwd: '/a', limit: 1_000 })).toBeUndefined();
   });
 
   it('pages older history and repairs gaps by seq', async () => {

@@ -59,4 +59,9 @@ export const HOST_ERRORS = defineErrors('host', {
   HOST_SEARCH_UNAVAILABLE: { meaning: 'The host has no search index, so it cannot search.' },
   /** `subagent.list` on a host that was given no subagent catalog. */
   HOST_SUBAGENTS_UNAVAILABLE: { meaning: 'The host has no subagent catalog, so it cannot list children.' },
+  /** `session.list` given a cursor it did not issue under this filter. */
+  HOST_LIST_CURSOR_INVALID: {
+    meaning:
+      'The `session.list` cursor was issued under another filter, or is not one `session.list` issued (altered or malformed); list again from the first page.',
+  },
 });

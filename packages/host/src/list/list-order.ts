@@ -1,0 +1,32 @@
+import type { SessionListRow } from '@strand/protocol';
+import { isRecord } from '@strand/session';
+
+/** What ordering and filtering read of a row: an index row can carry the same facts. */
+export type ListableRow = Pick<SessionListRow, 'id' | 'header' | 'busy' | 'hints'>;
+
+/** Where a row sorts: its last activity, then its id. */
+export interface ListSortKey {
+  /** `listMetadata.lastPromptAt` when the hint knows one, else the header's `createdAt` (ms). */
+  readonly at: number;
+  readonly id: string;
+}
+
+/**
+ * The documented order's key — the web list's: the last human prompt, else creation. Never a guess
+ * (not the last event's time, not "now"), so the key changes only when a prompt is written.
+ */
+export function sortKeyOf(row: ListableRow): ListSortKey {
+  const metadata = row.hints?.values.listMetadata;
+  const lastPromptAt = isRecord(metadata) ? metadata.lastPromptAt : undefined;
+  return {
+    at:
+      typeof lastPromptAt === 'number' && Number.isFinite(lastPromptAt) ? lastPromptAt : row.header.createdAt,
+    id: row.id,
+  };
+}
+
+/** Newest activity first, equal times by id ascending: a total order, so keyset paging is exact. */
+export function compareKeys(a: ListSortKey, b: ListSortKey): number {
+  if (a.at !== b.at) return b.at - a.at;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
