@@ -1,10 +1,11 @@
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { importTranscripts } from '../run/import-transcripts.js';
 import { PACKAGE_SRC, readStore, workspace, type Workspace } from '../testing/fixture-dirs.js';
 import { readCursorDump, restoreCursorDb, type CursorDump } from '../testing/cursor-db.js';
+import { describeDatabaseBadInput } from '../testing/database-bad-input.js';
 import { cursorGlobalStorageDir } from './cursor-importer.js';
 import { mapCursor } from './map-cursor.js';
 
@@ -196,20 +197,6 @@ async function mapped(w: Workspace): Promise<Map<string, { header: unknown; even
 }
 
 describe('cursor: bad input is a report, never a crash', () => {
-  it('a truncated database fails with a reason; the database beside it imports', async () => {
-    const w = sourceWith('multi-turn');
-    const conn = new Database(dbOf(w));
-    conn.pragma('wal_checkpoint(TRUNCATE)');
-    conn.close();
-    const bytes = readFileSync(dbOf(w));
-    mkdirSync(path.join(w.source, 'copy'));
-    const torn = path.join(w.source, 'copy', 'state.vscdb');
-    writeFileSync(torn, bytes.subarray(0, Math.floor(bytes.length / 2)));
-    const summary = await importOnce(w);
-    expect(summary).toMatchObject({ imported: 1, failed: 1 });
-    expect(summary.reports).toContainEqual(expect.objectContaining({ file: torn, kind: 'failed' }));
-  });
-
   it('another schema, another SQLite file and a non-SQLite .vscdb are skipped files; backups are not read', async () => {
     const w = sourceWith('multi-turn');
     mkdirSync(path.join(w.source, 'x'));
@@ -264,36 +251,15 @@ describe('cursor: bad input is a report, never a crash', () => {
     const log = (await readStore(w.data)).get('cursor-c-multi')!;
     expect(dataOf(log.events, 'assistant/message').map((m) => m.content)).toEqual(['Hello!']);
   });
+});
 
-  it('a database locked exclusively fails (retried next run) and imports once it is free', async () => {
-    const w = sourceWith('multi-turn');
-    const holder = new Database(dbOf(w));
-    holder.pragma('locking_mode = EXCLUSIVE');
-    holder.exec('BEGIN EXCLUSIVE');
-    const locked = await importOnce(w);
-    expect(locked).toMatchObject({ imported: 0, failed: 1 });
-    expect(locked.reports).toEqual([
-      expect.objectContaining({
-        kind: 'failed',
-        reason: expect.stringMatching(/^cannot read the database: /),
-      }),
-    ]);
-    holder.exec('COMMIT');
-    holder.close();
-    expect(await importOnce(w)).toMatchObject({ imported: 1, failed: 0 });
-  });
-
-  it('reads while Cursor holds a write open, and never keeps Cursor from committing', async () => {
-    const w = sourceWith('multi-turn');
-    const harness = new Database(dbOf(w));
-    harness.pragma('busy_timeout = 0');
-    harness.exec('BEGIN IMMEDIATE');
-    harness.prepare("INSERT INTO cursorDiskKV (key, value) VALUES ('bubbleId:c-multi:b9', '{}')").run();
-    const summary = await importOnce(w);
-    expect(summary).toMatchObject({ imported: 1, failed: 0 });
-    expect(() => harness.exec('COMMIT')).not.toThrow();
-    harness.close();
-  });
+describeDatabaseBadInput({
+  harness: 'cursor',
+  file: 'state.vscdb',
+  restore: (file) => restoreCursorDb(dump('multi-turn'), file).close(),
+  sessions: 1,
+  writeHeld: (harness) =>
+    harness.prepare("INSERT INTO cursorDiskKV (key, value) VALUES ('bubbleId:c-multi:b9', '{}')").run(),
 });
 
 describe('cursor default folder', () => {

@@ -1,9 +1,10 @@
-import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { importTranscripts } from '../run/import-transcripts.js';
 import { PACKAGE_SRC, readStore, workspace, type Workspace } from '../testing/fixture-dirs.js';
+import { describeDatabaseBadInput } from '../testing/database-bad-input.js';
 import { readGooseDump, restoreGooseDb, type GooseDump } from '../testing/goose-db.js';
 import { gooseSessionsDir } from './goose-importer.js';
 import { expectEveryCutAPrefix, mapDatabase } from '../testing/database-prefix.js';
@@ -288,25 +289,6 @@ describe('goose legacy JSONL sessions', () => {
 });
 
 describe('goose: bad input is a report, never a crash', () => {
-  it('a truncated database fails with a reason; the store beside it imports', async () => {
-    const w = sourceWith('multi-turn');
-    const db = path.join(w.source, 'sessions.db');
-    const conn = new Database(db);
-    conn.pragma('wal_checkpoint(TRUNCATE)');
-    conn.close();
-    const bytes = readFileSync(db);
-    mkdirSync(path.join(w.source, 'copy'));
-    writeFileSync(
-      path.join(w.source, 'copy', 'sessions.db'),
-      bytes.subarray(0, Math.floor(bytes.length / 2)),
-    );
-    const summary = await importOnce(w);
-    expect(summary).toMatchObject({ imported: 1, failed: 1 });
-    expect(summary.reports).toContainEqual(
-      expect.objectContaining({ file: path.join(w.source, 'copy', 'sessions.db'), kind: 'failed' }),
-    );
-  });
-
   it('another schema (no working_dir), another SQLite file and a non-SQLite .db are skipped files', async () => {
     const w = sourceWith('multi-turn');
     mkdirSync(path.join(w.source, 'x'));
@@ -343,41 +325,21 @@ describe('goose: bad input is a report, never a crash', () => {
       ['skipped-record', 'session 20261204_1 message 3: malformed content_json'],
     ]);
   });
+});
 
-  it('a database locked exclusively fails (retried next run) and imports once it is free', async () => {
-    const w = sourceWith('multi-turn');
-    const holder = new Database(path.join(w.source, 'sessions.db'));
-    // A process holding the file in exclusive locking mode: no other connection can read it.
-    holder.pragma('locking_mode = EXCLUSIVE');
-    holder.exec('BEGIN EXCLUSIVE');
-    const locked = await importOnce(w);
-    expect(locked).toMatchObject({ imported: 0, failed: 1 });
-    expect(locked.reports).toEqual([
-      expect.objectContaining({
-        kind: 'failed',
-        reason: expect.stringMatching(/^cannot read the database: /),
-      }),
-    ]);
-    holder.exec('COMMIT');
-    holder.close();
-    expect(await importOnce(w)).toMatchObject({ imported: 1, failed: 0 });
-  });
-
-  it('reads while goose holds a write open, and never keeps goose from committing', async () => {
-    const w = sourceWith('multi-turn');
-    const harness = new Database(path.join(w.source, 'sessions.db'));
-    harness.pragma('busy_timeout = 0');
-    harness.exec('BEGIN IMMEDIATE');
-    harness.prepare("UPDATE sessions SET name = 'Renamed while read'").run();
-    const summary = await importOnce(w);
-    expect(summary).toMatchObject({ imported: 1, failed: 0 });
-    expect(() => harness.exec('COMMIT')).not.toThrow();
-    harness.close();
+describeDatabaseBadInput({
+  harness: 'goose',
+  file: 'sessions.db',
+  restore: (file) => restoreGooseDb(dump('multi-turn'), file).close(),
+  sessions: 1,
+  writeHeld: (harness) => harness.prepare("UPDATE sessions SET name = 'Renamed while read'").run(),
+  // The read saw the snapshot before the held write.
+  readBefore: async (w) => {
     const [log] = [...(await readStore(w.data)).values()];
     expect(log!.events.some((e) => (e.data as { title?: string }).title === 'Greeting and arithmetic')).toBe(
       true,
     );
-  });
+  },
 });
 
 describe('goose default folder', () => {
