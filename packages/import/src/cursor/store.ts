@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { readSqliteStore, type SqliteStoreRead } from '../source/sqlite-store.js';
 
 /** One composer (a Cursor chat): its `composerData:<id>` value, unparsed (a bad one is reported where mapped). */
 export interface CursorComposerRow {
@@ -12,42 +12,26 @@ export interface CursorSnapshot {
   readonly bubbles: ReadonlyMap<string, ReadonlyMap<string, string>>;
 }
 
-export type CursorStoreRead =
-  | { readonly kind: 'store'; readonly snapshot: CursorSnapshot }
-  /** A SQLite file, but not a Cursor state database (no `cursorDiskKV` of its shape). */
-  | { readonly kind: 'foreign'; readonly reason: string }
-  /** Not readable now: locked past the timeout, corrupt, truncated. */
-  | { readonly kind: 'unreadable'; readonly reason: string };
+export type CursorStoreRead = SqliteStoreRead<CursorSnapshot>;
 
 const COMPOSER = 'composerData:';
 const BUBBLE = 'bubbleId:';
 
 /**
  * Reads the chats of Cursor's `state.vscdb` (the editor's `globalStorage` database, a VS Code
- * key-value store: `cursorDiskKV(key TEXT UNIQUE, value BLOB)`) as goose's store is read
- * (`../goose/store.ts`): read-only, never `immutable` (Cursor writes it while it runs), both key
+ * key-value store: `cursorDiskKV(key TEXT UNIQUE, value BLOB)`) as every harness store is read
+ * (`readSqliteStore`): read-only, never `immutable` (Cursor writes it while it runs), both key
  * ranges in **one read transaction**, so a composer and its bubbles come from one snapshot. Keys
  * are read by range (`>= 'bubbleId:' AND < 'bubbleId;'`), which the key's unique index answers
- * without a scan of the editor's other keys. Busy past the timeout, corrupt or truncated: the
- * file is unreadable and retried on the next run.
+ * without a scan of the editor's other keys.
  */
 export function readCursorStore(file: string, busyTimeoutMs = 2000): CursorStoreRead {
-  let db: Database.Database;
-  try {
-    db = new Database(file, { readonly: true, fileMustExist: true, timeout: busyTimeoutMs });
-  } catch (error) {
-    return { kind: 'unreadable', reason: `cannot open: ${(error as Error).message}` };
-  }
-  try {
-    const have = new Set(
-      (db.prepare('PRAGMA table_info(cursorDiskKV)').all() as { name: string }[]).map((c) => c.name),
-    );
-    if (have.size === 0)
-      return { kind: 'foreign', reason: 'no cursorDiskKV table (not a Cursor state database)' };
-    if (!have.has('key') || !have.has('value'))
-      return { kind: 'foreign', reason: 'cursorDiskKV without key and value columns (an unknown schema)' };
-    const range = db.prepare('SELECT key, value FROM cursorDiskKV WHERE key >= ? AND key < ? ORDER BY key');
-    const read = db.transaction((): CursorSnapshot => {
+  return readSqliteStore(
+    file,
+    busyTimeoutMs,
+    { what: 'a Cursor state database', needed: { cursorDiskKV: ['key', 'value'] } },
+    (db): CursorSnapshot => {
+      const range = db.prepare('SELECT key, value FROM cursorDiskKV WHERE key >= ? AND key < ? ORDER BY key');
       const composers: CursorComposerRow[] = [];
       for (const r of range.iterate(COMPOSER, upper(COMPOSER)) as IterableIterator<Row>) {
         const value = text(r.value);
@@ -65,15 +49,8 @@ export function readCursorStore(file: string, busyTimeoutMs = 2000): CursorStore
         of.set(rest.slice(colon + 1), value);
       }
       return { composers, bubbles };
-    });
-    return { kind: 'store', snapshot: read() };
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === 'SQLITE_NOTADB') return { kind: 'foreign', reason: 'not a SQLite database' };
-    return { kind: 'unreadable', reason: `cannot read: ${(error as Error).message}` };
-  } finally {
-    db.close();
-  }
+    },
+  );
 }
 
 interface Row {
