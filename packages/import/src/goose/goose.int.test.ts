@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -289,29 +289,6 @@ describe('goose legacy JSONL sessions', () => {
 });
 
 describe('goose: bad input is a report, never a crash', () => {
-  it('another schema (no working_dir), another SQLite file and a non-SQLite .db are skipped files', async () => {
-    const w = sourceWith('multi-turn');
-    mkdirSync(path.join(w.source, 'x'));
-    const odd = new Database(path.join(w.source, 'x', 'sessions.db'));
-    odd.exec('CREATE TABLE sessions (id TEXT, created_at TEXT); CREATE TABLE messages (id INTEGER)');
-    odd.close();
-    const other = new Database(path.join(w.source, 'other.db'));
-    other.exec('CREATE TABLE things (id TEXT)');
-    other.close();
-    writeFileSync(path.join(w.source, 'notes.db'), 'not a database\n');
-    const summary = await importOnce(w);
-    expect(summary).toMatchObject({ imported: 1, failed: 0 });
-    const skipped = summary.reports.filter((r) => r.kind === 'skipped-file');
-    expect(skipped.map((r) => path.relative(w.source, r.file)).sort()).toEqual([
-      'notes.db',
-      'other.db',
-      'x/sessions.db',
-    ]);
-    expect(skipped.find((r) => r.file.endsWith('x/sessions.db'))!.reason).toMatch(
-      /sessions table without working_dir/,
-    );
-  });
-
   it('a newer schema version is read by its columns, with a note; a malformed row is a skipped record', async () => {
     const w = sourceWith('multi-turn');
     const db = new Database(path.join(w.source, 'sessions.db'));
@@ -333,6 +310,9 @@ describeDatabaseBadInput({
   restore: (file) => restoreGooseDb(dump('multi-turn'), file).close(),
   sessions: 1,
   writeHeld: (harness) => harness.prepare("UPDATE sessions SET name = 'Renamed while read'").run(),
+  writeOtherSchema: (db) =>
+    db.exec('CREATE TABLE sessions (id TEXT, created_at TEXT); CREATE TABLE messages (id INTEGER)'),
+  otherSchemaReason: /sessions table without working_dir/,
   // The read saw the snapshot before the held write.
   readBefore: async (w) => {
     const [log] = [...(await readStore(w.data)).values()];

@@ -16,13 +16,18 @@ export interface DatabaseBadInputCase {
   readonly sessions: number;
   /** A write the harness holds open (uncommitted) while Strand reads. */
   writeHeld(harness: Database.Database): void;
+  /** Writes, into a database of the harness's file name, tables of another schema (a needed column missing). */
+  writeOtherSchema(db: Database.Database): void;
+  /** The skipped report's reason for that database. */
+  readonly otherSchemaReason: RegExp;
   /** What the import read while the write was held open (the snapshot before it), checked after. */
   readBefore?(w: Workspace): Promise<void>;
 }
 
 /**
- * The bad-input law every single-database harness keeps: a truncated copy fails alone (retried
- * next run) while the database beside it imports; a database locked exclusively fails and imports
+ * The bad-input law every single-database harness keeps: another schema, another SQLite file and
+ * a file that is not SQLite are skipped files; a truncated copy fails alone (retried next run)
+ * while the database beside it imports; a database locked exclusively fails and imports
  * once it is free; a write the harness holds open neither blocks the read nor is blocked by it.
  */
 export function describeDatabaseBadInput(c: DatabaseBadInputCase): void {
@@ -43,6 +48,30 @@ export function describeDatabaseBadInput(c: DatabaseBadInputCase): void {
     importTranscripts({ harness: c.harness, sourceDir: w.source, dataDir: w.data });
 
   describe(`${c.harness}: a database that cannot be read now is a report, never a crash`, () => {
+    it('another schema, another SQLite file and a file that is not SQLite are skipped files', async () => {
+      const { w } = source();
+      const ext = path.extname(c.file);
+      mkdirSync(path.join(w.source, 'x'));
+      const odd = new Database(path.join(w.source, 'x', c.file));
+      c.writeOtherSchema(odd);
+      odd.close();
+      const other = new Database(path.join(w.source, `other${ext}`));
+      other.exec('CREATE TABLE things (id TEXT)');
+      other.close();
+      writeFileSync(path.join(w.source, `notes${ext}`), 'not a database\n');
+      const summary = await importOnce(w);
+      expect(summary).toMatchObject({ imported: c.sessions, failed: 0 });
+      const skipped = summary.reports.filter((r) => r.kind === 'skipped-file');
+      expect(skipped.map((r) => path.relative(w.source, r.file)).sort()).toEqual([
+        `notes${ext}`,
+        `other${ext}`,
+        path.join('x', c.file),
+      ]);
+      expect(skipped.find((r) => r.file.endsWith(path.join('x', c.file)))!.reason).toMatch(
+        c.otherSchemaReason,
+      );
+    });
+
     it('a truncated database fails with a reason; the database beside it imports', async () => {
       const { w, db } = source();
       const conn = new Database(db);
