@@ -1,31 +1,22 @@
-import { readdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { importTranscripts } from '../run/import-transcripts.js';
-import { PACKAGE_SRC, readStore, workspace, type Workspace } from '../testing/fixture-dirs.js';
+import { dbDumps, workspacesPerTest } from '../testing/dump-fixtures.js';
+import { readStore, type Workspace } from '../testing/fixture-dirs.js';
 import { readCursorDump, restoreCursorDb, type CursorDump } from '../testing/cursor-db.js';
 import { describeDatabaseBadInput } from '../testing/database-bad-input.js';
 import { cursorGlobalStorageDir } from './cursor-importer.js';
 import { mapCursor } from './map-cursor.js';
 
-const FIXTURES = path.join(PACKAGE_SRC, 'cursor', 'fixtures');
-const DUMPS = readdirSync(path.join(FIXTURES, 'db'))
-  .filter((name) => name.endsWith('.json'))
-  .map((name) => name.replace(/\.json$/, ''))
-  .sort();
-const dump = (name: string): CursorDump => readCursorDump(path.join(FIXTURES, 'db', `${name}.json`));
-
-let open: Workspace[] = [];
-afterEach(() => {
-  for (const w of open) w.dispose();
-  open = [];
-});
+const { names: DUMPS, file: dumpFile } = dbDumps('cursor');
+const dump = (name: string): CursorDump => readCursorDump(dumpFile(name));
+const freshWorkspace = workspacesPerTest('strand-cursor-');
 
 /** A fixture's database written into a fresh source folder as `state.vscdb`. */
 function sourceWith(name: string | CursorDump, limit?: { bubbles: number }): Workspace {
-  const w = workspace('strand-cursor-');
-  open.push(w);
+  const w = freshWorkspace();
   restoreCursorDb(typeof name === 'string' ? dump(name) : name, dbOf(w), limit).close();
   return w;
 }

@@ -1,9 +1,10 @@
-import { cpSync, readdirSync } from 'node:fs';
+import { cpSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { importTranscripts } from '../run/import-transcripts.js';
-import { PACKAGE_SRC, readStore, workspace, type Workspace } from '../testing/fixture-dirs.js';
+import { dbDumps, workspacesPerTest } from '../testing/dump-fixtures.js';
+import { PACKAGE_SRC, readStore, type Workspace } from '../testing/fixture-dirs.js';
 import { describeDatabaseBadInput } from '../testing/database-bad-input.js';
 import { readGooseDump, restoreGooseDb, type GooseDump } from '../testing/goose-db.js';
 import { gooseSessionsDir } from './goose-importer.js';
@@ -11,22 +12,13 @@ import { expectEveryCutAPrefix, mapDatabase } from '../testing/database-prefix.j
 import { gooseImporter } from './goose-importer.js';
 
 const FIXTURES = path.join(PACKAGE_SRC, 'goose', 'fixtures');
-const DUMPS = readdirSync(path.join(FIXTURES, 'db'))
-  .filter((name) => name.endsWith('.json'))
-  .map((name) => name.replace(/\.json$/, ''))
-  .sort();
-const dump = (name: string): GooseDump => readGooseDump(path.join(FIXTURES, 'db', `${name}.json`));
-
-let open: Workspace[] = [];
-afterEach(() => {
-  for (const w of open) w.dispose();
-  open = [];
-});
+const { names: DUMPS, file: dumpFile } = dbDumps('goose');
+const dump = (name: string): GooseDump => readGooseDump(dumpFile(name));
+const freshWorkspace = workspacesPerTest('strand-goose-');
 
 /** A fixture's database written into a fresh source folder as `sessions.db`. */
 function sourceWith(name: string, limit?: { messages: number }): Workspace {
-  const w = workspace('strand-goose-');
-  open.push(w);
+  const w = freshWorkspace();
   restoreGooseDb(dump(name), path.join(w.source, 'sessions.db'), limit).close();
   return w;
 }
@@ -162,8 +154,7 @@ describe('goose sessions.db (fixtures built from goose source, see fixtures/SOUR
     const name = 'compaction';
     const d = dump(name);
     // Before the compaction: the first two messages, visible to both.
-    const w = workspace('strand-goose-');
-    open.push(w);
+    const w = freshWorkspace();
     const file = path.join(w.source, 'sessions.db');
     const db = restoreGooseDb(
       {
@@ -227,8 +218,7 @@ describe('goose: the mapping extends, never rewrites', () => {
 
 describe('goose legacy JSONL sessions', () => {
   function legacySource(folder: string): Workspace {
-    const w = workspace('strand-goose-');
-    open.push(w);
+    const w = freshWorkspace();
     cpSync(path.join(FIXTURES, folder), w.source, { recursive: true });
     return w;
   }

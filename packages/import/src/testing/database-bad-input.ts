@@ -1,10 +1,11 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { importTranscripts } from '../run/import-transcripts.js';
 import type { Harness } from '../types.js';
-import { workspace, type Workspace } from './fixture-dirs.js';
+import { workspacesPerTest } from './dump-fixtures.js';
+import type { Workspace } from './fixture-dirs.js';
 
 /** One harness that keeps its sessions in one SQLite database, for `describeDatabaseBadInput`. */
 export interface DatabaseBadInputCase {
@@ -31,14 +32,9 @@ export interface DatabaseBadInputCase {
  * once it is free; a write the harness holds open neither blocks the read nor is blocked by it.
  */
 export function describeDatabaseBadInput(c: DatabaseBadInputCase): void {
-  let open: Workspace[] = [];
-  afterEach(() => {
-    for (const w of open) w.dispose();
-    open = [];
-  });
+  const freshWorkspace = workspacesPerTest(`strand-${c.harness}-`);
   const source = (): { w: Workspace; db: string } => {
-    const w = workspace(`strand-${c.harness}-`);
-    open.push(w);
+    const w = freshWorkspace();
     const db = path.join(w.source, c.file);
     mkdirSync(w.source, { recursive: true });
     c.restore(db);
