@@ -1,6 +1,5 @@
-import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { createCorpusDb, dbBytesOnDisk } from './sqlite-corpus.js';
 import type { Rng } from '@strand/workload';
 
 /**
@@ -15,10 +14,8 @@ export function generateCursorCorpus(
   rng: Rng,
   words: (rng: Rng, n: number) => string,
 ): { bytes: number; files: number; sessions: number } {
-  mkdirSync(root, { recursive: true });
   const file = path.join(root, 'state.vscdb');
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
+  const db = createCorpusDb(file);
   db.exec(`
     CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);
     CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);
@@ -86,11 +83,5 @@ export function generateCursorCorpus(
     }
   })();
   db.close();
-  let onDisk = statSync(file).size;
-  try {
-    onDisk += statSync(`${file}-wal`).size;
-  } catch {
-    // Closing the last connection checkpointed the WAL away.
-  }
-  return { bytes: onDisk, files: 1, sessions };
+  return { bytes: dbBytesOnDisk(file), files: 1, sessions };
 }
