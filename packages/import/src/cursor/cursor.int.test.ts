@@ -7,8 +7,8 @@ import { dbDumps, workspacesPerTest } from '../testing/dump-fixtures.js';
 import { readStore, type Workspace } from '../testing/fixture-dirs.js';
 import { readCursorDump, restoreCursorDb, type CursorDump } from '../testing/cursor-db.js';
 import { describeDatabaseBadInput } from '../testing/database-bad-input.js';
-import { cursorGlobalStorageDir } from './cursor-importer.js';
-import { mapCursor } from './map-cursor.js';
+import { expectEveryCutAPrefix, mapDatabase } from '../testing/database-prefix.js';
+import { cursorGlobalStorageDir, cursorImporter } from './cursor-importer.js';
 
 const { names: DUMPS, file: dumpFile } = dbDumps('cursor');
 const dump = (name: string): CursorDump => readCursorDump(dumpFile(name));
@@ -137,16 +137,9 @@ describe('cursor state.vscdb (synthetic fixtures, see fixtures/SOURCES.md)', () 
 
 describe('cursor: the mapping extends, never rewrites', () => {
   it.each(DUMPS)('%s: the database cut after any bubble maps to a prefix of every chat', async (name) => {
-    const whole = await mapped(sourceWith(name));
-    for (let k = 0; k < dump(name).bubbles.length; k++) {
-      const cut = await mapped(sourceWith(name, { bubbles: k }));
-      for (const [id, plan] of cut) {
-        const full = whole.get(id);
-        expect(full, `${name} cut at ${k}: chat ${id}`).toBeDefined();
-        expect(plan.header).toEqual(full!.header);
-        expect(plan.events, `${name} cut at ${k}: ${id}`).toEqual(full!.events.slice(0, plan.events.length));
-      }
-    }
+    await expectEveryCutAPrefix(name, dump(name).bubbles.length, (bubbles) =>
+      mapDatabase(cursorImporter, dbOf(sourceWith(name, bubbles === undefined ? undefined : { bubbles }))),
+    );
   });
 
   it('a bubble Cursor is still writing is read once it is done: the chat is extended, not replaced', async () => {
@@ -179,13 +172,6 @@ describe('cursor: the mapping extends, never rewrites', () => {
     expect(dataOf(after.events, 'assistant/message').map((m) => m.content)).toEqual(['Hello!', '4.']);
   });
 });
-
-async function mapped(w: Workspace): Promise<Map<string, { header: unknown; events: readonly unknown[] }>> {
-  const result = await mapCursor({ file: dbOf(w), companions: [] });
-  const out = new Map<string, { header: unknown; events: readonly unknown[] }>();
-  if (result.kind === 'sessions') for (const plan of result.plans) out.set(plan.header.id, plan);
-  return out;
-}
 
 describe('cursor: bad input is a report, never a crash', () => {
   it('the backup Cursor keeps beside its database is not read', async () => {
@@ -238,7 +224,7 @@ describeDatabaseBadInput({
   writeHeld: (harness) =>
     harness.prepare("INSERT INTO cursorDiskKV (key, value) VALUES ('bubbleId:c-multi:b9', '{}')").run(),
   writeOtherSchema: (db) => db.exec('CREATE TABLE cursorDiskKV (k TEXT, v BLOB)'),
-  otherSchemaReason: /cursorDiskKV without key and value columns \(an unknown schema\)/,
+  otherSchemaReason: /cursorDiskKV table without key, value \(an unknown schema version\)/,
 });
 
 describe('cursor default folder', () => {
