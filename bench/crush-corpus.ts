@@ -1,6 +1,5 @@
-import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { createCorpusDb, dbBytesOnDisk } from './sqlite-corpus.js';
 import type { Rng } from '@strand/workload';
 
 const PROJECTS = 8;
@@ -27,9 +26,7 @@ export function generateCrushCorpus(
   const part = (type: string, data: Record<string, unknown>) => ({ type, data });
   for (let p = 0; p < PROJECTS; p++) {
     const file = path.join(root, `project-${p}`, '.crush', 'crush.db');
-    mkdirSync(path.dirname(file), { recursive: true });
-    const db = new Database(file);
-    db.pragma('journal_mode = WAL');
+    const db = createCorpusDb(file);
     db.exec(`
       CREATE TABLE sessions (id TEXT PRIMARY KEY, parent_session_id TEXT, title TEXT NOT NULL,
         message_count INTEGER NOT NULL DEFAULT 0, prompt_tokens INTEGER NOT NULL DEFAULT 0,
@@ -124,12 +121,7 @@ export function generateCrushCorpus(
       }
     })();
     db.close();
-    onDisk += statSync(file).size;
-    try {
-      onDisk += statSync(`${file}-wal`).size;
-    } catch {
-      // Closing the last connection checkpointed the WAL away.
-    }
+    onDisk += dbBytesOnDisk(file);
   }
   return { bytes: onDisk, files: PROJECTS, sessions };
 }

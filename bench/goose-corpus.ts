@@ -1,6 +1,5 @@
-import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { createCorpusDb, dbBytesOnDisk } from './sqlite-corpus.js';
 import type { Rng } from '@strand/workload';
 
 /**
@@ -15,10 +14,8 @@ export function generateGooseCorpus(
   rng: Rng,
   words: (rng: Rng, n: number) => string,
 ): { bytes: number; files: number; sessions: number } {
-  mkdirSync(root, { recursive: true });
   const file = path.join(root, 'sessions.db');
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
+  const db = createCorpusDb(file);
   db.exec(`
     CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP);
     INSERT INTO schema_version (version) VALUES (13);
@@ -102,11 +99,5 @@ export function generateGooseCorpus(
     }
   })();
   db.close();
-  let onDisk = statSync(file).size;
-  try {
-    onDisk += statSync(`${file}-wal`).size;
-  } catch {
-    // Closing the last connection checkpointed the WAL away.
-  }
-  return { bytes: onDisk, files: 1, sessions };
+  return { bytes: dbBytesOnDisk(file), files: 1, sessions };
 }

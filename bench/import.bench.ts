@@ -11,9 +11,10 @@
  * aider (a tree of projects, each with its `.aider.chat.history.md`: `aider-corpus.ts`), opencode
  * (one SQLite database: `opencode-corpus.ts`), qwen (`qwen-corpus.ts`), crush (a tree of projects,
  * each with its `.crush/crush.db`: `crush-corpus.ts`), copilot (`copilot-corpus.ts`), goose (one SQLite
- * `sessions.db`: `goose-corpus.ts`), openhands (a folder per conversation, a file per event:
- * `openhands-corpus.ts`), kilo (opencode's store as `kilo.db`, the same generator), cline
- * (`cline-corpus.ts`; roo: the same folders with Roo's `history_item.json`), gemini (JSONL chats: `gemini-corpus.ts`).
+ * `sessions.db`: `goose-corpus.ts`), cursor (one `state.vscdb`: `cursor-corpus.ts`), openhands (a
+ * folder per conversation, a file per event: `openhands-corpus.ts`), kilo (opencode's store as
+ * `kilo.db`, the same generator), cline (`cline-corpus.ts`; roo: the same folders with Roo's
+ * `history_item.json`), gemini (JSONL chats: `gemini-corpus.ts`).
  * `--harness=pi` (a comma list) measures only those; `claude-code` is the headline figure.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -30,6 +31,7 @@ import { generatePiCorpus } from './pi-corpus.js';
 import { generateQwenCorpus } from './qwen-corpus.js';
 import { generateCopilotCorpus } from './copilot-corpus.js';
 import { generateGooseCorpus } from './goose-corpus.js';
+import { generateCursorCorpus } from './cursor-corpus.js';
 import { generateOpenhandsCorpus } from './openhands-corpus.js';
 import { generateClineCorpus } from './cline-corpus.js';
 import { hex, uuid, words } from './corpus-text.js';
@@ -86,6 +88,12 @@ const OTHER_HARNESSES = [
   { harness: 'cline', generate: (root: string, bytes: number) => generateClineCorpus(root, bytes) },
   // Roo Code keeps Cline's task folders, with its own history item beside them.
   { harness: 'roo', generate: (root: string, bytes: number) => generateClineCorpus(root, bytes, 'roo') },
+  // One key-value database (the editor's `state.vscdb`): the rate is of the database's bytes.
+  {
+    harness: 'cursor',
+    generate: (root: string, bytes: number) =>
+      generateCursorCorpus(root, bytes, mulberry32(20_261_207), words),
+  },
 ] as const;
 
 /** A source file: code-ish lines, so JSON escaping costs what it costs in real logs. */

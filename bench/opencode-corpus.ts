@@ -1,6 +1,5 @@
-import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { createCorpusDb, dbBytesOnDisk } from './sqlite-corpus.js';
 import type { Rng } from '@strand/workload';
 
 /**
@@ -17,10 +16,8 @@ export function generateOpencodeCorpus(
   words: (rng: Rng, n: number) => string,
   store: { readonly file: string; readonly version: string } = { file: 'opencode.db', version: '1.18.33' },
 ): { bytes: number; files: number; sessions: number } {
-  mkdirSync(root, { recursive: true });
   const file = path.join(root, store.file);
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
+  const db = createCorpusDb(file);
   db.exec(`
     CREATE TABLE session (id text PRIMARY KEY, project_id text NOT NULL, workspace_id text, parent_id text,
       slug text NOT NULL, directory text NOT NULL, path text, title text NOT NULL, version text NOT NULL,
@@ -118,11 +115,5 @@ export function generateOpencodeCorpus(
     }
   })();
   db.close();
-  let onDisk = statSync(file).size;
-  try {
-    onDisk += statSync(`${file}-wal`).size;
-  } catch {
-    // Closing the last connection checkpointed the WAL away.
-  }
-  return { bytes: onDisk, files: 1, sessions };
+  return { bytes: dbBytesOnDisk(file), files: 1, sessions };
 }

@@ -73,7 +73,7 @@ describe('strand import', () => {
   });
 
   it('exits 2 on usage errors: an unknown harness, a missing folder', () => {
-    expect(strand('import', 'cursor', ws.source, '--data', ws.data).status).toBe(2);
+    expect(strand('import', 'windsurf', ws.source, '--data', ws.data).status).toBe(2);
     const missing = strand('import', 'codex', path.join(ws.root, 'nope'), '--data', ws.data);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain('no such folder');

@@ -13,6 +13,7 @@ import { openhandsImporter } from './openhands/openhands-importer.js';
 import { kiloImporter } from './kilo/kilo-importer.js';
 import { clineImporter } from './cline/cline-importer.js';
 import { rooImporter } from './roo/roo-importer.js';
+import { cursorImporter } from './cursor/cursor-importer.js';
 import type { HarnessImporter } from './run/harness-importer.js';
 import { IMPORT_HARNESSES, isHarness, type Harness } from './types.js';
 
@@ -31,6 +32,7 @@ const IMPORTERS: Readonly<Record<Harness, HarnessImporter>> = {
   kilo: kiloImporter,
   cline: clineImporter,
   roo: rooImporter,
+  cursor: cursorImporter,
 };
 
 export function importerFor(harness: string): HarnessImporter {

@@ -18,6 +18,7 @@ export const IMPORT_HARNESSES = [
   'kilo',
   'cline',
   'roo',
+  'cursor',
 ] as const;
 export type Harness = (typeof IMPORT_HARNESSES)[number];
 

@@ -53,6 +53,7 @@ export const HARNESS_LABELS: Readonly<Record<string, string>> = Object.freeze({
   kilo: 'Kilo Code',
   cline: 'Cline',
   roo: 'Roo Code',
+  cursor: 'Cursor',
 });
 
 /** The harnesses filter menus and CLI choices offer, Strand first. */

@@ -1,31 +1,24 @@
-import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { importTranscripts } from '../run/import-transcripts.js';
-import { PACKAGE_SRC, readStore, workspace, type Workspace } from '../testing/fixture-dirs.js';
+import { dbDumps, workspacesPerTest } from '../testing/dump-fixtures.js';
+import { PACKAGE_SRC, readStore, type Workspace } from '../testing/fixture-dirs.js';
+import { describeDatabaseBadInput } from '../testing/database-bad-input.js';
 import { readGooseDump, restoreGooseDb, type GooseDump } from '../testing/goose-db.js';
 import { gooseSessionsDir } from './goose-importer.js';
 import { expectEveryCutAPrefix, mapDatabase } from '../testing/database-prefix.js';
 import { gooseImporter } from './goose-importer.js';
 
 const FIXTURES = path.join(PACKAGE_SRC, 'goose', 'fixtures');
-const DUMPS = readdirSync(path.join(FIXTURES, 'db'))
-  .filter((name) => name.endsWith('.json'))
-  .map((name) => name.replace(/\.json$/, ''))
-  .sort();
-const dump = (name: string): GooseDump => readGooseDump(path.join(FIXTURES, 'db', `${name}.json`));
-
-let open: Workspace[] = [];
-afterEach(() => {
-  for (const w of open) w.dispose();
-  open = [];
-});
+const { names: DUMPS, file: dumpFile } = dbDumps('goose');
+const dump = (name: string): GooseDump => readGooseDump(dumpFile(name));
+const freshWorkspace = workspacesPerTest('strand-goose-');
 
 /** A fixture's database written into a fresh source folder as `sessions.db`. */
 function sourceWith(name: string, limit?: { messages: number }): Workspace {
-  const w = workspace('strand-goose-');
-  open.push(w);
+  const w = freshWorkspace();
   restoreGooseDb(dump(name), path.join(w.source, 'sessions.db'), limit).close();
   return w;
 }
@@ -161,8 +154,7 @@ describe('goose sessions.db (fixtures built from goose source, see fixtures/SOUR
     const name = 'compaction';
     const d = dump(name);
     // Before the compaction: the first two messages, visible to both.
-    const w = workspace('strand-goose-');
-    open.push(w);
+    const w = freshWorkspace();
     const file = path.join(w.source, 'sessions.db');
     const db = restoreGooseDb(
       {
@@ -226,8 +218,7 @@ describe('goose: the mapping extends, never rewrites', () => {
 
 describe('goose legacy JSONL sessions', () => {
   function legacySource(folder: string): Workspace {
-    const w = workspace('strand-goose-');
-    open.push(w);
+    const w = freshWorkspace();
     cpSync(path.join(FIXTURES, folder), w.source, { recursive: true });
     return w;
   }
@@ -288,48 +279,6 @@ describe('goose legacy JSONL sessions', () => {
 });
 
 describe('goose: bad input is a report, never a crash', () => {
-  it('a truncated database fails with a reason; the store beside it imports', async () => {
-    const w = sourceWith('multi-turn');
-    const db = path.join(w.source, 'sessions.db');
-    const conn = new Database(db);
-    conn.pragma('wal_checkpoint(TRUNCATE)');
-    conn.close();
-    const bytes = readFileSync(db);
-    mkdirSync(path.join(w.source, 'copy'));
-    writeFileSync(
-      path.join(w.source, 'copy', 'sessions.db'),
-      bytes.subarray(0, Math.floor(bytes.length / 2)),
-    );
-    const summary = await importOnce(w);
-    expect(summary).toMatchObject({ imported: 1, failed: 1 });
-    expect(summary.reports).toContainEqual(
-      expect.objectContaining({ file: path.join(w.source, 'copy', 'sessions.db'), kind: 'failed' }),
-    );
-  });
-
-  it('another schema (no working_dir), another SQLite file and a non-SQLite .db are skipped files', async () => {
-    const w = sourceWith('multi-turn');
-    mkdirSync(path.join(w.source, 'x'));
-    const odd = new Database(path.join(w.source, 'x', 'sessions.db'));
-    odd.exec('CREATE TABLE sessions (id TEXT, created_at TEXT); CREATE TABLE messages (id INTEGER)');
-    odd.close();
-    const other = new Database(path.join(w.source, 'other.db'));
-    other.exec('CREATE TABLE things (id TEXT)');
-    other.close();
-    writeFileSync(path.join(w.source, 'notes.db'), 'not a database\n');
-    const summary = await importOnce(w);
-    expect(summary).toMatchObject({ imported: 1, failed: 0 });
-    const skipped = summary.reports.filter((r) => r.kind === 'skipped-file');
-    expect(skipped.map((r) => path.relative(w.source, r.file)).sort()).toEqual([
-      'notes.db',
-      'other.db',
-      'x/sessions.db',
-    ]);
-    expect(skipped.find((r) => r.file.endsWith('x/sessions.db'))!.reason).toMatch(
-      /sessions table without working_dir/,
-    );
-  });
-
   it('a newer schema version is read by its columns, with a note; a malformed row is a skipped record', async () => {
     const w = sourceWith('multi-turn');
     const db = new Database(path.join(w.source, 'sessions.db'));
@@ -343,41 +292,24 @@ describe('goose: bad input is a report, never a crash', () => {
       ['skipped-record', 'session 20261204_1 message 3: malformed content_json'],
     ]);
   });
+});
 
-  it('a database locked exclusively fails (retried next run) and imports once it is free', async () => {
-    const w = sourceWith('multi-turn');
-    const holder = new Database(path.join(w.source, 'sessions.db'));
-    // A process holding the file in exclusive locking mode: no other connection can read it.
-    holder.pragma('locking_mode = EXCLUSIVE');
-    holder.exec('BEGIN EXCLUSIVE');
-    const locked = await importOnce(w);
-    expect(locked).toMatchObject({ imported: 0, failed: 1 });
-    expect(locked.reports).toEqual([
-      expect.objectContaining({
-        kind: 'failed',
-        reason: expect.stringMatching(/^cannot read the database: /),
-      }),
-    ]);
-    holder.exec('COMMIT');
-    holder.close();
-    expect(await importOnce(w)).toMatchObject({ imported: 1, failed: 0 });
-  });
-
-  it('reads while goose holds a write open, and never keeps goose from committing', async () => {
-    const w = sourceWith('multi-turn');
-    const harness = new Database(path.join(w.source, 'sessions.db'));
-    harness.pragma('busy_timeout = 0');
-    harness.exec('BEGIN IMMEDIATE');
-    harness.prepare("UPDATE sessions SET name = 'Renamed while read'").run();
-    const summary = await importOnce(w);
-    expect(summary).toMatchObject({ imported: 1, failed: 0 });
-    expect(() => harness.exec('COMMIT')).not.toThrow();
-    harness.close();
+describeDatabaseBadInput({
+  harness: 'goose',
+  file: 'sessions.db',
+  restore: (file) => restoreGooseDb(dump('multi-turn'), file).close(),
+  sessions: 1,
+  writeHeld: (harness) => harness.prepare("UPDATE sessions SET name = 'Renamed while read'").run(),
+  writeOtherSchema: (db) =>
+    db.exec('CREATE TABLE sessions (id TEXT, created_at TEXT); CREATE TABLE messages (id INTEGER)'),
+  otherSchemaReason: /sessions table without working_dir/,
+  // The read saw the snapshot before the held write.
+  readBefore: async (w) => {
     const [log] = [...(await readStore(w.data)).values()];
     expect(log!.events.some((e) => (e.data as { title?: string }).title === 'Greeting and arithmetic')).toBe(
       true,
     );
-  });
+  },
 });
 
 describe('goose default folder', () => {
