@@ -37,18 +37,26 @@ describe('strand CLI (--json and exit codes)', () => {
     expect(again.json()).toMatchObject({ sessions: 0, events: 0 });
   });
 
-  it('list prints every session with its hints, newest first', () => {
+  it('list prints every session with its hints, most recently active first', () => {
     const run = strand('list', '--data', data, '--json');
     expect(run.code).toBe(0);
     const { sessions } = run.json() as {
-      sessions: { id: string; header: { createdAt: number }; hints?: { values: { title?: unknown } } }[];
+      sessions: {
+        id: string;
+        header: { createdAt: number };
+        hints?: { values: { title?: unknown; listMetadata?: { lastPromptAt: number | null } } };
+      }[];
     };
     expect(sessions).toHaveLength(12);
     expect(sessions.find((s) => s.id === 'demo-1')?.hints?.values.title).toBe(
       'Refactor the persistence layer',
     );
-    const created = sessions.map((s) => s.header.createdAt);
-    expect(created).toEqual([...created].sort((a, b) => b - a));
+    // Last activity (the last prompt, else creation) newest first, then id.
+    const key = (s: (typeof sessions)[number]) =>
+      s.hints?.values.listMetadata?.lastPromptAt ?? s.header.createdAt;
+    expect(sessions.map((s) => s.id)).toEqual(
+      [...sessions].sort((a, b) => key(b) - key(a) || (a.id < b.id ? -1 : 1)).map((s) => s.id),
+    );
   });
 
   it('show prints the header, every projection and the last events', () => {

@@ -22,7 +22,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'list',
-    description: 'list sessions, newest first, with their title hints',
+    description: 'list sessions, most recently active first, with their title hints',
     load: async () => (await import('./commands/read-commands.js')).listCommand(),
   },
   {

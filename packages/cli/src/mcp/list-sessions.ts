@@ -25,7 +25,7 @@ export function registerListSessions(server: McpServer, read: StrandReader): voi
     {
       title: 'List Strand sessions',
       description:
-        'Sessions Strand holds, newest first: id, creation time, title, project (working folder) and where it came from (strand or the harness that wrote it; subagent or fork).',
+        'Sessions Strand holds, most recently active first (last prompt, else creation): id, creation time, title, project (working folder) and where it came from (strand or the harness that wrote it; subagent or fork).',
       inputSchema: {
         ...filterShape,
         limit: z.number().int().min(1).max(500).optional().describe('at most this many rows (default 50)'),
@@ -43,7 +43,7 @@ export function registerListSessions(server: McpServer, read: StrandReader): voi
         const more =
           rows.length > shown.length ? `\n(${rows.length - shown.length} more: raise limit to see them)` : '';
         return textResult(
-          `${rows.length} session${rows.length === 1 ? '' : 's'}, newest first:\n${shown.map(describeRow).join('\n')}${more}`,
+          `${rows.length} session${rows.length === 1 ? '' : 's'}, most recently active first:\n${shown.map(describeRow).join('\n')}${more}`,
         );
       }),
   );
