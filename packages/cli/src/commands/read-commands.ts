@@ -7,7 +7,9 @@ import { withConnection } from '../remote.js';
 import { common, harnessOption, type Common } from './common-options.js';
 
 export function listCommand(): Command {
-  return common(new Command('list').description('list sessions, most recently active first, with their title hints'))
+  return common(
+    new Command('list').description('list sessions, most recently active first, with their title hints'),
+  )
     .addOption(integerOption('--limit <n>', 'at most this many sessions', { min: 1, max: 100_000 }))
     .action(async (options: Common & { limit?: number }) => {
       const { sessions } = await withConnection(options, (c) =>
