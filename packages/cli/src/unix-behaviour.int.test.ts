@@ -29,12 +29,15 @@ beforeAll(async () => {
     const header = newSessionHeader({ id: SessionId(id), createdAt, agentPreset: 'general' });
     const { incarnation } = await persistence.create({ header });
     const session = new Session({ header, incarnation, writer: persistenceWriter(persistence, header.id) });
+    // Timed at creation, not by the wall clock: the list orders by the last prompt's time, and
+    // the rows must come in one known order (newest created first here).
+    const time = createdAt;
     await session.append([
-      { type: 'turn/start', data: {} },
-      { type: 'user/message', data: { content: `hello from ${id}`, author: 'human' } },
-      { type: 'session/title', data: { title } },
-      { type: 'assistant/message', data: { content: 'hi', usage: { input: 1234, output: 56 } } },
-      { type: 'turn/end', data: { reason: 'completed' } },
+      { type: 'turn/start', time, data: {} },
+      { type: 'user/message', time, data: { content: `hello from ${id}`, author: 'human' } },
+      { type: 'session/title', time, data: { title } },
+      { type: 'assistant/message', time, data: { content: 'hi', usage: { input: 1234, output: 56 } } },
+      { type: 'turn/end', time, data: { reason: 'completed' } },
     ]);
   }
   await persistence.close();
