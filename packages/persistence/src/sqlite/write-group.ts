@@ -33,6 +33,8 @@ export interface GroupWriter {
  * or the COMMIT fails) fails every append not already failed on its own: none of them is durable.
  */
 export function writeGroup(w: GroupWriter, group: readonly QueuedAppend[]): AppendOutcome[] {
+  const [only] = group;
+  if (group.length === 1 && only !== undefined) return [writeAlone(w, only)];
   const outcomes: (AppendOutcome | undefined)[] = new Array<AppendOutcome | undefined>(group.length);
   const created = new Set<SessionId>();
   try {
@@ -59,4 +61,21 @@ export function writeGroup(w: GroupWriter, group: readonly QueuedAppend[]): Appe
   for (const id of created) w.pending.delete(id);
   w.onCommitted?.({ appends: group.length, sessions: new Set(group.map(({ id }) => id)).size });
   return outcomes.map((outcome) => outcome ?? { kind: 'failed', error: new Error('append left unwritten') });
+}
+
+/**
+ * A group of one is that append's own transaction: the same outcome as the general path without
+ * its SAVEPOINT, which a lone writer (the common case) would pay on every append for nothing.
+ */
+function writeAlone(w: GroupWriter, { id, events }: QueuedAppend): AppendOutcome {
+  const pending = w.pending.get(id);
+  let revision: string;
+  try {
+    revision = w.writeTx.immediate(id, events, pending).revision;
+  } catch (error) {
+    return { kind: 'failed', error: w.toError(error, id) };
+  }
+  if (pending !== undefined) w.pending.delete(id);
+  w.onCommitted?.({ appends: 1, sessions: 1 });
+  return { kind: 'written', revision };
 }
