@@ -59,6 +59,67 @@ describe('strand CLI (--json and exit codes)', () => {
     );
   });
 
+  it("list pages with --limit and --cursor: every session once, in the whole list's order", () => {
+    type Page = { sessions: { id: string; header: { origin?: string } }[]; nextCursor?: string };
+    const whole = (strand('list', '--data', data, '--json').json() as Page).sessions.map((s) => s.id);
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const run = strand(
+        'list',
+        '--data',
+        data,
+        '--json',
+        '--limit',
+        '5',
+        ...(cursor ? ['--cursor', cursor] : []),
+      );
+      expect(run.code).toBe(0);
+      const page = run.json() as Page;
+      expect(page.sessions.length).toBeLessThanOrEqual(5);
+      seen.push(...page.sessions.map((s) => s.id));
+      cursor = page.nextCursor;
+      pages++;
+    } while (cursor !== undefined && pages < 10);
+    expect(pages).toBe(Math.ceil(whole.length / 5));
+    expect(seen).toEqual(whole);
+
+    // In table mode the rows go to stdout and the next page's command to stderr.
+    const table = strand('list', '--data', data, '--limit', '3', '--top-level');
+    expect(table.code).toBe(0);
+    expect(table.stdout.trim().split('\n').length).toBeGreaterThanOrEqual(3);
+    const next = /^strand: more sessions: strand list --cursor (\S+) --limit 3 --top-level$/m.exec(
+      table.stderr,
+    );
+    expect(next).not.toBeNull();
+    const rest = strand(
+      'list',
+      '--data',
+      data,
+      '--json',
+      '--top-level',
+      '--limit',
+      '100',
+      '--cursor',
+      next![1]!,
+    );
+    expect(rest.code).toBe(0);
+    const topLevel = (rest.json() as Page).sessions;
+    expect(topLevel.length).toBeGreaterThan(0);
+    expect(topLevel.every((s) => s.header.origin !== 'subagent')).toBe(true);
+  });
+
+  it('list refuses a cursor it did not issue (exit 1) and a page over 1000 rows (exit 2)', () => {
+    const tampered = strand('list', '--data', data, '--cursor', 'not-a-cursor');
+    expect(tampered.code).toBe(1);
+    expect(tampered.stderr.trim().split('\n')).toHaveLength(1);
+    expect(tampered.stderr).toMatch(/cursor/);
+    const big = strand('list', '--data', data, '--top-level', '--limit', '5000');
+    expect(big.code).toBe(2);
+    expect(big.stderr).toMatch(/--limit is at most 1000/);
+  });
+
   it('show prints the header, every projection and the last events', () => {
     const run = strand('show', 'demo-2', '--events', '5', '--data', data, '--json');
     expect(run.code).toBe(0);

@@ -1,24 +1,90 @@
 import { Command } from 'commander';
+import {
+  DEFAULT_LIST_PAGE_LIMIT,
+  isPagedListCall,
+  MAX_LIST_PAGE_LIMIT,
+  MAX_WHOLE_LIST_LIMIT,
+  type ParamsOf,
+} from '@strand/protocol';
 import { integerOption } from '../integer-option.js';
 import { highlight } from '../output.js';
 import { agentTable, sessionTable, snapshotLines, type SnapshotText } from '../output/session-text.js';
 import { styleFor } from '../output/style.js';
 import { withConnection } from '../remote.js';
+import { failUsage } from '../usage-error.js';
 import { common, harnessOption, type Common } from './common-options.js';
+
+type ListParams = ParamsOf<'session.list'>;
+
+interface ListOptions extends Common {
+  limit?: number;
+  cursor?: string;
+  harness?: string;
+  cwd?: string;
+  topLevel?: boolean;
+}
 
 export function listCommand(): Command {
   return common(
     new Command('list').description('list sessions, most recently active first, with their title hints'),
   )
-    .addOption(integerOption('--limit <n>', 'at most this many sessions', { min: 1, max: 100_000 }))
-    .action(async (options: Common & { limit?: number }) => {
-      const { sessions } = await withConnection(options, (c) =>
-        c.call('session.list', options.limit === undefined ? {} : { limit: options.limit }),
-      );
-      if (options.json === true) return void console.log(JSON.stringify({ sessions }));
-      if (sessions.length === 0) return void console.log('No sessions.');
-      for (const line of sessionTable(sessions, styleFor(process.stdout), terminalWidth())) console.log(line);
+    .addOption(
+      integerOption(
+        '--limit <n>',
+        `at most this many sessions (${MAX_LIST_PAGE_LIMIT} with --cursor or a filter; ${DEFAULT_LIST_PAGE_LIMIT} by default then)`,
+        { min: 1, max: MAX_WHOLE_LIST_LIMIT },
+      ),
+    )
+    .option('--cursor <cursor>', 'the next page: the cursor the previous page printed (same filters)')
+    .addOption(harnessOption())
+    .option('--cwd <folder>', 'only sessions whose working folder is exactly this')
+    .option('--top-level', 'only sessions that are not a subagent of another')
+    .action(async (options: ListOptions) => {
+      const params = listParams(options);
+      if (params.limit !== undefined && params.limit > MAX_LIST_PAGE_LIMIT && isPagedListCall(params))
+        failUsage(
+          `--limit is at most ${MAX_LIST_PAGE_LIMIT} with --cursor or a filter (a page at a time).`,
+          'strand.list.limit',
+        );
+      const { sessions, nextCursor } = await withConnection(options, (c) => c.call('session.list', params));
+      if (options.json === true)
+        return void console.log(
+          JSON.stringify(nextCursor === undefined ? { sessions } : { sessions, nextCursor }),
+        );
+      if (sessions.length === 0) console.log('No sessions.');
+      else
+        for (const line of sessionTable(sessions, styleFor(process.stdout), terminalWidth()))
+          console.log(line);
+      // On stderr, so `strand list | …` pipes the rows alone; the line is the command to run next.
+      if (nextCursor !== undefined)
+        process.stderr.write(`strand: more sessions: ${nextPageCommand(options, nextCursor)}\n`);
     });
+}
+
+/** `session.list`'s params from the options: a filter or cursor makes the call a paged one. */
+function listParams(options: ListOptions): ListParams {
+  return {
+    ...(options.limit === undefined ? {} : { limit: options.limit }),
+    ...(options.cursor === undefined ? {} : { cursor: options.cursor }),
+    ...(options.harness === undefined ? {} : { harness: options.harness }),
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+    ...(options.topLevel === true ? { parent: null } : {}),
+  };
+}
+
+/** The `strand list` that prints the next page: the same filters and limit, the new cursor. */
+export function nextPageCommand(options: ListOptions, cursor: string): string {
+  const words = ['strand', 'list', '--cursor', shellWord(cursor)];
+  if (options.limit !== undefined) words.push('--limit', String(options.limit));
+  if (options.harness !== undefined) words.push('--harness', options.harness);
+  if (options.cwd !== undefined) words.push('--cwd', shellWord(options.cwd));
+  if (options.topLevel === true) words.push('--top-level');
+  return words.join(' ');
+}
+
+/** A word the shell reads back as itself: single-quoted unless it is plainly safe. */
+function shellWord(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
 export function showCommand(): Command {

@@ -1,7 +1,9 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { KNOWN_HARNESSES, harnessNameSchema } from '@strand/session';
-import { describeRow, matches } from './session-facts.js';
+import type { StrandConnection } from '@strand/client';
+import type { SessionListRow } from '@strand/protocol';
+import { describeRow, isFolderPath, matches, trimFolder, type SessionFilter } from './session-facts.js';
 import type { StrandReader } from './reader.js';
 import { textResult, toolCall } from './tool-result.js';
 
@@ -19,32 +21,72 @@ export const filterShape = {
     ),
 };
 
+/** Host pages read to fill one answer whose project is a folder name the host cannot narrow by. */
+const MAX_PAGES = 20;
+
 export function registerListSessions(server: McpServer, read: StrandReader): void {
   server.registerTool(
     'list_sessions',
     {
       title: 'List Strand sessions',
       description:
-        'Sessions Strand holds, most recently active first (last prompt, else creation): id, creation time, title, project (working folder) and where it came from (strand or the harness that wrote it; subagent or fork).',
+        'Sessions Strand holds, most recently active first (last prompt, else creation): id, creation time, title, project (working folder) and where it came from (strand or the harness that wrote it; subagent or fork). A page at a time: when more follow, the answer ends with the cursor for the next page.',
       inputSchema: {
         ...filterShape,
         limit: z.number().int().min(1).max(500).optional().describe('at most this many rows (default 50)'),
+        cursor: z
+          .string()
+          .min(1)
+          .max(2000)
+          .optional()
+          .describe('the next page: the cursor a previous answer ended with (same project and source)'),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
       toolCall(async () => {
-        const limit = args.limit ?? 50;
-        // Filters apply to the whole corpus, so the host is asked for every row (headers and hints only).
-        const { sessions } = await read((c) => c.call('session.list', {}));
-        const rows = sessions.filter((row) => matches(row, args));
-        const shown = rows.slice(0, limit);
-        if (shown.length === 0) return textResult('No sessions.');
+        const { rows, nextCursor } = await read((c) => listPage(c, args, args.limit ?? 50));
         const more =
-          rows.length > shown.length ? `\n(${rows.length - shown.length} more: raise limit to see them)` : '';
+          nextCursor === undefined
+            ? ''
+            : `\n(more follow: call list_sessions with cursor ${JSON.stringify(nextCursor)} and the same project and source)`;
+        if (rows.length === 0) return textResult(`No sessions.${more}`);
         return textResult(
-          `${rows.length} session${rows.length === 1 ? '' : 's'}, most recently active first:\n${shown.map(describeRow).join('\n')}${more}`,
+          `${rows.length} session${rows.length === 1 ? '' : 's'}, most recently active first:\n${rows.map(describeRow).join('\n')}${more}`,
         );
       }),
   );
+}
+
+/**
+ * One page of matching rows from the host's paged `session.list`. The host narrows by harness and
+ * by an exact folder; a project given as a folder name is matched here, page by page, each page
+ * asking only for the rows still missing — so the host's cursor after the last page read is
+ * exactly where this answer stops, and nothing is skipped. A name that matches little stops
+ * after `MAX_PAGES` with the cursor to go on from.
+ */
+async function listPage(
+  c: StrandConnection,
+  filter: SessionFilter & { readonly cursor?: string | undefined },
+  limit: number,
+): Promise<{ rows: SessionListRow[]; nextCursor: string | undefined }> {
+  const narrowed = {
+    ...(filter.source === undefined ? {} : { harness: filter.source }),
+    ...(filter.project !== undefined && isFolderPath(filter.project)
+      ? { cwd: trimFolder(filter.project) }
+      : {}),
+  };
+  const rows: SessionListRow[] = [];
+  let cursor = filter.cursor;
+  for (let page = 0; page < MAX_PAGES && rows.length < limit; page++) {
+    const answer = await c.call('session.list', {
+      ...narrowed,
+      limit: limit - rows.length,
+      ...(cursor === undefined ? {} : { cursor }),
+    });
+    rows.push(...answer.sessions.filter((row) => matches(row, filter)));
+    cursor = answer.nextCursor;
+    if (cursor === undefined) break;
+  }
+  return { rows, nextCursor: cursor };
 }

@@ -127,7 +127,40 @@ describe('strand mcp over stdio (the SDK client, a real folder)', () => {
     expect(listed).toContain(
       `${CODEX_CHILD}  2026-02-01 10:00  "Write tests for the /health endpoint."  project="/home/dev/svc"  from=codex (subagent of ${CODEX_PARENT})`,
     );
-    expect(text(await call('list_sessions', { limit: 2 }))).toContain('(12 more: raise limit to see them)');
+  });
+
+  it('list_sessions pages: each answer ends with the cursor of the next, and the pages make the whole list', async () => {
+    const idsOf = (listed: string) =>
+      listed
+        .split('\n')
+        .slice(1)
+        .filter((l) => !l.startsWith('(more follow'))
+        .map((l) => l.split('  ')[0] ?? '');
+    const whole = idsOf(text(await call('list_sessions', {})));
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const answer = text(
+        await call('list_sessions', { limit: 4, ...(cursor === undefined ? {} : { cursor }) }),
+      );
+      const ids = idsOf(answer);
+      expect(ids.length).toBeLessThanOrEqual(4);
+      seen.push(...ids);
+      cursor = /^\(more follow: call list_sessions with cursor ("[^"]+")/m.exec(answer)?.[1];
+      cursor = cursor === undefined ? undefined : (JSON.parse(cursor) as string);
+      pages++;
+    } while (cursor !== undefined && pages < 10);
+    expect(pages).toBe(Math.ceil(whole.length / 4));
+    expect(seen).toEqual(whole);
+    // A folder name the host cannot narrow by pages too: two codex sessions, one per page.
+    const first = text(await call('list_sessions', { project: 'svc', limit: 1 }));
+    const next = /cursor ("[^"]+")/.exec(first)?.[1];
+    expect(next).toBeDefined();
+    const second = text(
+      await call('list_sessions', { project: 'svc', limit: 1, cursor: JSON.parse(next!) as string }),
+    );
+    expect([...idsOf(first), ...idsOf(second)].sort()).toEqual([CODEX_CHILD, CODEX_PARENT].sort());
   });
 
   it('list_sessions filters by source harness and by project (path or folder name)', async () => {

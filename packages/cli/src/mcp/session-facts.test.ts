@@ -1,6 +1,7 @@
 import type { SessionListRow } from '@strand/protocol';
 import { describe, expect, it } from 'vitest';
-import { describeRow, inProject, matches, sourceOf } from './session-facts.js';
+import fc from 'fast-check';
+import { describeRow, inProject, isFolderPath, matches, sourceOf, trimFolder } from './session-facts.js';
 import { SessionId } from '@strand/session';
 
 const row = (
@@ -31,6 +32,26 @@ describe('session facts', () => {
     expect(inProject('/home/dev/app', 'ap')).toBe(false);
     expect(inProject('/home/dev/app', 'dev')).toBe(false);
     expect(inProject(undefined, 'app')).toBe(false);
+  });
+
+  it('a project given as a path matches exactly the folders equal to it, so the host may narrow by it', () => {
+    const segment = fc.constantFrom('a', 'app', 'svc', 'dev', 'x y');
+    const folder = fc
+      .tuple(
+        fc.constantFrom('/', 'C:\\', ''),
+        fc.array(segment, { maxLength: 4 }),
+        fc.constantFrom('', '/', '//'),
+      )
+      .map(([root, parts, tail]) => root + parts.join(root === 'C:\\' ? '\\' : '/') + tail);
+    fc.assert(
+      fc.property(folder, folder, (cwd, project) => {
+        if (!isFolderPath(project)) return;
+        expect(inProject(cwd, project)).toBe(trimFolder(cwd) === trimFolder(project));
+      }),
+    );
+    expect(isFolderPath('svc')).toBe(false);
+    expect(isFolderPath('svc/')).toBe(false);
+    expect(isFolderPath('/srv/svc/')).toBe(true);
   });
 
   it('combines filters', () => {

@@ -30,10 +30,22 @@ export function titleOf(row: Pick<SessionListRow, 'hints'>): string | null | und
  */
 export function inProject(cwd: string | undefined, project: string): boolean {
   if (cwd === undefined) return false;
-  const trim = (p: string): string => p.replace(/[/\\]+$/, '');
-  const folder = trim(cwd);
-  const wanted = trim(project);
+  const folder = trimFolder(cwd);
+  const wanted = trimFolder(project);
   return folder === wanted || folder.split(/[/\\]/).at(-1) === wanted;
+}
+
+/** A folder path without its trailing separators (`/home/dev/svc/` is `/home/dev/svc`). */
+export function trimFolder(folder: string): string {
+  return folder.replace(/[/\\]+$/, '');
+}
+
+/**
+ * A project given as a path (it has a separator before its end), which only a working folder
+ * equal to it matches — the host can narrow by it; a bare folder name it cannot.
+ */
+export function isFolderPath(project: string): boolean {
+  return /[/\\]/.test(trimFolder(project));
 }
 
 export interface SessionFilter {

@@ -17,7 +17,7 @@ type ListParams = z.output<(typeof METHODS)['session.list']['params']>;
 const NONE_ELSEWHERE: ReadonlyMap<string, unknown> = new Map();
 
 const PROBLEMS = {
-  malformed: 'is not a session.list cursor',
+  malformed: 'is malformed (not one session.list issued)',
   altered: 'was altered',
   'other-filter': 'was issued under another filter',
 } as const;
