@@ -58,8 +58,10 @@ export function combineHashes(main: string, companions: readonly string[]): stri
 }
 
 export async function unitHash(unit: SourceUnit, stamps: UnitStamps): Promise<string> {
-  const main = await hashFile(unit.file);
-  const companions: string[] = [];
-  for (const c of stamps.companions) companions.push(await hashFile(c.path));
+  // Read together, as the stamps are taken: a unit may have thousands of small companions.
+  const [main, ...companions] = await Promise.all([
+    hashFile(unit.file),
+    ...stamps.companions.map((c) => hashFile(c.path)),
+  ]);
   return combineHashes(main, companions);
 }

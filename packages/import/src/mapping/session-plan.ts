@@ -22,6 +22,14 @@ export interface SessionPlan {
   };
 }
 
+/**
+ * The digests (`hashBytes`) of companion files the mapping read whole, by path: the run records
+ * them in the ledger instead of reading each companion again — for a conversation kept as one
+ * file per event, that second read cost as much as the mapping. A companion not in it is hashed
+ * from disk.
+ */
+export type CompanionHashes = ReadonlyMap<string, string>;
+
 /** The mapping of one source file. */
 export type MappedFile =
   | {
@@ -29,8 +37,15 @@ export type MappedFile =
       readonly plans: readonly SessionPlan[];
       readonly reports: FileReports;
       readonly hash: string;
+      readonly companionHashes?: CompanionHashes | undefined;
     }
   /** Readable, but holds no session (no conversation records): a skipped file. */
-  | { readonly kind: 'empty'; readonly reason: string; readonly reports: FileReports; readonly hash: string }
+  | {
+      readonly kind: 'empty';
+      readonly reason: string;
+      readonly reports: FileReports;
+      readonly hash: string;
+      readonly companionHashes?: CompanionHashes | undefined;
+    }
   /** Unreadable as a whole (corrupt zstd, whole-JSON that does not parse): a failed file. */
   | { readonly kind: 'failed'; readonly reason: string; readonly reports: FileReports };

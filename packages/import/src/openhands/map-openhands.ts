@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { AttachmentSink, type ContentBlock, toContent } from '../mapping/attachments.js';
@@ -7,6 +6,7 @@ import type { MappedFile, SessionPlan } from '../mapping/session-plan.js';
 import { TranscriptBuilder, type Route } from '../mapping/transcript-builder.js';
 import { usage, type Usage } from '../mapping/usage.js';
 import type { SessionPeek, SourceUnit } from '../run/harness-importer.js';
+import { hashBytes } from '../source/file-hash.js';
 import { count, isRecord, str, type JsonRecord } from '../source/json-record.js';
 import type { OpenhandsFacts } from './peek.js';
 
@@ -84,14 +84,17 @@ const DEFAULT_TITLE = /^Conversation [0-9a-f]{5}$/;
 export async function mapOpenhands(unit: SourceUnit, peek: SessionPeek): Promise<MappedFile> {
   const facts = peek.facts as OpenhandsFacts;
   const reports = new FileReports(unit.file);
-  const hash = createHash('sha1');
+  // The ledger keeps the first event file's digest and one per companion (`combineHashes`), as
+  // `unitHash` computes them from disk: a touched conversation is then told by its digests alone.
+  let digest = '';
   const metadataFile = unit.companions.find((f) => path.basename(f) === 'metadata.json');
   const files = [unit.file, ...unit.companions.filter((f) => f !== metadataFile)];
+  const companionHashes = new Map<string, string>();
   let metadata: JsonRecord = {};
   if (metadataFile !== undefined) {
     try {
       const bytes = await fsp.readFile(metadataFile);
-      hash.update(bytes);
+      companionHashes.set(metadataFile, hashBytes(bytes));
       const value: unknown = JSON.parse(bytes.toString('utf8'));
       if (isRecord(value)) metadata = value;
     } catch {
@@ -115,7 +118,8 @@ export async function mapOpenhands(unit: SourceUnit, peek: SessionPeek): Promise
         reports,
       };
     }
-    hash.update(bytes);
+    if (file === unit.file) digest = hashBytes(bytes);
+    else companionHashes.set(file, hashBytes(bytes));
     let event: unknown;
     try {
       event = JSON.parse(bytes.toString('utf8'));
@@ -132,9 +136,8 @@ export async function mapOpenhands(unit: SourceUnit, peek: SessionPeek): Promise
     mapper.event(event, time, path.basename(file));
   }
   builder.finish();
-  const digest = hash.digest('hex');
   if (!builder.hasConversation)
-    return { kind: 'empty', reason: 'no conversation events', reports, hash: digest };
+    return { kind: 'empty', reason: 'no conversation events', reports, hash: digest, companionHashes };
   const plan: SessionPlan = {
     header: {
       id: peek.primaryId,
@@ -144,7 +147,7 @@ export async function mapOpenhands(unit: SourceUnit, peek: SessionPeek): Promise
     events: builder.events,
     attachments: sink.items,
   };
-  return { kind: 'sessions', plans: [plan], reports, hash: digest };
+  return { kind: 'sessions', plans: [plan], reports, hash: digest, companionHashes };
 }
 
 class EventMapper {

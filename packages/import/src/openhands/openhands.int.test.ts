@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { importTranscripts } from '../run/import-transcripts.js';
@@ -176,6 +176,26 @@ describe('OpenHands conversation built from its source', () => {
     for (const name of readdirSync(path.join(src, 'events')).filter((f) => /^(1[5-9]|20)\.json$/.test(f)))
       cpSync(path.join(src, 'events', name), path.join(dst, 'events', name));
     expect(await importOnce(w)).toMatchObject({ imported: 0, updated: 1, replaced: 0, failed: 0 });
+  });
+});
+
+describe('OpenHands: the ledger digests of a conversation', () => {
+  it('are the digests of the files on disk: a conversation touched everywhere (same bytes) is not mapped again', async () => {
+    const w = sourceWith('synthetic');
+    expect((await importOnce(w)).imported).toBe(1);
+    // The mapping hands its own digests of the event files it read to the ledger; had they
+    // differed from the files' digests, a touch would look like a change and map again.
+    const later = new Date(Date.now() + 60_000);
+    const conversation = path.join(w.source, SYNTHETIC);
+    for (const name of readdirSync(path.join(conversation, 'events')))
+      utimesSync(path.join(conversation, 'events', name), later, later);
+    utimesSync(path.join(conversation, 'metadata.json'), later, later);
+    expect(await importOnce(w)).toMatchObject({ imported: 0, updated: 0, unchanged: 1, sessions: [] });
+    // A changed byte in one event file is a change, found by its digest.
+    const last = path.join(conversation, 'metadata.json');
+    writeFileSync(last, readFileSync(last, 'utf8').replace('}', ', "note": "edited"}'));
+    const edited = await importOnce(w);
+    expect(edited.sessions).toHaveLength(1);
   });
 });
 

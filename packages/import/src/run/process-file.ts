@@ -68,8 +68,12 @@ export async function processFile(
     reports: mapped.reports.list(),
   };
   if (mapped.kind === 'failed') return { ...base, result: { kind: 'failed', reason: mapped.reason } };
-  const companionHashes: string[] = [];
-  for (const companion of task.companions) companionHashes.push(await hashFile(companion).catch(() => ''));
+  // Companions the mapping read whole come with their digests; the others are read in parallel.
+  const companionHashes = await Promise.all(
+    task.companions.map(
+      async (companion) => mapped.companionHashes?.get(companion) ?? hashFile(companion).catch(() => ''),
+    ),
+  );
   const hash = combineHashes(mapped.hash, companionHashes);
   if (mapped.kind === 'empty') return { ...base, result: { kind: 'empty', reason: mapped.reason, hash } };
 
