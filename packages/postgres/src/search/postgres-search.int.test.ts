@@ -3,10 +3,12 @@ import pg from 'pg';
 import { isSearchIndexError, type SearchIndexTuning } from '@strand/search';
 import {
   facetHeader,
+  forkedSession,
   labelEvent,
   openTestCorpus,
   persistedSession,
   searchFacetSuite,
+  searchForkSuite,
   searchLabelSuite,
   searchLiteralSuite,
   searchPaginationSuite,
@@ -55,6 +57,7 @@ describe.skipIf(noPostgres)('PostgreSQL search index', () => {
   searchSyncSuite('PostgreSQL', openPgUnderTest);
   searchLabelSuite('PostgreSQL', openPgUnderTest);
   searchFacetSuite('PostgreSQL', openPgUnderTest);
+  searchForkSuite('PostgreSQL', openPgUnderTest);
 
   describe('several hosts on one database', () => {
     let db: TestDatabase;
@@ -224,15 +227,45 @@ describe.skipIf(noPostgres)('PostgreSQL search index', () => {
         await client.end();
       }
       const [a, b] = await Promise.all([host({ facets: testFacets }), host({ facets: testFacets })]);
-      expect(await a.currentGeneration()).toBe(generation + 1);
+      // One generation bump per step from 2 (2 → 3, and each later step, starts the index over).
+      expect(await a.currentGeneration()).toBe(generation + SEARCH_SCHEMA_VERSION - 2);
       expect(await count('SELECT count(*) AS n FROM search_sessions')).toBe(0);
       expect(await count('SELECT count(*) AS n FROM search_events')).toBe(0);
-      expect(await count("SELECT version AS n FROM strand_schema WHERE component = 'search'")).toBe(3);
+      expect(await count("SELECT version AS n FROM strand_schema WHERE component = 'search'")).toBe(
+        SEARCH_SCHEMA_VERSION,
+      );
       await a.sync(corpus.sources);
       expect((await b.search('gannet', { cwd: '/work/old' })).results.map((r) => r.sessionId)).toEqual([
         'old',
       ]);
       expect((await b.search('gannet', { cwd: '/work/new' })).results).toEqual([]);
+    });
+
+    it("migrates a schema-3 database by starting the index over, so a fork's inherited prefix is its parent's", async () => {
+      const parent = await persistedSession(corpus.persistence, 'parent', [user('a gannet')]);
+      await forkedSession(corpus.persistence, 'fork', parent, [user('a tern')]);
+      const first = await host();
+      await first.sync(corpus.sources);
+      const generation = await first.currentGeneration();
+      await first.close();
+      // Back to what a schema-3 build left: no own_from column, and the fork's copy of the parent's
+      // message indexed as the fork's own.
+      const client = new pg.Client({ connectionString: db.url });
+      await client.connect();
+      try {
+        await client.query(`ALTER TABLE search_sessions DROP COLUMN own_from;
+          INSERT INTO search_events (sid, seq, text, tsv)
+          SELECT f.sid, 0, 'a gannet', to_tsvector('simple', 'a gannet') FROM search_sessions f WHERE f.session_id = 'fork'`);
+        await client.query("UPDATE strand_schema SET version = 3 WHERE component = 'search'");
+      } finally {
+        await client.end();
+      }
+      const a = await host();
+      expect(await a.currentGeneration()).toBe(generation + 1);
+      expect(await count('SELECT count(*) AS n FROM search_events')).toBe(0);
+      await a.sync(corpus.sources);
+      expect((await a.search('gannet')).results.map((r) => r.sessionId)).toEqual(['parent']);
+      expect((await a.search('tern')).results.map((r) => r.sessionId)).toEqual(['fork']);
     });
   });
 });
