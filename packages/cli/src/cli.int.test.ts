@@ -165,9 +165,8 @@ describe('strand CLI (--json and exit codes)', () => {
     const run = strand('search', '"Refactor the persistence layer"', '--data', data, '--json');
     expect(run.code).toBe(0);
     const page = run.json() as { results: { sessionId: string; title: string | null }[] };
-    // demo-1 and its fork share the title: both rank first, the newer one ahead.
-    expect(page.results.slice(0, 2).map((r) => [r.sessionId, r.title])).toEqual([
-      ['demo-1-fork', 'Refactor the persistence layer'],
+    // demo-1-fork inherited demo-1's title (and its messages): the hit is demo-1's, listed once.
+    expect(page.results.map((r) => [r.sessionId, r.title])).toEqual([
       ['demo-1', 'Refactor the persistence layer'],
     ]);
     const text = strand('search', 'persistence', '--data', data, '--harness', 'strand', '--limit', '1');
@@ -185,6 +184,29 @@ describe('strand CLI (--json and exit codes)', () => {
     const refused = strand('search', 'persistence', '--data', data, '--harness', 'Open Code');
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('expected a harness name');
+  });
+
+  it("search lists a hit of a fork's inherited prefix once, under the parent (issue 40)", () => {
+    // demo-1-fork was seeded with demo-1's turns: the title and messages it copied are demo-1's.
+    const run = strand('search', 'persistence', 'layer', '--data', data, '--json');
+    expect(run.code).toBe(0);
+    const page = run.json() as { results: { sessionId: string; hits: { seq: number }[] }[] };
+    const ids = page.results.map((r) => r.sessionId);
+    expect(ids.filter((id) => id === 'demo-1')).toHaveLength(1);
+    expect(ids).not.toContain('demo-1-fork');
+    expect(page.results[0]).toMatchObject({ sessionId: 'demo-1', hits: [{ seq: 1 }] });
+    // The fork's own events still find it, for those only: its descriptor is its first own event.
+    const shown = strand('show', 'demo-1-fork', '--data', data, '--json').json() as {
+      projections: { values: { subagent: { seq: number } } };
+    };
+    const firstOwn = shown.projections.values.subagent.seq;
+    const own = strand('search', 'fsyncs', '--data', data, '--json');
+    expect(own.code).toBe(0);
+    const ownPage = own.json() as { results: { sessionId: string; hits: { seq: number }[] }[] };
+    const fork = ownPage.results.find((r) => r.sessionId === 'demo-1-fork');
+    expect(fork?.hits.length).toBeGreaterThan(0);
+    expect(fork!.hits.every((hit) => hit.seq >= firstOwn)).toBe(true);
+    expect(ownPage.results.map((r) => r.sessionId)).toContain('demo-1');
   });
 
   it('serve --json prints its loopback URLs and stops cleanly on SIGINT', async () => {

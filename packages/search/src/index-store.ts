@@ -6,6 +6,16 @@ import type { AppendOutcome, BeginMode, Provenance } from './write-rules.js';
 export type MaybePromise<T> = T | Promise<T>;
 
 /**
+ * What `begin` learns of the incarnation it binds (a persisted `StoredSuffix` and a live `Session`
+ * both are one): its header (the facets) and its inherited prefix length (the row's `ownFrom`).
+ */
+export interface IndexedIncarnation {
+  readonly header: SessionHeader;
+  /** A fork's copied parent prefix: its events below this seq are not its own (0: not a fork). */
+  readonly inheritedEventCount: number;
+}
+
+/**
  * The write side of a search index as the engine-neutral sync sees it (sync.ts, memory-indexing.ts).
  * Each method is one transaction of the engine, and applies the rules of write-rules.ts to the
  * bookkeeping row *as it is inside that transaction* — so a plan made from an older view of the row
@@ -16,14 +26,15 @@ export interface SearchIndexStore {
   sessionRows(): MaybePromise<readonly SessionRow[]>;
   /**
    * Creates or re-binds the session's bookkeeping before indexing; returns the row as it now is.
-   * A created or re-bound row (another incarnation, a reset) is filed under the facets of `header`
-   * (the incarnation's header: fixed, so a kept row keeps its facets).
+   * A created or re-bound row (another incarnation, a reset) is filed under the facets of
+   * `source.header` and indexes text from `source.inheritedEventCount` on (both fixed per
+   * incarnation, so a kept row keeps them).
    */
   begin(
     sessionId: SessionId,
     incarnation: string | null,
     mode: BeginMode,
-    header: SessionHeader,
+    source: IndexedIncarnation,
   ): MaybePromise<SessionRow>;
   /** Indexes the events from the row's cut (`planAppend`); `stale` when the row changed under the caller. */
   append(

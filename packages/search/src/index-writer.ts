@@ -1,9 +1,9 @@
 import type Database from 'better-sqlite3';
-import type { SessionEvent, SessionHeader, SessionId } from '@strand/session';
+import type { SessionEvent, SessionId } from '@strand/session';
 import type { LabelExtractor, TextExtractor } from './default-extractor.js';
 import { indexedFacets, type FacetExtractor } from './facets.js';
 import { SearchIndexError } from './errors.js';
-import type { SearchIndexStore } from './index-store.js';
+import type { IndexedIncarnation, SearchIndexStore } from './index-store.js';
 import { SessionRows, type SessionRow } from './session-rows.js';
 import { MAX_INDEXED_SEQ, TextRows } from './text-rows.js';
 import {
@@ -34,7 +34,7 @@ export class IndexWriter implements SearchIndexStore {
     sessionId: SessionId,
     incarnation: string | null,
     mode: BeginMode,
-    header: SessionHeader,
+    source: IndexedIncarnation,
   ) => SessionRow;
   readonly #append: (
     sessionId: SessionId,
@@ -57,8 +57,8 @@ export class IndexWriter implements SearchIndexStore {
     this.sessions = new SessionRows(db);
     this.#text = new TextRows(db);
     this.#begin = db.transaction(
-      (sessionId: SessionId, incarnation: string | null, mode: BeginMode, header: SessionHeader) =>
-        this.#beginNow(sessionId, incarnation, mode, header),
+      (sessionId: SessionId, incarnation: string | null, mode: BeginMode, source: IndexedIncarnation) =>
+        this.#beginNow(sessionId, incarnation, mode, source),
     );
     this.#append = db.transaction(
       (
@@ -87,9 +87,9 @@ export class IndexWriter implements SearchIndexStore {
     sessionId: SessionId,
     incarnation: string | null,
     mode: BeginMode,
-    header: SessionHeader,
+    source: IndexedIncarnation,
   ): SessionRow {
-    return guard(() => this.#begin(sessionId, incarnation, mode, header), sessionId);
+    return guard(() => this.#begin(sessionId, incarnation, mode, source), sessionId);
   }
 
   /** Indexes the events with `seq >= cut`, in one transaction, stopping at a gap (`planAppend`). */
@@ -112,15 +112,16 @@ export class IndexWriter implements SearchIndexStore {
     sessionId: SessionId,
     incarnation: string | null,
     mode: BeginMode,
-    header: SessionHeader,
+    source: IndexedIncarnation,
   ): SessionRow {
     const row = this.sessions.get(sessionId);
+    const facets = indexedFacets(this.#facets, source.header);
     if (row === undefined)
-      return this.sessions.insert(sessionId, incarnation, indexedFacets(this.#facets, header));
-    const step = planBegin(row, incarnation, mode);
+      return this.sessions.insert(sessionId, incarnation, source.inheritedEventCount, facets);
+    const step = planBegin(row, incarnation, mode, source.inheritedEventCount);
     if (step.kind === 'reset') {
       this.#text.deleteFrom(row.sid, 0);
-      this.sessions.reset(row.sid, incarnation, indexedFacets(this.#facets, header));
+      this.sessions.reset(row.sid, incarnation, step.ownFrom, facets);
     } else if (step.kind === 'truncate') {
       this.#text.deleteFrom(row.sid, step.from);
       this.sessions.setProgress(row.sid, step.from, row.durableCut);

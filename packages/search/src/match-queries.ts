@@ -26,6 +26,21 @@ function facetValues(filter: IndexedFacets): string[] {
   return [...(filter.cwd === null ? [] : [filter.cwd]), ...(filter.harness === null ? [] : [filter.harness])];
 }
 
+/**
+ * A session's current label row (its largest rowid), and only if the session set it itself: a
+ * fork shows the title it inherited, but a match on it is its parent's (write-rules.ts `isOwnSeq`),
+ * so the inherited label's event must be at or after the row's `own_from`.
+ */
+const CURRENT_OWN_LABEL = `search_labels.rowid = (SELECT max(m.rowid) FROM search_labels m
+           WHERE m.rowid >= ((search_labels.rowid >> 32) << 32) AND m.rowid < (((search_labels.rowid >> 32) + 1) << 32))
+           AND (search_labels.rowid & 4294967295) >= (SELECT s.own_from FROM search_sessions s WHERE s.sid = search_labels.rowid >> 32)`;
+
+/** The label query, optionally narrowed by a facet condition (same order and limit either way). */
+const labelsSql = (narrowing: string): string =>
+  `SELECT rowid >> 32, rowid & 4294967295, bm25(search_labels) FROM search_labels
+         WHERE search_labels MATCH ? AND ${CURRENT_OWN_LABEL}${narrowing}
+         ORDER BY bm25(search_labels), rowid DESC LIMIT ?`;
+
 type FilteredKind = 'firstWindow' | 'window' | 'labels';
 
 /** Read-side statements over the FTS table. */
@@ -40,7 +55,7 @@ export class MatchQueries {
   readonly #snippet: Database.Statement<[string, number, number], string>;
   readonly #text: Database.Statement<[number, number], string>;
   readonly #labels: Database.Statement<[string, number], MatchRow>;
-  readonly #currentLabel: Database.Statement<[string, number, number, number, number], string>;
+  readonly #currentLabel: Database.Statement<[string, number, number], string>;
   readonly #labelOf: Database.Statement<[number, number], string>;
 
   constructor(db: Database.Database) {
@@ -86,19 +101,12 @@ export class MatchQueries {
       .pluck();
     // Only a session's current label counts (its label row with the largest rowid): a renamed
     // session is not found by its old title. Best first, newer sessions first on ties.
-    this.#labels = db
-      .prepare<[string, number], MatchRow>(
-        `SELECT rowid >> 32, rowid & 4294967295, bm25(search_labels) FROM search_labels
-         WHERE search_labels MATCH ? AND rowid = (SELECT max(m.rowid) FROM search_labels m
-           WHERE m.rowid >= ((search_labels.rowid >> 32) << 32) AND m.rowid < (((search_labels.rowid >> 32) + 1) << 32))
-         ORDER BY bm25(search_labels), rowid DESC LIMIT ?`,
-      )
-      .raw();
+    this.#labels = db.prepare<[string, number], MatchRow>(labelsSql('')).raw();
     this.#currentLabel = db
-      .prepare<[string, number, number, number, number], string>(
-        `SELECT text FROM search_labels WHERE search_labels MATCH ? AND rowid = ((? << 32) | ?)
-         AND rowid = (SELECT max(m.rowid) FROM search_labels m WHERE m.rowid >= (? << 32) AND m.rowid < ((? + 1) << 32))`,
-      )
+      .prepare<
+        [string, number, number],
+        string
+      >(`SELECT text FROM search_labels WHERE search_labels MATCH ? AND rowid = ((? << 32) | ?) AND ${CURRENT_OWN_LABEL}`)
       .pluck();
     this.#labelOf = db
       .prepare<
@@ -123,9 +131,12 @@ export class MatchQueries {
     return this.#statement('labels', filter).all(expression, ...facetValues(filter), limit);
   }
 
-  /** The label event `seq` set, if it is still the session's label and still matches; else undefined. */
+  /**
+   * The label event `seq` set, if it is still the session's label, its own (not inherited) and
+   * still matches; else undefined.
+   */
   currentLabel(expression: string, sid: number, seq: number): string | undefined {
-    return this.#currentLabel.get(expression, sid, seq, sid, sid);
+    return this.#currentLabel.get(expression, sid, seq);
   }
 
   /**
@@ -183,11 +194,7 @@ function filteredSql(kind: FilteredKind, filter: IndexedFacets): string {
     case 'window':
       return `SELECT ${columns} FROM search_text WHERE search_text MATCH ? AND rowid < (? << 32) AND ${facetCondition('rowid', filter)} ORDER BY rowid DESC LIMIT ?`;
     case 'labels':
-      return `SELECT rowid >> 32, rowid & 4294967295, bm25(search_labels) FROM search_labels
-         WHERE search_labels MATCH ? AND rowid = (SELECT max(m.rowid) FROM search_labels m
-           WHERE m.rowid >= ((search_labels.rowid >> 32) << 32) AND m.rowid < (((search_labels.rowid >> 32) + 1) << 32))
-           AND ${facetCondition('search_labels.rowid', filter)}
-         ORDER BY bm25(search_labels), rowid DESC LIMIT ?`;
+      return labelsSql(`\n           AND ${facetCondition('search_labels.rowid', filter)}`);
     default: {
       const unknown: never = kind;
       throw new Error(`unknown filtered query ${String(unknown)}`);

@@ -12,6 +12,8 @@ export interface LiveLog {
   readonly incarnation: string | undefined;
   /** Its facets are filed from it when its row is created or re-bound. */
   readonly header: SessionHeader;
+  /** A fork's inherited prefix length: its text rows start there (0: not a fork). */
+  readonly inheritedEventCount: number;
   readonly events: readonly SessionEvent[];
 }
 
@@ -43,8 +45,8 @@ export function* indexMemorySteps(
 ): Generator<IndexCounts, IndexCounts> {
   const incarnation = log.incarnation ?? null;
   const counts: IndexCounts = { events: 0, rows: 0 };
-  let row = writer.begin(log.id, incarnation, beginMode(options), log.header);
-  if (row.cut > log.events.length) row = writer.begin(log.id, incarnation, { kind: 'reset' }, log.header);
+  let row = writer.begin(log.id, incarnation, beginMode(options), log);
+  if (row.cut > log.events.length) row = writer.begin(log.id, incarnation, { kind: 'reset' }, log);
   for (const batch of batchesFrom(log, row.cut, options.upTo)) {
     const outcome = writer.append(log.id, incarnation, batch, 'memory');
     if (outcome.stale) break;
@@ -95,9 +97,8 @@ export async function indexMemory(
 ): Promise<IndexCounts> {
   const incarnation = log.incarnation ?? null;
   const counts: IndexCounts = { events: 0, rows: 0 };
-  let row = await store.begin(log.id, incarnation, beginMode(options), log.header);
-  if (row.cut > log.events.length)
-    row = await store.begin(log.id, incarnation, { kind: 'reset' }, log.header);
+  let row = await store.begin(log.id, incarnation, beginMode(options), log);
+  if (row.cut > log.events.length) row = await store.begin(log.id, incarnation, { kind: 'reset' }, log);
   for (const batch of batchesFrom(log, row.cut, options.upTo)) {
     const outcome = await store.append(log.id, incarnation, batch, 'memory');
     if (outcome.stale) break;

@@ -4,7 +4,7 @@ import { SearchIndexError } from './errors.js';
 import type { IndexIdentity } from './page-rules.js';
 
 /** Bumped on any incompatible change below; a newer file is refused, never misread. */
-export const SEARCH_SCHEMA_VERSION = 3;
+export const SEARCH_SCHEMA_VERSION = 4;
 /** `PRAGMA application_id` of a search index file ("SSIX"), so another program's database is never touched. */
 export const SEARCH_APPLICATION_ID = 0x53534958;
 
@@ -20,6 +20,9 @@ export const SEARCH_APPLICATION_ID = 0x53534958;
  *   AUTOINCREMENT: a sid is never reused, so a snapshot never names a different session.
  *   `cwd`/`harness` (schema 3): the session's facets (`FacetExtractor`, from the header of the
  *   incarnation indexed; `null` for none), which a filtered search narrows to inside its query.
+ *   `own_from` (schema 4): the first seq the session wrote itself (a fork's inherited prefix length,
+ *   else 0); its events below it have no text rows and a label set there matches nothing, since
+ *   their hits belong to the session that first wrote them.
  * - `search_snapshots` / `search_snapshot_chunks`: frozen result orders behind pagination cursors;
  *   the entries ranked by one page call are one JSON chunk (one row write, however many sessions).
  *   `filter` (schema 3) is the facet filter the snapshot ranks under (`filterKey`; `null`: none).
@@ -44,6 +47,7 @@ CREATE TABLE IF NOT EXISTS search_sessions (
   revision    TEXT,
   cut         INTEGER NOT NULL,
   durable_cut INTEGER NOT NULL,
+  own_from    INTEGER NOT NULL,
   cwd         TEXT,
   harness     TEXT
 );
@@ -100,10 +104,10 @@ export function openSearchDatabase(path: string): Database.Database {
     db.pragma('synchronous = OFF');
     db.pragma('busy_timeout = 5000');
     db.pragma('cache_size = -32768');
-    // An older file has neither the facets nor the filter columns, nor facets for what it indexed
-    // (they need the headers): the index is derived, so its tables start over (the meta row, and
-    // so the index id, stays; the generation is bumped below: its old cursors are stale) and the
-    // next sync re-reads the logs.
+    // An older file lacks columns and what they need the logs for (facets need the headers; before
+    // schema 4 a fork's inherited prefix was indexed as its own): the index is derived, so its
+    // tables start over (the meta row, and so the index id, stays; the generation is bumped
+    // below: its old cursors are stale) and the next sync re-reads the logs.
     const older = version !== 0 && version < SEARCH_SCHEMA_VERSION;
     db.transaction(() => {
       if (older) db.exec(DROP_INDEXED);

@@ -63,7 +63,7 @@ export interface SearchIndex {
    * afterwards sees it.
    */
   indexLive(
-    session: Pick<Session, 'id' | 'incarnation' | 'header' | 'events'>,
+    session: Pick<Session, 'id' | 'incarnation' | 'header' | 'inheritedEventCount' | 'events'>,
     events?: readonly SessionEvent[],
   ): MaybePromise<LiveIndexReport>;
   /** One page of sessions matching `query` literally, ranked and grouped. */

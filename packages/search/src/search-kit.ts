@@ -3,12 +3,13 @@
 // one sync, one set of write rules, one query splitting, one snippet builder, one cursor codec.
 // Not for index users: they take `SearchIndex` from `@strand/search`.
 export { syncIndex } from './sync.js';
-export type { SearchIndexStore, MaybePromise } from './index-store.js';
+export type { SearchIndexStore, IndexedIncarnation, MaybePromise } from './index-store.js';
 export type { SessionRow } from './session-rows.js';
 export {
   planBegin,
   afterBegin,
   planAppend,
+  isOwnSeq,
   indexedText,
   indexedLabel,
   MAX_INDEXED_CHARS,

@@ -15,6 +15,13 @@ export interface SessionRow {
   readonly cut: number;
   /** Events below it were indexed from persistence; those in [durableCut, cut) from a live session's memory. */
   readonly durableCut: number;
+  /**
+   * The first seq the session wrote itself: a fork's log copies its parent's events below it (its
+   * inherited prefix), and their text belongs to the session that first wrote them, so only events
+   * at or after it get text rows (write-rules.ts). 0 for a session that is not a fork. Fixed per
+   * incarnation, like the facets.
+   */
+  readonly ownFrom: number;
 }
 
 interface RawRow {
@@ -24,6 +31,7 @@ interface RawRow {
   readonly revision: string | null;
   readonly cut: number;
   readonly durable_cut: number;
+  readonly own_from: number;
 }
 
 const toRow = (raw: RawRow): SessionRow => ({
@@ -33,30 +41,31 @@ const toRow = (raw: RawRow): SessionRow => ({
   revision: raw.revision,
   cut: raw.cut,
   durableCut: raw.durable_cut,
+  ownFrom: raw.own_from,
 });
 
 /** Prepared statements over `search_sessions`. Callers own the transactions. */
 export class SessionRows {
   readonly #get: Database.Statement<[string], RawRow>;
   readonly #all: Database.Statement<[], RawRow>;
-  readonly #insert: Database.Statement<[string, string | null, string | null, string | null], RawRow>;
+  readonly #insert: Database.Statement<[string, string | null, number, string | null, string | null], RawRow>;
   readonly #progress: Database.Statement<[number, number, number]>;
   readonly #revision: Database.Statement<[string | null, number]>;
-  readonly #reset: Database.Statement<[string | null, string | null, string | null, number]>;
+  readonly #reset: Database.Statement<[string | null, number, string | null, string | null, number]>;
   readonly #delete: Database.Statement<[number]>;
   readonly #idOf: Database.Statement<[number], string>;
 
   constructor(db: Database.Database) {
-    const columns = 'sid, session_id, incarnation, revision, cut, durable_cut';
+    const columns = 'sid, session_id, incarnation, revision, cut, durable_cut, own_from';
     this.#get = db.prepare(`SELECT ${columns} FROM search_sessions WHERE session_id = ?`);
     this.#all = db.prepare(`SELECT ${columns} FROM search_sessions ORDER BY sid`);
     this.#insert = db.prepare(
-      `INSERT INTO search_sessions (session_id, incarnation, revision, cut, durable_cut, cwd, harness) VALUES (?, ?, NULL, 0, 0, ?, ?) RETURNING ${columns}`,
+      `INSERT INTO search_sessions (session_id, incarnation, revision, cut, durable_cut, own_from, cwd, harness) VALUES (?, ?, NULL, 0, 0, ?, ?, ?) RETURNING ${columns}`,
     );
     this.#progress = db.prepare('UPDATE search_sessions SET cut = ?, durable_cut = ? WHERE sid = ?');
     this.#revision = db.prepare('UPDATE search_sessions SET revision = ? WHERE sid = ?');
     this.#reset = db.prepare(
-      'UPDATE search_sessions SET incarnation = ?, revision = NULL, cut = 0, durable_cut = 0, cwd = ?, harness = ? WHERE sid = ?',
+      'UPDATE search_sessions SET incarnation = ?, revision = NULL, cut = 0, durable_cut = 0, own_from = ?, cwd = ?, harness = ? WHERE sid = ?',
     );
     this.#delete = db.prepare('DELETE FROM search_sessions WHERE sid = ?');
     this.#idOf = db.prepare<[number], string>('SELECT session_id FROM search_sessions WHERE sid = ?').pluck();
@@ -71,9 +80,14 @@ export class SessionRows {
     return this.#all.all().map(toRow);
   }
 
-  /** A new row for the incarnation, filed under its header's facets. */
-  insert(sessionId: SessionId, incarnation: string | null, facets: IndexedFacets): SessionRow {
-    return toRow(this.#insert.get(sessionId, incarnation, facets.cwd, facets.harness)!);
+  /** A new row for the incarnation (its own events from `ownFrom`), filed under its header's facets. */
+  insert(
+    sessionId: SessionId,
+    incarnation: string | null,
+    ownFrom: number,
+    facets: IndexedFacets,
+  ): SessionRow {
+    return toRow(this.#insert.get(sessionId, incarnation, ownFrom, facets.cwd, facets.harness)!);
   }
 
   setProgress(sid: number, cut: number, durableCut: number): void {
@@ -86,10 +100,11 @@ export class SessionRows {
 
   /**
    * Forgets what was indexed (rows must be deleted by the caller) and binds another incarnation,
-   * with the facets of its header: a replaced session is filed only under its new facets.
+   * with its own first seq and the facets of its header: a replaced session is filed only under
+   * its new facets.
    */
-  reset(sid: number, incarnation: string | null, facets: IndexedFacets): void {
-    this.#reset.run(incarnation, facets.cwd, facets.harness, sid);
+  reset(sid: number, incarnation: string | null, ownFrom: number, facets: IndexedFacets): void {
+    this.#reset.run(incarnation, ownFrom, facets.cwd, facets.harness, sid);
   }
 
   delete(sid: number): void {

@@ -127,7 +127,7 @@ export class SessionSearchIndex implements SearchIndex {
    * Synchronous: the batch is committed when it returns.
    */
   indexLive(
-    session: Pick<Session, 'id' | 'incarnation' | 'header' | 'events'>,
+    session: Pick<Session, 'id' | 'incarnation' | 'header' | 'inheritedEventCount' | 'events'>,
     events?: readonly SessionEvent[],
   ): LiveIndexReport {
     this.#assertOpen();

@@ -10,6 +10,7 @@ const row = (over: Partial<SessionRow> = {}): SessionRow => ({
   revision: 'rev-1',
   cut: 10,
   durableCut: 10,
+  ownFrom: 0,
   ...over,
 });
 

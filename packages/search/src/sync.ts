@@ -221,7 +221,7 @@ async function readSuffix(
       sessionId,
       suffix.incarnation,
       forced ? { kind: 'reset' } : start === 'truncate' ? { kind: 'truncate' } : { kind: 'keep' },
-      suffix.header,
+      suffix,
     );
     const events = suffix.events;
     if (events.length === 0) {

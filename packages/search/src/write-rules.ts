@@ -26,8 +26,8 @@ export type BeginMode =
 /** What a store must do to an existing bookkeeping row in `begin`. */
 export type BeginStep =
   | { readonly kind: 'keep' }
-  /** Delete every row of the session and bind `incarnation` with cut 0. */
-  | { readonly kind: 'reset'; readonly incarnation: string | null }
+  /** Delete every row of the session and bind `incarnation` (its own events from `ownFrom`) with cut 0. */
+  | { readonly kind: 'reset'; readonly incarnation: string | null; readonly ownFrom: number }
   /** Delete the rows with `seq >= from` (the durable cut) and set `cut` to `from`. */
   | { readonly kind: 'truncate'; readonly from: number };
 
@@ -64,13 +64,33 @@ export interface AppendPlan {
 /*
  * The write rules every engine applies under its own transaction, pure so that the SQLite and the
  * PostgreSQL index keep one meaning of the bookkeeping: `cut` is exactly one past the last event
- * offered to the extractor and a row exists for every event below `cut` that had text; events
- * below `durableCut` came from persistence, those in [durableCut, cut) from a live session's memory.
+ * offered to the extractor and a text row exists for every *own* event below `cut` that had text
+ * (`isOwnSeq`: a fork's inherited prefix has none, its hits are its parent's); events below
+ * `durableCut` came from persistence, those in [durableCut, cut) from a live session's memory.
  */
 
-/** Decides what `begin` does to the session's existing bookkeeping row. */
-export function planBegin(row: SessionRow, incarnation: string | null, mode: BeginMode): BeginStep {
-  if (mode.kind === 'reset' || row.incarnation !== incarnation) return { kind: 'reset', incarnation };
+/**
+ * Whether the session itself wrote the event at `seq`, rather than inheriting it as a fork: a fork's
+ * log copies its parent's events `[0, inheritedEventCount)`, and a hit there belongs to the session
+ * that first wrote it — the parent, or for a fork of a fork the ancestor whose own event it is (each
+ * session indexes only its own events, so every event is found exactly once, there).
+ */
+export function isOwnSeq(row: Pick<SessionRow, 'ownFrom'>, seq: number): boolean {
+  return seq >= row.ownFrom;
+}
+
+/**
+ * Decides what `begin` does to the session's existing bookkeeping row; `ownFrom` is the first own
+ * seq of the incarnation being indexed (its inherited prefix length), bound with it on a reset.
+ */
+export function planBegin(
+  row: SessionRow,
+  incarnation: string | null,
+  mode: BeginMode,
+  ownFrom: number,
+): BeginStep {
+  if (mode.kind === 'reset' || row.incarnation !== incarnation)
+    return { kind: 'reset', incarnation, ownFrom };
   if (mode.kind === 'truncate' && row.cut > row.durableCut) return { kind: 'truncate', from: row.durableCut };
   return { kind: 'keep' };
 }
@@ -81,7 +101,14 @@ export function afterBegin(row: SessionRow, step: BeginStep): SessionRow {
     case 'keep':
       return row;
     case 'reset':
-      return { ...row, incarnation: step.incarnation, revision: null, cut: 0, durableCut: 0 };
+      return {
+        ...row,
+        incarnation: step.incarnation,
+        revision: null,
+        cut: 0,
+        durableCut: 0,
+        ownFrom: step.ownFrom,
+      };
     case 'truncate':
       return { ...row, cut: step.from };
     default: {
@@ -93,7 +120,9 @@ export function afterBegin(row: SessionRow, step: BeginStep): SessionRow {
 
 /**
  * Plans indexing the events with `seq >= cut` (earlier ones were indexed already and are skipped),
- * stopping at a gap (the next sync re-reads from `cut`). Disk events extend the durable prefix only
+ * stopping at a gap (the next sync re-reads from `cut`). Only own events (`isOwnSeq`) get a text
+ * row; every event may set the label (a fork shows the title it inherited; which label events a
+ * search matches is the engine's query: only own ones, like text). Disk events extend the durable prefix only
  * if nothing from memory sits below them; a `revision` is recorded only when the whole indexed
  * prefix is durable (it then names exactly what was read). Throws
  * `SEARCH_INDEX_FAILED` for a seq beyond `maxSeq` (the engine's addressable range).
@@ -125,7 +154,7 @@ export function planAppend(
         { sessionId: row.sessionId },
       );
     }
-    const text = textOf(event);
+    const text = isOwnSeq(row, event.seq) ? textOf(event) : undefined;
     if (text !== undefined) rows.push({ seq: event.seq, text });
     const label = labelOf(event);
     if (label !== undefined) labels.push({ seq: event.seq, text: label });

@@ -14,16 +14,17 @@ import {
   planBegin,
   type AppendOutcome,
   type BeginMode,
+  type IndexedIncarnation,
   type IndexedText,
   type Provenance,
   type SearchIndexStore,
   type SessionRow,
 } from '@strand/search/kit';
-import type { SessionEvent, SessionHeader, SessionId } from '@strand/session';
+import type { SessionEvent, SessionId } from '@strand/session';
 import type { SearchDatabase } from './search-database.js';
 import { tsvectorSource } from './ts-text.js';
 
-const COLUMNS = 'sid, session_id, incarnation, revision, cut, durable_cut';
+const COLUMNS = 'sid, session_id, incarnation, revision, cut, durable_cut, own_from';
 
 interface RawRow {
   readonly sid: string;
@@ -32,6 +33,7 @@ interface RawRow {
   readonly revision: string | null;
   readonly cut: string;
   readonly durable_cut: string;
+  readonly own_from: string;
 }
 
 const toRow = (raw: RawRow): SessionRow => ({
@@ -41,6 +43,7 @@ const toRow = (raw: RawRow): SessionRow => ({
   revision: raw.revision,
   cut: Number(raw.cut),
   durableCut: Number(raw.durable_cut),
+  ownFrom: Number(raw.own_from),
 });
 
 /** UTF-16 units of text (stored text and parser input together) sent in one INSERT. */
@@ -91,27 +94,29 @@ export class PgIndexStore implements SearchIndexStore {
     sessionId: SessionId,
     incarnation: string | null,
     mode: BeginMode,
-    header: SessionHeader,
+    source: IndexedIncarnation,
   ): Promise<SessionRow> {
-    // A created or re-bound row is filed under the facets of this incarnation's header.
-    const facets = indexedFacets(this.#facets, header);
+    // A created or re-bound row is filed under the facets of this incarnation's header, and
+    // indexes text from its first own seq (a fork's inherited prefix is its parent's).
+    const facets = indexedFacets(this.#facets, source.header);
+    const ownFrom = source.inheritedEventCount;
     return this.#db.transaction(async (client) => {
       // The row may be deleted (a drop, a rebuild) between seeing the conflict and locking it.
       for (let attempt = 0; attempt < 3; attempt++) {
         const inserted = await client.query<RawRow>(
-          `INSERT INTO search_sessions (session_id, incarnation, revision, cut, durable_cut, cwd, harness)
-           VALUES ($1, $2, NULL, 0, 0, $3, $4) ON CONFLICT (session_id) DO NOTHING RETURNING ${COLUMNS}`,
-          [sessionId, incarnation, facets.cwd, facets.harness],
+          `INSERT INTO search_sessions (session_id, incarnation, revision, cut, durable_cut, own_from, cwd, harness)
+           VALUES ($1, $2, NULL, 0, 0, $3, $4, $5) ON CONFLICT (session_id) DO NOTHING RETURNING ${COLUMNS}`,
+          [sessionId, incarnation, ownFrom, facets.cwd, facets.harness],
         );
         if (inserted.rows[0] !== undefined) return toRow(inserted.rows[0]);
         const row = await lockRow(client, sessionId);
         if (row === undefined) continue;
-        const step = planBegin(row, incarnation, mode);
+        const step = planBegin(row, incarnation, mode, ownFrom);
         if (step.kind === 'reset') {
           await deleteRows(client, row.sid, 0);
           await client.query(
-            'UPDATE search_sessions SET incarnation = $2, revision = NULL, cut = 0, durable_cut = 0, cwd = $3, harness = $4 WHERE sid = $1',
-            [row.sid, step.incarnation, facets.cwd, facets.harness],
+            'UPDATE search_sessions SET incarnation = $2, revision = NULL, cut = 0, durable_cut = 0, own_from = $3, cwd = $4, harness = $5 WHERE sid = $1',
+            [row.sid, step.incarnation, step.ownFrom, facets.cwd, facets.harness],
           );
         } else if (step.kind === 'truncate') {
           await deleteRows(client, row.sid, step.from);

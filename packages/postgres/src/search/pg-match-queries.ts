@@ -125,11 +125,13 @@ export async function sessionIdsOf(
 }
 
 // Only a session's current label counts (its label row with the largest seq): a renamed session is
-// not found by its old title. Best first, newer sessions first on ties (as on SQLite).
+// not found by its old title; and only if the session set it itself (a fork's inherited label is
+// shown, but a match on it is its parent's). Best first, newer sessions first on ties (as on SQLite).
 const labelsSql = (filter: IndexedFacets | undefined): string => `
 SELECT l.sid, l.seq, ts_rank_cd(l.tsv, $1::tsquery)::float8 AS rank
 FROM search_labels l
-WHERE l.tsv @@ $1::tsquery AND l.seq = (SELECT max(m.seq) FROM search_labels m WHERE m.sid = l.sid)${facetCondition('l.sid', filter, 3)}
+WHERE l.tsv @@ $1::tsquery AND l.seq = (SELECT max(m.seq) FROM search_labels m WHERE m.sid = l.sid)
+  AND l.seq >= (SELECT s.own_from FROM search_sessions s WHERE s.sid = l.sid)${facetCondition('l.sid', filter, 3)}
 ORDER BY rank DESC, l.sid DESC LIMIT $2`;
 
 /**
@@ -152,7 +154,7 @@ export interface StoredLabel {
   readonly text: string;
   /** The event that set it. */
   readonly seq: number;
-  /** Whether it matches the query. */
+  /** Whether it matches the query, and the session set it itself (not inherited as a fork). */
   readonly matches: boolean;
 }
 
@@ -166,8 +168,10 @@ export async function currentLabels(
   if (sids.length === 0) return out;
   // An empty tsquery (every term was punctuation) matches nothing; '' is not a valid tsquery cast.
   const { rows } = await client.query<{ sid: string; seq: string; text: string; matches: boolean }>(
-    `SELECT DISTINCT ON (sid) sid, seq, text, ($1::text <> '' AND tsv @@ NULLIF($1, '')::tsquery) AS matches
-     FROM search_labels WHERE sid = ANY($2::bigint[]) ORDER BY sid, seq DESC`,
+    `SELECT DISTINCT ON (l.sid) l.sid, l.seq, l.text,
+       ($1::text <> '' AND l.tsv @@ NULLIF($1, '')::tsquery AND l.seq >= s.own_from) AS matches
+     FROM search_labels l JOIN search_sessions s ON s.sid = l.sid
+     WHERE l.sid = ANY($2::bigint[]) ORDER BY l.sid, l.seq DESC`,
     [tsquery, sids],
   );
   for (const row of rows)

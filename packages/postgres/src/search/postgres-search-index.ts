@@ -123,7 +123,7 @@ export class PostgresSearchIndex implements SearchIndex {
    * next sync catches up what failed).
    */
   indexLive(
-    session: Pick<Session, 'id' | 'incarnation' | 'header' | 'events'>,
+    session: Pick<Session, 'id' | 'incarnation' | 'header' | 'inheritedEventCount' | 'events'>,
     events?: readonly SessionEvent[],
   ): Promise<LiveIndexReport> {
     const last = events?.[events.length - 1];

@@ -3,10 +3,12 @@ import pg from 'pg';
 import { isSearchIndexError, type SearchIndexTuning } from '@strand/search';
 import {
   facetHeader,
+  forkedSession,
   labelEvent,
   openTestCorpus,
   persistedSession,
   searchFacetSuite,
+  searchForkSuite,
   searchLabelSuite,
   searchLiteralSuite,
   searchPaginationSuite,
@@ -55,6 +57,7 @@ describe.skipIf(noPostgres)('PostgreSQL search index', () => {
   searchSyncSuite('PostgreSQL', openPgUnderTest);
   searchLabelSuite('PostgreSQL', openPgUnderTest);
   searchFacetSuite('PostgreSQL', openPgUnderTest);
+  searchForkSuite('PostgreSQL', openPgUnderTest);
 
   describe('several hosts on one database', () => {
     let db: TestDatabase;
@@ -70,6 +73,18 @@ describe.skipIf(noPostgres)('PostgreSQL search index', () => {
       await client.connect();
       try {
         return Number((await client.query<{ n: string }>(sql)).rows[0]!.n);
+      } finally {
+        await client.end();
+      }
+    };
+
+    /** Turns the database back into what an older build left: `sql` undoes the newer schema. */
+    const backToSchema = async (version: number, sql: string): Promise<void> => {
+      const client = new pg.Client({ connectionString: db.url });
+      await client.connect();
+      try {
+        await client.query(sql);
+        await client.query("UPDATE strand_schema SET version = $1 WHERE component = 'search'", [version]);
       } finally {
         await client.end();
       }
@@ -186,16 +201,9 @@ describe.skipIf(noPostgres)('PostgreSQL search index', () => {
       const generation = await first.currentGeneration();
       await first.close();
       // Back to what a schema-1 build left: no labels table, version 1.
-      const client = new pg.Client({ connectionString: db.url });
-      await client.connect();
-      try {
-        await client.query('DROP TABLE search_labels');
-        await client.query("UPDATE strand_schema SET version = 1 WHERE component = 'search'");
-      } finally {
-        await client.end();
-      }
+      await backToSchema(1, 'DROP TABLE search_labels');
       // Two hosts of this build start together: the migration runs once (one generation bump per
-      // step: 1 → 2 and 2 → 3 each start the index over).
+      // step: 1 → 2 and every later step start the index over).
       const [a, b] = await Promise.all([host({ labeler: testLabeler }), host({ labeler: testLabeler })]);
       expect(await a.currentGeneration()).toBe(generation + SEARCH_SCHEMA_VERSION - 1);
       expect(await count('SELECT count(*) AS n FROM search_sessions')).toBe(0);
@@ -214,25 +222,47 @@ describe.skipIf(noPostgres)('PostgreSQL search index', () => {
       const generation = await first.currentGeneration();
       await first.close();
       // Back to what a schema-2 build left: no facet or filter columns, version 2.
-      const client = new pg.Client({ connectionString: db.url });
-      await client.connect();
-      try {
-        await client.query(`ALTER TABLE search_sessions DROP COLUMN cwd, DROP COLUMN harness;
-          ALTER TABLE search_snapshots DROP COLUMN filter`);
-        await client.query("UPDATE strand_schema SET version = 2 WHERE component = 'search'");
-      } finally {
-        await client.end();
-      }
+      await backToSchema(
+        2,
+        `ALTER TABLE search_sessions DROP COLUMN cwd, DROP COLUMN harness;
+          ALTER TABLE search_snapshots DROP COLUMN filter`,
+      );
       const [a, b] = await Promise.all([host({ facets: testFacets }), host({ facets: testFacets })]);
-      expect(await a.currentGeneration()).toBe(generation + 1);
+      // One generation bump per step from 2 (2 → 3, and each later step, starts the index over).
+      expect(await a.currentGeneration()).toBe(generation + SEARCH_SCHEMA_VERSION - 2);
       expect(await count('SELECT count(*) AS n FROM search_sessions')).toBe(0);
       expect(await count('SELECT count(*) AS n FROM search_events')).toBe(0);
-      expect(await count("SELECT version AS n FROM strand_schema WHERE component = 'search'")).toBe(3);
+      expect(await count("SELECT version AS n FROM strand_schema WHERE component = 'search'")).toBe(
+        SEARCH_SCHEMA_VERSION,
+      );
       await a.sync(corpus.sources);
       expect((await b.search('gannet', { cwd: '/work/old' })).results.map((r) => r.sessionId)).toEqual([
         'old',
       ]);
       expect((await b.search('gannet', { cwd: '/work/new' })).results).toEqual([]);
+    });
+
+    it("migrates a schema-3 database by starting the index over, so a fork's inherited prefix is its parent's", async () => {
+      const parent = await persistedSession(corpus.persistence, 'parent', [user('a gannet')]);
+      await forkedSession(corpus.persistence, 'fork', parent, [user('a tern')]);
+      const first = await host();
+      await first.sync(corpus.sources);
+      const generation = await first.currentGeneration();
+      await first.close();
+      // Back to what a schema-3 build left: no own_from column, and the fork's copy of the parent's
+      // message indexed as the fork's own.
+      await backToSchema(
+        3,
+        `ALTER TABLE search_sessions DROP COLUMN own_from;
+          INSERT INTO search_events (sid, seq, text, tsv)
+          SELECT f.sid, 0, 'a gannet', to_tsvector('simple', 'a gannet') FROM search_sessions f WHERE f.session_id = 'fork'`,
+      );
+      const a = await host();
+      expect(await a.currentGeneration()).toBe(generation + 1);
+      expect(await count('SELECT count(*) AS n FROM search_events')).toBe(0);
+      await a.sync(corpus.sources);
+      expect((await a.search('gannet')).results.map((r) => r.sessionId)).toEqual(['parent']);
+      expect((await a.search('tern')).results.map((r) => r.sessionId)).toEqual(['fork']);
     });
   });
 });

@@ -5,7 +5,7 @@ import { ensureSchema } from '../schema-versions.js';
 import type { SearchDatabase } from './search-database.js';
 
 /** The `search` component's row in `strand_schema`; bumped on any incompatible change below. */
-export const SEARCH_SCHEMA_VERSION = 3;
+export const SEARCH_SCHEMA_VERSION = 4;
 
 /*
  * - `search_index`: one row, the index's random `index_id` and its `generation` (bumped by every
@@ -22,6 +22,8 @@ export const SEARCH_SCHEMA_VERSION = 3;
  * - `search_sessions.cwd`/`harness` (schema 3): the session's facets (`FacetExtractor`, from the
  *   header of the incarnation indexed), which a filtered search narrows to inside its query;
  *   `search_snapshots.filter` the filter a snapshot ranks under (`filterKey`; `null`: none).
+ * - `search_sessions.own_from` (schema 4): the session's first own seq (a fork's inherited prefix
+ *   length, else 0); its events below it have no text rows and a label set there matches nothing.
  * - `search_snapshots` / `search_snapshot_chunks`: frozen result orders behind cursors, shared by
  *   every host on the database (a cursor from host A continues on host B).
  */
@@ -52,6 +54,7 @@ CREATE TABLE search_sessions (
   revision    text,
   cut         bigint NOT NULL,
   durable_cut bigint NOT NULL,
+  own_from    bigint NOT NULL,
   cwd         text,
   harness     text
 );
@@ -101,6 +104,15 @@ DELETE FROM search_events;`,
   3: `ALTER TABLE search_sessions ADD COLUMN IF NOT EXISTS cwd text, ADD COLUMN IF NOT EXISTS harness text;
 ALTER TABLE search_snapshots ADD COLUMN IF NOT EXISTS filter text;
 ${FACETS_INDEX_DDL}
+UPDATE search_index SET generation = generation + 1;
+DELETE FROM search_snapshots;
+DELETE FROM search_sessions;
+DELETE FROM search_events;
+DELETE FROM search_labels;`,
+  // Schema 3 → 4: a fork's inherited prefix was indexed as its own. Which seqs are inherited is
+  // in the logs, not the index: it starts over as above, and the next sync re-reads every session.
+  4: `ALTER TABLE search_sessions ADD COLUMN IF NOT EXISTS own_from bigint NOT NULL DEFAULT 0;
+ALTER TABLE search_sessions ALTER COLUMN own_from DROP DEFAULT;
 UPDATE search_index SET generation = generation + 1;
 DELETE FROM search_snapshots;
 DELETE FROM search_sessions;

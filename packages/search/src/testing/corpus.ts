@@ -9,6 +9,7 @@ import {
 } from '@strand/persistence';
 import {
   newSessionHeader,
+  planFork,
   Session,
   SessionId,
   SessionStore,
@@ -89,6 +90,36 @@ export async function persistedSession(
 ): Promise<Session> {
   const { incarnation } = await persistence.create({ header });
   const session = new Session({ header, incarnation, writer: persistenceWriter(persistence, header.id) });
+  if (inputs.length > 0) await session.append(inputs);
+  return session;
+}
+
+/**
+ * Creates a persisted fork of `parent` seeded with its events `[0, cut)` (default: all of them), as
+ * the host's fork does (`planFork`: the prefix is copied into the fork's own log), then appends
+ * `inputs` as the fork's own events.
+ */
+export async function forkedSession(
+  persistence: SessionPersistence,
+  id: string,
+  parent: Session,
+  inputs: readonly SessionEventInput[],
+  options: { readonly cut?: number; readonly createdAt?: number } = {},
+): Promise<Session> {
+  const plan = planFork(
+    parent.id,
+    parent.events,
+    options.cut ?? parent.events.length,
+    searchTestHeader(id, options.createdAt ?? parent.header.createdAt + 1),
+  );
+  const { incarnation } = await persistence.create({ header: plan.header, inheritedEvents: plan.events });
+  const session = new Session({
+    header: plan.header,
+    incarnation,
+    writer: persistenceWriter(persistence, plan.header.id),
+    events: plan.events,
+    inheritedEventCount: plan.inheritedEventCount,
+  });
   if (inputs.length > 0) await session.append(inputs);
   return session;
 }

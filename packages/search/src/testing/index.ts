@@ -15,6 +15,7 @@ export {
   openTestCorpus,
   persistedSession,
   searchTestHeader,
+  forkedSession,
   user,
   assistant,
   type TestCorpus,
@@ -22,3 +23,4 @@ export {
 } from './corpus.js';
 export { searchLabelSuite, testLabeler, labelEvent } from './label-suite.js';
 export { searchFacetSuite, testFacets, facetHeader, allPages } from './facet-suite.js';
+export { searchForkSuite } from './fork-suite.js';
