@@ -9,6 +9,8 @@ import { messageText, readCoreEvent, type CoreEventDataMap, type MessageContent 
 import { describeError, isRecord, truncate } from '../format.js';
 import { editView, type DiffLine } from './diff.js';
 import { copyText, renderMarkdown } from './markdown.js';
+import { DESCRIPTOR_EVENT } from './descriptor-line.js';
+import { IdentityLine } from './IdentityLine.js';
 import 'highlight.js/styles/github.css';
 import './transcript.css';
 
@@ -149,9 +151,12 @@ export function Transcript({
   events,
   draft = null,
   highlightSeq,
+  parentSession,
 }: {
   sessionId: string;
   events: readonly WireEvent[];
+  /** A subagent child's parent (header `parentSession`): named by the descriptor's identity line. */
+  parentSession?: string | undefined;
   /** The running step's text so far: shown where its message will be, until the message replaces it. */
   draft?: FollowDraft | null;
   /** The row a `?seq=` link points at (`targetRowSeq`): marked `data-target` and `aria-current`. */
@@ -167,6 +172,7 @@ export function Transcript({
           event={event}
           rows={rows}
           highlighted={event.seq === highlightSeq}
+          parentSession={parentSession}
         />
       ))}
       {draft !== null && <DraftRow draft={draft} />}
@@ -215,11 +221,13 @@ const EventRow = memo(function EventRow({
   event,
   rows,
   highlighted,
+  parentSession,
 }: {
   sessionId: string;
   event: WireEvent;
   rows: Rows;
   highlighted: boolean;
+  parentSession: string | undefined;
 }): React.JSX.Element {
   const common = {
     'data-testid': 'event',
@@ -307,6 +315,13 @@ const EventRow = memo(function EventRow({
         </div>
       );
     default:
+      if (event.type === DESCRIPTOR_EVENT)
+        return (
+          <div {...common} className="strand-quiet">
+            <IdentityLine sessionId={sessionId} seq={event.seq} parentSession={parentSession} />{' '}
+            <SeqLink sessionId={sessionId} seq={event.seq} />
+          </div>
+        );
       // A domain's or a newer build's type, or data the vocabulary does not describe: as it is.
       return (
         <div {...common} className="strand-quiet">

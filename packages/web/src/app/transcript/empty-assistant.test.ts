@@ -46,7 +46,9 @@ describe('isEmptyAssistantMessage', () => {
     });
 
     it('is not empty while one call has no tool/call row: the bubble draws that call', () => {
-      expect(isEmptyAssistantMessage(message({ content: '', toolCalls: calls }), new Set(['c1']))).toBe(false);
+      expect(isEmptyAssistantMessage(message({ content: '', toolCalls: calls }), new Set(['c1']))).toBe(
+        false,
+      );
       expect(isEmptyAssistantMessage(message({ content: '', toolCalls: calls }), new Set())).toBe(false);
     });
 
@@ -54,7 +56,10 @@ describe('isEmptyAssistantMessage', () => {
       const shown = new Set(['c1', 'c2']);
       expect(isEmptyAssistantMessage(message({ content: 'Reading.', toolCalls: calls }), shown)).toBe(false);
       expect(
-        isEmptyAssistantMessage(message({ content: [{ type: 'image', ref: 'a1' }], toolCalls: calls }), shown),
+        isEmptyAssistantMessage(
+          message({ content: [{ type: 'image', ref: 'a1' }], toolCalls: calls }),
+          shown,
+        ),
       ).toBe(false);
     });
   });
