@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SessionId, newSessionHeader, type SessionEventInput } from '@strand/session';
 import { descriptorEvent, SUBAGENT_DESCRIPTOR_EVENT, SUBAGENT_IDENTITY_KEY } from '@strand/subagent';
 import { DESCRIPTOR_EVENT, IDENTITY_KEY } from '../app/transcript/descriptor-line.js';
-import { startBrowserHost, UI_TIMEOUT, type BrowserHost } from './testing/harness.js';
+import { startBrowserHost, subagentHeader, UI_TIMEOUT, type BrowserHost } from './testing/harness.js';
 
 const PARENT = 'rows-parent';
 const CHILD = 'rows-child';
@@ -50,6 +50,14 @@ const STREAMED: SessionEventInput[] = [
   { type: 'turn/end', data: { reason: 'completed' } }, // 15
 ];
 
+/** The child's log: its descriptor (seq 0), then the parent's one prompt. */
+const CHILD_LOG: SessionEventInput[] = [
+  descriptorEvent({ version: 2, mode: 'one-shot', label: 'reviewer' }),
+  { type: 'turn/start', data: {} },
+  { type: 'user/message', data: { author: 'agent', content: 'Review `src/writer.ts`.' } },
+  { type: 'turn/end', data: { reason: 'completed' } },
+];
+
 let env: BrowserHost;
 
 const view = (id: string) => env.page.locator(`[data-testid="session-view"][data-session-id="${id}"]`);
@@ -69,24 +77,7 @@ describe('transcript rows of streamed chunks and subagent children in Chromium',
         await write(newSessionHeader({ id: SessionId(PARENT), cwd: '/home/demo', createdAt: BASE }), [
           STREAMED,
         ]);
-        await write(
-          newSessionHeader({
-            id: SessionId(CHILD),
-            parentSession: SessionId(PARENT),
-            origin: 'subagent',
-            delegationDepth: 1,
-            createdAt: BASE + 100,
-            cwd: '/home/demo',
-          }),
-          [
-            [
-              descriptorEvent({ version: 2, mode: 'one-shot', label: 'reviewer' }),
-              { type: 'turn/start', data: {} },
-              { type: 'user/message', data: { author: 'agent', content: 'Review `src/writer.ts`.' } },
-              { type: 'turn/end', data: { reason: 'completed' } },
-            ],
-          ],
-        );
+        await write(subagentHeader({ parent: PARENT, id: CHILD, createdAt: BASE + 100 }), [CHILD_LOG]);
       },
     });
   }, 180_000);
