@@ -17,6 +17,7 @@ import { readUsageValue, selectModel, selectPreset, usageLine, type SessionFollo
 import { sessionHarness } from '@strand/session';
 import { describeError, harnessName } from './format.js';
 import { EventList } from './transcript/EventList.js';
+import { subagentParent } from './list-entry.js';
 import { SessionCost } from './usage/SessionCost.js';
 
 /** The session's own tokens, and what a fork inherited; "none yet" before the first response. */
@@ -153,6 +154,7 @@ export function SessionView({ sessionId, child, onChildDetected, targetSeq }: Pr
             firstSeq={shown.firstSeq}
             draft={draft}
             targetSeq={targetSeq}
+            parentSession={subagentParent(shown.header) ?? undefined}
           />
         )}
         {source !== undefined ? (

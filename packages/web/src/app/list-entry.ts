@@ -12,13 +12,17 @@ export function listEntry(row: SessionListRow, listMetadata: ProjectionLookup): 
   const { header } = row;
   return {
     id: row.id,
-    parentId:
-      header.origin === 'subagent' && header.parentSession !== undefined ? header.parentSession : null,
+    parentId: subagentParent(header),
     createdAt: header.createdAt,
     lastPromptAt: lastPromptAt(listMetadata),
     cwd: header.cwd ?? null,
     harness: header.source?.harness ?? null,
   };
+}
+
+/** A subagent child's parent: `header.parentSession` when `origin` is `'subagent'`, else `null`. */
+export function subagentParent(header: SessionListRow['header']): string | null {
+  return header.origin === 'subagent' && header.parentSession !== undefined ? header.parentSession : null;
 }
 
 /** `undefined` while the hint is unknown (or not the shape the unit writes), else its value. */

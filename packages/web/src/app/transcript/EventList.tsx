@@ -37,6 +37,7 @@ export function EventList({
   firstSeq,
   draft,
   targetSeq,
+  parentSession,
 }: {
   follower: SessionFollower | null;
   sessionId: string;
@@ -44,6 +45,8 @@ export function EventList({
   firstSeq: number;
   draft: FollowDraft | null;
   targetSeq: number | undefined;
+  /** A subagent child's parent, for its identity line (`Transcript`). */
+  parentSession?: string | undefined;
 }): React.JSX.Element {
   const scroller = useRef<HTMLDivElement>(null);
   const [loadingOlder, setLoadingOlder] = useState(false);
@@ -205,7 +208,13 @@ export function EventList({
           </Text>
         )}
       </Group>
-      <Transcript sessionId={sessionId} events={events} draft={draft} highlightSeq={highlightSeq} />
+      <Transcript
+        sessionId={sessionId}
+        events={events}
+        draft={draft}
+        highlightSeq={highlightSeq}
+        parentSession={parentSession}
+      />
       {targetSeq !== undefined && targetSeq > lastSeq && (
         <Text size="sm" c="dimmed" mt="xs" data-testid="target-missing">
           Event #{targetSeq} is not in this session{lastSeq < 0 ? '' : ` (it ends at #${lastSeq})`}.

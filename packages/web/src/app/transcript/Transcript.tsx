@@ -9,6 +9,8 @@ import { messageText, readCoreEvent, type CoreEventDataMap, type MessageContent 
 import { describeError, isRecord, truncate } from '../format.js';
 import { editView, type DiffLine } from './diff.js';
 import { copyText, renderMarkdown } from './markdown.js';
+import { DESCRIPTOR_EVENT } from './descriptor-line.js';
+import { IdentityLine } from './IdentityLine.js';
 import 'highlight.js/styles/github.css';
 import './transcript.css';
 
@@ -65,15 +67,28 @@ export function quietMarker(event: WireEvent): string | undefined {
 }
 
 /**
- * An assistant message with no text and no tool calls: an imported record that carried only
- * usage (Codex's `token_count`, one Claude Code chunk of a streamed message). Its usage is folded
- * by the usage projection; as a row it would be an empty "Assistant" bubble.
+ * An assistant message that would be an empty "Assistant" bubble: no text (an image counts as
+ * content) and no tool call it has to draw itself. That is an imported record that carried only
+ * usage (Codex's `token_count`; its usage is folded by the usage projection), or a streamed chunk
+ * that carried only `tool_use` (Claude Code), whose every call is drawn by its own `tool/call` row
+ * (`shownCalls`). A call without such a row is drawn inside the bubble, so that message stays.
  */
-export function isEmptyAssistantMessage(event: WireEvent): boolean {
+export function isEmptyAssistantMessage(
+  event: WireEvent,
+  shownCalls: Pick<ReadonlySet<string>, 'has'> = new Set<string>(),
+): boolean {
   const core = readCoreEvent(event);
   if (core?.type !== 'assistant/message') return false;
-  if ((core.data.toolCalls ?? []).length > 0) return false;
+  if (!(core.data.toolCalls ?? []).every((call) => shownCalls.has(call.id))) return false;
   return messageText(core.data.content).trim() === '';
+}
+
+/** The row that draws a tool-only chunk: its first call's `tool/call` row (undefined for any other event). */
+function drawnByCallRow(event: WireEvent, callRows: ReadonlyMap<string, number>): number | undefined {
+  const core = readCoreEvent(event);
+  if (core?.type !== 'assistant/message' || !isEmptyAssistantMessage(event, callRows)) return undefined;
+  const seqs = (core.data.toolCalls ?? []).flatMap((call) => callRows.get(call.id) ?? []);
+  return seqs.length === 0 ? undefined : Math.min(...seqs);
 }
 
 /** A `tool/result` event with its data read. */
@@ -85,18 +100,19 @@ interface ToolResultEvent {
 interface Rows {
   readonly visible: readonly WireEvent[];
   readonly results: ReadonlyMap<string, ToolResultEvent>;
-  readonly callEvents: ReadonlySet<string>;
+  /** Each call drawn by a `tool/call` row of its own: call id → that row's seq. */
+  readonly callEvents: ReadonlyMap<string, number>;
   readonly attached: ReadonlySet<number>;
 }
 
 function rowsOf(events: readonly WireEvent[]): Rows {
   const results = new Map<string, ToolResultEvent>();
-  const callEvents = new Set<string>();
+  const callEvents = new Map<string, number>();
   const declared = new Set<string>();
   for (const event of events) {
     const core = readCoreEvent(event);
     if (core?.type === 'tool/result') results.set(core.data.callId, { seq: event.seq, data: core.data });
-    else if (core?.type === 'tool/call') callEvents.add(core.data.callId);
+    else if (core?.type === 'tool/call') callEvents.set(core.data.callId, event.seq);
     else if (core?.type === 'assistant/message')
       for (const call of core.data.toolCalls ?? []) declared.add(call.id);
   }
@@ -104,18 +120,23 @@ function rowsOf(events: readonly WireEvent[]): Rows {
   for (const [callId, result] of results)
     if (callEvents.has(callId) || declared.has(callId)) attached.add(result.seq);
   const visible = events.filter(
-    (event) => !HIDDEN.has(event.type) && !attached.has(event.seq) && !isEmptyAssistantMessage(event),
+    (event) =>
+      !HIDDEN.has(event.type) && !attached.has(event.seq) && !isEmptyAssistantMessage(event, callEvents),
   );
   return { visible, results, callEvents, attached };
 }
 
 /**
- * The row that shows event `target`: the last row at or before it, because a hidden event
- * (a step marker, a result drawn inside its call's card) is shown by the row before it; the first
- * row when none is. `undefined` when no event is a row.
+ * The row that shows event `target`: a tool-only chunk's first call row (the card it became);
+ * otherwise the last row at or before it, because a hidden event (a step marker, a result drawn
+ * inside its call's card) is shown by the row before it; the first row when none is. `undefined`
+ * when no event is a row.
  */
 export function targetRowSeq(events: readonly WireEvent[], target: number): number | undefined {
-  const { visible } = rowsOf(events);
+  const { visible, callEvents } = rowsOf(events);
+  const event = events.find((candidate) => candidate.seq === target);
+  const drawnBy = event === undefined ? undefined : drawnByCallRow(event, callEvents);
+  if (drawnBy !== undefined) return drawnBy;
   let found = visible[0]?.seq;
   for (const event of visible) {
     if (event.seq > target) break;
@@ -130,9 +151,12 @@ export function Transcript({
   events,
   draft = null,
   highlightSeq,
+  parentSession,
 }: {
   sessionId: string;
   events: readonly WireEvent[];
+  /** A subagent child's parent (header `parentSession`): named by the descriptor's identity line. */
+  parentSession?: string | undefined;
   /** The running step's text so far: shown where its message will be, until the message replaces it. */
   draft?: FollowDraft | null;
   /** The row a `?seq=` link points at (`targetRowSeq`): marked `data-target` and `aria-current`. */
@@ -148,6 +172,7 @@ export function Transcript({
           event={event}
           rows={rows}
           highlighted={event.seq === highlightSeq}
+          parentSession={parentSession}
         />
       ))}
       {draft !== null && <DraftRow draft={draft} />}
@@ -196,11 +221,13 @@ const EventRow = memo(function EventRow({
   event,
   rows,
   highlighted,
+  parentSession,
 }: {
   sessionId: string;
   event: WireEvent;
   rows: Rows;
   highlighted: boolean;
+  parentSession: string | undefined;
 }): React.JSX.Element {
   const common = {
     'data-testid': 'event',
@@ -288,6 +315,13 @@ const EventRow = memo(function EventRow({
         </div>
       );
     default:
+      if (event.type === DESCRIPTOR_EVENT)
+        return (
+          <div {...common} className="strand-quiet">
+            <IdentityLine sessionId={sessionId} seq={event.seq} parentSession={parentSession} />{' '}
+            <SeqLink sessionId={sessionId} seq={event.seq} />
+          </div>
+        );
       // A domain's or a newer build's type, or data the vocabulary does not describe: as it is.
       return (
         <div {...common} className="strand-quiet">

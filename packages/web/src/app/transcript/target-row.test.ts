@@ -24,6 +24,23 @@ const EVENTS: WireEvent[] = [
   at(16, 'assistant/message', { content: '', usage: { input: 1, output: 1 } }),
 ];
 
+// A streamed reply: 20 its text · 21 a chunk with only two tool calls (drawn by 22 and 23, not a
+// bubble) · 24 a chunk whose call has no tool/call row (a bubble drawing that call) · 25 more text.
+const CHUNKS: WireEvent[] = [
+  at(20, 'assistant/message', { content: 'Let me look.' }),
+  at(21, 'assistant/message', {
+    content: '',
+    toolCalls: [
+      { id: 'b', name: 'grep', arguments: '{}' },
+      { id: 'a', name: 'read', arguments: '{}' },
+    ],
+  }),
+  at(22, 'tool/call', { callId: 'a', name: 'read', arguments: '{}' }),
+  at(23, 'tool/call', { callId: 'b', name: 'grep', arguments: '{}' }),
+  at(24, 'assistant/message', { content: '', toolCalls: [{ id: 'z', name: 'bash', arguments: '{}' }] }),
+  at(25, 'assistant/message', { content: 'Found it.' }),
+];
+
 describe('targetRowSeq', () => {
   it('is the row of the event itself when the event is a row', () => {
     expect(targetRowSeq(EVENTS, 10)).toBe(10);
@@ -36,6 +53,18 @@ describe('targetRowSeq', () => {
     expect(targetRowSeq(EVENTS, 14)).toBe(13);
     expect(targetRowSeq(EVENTS, 15)).toBe(13);
     expect(targetRowSeq(EVENTS, 16)).toBe(13);
+  });
+
+  it("is a tool-only chunk's first call row (the card it is drawn as), not the row before it", () => {
+    expect(targetRowSeq(CHUNKS, 21)).toBe(22);
+  });
+
+  it('keeps every other row at its own seq: the numbers are seqs, stable when a chunk is not drawn', () => {
+    expect(targetRowSeq(CHUNKS, 20)).toBe(20);
+    expect(targetRowSeq(CHUNKS, 23)).toBe(23);
+    // The chunk with a call no tool/call row draws is a bubble of its own.
+    expect(targetRowSeq(CHUNKS, 24)).toBe(24);
+    expect(targetRowSeq(CHUNKS, 25)).toBe(25);
   });
 
   it('is the first row for a target before every row, and nothing without rows', () => {

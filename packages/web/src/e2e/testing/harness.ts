@@ -10,7 +10,13 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { startHost, type RunningHost } from '@strand/host';
 import { openJsonlPersistence, persistenceWriter, type SessionPersistence } from '@strand/persistence';
 import { openStrandRuntime, type StrandRuntime } from '@strand/runtime';
-import { Session, type SessionEventInput, type SessionHeader } from '@strand/session';
+import {
+  newSessionHeader,
+  Session,
+  SessionId,
+  type SessionEventInput,
+  type SessionHeader,
+} from '@strand/session';
 import { ARTIFACTS, buildWebUi, openChromiumPage, requireChromium, UI_TIMEOUT } from './browser.js';
 
 export { ARTIFACTS, UI_TIMEOUT } from './browser.js';
@@ -136,4 +142,20 @@ export async function openSession(page: Page, id: string): Promise<void> {
     .locator(`[data-testid="session-view"][data-session-id="${id}"] [data-testid="event"]`)
     .first()
     .waitFor({ timeout: UI_TIMEOUT });
+}
+
+/** The header of a subagent child of `parent` (depth 1), as the runtime's spawn writes one. */
+export function subagentHeader(child: {
+  readonly parent: string;
+  readonly id: string;
+  readonly createdAt: number;
+}): SessionHeader {
+  return newSessionHeader({
+    id: SessionId(child.id),
+    parentSession: SessionId(child.parent),
+    origin: 'subagent',
+    delegationDepth: 1,
+    createdAt: child.createdAt,
+    cwd: '/home/demo',
+  });
 }
