@@ -390,6 +390,59 @@ describe('Claude Code 2.0 flat agent files, AI titles, warmups and /exit', () =>
     ]);
     expect([...(await readStore(ws.data)).keys()]).toEqual([`claude-${FLAT_SID}`]);
   });
+
+  /** The warmup agent's lines without its `Warmup` prompt line: the canned reply alone. */
+  const promptlessWarmup = (): string[] =>
+    readFileSync(path.join(FLAT, 'agent-9e9e9e9e.jsonl'), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .slice(1);
+
+  it('a warmup agent file without its prompt line (one reply, no tool call) is skipped as a warmup, not listed as an untitled child', async () => {
+    mkdirSync(ws.source, { recursive: true });
+    copyFileSync(path.join(FLAT, `${FLAT_SID}.jsonl`), path.join(ws.source, `${FLAT_SID}.jsonl`));
+    const reply = promptlessWarmup();
+    // Streamed as two lines of one response: still one reply.
+    const streamed = JSON.parse(reply[0]!) as { uuid: string; message: { content: unknown[] } };
+    const chunk = JSON.stringify({ ...streamed, uuid: 'w3', message: { ...streamed.message, content: [] } });
+    writeFileSync(path.join(ws.source, 'agent-9e9e9e9e.jsonl'), `${[...reply, chunk].join('\n')}\n`);
+    const summary = await importTranscripts({ harness: 'claude-code', sourceDir: ws.source, dataDir: ws.data });
+    expect(summary).toMatchObject({ imported: 1, skipped: 1, failed: 0 });
+    expect(summary.reports).toEqual([
+      {
+        file: path.join(ws.source, 'agent-9e9e9e9e.jsonl'),
+        line: null,
+        kind: 'skipped-file',
+        reason: expect.stringContaining('warmup agent (no prompt, one reply calling no tool)'),
+      },
+    ]);
+    expect([...(await readStore(ws.data)).keys()]).toEqual([`claude-${FLAT_SID}`]);
+  });
+
+  it('a child without a prompt line is shown when it is more than one reply, or its reply calls a tool', async () => {
+    mkdirSync(ws.source, { recursive: true });
+    const [reply] = promptlessWarmup();
+    const line = JSON.parse(reply!) as { uuid: string; message: { id: string; content: unknown[] } };
+    const withLine = (name: string, extra: Record<string, unknown>): void => {
+      const agentId = name.slice('agent-'.length);
+      const first = JSON.stringify({ ...line, agentId });
+      const next = JSON.stringify({ ...line, agentId, ...extra });
+      writeFileSync(path.join(ws.source, `${name}.jsonl`), `${first}\n${next}\n`);
+    };
+    // A second response after the first.
+    withLine('agent-5a5a5a5a', { uuid: 'w4', message: { ...line.message, id: 'msg_w2' } });
+    // One response whose second streamed chunk calls a tool.
+    withLine('agent-6b6b6b6b', {
+      uuid: 'w5',
+      message: { ...line.message, content: [{ type: 'tool_use', id: 'toolu_w', name: 'Bash', input: {} }] },
+    });
+    const summary = await importTranscripts({ harness: 'claude-code', sourceDir: ws.source, dataDir: ws.data });
+    expect(summary).toMatchObject({ imported: 2, skipped: 0, failed: 0 });
+    expect([...(await readStore(ws.data)).keys()].sort()).toEqual([
+      `claude-${FLAT_SID}-agent-5a5a5a5a`,
+      `claude-${FLAT_SID}-agent-6b6b6b6b`,
+    ]);
+  });
 });
 
 describe('Claude Code 1.0 inline sidechains', () => {
