@@ -5,7 +5,7 @@ import { importerFor } from '../harnesses.js';
 import { Ledger, type LedgerEntry } from '../ledger/ledger.js';
 import { compareStamps, stampUnit, unitHash, type UnitStamps } from '../ledger/stamps.js';
 import type { ImportOptions, ImportSummary } from '../types.js';
-import { chooseCopies } from './choose-copies.js';
+import { chooseCopies, notImportedReason, staleCopyEntry } from './choose-copies.js';
 import type { SourceUnit } from './harness-importer.js';
 import { inProcessLane, type Lane } from './lanes.js';
 import type { FileOutcome } from './process-file.js';
@@ -139,10 +139,7 @@ export async function importTranscripts(options: ImportOptions): Promise<ImportS
     const pending = candidates.find((c) => c.file === loser.file);
     const duplicate = { primaryId: loser.primaryId, duplicateOf: loser.winner };
     if (pending !== undefined) {
-      tally.skippedFile(
-        loser.file,
-        `another copy of session ${loser.primaryId} holds more (${loser.winner}); this copy was not imported`,
-      );
+      tally.skippedFile(loser.file, notImportedReason(loser.primaryId, loser.winner));
       ledger.set(
         loser.file,
         entry(pending, await unitHash(pending.unit, pending.stamps).catch(() => ''), [], {
@@ -153,7 +150,7 @@ export async function importTranscripts(options: ImportOptions): Promise<ImportS
     } else {
       const known = unchanged.get(loser.file)!;
       unchanged.delete(loser.file);
-      ledger.set(loser.file, { ...known, sessions: [], ...duplicate });
+      ledger.set(loser.file, staleCopyEntry(known, loser.primaryId, loser.winner));
     }
     progress(loser.file);
   }
