@@ -391,12 +391,43 @@ describe('Claude Code 2.0 flat agent files, AI titles, warmups and /exit', () =>
     expect([...(await readStore(ws.data)).keys()]).toEqual([`claude-${FLAT_SID}`]);
   });
 
+  it('the end of a file writes nothing: an open turn stays open, its calls unanswered, until later lines close it', async () => {
+    mkdirSync(ws.source, { recursive: true });
+    const lines = readFileSync(path.join(FLAT, `${FLAT_SID}.jsonl`), 'utf8')
+      .trimEnd()
+      .split('\n');
+    const main = path.join(ws.source, `${FLAT_SID}.jsonl`);
+    const importAs = async (kept: readonly string[]) => {
+      writeFileSync(main, `${kept.join('\n')}\n`);
+      await importTranscripts({ harness: 'claude-code', sourceDir: ws.source, dataDir: ws.data });
+      return (await readStore(ws.data)).get(`claude-${FLAT_SID}`)!;
+    };
+    const unknown = (log: Awaited<ReturnType<typeof importAs>>) =>
+      dataOf<{ code?: string }>(log, 'tool/result').filter((r) => r.code === 'TOOL_OUTCOME_UNKNOWN');
+
+    // Cut after the Task call (no result yet): no closer, no unknown-outcome result.
+    const calling = await importAs(lines.slice(0, 3));
+    expect(calling.events.at(-1)).toMatchObject({ type: 'tool/call', data: { callId: 'toolu_task1' } });
+    expect(dataOf(calling, 'turn/end')).toEqual([]);
+    expect(unknown(calling)).toEqual([]);
+
+    // Cut after the final answer (its `turn_duration` not written yet): still open.
+    const answered = await importAs(lines.slice(0, 5));
+    expect(answered.events.at(-1)!.type).toBe('assistant/message');
+    expect(dataOf(answered, 'turn/end')).toEqual([]);
+    expect(answered.events.slice(0, calling.events.length)).toEqual(calling.events);
+
+    // The harness's end marker, written later, closes it where it stands.
+    const closed = await importAs(lines.slice(0, 6));
+    expect(closed.events.slice(0, answered.events.length)).toEqual(answered.events);
+    expect(closed.events.at(-1)).toMatchObject({ type: 'turn/end', data: { reason: 'completed' } });
+    expect(unknown(closed)).toEqual([]);
+    expect(closed.repairs).toEqual([]);
+  });
+
   /** The warmup agent's lines without its `Warmup` prompt line: the canned reply alone. */
   const promptlessWarmup = (): string[] =>
-    readFileSync(path.join(FLAT, 'agent-9e9e9e9e.jsonl'), 'utf8')
-      .trimEnd()
-      .split('\n')
-      .slice(1);
+    readFileSync(path.join(FLAT, 'agent-9e9e9e9e.jsonl'), 'utf8').trimEnd().split('\n').slice(1);
 
   it('a warmup agent file without its prompt line (one reply, no tool call) is skipped as a warmup, not listed as an untitled child', async () => {
     mkdirSync(ws.source, { recursive: true });
@@ -406,7 +437,11 @@ describe('Claude Code 2.0 flat agent files, AI titles, warmups and /exit', () =>
     const streamed = JSON.parse(reply[0]!) as { uuid: string; message: { content: unknown[] } };
     const chunk = JSON.stringify({ ...streamed, uuid: 'w3', message: { ...streamed.message, content: [] } });
     writeFileSync(path.join(ws.source, 'agent-9e9e9e9e.jsonl'), `${[...reply, chunk].join('\n')}\n`);
-    const summary = await importTranscripts({ harness: 'claude-code', sourceDir: ws.source, dataDir: ws.data });
+    const summary = await importTranscripts({
+      harness: 'claude-code',
+      sourceDir: ws.source,
+      dataDir: ws.data,
+    });
     expect(summary).toMatchObject({ imported: 1, skipped: 1, failed: 0 });
     expect(summary.reports).toEqual([
       {
@@ -436,7 +471,11 @@ describe('Claude Code 2.0 flat agent files, AI titles, warmups and /exit', () =>
       uuid: 'w5',
       message: { ...line.message, content: [{ type: 'tool_use', id: 'toolu_w', name: 'Bash', input: {} }] },
     });
-    const summary = await importTranscripts({ harness: 'claude-code', sourceDir: ws.source, dataDir: ws.data });
+    const summary = await importTranscripts({
+      harness: 'claude-code',
+      sourceDir: ws.source,
+      dataDir: ws.data,
+    });
     expect(summary).toMatchObject({ imported: 2, skipped: 0, failed: 0 });
     expect([...(await readStore(ws.data)).keys()].sort()).toEqual([
       `claude-${FLAT_SID}-agent-5a5a5a5a`,
