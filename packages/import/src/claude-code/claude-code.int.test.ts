@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseSubagentDescriptor } from '@strand/subagent';
 import { importTranscripts } from '../run/import-transcripts.js';
+import type { ImportSummary } from '../types.js';
 import {
   PACKAGE_SRC,
   copyInto,
@@ -374,21 +375,26 @@ describe('Claude Code 2.0 flat agent files, AI titles, warmups and /exit', () =>
     expect(importedLogViolations(main.events)).toEqual([]);
   });
 
-  it('a warmup agent file is skipped with a report naming the file, not shown as a child', async () => {
-    const summary = await importFlat({
-      [`${FLAT_SID}.jsonl`]: `${FLAT_SID}.jsonl`,
-      'agent-9e9e9e9e.jsonl': 'agent-9e9e9e9e.jsonl',
-    });
+  /** Only the main session is stored; the warmup agent file is one `skipped-file` report. */
+  const expectWarmupSkipped = async (summary: ImportSummary, reason: string): Promise<void> => {
     expect(summary).toMatchObject({ imported: 1, skipped: 1, failed: 0 });
     expect(summary.reports).toEqual([
       {
         file: path.join(ws.source, 'agent-9e9e9e9e.jsonl'),
         line: null,
         kind: 'skipped-file',
-        reason: expect.stringContaining('warmup agent'),
+        reason: expect.stringContaining(reason) as string,
       },
     ]);
     expect([...(await readStore(ws.data)).keys()]).toEqual([`claude-${FLAT_SID}`]);
+  };
+
+  it('a warmup agent file is skipped with a report naming the file, not shown as a child', async () => {
+    const summary = await importFlat({
+      [`${FLAT_SID}.jsonl`]: `${FLAT_SID}.jsonl`,
+      'agent-9e9e9e9e.jsonl': 'agent-9e9e9e9e.jsonl',
+    });
+    await expectWarmupSkipped(summary, 'warmup agent');
   });
 
   it('the end of a file writes nothing: an open turn stays open, its calls unanswered, until later lines close it', async () => {
@@ -442,16 +448,7 @@ describe('Claude Code 2.0 flat agent files, AI titles, warmups and /exit', () =>
       sourceDir: ws.source,
       dataDir: ws.data,
     });
-    expect(summary).toMatchObject({ imported: 1, skipped: 1, failed: 0 });
-    expect(summary.reports).toEqual([
-      {
-        file: path.join(ws.source, 'agent-9e9e9e9e.jsonl'),
-        line: null,
-        kind: 'skipped-file',
-        reason: expect.stringContaining('warmup agent (no prompt, one reply calling no tool)'),
-      },
-    ]);
-    expect([...(await readStore(ws.data)).keys()]).toEqual([`claude-${FLAT_SID}`]);
+    await expectWarmupSkipped(summary, 'warmup agent (no prompt, one reply calling no tool)');
   });
 
   it('a child without a prompt line is shown when it is more than one reply, or its reply calls a tool', async () => {
