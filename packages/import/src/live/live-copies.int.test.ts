@@ -156,23 +156,47 @@ describe('live ingest of two copies of one Claude Code session, across restarts'
     expect(bed.reports.filter((r) => r.kind === 'replaced')).toEqual([]);
   });
 
-  it('a data folder where both copies claim the session and the short one wrote last is mended at start: the long copy is read again', async () => {
+  /**
+   * Two runs that each saw one copy (as a folder imported before copies were chosen live): the
+   * ledger has both files holding the session, and the stored log is what the short copy wrote.
+   */
+  async function contestedDataFolder(): Promise<unknown[]> {
     short = path.join(bed.ws.source, 'old', `${SID}.jsonl`);
     mkdirSync(path.dirname(short), { recursive: true });
     writeLong();
     writeShort();
-    // Two runs that each saw one copy (as a folder imported before copies were chosen live): the
-    // ledger has both holding the session, and the stored log is what the short copy wrote.
     await importTranscripts({ harness: 'claude-code', sourceDir: path.dirname(long), dataDir: bed.ws.data });
     await importTranscripts({ harness: 'claude-code', sourceDir: path.dirname(short), dataDir: bed.ws.data });
     const want = await oneShotEvents();
     expect((await storedEvents()).length).toBeLessThan(want.length);
-    const live = await startWatching();
+    return want;
+  }
+
+  it('a data folder where both copies hold the session and the short one wrote last is mended by the next one-shot import', async () => {
+    const want = await contestedDataFolder();
+    const summary = await importTranscripts({
+      harness: 'claude-code',
+      sourceDir: bed.ws.source,
+      dataDir: bed.ws.data,
+    });
+    expect(await storedEvents()).toEqual(want);
+    expect(summary.reports).toEqual([
+      expect.objectContaining({
+        file: short,
+        kind: 'skipped-file',
+        reason: expect.stringContaining(long) as string,
+      }),
+    ]);
+    await restartKeepsTheLongCopy(want);
+  });
+
+  it('such a data folder is mended by live ingest started without a catch-up: the long copy is read again', async () => {
+    const want = await contestedDataFolder();
+    const live = await bed.start({ dataDir: bed.ws.data });
     await live.idle();
     expect(await storedEvents()).toEqual(want);
-    expect(bed.reports.filter((r) => r.kind !== 'note')).toEqual([]);
     expect(bed.reports).toEqual([
-      expect.objectContaining({ file: long, reason: expect.stringContaining(short) as string }),
+      expect.objectContaining({ file: long, kind: 'note', reason: expect.stringContaining(short) as string }),
     ]);
     await restartKeepsTheLongCopy(want);
   });

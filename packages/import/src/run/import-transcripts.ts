@@ -125,8 +125,15 @@ export async function importTranscripts(options: ImportOptions): Promise<ImportS
   };
   for (const pending of changed) await peekOne(pending);
   const arriving = new Set<string>(candidates.map((c) => c.primaryId));
+  const contested = contestedSessions(unchanged);
   for (const [file, known] of [...unchanged]) {
-    if (known.awaitingParent === undefined || !arriving.has(known.awaitingParent)) continue;
+    const parentArrives = known.awaitingParent !== undefined && arriving.has(known.awaitingParent);
+    // Two unchanged files that both hold a session (a ledger from before live ingest marked the
+    // copies it dropped) may have left it as the copy not chosen wrote it: both are read again
+    // and chosen between, and the chosen one is compared with the stored log.
+    const isContested =
+      known.duplicateOf === undefined && known.primaryId !== undefined && contested.has(known.primaryId);
+    if (!parentArrives && !isContested) continue;
     const unit = units.find((u) => u.file === file)!;
     unchanged.delete(file);
     await peekOne({ unit, stamps: await stampUnit(unit) });
@@ -238,6 +245,18 @@ export async function importTranscripts(options: ImportOptions): Promise<ImportS
   for (const [file] of [...ledger.under(root, options.harness)]) if (!seen.has(file)) ledger.delete(file);
   await ledger.save();
   return tally.summary();
+}
+
+/** Sessions more than one unchanged file holds (none of them marked a stale copy of another). */
+function contestedSessions(unchanged: ReadonlyMap<string, LedgerEntry>): Set<string> {
+  const holders = new Set<string>();
+  const contested = new Set<string>();
+  for (const entry of unchanged.values()) {
+    if (entry.primaryId === undefined || entry.duplicateOf !== undefined) continue;
+    if (holders.has(entry.primaryId)) contested.add(entry.primaryId);
+    holders.add(entry.primaryId);
+  }
+  return contested;
 }
 
 /**
