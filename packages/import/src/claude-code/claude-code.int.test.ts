@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseSubagentDescriptor } from '@strand/subagent';
 import { importTranscripts } from '../run/import-transcripts.js';
+import type { ImportSummary } from '../types.js';
 import {
   PACKAGE_SRC,
   copyInto,
@@ -374,21 +375,109 @@ describe('Claude Code 2.0 flat agent files, AI titles, warmups and /exit', () =>
     expect(importedLogViolations(main.events)).toEqual([]);
   });
 
-  it('a warmup agent file is skipped with a report naming the file, not shown as a child', async () => {
-    const summary = await importFlat({
-      [`${FLAT_SID}.jsonl`]: `${FLAT_SID}.jsonl`,
-      'agent-9e9e9e9e.jsonl': 'agent-9e9e9e9e.jsonl',
-    });
+  /** Only the main session is stored; the warmup agent file is one `skipped-file` report. */
+  const expectWarmupSkipped = async (summary: ImportSummary, reason: string): Promise<void> => {
     expect(summary).toMatchObject({ imported: 1, skipped: 1, failed: 0 });
     expect(summary.reports).toEqual([
       {
         file: path.join(ws.source, 'agent-9e9e9e9e.jsonl'),
         line: null,
         kind: 'skipped-file',
-        reason: expect.stringContaining('warmup agent'),
+        reason: expect.stringContaining(reason) as string,
       },
     ]);
     expect([...(await readStore(ws.data)).keys()]).toEqual([`claude-${FLAT_SID}`]);
+  };
+
+  it('a warmup agent file is skipped with a report naming the file, not shown as a child', async () => {
+    const summary = await importFlat({
+      [`${FLAT_SID}.jsonl`]: `${FLAT_SID}.jsonl`,
+      'agent-9e9e9e9e.jsonl': 'agent-9e9e9e9e.jsonl',
+    });
+    await expectWarmupSkipped(summary, 'warmup agent');
+  });
+
+  it('the end of a file writes nothing: an open turn stays open, its calls unanswered, until later lines close it', async () => {
+    mkdirSync(ws.source, { recursive: true });
+    const lines = readFileSync(path.join(FLAT, `${FLAT_SID}.jsonl`), 'utf8')
+      .trimEnd()
+      .split('\n');
+    const main = path.join(ws.source, `${FLAT_SID}.jsonl`);
+    const importAs = async (kept: readonly string[]) => {
+      writeFileSync(main, `${kept.join('\n')}\n`);
+      await importTranscripts({ harness: 'claude-code', sourceDir: ws.source, dataDir: ws.data });
+      return (await readStore(ws.data)).get(`claude-${FLAT_SID}`)!;
+    };
+    const unknown = (log: Awaited<ReturnType<typeof importAs>>) =>
+      dataOf<{ code?: string }>(log, 'tool/result').filter((r) => r.code === 'TOOL_OUTCOME_UNKNOWN');
+
+    // Cut after the Task call (no result yet): no closer, no unknown-outcome result.
+    const calling = await importAs(lines.slice(0, 3));
+    expect(calling.events.at(-1)).toMatchObject({ type: 'tool/call', data: { callId: 'toolu_task1' } });
+    expect(dataOf(calling, 'turn/end')).toEqual([]);
+    expect(unknown(calling)).toEqual([]);
+
+    // Cut after the final answer (its `turn_duration` not written yet): still open.
+    const answered = await importAs(lines.slice(0, 5));
+    expect(answered.events.at(-1)!.type).toBe('assistant/message');
+    expect(dataOf(answered, 'turn/end')).toEqual([]);
+    expect(answered.events.slice(0, calling.events.length)).toEqual(calling.events);
+
+    // The harness's end marker, written later, closes it where it stands.
+    const closed = await importAs(lines.slice(0, 6));
+    expect(closed.events.slice(0, answered.events.length)).toEqual(answered.events);
+    expect(closed.events.at(-1)).toMatchObject({ type: 'turn/end', data: { reason: 'completed' } });
+    expect(unknown(closed)).toEqual([]);
+    expect(closed.repairs).toEqual([]);
+  });
+
+  /** The warmup agent's lines without its `Warmup` prompt line: the canned reply alone. */
+  const promptlessWarmup = (): string[] =>
+    readFileSync(path.join(FLAT, 'agent-9e9e9e9e.jsonl'), 'utf8').trimEnd().split('\n').slice(1);
+
+  it('a warmup agent file without its prompt line (one reply, no tool call) is skipped as a warmup, not listed as an untitled child', async () => {
+    mkdirSync(ws.source, { recursive: true });
+    copyFileSync(path.join(FLAT, `${FLAT_SID}.jsonl`), path.join(ws.source, `${FLAT_SID}.jsonl`));
+    const reply = promptlessWarmup();
+    // Streamed as two lines of one response: still one reply.
+    const streamed = JSON.parse(reply[0]!) as { uuid: string; message: { content: unknown[] } };
+    const chunk = JSON.stringify({ ...streamed, uuid: 'w3', message: { ...streamed.message, content: [] } });
+    writeFileSync(path.join(ws.source, 'agent-9e9e9e9e.jsonl'), `${[...reply, chunk].join('\n')}\n`);
+    const summary = await importTranscripts({
+      harness: 'claude-code',
+      sourceDir: ws.source,
+      dataDir: ws.data,
+    });
+    await expectWarmupSkipped(summary, 'warmup agent (no prompt, one reply calling no tool)');
+  });
+
+  it('a child without a prompt line is shown when it is more than one reply, or its reply calls a tool', async () => {
+    mkdirSync(ws.source, { recursive: true });
+    const [reply] = promptlessWarmup();
+    const line = JSON.parse(reply!) as { uuid: string; message: { id: string; content: unknown[] } };
+    const withLine = (name: string, extra: Record<string, unknown>): void => {
+      const agentId = name.slice('agent-'.length);
+      const first = JSON.stringify({ ...line, agentId });
+      const next = JSON.stringify({ ...line, agentId, ...extra });
+      writeFileSync(path.join(ws.source, `${name}.jsonl`), `${first}\n${next}\n`);
+    };
+    // A second response after the first.
+    withLine('agent-5a5a5a5a', { uuid: 'w4', message: { ...line.message, id: 'msg_w2' } });
+    // One response whose second streamed chunk calls a tool.
+    withLine('agent-6b6b6b6b', {
+      uuid: 'w5',
+      message: { ...line.message, content: [{ type: 'tool_use', id: 'toolu_w', name: 'Bash', input: {} }] },
+    });
+    const summary = await importTranscripts({
+      harness: 'claude-code',
+      sourceDir: ws.source,
+      dataDir: ws.data,
+    });
+    expect(summary).toMatchObject({ imported: 2, skipped: 0, failed: 0 });
+    expect([...(await readStore(ws.data)).keys()].sort()).toEqual([
+      `claude-${FLAT_SID}-agent-5a5a5a5a`,
+      `claude-${FLAT_SID}-agent-6b6b6b6b`,
+    ]);
   });
 });
 

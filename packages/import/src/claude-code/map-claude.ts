@@ -12,9 +12,7 @@ import { ClaudeStream } from './claude-stream.js';
 import { SIDE_RECORDS } from './records.js';
 import { claudeAgentId, claudeMainId, claudeSidechainId } from './ids.js';
 import type { ClaudeFacts } from './peek.js';
-
-// Claude Code 2.0 starts throwaway subagents with this prompt to warm the prompt cache.
-const WARMUP = 'Warmup';
+import { WarmupWitness } from './warmup.js';
 
 /**
  * Maps one Claude Code JSONL file. A main file yields its session plus one child per inline
@@ -38,6 +36,7 @@ export function foldClaude(unit: SourceUnit, peek: SessionPeek): TranscriptFold 
   /** Task/Agent calls of the main conversation, by prompt, to label inline sidechains. */
   const taskRoles = new Map<string, AgentRole[]>();
   const seen = new Set<string>();
+  const warmup = new WarmupWitness();
   // A custom title (the person's rename) outranks every AI title, wherever it stands in the file.
   let customTitled = false;
   // The parent is scanned at most once, and only when needed: for a missing prompt, or a label
@@ -64,6 +63,7 @@ export function foldClaude(unit: SourceUnit, peek: SessionPeek): TranscriptFold 
       seen.add(uuid);
     }
     if (type === 'user' || type === 'assistant' || type === 'system') {
+      if (isAgentFile) warmup.see(type, record);
       let stream = main;
       if (!isAgentFile && record.isSidechain === true) {
         const parent = str(record.parentUuid);
@@ -119,13 +119,11 @@ export function foldClaude(unit: SourceUnit, peek: SessionPeek): TranscriptFold 
     const plans: SessionPlan[] = [];
     const parentId = claudeMainId(facts.sessionId);
     if (agentId !== undefined) {
-      if (main.firstPrompt?.trim() === WARMUP)
-        return {
-          kind: 'empty',
-          reason: `a Claude Code warmup agent (its only prompt is "${WARMUP}"), not a subagent anyone ran`,
-          reports,
-          hash: end.hash,
-        };
+      const warm = warmup.reason(
+        main.firstPrompt,
+        main.builder.events.some((e) => e.type === 'user/message'),
+      );
+      if (warm !== undefined) return { kind: 'empty', reason: warm, reports, hash: end.hash };
       if (main.builder.hasConversation)
         plans.push(
           childPlan(

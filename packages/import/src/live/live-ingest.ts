@@ -6,7 +6,13 @@ import { importerFor } from '../harnesses.js';
 import { LEDGER_FILE, Ledger } from '../ledger/ledger.js';
 import { combineHashes, stampUnit } from '../ledger/stamps.js';
 import type { MappedFile } from '../mapping/session-plan.js';
-import { byPreference } from '../run/choose-copies.js';
+import {
+  byPreference,
+  chooseCopies,
+  notImportedReason,
+  staleCopyEntry,
+  type Candidate,
+} from '../run/choose-copies.js';
 import type { HarnessImporter, SessionPeek, SourceUnit } from '../run/harness-importer.js';
 import { hashFile } from '../source/file-hash.js';
 import type { Harness, ImportReport } from '../types.js';
@@ -121,6 +127,11 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
    * once it is preferred over this one (`byPreference`, as the one-shot import chooses).
    */
   const holders = new Map<string, { readonly file: string; readonly rank: number }>();
+  /**
+   * A file preferred at start over another file the ledger said held its session → that copy,
+   * until the file is read: the write's report names both (a second copy is not a rewrite).
+   */
+  const displaced = new Map<string, string>();
   /** Copies already reported as such, so a stale copy that keeps changing is one note. */
   const reportedCopies = new Set<string>();
   const pending = new Map<string, ReturnType<typeof setTimeout>>();
@@ -270,7 +281,8 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
       return;
     }
     if (peek.kind === 'skip') return; // not (yet) a conversation: read again when it grows
-    if (!(await holdsSession(file, peek, stat.size))) return;
+    const from = await holdsSession(file, peek, stat.size);
+    if (from === false) return;
     fileOf.set(peek.primaryId, file);
     const parentFile = peek.readsParent === undefined ? undefined : fileOf.get(peek.readsParent);
     const linked = parentFile === undefined ? unit : { ...unit, parentFile };
@@ -278,7 +290,7 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
     if (fold === undefined) {
       const mapped = await owner.importer.map(linked, peek);
       onRead({ file, mode: 'whole', bytes: stat.size, lines: 0 });
-      await writeMapped(owner, { unit: linked, peek }, mapped, stat);
+      await writeMapped(owner, { unit: linked, peek }, mapped, stat, from);
       return;
     }
     const followed: Followed = { follow: new FileFollow(file, fold), unit: linked, peek };
@@ -290,39 +302,51 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
       if (follows.size <= FOLLOWED_FILES) break;
       follows.delete(oldest);
     }
-    await writeMapped(owner, followed, mapped, stat);
+    await writeMapped(owner, followed, mapped, stat, from);
   };
 
   /**
    * Whether `file` is the copy of its session to import: no other file holds the session, or the
-   * one that does is gone or no longer preferred (it then stops being followed, so its next change
-   * is compared again). A copy that is not is reported once, and read again when it changes.
+   * one that does is gone or no longer preferred (`byPreference`, the one-shot import's order).
+   * False when it is not: it is reported once, and read again when it changes. Otherwise the
+   * copy it takes the session over from, if any: that one stops being followed (its next change
+   * is compared again) and is a stale copy in the ledger, so a restart does not take it back.
    */
-  const holdsSession = async (file: string, peek: SessionPeek, size: number): Promise<boolean> => {
-    const holder = holders.get(peek.primaryId);
+  const holdsSession = async (
+    file: string,
+    peek: SessionPeek,
+    size: number,
+  ): Promise<false | string | undefined> => {
+    const primaryId = peek.primaryId;
+    const holder = holders.get(primaryId);
+    let from = displaced.get(file);
     if (holder !== undefined && holder.file !== file) {
       const held = await fsp.stat(holder.file).catch(() => undefined);
-      const self = { file, primaryId: peek.primaryId, rank: peek.rank, size };
-      if (
-        held !== undefined &&
-        byPreference({ ...holder, primaryId: peek.primaryId, size: held.size }, self) < 0
-      ) {
+      const self = { file, primaryId, rank: peek.rank, size };
+      if (held !== undefined && byPreference({ ...holder, primaryId, size: held.size }, self) < 0) {
         if (!reportedCopies.has(file)) {
           reportedCopies.add(file);
           report({
             file,
             line: null,
             kind: 'skipped-file',
-            reason: `another copy of session ${peek.primaryId} holds more (${holder.file}); this copy was not imported`,
+            reason: notImportedReason(primaryId, holder.file),
           });
         }
         return false;
       }
       follows.delete(holder.file);
+      from = holder.file;
+      const stale = ledger?.get(holder.file);
+      if (stale !== undefined) {
+        ledger!.set(holder.file, staleCopyEntry(stale, primaryId, file));
+        ledgerDirty = true;
+      }
     }
     reportedCopies.delete(file);
-    holders.set(peek.primaryId, { file, rank: peek.rank });
-    return true;
+    holders.set(primaryId, { file, rank: peek.rank });
+    displaced.delete(file);
+    return from;
   };
 
   /**
@@ -335,6 +359,8 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
     read: Omit<Followed, 'follow'> & { readonly follow?: FileFollow },
     mapped: MappedFile,
     stat: Stats,
+    /** The copy this file took its sessions over from (see `holdsSession`). */
+    from?: string,
   ): Promise<void> => {
     const { unit, peek, follow } = read;
     const file = unit.file;
@@ -362,13 +388,8 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
         continue;
       }
       const result = await writePlan(target, plan);
-      if (result.outcome === 'replaced')
-        report({
-          file,
-          line: null,
-          kind: 'replaced',
-          reason: `session ${id} was rewritten in place (not an extension): created again`,
-        });
+      const told = writeReason(id, result.outcome === 'replaced', from);
+      if (told !== undefined) report({ file, line: null, ...told });
       // A fork written unseeded goes through the comparison again next time (seeded once its
       // parent is stored).
       const seeded = result.awaitingParent === undefined && result.seedProblem === undefined;
@@ -395,6 +416,27 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
       ...(awaitingParent === undefined ? {} : { awaitingParent }),
     });
     ledgerDirty = true;
+  };
+
+  /**
+   * The holder of each session the ledger names, by the one-shot import's choice. Two files that
+   * both claim one (a ledger from before live ingest marked the copies it dropped) may have left
+   * the stored log as the other copy wrote it: the preferred one is read again and compared with
+   * it (`writePlan`), and the other marked a stale copy.
+   */
+  const holdClaimed = (claims: readonly (Candidate & { readonly owner: Watched })[]): void => {
+    const choice = chooseCopies(claims, new Map());
+    for (const c of claims)
+      if (choice.winners.has(c.file)) holders.set(c.primaryId, { file: c.file, rank: c.rank });
+    for (const loser of choice.losers) {
+      const winner = claims.find((c) => c.file === loser.winner)!;
+      const entry = ledger?.get(loser.file);
+      if (entry !== undefined) ledger!.set(loser.file, staleCopyEntry(entry, loser.primaryId, winner.file));
+      ledgerDirty = true;
+      for (const s of ledger?.get(winner.file)?.sessions ?? []) fileOf.set(s.id, winner.file);
+      displaced.set(winner.file, loser.file);
+      enqueue(winner.file, winner.owner);
+    }
   };
 
   /** Watches every folder that exists; a missing one is reported. */
@@ -441,6 +483,8 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
       opening = typeof options.target === 'function' ? options.target() : Promise.resolve(options.target);
       opening.catch(() => undefined); // awaited below
       if (options.dataDir !== undefined) ledger = (await Ledger.load(options.dataDir)).ledger;
+      /** Files the ledger says hold a session (not a stale copy), to choose the holder of each. */
+      const claims: (Candidate & { readonly owner: Watched })[] = [];
       for (const owner of open) {
         // The files to compare with the ledger: after a catch-up, the ones it stamped (a file it
         // did not stamp was not a conversation yet or failed, and is read when it next changes);
@@ -457,11 +501,12 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
           const entry = ledger?.get(file);
           for (const s of entry?.sessions ?? []) fileOf.set(s.id, file);
           if (entry?.primaryId !== undefined && entry.duplicateOf === undefined)
-            holders.set(entry.primaryId, { file, rank: entry.rank ?? 0 });
+            claims.push({ file, primaryId: entry.primaryId, rank: entry.rank ?? 0, size: stat.size, owner });
           if (entry?.size === stat.size && entry.mtimeMs === stat.mtimeMs) sizes.set(file, stat.size);
           else enqueue(file, owner);
         }
       }
+      holdClaimed(claims);
       resolvePrepared(await opening);
     } catch (error) {
       await opening?.catch(() => undefined);
@@ -550,4 +595,28 @@ async function openWatcher(
     });
     return open(true);
   }
+}
+
+/**
+ * What writing a session reports: a copy that took the session over from another names both
+ * files (a second copy is not a rewrite of the first); a followed file rewritten in place says so.
+ */
+function writeReason(
+  id: string,
+  replaced: boolean,
+  from: string | undefined,
+): Pick<ImportReport, 'kind' | 'reason'> | undefined {
+  if (from !== undefined)
+    return replaced
+      ? {
+          kind: 'replaced',
+          reason: `session ${id} follows this copy instead of ${from} (the copy the one-shot import chooses); it is no extension of what that copy wrote: created again`,
+        }
+      : {
+          kind: 'note',
+          reason: `session ${id} follows this copy instead of ${from} (the copy the one-shot import chooses)`,
+        };
+  return replaced
+    ? { kind: 'replaced', reason: `session ${id} was rewritten in place (not an extension): created again` }
+    : undefined;
 }

@@ -24,6 +24,19 @@ export function byPreference(a: Candidate, b: Candidate): number {
   return b.rank - a.rank || b.size - a.size || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
 }
 
+/** Why a copy was passed over: the same words from a run and from live ingest. */
+export function notImportedReason(primaryId: string, winner: string): string {
+  return `another copy of session ${primaryId} holds more (${winner}); this copy was not imported`;
+}
+
+/**
+ * The ledger entry of a copy another file holds the session for: it holds no session, and later
+ * runs and live ingest (at its start) do not take it for the session's holder.
+ */
+export function staleCopyEntry(entry: LedgerEntry, primaryId: string, winner: string): LedgerEntry {
+  return { ...entry, sessions: [], primaryId, duplicateOf: winner };
+}
+
 /**
  * Two files can be one session: a transcript copied at two times (the earlier copy a prefix of
  * the later), or a whole-JSON chat migrated to JSONL. Importing both would make the session

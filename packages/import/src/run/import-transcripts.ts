@@ -5,7 +5,7 @@ import { importerFor } from '../harnesses.js';
 import { Ledger, type LedgerEntry } from '../ledger/ledger.js';
 import { compareStamps, stampUnit, unitHash, type UnitStamps } from '../ledger/stamps.js';
 import type { ImportOptions, ImportSummary } from '../types.js';
-import { chooseCopies } from './choose-copies.js';
+import { chooseCopies, notImportedReason, staleCopyEntry } from './choose-copies.js';
 import type { SourceUnit } from './harness-importer.js';
 import { inProcessLane, type Lane } from './lanes.js';
 import type { FileOutcome } from './process-file.js';
@@ -125,8 +125,15 @@ export async function importTranscripts(options: ImportOptions): Promise<ImportS
   };
   for (const pending of changed) await peekOne(pending);
   const arriving = new Set<string>(candidates.map((c) => c.primaryId));
+  const contested = contestedSessions(unchanged);
   for (const [file, known] of [...unchanged]) {
-    if (known.awaitingParent === undefined || !arriving.has(known.awaitingParent)) continue;
+    const parentArrives = known.awaitingParent !== undefined && arriving.has(known.awaitingParent);
+    // Two unchanged files that both hold a session (a ledger from before live ingest marked the
+    // copies it dropped) may have left it as the copy not chosen wrote it: both are read again
+    // and chosen between, and the chosen one is compared with the stored log.
+    const isContested =
+      known.duplicateOf === undefined && known.primaryId !== undefined && contested.has(known.primaryId);
+    if (!parentArrives && !isContested) continue;
     const unit = units.find((u) => u.file === file)!;
     unchanged.delete(file);
     await peekOne({ unit, stamps: await stampUnit(unit) });
@@ -139,10 +146,7 @@ export async function importTranscripts(options: ImportOptions): Promise<ImportS
     const pending = candidates.find((c) => c.file === loser.file);
     const duplicate = { primaryId: loser.primaryId, duplicateOf: loser.winner };
     if (pending !== undefined) {
-      tally.skippedFile(
-        loser.file,
-        `another copy of session ${loser.primaryId} holds more (${loser.winner}); this copy was not imported`,
-      );
+      tally.skippedFile(loser.file, notImportedReason(loser.primaryId, loser.winner));
       ledger.set(
         loser.file,
         entry(pending, await unitHash(pending.unit, pending.stamps).catch(() => ''), [], {
@@ -153,7 +157,7 @@ export async function importTranscripts(options: ImportOptions): Promise<ImportS
     } else {
       const known = unchanged.get(loser.file)!;
       unchanged.delete(loser.file);
-      ledger.set(loser.file, { ...known, sessions: [], ...duplicate });
+      ledger.set(loser.file, staleCopyEntry(known, loser.primaryId, loser.winner));
     }
     progress(loser.file);
   }
@@ -241,6 +245,18 @@ export async function importTranscripts(options: ImportOptions): Promise<ImportS
   for (const [file] of [...ledger.under(root, options.harness)]) if (!seen.has(file)) ledger.delete(file);
   await ledger.save();
   return tally.summary();
+}
+
+/** Sessions more than one unchanged file holds (none of them marked a stale copy of another). */
+function contestedSessions(unchanged: ReadonlyMap<string, LedgerEntry>): Set<string> {
+  const holders = new Set<string>();
+  const contested = new Set<string>();
+  for (const entry of unchanged.values()) {
+    if (entry.primaryId === undefined || entry.duplicateOf !== undefined) continue;
+    if (holders.has(entry.primaryId)) contested.add(entry.primaryId);
+    holders.add(entry.primaryId);
+  }
+  return contested;
 }
 
 /**
