@@ -34,6 +34,7 @@ export {
   CORE_EVENT_TYPES,
   TURN_END_REASONS,
   MESSAGE_AUTHORS,
+  COMMAND_OUTPUT_STREAMS,
   messageContentSchema,
   usageSchema,
   USAGE_KINDS,
