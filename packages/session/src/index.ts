@@ -49,6 +49,7 @@ export {
   type UsageKind,
   type TurnEndReason,
 } from './core-events.js';
+export { plainTerminalText } from './terminal-text.js';
 export { checkCoreEventData } from './core-event-check.js';
 export type { DeepReadonly } from './deep-readonly.js';
 export { Session, type SessionInit, type SessionWriter, type AppendListener } from './session.js';

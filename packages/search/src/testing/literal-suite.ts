@@ -53,6 +53,27 @@ export function searchLiteralSuite(engine: string, openIndex: OpenSearchIndex): 
         expect(await seqOf('capybara')).toEqual([]);
       });
 
+      it('finds a command by its name and args, and its output without terminal escapes', async () => {
+        await persistedSession(fixture.corpus.persistence, 'commands', [
+          { type: 'turn/start', data: {} },
+          { type: 'session/command', data: { name: 'compact', args: 'keep the gazelle notes' } },
+          {
+            type: 'session/command-output',
+            data: { text: '\u001b[2mCompacted\u001b[22m the \u001b[1;32mbison\u001b[0m', stream: 'stdout' },
+          },
+          { type: 'turn/end', data: { reason: 'completed' } },
+        ]);
+        await fixture.index.sync(fixture.corpus.sources);
+        const seqOf = async (word: string): Promise<number[]> =>
+          (await fixture.index.search(word)).results.flatMap((r) => r.hits.map((h) => h.seq));
+        expect(await seqOf('compact')).toEqual([1]);
+        expect(await seqOf('/compact')).toEqual([1]);
+        expect(await seqOf('gazelle')).toEqual([1]);
+        expect(await seqOf('compacted bison')).toEqual([2]);
+        const [hit] = (await fixture.index.search('bison')).results.flatMap((r) => r.hits);
+        expect(hit!.snippet).not.toContain('\u001b');
+      });
+
       it('matches case- and diacritic-insensitively, every term in one event', async () => {
         await corpusOf({ a: ['Crème Brûlée recipe'], b: ['creme', 'brulee'] });
         expect(ids(await fixture.index.search('CREME brulee'))).toEqual(['a']);
