@@ -8,6 +8,9 @@ import { sessionHref } from '../routing/routes.js';
 import { messageText, readCoreEvent, type CoreEventDataMap, type MessageContent } from '@strand/session';
 import { describeError, isRecord, truncate } from '../format.js';
 import { editView, type DiffLine } from './diff.js';
+import { CommandChip, CommandOutput } from './CommandChip.js';
+import { commandRows, type CommandRows } from './command-rows.js';
+import { TerminalText } from './TerminalText.js';
 import { copyText, renderMarkdown } from './markdown.js';
 import 'highlight.js/styles/github.css';
 import './transcript.css';
@@ -87,6 +90,7 @@ interface Rows {
   readonly results: ReadonlyMap<string, ToolResultEvent>;
   readonly callEvents: ReadonlySet<string>;
   readonly attached: ReadonlySet<number>;
+  readonly commands: CommandRows;
 }
 
 function rowsOf(events: readonly WireEvent[]): Rows {
@@ -103,10 +107,15 @@ function rowsOf(events: readonly WireEvent[]): Rows {
   const attached = new Set<number>();
   for (const [callId, result] of results)
     if (callEvents.has(callId) || declared.has(callId)) attached.add(result.seq);
+  const commands = commandRows(events);
   const visible = events.filter(
-    (event) => !HIDDEN.has(event.type) && !attached.has(event.seq) && !isEmptyAssistantMessage(event),
+    (event) =>
+      !HIDDEN.has(event.type) &&
+      !attached.has(event.seq) &&
+      !commands.attached.has(event.seq) &&
+      !isEmptyAssistantMessage(event),
   );
-  return { visible, results, callEvents, attached };
+  return { visible, results, callEvents, attached, commands };
 }
 
 /**
@@ -272,6 +281,23 @@ const EventRow = memo(function EventRow({
       return (
         <div {...common} className="strand-tool strand-tool-orphan">
           <ResultBody sessionId={sessionId} seq={event.seq} result={core.data} />
+        </div>
+      );
+    case 'session/command':
+      return (
+        <div {...common}>
+          <CommandChip
+            command={core.data}
+            outputs={rows.commands.outputs.get(event.seq) ?? []}
+            link={<SeqLink sessionId={sessionId} seq={event.seq} />}
+          />
+        </div>
+      );
+    case 'session/command-output':
+      // Output whose command is outside the loaded window: shown alone.
+      return (
+        <div {...common}>
+          <CommandOutput output={{ seq: event.seq, data: core.data }} />
         </div>
       );
     case 'turn/start':
@@ -538,7 +564,7 @@ function ResultBody({
   const long = lines > LONG_RESULT_LINES || text.length > LONG_RESULT_CHARS;
   const body = (
     <>
-      {text !== '' && <pre className="strand-result-text">{text}</pre>}
+      {text !== '' && <TerminalText className="strand-result-text" text={text} />}
       {blocks.map((block, index) =>
         block.type === 'image' ? (
           <AttachmentImage key={index} sessionId={sessionId} attachmentRef={block.ref} />
