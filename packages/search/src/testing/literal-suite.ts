@@ -15,6 +15,10 @@ export function searchLiteralSuite(engine: string, openIndex: OpenSearchIndex): 
   describe(`search index (${engine}): literal queries, ranking, snippets`, () => {
     const fixture = withTestIndex(openIndex);
 
+    /** The seqs of the hits of a query, over every result. */
+    const seqOf = async (query: string): Promise<number[]> =>
+      (await fixture.index.search(query)).results.flatMap((r) => r.hits.map((h) => h.seq));
+
     async function corpusOf(sessions: Record<string, string[]>): Promise<void> {
       for (const [id, texts] of Object.entries(sessions))
         await persistedSession(fixture.corpus.persistence, id, texts.map(user));
@@ -44,8 +48,6 @@ export function searchLiteralSuite(engine: string, openIndex: OpenSearchIndex): 
           { type: 'turn/end', data: { reason: 'completed' } },
         ]);
         await fixture.index.sync(fixture.corpus.sources);
-        const seqOf = async (word: string): Promise<number[]> =>
-          (await fixture.index.search(word)).results.flatMap((r) => r.hits.map((h) => h.seq));
         expect(await seqOf('walrus')).toEqual([1]);
         expect(await seqOf('narwhal')).toEqual([3]);
         expect(await seqOf('ocelot')).toEqual([4]); // the call's arguments; the assistant's toolCalls copy is not indexed
@@ -64,8 +66,6 @@ export function searchLiteralSuite(engine: string, openIndex: OpenSearchIndex): 
           { type: 'turn/end', data: { reason: 'completed' } },
         ]);
         await fixture.index.sync(fixture.corpus.sources);
-        const seqOf = async (word: string): Promise<number[]> =>
-          (await fixture.index.search(word)).results.flatMap((r) => r.hits.map((h) => h.seq));
         expect(await seqOf('compact')).toEqual([1]);
         expect(await seqOf('/compact')).toEqual([1]);
         expect(await seqOf('gazelle')).toEqual([1]);

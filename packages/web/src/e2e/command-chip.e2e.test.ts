@@ -3,13 +3,18 @@
  * as a chip with its output collapsed beneath, and command and tool output drawn as terminal
  * text — coloured spans, never a raw escape — in Debian's Chromium against an in-process host.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SessionId, newSessionHeader, type SessionEventInput } from '@strand/session';
 import { openSession, startBrowserHost, UI_TIMEOUT, type BrowserHost } from './testing/harness.js';
 
 let env: BrowserHost;
 
 const view = () => env.page.locator('[data-testid="session-view"][data-session-id="cmd-1"]');
+/** Each test starts on a fresh load of the session: none relies on the page another one left. */
+async function freshView(): Promise<void> {
+  await env.page.goto(env.host.url);
+  await openSession(env.page, 'cmd-1');
+}
 const ESCAPE = /[\u001b\u009b]|\[2m|\[22m|\[31m/;
 
 describe('commands and terminal output in Chromium', { timeout: 120_000 }, () => {
@@ -50,18 +55,10 @@ describe('commands and terminal output in Chromium', { timeout: 120_000 }, () =>
       },
     });
   }, 180_000);
-
-  afterAll(async () => {
-    await env?.close();
-  }, 60_000);
-
-  // Every test starts on a fresh load: none relies on the page another one left behind.
-  beforeEach(async () => {
-    await env.page.goto(env.host.url);
-    await openSession(env.page, 'cmd-1');
-  });
+  afterAll(() => env?.close(), 60_000);
 
   it('shows a command as a chip, /name args, its output collapsed beneath in terminal colours', async () => {
+    await freshView();
     const chips = view().locator('[data-testid="command-chip"]');
     await chips.first().waitFor({ timeout: UI_TIMEOUT });
     expect(await view().locator('[data-testid="command-line"]').allTextContents()).toEqual([
@@ -87,6 +84,7 @@ describe('commands and terminal output in Chromium', { timeout: 120_000 }, () =>
   });
 
   it('draws a tool result as terminal text: coloured spans, no escape characters', async () => {
+    await freshView();
     const card = view().locator('[data-testid="tool-card"][data-tool="bash"]');
     await card.locator('[data-testid="tool-summary"]').click();
     const terminal = card.locator('[data-testid="tool-result"] [data-testid="terminal-text"]');
