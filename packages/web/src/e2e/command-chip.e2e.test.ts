@@ -15,6 +15,7 @@ async function freshView(): Promise<void> {
   await env.page.goto(env.host.url);
   await openSession(env.page, 'cmd-1');
 }
+// eslint-disable-next-line no-control-regex -- the escape characters no page may show
 const ESCAPE = /[\u001b\u009b]|\[2m|\[22m|\[31m/;
 
 describe('commands and terminal output in Chromium', { timeout: 120_000 }, () => {
