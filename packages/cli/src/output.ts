@@ -1,4 +1,4 @@
-import { messageText, readCoreEvent } from '@strand/session';
+import { messageText, plainTerminalText, readCoreEvent } from '@strand/session';
 
 /** Small text helpers for command output. */
 // eslint-disable-next-line no-control-regex -- the host marks matches with U+0002 … U+0003
@@ -13,20 +13,32 @@ export function oneLine(text: string, max = 100): string {
   return flat.length > max ? flat.slice(0, max - 1) + '…' : flat;
 }
 
-/** One line of what an event says: its text, a tool call, a title, a turn's end; other events none. */
+/**
+ * One line of what an event says: its text, a tool call, a title, a turn's end, a command and its
+ * output; other events none. Terminal escapes in it are removed: this goes to a terminal, where
+ * a logged escape would recolour or move the table.
+ */
 export function eventText(event: { type: string; data: unknown }): string {
+  return oneLine(plainTerminalText(eventLine(event)), 100);
+}
+
+function eventLine(event: { type: string; data: unknown }): string {
   const core = readCoreEvent(event);
   switch (core?.type) {
     case 'user/message':
     case 'assistant/message':
     case 'tool/result':
-      return oneLine(messageText(core.data.content), 100);
+      return messageText(core.data.content);
     case 'tool/call':
-      return oneLine(`${core.data.name} ${core.data.arguments}`, 100);
+      return `${core.data.name} ${core.data.arguments}`;
     case 'session/title':
-      return oneLine(core.data.title, 100);
+      return core.data.title;
     case 'turn/end':
       return core.data.reason;
+    case 'session/command':
+      return `/${core.data.name} ${core.data.args ?? ''}`;
+    case 'session/command-output':
+      return core.data.text;
     default:
       return '';
   }

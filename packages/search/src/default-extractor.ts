@@ -1,4 +1,4 @@
-import { isRecord, messageText, readCoreEvent, type SessionEvent } from '@strand/session';
+import { isRecord, messageText, plainTerminalText, readCoreEvent, type SessionEvent } from '@strand/session';
 
 /**
  * Chooses the text of an event to index, or `undefined` for an event that has none. The index knows
@@ -47,8 +47,9 @@ function collectStrings(value: unknown, out: string[]): void {
 
 /**
  * The default extractor over the core vocabulary: message text of `user/message`,
- * `assistant/message` and `tool/result` (string content or its text blocks) and the arguments of
- * `tool/call`. An assistant message's `toolCalls` are not indexed: each call is also logged as a
+ * `assistant/message` and `tool/result` (string content or its text blocks), the arguments of
+ * `tool/call`, a `session/command` as typed (`/compact`, `/model opus`) and its
+ * `session/command-output` without terminal escapes. An assistant message's `toolCalls` are not indexed: each call is also logged as a
  * `tool/call` event, which is where its hit points.
  */
 export function defaultTextExtractor(event: SessionEvent): string | undefined {
@@ -63,6 +64,14 @@ export function defaultTextExtractor(event: SessionEvent): string | undefined {
     }
     case 'tool/call':
       return argumentsText(core.data.arguments);
+    case 'session/command':
+      // As the person typed it: `/compact` (the slash is no word to the tokenizer, the name is).
+      return core.data.args === undefined ? `/${core.data.name}` : `/${core.data.name} ${core.data.args}`;
+    case 'session/command-output': {
+      // Terminal escapes glue to words (`[2mCompacted`): the text only.
+      const text = plainTerminalText(core.data.text).trim();
+      return text.length > 0 ? text : undefined;
+    }
     default:
       return undefined;
   }

@@ -55,6 +55,8 @@ const VALID: Readonly<Record<CoreEventType, fc.Arbitrary<Record<string, unknown>
     },
     ['usd'],
   ),
+  'session/command': optional({ name: text, args: text }, ['name']),
+  'session/command-output': fc.record({ text, stream: fc.constantFrom('stdout', 'stderr') }),
   'model/selection': route,
   'request/header': route,
   'agent-preset/select': fc.record({ preset: fc.option(text, { nil: null }) }),
@@ -89,6 +91,9 @@ const change: fc.Arbitrary<Change> = fc.record({
     '0',
     'usd',
     'byModel',
+    'name',
+    'args',
+    'stream',
   ),
   value: fc.oneof(
     fc.jsonValue({ maxDepth: 2 }),

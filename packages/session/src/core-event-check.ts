@@ -95,6 +95,14 @@ const CHECKS: Readonly<Record<CoreEventType, Check>> = {
     for (const value of Object.values(d.byModel)) if (!usd(value)) return 'byModel values must be USD';
     return undefined;
   },
+  'session/command': (d) =>
+    onlyKeys(d, ['name', 'args']) ??
+    (str(d.name) ? undefined : 'name must be a string') ??
+    (d.args !== undefined && !str(d.args) ? 'args must be a string' : undefined),
+  'session/command-output': (d) =>
+    onlyKeys(d, ['text', 'stream']) ??
+    (str(d.text) ? undefined : 'text must be a string') ??
+    (d.stream === 'stdout' || d.stream === 'stderr' ? undefined : 'stream must be stdout or stderr'),
   'model/selection': route,
   'request/header': route,
   'agent-preset/select': (d) =>

@@ -37,6 +37,25 @@ describe('messageText', () => {
   });
 });
 
+describe('the command events', () => {
+  it('a command is its name and, when typed, its args; its output a text on one stream', () => {
+    expect(readCoreEvent({ type: 'session/command', data: { name: 'compact' } })).toBeDefined();
+    expect(readCoreEvent({ type: 'session/command', data: { name: 'model', args: 'opus' } })).toBeDefined();
+    const output = {
+      type: 'session/command-output',
+      data: { text: '\u001b[2mCompacted\u001b[22m', stream: 'stdout' },
+    };
+    expect(readCoreEvent(output)).toBe(output);
+  });
+
+  it('refuses what the vocabulary does not name', () => {
+    expect(schemaVerdict('session/command', { args: 'x' })).toMatch(/^name/);
+    expect(schemaVerdict('session/command', { name: 'compact', output: 'done' })).toBeDefined();
+    expect(schemaVerdict('session/command-output', { text: 'ok' })).toMatch(/^stream/);
+    expect(schemaVerdict('session/command-output', { text: 'ok', stream: 'tty' })).toMatch(/^stream/);
+  });
+});
+
 describe('schemaVerdict', () => {
   it('names the place of the first problem', () => {
     expect(schemaVerdict('tool/result', { callId: 'c', content: [{ type: 'text' }] })).toMatch(/^content/);

@@ -48,6 +48,7 @@ const route = z.strictObject({
 
 export const TURN_END_REASONS = ['completed', 'aborted', 'error', 'interrupted'] as const;
 export const MESSAGE_AUTHORS = ['human', 'agent', 'system'] as const;
+export const COMMAND_OUTPUT_STREAMS = ['stdout', 'stderr'] as const;
 
 export const CORE_EVENT_SCHEMAS = {
   'turn/start': z.strictObject({}),
@@ -74,6 +75,22 @@ export const CORE_EVENT_SCHEMAS = {
    * Strand's own figure, which is priced from the tokens at read time and is never logged.
    */
   'session/cost': z.strictObject({ usd, byModel: z.record(z.string(), usd).optional() }),
+  /**
+   * A command the person ran in the harness itself (a slash command: `/compact`, `/model opus`),
+   * not text written to the model: `name` without its slash, `args` as typed. It opens a turn as
+   * a prompt does (what the harness does about it — a custom command's expansion, the model's
+   * answer — belongs to it), but it is no prompt: units that count prompts do not count it.
+   */
+  'session/command': z.strictObject({ name: z.string(), args: z.string().optional() }),
+  /**
+   * What a command printed, as the harness showed it (terminal escapes kept: readers render or
+   * strip them). An event of its own after the command rather than a field of it: harnesses
+   * write the output as a record of its own after the command's, and an importer maps each
+   * record to its own events without changing one already written (the prefix law), so the
+   * output cannot be attached to the command once it arrives. It belongs to the last
+   * `session/command` before it.
+   */
+  'session/command-output': z.strictObject({ text: z.string(), stream: z.enum(COMMAND_OUTPUT_STREAMS) }),
   'model/selection': route,
   'request/header': route,
   'agent-preset/select': z.strictObject({ preset: z.string().nullable() }),

@@ -34,6 +34,7 @@ export {
   CORE_EVENT_TYPES,
   TURN_END_REASONS,
   MESSAGE_AUTHORS,
+  COMMAND_OUTPUT_STREAMS,
   messageContentSchema,
   usageSchema,
   USAGE_KINDS,
@@ -48,6 +49,7 @@ export {
   type UsageKind,
   type TurnEndReason,
 } from './core-events.js';
+export { plainTerminalText } from './terminal-text.js';
 export { checkCoreEventData } from './core-event-check.js';
 export type { DeepReadonly } from './deep-readonly.js';
 export { Session, type SessionInit, type SessionWriter, type AppendListener } from './session.js';

@@ -56,6 +56,27 @@ describe('renderTranscript', () => {
     expect(shown).toEqual({ first: 0, last: 8 });
   });
 
+  it('shows a command and its output, and no terminal escape reaches the model', () => {
+    const { text } = renderTranscript({
+      id: 's1',
+      cursor: 4,
+      heading: [],
+      events: [
+        event(0, 'session/command', { name: 'model', args: 'opus' }),
+        event(1, 'session/command-output', {
+          text: '\u001b[2mSet model to opus\u001b[22m',
+          stream: 'stdout',
+        }),
+        event(2, 'tool/call', { callId: 'c1', name: 'Bash', arguments: '{}' }),
+        event(3, 'tool/result', { callId: 'c1', content: '\u001b[32mPASS\u001b[39m all' }),
+      ],
+    });
+    expect(text).toContain('[0] command run in the harness: /model opus');
+    expect(text).toContain('[1] command output (stdout):\nSet model to opus');
+    expect(text).toContain('[3] tool result (c1):\nPASS all');
+    expect(text).not.toContain('\u001b');
+  });
+
   it('names who wrote a user message that is no person’s', () => {
     const { text } = renderTranscript({
       id: 'c',

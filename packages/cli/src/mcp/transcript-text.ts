@@ -1,5 +1,5 @@
 import type { WireEvent } from '@strand/protocol';
-import { asOfSeqAt, messageText, readCoreEvent, SessionLogOffset } from '@strand/session';
+import { asOfSeqAt, messageText, plainTerminalText, readCoreEvent, SessionLogOffset } from '@strand/session';
 
 /** Bounds of one rendered window: an agent's context is small, a session may hold 50k events. */
 export const TRANSCRIPT_LIMITS = {
@@ -101,8 +101,13 @@ function renderEvent(event: WireEvent): string | undefined {
     case 'tool/result': {
       const { isError, code } = core.data;
       const failed = isError === true ? ` failed${code === undefined ? '' : ` ${code}`}` : '';
-      return `${head} tool result (${core.data.callId})${failed}:${block(messageText(core.data.content))}`;
+      // Terminal escapes are noise to a model: the text only.
+      return `${head} tool result (${core.data.callId})${failed}:${block(plainTerminalText(messageText(core.data.content)))}`;
     }
+    case 'session/command':
+      return `${head} command run in the harness: /${core.data.name}${core.data.args === undefined ? '' : ` ${core.data.args}`}`;
+    case 'session/command-output':
+      return `${head} command output (${core.data.stream}):${block(plainTerminalText(core.data.text))}`;
     case 'session/title':
       return `${head} title: ${JSON.stringify(core.data.title)}`;
     case 'session/cost':

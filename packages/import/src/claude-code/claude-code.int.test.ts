@@ -540,3 +540,94 @@ describe('a Claude Code 2.0 agent file without its parent', () => {
     );
   });
 });
+
+describe('Claude Code slash commands', () => {
+  const CMD_SID = '3c3c3c3c-1111-4222-8333-444455556666';
+  const at = (second: number) => `2026-05-01T10:00:${String(second).padStart(2, '0')}.000Z`;
+  const user = (uuid: string, second: number, content: string, extra: Record<string, unknown> = {}) =>
+    JSON.stringify({
+      type: 'user',
+      uuid,
+      sessionId: CMD_SID,
+      cwd: '/home/dev/app',
+      timestamp: at(second),
+      message: { role: 'user', content },
+      ...extra,
+    });
+  const reply = (uuid: string, second: number, text: string) =>
+    JSON.stringify({
+      type: 'assistant',
+      uuid,
+      sessionId: CMD_SID,
+      timestamp: at(second),
+      message: {
+        id: `msg-${uuid}`,
+        role: 'assistant',
+        model: 'claude-sonnet-4-5',
+        content: [{ type: 'text', text }],
+      },
+    });
+  // As 2.1.328 writes a `/compact` (the bed's compaction scenario), its output coloured as a terminal shows it.
+  const STDOUT = '\u001b[2mCompacted (ctrl+o to see full summary)\u001b[22m';
+  const LINES = [
+    user('u1', 1, 'Please say hello.'),
+    reply('a1', 2, 'Hello!'),
+    user('u2', 3, 'This session is being continued from a previous conversation.', {
+      isCompactSummary: true,
+    }),
+    user(
+      'u3',
+      3,
+      '<local-command-caveat>The command below was run directly in Claude Code.</local-command-caveat>',
+      {
+        isMeta: true,
+      },
+    ),
+    user(
+      'u4',
+      4,
+      '<command-name>/compact</command-name>\n            <command-message>compact</command-message>\n            <command-args></command-args>',
+    ),
+    user('u5', 4, `<local-command-stdout>${STDOUT}</local-command-stdout>`),
+    user(
+      'u6',
+      5,
+      '<command-message>greet</command-message>\n<command-name>/greet</command-name>\n<command-args>Ada</command-args>',
+    ),
+    user('u7', 5, 'Say hello to Ada politely.\n', { isMeta: true }),
+    reply('a2', 6, 'Hello, Ada.'),
+  ];
+
+  it('a command and its output are their own events, never user text, and a command opens a turn', async () => {
+    mkdirSync(ws.source, { recursive: true });
+    writeFileSync(path.join(ws.source, `${CMD_SID}.jsonl`), `${LINES.join('\n')}\n`);
+    const summary = await importTranscripts({
+      harness: 'claude-code',
+      sourceDir: ws.source,
+      dataDir: ws.data,
+    });
+    expect(summary).toMatchObject({ imported: 1, failed: 0, skipped: 0, reports: [] });
+    const main = (await readStore(ws.data)).get(`claude-${CMD_SID}`)!;
+    expect(dataOf(main, 'session/command')).toEqual([{ name: 'compact' }, { name: 'greet', args: 'Ada' }]);
+    expect(dataOf(main, 'session/command-output')).toEqual([{ text: STDOUT, stream: 'stdout' }]);
+    const texts = dataOf<{ content: unknown }>(main, 'user/message').map((m) => JSON.stringify(m.content));
+    expect(texts.filter((t) => /command-name|local-command-stdout/.test(t))).toEqual([]);
+    expect(dataOf(main, 'user/message').filter((m) => (m as { author: string }).author === 'human')).toEqual([
+      { content: 'Please say hello.', author: 'human' },
+    ]);
+    // Each command opens a turn after closing the one before; its output follows it in that turn.
+    const types = main.events.map((e) => e.type);
+    const compact = types.indexOf('session/command');
+    expect(types.slice(compact - 2, compact + 2)).toEqual([
+      'turn/end',
+      'turn/start',
+      'session/command',
+      'session/command-output',
+    ]);
+    expect(types.lastIndexOf('session/command') - 1).toBe(types.lastIndexOf('turn/start'));
+    expect(dataOf<{ title: string }>(main, 'session/title').map((t) => t.title)).toEqual([
+      'Please say hello.',
+    ]);
+    expect(importedLogViolations(main.events)).toEqual([]);
+  });
+});

@@ -10,7 +10,7 @@ const PROVIDER = 'anthropic';
 // Claude Code writes local failures as assistant lines from this pseudo-model; no request was made.
 const SYNTHETIC_MODEL = '<synthetic>';
 // Local slash commands that leave Claude Code without asking the model anything.
-const EXIT_COMMANDS = new Set(['/exit', '/quit']);
+const EXIT_COMMANDS = new Set(['exit', 'quit']);
 
 /**
  * The records of one Claude Code conversation (a main session, an inline sidechain, or a
@@ -59,9 +59,14 @@ export class ClaudeStream {
           time,
           line.titleText === undefined ? {} : { titleText: line.titleText },
         );
+        return;
+      case 'command':
+        this.builder.command(line.name, line.args, time);
         // `/exit` runs no model call: the turn it opens is over, not cut off.
-        if (line.titleText !== undefined && EXIT_COMMANDS.has(line.titleText))
-          this.builder.endTurn('completed');
+        if (EXIT_COMMANDS.has(line.name)) this.builder.endTurn('completed');
+        return;
+      case 'command-output':
+        for (const output of line.outputs) this.builder.commandOutput(output.text, output.stream, time);
         return;
       case 'system':
         this.builder.note(line.content, time);

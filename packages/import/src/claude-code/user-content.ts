@@ -9,10 +9,19 @@ export type UserLine =
   | { readonly kind: 'prompt'; readonly content: Content; readonly titleText: string | undefined }
   /** Injected text no one typed: hook feedback, prompt expansions, command output, compaction summaries. */
   | { readonly kind: 'system'; readonly content: Content }
+  /** A slash command the person ran (`<command-name>/compact</command-name>`…): name without its slash. */
+  | { readonly kind: 'command'; readonly name: string; readonly args: string | undefined }
+  /** What a local command printed (`<local-command-stdout>`…), each non-empty stream in order. */
+  | { readonly kind: 'command-output'; readonly outputs: readonly CommandOutput[] }
   /** "[Request interrupted by user]": the turn was aborted. */
   | { readonly kind: 'interrupt' }
   /** Tool results (and any text beside them), in block order. */
   | { readonly kind: 'results'; readonly items: readonly ResultItem[] };
+
+export interface CommandOutput {
+  readonly stream: 'stdout' | 'stderr';
+  readonly text: string;
+}
 
 export type ResultItem =
   | { readonly kind: 'result'; readonly callId: string; readonly content: Content; readonly isError: boolean }
@@ -59,6 +68,10 @@ export function classifyUserLine(record: JsonRecord, sink: AttachmentSink): User
   const text = plainText(blocks);
   if (text.trimStart().startsWith(INTERRUPT) && blocks.every((b) => b.type === 'text'))
     return { kind: 'interrupt' };
+  if (record.isCompactSummary !== true && blocks.every((b) => b.type === 'text')) {
+    const command = commandOf(text) ?? commandOutputOf(text);
+    if (command !== undefined) return command;
+  }
   const content = toContent(blocks);
   const origin = isRecord(record.origin) ? str(record.origin.kind) : undefined;
   if (
@@ -133,4 +146,37 @@ export function promptTitleText(text: string): string | undefined {
   }
   const clean = stripReminders(text).trim();
   return clean.length > 0 ? clean : undefined;
+}
+
+const COMMAND_TAG = /<command-(message|name|args)>([\s\S]*?)<\/command-\1>/g;
+const OUTPUT_TAG = /<local-command-(stdout|stderr)>([\s\S]*?)<\/local-command-\1>/g;
+
+/**
+ * A line that is only a slash command's wrapper (`<command-message>`, `<command-name>`,
+ * `<command-args>`, in either order) as the command it is; undefined for anything else, so a
+ * wrapper with other text beside it stays a prompt. `<command-message>` is left out: the harness
+ * derives it from the name.
+ */
+function commandOf(text: string): UserLine | undefined {
+  const tags = new Map<string, string>();
+  const rest = text.replace(COMMAND_TAG, (_, tag: string, value: string) => {
+    tags.set(tag, value.trim());
+    return '';
+  });
+  const name = tags.get('name')?.replace(/^\//, '');
+  if (name === undefined || name.length === 0 || rest.trim().length > 0) return undefined;
+  const args = tags.get('args');
+  return { kind: 'command', name, args: args === undefined || args.length === 0 ? undefined : args };
+}
+
+/** A line that is only local command output (stdout, stderr) as that output; empty streams dropped. */
+function commandOutputOf(text: string): UserLine | undefined {
+  const outputs: CommandOutput[] = [];
+  const rest = text.replace(OUTPUT_TAG, (_, stream: 'stdout' | 'stderr', value: string) => {
+    if (value.trim().length > 0) outputs.push({ stream, text: value });
+    return '';
+  });
+  return rest.trim().length === 0 && rest.length < text.length
+    ? { kind: 'command-output', outputs }
+    : undefined;
 }

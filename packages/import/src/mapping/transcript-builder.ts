@@ -104,11 +104,35 @@ export class TranscriptBuilder {
     time: number,
     options: { titleText?: string; startsTurn?: boolean } = {},
   ): void {
+    this.#personActs(time, options.startsTurn ?? true, options.titleText);
+    this.#emit('user/message', { content, author }, time);
+    this.#messages++;
+  }
+
+  /**
+   * A command the person ran in the harness (a slash command; `name` without its slash). It opens
+   * a turn as a prompt does, and titles an untitled session as `/name args` (as it did when
+   * commands were prompts), but it is written as `session/command`, not as text to the model.
+   */
+  command(name: string, args: string | undefined, time: number): void {
+    const typed = args === undefined ? `/${name}` : `/${name} ${args}`;
+    this.#personActs(time, true, typed);
+    this.#emit('session/command', args === undefined ? { name } : { name, args }, time);
+    this.#messages++;
+  }
+
+  /** What a command printed: kept where it occurs, turn or not (it belongs to the last command). */
+  commandOutput(text: string, stream: 'stdout' | 'stderr', time: number): void {
     this.flushAssistant();
-    const starts = options.startsTurn ?? true;
-    if (starts && this.#turnOpen) this.endTurn('auto');
-    if (!this.#titled && options.titleText !== undefined) {
-      const title = shortTitle(options.titleText);
+    this.#emit('session/command-output', { text, stream }, time);
+  }
+
+  /** What a person's prompt or command does first: closes the open turn, titles, opens one. */
+  #personActs(time: number, startsTurn: boolean, titleText: string | undefined): void {
+    this.flushAssistant();
+    if (startsTurn && this.#turnOpen) this.endTurn('auto');
+    if (!this.#titled && titleText !== undefined) {
+      const title = shortTitle(titleText);
       if (title !== undefined) {
         this.#titled = true;
         this.#title = title;
@@ -116,8 +140,6 @@ export class TranscriptBuilder {
       }
     }
     if (!this.#turnOpen) this.startTurn(time);
-    this.#emit('user/message', { content, author }, time);
-    this.#messages++;
   }
 
   /** A message no person typed (injected context, hook feedback): kept where it occurs, turn or not. */

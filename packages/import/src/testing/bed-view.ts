@@ -9,7 +9,8 @@ import type { ConversationItem } from '@strand/harness-bed';
  * model's replies and tool calls; the tool results. Injected context (author `system`), turn
  * markers, titles and usage-only messages are not conversation the endpoint was given by a
  * person, so they are left out. A prompt is compared as the endpoint saw it: a slash command
- * expanded (Gemini CLI) or in its wrapper (Claude Code).
+ * expanded (Gemini CLI), or, where Strand keeps it as a `session/command` (Claude Code, whose
+ * wire wraps it in `<command-name>` tags), as the `/name args` the person typed.
  */
 export async function importedConversation(dataDir: string, log: StoredLog): Promise<ConversationItem[]> {
   const persistence = await openJsonlPersistence({ root: dataDir });
@@ -42,6 +43,11 @@ async function itemsOf(
         items.push({ kind: 'image', mediaType: attachment.mediaType });
       }
       return items;
+    }
+    case 'session/command': {
+      // The person typed it; the endpoint saw it in the harness's wrapper (see `typedCommand`).
+      const args = typeof data.args === 'string' ? ` ${data.args}` : '';
+      return [{ kind: 'prompt', author: 'human', text: `/${String(data.name)}${args}` }];
     }
     case 'assistant/message': {
       const text = textOf(data.content);
@@ -105,6 +111,7 @@ export function expectConversation(
   while (endsWithCall && end > 0 && actual[end - 1]!.kind === 'tool-result') end--;
   expect(actual.slice(0, end)).toEqual(
     expected.map((item) => {
+      if (item.kind === 'prompt') return { ...item, text: typedCommand(item.text) ?? item.text };
       if (item.kind !== 'tool-call') return item;
       if (typeof item.input === 'string') return { ...item, input: { input: item.input } };
       if (typeof item.input === 'object' && item.input !== null)
@@ -112,4 +119,14 @@ export function expectConversation(
       return item;
     }),
   );
+}
+
+/** A prompt that is only Claude Code's slash-command wrapper, as the command typed (`/greet Ada`). */
+function typedCommand(text: string): string | undefined {
+  const name = /<command-name>([\s\S]*?)<\/command-name>/.exec(text)?.[1]?.trim();
+  if (name === undefined) return undefined;
+  const rest = text.replace(/<command-(message|name|args)>[\s\S]*?<\/command-\1>/g, '').trim();
+  if (rest.length > 0) return undefined;
+  const args = /<command-args>([\s\S]*?)<\/command-args>/.exec(text)?.[1]?.trim() ?? '';
+  return args.length > 0 ? `${name} ${args}` : name;
 }

@@ -15,6 +15,10 @@ export function searchLiteralSuite(engine: string, openIndex: OpenSearchIndex): 
   describe(`search index (${engine}): literal queries, ranking, snippets`, () => {
     const fixture = withTestIndex(openIndex);
 
+    /** The seqs of the hits of a query, over every result. */
+    const seqOf = async (query: string): Promise<number[]> =>
+      (await fixture.index.search(query)).results.flatMap((r) => r.hits.map((h) => h.seq));
+
     async function corpusOf(sessions: Record<string, string[]>): Promise<void> {
       for (const [id, texts] of Object.entries(sessions))
         await persistedSession(fixture.corpus.persistence, id, texts.map(user));
@@ -44,13 +48,30 @@ export function searchLiteralSuite(engine: string, openIndex: OpenSearchIndex): 
           { type: 'turn/end', data: { reason: 'completed' } },
         ]);
         await fixture.index.sync(fixture.corpus.sources);
-        const seqOf = async (word: string): Promise<number[]> =>
-          (await fixture.index.search(word)).results.flatMap((r) => r.hits.map((h) => h.seq));
         expect(await seqOf('walrus')).toEqual([1]);
         expect(await seqOf('narwhal')).toEqual([3]);
         expect(await seqOf('ocelot')).toEqual([4]); // the call's arguments; the assistant's toolCalls copy is not indexed
         expect(await seqOf('pangolin')).toEqual([5]);
         expect(await seqOf('capybara')).toEqual([]);
+      });
+
+      it('finds a command by its name and args, and its output without terminal escapes', async () => {
+        await persistedSession(fixture.corpus.persistence, 'commands', [
+          { type: 'turn/start', data: {} },
+          { type: 'session/command', data: { name: 'compact', args: 'keep the gazelle notes' } },
+          {
+            type: 'session/command-output',
+            data: { text: '\u001b[2mCompacted\u001b[22m the \u001b[1;32mbison\u001b[0m', stream: 'stdout' },
+          },
+          { type: 'turn/end', data: { reason: 'completed' } },
+        ]);
+        await fixture.index.sync(fixture.corpus.sources);
+        expect(await seqOf('compact')).toEqual([1]);
+        expect(await seqOf('/compact')).toEqual([1]);
+        expect(await seqOf('gazelle')).toEqual([1]);
+        expect(await seqOf('compacted bison')).toEqual([2]);
+        const [hit] = (await fixture.index.search('bison')).results.flatMap((r) => r.hits);
+        expect(hit!.snippet).not.toContain('\u001b');
       });
 
       it('matches case- and diacritic-insensitively, every term in one event', async () => {

@@ -22,6 +22,10 @@ describe('listMetadata unit', () => {
       ['user/message', { content: 'from parent', author: 'agent' }],
       ['user/message', { content: 'sys', author: 'system' }],
       ['assistant/message', { content: 'ok' }],
+      // A command the person ran in the harness is no prompt (session/README.md).
+      ['turn/start', {}],
+      ['session/command', { name: 'compact' }],
+      ['session/command-output', { text: 'Compacted', stream: 'stdout' }],
     );
     expect(foldView(listMetadataUnit, events)).toEqual({ blank: false, lastPromptAt: 1002 });
   });

@@ -34,7 +34,8 @@ export const listMetadataUnit: ProjectionUnit<ListMetadataState, ListMetadataVie
       case 'turn/start':
         return state.blank ? { blank: false, lastPromptAt: state.lastPromptAt } : state;
       case 'user/message': {
-        // Agent- and system-authored messages (a parent's message to a child) are not prompts.
+        // Agent- and system-authored messages (a parent's message to a child) are not prompts,
+        // nor is a `session/command` (a command run in the harness), which this unit never reads.
         if (!isRecord(event.data) || event.data.author !== 'human' || state.lastPromptAt === event.time)
           return state;
         return { blank: state.blank, lastPromptAt: event.time };

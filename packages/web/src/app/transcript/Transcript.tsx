@@ -8,6 +8,9 @@ import { sessionHref } from '../routing/routes.js';
 import { messageText, readCoreEvent, type CoreEventDataMap, type MessageContent } from '@strand/session';
 import { describeError, isRecord, truncate } from '../format.js';
 import { editView, type DiffLine } from './diff.js';
+import { CommandChip, CommandOutput } from './CommandChip.js';
+import { commandRows, type CommandRows } from './command-rows.js';
+import { TerminalText } from './TerminalText.js';
 import { copyText, renderMarkdown } from './markdown.js';
 import { DESCRIPTOR_EVENT } from './descriptor-line.js';
 import { IdentityLine } from './IdentityLine.js';
@@ -103,6 +106,7 @@ interface Rows {
   /** Each call drawn by a `tool/call` row of its own: call id → that row's seq. */
   readonly callEvents: ReadonlyMap<string, number>;
   readonly attached: ReadonlySet<number>;
+  readonly commands: CommandRows;
 }
 
 function rowsOf(events: readonly WireEvent[]): Rows {
@@ -119,11 +123,15 @@ function rowsOf(events: readonly WireEvent[]): Rows {
   const attached = new Set<number>();
   for (const [callId, result] of results)
     if (callEvents.has(callId) || declared.has(callId)) attached.add(result.seq);
+  const commands = commandRows(events);
   const visible = events.filter(
     (event) =>
-      !HIDDEN.has(event.type) && !attached.has(event.seq) && !isEmptyAssistantMessage(event, callEvents),
+      !HIDDEN.has(event.type) &&
+      !attached.has(event.seq) &&
+      !commands.attached.has(event.seq) &&
+      !isEmptyAssistantMessage(event, callEvents),
   );
-  return { visible, results, callEvents, attached };
+  return { visible, results, callEvents, attached, commands };
 }
 
 /**
@@ -299,6 +307,23 @@ const EventRow = memo(function EventRow({
       return (
         <div {...common} className="strand-tool strand-tool-orphan">
           <ResultBody sessionId={sessionId} seq={event.seq} result={core.data} />
+        </div>
+      );
+    case 'session/command':
+      return (
+        <div {...common}>
+          <CommandChip
+            command={core.data}
+            outputs={rows.commands.outputs.get(event.seq) ?? []}
+            link={<SeqLink sessionId={sessionId} seq={event.seq} />}
+          />
+        </div>
+      );
+    case 'session/command-output':
+      // Output whose command is outside the loaded window: shown alone.
+      return (
+        <div {...common}>
+          <CommandOutput output={{ seq: event.seq, data: core.data }} />
         </div>
       );
     case 'turn/start':
@@ -572,7 +597,7 @@ function ResultBody({
   const long = lines > LONG_RESULT_LINES || text.length > LONG_RESULT_CHARS;
   const body = (
     <>
-      {text !== '' && <pre className="strand-result-text">{text}</pre>}
+      {text !== '' && <TerminalText className="strand-result-text" text={text} />}
       {blocks.map((block, index) =>
         block.type === 'image' ? (
           <AttachmentImage key={index} sessionId={sessionId} attachmentRef={block.ref} />
