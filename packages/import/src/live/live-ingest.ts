@@ -514,9 +514,12 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
   };
 }
 
-/** What a peek says of where a file's session goes: its id and its depth (a child or not). */
+/**
+ * What a peek says of where a file's session goes: its id, its depth (a child or not) and the
+ * facts the mapping takes from the peek (a child's label).
+ */
 function placementOf(peek: SessionPeek): string {
-  return `${peek.primaryId} ${peek.depth}`;
+  return JSON.stringify([peek.primaryId, peek.depth, peek.facts ?? null]);
 }
 
 /** The unit in `file`'s folder that has `file` as a companion, if any. */
