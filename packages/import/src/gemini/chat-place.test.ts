@@ -71,3 +71,68 @@ describe('placeChat', () => {
     expect(placeChat(b, [a])).toEqual({ kind: 'distinct', key: 'b1' });
   });
 });
+
+describe('placeChat: a nested chat is the chat of the delegation call whose inputs its prompt holds', () => {
+  const ask = (question: string) =>
+    `Your task is to answer the following question about Gemini CLI:\n<question>\n${question}\n</question>`;
+  const nested = (file: string, start: number, id: string, question: string): ChatOutline => ({
+    ...chat(file, start, [id]),
+    prompt: ask(question),
+  });
+  const person = (delegations: ChatOutline['delegations']): ChatOutline =>
+    chat('h.json', 100, ['h1', 'h2'], delegations);
+  const call = (id: string, at: number, question: string, agent = 'cli_help') => ({
+    id,
+    at,
+    agent,
+    inputs: [question],
+  });
+
+  it('a call written after the nested chat started (recorded when the tool completed) is its call', () => {
+    const human = person([call('c1', 400, 'How do I set a theme?')]);
+    expect(placeChat(nested('n.json', 200, 'n1', 'How do I set a theme?'), [human])).toEqual({
+      kind: 'distinct',
+      key: 'n1',
+      delegatedBy: { agent: 'cli_help' },
+    });
+  });
+
+  it('a call written before the nested chat started is its call, though another call was made since', () => {
+    // The model asked for both; the investigator's chat starts later (sequential runs).
+    const human = person([
+      call('c1', 150, 'How do I set a theme?', 'cli_help'),
+      call('c2', 180, 'Find the slow query', 'codebase_investigator'),
+    ]);
+    const help = nested('n.json', 200, 'n1', 'How do I set a theme?');
+    const investigator = nested('m.json', 500, 'm1', 'Find the slow query');
+    expect(placeChat(help, [human, investigator])).toMatchObject({ delegatedBy: { agent: 'cli_help' } });
+    expect(placeChat(investigator, [human, help])).toMatchObject({
+      delegatedBy: { agent: 'codebase_investigator' },
+    });
+  });
+
+  it('two calls with one question: time gives each chat its own call, in order', () => {
+    const human = person([call('c2', 900, 'Same?', 'second'), call('c1', 400, 'Same?', 'first')]);
+    const a = nested('a.json', 300, 'a1', 'Same?');
+    const b = nested('b.json', 800, 'b1', 'Same?');
+    expect(placeChat(a, [human, b])).toMatchObject({ key: 'a1', delegatedBy: { agent: 'first' } });
+    expect(placeChat(b, [human, a])).toMatchObject({ key: 'b1', delegatedBy: { agent: 'second' } });
+  });
+
+  it('a nested chat whose prompt holds no call’s inputs stays a session of its own', () => {
+    const human = person([call('c1', 150, 'How do I set a theme?')]);
+    expect(placeChat(nested('n.json', 200, 'n1', 'Something else entirely'), [human])).toEqual({
+      kind: 'distinct',
+      key: 'n1',
+    });
+  });
+
+  it('copies of the person’s chat record one call once: it runs one nested chat, not two', () => {
+    const old = person([call('c1', 150, 'Same?')]);
+    const migrated = { ...person([call('c1', 150, 'Same?')]), file: 'h.jsonl', ids: ['h1', 'h2', 'h3'] };
+    const a = nested('a.json', 200, 'a1', 'Same?');
+    const b = nested('b.json', 300, 'b1', 'Same?');
+    expect(placeChat(a, [old, migrated, b])).toMatchObject({ delegatedBy: { agent: 'cli_help' } });
+    expect(placeChat(b, [old, migrated, a])).toEqual({ kind: 'distinct', key: 'b1' });
+  });
+});

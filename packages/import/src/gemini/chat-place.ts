@@ -1,3 +1,5 @@
+import { matchDelegations, type DelegationCall } from './delegation-match.js';
+
 /**
  * Which chat of a Gemini session a file holds. gemini-cli writes one chat file per `GeminiChat`,
  * and a nested agent (`delegate_to_agent`) gets its own chat file with the parent's `sessionId`
@@ -13,8 +15,10 @@ export interface ChatOutline {
   readonly startTime: number | undefined;
   /** Message ids in file order, after the fold (upserts, rewinds). */
   readonly ids: readonly string[];
-  /** The `delegate_to_agent` calls the chat made: when, and the agent it named. */
-  readonly delegations: readonly { readonly at: number; readonly agent?: string }[];
+  /** The text of the user messages before the first reply: a nested chat's delegated prompt. */
+  readonly prompt?: string;
+  /** The delegation calls the chat made: when, the agent named, the inputs passed. */
+  readonly delegations: readonly DelegationCall[];
 }
 
 export type ChatPlace =
@@ -22,7 +26,8 @@ export type ChatPlace =
   | { readonly kind: 'main' }
   /**
    * Another chat under the same `sessionId`: its own session, keyed by its first message id; a
-   * subagent child of the main chat when that chat delegated to an agent before it started.
+   * subagent child of the main chat when one of that chat's delegation calls ran it
+   * (`matchDelegations`: by the call's inputs in its prompt, time only breaking ties).
    */
   | {
       readonly kind: 'distinct';
@@ -56,20 +61,31 @@ export function placeChat(self: ChatOutline, siblings: readonly ChatOutline[]): 
     .sort((a, b) => order(a.start, b.start) || order(a.path, b.path));
   const main = ordered[0]!.cluster;
   if (main.includes(self)) return { kind: 'main' };
-  const mine = ordered.find((o) => o.cluster.includes(self))!;
-  // The longest copy names the chat: every copy of a growing chat shares its first message.
-  const longest = [...mine.cluster].sort((a, b) => b.ids.length - a.ids.length || order(a.file, b.file))[0]!;
-  const before = main
-    .flatMap((m) => m.delegations)
-    .filter((d) => d.at <= mine.start)
-    .sort((a, b) => b.at - a.at)[0];
+  const mine = ordered.findIndex((o) => o.cluster.includes(self));
+  // Keyed by position: two distinct chats may share a first message id (a rewound copy's).
+  const nested = ordered.map((o, i) => ({ key: String(i), start: o.start, prompt: promptOf(o.cluster) }));
+  const call = matchDelegations(
+    nested.slice(1),
+    main.flatMap((m) => m.delegations),
+  ).get(String(mine));
   return {
     kind: 'distinct',
-    key: longest.ids[0]!,
-    ...(before === undefined
-      ? {}
-      : { delegatedBy: before.agent === undefined ? {} : { agent: before.agent } }),
+    key: keyOf(ordered[mine]!.cluster),
+    ...(call === undefined ? {} : { delegatedBy: call.agent === undefined ? {} : { agent: call.agent } }),
   };
+}
+
+// The longest copy names the chat: every copy of a growing chat shares its first message.
+function keyOf(cluster: readonly ChatOutline[]): string {
+  return longest(cluster).ids[0]!;
+}
+
+function promptOf(cluster: readonly ChatOutline[]): string | undefined {
+  return longest(cluster).prompt ?? cluster.map((c) => c.prompt).find((p) => p !== undefined);
+}
+
+function longest(cluster: readonly ChatOutline[]): ChatOutline {
+  return [...cluster].sort((a, b) => b.ids.length - a.ids.length || order(a.file, b.file))[0]!;
 }
 
 function order<T extends number | string>(a: T, b: T): number {

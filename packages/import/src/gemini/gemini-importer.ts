@@ -11,4 +11,6 @@ export const geminiImporter: HarnessImporter = {
   peek: peekGemini,
   map: mapGemini,
   incremental: incrementalGemini,
+  // A nested chat becomes a child when the person's chat records its call, after it was written.
+  placedByCompanions: true,
 };

@@ -11,8 +11,10 @@ const LEDGER_VERSION = 1;
  * is mapped and compared with its stored session again: a session whose mapping now differs is
  * replaced once (the import's rules), an equal one is left alone. Bump it whenever a mapper
  * writes different events for the same file. 2: usage kinds (fresh input, cache writes and
- * reads, reasoning). 4: Claude Code slash commands and their output as `session/command` and
- * `session/command-output` instead of user messages.
+ * reads, reasoning). 3: Claude Code cost-state as `session/cost`. 4: Claude Code slash commands
+ * and their output as `session/command` and `session/command-output` instead of user messages;
+ * Gemini nested chats placed by their delegation call's inputs (a call recorded after the chat
+ * started makes it a subagent with the agent's prompts).
  */
 export const MAPPING_REVISION = 4;
 

@@ -134,6 +134,8 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
   const displaced = new Map<string, string>();
   /** Copies already reported as such, so a stale copy that keeps changing is one note. */
   const reportedCopies = new Set<string>();
+  /** File → where its last peek placed it, for importers whose placement reads companions. */
+  const placements = new Map<string, string>();
   const pending = new Map<string, ReturnType<typeof setTimeout>>();
   const queue: { file: string; owner: Watched }[] = [];
   const queued = new Set<string>();
@@ -200,6 +202,7 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
         queued.delete(next.file);
         try {
           await ingestFile(next.file, next.owner);
+          if (next.owner.importer.placedByCompanions === true) await rePlace(next.file, next.owner);
         } catch (error) {
           // One file's failure is one report; the others keep being followed.
           follows.delete(next.file);
@@ -281,6 +284,7 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
       return;
     }
     if (peek.kind === 'skip') return; // not (yet) a conversation: read again when it grows
+    placements.set(file, placementOf(peek));
     const from = await holdsSession(file, peek, stat.size);
     if (from === false) return;
     fileOf.set(peek.primaryId, file);
@@ -303,6 +307,23 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
       follows.delete(oldest);
     }
     await writeMapped(owner, followed, mapped, stat, from);
+  };
+
+  /**
+   * A file whose session depends on its companions' content (a Gemini nested chat is a child once
+   * the person's chat records the call that ran it, which gemini-cli does when the call completes,
+   * after the nested chat's last write) is peeked again when one of them changes; one placed
+   * elsewhere now is read whole again (compared with what is stored: replaced, or a new session).
+   */
+  const rePlace = async (file: string, owner: Watched): Promise<void> => {
+    for (const unit of await owner.importer.discover(path.dirname(file)).catch(() => [])) {
+      const before = placements.get(unit.file);
+      if (before === undefined || !unit.companions.includes(file)) continue;
+      const peek = await owner.importer.peek(unit);
+      if (peek.kind !== 'session' || placementOf(peek) === before) continue;
+      follows.delete(unit.file);
+      enqueue(unit.file, owner);
+    }
   };
 
   /**
@@ -536,6 +557,14 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
       await saveLedger();
     },
   };
+}
+
+/**
+ * What a peek says of where a file's session goes: its id, its depth (a child or not) and the
+ * facts the mapping takes from the peek (a child's label).
+ */
+function placementOf(peek: SessionPeek): string {
+  return JSON.stringify([peek.primaryId, peek.depth, peek.facts ?? null]);
 }
 
 /** The unit in `file`'s folder that has `file` as a companion, if any. */

@@ -71,4 +71,10 @@ export interface HarnessImporter {
    * database file); a transcript's companions (a subagent's `.meta.json`) are read with it anyway.
    */
   readonly companionChangesUnit?: boolean;
+  /**
+   * Live ingest: where a file's session (its id, whether it is a child) is told from its
+   * companions' content, a change of a file peeks again the files it is a companion of, and reads
+   * again whole any placed elsewhere now (Gemini chats sharing one `sessionId`).
+   */
+  readonly placedByCompanions?: boolean;
 }
