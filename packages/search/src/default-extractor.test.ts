@@ -29,6 +29,18 @@ describe('defaultTextExtractor', () => {
     expect(defaultTextExtractor(event('user/message', { content: '', author: 'human' }))).toBeUndefined();
   });
 
+  it('takes tool output without terminal escapes (a coloured test run reads as its words)', () => {
+    const coloured = '\u001b[32m✓\u001b[39m 12 passed \u001b[2m(3 files)\u001b[22m';
+    expect(defaultTextExtractor(event('tool/result', { callId: 'c', content: coloured }))).toBe(
+      '✓ 12 passed (3 files)',
+    );
+    expect(
+      defaultTextExtractor(
+        event('tool/result', { callId: 'c', content: [{ type: 'text', text: '\u001b[1mbold\u001b[22m' }] }),
+      ),
+    ).toBe('bold');
+  });
+
   it('takes tool call arguments: the string leaves of JSON, or the raw string', () => {
     const args = JSON.stringify({
       path: 'src/a.ts',

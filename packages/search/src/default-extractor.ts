@@ -49,17 +49,22 @@ function collectStrings(value: unknown, out: string[]): void {
  * The default extractor over the core vocabulary: message text of `user/message`,
  * `assistant/message` and `tool/result` (string content or its text blocks), the arguments of
  * `tool/call`, a `session/command` as typed (`/compact`, `/model opus`) and its
- * `session/command-output` without terminal escapes. An assistant message's `toolCalls` are not indexed: each call is also logged as a
+ * `session/command-output`; tool and command output without terminal escapes. An assistant message's `toolCalls` are not indexed: each call is also logged as a
  * `tool/call` event, which is where its hit points.
  */
 export function defaultTextExtractor(event: SessionEvent): string | undefined {
   const core = readCoreEvent(event);
   switch (core?.type) {
     case 'user/message':
-    case 'assistant/message':
-    case 'tool/result': {
+    case 'assistant/message': {
       // Images have no words to find.
       const text = messageText(core.data.content, 'left out');
+      return text.length > 0 ? text : undefined;
+    }
+    case 'tool/result': {
+      // A tool's output is often a terminal's (a coloured test run): its escapes are no words,
+      // and a snippet must not show them.
+      const text = plainTerminalText(messageText(core.data.content, 'left out'));
       return text.length > 0 ? text : undefined;
     }
     case 'tool/call':
