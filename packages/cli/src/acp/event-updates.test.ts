@@ -66,6 +66,26 @@ describe('eventUpdates (a Strand event → ACP session/update)', () => {
     });
   });
 
+  it('tool output reaches the editor without terminal escapes; a slash command is the person’s, in history', () => {
+    const coloured = event('tool/result', { callId: 'c1', content: '\u001b[31mFAIL\u001b[39m a.test.ts' });
+    expect(eventUpdates(coloured, 'turn')).toEqual([
+      {
+        sessionUpdate: 'tool_call_update',
+        toolCallId: 'c1',
+        status: 'completed',
+        content: [{ type: 'content', content: { type: 'text', text: 'FAIL a.test.ts' } }],
+      },
+    ]);
+    const command = event('session/command', { name: 'model', args: 'opus' });
+    expect(eventUpdates(command, 'history')).toEqual([
+      { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: '/model opus' } },
+    ]);
+    expect(eventUpdates(command, 'turn')).toEqual([]);
+    expect(
+      eventUpdates(event('session/command-output', { text: 'ok', stream: 'stdout' }), 'history'),
+    ).toEqual([]);
+  });
+
   it('markers, selections, unknown types and malformed data map to nothing', () => {
     for (const type of ['turn/start', 'step/start', 'request/header', 'session/title', 'plugin/whatever'])
       expect(eventUpdates(event(type, {}), 'history')).toEqual([]);

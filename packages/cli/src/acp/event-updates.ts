@@ -1,6 +1,6 @@
 import type { ContentBlock, SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
 import type { WireEvent } from '@strand/protocol';
-import { readCoreEvent, type MessageContent } from '@strand/session';
+import { plainTerminalText, readCoreEvent, type MessageContent } from '@strand/session';
 
 /**
  * Which events a caller wants as updates: a `session/load` replays the whole conversation
@@ -47,7 +47,24 @@ export function eventUpdates(event: WireEvent, scope: UpdateScope): SessionUpdat
           sessionUpdate: 'tool_call_update',
           toolCallId: core.data.callId,
           status: core.data.isError === true ? 'failed' : 'completed',
-          content: contentBlocks(core.data.content).map((content) => ({ type: 'content', content })),
+          // An editor shows tool output as text: a terminal's escapes would be noise in it.
+          content: contentBlocks(core.data.content, plainTerminalText).map((content) => ({
+            type: 'content',
+            content,
+          })),
+        },
+      ];
+    case 'session/command':
+      // What the person typed in the harness, as they typed it; its output was theirs alone.
+      if (scope === 'turn') return [];
+      return [
+        {
+          sessionUpdate: 'user_message_chunk',
+          content: {
+            type: 'text',
+            text:
+              core.data.args === undefined ? `/${core.data.name}` : `/${core.data.name} ${core.data.args}`,
+          },
         },
       ];
     default:
@@ -80,15 +97,18 @@ export function turnOutcome(event: WireEvent): TurnOutcome {
 /**
  * Strand content (a string, or text / image blocks) → ACP content blocks. An image is a stored
  * attachment, not inline data: it becomes a link the editor can show by name. Empty text is
- * dropped (an assistant message that only calls tools has no text).
+ * dropped (an assistant message that only calls tools has no text); `text` rewrites the rest.
  */
-function contentBlocks(content: MessageContent): ContentBlock[] {
-  if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }];
+function contentBlocks(
+  content: MessageContent,
+  text: (raw: string) => string = (raw) => raw,
+): ContentBlock[] {
+  if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: text(content) }];
   const blocks: ContentBlock[] = [];
   for (const block of content) {
     if (block.type === 'image')
       blocks.push({ type: 'resource_link', name: block.ref, uri: `strand-attachment:${block.ref}` });
-    else if (block.text !== '') blocks.push({ type: 'text', text: block.text });
+    else if (block.text !== '') blocks.push({ type: 'text', text: text(block.text) });
   }
   return blocks;
 }
