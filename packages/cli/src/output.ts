@@ -1,4 +1,4 @@
-import { messageText, plainTerminalText, readCoreEvent } from '@strand/session';
+import { commandLine, messageText, plainTerminalText, readCoreEvent } from '@strand/session';
 
 /** Small text helpers for command output. */
 // eslint-disable-next-line no-control-regex -- the host marks matches with U+0002 … U+0003
@@ -36,7 +36,7 @@ function eventLine(event: { type: string; data: unknown }): string {
     case 'turn/end':
       return core.data.reason;
     case 'session/command':
-      return `/${core.data.name} ${core.data.args ?? ''}`;
+      return commandLine(core.data);
     case 'session/command-output':
       return core.data.text;
     default:

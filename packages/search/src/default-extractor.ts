@@ -1,4 +1,11 @@
-import { isRecord, messageText, plainTerminalText, readCoreEvent, type SessionEvent } from '@strand/session';
+import {
+  commandLine,
+  isRecord,
+  messageText,
+  plainTerminalText,
+  readCoreEvent,
+  type SessionEvent,
+} from '@strand/session';
 
 /**
  * Chooses the text of an event to index, or `undefined` for an event that has none. The index knows
@@ -71,7 +78,7 @@ export function defaultTextExtractor(event: SessionEvent): string | undefined {
       return argumentsText(core.data.arguments);
     case 'session/command':
       // As the person typed it: `/compact` (the slash is no word to the tokenizer, the name is).
-      return core.data.args === undefined ? `/${core.data.name}` : `/${core.data.name} ${core.data.args}`;
+      return commandLine(core.data);
     case 'session/command-output': {
       // Terminal escapes glue to words (`[2mCompacted`): the text only.
       const text = plainTerminalText(core.data.text).trim();

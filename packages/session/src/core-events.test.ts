@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { messageText, readCoreEvent, schemaVerdict } from './core-events.js';
+import { commandLine, messageText, readCoreEvent, schemaVerdict } from './core-events.js';
 
 describe('readCoreEvent', () => {
   it('types a core event whose data matches, returning the same object', () => {
@@ -60,5 +60,13 @@ describe('schemaVerdict', () => {
   it('names the place of the first problem', () => {
     expect(schemaVerdict('tool/result', { callId: 'c', content: [{ type: 'text' }] })).toMatch(/^content/);
     expect(schemaVerdict('session/title', { title: 'ok' })).toBeUndefined();
+  });
+});
+
+describe('commandLine', () => {
+  it('spells a command as typed: the slash, the name, the args after one space, none without args', () => {
+    expect(commandLine({ name: 'compact' })).toBe('/compact');
+    expect(commandLine({ name: 'model', args: 'opus' })).toBe('/model opus');
+    expect(commandLine({ name: 'model', args: '' })).toBe('/model ');
   });
 });

@@ -144,6 +144,14 @@ export function readCoreEvent<E extends { readonly type: string; readonly data: 
 }
 
 /**
+ * A command as the person typed it: `/compact`, `/model opus` (no trailing space without args).
+ * Every reader that shows or indexes a `session/command` spells it through this one rule.
+ */
+export function commandLine(command: CoreEventDataMap['session/command']): string {
+  return command.args === undefined ? `/${command.name}` : `/${command.name} ${command.args}`;
+}
+
+/**
  * The text of message content: text blocks on their own lines, and an image named by its
  * attachment ref (`[image <ref>]`) — or left out, for readers that want words only (the search
  * index).

@@ -41,6 +41,7 @@ export {
   isCoreEventType,
   readCoreEvent,
   messageText,
+  commandLine,
   type CoreEventType,
   type CoreEventDataMap,
   type KnownCoreEvent,

@@ -1,6 +1,6 @@
 import type { ContentBlock, SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
 import type { WireEvent } from '@strand/protocol';
-import { plainTerminalText, readCoreEvent, type MessageContent } from '@strand/session';
+import { commandLine, plainTerminalText, readCoreEvent, type MessageContent } from '@strand/session';
 
 /**
  * Which events a caller wants as updates: a `session/load` replays the whole conversation
@@ -62,8 +62,7 @@ export function eventUpdates(event: WireEvent, scope: UpdateScope): SessionUpdat
           sessionUpdate: 'user_message_chunk',
           content: {
             type: 'text',
-            text:
-              core.data.args === undefined ? `/${core.data.name}` : `/${core.data.name} ${core.data.args}`,
+            text: commandLine(core.data),
           },
         },
       ];

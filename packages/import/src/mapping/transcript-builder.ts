@@ -1,4 +1,4 @@
-import type { SessionEventInput, TurnEndReason } from '@strand/session';
+import { commandLine, type SessionEventInput, type TurnEndReason } from '@strand/session';
 import { toContent, type ContentBlock } from './attachments.js';
 import { shortTitle } from './title.js';
 import { isNoUsage, logUsage, sumUsage as sum, type Usage } from './usage.js';
@@ -115,9 +115,9 @@ export class TranscriptBuilder {
    * commands were prompts), but it is written as `session/command`, not as text to the model.
    */
   command(name: string, args: string | undefined, time: number): void {
-    const typed = args === undefined ? `/${name}` : `/${name} ${args}`;
-    this.#personActs(time, true, typed);
-    this.#emit('session/command', args === undefined ? { name } : { name, args }, time);
+    const command = args === undefined ? { name } : { name, args };
+    this.#personActs(time, true, commandLine(command));
+    this.#emit('session/command', command, time);
     this.#messages++;
   }
 

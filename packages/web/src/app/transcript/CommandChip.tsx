@@ -1,12 +1,8 @@
-import type { CoreEventDataMap } from '@strand/session';
+import { commandLine, type CoreEventDataMap } from '@strand/session';
 import type { CommandOutputEvent } from './command-rows.js';
 import { TerminalText } from './TerminalText.js';
 
 type Command = CoreEventDataMap['session/command'];
-
-/** The command as the person typed it: `/compact`, `/model opus`. */
-export const commandLine = (command: Command): string =>
-  command.args === undefined ? `/${command.name}` : `/${command.name} ${command.args}`;
 
 /**
  * A command the person ran in the harness (not a message to the model): a chip with `/name args`,
