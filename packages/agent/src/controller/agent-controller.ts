@@ -20,7 +20,7 @@ import { routeData } from '../model/route-data.js';
 import { ScriptedModel } from '../model/scripted/scripted-model.js';
 import { DEFAULT_MAX_DELEGATION_DEPTH } from '../subagent-control.js';
 import { subagentTools } from '../tools/subagent-tools.js';
-import { runTurn, type TurnInput, type TurnPlan } from '../turn/run-turn.js';
+import type { RunningTurn, TurnDeps } from '../turn/run-turn.js';
 import { childRuntimeFor, type ChildRuntimeHost } from './child-runtime.js';
 import { nonNegativeInteger, positiveInteger } from './config-checks.js';
 import { LiveAgent, type AgentRuntime } from './live-agent.js';
@@ -75,8 +75,6 @@ export class AgentController {
    * they detach as soon as their turn has ended, so the next command reopens the log from disk.
    */
   readonly #evicted = new WeakSet<LiveAgent>();
-  /** `prompt` callers waiting for their turn's first events to be durable. */
-  readonly #turnStarted = new Map<LiveAgent, () => void>();
   readonly #stopOwnershipWatch: () => void;
   #closed = false;
 
@@ -108,7 +106,6 @@ export class AgentController {
     this.#stopOwnershipWatch = this.#ownership.onLost((id) => this.#ownershipLost(id));
     this.#runtime = {
       planTurn: (agent, options) => this.#planTurn(agent, options),
-      runTurn: (agent, input, plan, signal) => this.#runTurn(agent, input, plan, signal),
       changed: (agent, status) => this.#changed(agent, status),
       reportError: this.#reportError,
     };
@@ -241,29 +238,24 @@ export class AgentController {
   ): Promise<{ agent: Agent; outcome: Promise<TurnOutcome> }> {
     const lease = await this.activate(id, options);
     const agent = lease.agent as LiveAgent;
-    let outcome: Promise<TurnOutcome>;
-    const started = new Promise<'started'>((resolve) =>
-      this.#turnStarted.set(agent, () => resolve('started')),
-    );
+    let turn: RunningTurn;
     try {
-      outcome = agent.start({ content: message, author: 'human' }, options);
+      turn = agent.start({ content: message, author: 'human' }, options);
     } catch (error) {
-      this.#turnStarted.delete(agent);
       lease.release();
       throw error;
     }
-    void outcome.finally(() => lease.release());
-    const first = await Promise.race([started, outcome]);
-    this.#turnStarted.delete(agent);
-    if (first !== 'started' && first.turnStartSeq === undefined) {
+    void turn.outcome.finally(() => lease.release());
+    if ((await turn.started) === undefined) {
+      const ended = await turn.outcome;
       throw (
-        first.error ??
+        ended.error ??
         new AgentError('AGENT_PERSISTENCE_FAILED', `the prompt to session ${id} was not stored`, {
           sessionId: id,
         })
       );
     }
-    return { agent, outcome };
+    return { agent, outcome: turn.outcome };
   }
 
   /** Cancels the running turn of a session's agent; false when none is running here. */
@@ -276,7 +268,11 @@ export class AgentController {
    * `idleDetachMs` (tests, orderly shutdown).
    */
   async whenSettled(): Promise<void> {
-    while (this.#pending.size > 0) await Promise.allSettled([...this.#pending]);
+    for (;;) {
+      const running = [...this.#agents.values()].flatMap((agent) => agent.running() ?? []);
+      if (this.#pending.size === 0 && running.length === 0) return;
+      await Promise.allSettled([...this.#pending, ...running]);
+    }
   }
 
   /** Cancels running turns, detaches every agent (flushing first) and refuses further activations. */
@@ -346,9 +342,10 @@ export class AgentController {
    * `modelSelection` projection's), the tools and the instructions (from the preset) serve every
    * step of the turn, so a model or preset chosen mid-turn applies from the next turn. A session
    * whose model or preset this host does not have is refused here (the resolver and the tools
-   * function throw the typed refusal), before its turn appends anything.
+   * function throw the typed refusal), before its turn appends anything. The rest is how the turn
+   * reaches this controller: drafts to its listeners, tools to the subagent runtime, the title.
    */
-  #planTurn(agent: LiveAgent, options: PromptOptions): TurnPlan {
+  #planTurn(agent: LiveAgent, options: PromptOptions): TurnDeps {
     const session = agent.session;
     const setup = { header: session.header, preset: presetOf(this.#registry, session) };
     let model: Model;
@@ -365,36 +362,22 @@ export class AgentController {
       tools: typeof this.#tools === 'function' ? this.#tools(setup) : this.#tools,
       instructions: typeof this.#instructions === 'function' ? this.#instructions(setup) : this.#instructions,
       model,
-    };
-  }
-
-  #runTurn(agent: LiveAgent, input: TurnInput, plan: TurnPlan, signal: AbortSignal): Promise<TurnOutcome> {
-    const session = agent.session;
-    const turn = runTurn(
-      {
-        ...plan,
-        session,
-        maxSteps: this.#maxSteps,
-        toolContext: (toolSignal) => ({
-          agent,
-          signal: toolSignal,
-          subagents: childRuntimeFor(this.#children, agent),
-        }),
-        onDraft: (step, text) => {
-          agent.emit({ kind: 'draft', step, text });
-          this.#emit({ kind: 'draft', agent, step, text });
-        },
-        reportError: this.#reportError,
-        onStarted: () => this.#turnStarted.get(agent)?.(),
-        // Inside the turn, before its turn/end: a prompt sent on seeing turn/end finds the agent
-        // idle, not busy writing the title.
-        beforeEnd: () => titleIfUntitled(this.#registry, session, input.content).catch(this.#reportError),
+      session,
+      maxSteps: this.#maxSteps,
+      toolContext: (toolSignal) => ({
+        agent,
+        signal: toolSignal,
+        subagents: childRuntimeFor(this.#children, agent),
+      }),
+      onDraft: (step, text) => {
+        agent.emit({ kind: 'draft', step, text });
+        this.#emit({ kind: 'draft', agent, step, text });
       },
-      input,
-      signal,
-    );
-    this.#track(turn);
-    return turn;
+      reportError: this.#reportError,
+      // Inside the turn, before its turn/end: a prompt sent on seeing turn/end finds the agent
+      // idle, not busy writing the title.
+      beforeEnd: (input) => titleIfUntitled(this.#registry, session, input.content).catch(this.#reportError),
+    };
   }
 
   #resolveModel(session: Session, override: ModelRoute | undefined): Model {

@@ -7,7 +7,7 @@ export function childHandleOf(agent: LiveAgent, lease: AgentLease): ChildHandle 
   return {
     id: agent.id,
     run: async (message, signal) =>
-      childTurnOf(await agent.start(message, signal === undefined ? {} : { signal })),
+      childTurnOf(await agent.start(message, signal === undefined ? {} : { signal }).outcome),
     release: () => lease.release(),
   };
 }

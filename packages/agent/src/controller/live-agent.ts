@@ -1,17 +1,18 @@
 import type { MessageContent, Session, SessionId } from '@strand/session';
 import type { Agent, AgentEvent, AgentLease, AgentStatus, PromptOptions, TurnOutcome } from '../agent.js';
 import { AgentError } from '../errors.js';
-import type { TurnInput, TurnPlan } from '../turn/run-turn.js';
+import { runTurn, type RunningTurn, type TurnDeps, type TurnInput } from '../turn/run-turn.js';
 
-/** What the controller does for its agents. */
+/**
+ * Decides what a turn runs with (model, tools, instructions, and the hooks the turn reports
+ * through) before it starts; throws an `AgentError` to refuse the turn while nothing is appended
+ * and the agent is still idle.
+ */
+export type TurnPlanner = (agent: LiveAgent, options: PromptOptions) => TurnDeps;
+
+/** What the controller gives its agents. */
 export interface AgentRuntime {
-  /**
-   * Decides what a turn runs with (tools, instructions, model) before it starts; throws an
-   * `AgentError` to refuse the turn while nothing is appended and the agent is still idle.
-   */
-  planTurn(agent: LiveAgent, options: PromptOptions): TurnPlan;
-  /** Runs one turn (and what follows it, e.g. the title); never rejects. */
-  runTurn(agent: LiveAgent, input: TurnInput, plan: TurnPlan, signal: AbortSignal): Promise<TurnOutcome>;
+  readonly planTurn: TurnPlanner;
   /** The agent's status or leases changed: it may have settled. */
   changed(agent: LiveAgent, status: AgentStatus | undefined): void;
   reportError(error: unknown): void;
@@ -29,7 +30,9 @@ export class LiveAgent implements Agent {
   #status: AgentStatus = 'idle';
   #attached = true;
   #leases = 0;
-  #turn: AbortController | undefined;
+  /** The running turn's own cancel, and its outcome. */
+  #abort: AbortController | undefined;
+  #outcome: Promise<TurnOutcome> | undefined;
   /** Bumped by every status or lease change; a settle attempt that sees it move gives up. */
   activity = 0;
 
@@ -61,7 +64,7 @@ export class LiveAgent implements Agent {
           { sessionId: this.id },
         );
       }
-      return this.start({ content: message, author: 'human' }, options);
+      return this.start({ content: message, author: 'human' }, options).outcome;
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
@@ -69,9 +72,10 @@ export class LiveAgent implements Agent {
 
   /**
    * Starts a turn, or throws synchronously (`AGENT_DETACHED`, `AGENT_BUSY`, the plan's refusals)
-   * so a caller knows at once whether it was accepted. The status is `running` before this returns.
+   * so a caller knows at once whether it was accepted. The status is `running` before this returns
+   * and `idle` once the turn's outcome is settled; `running()` is that outcome meanwhile.
    */
-  start(input: TurnInput, options: PromptOptions = {}): Promise<TurnOutcome> {
+  start(input: TurnInput, options: PromptOptions = {}): RunningTurn {
     if (!this.#attached)
       throw new AgentError(
         'AGENT_DETACHED',
@@ -82,21 +86,33 @@ export class LiveAgent implements Agent {
       throw new AgentError('AGENT_BUSY', `session ${this.id} is already running a turn`, {
         sessionId: this.id,
       });
-    const plan = this.#runtime.planTurn(this, options);
+    const deps = this.#runtime.planTurn(this, options);
     const own = new AbortController();
-    this.#turn = own;
+    this.#abort = own;
     this.#setStatus('running');
     const { signal } = options;
-    const turnSignal = signal === undefined ? own.signal : AbortSignal.any([own.signal, signal]);
-    return this.#runtime.runTurn(this, input, plan, turnSignal).finally(() => {
-      this.#turn = undefined;
+    const turn = runTurn(
+      deps,
+      input,
+      signal === undefined ? own.signal : AbortSignal.any([own.signal, signal]),
+    );
+    const outcome = turn.outcome.finally(() => {
+      this.#abort = undefined;
+      this.#outcome = undefined;
       this.#setStatus('idle');
     });
+    this.#outcome = outcome;
+    return { started: turn.started, outcome };
+  }
+
+  /** The running turn's outcome (settled once the agent is idle again), if a turn runs. */
+  running(): Promise<TurnOutcome> | undefined {
+    return this.#outcome;
   }
 
   cancel(reason = 'cancelled'): boolean {
-    if (this.#turn === undefined || this.#turn.signal.aborted) return false;
-    this.#turn.abort(new AgentError('AGENT_CANCELLED', reason, { sessionId: this.id }));
+    if (this.#abort === undefined || this.#abort.signal.aborted) return false;
+    this.#abort.abort(new AgentError('AGENT_CANCELLED', reason, { sessionId: this.id }));
     return true;
   }
 

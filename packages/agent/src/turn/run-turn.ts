@@ -19,7 +19,7 @@ import { readStep, StepAccumulator } from './step-stream.js';
 import { TurnState } from './turn-state.js';
 
 /**
- * What one turn runs with, decided once when it starts (`AgentRuntime.planTurn`) and used for every
+ * What one turn runs with, decided once when it starts (`TurnPlanner`) and used for every
  * step: a model or preset selected while the turn runs applies to the next turn.
  */
 export interface TurnPlan {
@@ -41,8 +41,6 @@ export interface TurnDeps extends TurnPlan {
   readonly onDraft: (step: SessionSeq, text: string) => void;
   /** Where a failure to write the closing events goes (the log then stays open for crash repair). */
   readonly reportError: (error: unknown) => void;
-  /** Called once the turn's `turn/start` and `user/message` are durable. */
-  readonly onStarted?: (turnStartSeq: SessionSeq) => void;
   /**
    * Called once the last step's `step/end` is durable, before `turn/end completed` is appended: a
    * completed turn's own closing writes (the derived title) go here, inside the turn, so that
@@ -50,12 +48,22 @@ export interface TurnDeps extends TurnPlan {
    * It must not reject (the controller reports its failures); a failed write makes the turn end
    * `error` like any other.
    */
-  readonly beforeEnd?: () => Promise<void>;
+  readonly beforeEnd?: (input: TurnInput) => Promise<void>;
 }
 
 export interface TurnInput {
   readonly content: MessageContent;
   readonly author: 'human' | 'agent' | 'system';
+}
+
+/** A turn under way: when its prompt became durable, and how it ended. Neither promise rejects. */
+export interface RunningTurn {
+  /**
+   * The seq of the turn's `turn/start` once it and the `user/message` are durable; `undefined`
+   * when the turn ended before they were stored (`outcome` then says why).
+   */
+  readonly started: Promise<SessionSeq | undefined>;
+  readonly outcome: Promise<TurnOutcome>;
 }
 
 /**
@@ -65,9 +73,25 @@ export interface TurnInput {
  * `step/end`; the turn ends when a step calls no tool: `beforeEnd`'s writes (a first turn's
  * `session/title`), then `turn/end completed`. A cancelled turn ends
  * `aborted`, a model stream cut mid-way `interrupted`, any other failure `error` — always closed
- * by `closingEvents`. Never rejects: the outcome says how the turn ended.
+ * by `closingEvents`. Returns at once with the turn under way; neither of its promises rejects:
+ * `outcome` says how the turn ended.
  */
-export async function runTurn(deps: TurnDeps, input: TurnInput, signal: AbortSignal): Promise<TurnOutcome> {
+export function runTurn(deps: TurnDeps, input: TurnInput, signal: AbortSignal): RunningTurn {
+  let markStarted!: (seq: SessionSeq | undefined) => void;
+  const started = new Promise<SessionSeq | undefined>((resolve) => (markStarted = resolve));
+  const outcome = turnBody(deps, input, signal, markStarted);
+  // A turn that ended before its prompt was stored has no start to wait for (a settled promise
+  // ignores this second resolve when it did start).
+  void outcome.then((ended) => markStarted(ended.turnStartSeq));
+  return { started, outcome };
+}
+
+async function turnBody(
+  deps: TurnDeps,
+  input: TurnInput,
+  signal: AbortSignal,
+  markStarted: (seq: SessionSeq) => void,
+): Promise<TurnOutcome> {
   const { session } = deps;
   const state = new TurnState();
   let turnStartSeq: SessionSeq | undefined;
@@ -83,7 +107,7 @@ export async function runTurn(deps: TurnDeps, input: TurnInput, signal: AbortSig
       { type: 'user/message', data: { content: input.content, author: input.author } },
     ]);
     turnStartSeq = start?.seq;
-    if (turnStartSeq !== undefined) deps.onStarted?.(turnStartSeq);
+    if (turnStartSeq !== undefined) markStarted(turnStartSeq);
     for (let step = 0; ; step++) {
       throwIfCancelled(signal);
       if (step >= deps.maxSteps)
@@ -144,7 +168,7 @@ export async function runTurn(deps: TurnDeps, input: TurnInput, signal: AbortSig
       state.stepOpen = false;
       if (acc.toolCalls.length === 0) break;
     }
-    await deps.beforeEnd?.();
+    await deps.beforeEnd?.(input);
     await append({ type: 'turn/end', data: { reason: 'completed' } });
     return {
       reason: 'completed',
@@ -177,6 +201,9 @@ function throwIfCancelled(signal: AbortSignal): void {
 }
 
 function classify(error: unknown, signal: AbortSignal, state: TurnState, sessionId: string): TurnEnding {
+  // A refused append is the cause even when the turn was aborted meanwhile: a failed durable write
+  // stops the session and cancels its turn, and the caller must learn the write failed.
+  if (error instanceof SessionError) return persistenceFailed(error, sessionId);
   if (signal.aborted) {
     const cancelled = isAgentError(error, 'AGENT_CANCELLED')
       ? error
@@ -185,18 +212,20 @@ function classify(error: unknown, signal: AbortSignal, state: TurnState, session
   }
   if (isAgentError(error))
     return { reason: error.code === 'AGENT_MODEL_INTERRUPTED' ? 'interrupted' : 'error', error };
-  if (error instanceof SessionError || state.phase === 'append') {
-    return {
-      reason: 'error',
-      error: new AgentError('AGENT_PERSISTENCE_FAILED', `appending to session ${sessionId} failed`, {
-        cause: error,
-        sessionId,
-      }),
-    };
-  }
+  if (state.phase === 'append') return persistenceFailed(error, sessionId);
   const message = error instanceof Error ? error.message : String(error);
   return {
     reason: 'error',
     error: new AgentError('AGENT_MODEL_FAILED', `the model failed: ${message}`, { cause: error, sessionId }),
+  };
+}
+
+function persistenceFailed(cause: unknown, sessionId: string): TurnEnding {
+  return {
+    reason: 'error',
+    error: new AgentError('AGENT_PERSISTENCE_FAILED', `appending to session ${sessionId} failed`, {
+      cause,
+      sessionId,
+    }),
   };
 }
