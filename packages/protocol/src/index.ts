@@ -54,6 +54,7 @@ export {
   MAX_LIST_PAGE_LIMIT,
   MAX_WHOLE_LIST_LIMIT,
   isPagedListCall,
+  lastActivityOf,
   searchHitSchema,
   searchResultSchema,
   harnessFilterSchema,

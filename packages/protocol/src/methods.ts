@@ -197,6 +197,22 @@ export const MAX_LIST_PAGE_LIMIT = 1_000;
 export const MAX_WHOLE_LIST_LIMIT = 100_000;
 
 /**
+ * When a list row was last active — the documented `session.list` order's key: the last human
+ * prompt (`listMetadata.lastPromptAt`) when the hint knows one, else the header's `createdAt` (ms).
+ * Never a guess (not the last event's time, not "now"), so it changes only when a prompt is written.
+ */
+export function lastActivityOf(row: Pick<SessionListRow, 'header' | 'hints'>): number {
+  const metadata = row.hints?.values.listMetadata;
+  const lastPromptAt =
+    typeof metadata === 'object' && metadata !== null
+      ? (metadata as { lastPromptAt?: unknown }).lastPromptAt
+      : undefined;
+  return typeof lastPromptAt === 'number' && Number.isFinite(lastPromptAt)
+    ? lastPromptAt
+    : row.header.createdAt;
+}
+
+/**
  * A `session.list` call that pages: it names a cursor or any filter. A call with neither keeps the
  * deprecated meaning (the whole list up to `limit`) for one minor version.
  */

@@ -115,6 +115,34 @@ describe('strand acp over stdio (the SDK client side, a real data folder)', () =
     expect(acp.stderr()).toContain('its lock is held until this agent exits');
   });
 
+  it('session/list lists every session (imported ones too), filters by folder, refuses an altered cursor', async () => {
+    const answer = await acp.connection.agent.request('initialize', {
+      protocolVersion: 1,
+      clientCapabilities: {},
+    });
+    expect(answer.agentCapabilities?.sessionCapabilities?.list).toEqual({});
+    const folder = path.join(root, 'listed-here');
+    const own = (await acp.connection.agent.request('session/new', { cwd: folder, mcpServers: [] }))
+      .sessionId;
+    const all = await acp.connection.agent.request('session/list', {});
+    const ids = all.sessions.map((s) => s.sessionId);
+    expect(ids).toContain(own);
+    expect(ids).toContain(CODEX_PARENT);
+    for (const info of all.sessions) {
+      expect(path.isAbsolute(info.cwd)).toBe(true);
+      expect(Number.isNaN(Date.parse(info.updatedAt ?? ''))).toBe(false);
+    }
+    // Newest activity first, as the host lists them.
+    const times = all.sessions.map((s) => Date.parse(s.updatedAt!));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    const narrowed = await acp.connection.agent.request('session/list', { cwd: folder });
+    expect(narrowed.sessions.map((s) => s.sessionId)).toEqual([own]);
+    expect(narrowed.nextCursor ?? undefined).toBeUndefined();
+    await expect(
+      acp.connection.agent.request('session/list', { cursor: 'not-a-cursor' }),
+    ).rejects.toMatchObject({ code: -32602, data: { code: 'HOST_LIST_CURSOR_INVALID' } });
+  });
+
   it('session/new creates a Strand session: its id is the ACP sessionId, listed by strand list', async () => {
     const created = await acp.connection.agent.request('session/new', { cwd: root, mcpServers: [] });
     const sessionId = created.sessionId;

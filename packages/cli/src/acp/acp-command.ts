@@ -25,7 +25,7 @@ export function acpCommand(): Command {
     .action(async (options: AcpTargetOptions) => {
       routeConsoleToStderr();
       const target = await openAcpTarget(options);
-      const agent = new StrandAcpAgent(target.connection, VERSION);
+      const agent = new StrandAcpAgent(target.connection, VERSION, process.cwd());
       const stream = ndJsonStream(
         Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
         Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,

@@ -19,6 +19,7 @@ describe('toAcpError (any failure → the editor’s JSON-RPC error, code kept i
 
   it('the adapter’s own codes: invalid params and not open', () => {
     expect(toAcpError(new StrandAcpError('CLI_ACP_CONFIG_INVALID', 'x')).code).toBe(-32602);
+    expect(toAcpError(new StrandRpcError('HOST_LIST_CURSOR_INVALID', -33805, 'altered')).code).toBe(-32602);
     expect(toAcpError(new StrandAcpError('CLI_ACP_SESSION_NOT_OPEN', 'x')).code).toBe(-32002);
     expect(toAcpError(new Error('boom')).data).toEqual({ code: 'CLI_ACP_FAILED', message: 'boom' });
   });

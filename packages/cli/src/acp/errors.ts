@@ -30,7 +30,12 @@ export function toAcpError(error: unknown): RequestError {
   if (code === undefined) return new RequestError(-32603, message, data);
   if (code.endsWith('_NOT_FOUND') || code === 'CLI_ACP_SESSION_NOT_OPEN')
     return new RequestError(-32002, message, data);
-  if (code === 'RPC_INVALID_PARAMS' || code === 'CLI_ACP_CONFIG_INVALID' || code === 'CLI_ACP_PROMPT_EMPTY')
+  if (
+    code === 'RPC_INVALID_PARAMS' ||
+    code === 'HOST_LIST_CURSOR_INVALID' ||
+    code === 'CLI_ACP_CONFIG_INVALID' ||
+    code === 'CLI_ACP_PROMPT_EMPTY'
+  )
     return new RequestError(-32602, message, data);
   return new RequestError(-32603, message, data);
 }

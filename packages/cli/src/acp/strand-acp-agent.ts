@@ -12,6 +12,7 @@ import type { ModelCatalogEntry, ProjectionValueMap, WireEvent } from '@strand/p
 import { eventUpdates } from './event-updates.js';
 import { StrandAcpError, toAcpError } from './errors.js';
 import { promptText } from './prompt-text.js';
+import { acpSessionPage, hostListParams } from './session-list.js';
 import { SessionFeed } from './session-feed.js';
 import { MODEL_OPTION, modelOption, modelValue, presetOfMode, sessionModes } from './session-config.js';
 import { TurnWatch } from './turn-watch.js';
@@ -34,13 +35,16 @@ interface OpenSession {
 export class StrandAcpAgent {
   readonly #connection: StrandConnection;
   readonly #version: string;
+  /** The folder `strand acp` runs in: where a session that recorded none is listed (ACP needs one). */
+  readonly #folder: string;
   readonly #sessions = new Map<string, OpenSession>();
   #client: AgentContext | undefined;
   #sent: Promise<void> = Promise.resolve();
 
-  constructor(connection: StrandConnection, version: string) {
+  constructor(connection: StrandConnection, version: string, folder: string) {
     this.#connection = connection;
     this.#version = version;
+    this.#folder = folder;
     // A lost host takes its running turns with it (its crash repair closes them `interrupted`);
     // a prompt waiting on one fails now instead of waiting on a `turn/end` that may never come.
     // The feeds re-follow once the connection is back, so the sessions stay usable.
@@ -65,6 +69,7 @@ export class StrandAcpAgent {
         protocolVersion: PROTOCOL_VERSION,
         agentCapabilities: {
           loadSession: true,
+          sessionCapabilities: { list: {} },
           promptCapabilities: { image: false, audio: false, embeddedContext: true },
         },
         agentInfo: { name: 'strand', title: 'Strand', version: this.#version },
@@ -84,6 +89,11 @@ export class StrandAcpAgent {
           await this.#sent;
           return this.#config(params.sessionId);
         }),
+      )
+      .onRequest('session/list', ({ params }) =>
+        this.#guard(async () =>
+          acpSessionPage(await this.#connection.call('session.list', hostListParams(params)), this.#folder),
+        ),
       )
       .onRequest('session/prompt', ({ params, signal }) =>
         this.#guard(() => this.#prompt(params.sessionId, promptText(params.prompt), signal)),
