@@ -138,6 +138,8 @@ export const modelCatalogEntrySchema = z.object({
   model: z.string(),
   label: z.string(),
   reasoningEfforts: z.array(z.string()).optional(),
+  /** The route a session that never selected a model runs on (one entry of the catalog). */
+  isDefault: z.boolean().optional(),
 });
 export type ModelCatalogEntry = Wire<typeof modelCatalogEntrySchema>;
 export const presetCatalogEntrySchema = z.object({

@@ -75,12 +75,13 @@ async function errorOf(method: string, params: unknown): Promise<{ code: number;
 }
 
 describe('several models, one host', () => {
-  it('catalog.models lists exactly the scripted model and the configured endpoints', async () => {
+  it('catalog.models lists exactly the scripted model and the configured endpoints, the default marked', async () => {
     const c = await start();
     const { models } = await c.call<{ models: unknown[] }>('catalog.models');
+    // The first endpoint is the default when the configuration names none.
     expect(models).toEqual([
       { ...SCRIPTED, label: 'Scripted (built-in, deterministic)' },
-      { ...LOCAL, label: 'Tiny (local)' },
+      { ...LOCAL, label: 'Tiny (local)', isDefault: true },
     ]);
   });
 

@@ -91,6 +91,7 @@ export async function openStrandRuntime(options: RuntimeOptions): Promise<Strand
     provider: model.route.provider,
     model: model.route.model,
     label,
+    ...(model === modelSet.default ? { isDefault: true } : {}),
   }));
   const services: HostServices = {
     persistence,

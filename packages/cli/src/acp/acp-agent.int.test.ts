@@ -265,9 +265,13 @@ describe('strand acp over stdio (the SDK client side, a real data folder)', () =
       mcpServers: [],
     });
     expect(loaded.modes).toBeDefined();
-    const replayed = updatesOf(CODEX_PARENT, from);
+    const updates = updatesOf(CODEX_PARENT, from);
+    // The log replayed, exactly; beside it, the one command an imported session offers.
+    const replayed = updates.filter((u) => u.sessionUpdate !== 'available_commands_update');
     expect(replayed.length).toBeGreaterThan(0);
     expect(replayed).toEqual(logOf(data, CODEX_PARENT).flatMap((event) => eventUpdates(event, 'history')));
+    const offered = updates.filter((u) => u.sessionUpdate === 'available_commands_update');
+    expect(offered.map((u) => u.availableCommands.map((c) => c.name))).toEqual([['continue-in-strand-fork']]);
   });
 
   it('a prompt to an imported session is refused with a typed error', async () => {
@@ -286,10 +290,50 @@ describe('strand acp over stdio (the SDK client side, a real data folder)', () =
       .request('session/prompt', { sessionId: CODEX_PARENT, prompt: [{ type: 'text', text: 'hi' }] })
       .then(
         () => undefined,
-        (error: unknown) => error as { code: number; data?: { code?: string } },
+        (error: unknown) => error as { code: number; data?: { code?: string; message?: string } },
       );
     expect(refused?.data?.code).toBe('SESSION_READ_ONLY');
+    // The refusal says what to do instead.
+    expect(refused?.data?.message).toContain('/continue-in-strand-fork');
     expect(logOf(data, CODEX_PARENT)).toHaveLength(before);
+  });
+
+  it('/continue-in-strand-fork forks an imported session at its last closed turn, on the default model', async () => {
+    const parentLog = logOf(data, CODEX_PARENT);
+    const lastEnd = parentLog.filter((e) => e.type === 'turn/end').at(-1)!.seq;
+    await acp.connection.agent.request('session/load', {
+      sessionId: CODEX_PARENT,
+      cwd: root,
+      mcpServers: [],
+    });
+    const from = acp.updates.length;
+    expect(await prompt(CODEX_PARENT, '/continue-in-strand-fork')).toBe('end_turn');
+    const said = agentText(updatesOf(CODEX_PARENT, from));
+    const fork = /Forked as (\S+) /.exec(said)?.[1];
+    expect(fork, said).toBeDefined();
+    expect(logOf(data, CODEX_PARENT)).toEqual(parentLog); // the imported session is untouched
+    // The fork holds the parent's events through that turn/end, then the default model selected.
+    const forkLog = logOf(data, fork!);
+    expect(forkLog.slice(0, lastEnd + 1).map((e) => e.type)).toEqual(
+      parentLog.slice(0, lastEnd + 1).map((e) => e.type),
+    );
+    expect(forkLog.at(-1)).toMatchObject({
+      type: 'model/selection',
+      data: { provider: 'strand', model: 'scripted' },
+    });
+    // Another prompt to the imported session names the fork; the fork itself takes a prompt.
+    const refused = await acp.connection.agent
+      .request('session/prompt', { sessionId: CODEX_PARENT, prompt: [{ type: 'text', text: 'hi' }] })
+      .then(
+        () => undefined,
+        (error: unknown) => error as { data?: { code?: string; message?: string } },
+      );
+    expect(refused?.data).toMatchObject({ code: 'SESSION_READ_ONLY' });
+    expect(refused?.data?.message).toContain(fork);
+    await acp.connection.agent.request('session/load', { sessionId: fork!, cwd: root, mcpServers: [] });
+    const before = acp.updates.length;
+    expect(await prompt(fork!, 'go on here')).toBe('end_turn');
+    expect(agentText(updatesOf(fork!, before))).toBe('You said: "go on here" (3 words).');
   });
 
   it('a prompt to a session it did not open is refused with CLI_ACP_SESSION_NOT_OPEN', async () => {

@@ -1,5 +1,5 @@
 import type { ConnectionState, IncomingNotification, RpcCaller } from '@strand/client';
-import type { FollowSnapshot, ProjectionValueMap, WireEvent } from '@strand/protocol';
+import type { FollowSnapshot, ProjectionValueMap, WireEvent, WireSessionHeader } from '@strand/protocol';
 
 /** What the feed needs of a connection (a `StrandConnection` is one). */
 export interface FeedConnection extends RpcCaller {
@@ -42,6 +42,7 @@ export class SessionFeed {
    */
   #early: { method: string; params: FollowParams }[] | undefined;
   #values: ProjectionValueMap = {};
+  #header: WireSessionHeader | undefined;
   #busy = false;
   readonly #idleWaiters = new Set<() => void>();
   #chain: Promise<void> = Promise.resolve();
@@ -93,6 +94,11 @@ export class SessionFeed {
   /** The seq the next delivered event will have: the log length delivered so far. */
   get nextSeq(): number {
     return this.#nextSeq;
+  }
+
+  /** The session's header, as the last follow's snapshot gave it. */
+  get header(): WireSessionHeader | undefined {
+    return this.#header;
   }
 
   /** The latest projection values the host sent (the snapshot's baseline, then each change). */
@@ -183,6 +189,7 @@ export class SessionFeed {
     }
     this.#followId = snapshot.followId;
     this.#values = snapshot.baseline.values;
+    this.#header = snapshot.header;
     this.#setBusy(snapshot.busy);
     await this.#pageTo(snapshot.firstSeq);
     await this.#accept(snapshot.events);

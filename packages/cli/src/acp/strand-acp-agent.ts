@@ -8,11 +8,17 @@ import {
   type SessionUpdate,
 } from '@agentclientprotocol/sdk';
 import type { StrandConnection } from '@strand/client';
-import type { ModelCatalogEntry, ProjectionValueMap, WireEvent } from '@strand/protocol';
+import {
+  StrandRpcError,
+  type ModelCatalogEntry,
+  type ProjectionValueMap,
+  type WireEvent,
+} from '@strand/protocol';
 import { eventUpdates } from './event-updates.js';
 import { StrandAcpError, toAcpError } from './errors.js';
 import { promptText } from './prompt-text.js';
 import { acpSessionPage, hostListParams } from './session-list.js';
+import { CONTINUE_COMMAND, defaultRoute, invokesContinue, readOnlyAdvice } from './continue-fork.js';
 import { SessionFeed } from './session-feed.js';
 import { MODEL_OPTION, modelOption, modelValue, presetOfMode, sessionModes } from './session-config.js';
 import { TurnWatch } from './turn-watch.js';
@@ -21,6 +27,8 @@ import { problemLine } from '../problem-line.js';
 interface OpenSession {
   readonly feed: SessionFeed;
   turn: TurnWatch | undefined;
+  /** The seq of the last `turn/end` delivered: where a fork continues from. */
+  lastTurnEnd: number | undefined;
 }
 
 /**
@@ -38,6 +46,8 @@ export class StrandAcpAgent {
   /** The folder `strand acp` runs in: where a session that recorded none is listed (ACP needs one). */
   readonly #folder: string;
   readonly #sessions = new Map<string, OpenSession>();
+  /** Imported session → the Strand fork `/continue-in-strand-fork` made of it on this connection. */
+  readonly #forks = new Map<string, string>();
   #client: AgentContext | undefined;
   #sent: Promise<void> = Promise.resolve();
 
@@ -86,6 +96,12 @@ export class StrandAcpAgent {
         this.#guard(async () => {
           // A load replays the whole log, from seq 0, before it answers (ACP's contract).
           await this.#open(params.sessionId, 0);
+          // An imported session offers its one way to go on: a Strand fork (before the answer).
+          if (this.#session(params.sessionId).feed.header?.source !== undefined)
+            this.#send(params.sessionId, {
+              sessionUpdate: 'available_commands_update',
+              availableCommands: [CONTINUE_COMMAND],
+            });
           await this.#sent;
           return this.#config(params.sessionId);
         }),
@@ -143,18 +159,25 @@ export class StrandAcpAgent {
   async #open(id: string, fromSeq: number): Promise<void> {
     this.#sessions.get(id)?.feed.close();
     this.#sessions.delete(id);
-    const entry: { session?: OpenSession } = {};
+    // Events delivered while the feed opens (a load's replay) come before the session exists.
+    const entry: { session?: OpenSession; lastTurnEnd?: number } = {};
     const feed = await SessionFeed.open(
       this.#connection,
       id,
       fromSeq,
-      (event) => this.#deliver(id, entry.session, event),
+      (event) => {
+        if (event.type === 'turn/end') {
+          entry.lastTurnEnd = event.seq;
+          if (entry.session !== undefined) entry.session.lastTurnEnd = event.seq;
+        }
+        this.#deliver(id, entry.session, event);
+      },
       (error) => {
         console.error(problemLine(`following ${id} failed`, error));
         entry.session?.turn?.fail(error);
       },
     );
-    entry.session = { feed, turn: undefined };
+    entry.session = { feed, turn: undefined, lastTurnEnd: entry.lastTurnEnd };
     this.#sessions.set(id, entry.session);
   }
 
@@ -193,6 +216,8 @@ export class StrandAcpAgent {
       throw new StrandAcpError('CLI_ACP_PROMPT_RUNNING', `a prompt is already running on ${id}`);
     if (text.trim() === '')
       throw new StrandAcpError('CLI_ACP_PROMPT_EMPTY', 'the prompt holds no text Strand can send');
+    const source = session.feed.header?.source;
+    if (source !== undefined && invokesContinue(text)) return this.#continueInFork(id, session);
     // Everything already queued is someone else's past; the turn starts at or after this seq.
     await session.feed.settled();
     const turn = new TurnWatch(session.feed.nextSeq);
@@ -200,7 +225,11 @@ export class StrandAcpAgent {
     const onAbort = (): void => this.#cancel(id);
     signal.addEventListener('abort', onAbort, { once: true });
     try {
-      await this.#connection.call('session.prompt', { id, text });
+      try {
+        await this.#connection.call('session.prompt', { id, text });
+      } catch (error) {
+        throw readOnlyRefusal(error, id, source?.harness, this.#forks.get(id));
+      }
       if (turn.cancelRequested) this.#cancel(id);
       const outcome = await turn.outcome;
       await session.feed.whenIdle();
@@ -211,6 +240,36 @@ export class StrandAcpAgent {
       signal.removeEventListener('abort', onAbort);
       session.turn = undefined;
     }
+  }
+
+  /**
+   * `/continue-in-strand-fork` on an imported session: forks it at its last closed turn, selects
+   * the host's default model on the fork (the imported session's own model is its harness's, not
+   * this host's), and says in the session which fork to load. The fork is an ordinary Strand
+   * session: the editor loads it from its history (`session/list`) and prompts it there.
+   */
+  async #continueInFork(id: string, session: OpenSession): Promise<{ stopReason: 'end_turn' }> {
+    const atSeq = session.lastTurnEnd;
+    if (atSeq === undefined)
+      throw new StrandAcpError('CLI_ACP_FAILED', `session ${id} has no closed turn to fork at`);
+    const { id: fork } = await this.#connection.call('session.fork', { id, atSeq });
+    const { models } = await this.#connection.call('catalog.models', {});
+    const route = defaultRoute(models);
+    await this.#connection.call('session.selectModel', {
+      id: fork,
+      provider: route.provider,
+      model: route.model,
+    });
+    this.#forks.set(id, fork);
+    this.#send(id, {
+      sessionUpdate: 'agent_message_chunk',
+      content: {
+        type: 'text',
+        text: `Forked as ${fork} at the end of its last turn (seq ${atSeq}), on ${route.label}. Load that session to continue it in Strand.`,
+      },
+    });
+    await this.#sent;
+    return { stopReason: 'end_turn' };
   }
 
   #cancel(id: string): void {
@@ -247,4 +306,16 @@ function chosenModel(
         : `no config option ${configId} (this agent offers only ${MODEL_OPTION})`,
     );
   return entry;
+}
+
+/** A host refusal as read-only, re-worded to say what to do instead; any other error unchanged. */
+function readOnlyRefusal(
+  error: unknown,
+  id: string,
+  harness: string | undefined,
+  fork: string | undefined,
+): unknown {
+  if (!(error instanceof StrandRpcError) || error.code !== 'SESSION_READ_ONLY' || harness === undefined)
+    return error;
+  return new StrandRpcError(error.code, error.rpcCode, readOnlyAdvice(id, harness, fork), error.data);
 }
