@@ -18,6 +18,8 @@ import { sessionHarness } from '@strand/session';
 import { describeError, harnessName } from './format.js';
 import { EventList } from './transcript/EventList.js';
 import { subagentParent } from './list-entry.js';
+import { ForkBadge } from './ForkBadge.js';
+import { SessionUnavailable } from './SessionUnavailable.js';
 import { SessionCost } from './usage/SessionCost.js';
 
 /** The session's own tokens, and what a fork inherited; "none yet" before the first response. */
@@ -108,6 +110,13 @@ export function SessionView({ sessionId, child, onChildDetected, targetSeq }: Pr
     if (shown?.header.origin === 'subagent' && !child) onChildDetected(sessionId);
   }, [shown?.header.origin, child, sessionId, onChildDetected]);
 
+  if (shown === null && view !== null && view.error !== null && view.error !== undefined)
+    return (
+      <Stack gap="sm" h="100%" data-testid="session-view" data-session-id={sessionId}>
+        <SessionUnavailable sessionId={sessionId} error={view.error} />
+      </Stack>
+    );
+
   return (
     <InteractContext.Provider value={interact}>
       <Stack
@@ -126,6 +135,7 @@ export function SessionView({ sessionId, child, onChildDetected, targetSeq }: Pr
           busy={shown?.busy ?? false}
           phase={view?.phase ?? 'opening'}
           place={shown === null ? null : { cwd: shown.header.cwd, harness: sessionHarness(shown.header) }}
+          forkedFrom={shown?.header.forkedFrom}
         />
         {view?.error !== null && view?.error !== undefined && (
           <Alert color="red" title="Follow failed" data-testid="follow-error">
@@ -181,8 +191,11 @@ function SessionHeader({
   busy,
   phase,
   place,
+  forkedFrom,
 }: {
   sessionId: string;
+  /** The session a fork was cut from: its title is inherited, so the header says it is a fork. */
+  forkedFrom: string | undefined;
   /** The header's project and harness, once the follow has it: what the cost call narrows by. */
   place: { readonly cwd: string | undefined; readonly harness: string } | null;
   readOnly: boolean;
@@ -218,6 +231,7 @@ function SessionHeader({
           <Badge variant="light" data-testid="follow-phase">
             {phase}
           </Badge>
+          {forkedFrom !== undefined && <ForkBadge parent={forkedFrom} />}
           {readOnly && (
             <Badge variant="outline" data-testid="read-only-badge">
               {readOnlyLabel}
