@@ -1,4 +1,4 @@
-import { createContext, useCallback, useContext, useEffect, useRef, useState } from 'react';
+import { createContext, useCallback, useContext, useEffect, useId, useRef, useState } from 'react';
 import {
   Alert,
   Badge,
@@ -206,11 +206,13 @@ function SessionHeader({
 }): React.JSX.Element {
   const title = useProjection(sessionId, 'title');
   const usage = useProjection(sessionId, 'usage');
+  const [details, setDetails] = useState(false);
+  const detailsId = useId();
   return (
-    <Paper withBorder p="sm">
-      <Group justify="space-between" align="flex-start">
-        <Box>
-          <Title order={4} data-testid="view-title">
+    <Paper withBorder p="sm" className="strand-session-header" data-testid="session-header">
+      <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
+        <Box style={{ minWidth: 0 }}>
+          <Title order={4} data-testid="view-title" className="strand-session-title">
             {!title.known ? (
               <Text span c="dimmed" fs="italic" inherit>
                 (title unknown)
@@ -223,11 +225,22 @@ function SessionHeader({
               </Text>
             )}
           </Title>
-          <Text size="xs" c="dimmed">
+          <Text size="xs" c="dimmed" truncate>
             {sessionId}
           </Text>
         </Box>
-        <Group gap={4}>
+        <Group gap={4} justify="flex-end">
+          <Button
+            hiddenFrom="sm"
+            size="compact-xs"
+            variant="subtle"
+            onClick={() => setDetails((open) => !open)}
+            aria-expanded={details}
+            aria-controls={detailsId}
+            data-testid="header-details-toggle"
+          >
+            {details ? 'Less' : 'Details'}
+          </Button>
           <Badge variant="light" data-testid="follow-phase">
             {phase}
           </Badge>
@@ -248,7 +261,16 @@ function SessionHeader({
           )}
         </Group>
       </Group>
-      <Group gap="md" mt="xs" align="flex-end">
+      {/* On a phone the selectors, usage and cost wait behind "Details", so the transcript keeps
+          the screen (layout.css). */}
+      <Group
+        gap="md"
+        mt="xs"
+        align="flex-end"
+        id={detailsId}
+        className="strand-session-details"
+        data-open={details}
+      >
         <ModelSelector sessionId={sessionId} readOnly={readOnly} />
         <PresetSelector sessionId={sessionId} readOnly={readOnly} />
         <Box data-testid="view-usage">
