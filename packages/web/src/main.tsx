@@ -8,13 +8,14 @@ import { AccessGuard, fetchAuth } from './app/AccessGuard.js';
 import { AccessProblemView } from './app/AccessProblemView.js';
 import { StrandContext } from './app/hooks.js';
 import { createStrand } from './app/strand.js';
-import { COLOR_SCHEME_KEY, cssVariablesResolver } from './app/theme/theme.js';
+import { COLOR_SCHEME_KEY, cssVariablesResolver, theme } from './app/theme/theme.js';
 
 /** Light or dark as the system prefers until the reader picks one (kept in local storage). */
 const themed = {
   defaultColorScheme: 'auto',
   colorSchemeManager: localStorageColorSchemeManager({ key: COLOR_SCHEME_KEY }),
   cssVariablesResolver,
+  theme,
 } as const;
 
 const root = document.getElementById('root');

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { describeError } from '../format.js';
 import { useStrand } from '../hooks.js';
 import { excerptRange, prependPage, type EventRun } from './target-excerpt.js';
@@ -30,23 +30,23 @@ export function useTargetExcerpt(
   // Once read, an excerpt stays while the target does: the window growing over it (a live
   // session paging older) joins it instead of dropping it.
   const held = state?.key === key ? state.excerpt : undefined;
-  const startRead = wanted !== undefined && held === undefined;
+  // One read per target: the request is not cancelled by the re-render its own "loading" state
+  // causes, only superseded by another target (its answer is then dropped).
+  const requested = useRef<string | null>(null);
   useEffect(() => {
-    if (!startRead || targetSeq === undefined) return undefined;
-    let current = true;
-    setState({ key, excerpt: { kind: 'loading', targetSeq } });
-    connection.call('session.page', { id: sessionId, ...excerptRange(targetSeq) }).then(
+    if (wanted === undefined || requested.current === key) return;
+    requested.current = key;
+    setState({ key, excerpt: { kind: 'loading', targetSeq: wanted } });
+    connection.call('session.page', { id: sessionId, ...excerptRange(wanted) }).then(
       (page) => {
-        if (current) setState({ key, excerpt: { kind: 'loaded', run: page } });
+        if (requested.current === key) setState({ key, excerpt: { kind: 'loaded', run: page } });
       },
       (failure: unknown) => {
-        if (current) setState({ key, excerpt: { kind: 'failed', message: describeError(failure) } });
+        if (requested.current === key)
+          setState({ key, excerpt: { kind: 'failed', message: describeError(failure) } });
       },
     );
-    return () => {
-      current = false;
-    };
-  }, [connection, sessionId, targetSeq, key, startRead]);
+  }, [connection, sessionId, wanted, key]);
 
   const loaded = held?.kind === 'loaded' ? held.run : undefined;
   const loadOlder = useCallback(
