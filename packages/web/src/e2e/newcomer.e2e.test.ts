@@ -240,8 +240,13 @@ describe('what a newcomer meets, in Chromium', { timeout: 120_000 }, () => {
     const scheme = () =>
       page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme'));
     await page.emulateMedia({ colorScheme: 'dark' });
-    try {
+    // The page must be on the host's origin to reach its local storage (the suite runs shuffled).
+    const forget = async (): Promise<void> => {
+      await page.goto(url('/'));
       await page.evaluate(() => localStorage.clear());
+    };
+    try {
+      await forget();
       await page.goto(url(`/sessions/${PARENT}`));
       await view(PARENT).locator('[data-testid="event"]').first().waitFor();
       await expect.poll(scheme, { timeout: UI_TIMEOUT }).toBe('dark');
@@ -256,7 +261,7 @@ describe('what a newcomer meets, in Chromium', { timeout: 120_000 }, () => {
       expect(await contrastViolations()).toEqual([]);
       await env.shot('newcomer-05-light');
     } finally {
-      await page.evaluate(() => localStorage.clear());
+      await forget();
       await page.emulateMedia({ colorScheme: 'light' });
     }
   });

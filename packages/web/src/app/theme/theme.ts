@@ -4,10 +4,15 @@ import './theme.css';
 /**
  * Mantine's dimmed text is below the 4.5:1 axe asks of body text in both schemes (gray 6 on
  * white is 3.3:1; dark 2 on dark 7 is 4.0:1): gray 7 and dark 1 read as secondary and pass.
+ * (A resolver's variables come after Mantine's own, so these win.)
  */
 export const cssVariablesResolver: CSSVariablesResolver = () => ({
   variables: {},
-  light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)' },
+  light: {
+    '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
+    // The primary colour's light variant (a badge's text on its tint) is 4.4:1 at shade 8.
+    '--mantine-color-blue-light-color': 'var(--mantine-color-blue-9)',
+  },
   dark: { '--mantine-color-dimmed': 'var(--mantine-color-dark-1)' },
 });
 
