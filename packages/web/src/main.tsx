@@ -1,13 +1,22 @@
 import '@mantine/core/styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { MantineProvider } from '@mantine/core';
+import { localStorageColorSchemeManager, MantineProvider } from '@mantine/core';
 import { App } from './app/App.js';
 import { checkAccess } from './app/access.js';
 import { AccessGuard, fetchAuth } from './app/AccessGuard.js';
 import { AccessProblemView } from './app/AccessProblemView.js';
 import { StrandContext } from './app/hooks.js';
 import { createStrand } from './app/strand.js';
+import { COLOR_SCHEME_KEY, cssVariablesResolver, theme } from './app/theme/theme.js';
+
+/** Light or dark as the system prefers until the reader picks one (kept in local storage). */
+const themed = {
+  defaultColorScheme: 'auto',
+  colorSchemeManager: localStorageColorSchemeManager({ key: COLOR_SCHEME_KEY }),
+  cssVariablesResolver,
+  theme,
+} as const;
 
 const root = document.getElementById('root');
 if (root === null) throw new Error('no #root element');
@@ -19,7 +28,7 @@ void checkAccess(fetchAuth).then((problem) => {
   if (problem !== undefined) {
     reactRoot.render(
       <StrictMode>
-        <MantineProvider>
+        <MantineProvider {...themed}>
           <AccessProblemView problem={problem} />
         </MantineProvider>
       </StrictMode>,
@@ -29,7 +38,7 @@ void checkAccess(fetchAuth).then((problem) => {
   const strand = createStrand();
   reactRoot.render(
     <StrictMode>
-      <MantineProvider>
+      <MantineProvider {...themed}>
         <StrandContext.Provider value={strand}>
           <AccessGuard>
             <App />

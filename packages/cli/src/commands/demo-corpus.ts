@@ -8,7 +8,7 @@ import {
   type SessionHeader,
 } from '@strand/session';
 import { descriptorEvent } from '@strand/subagent';
-import { workloadTurns } from '@strand/workload';
+import { WORKLOAD_START_TIME, workloadTurns } from '@strand/workload';
 import { humanizeTurn } from './demo-text.js';
 
 export const DEMO_LIVE_SESSION = SessionId('demo-live');
@@ -21,6 +21,23 @@ export interface DemoCorpusReport {
 }
 
 const DAY = 24 * 60 * 60 * 1000;
+
+/**
+ * A session's own events dated from its header's creation on: the workload's clock starts at
+ * `WORKLOAD_START_TIME` whatever the header says, and an undated event would take the wall clock,
+ * so a session would read "created 26 d ago" but "last prompt 11 mo ago". Offsets are kept, so
+ * the order and spacing of the workload's turns stay as generated; an undated event (a title, a
+ * descriptor) is dated at the creation itself.
+ */
+export function datedAfter(
+  createdAt: number,
+  inputs: SessionEventInput | SessionEventInput[],
+): SessionEventInput[] {
+  return (Array.isArray(inputs) ? inputs : [inputs]).map((input) => ({
+    ...input,
+    time: createdAt + Math.max(0, (input.time ?? WORKLOAD_START_TIME) - WORKLOAD_START_TIME),
+  }));
+}
 
 /**
  * Writes the demo corpus: titled parent sessions, a subagent tree three levels deep with
@@ -58,7 +75,7 @@ export async function writeDemoCorpus(
         ? {}
         : { events: prefix.events, inheritedEventCount: prefix.inheritedEventCount }),
     });
-    for (const batch of inputs) await session.append(batch);
+    for (const batch of inputs) await session.append(datedAfter(finalHeader.createdAt, batch));
     sessions++;
     events += session.events.length;
     return session;

@@ -1,6 +1,8 @@
 import pc from 'picocolors';
 import { describe, expect, it } from 'vitest';
-import { agentTable } from './session-text.js';
+import type { SessionListRow } from '@strand/protocol';
+import { newSessionHeader, SessionId } from '@strand/session';
+import { agentTable, sessionTable } from './session-text.js';
 
 const plain = pc.createColors(false);
 
@@ -28,5 +30,29 @@ describe('agentTable', () => {
       '  a-b   one-shot            inactive',
       'broken  —                   corrupt: its subagent descriptor is missing or unreadable',
     ]);
+  });
+});
+
+describe('sessionTable', () => {
+  const child = (parentSession?: string): SessionListRow => ({
+    id: 'kid',
+    header: newSessionHeader({
+      id: SessionId('kid'),
+      origin: 'subagent',
+      ...(parentSession === undefined ? {} : { parentSession: SessionId(parentSession) }),
+      createdAt: Date.UTC(2026, 0, 1),
+    }),
+    live: false,
+    busy: false,
+  });
+
+  it('names a child by its parent id', () => {
+    expect(sessionTable([child('mum')], plain)[1]).toContain('(child of mum)');
+  });
+
+  it('says the parent is not in the corpus when a child header names none, never undefined', () => {
+    const line = sessionTable([child()], plain)[1] ?? '';
+    expect(line).toContain('(child of a session not in this corpus)');
+    expect(line).not.toContain('undefined');
   });
 });

@@ -8,11 +8,17 @@ import { renderTable } from './table.js';
 /** Ids past this many cells are cut with `…` in the table (`--json` has them whole). */
 export const ID_COLUMN_MAX = 36;
 
+/** An imported child may name no parent (its parent's log was not imported): say so, not "undefined". */
+function parentName(parent: string | undefined): string {
+  return parent ?? 'a session not in this corpus';
+}
+
 /** `strand list` rows: id, created (local), state, title hint. */
 export function sessionTable(rows: readonly SessionListRow[], style: Style, width?: number): string[] {
   const cells = rows.map((row) => {
     const state = row.ownedElsewhere === true ? 'elsewhere' : row.busy ? 'running' : row.live ? 'live' : '';
-    const parent = row.header.origin === 'subagent' ? ` (child of ${String(row.header.parentSession)})` : '';
+    const parent =
+      row.header.origin === 'subagent' ? ` (child of ${parentName(row.header.parentSession)})` : '';
     return [
       row.id,
       localDateTime(row.header.createdAt),

@@ -23,6 +23,7 @@ import { SessionList } from './SessionList.js';
 import { SessionView } from './SessionView.js';
 import { REGION, SkipLinks, type Region } from './SkipLinks.js';
 import { SubagentTree } from './SubagentTree.js';
+import { ThemeToggle } from './theme/ThemeToggle.js';
 import { NO_USAGE_FILTER } from './usage/usage-filter-params.js';
 import './layout.css';
 
@@ -160,6 +161,7 @@ export function App(): React.JSX.Element {
               >
                 Subagents
               </Button>
+              <ThemeToggle />
               <Badge color={STATE_COLOR[state]} data-testid="connection-state" data-state={state}>
                 {state}
               </Badge>

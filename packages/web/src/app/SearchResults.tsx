@@ -98,7 +98,7 @@ export function SearchResults({
                 data-testid="search-result"
                 data-session-id={result.sessionId}
                 p={6}
-                style={{ borderRadius: 4, border: '1px solid var(--mantine-color-gray-3)' }}
+                style={{ borderRadius: 4, border: '1px solid var(--mantine-color-default-border)' }}
               >
                 <UnstyledButton
                   data-testid="search-result-title"

@@ -8,6 +8,7 @@ import type { OpenRequest } from './open-request.js';
 import { SearchResults } from './SearchResults.js';
 import { SessionRows } from './SessionRows.js';
 import { readListFilter, writeListFilter } from './list-filter-params.js';
+import { setSearchQuery, useSearchQuery } from './routing/navigation.js';
 import { listEntry } from './list-entry.js';
 import { filterChoices, type ListFilter } from './session-tree.js';
 import { useSessionCosts } from './usage/use-session-costs.js';
@@ -44,7 +45,8 @@ export function SessionList({
   const state = useConnectionState();
   const [rows, setRows] = useState<readonly SessionListRow[] | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [query, setQuery] = useState('');
+  // The query lives in the address (`?q=`): a reload keeps it, back/forward bring it back.
+  const query = useSearchQuery();
   // The filters start from the address (`?cwd=`, `?harness=`) and are written back to it.
   const [cwd, setCwd] = useState<string | null>(() => readListFilter(location.search).cwd);
   const [harness, setHarness] = useState<string | null>(() => readListFilter(location.search).harness);
@@ -54,7 +56,7 @@ export function SessionList({
     setCwd(filterRequest.filter.cwd);
     setHarness(filterRequest.filter.harness);
     // The filtered list, not search results over it.
-    setQuery('');
+    setSearchQuery('');
   }, [filterRequest]);
   const filter = useMemo<ListFilter>(() => ({ cwd, harness }), [cwd, harness]);
   const costs = useSessionCosts(refreshKey);
@@ -115,7 +117,7 @@ export function SessionList({
       <TextInput
         placeholder="Search sessions…"
         value={query}
-        onChange={(event) => setQuery(event.currentTarget.value)}
+        onChange={(event) => setSearchQuery(event.currentTarget.value)}
         data-testid="search-input"
         aria-label="Search sessions"
       />

@@ -17,7 +17,10 @@ import {
   type ListFilter,
   type VisibleRow,
 } from './session-tree.js';
+import { ForkBadge } from './ForkBadge.js';
+import { NO_LABEL, subagentName } from './subagent-name.js';
 import { useNow } from './use-now.js';
+import { useSubagentLabels } from './use-subagent-labels.js';
 import { costLabel, type RowCost } from './usage/session-costs.js';
 
 /** Every row is this tall (title line, activity line): fixed, so 10,000 rows cost no measuring. */
@@ -73,6 +76,18 @@ export function SessionRows({ rows, costs, filter, flat, selectedId, onOpen }: P
     getItemKey: (index) => visible[index]?.entry.id ?? index,
   });
   const now = useNow(NOW_TICK_MS);
+  const inView = virtualizer.getVirtualItems();
+  const childParents = [
+    ...new Set(
+      inView.flatMap((item) => {
+        const header = byId.get(visible[item.index]?.entry.id ?? '')?.header;
+        return header?.origin === 'subagent' && header.parentSession !== undefined
+          ? [header.parentSession]
+          : [];
+      }),
+    ),
+  ].sort();
+  const labels = useSubagentLabels(childParents);
 
   const open = useCallback(
     (id: string) => onOpen({ id, child: byId.get(id)?.header.origin === 'subagent' }),
@@ -145,7 +160,7 @@ export function SessionRows({ rows, costs, filter, flat, selectedId, onOpen }: P
         </Text>
       ) : (
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-          {virtualizer.getVirtualItems().map((item) => {
+          {inView.map((item) => {
             const row = visible[item.index]!;
             const listed = byId.get(row.entry.id);
             if (listed === undefined) return null;
@@ -155,6 +170,7 @@ export function SessionRows({ rows, costs, filter, flat, selectedId, onOpen }: P
                 row={row}
                 listed={listed}
                 cost={costs.get(row.entry.id)}
+                label={labels.get(row.entry.id)}
                 top={item.start}
                 now={now}
                 selected={row.entry.id === selectedId}
@@ -220,6 +236,7 @@ function SessionRow({
   row,
   listed,
   cost,
+  label,
   top,
   now,
   selected,
@@ -231,6 +248,8 @@ function SessionRow({
   row: VisibleRow;
   listed: SessionListRow;
   cost: RowCost | undefined;
+  /** A child's descriptor label, once its parent's children were listed. */
+  label: string | null | undefined;
   top: number;
   now: number;
   selected: boolean;
@@ -242,12 +261,18 @@ function SessionRow({
   const { store } = useStrand();
   const id = row.entry.id;
   const title = store.get(id, 'title');
-  const titleText = !title.known
-    ? '(title unknown)'
-    : typeof title.value === 'string'
-      ? title.value
-      : '(untitled)';
   const child = listed.header.origin === 'subagent';
+  const name = child ? subagentName(label, title) : undefined;
+  const titleText =
+    name ??
+    (child && label !== undefined
+      ? NO_LABEL
+      : !title.known
+        ? '(title unknown)'
+        : typeof title.value === 'string'
+          ? title.value
+          : '(untitled)');
+  const fork = listed.header.forkedFrom;
   const activity = activityLabel(row.entry, now);
   const source = listed.header.source;
   const costText = cost === undefined ? null : costLabel(cost);
@@ -306,11 +331,13 @@ function SessionRow({
               size="sm"
               truncate
               data-testid="session-title"
-              {...(!title.known
-                ? { c: 'dimmed', fs: 'italic' }
-                : typeof title.value === 'string'
-                  ? { fw: 500 }
-                  : { c: 'dimmed' })}
+              {...(name !== undefined
+                ? { fw: 500 }
+                : !title.known
+                  ? { c: 'dimmed', fs: 'italic' }
+                  : typeof title.value === 'string'
+                    ? { fw: 500 }
+                    : { c: 'dimmed' })}
             >
               {titleText}
             </Text>
@@ -364,6 +391,7 @@ function SessionRow({
               {DETACHED_LABEL[row.detached].label}
             </Badge>
           )}
+          {fork !== undefined && <ForkBadge parent={fork} />}
           {child && (
             <Badge size="xs" variant="outline">
               child

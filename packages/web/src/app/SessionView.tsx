@@ -1,4 +1,4 @@
-import { createContext, useCallback, useContext, useEffect, useRef, useState } from 'react';
+import { createContext, useCallback, useContext, useEffect, useId, useRef, useState } from 'react';
 import {
   Alert,
   Badge,
@@ -18,6 +18,8 @@ import { sessionHarness } from '@strand/session';
 import { describeError, harnessName } from './format.js';
 import { EventList } from './transcript/EventList.js';
 import { subagentParent } from './list-entry.js';
+import { ForkBadge } from './ForkBadge.js';
+import { SessionUnavailable } from './SessionUnavailable.js';
 import { SessionCost } from './usage/SessionCost.js';
 
 /** The session's own tokens, and what a fork inherited; "none yet" before the first response. */
@@ -108,6 +110,13 @@ export function SessionView({ sessionId, child, onChildDetected, targetSeq }: Pr
     if (shown?.header.origin === 'subagent' && !child) onChildDetected(sessionId);
   }, [shown?.header.origin, child, sessionId, onChildDetected]);
 
+  if (shown === null && view !== null && view.error !== null && view.error !== undefined)
+    return (
+      <Stack gap="sm" h="100%" data-testid="session-view" data-session-id={sessionId}>
+        <SessionUnavailable sessionId={sessionId} error={view.error} />
+      </Stack>
+    );
+
   return (
     <InteractContext.Provider value={interact}>
       <Stack
@@ -126,6 +135,7 @@ export function SessionView({ sessionId, child, onChildDetected, targetSeq }: Pr
           busy={shown?.busy ?? false}
           phase={view?.phase ?? 'opening'}
           place={shown === null ? null : { cwd: shown.header.cwd, harness: sessionHarness(shown.header) }}
+          forkedFrom={shown?.header.forkedFrom}
         />
         {view?.error !== null && view?.error !== undefined && (
           <Alert color="red" title="Follow failed" data-testid="follow-error">
@@ -181,8 +191,11 @@ function SessionHeader({
   busy,
   phase,
   place,
+  forkedFrom,
 }: {
   sessionId: string;
+  /** The session a fork was cut from: its title is inherited, so the header says it is a fork. */
+  forkedFrom: string | undefined;
   /** The header's project and harness, once the follow has it: what the cost call narrows by. */
   place: { readonly cwd: string | undefined; readonly harness: string } | null;
   readOnly: boolean;
@@ -193,11 +206,13 @@ function SessionHeader({
 }): React.JSX.Element {
   const title = useProjection(sessionId, 'title');
   const usage = useProjection(sessionId, 'usage');
+  const [details, setDetails] = useState(false);
+  const detailsId = useId();
   return (
-    <Paper withBorder p="sm">
-      <Group justify="space-between" align="flex-start">
-        <Box>
-          <Title order={4} data-testid="view-title">
+    <Paper withBorder p="sm" className="strand-session-header" data-testid="session-header">
+      <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
+        <Box style={{ minWidth: 0 }}>
+          <Title order={4} data-testid="view-title" className="strand-session-title">
             {!title.known ? (
               <Text span c="dimmed" fs="italic" inherit>
                 (title unknown)
@@ -210,14 +225,26 @@ function SessionHeader({
               </Text>
             )}
           </Title>
-          <Text size="xs" c="dimmed">
+          <Text size="xs" c="dimmed" truncate>
             {sessionId}
           </Text>
         </Box>
-        <Group gap={4}>
+        <Group gap={4} justify="flex-end">
+          <Button
+            hiddenFrom="sm"
+            size="compact-xs"
+            variant="subtle"
+            onClick={() => setDetails((open) => !open)}
+            aria-expanded={details}
+            aria-controls={detailsId}
+            data-testid="header-details-toggle"
+          >
+            {details ? 'Less' : 'Details'}
+          </Button>
           <Badge variant="light" data-testid="follow-phase">
             {phase}
           </Badge>
+          {forkedFrom !== undefined && <ForkBadge parent={forkedFrom} />}
           {readOnly && (
             <Badge variant="outline" data-testid="read-only-badge">
               {readOnlyLabel}
@@ -234,7 +261,16 @@ function SessionHeader({
           )}
         </Group>
       </Group>
-      <Group gap="md" mt="xs" align="flex-end">
+      {/* On a phone the selectors, usage and cost wait behind "Details", so the transcript keeps
+          the screen (layout.css). */}
+      <Group
+        gap="md"
+        mt="xs"
+        align="flex-end"
+        id={detailsId}
+        className="strand-session-details"
+        data-open={details}
+      >
         <ModelSelector sessionId={sessionId} readOnly={readOnly} />
         <PresetSelector sessionId={sessionId} readOnly={readOnly} />
         <Box data-testid="view-usage">

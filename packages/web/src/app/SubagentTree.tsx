@@ -2,7 +2,8 @@ import { useEffect, useState, useSyncExternalStore } from 'react';
 import { ActionIcon, Badge, Box, Button, Group, Loader, Stack, Text, UnstyledButton } from '@mantine/core';
 import type { SubagentListEntry, SubagentTimingValue } from '@strand/protocol';
 import { activeMs, describeError, formatDuration } from './format.js';
-import { useConnectionState, useStrand } from './hooks.js';
+import { useConnectionState, useProjection, useStrand } from './hooks.js';
+import { NO_LABEL, subagentName } from './subagent-name.js';
 import type { OpenRequest } from './SessionList.js';
 import { LevelLoader } from './subagent-level.js';
 
@@ -161,6 +162,7 @@ function Row({
   timing?: SubagentTimingValue | null | undefined;
 }): React.JSX.Element {
   const [expanded, setExpanded] = useState(false);
+  const title = useProjection(row.id, 'title');
   const indent = depth * 16;
   if (row.kind === 'diagnostic') {
     const words = DIAGNOSTIC_WORDS[row.reason] ?? 'it could not be listed';
@@ -203,6 +205,7 @@ function Row({
       </Stack>
     );
   }
+  const name = subagentName(row.label, title);
   return (
     <Box>
       <Group gap={4} pl={indent} wrap="nowrap" data-testid="tree-row" data-session-id={row.id}>
@@ -222,13 +225,13 @@ function Row({
         <UnstyledButton
           onClick={() => onOpen({ id: row.id, child: true })}
           style={{ minWidth: 0 }}
-          aria-label={`Open subagent ${row.label ?? row.id}`}
+          aria-label={`Open subagent ${name ?? row.id}`}
           data-testid="tree-open"
         >
           <Text size="xs" fw={500} truncate data-testid="tree-label">
-            {row.label ?? (
+            {name ?? (
               <Text span size="xs" c="dimmed" fs="italic">
-                (no label)
+                {NO_LABEL}
               </Text>
             )}
           </Text>

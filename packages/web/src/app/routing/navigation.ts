@@ -1,5 +1,6 @@
 import { useMemo, useSyncExternalStore, type MouseEvent } from 'react';
 import { parseRoute, routeHref, type Route } from './routes.js';
+import { readSearchQuery, writeSearchQuery } from './search-query.js';
 
 /**
  * The History API through one small module instead of a router library: the UI has two routes
@@ -32,7 +33,7 @@ export function useRoute(): Route {
  * address bar already is adds no entry, so a double click does not make Back need two presses.
  */
 export function navigate(route: Route, options: { readonly replace?: boolean } = {}): void {
-  const href = routeHref(route);
+  const href = withSearchQuery(route);
   if (href === currentHref()) return;
   if (options.replace === true) window.history.replaceState(null, '', href);
   else window.history.pushState(null, '', href);
@@ -47,4 +48,35 @@ export function followLink(event: MouseEvent<HTMLAnchorElement>, route: Route): 
   if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
   event.preventDefault();
   navigate(route);
+}
+
+/**
+ * A session's href keeping the search box's `?q=`: opening hit after hit keeps the search beside
+ * them, and back, forward or a reload return to the session and the search together. Other
+ * routes start without it (the start page, the usage page).
+ */
+function withSearchQuery(route: Route): string {
+  const href = routeHref(route);
+  const query = readSearchQuery(window.location.search);
+  if (route.kind !== 'session' || query === '') return href;
+  const at = href.indexOf('?');
+  const path = at === -1 ? href : href.slice(0, at);
+  return path + writeSearchQuery(at === -1 ? '' : href.slice(at), query);
+}
+
+/** The search box's query as the address holds it (`?q=`); re-renders on every address change. */
+export function useSearchQuery(): string {
+  return useSyncExternalStore(subscribe, () => readSearchQuery(window.location.search));
+}
+
+/** Writes the search box's query into this history entry: typing is not a place Back returns to. */
+export function setSearchQuery(query: string): void {
+  const search = writeSearchQuery(window.location.search, query);
+  if (search === window.location.search) return;
+  window.history.replaceState(
+    window.history.state,
+    '',
+    window.location.pathname + search + window.location.hash,
+  );
+  window.dispatchEvent(new PopStateEvent(CHANGED));
 }

@@ -1,17 +1,16 @@
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { Box, Button, Group, Text } from '@mantine/core';
+import { useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { Box, Button, Group, Loader, Text } from '@mantine/core';
 import type { FollowDraft, SessionFollower } from '@strand/client';
 import type { WireEvent } from '@strand/protocol';
 import { describeError } from '../format.js';
 import { nextRow, transcriptKey } from './keyboard.js';
+import { ExcerptEnd } from './ExcerptEnd.js';
+import { joinExcerpt } from './target-excerpt.js';
 import { targetRowSeq, Transcript } from './Transcript.js';
+import { useTargetExcerpt } from './use-target-excerpt.js';
 
 /** Events one "load older" asks for: a bigger step than the opening window, a few screens back. */
 const OLDER_PAGE = 250;
-/** `session.page`'s largest `limit` (protocol `methods.ts`): one page per step towards a far target. */
-const MAX_PAGE = 10_000;
-/** Events loaded above a `?seq=` target, so it is not the first row with nothing to read before it. */
-const TARGET_CONTEXT = 20;
 /** Frames the target is re-centred on after the jump (see the effect below). */
 const SETTLE_FRAMES = 3;
 
@@ -26,21 +25,23 @@ function isField(element: EventTarget): boolean {
 
 /**
  * The scrolling transcript of one followed window: sticks to the bottom while the reader is
- * there, pages back on scroll-to-top, and — given `targetSeq` (a `?seq=` link) — pages back
- * until that event is loaded, scrolls it to the middle and marks it. One Tab stop: the keys of
+ * there, pages back on scroll-to-top, and — given `targetSeq` (a `?seq=` link) before the window
+ * — reads the events around it directly (`use-target-excerpt.ts`, progress shown meanwhile),
+ * scrolls it to the middle and marks it. One Tab stop: the keys of
  * `keyboard.ts` move the focus between rows.
  */
 export function EventList({
   follower,
   sessionId,
-  events,
-  firstSeq,
+  events: followEvents,
+  firstSeq: followFirstSeq,
   draft,
   targetSeq,
   parentSession,
 }: {
   follower: SessionFollower | null;
   sessionId: string;
+  /** The follower's window. */
   events: readonly WireEvent[];
   firstSeq: number;
   draft: FollowDraft | null;
@@ -48,6 +49,15 @@ export function EventList({
   /** A subagent child's parent, for its identity line (`Transcript`). */
   parentSession?: string | undefined;
 }): React.JSX.Element {
+  const followWindow = { firstSeq: followFirstSeq, events: followEvents };
+  const { excerpt, loadOlder: loadOlderExcerpt } = useTargetExcerpt(
+    sessionId,
+    targetSeq,
+    follower === null ? undefined : followFirstSeq,
+  );
+  const shown =
+    excerpt.kind === 'loaded' ? joinExcerpt(excerpt.run, followWindow) : { ...followWindow, detached: false };
+  const { firstSeq, events } = shown;
   const scroller = useRef<HTMLDivElement>(null);
   const [loadingOlder, setLoadingOlder] = useState(false);
   const [olderError, setOlderError] = useState<string | null>(null);
@@ -55,13 +65,9 @@ export function EventList({
   const stickToBottom = useRef(targetSeq === undefined);
   /** The target last scrolled to: a later render (a live append) must not yank the reader back. */
   const scrolledTo = useRef<number | undefined>(undefined);
-  /**
-   * The window a page towards the target was asked from: one request per window start of one
-   * follower (a re-follow, e.g. turning interactive, starts a new window that may need paging again).
-   */
-  const pagedFrom = useRef<{ follower: SessionFollower | null; firstSeq: number } | undefined>(undefined);
-  const lastSeq = events.at(-1)?.seq ?? firstSeq - 1;
-  const loaded = targetSeq !== undefined && targetSeq >= firstSeq && targetSeq <= lastSeq;
+  // Where the session ends as far as the follower knows (an excerpt may end well before it).
+  const lastSeq = followEvents.at(-1)?.seq ?? followFirstSeq - 1;
+  const loaded = targetSeq !== undefined && targetSeq >= firstSeq && targetSeq < firstSeq + events.length;
   const highlightSeq = useMemo(
     () => (loaded ? targetRowSeq(events, targetSeq) : undefined),
     [loaded, events, targetSeq],
@@ -72,7 +78,9 @@ export function EventList({
     if (follower === null || element === null || loadingOlder || firstSeq === 0) return;
     anchor.current = { firstSeq, height: element.scrollHeight, top: element.scrollTop };
     setLoadingOlder(true);
-    follower.loadOlder(limit).then(
+    // Older than an excerpt in front of the window: page the excerpt, not the window.
+    const older = firstSeq < followFirstSeq ? loadOlderExcerpt(limit) : follower.loadOlder(limit);
+    older.then(
       () => {
         setLoadingOlder(false);
         setOlderError(null);
@@ -83,15 +91,6 @@ export function EventList({
       },
     );
   };
-
-  // A target older than the window: page back, one page per step (re-run as each one lands and
-  // moves firstSeq); a failed page stops here and says so instead of retrying in a loop.
-  useEffect(() => {
-    if (targetSeq === undefined || targetSeq >= firstSeq || olderError !== null || loadingOlder) return;
-    if (pagedFrom.current?.follower === follower && pagedFrom.current.firstSeq === firstSeq) return;
-    pagedFrom.current = { follower, firstSeq };
-    loadOlder(Math.min(MAX_PAGE, firstSeq - targetSeq + TARGET_CONTEXT));
-  });
 
   // Another target (or none: back to the end, following live appends).
   useLayoutEffect(() => {
@@ -208,13 +207,28 @@ export function EventList({
           </Text>
         )}
       </Group>
-      <Transcript
-        sessionId={sessionId}
-        events={events}
-        draft={draft}
-        highlightSeq={highlightSeq}
-        parentSession={parentSession}
-      />
+      {excerpt.kind === 'loading' ? (
+        <Group gap="xs" data-testid="target-loading" role="status">
+          <Loader size="xs" />
+          <Text size="sm">Reading the events around #{excerpt.targetSeq}…</Text>
+        </Group>
+      ) : (
+        <Transcript
+          sessionId={sessionId}
+          events={events}
+          draft={shown.detached ? null : draft}
+          highlightSeq={highlightSeq}
+          parentSession={parentSession}
+        />
+      )}
+      {excerpt.kind === 'failed' && (
+        <Text size="xs" c="red" data-testid="target-error">
+          Could not read the events around #{targetSeq}: {excerpt.message}
+        </Text>
+      )}
+      {shown.detached && (
+        <ExcerptEnd sessionId={sessionId} from={firstSeq + events.length} to={followFirstSeq} />
+      )}
       {targetSeq !== undefined && targetSeq > lastSeq && (
         <Text size="sm" c="dimmed" mt="xs" data-testid="target-missing">
           Event #{targetSeq} is not in this session{lastSeq < 0 ? '' : ` (it ends at #${lastSeq})`}.
