@@ -1,12 +1,12 @@
 import pg from 'pg';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { isPersistenceError } from '@strand/persistence';
 import { SessionId, SessionSeq, type Session } from '@strand/session';
 import { closedTurn, createWritingSession, testHeader, writingSession } from '@strand/test-support';
-import { createTestDatabase, noPostgres, type TestDatabase } from '../testing/index.js';
+import { noPostgres } from '../testing/index.js';
+import { persistenceHosts } from '../testing/persistence-hosts.js';
 import { openPostgresPersistence } from './open-postgres-persistence.js';
 import type { PostgresPersistence } from './postgres-persistence.js';
-import { APPENDS_CHANNEL } from './append-notice.js';
 import { encodeBatchRows } from './batch-lines.js';
 import { sendRound } from './write-round.js';
 
@@ -22,20 +22,9 @@ async function statementsSentBy(body: () => Promise<unknown>): Promise<(string |
 }
 
 describe.skipIf(noPostgres)('PostgreSQL appends of many sessions at once', () => {
-  let db: TestDatabase | undefined;
-  const cleanups: (() => Promise<unknown>)[] = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-    await db?.drop();
-    db = undefined;
-  });
-
-  async function host(): Promise<PostgresPersistence> {
-    db ??= await createTestDatabase();
-    const p = await openPostgresPersistence({ url: db.url, poolSize: 2 });
-    cleanups.push(() => p.close());
-    return p;
-  }
+  const { host, url, cleanup, listenAppends } = persistenceHosts((at) =>
+    openPostgresPersistence({ url: at, poolSize: 2 }),
+  );
 
   async function started(p: PostgresPersistence, count: number): Promise<Session[]> {
     const sessions = await Promise.all(
@@ -71,19 +60,11 @@ describe.skipIf(noPostgres)('PostgreSQL appends of many sessions at once', () =>
 
   it('announces each write of a round with its own exact notice, a first write and an append alike', async () => {
     const p = await host();
-    const listener = new pg.Client({ connectionString: db!.url });
-    await listener.connect();
-    cleanups.push(() => listener.end());
-    const payloads: string[] = [];
-    listener.on('notification', (message) => {
-      if (message.channel === APPENDS_CHANNEL) payloads.push(message.payload ?? '');
-    });
-    await listener.query(`LISTEN ${APPENDS_CHANNEL}`);
+    const { payloads, received } = await listenAppends();
     const sessions = await started(p, 3);
     const fresh = await createWritingSession(p, testHeader('fan-fresh'));
     await Promise.all([...sessions, fresh].map((s) => s.append(closedTurn('next'))));
-    // A round trip on the listening connection: the server hands it every notice committed before.
-    await listener.query('SELECT 1');
+    await received();
     const expected = await Promise.all(
       [...sessions, fresh].map(async (s) => {
         const from = s === fresh ? 0 : closedTurn('first').length;
@@ -127,8 +108,8 @@ describe.skipIf(noPostgres)('PostgreSQL appends of many sessions at once', () =>
   it('when the server refuses a round as a whole, sends each write alone so only the one at fault fails', async () => {
     const p = await host();
     const sessions = await started(p, 3);
-    const pool = new pg.Pool({ connectionString: db!.url, max: 2 });
-    cleanups.push(() => pool.end());
+    const pool = new pg.Pool({ connectionString: url(), max: 2 });
+    cleanup(() => pool.end());
     // One more event each, continuing each log (a copy of its first event under the next seq).
     const rows = sessions.map(
       (s) => encodeBatchRows([{ ...s.events[0]!, seq: SessionSeq(s.events.length) }], s.events.length)[0]!,
