@@ -38,8 +38,9 @@ async function appendRate(
   const started = await Promise.all(
     Array.from({ length: sessions }, (_, i) => startSession(persistence, `${prefix}-${i}`)),
   );
-  // Generated before the clock starts, as `writeSession` does: the generator's per-event cost is
-  // the same alone and at once, so inside the timing it would only pull the ratio towards 1.
+  // Generated before the clock starts, as `writeSession` does: timed, the generator would be
+  // measured too, and a backend that waits on other threads (JSONL's syncs) overlaps it with its
+  // own work when sessions write at once but not alone, which inflated its ratio.
   const turns = started.map((_, i) => [...workloadTurns(i, eventsEach)]);
   const { ms } = await timeIt(() =>
     Promise.all(
