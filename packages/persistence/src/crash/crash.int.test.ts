@@ -135,6 +135,18 @@ describe('crash safety (JSONL + zstd)', () => {
   );
 });
 
+describe('crash safety of parallel syncs (JSONL + zstd, 8 sessions)', () => {
+  // Eight files' fdatasyncs in flight at once: a kill among them loses no acknowledged append.
+  crashRounds(
+    'jsonl',
+    Number(process.env.STRAND_CRASH_ROUNDS_GROUP ?? 10),
+    (root) => openJsonlPersistence({ root }),
+    {
+      sessions: 8,
+    },
+  );
+});
+
 describe('crash safety (SQLite)', () => {
   crashRounds('sqlite', Number(process.env.STRAND_CRASH_ROUNDS_SQLITE ?? 20), (root) =>
     Promise.resolve(openSqlitePersistence({ path: path.join(root, 'strand.db') })),

@@ -69,6 +69,21 @@ describe('SQLite group commit', () => {
     await reopened.close();
   });
 
+  it('sessions that each await their previous append still share every commit (the bench fan-out)', async () => {
+    const { p, commits } = observedStore(freshFile());
+    const all = await sessions(p, 12);
+    commits.length = 0;
+    // Each session appends its next turn only once its previous one resolved, as an agent does.
+    await Promise.all(
+      all.map(async (s, i) => {
+        for (let turn = 0; turn < 4; turn++) await s.append(closedTurn(`prompt ${i}.${turn}`));
+      }),
+    );
+    expect(commits).toEqual(Array.from({ length: 4 }, () => ({ appends: 12, sessions: 12 })));
+    for (const s of all) await expectStored(p, s);
+    await p.close();
+  });
+
   it('a lone append commits in a group of one, and sequential appends do not wait for company', async () => {
     const { p, commits } = observedStore(freshFile());
     const [s] = await sessions(p, 1);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isPersistenceError } from '@strand/persistence';
 import { SessionSeq, type Session, type SessionEventInput } from '@strand/session';
 import {
@@ -11,8 +11,9 @@ import {
   testHeader,
   writingSession,
 } from '@strand/test-support';
-import { createTestDatabase, noPostgres, type TestDatabase } from '../testing/index.js';
-import { APPENDS_CHANNEL, parseAppendNotice } from './append-notice.js';
+import { createTestDatabase, noPostgres } from '../testing/index.js';
+import { persistenceHosts } from '../testing/persistence-hosts.js';
+import { parseAppendNotice } from './append-notice.js';
 import { openPostgresPersistence } from './open-postgres-persistence.js';
 import type { PostgresPersistence } from './postgres-persistence.js';
 import { PERSISTENCE_SCHEMA_VERSION } from './schema.js';
@@ -38,23 +39,10 @@ describe.skipIf(noPostgres)('PostgreSQL persistence', () => {
   });
 
   describe('PostgreSQL session store', () => {
-    let db: TestDatabase | undefined;
-    const cleanups: (() => Promise<unknown>)[] = [];
-    afterEach(async () => {
-      for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-      await db?.drop();
-      db = undefined;
-    });
-
-    async function host(): Promise<PostgresPersistence> {
-      db ??= await createTestDatabase();
-      const p = await open(db.url);
-      cleanups.push(() => p.close());
-      return p;
-    }
+    const { host, url, listenAppends } = persistenceHosts(open);
 
     async function raw<T extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> {
-      const client = new pg.Client({ connectionString: db!.url });
+      const client = new pg.Client({ connectionString: url() });
       await client.connect();
       try {
         return (await client.query<T>(text, values)).rows;
@@ -108,14 +96,7 @@ describe.skipIf(noPostgres)('PostgreSQL persistence', () => {
 
     it('notifies one exact payload per committed append, none for a refused one, and the notice parses back', async () => {
       const p = await host();
-      const listener = new pg.Client({ connectionString: db!.url });
-      await listener.connect();
-      cleanups.push(() => listener.end());
-      const payloads: string[] = [];
-      listener.on('notification', (message) => {
-        if (message.channel === APPENDS_CHANNEL) payloads.push(message.payload ?? '');
-      });
-      await listener.query(`LISTEN ${APPENDS_CHANNEL}`);
+      const { payloads, received } = await listenAppends();
 
       const session = await createWritingSession(p, testHeader('announced'));
       const expected: string[] = [];
@@ -131,8 +112,7 @@ describe.skipIf(noPostgres)('PostgreSQL persistence', () => {
         events: session.events.slice(0, 11),
       });
       await expect(stale.append(closedTurn('stale'))).rejects.toThrow();
-      // A round trip on the listening connection: the server hands it every notice committed before.
-      await listener.query('SELECT 1');
+      await received();
       expect(payloads).toEqual(expected);
       expect(parseAppendNotice(payloads[1]!)).toEqual({
         id: session.id,
@@ -152,7 +132,7 @@ describe.skipIf(noPostgres)('PostgreSQL persistence', () => {
       await raw("UPDATE strand_schema SET version = $1 WHERE component = 'persistence'", [
         PERSISTENCE_SCHEMA_VERSION + 1,
       ]);
-      const refused: unknown = await open(db!.url).catch((e: unknown) => e);
+      const refused: unknown = await open(url()).catch((e: unknown) => e);
       expect(refused).toMatchObject({ name: 'PersistenceError', code: 'PERSISTENCE_FORMAT_UNSUPPORTED' });
       expect((refused as Error).message).toMatch(/version 2.*up to 1/);
     });

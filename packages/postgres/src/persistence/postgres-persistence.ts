@@ -29,7 +29,10 @@ import {
 } from './persistence-errors.js';
 import { readStoredLog, readStoredSuffix } from './read-log.js';
 import * as sql from './statements.js';
-import { writeGroup, type PendingSession } from './write-group.js';
+import { AppendRounds } from './append-rounds.js';
+import { writeGroup } from './write-group.js';
+import type { OneRowWrite, PendingSession } from './write-one.js';
+import { sendRound } from './write-round.js';
 
 /** How often a repairing `load` re-reads after losing a race with another writer. */
 const LOAD_ATTEMPTS = 3;
@@ -40,24 +43,28 @@ const LOAD_ATTEMPTS = 3;
  * (the loser gets PERSISTENCE_SEQ_CONFLICT and wrote nothing), which announces itself on
  * `APPENDS_CHANNEL` when it commits, and resolves only after COMMIT — durable as far as the
  * server's `synchronous_commit` makes it (`on` by default). Appends to one session from this
- * process are ordered and coalesced (`AppendQueues`); reads are single statements, so each is one
- * snapshot.
+ * process are ordered and coalesced (`AppendQueues`), and the writes of different sessions
+ * pending at one moment share one statement (`AppendRounds`); reads are single statements, so
+ * each is one snapshot.
  */
 export class PostgresPersistence implements SessionPersistence {
   readonly kind = 'postgres';
   readonly #pool: pg.Pool;
   readonly #pending = new Map<SessionId, PendingSession>();
   readonly #appends: AppendQueues;
+  /** Common writes of different sessions pending at one moment: one statement, one round trip. */
+  readonly #rounds: AppendRounds<OneRowWrite, WriteResult>;
   #closed = false;
 
   /** Use `openPostgresPersistence`, which also checks and creates the schema. */
   constructor(pool: pg.Pool) {
     this.#pool = pool;
+    this.#rounds = new AppendRounds((writes) => sendRound(this.#pool, writes));
     this.#appends = new AppendQueues(async (id, events, incarnation) => {
       const pending = this.#pending.get(id);
       let written: WriteResult;
       try {
-        written = await writeGroup(this.#pool, id, events, pending, incarnation);
+        written = await writeGroup(this.#pool, this.#rounds, id, events, pending, incarnation);
       } catch (error) {
         // Another host stored this id first: the pending creation can never succeed. (After any
         // other failure it stays pending, so a later append may still create the session.)
@@ -90,7 +97,7 @@ export class PostgresPersistence implements SessionPersistence {
         // The session row alone, written here: the append queue carries events only. Nobody can
         // append before `create` returns the incarnation, so nothing races this write.
         try {
-          await writeGroup(this.#pool, header.id, [], pending, undefined);
+          await writeGroup(this.#pool, this.#rounds, header.id, [], pending, undefined);
         } finally {
           this.#forget(header.id, pending);
         }

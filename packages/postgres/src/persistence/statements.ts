@@ -16,9 +16,18 @@ export const BATCH_ROW_OVERHEAD = 16;
  * there. Byte-for-byte what `formatAppendNotice` produces: `to_json` escapes a string exactly as
  * `JSON.stringify` does for UTF-8 text, and integers print the same.
  */
-const NOTICE_PAYLOAD = `'{"id":' || to_json($1::text) || ',"incarnation":' || to_json(incarnation)
-  || ',"from":' || $2::int || ',"count":' || $3::int
-  || ',"revision":' || to_json(incarnation || ':' || revision) || '}'`;
+function noticePayload(
+  id: string,
+  from: string,
+  count: string,
+  incarnation: string,
+  revision: string,
+): string {
+  return `'{"id":' || to_json(${id}) || ',"incarnation":' || to_json(${incarnation})
+  || ',"from":' || ${from} || ',"count":' || ${count}
+  || ',"revision":' || to_json(${incarnation} || ':' || ${revision}) || '}'`;
+}
+const NOTICE_PAYLOAD = noticePayload('$1::text', '$2::int', '$3::int', 'incarnation', 'revision');
 
 /**
  * The whole common append in ONE statement (one round trip, its own transaction): advance the
@@ -76,6 +85,71 @@ export function createWithBatch(
              pg_notify('${APPENDS_CHANNEL}', ${NOTICE_PAYLOAD})
         FROM created`,
     values,
+  };
+}
+
+/** The columns of `appendRound`, one array each, one element per write of the round. */
+export interface RoundColumns {
+  readonly ids: string[];
+  readonly firstSeqs: number[];
+  readonly counts: number[];
+  readonly lines: string[];
+  /** A first write: the new incarnation; otherwise the required one (a repair) or null. */
+  readonly incarnations: (string | null)[];
+  /** A first write: the header JSON (the session row is created); null for an append. */
+  readonly headers: (string | null)[];
+  readonly inheritedEventCounts: number[];
+}
+
+/**
+ * A round of writes to DIFFERENT sessions in ONE statement (one round trip, one transaction, one
+ * commit): each element is `appendBatch` (a guarded advance) or, with a header, `createWithBatch`
+ * (a first write). Each write is judged by its own row: one whose guard fails, or whose id another
+ * host created first, matches nothing and writes nothing, while the others commit. Each written
+ * one sends its own notice. → `[id, incarnation, revision, stored_bytes]` per written session;
+ * a write without a row was refused.
+ */
+export function appendRound(columns: RoundColumns): QueryArrayConfig {
+  return {
+    name: 'strand_persistence_append_round',
+    rowMode: 'array',
+    text: `WITH input AS (
+        SELECT * FROM unnest($1::text[], $2::int[], $3::int[], $4::text[], $5::text[], $6::text[], $7::int[])
+            AS i(id, first_seq, count, lines, incarnation, header, inherited)
+      ), created AS (
+        INSERT INTO strand_sessions (id, incarnation, header, inherited_event_count, next_seq, revision, stored_bytes)
+        SELECT id, incarnation, header, inherited, first_seq + count, 1,
+               octet_length(header) + octet_length(lines) + ${BATCH_ROW_OVERHEAD}
+          FROM input WHERE header IS NOT NULL
+        ON CONFLICT (id) DO NOTHING
+        RETURNING id, incarnation, revision, stored_bytes
+      ), advanced AS (
+        UPDATE strand_sessions s
+           SET next_seq = s.next_seq + i.count, revision = s.revision + 1,
+               stored_bytes = s.stored_bytes + octet_length(i.lines) + ${BATCH_ROW_OVERHEAD}
+          FROM input i
+         WHERE i.header IS NULL AND s.id = i.id AND s.next_seq = i.first_seq
+           AND (i.incarnation IS NULL OR s.incarnation = i.incarnation)
+        RETURNING s.id, s.incarnation, s.revision, s.stored_bytes
+      ), done AS (
+        SELECT * FROM created UNION ALL SELECT * FROM advanced
+      ), written AS (
+        INSERT INTO strand_event_batches (session_id, first_seq, count, lines)
+        SELECT i.id, i.first_seq, i.count, i.lines FROM input i JOIN done d ON d.id = i.id
+      )
+      SELECT d.id, d.incarnation, d.revision::text, d.stored_bytes::text,
+             pg_notify('${APPENDS_CHANNEL}',
+                       ${noticePayload('d.id', 'i.first_seq', 'i.count', 'd.incarnation', 'd.revision')})
+        FROM done d JOIN input i ON i.id = d.id`,
+    values: [
+      columns.ids,
+      columns.firstSeqs,
+      columns.counts,
+      columns.lines,
+      columns.incarnations,
+      columns.headers,
+      columns.inheritedEventCounts,
+    ],
   };
 }
 

@@ -1,35 +1,29 @@
 import type { Pool, PoolClient } from 'pg';
-import { revisionToken, type Attachment } from '@strand/persistence';
+import { revisionToken } from '@strand/persistence';
 import type { SessionEvent, SessionId, SessionSeq } from '@strand/session';
 import { formatAppendNotice } from './append-notice.js';
 import type { WriteResult } from './append-queue.js';
 import { encodeBatchRows, type BatchRow } from './batch-lines.js';
 import { withCheckedOutClient } from './checked-out-client.js';
-import { exists, notFound, seqConflict, toPersistenceError } from './persistence-errors.js';
+import type { AppendRounds } from './append-rounds.js';
+import { exists, seqConflict, toPersistenceError } from './persistence-errors.js';
 import * as sql from './statements.js';
-
-/** A session `create`d in this process whose row is not written yet (creation is lazy). */
-export interface PendingSession {
-  readonly incarnation: string;
-  readonly headerJson: string;
-  readonly inheritedEventCount: number;
-  /** Attachments put before the first write; stored in the first write's transaction. */
-  readonly attachments: Map<string, Attachment>;
-}
-
-/** The public revision token: opaque to callers, unique across incarnations of one id. */
+import { whyRefused, type OneRowWrite, type PendingSession } from './write-one.js';
 
 /**
  * One durable write of contiguous `events` to session `id`; the `WriteGroup` of the append
  * queue. With `pending`, this is the session's first write: its row is created with it (and the
  * id refused with PERSISTENCE_EXISTS if another host stored it first). Otherwise the session row
  * must still end where `events` start — the guard that keeps two writers from interleaving.
- * The common case (one row, nothing else) is one statement; larger writes, and a first write
- * carrying attachments, take an explicit transaction. Either way the append notice is sent in
- * the writing transaction, and this resolves only after COMMIT.
+ * The common case (one row, nothing else) is one statement, sent through `rounds` together with
+ * the other sessions' writes pending at the same moment (one round trip, one commit for all);
+ * larger writes, and a first write carrying attachments, take an explicit transaction of their
+ * own. Either way the append notice is sent in the writing transaction, and this resolves only
+ * after COMMIT.
  */
 export async function writeGroup(
   pool: Pool,
+  rounds: AppendRounds<OneRowWrite, WriteResult>,
   id: SessionId,
   events: readonly SessionEvent[],
   pending: PendingSession | undefined,
@@ -40,27 +34,9 @@ export async function writeGroup(
   try {
     if (pending !== undefined && firstSeq !== 0) throw seqConflict(id, 0, firstSeq);
     const rows = encodeBatchRows(events, firstSeq);
-    if (rows.length === 1 && (pending === undefined || pending.attachments.size === 0)) {
-      const row = rows[0]!;
-      const result =
-        pending === undefined
-          ? await pool.query(sql.appendBatch([id, firstSeq, row.count, row.lines, incarnation ?? null]))
-          : await pool.query(
-              sql.createWithBatch([
-                id,
-                firstSeq,
-                row.count,
-                row.lines,
-                pending.incarnation,
-                pending.headerJson,
-                pending.inheritedEventCount,
-              ]),
-            );
-      const written = result.rows[0] as [string, string, string] | undefined;
-      if (written === undefined) {
-        throw pending === undefined ? await whyRefused(pool, id, firstSeq, incarnation) : exists(id);
-      }
-      return { revision: revisionToken(written[0], written[1]), storedBytes: Number(written[2]) };
+    const [row] = rows;
+    if (rows.length === 1 && row !== undefined && (pending === undefined || pending.attachments.size === 0)) {
+      return await rounds.write({ id, row, pending, incarnation });
     }
     return await writeInTransaction(pool, id, rows, events.length, pending, incarnation);
   } catch (error) {
@@ -148,20 +124,4 @@ async function insertSessionRow(
     );
   }
   return { revision: revisionToken(pending.incarnation, row[0]), storedBytes };
-}
-
-/**
- * A guarded write matched no row: the session is gone (or is another incarnation than the one a
- * repair read), or another writer moved its log — "expected <stored next seq>, got <first seq>".
- */
-async function whyRefused(
-  db: Pool | PoolClient,
-  id: string,
-  firstSeq: number,
-  incarnation: string | undefined,
-): Promise<Error> {
-  const state = await db.query(sql.sessionState(id));
-  const row = state.rows[0] as [string, number] | undefined;
-  if (row === undefined || (incarnation !== undefined && row[0] !== incarnation)) return notFound(id);
-  return seqConflict(id, row[1], firstSeq);
 }
