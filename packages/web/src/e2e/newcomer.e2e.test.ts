@@ -236,6 +236,24 @@ describe('what a newcomer meets, in Chromium', { timeout: 120_000 }, () => {
     await expect.poll(() => new URL(page.url()).searchParams.has('q'), { timeout: UI_TIMEOUT }).toBe(false);
   });
 
+  it('sets the chosen scheme before any script of the bundle runs (no light flash)', async () => {
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.goto(url('/'));
+    await page.evaluate(() => localStorage.setItem('strand-color-scheme', 'dark'));
+    // With the bundle refused, only the page's own inline script can have set the scheme.
+    await page.route('**/*.js', (route) => route.abort());
+    try {
+      await page.goto(url('/'));
+      expect(
+        await page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme')),
+      ).toBe('dark');
+    } finally {
+      await page.unroute('**/*.js');
+      await page.goto(url('/'));
+      await page.evaluate(() => localStorage.clear());
+    }
+  });
+
   it('follows prefers-color-scheme, keeps the toggle in local storage, and passes axe contrast in both themes', async () => {
     const scheme = () =>
       page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme'));

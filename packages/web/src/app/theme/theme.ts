@@ -29,5 +29,5 @@ export const theme = createTheme({
   components: { Badge: Badge.extend({ defaultProps: { autoContrast: true } }) },
 });
 
-/** Where the reader's choice is kept (Mantine's local-storage manager); absent follows the system. */
+/** Where the reader's choice is kept (Mantine's local-storage manager); absent follows the system. index.html's inline script reads the same key before the bundle paints. */
 export const COLOR_SCHEME_KEY = 'strand-color-scheme';
