@@ -9,10 +9,10 @@ export interface IngestQueueOptions<T> {
    */
   readonly opened: Promise<unknown>;
   /** Reads one file; its failures are its own to report (a rejection goes to `onError`). */
-  read(file: string, item: T): Promise<void>;
+  readonly read: (file: string, item: T) => Promise<void>;
   /** Called each time the queue empties after a read (the ledger is saved then, not per file). */
-  drained(): Promise<void>;
-  onError(error: unknown): void;
+  readonly drained: () => Promise<void>;
+  readonly onError: (error: unknown) => void;
 }
 
 /**
