@@ -59,3 +59,4 @@ export { planFork, type ForkPlan } from './fork.js';
 export { repairClosers, repairEvents } from './repair.js';
 export { openWorkAt, isClosedTurnBoundary, endOfTurnContaining, type OpenWork } from './turns.js';
 export { checkLogInvariants, type LogViolation } from './invariants.js';
+export { SerialQueue } from './serial-queue.js';

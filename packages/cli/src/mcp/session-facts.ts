@@ -53,7 +53,7 @@ export interface SessionFilter {
   readonly source?: SessionSource | undefined;
 }
 
-export function matches(row: SessionListRow, filter: SessionFilter): boolean {
+export function matches(row: Pick<SessionListRow, 'id' | 'header'>, filter: SessionFilter): boolean {
   if (filter.project !== undefined && !inProject(row.header.cwd, filter.project)) return false;
   return filter.source === undefined || sourceOf(row.id, row.header.source) === filter.source;
 }

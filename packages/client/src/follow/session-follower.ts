@@ -1,4 +1,5 @@
 import type { FollowSnapshot } from '@strand/protocol';
+import { SerialQueue } from '@strand/session';
 import { assertNever } from '../assert-never.js';
 import type { ConnectionState, IncomingNotification } from '../connection/strand-connection.js';
 import { isStrandClientError, StrandClientError } from '../errors.js';
@@ -30,7 +31,6 @@ import {
   type FollowState,
   type StopResult,
 } from './follow-state.js';
-import { SerialQueue } from './serial-queue.js';
 import { isFor, shownFrom, windowOf, withWindow, type Carrier } from './shown-generation.js';
 import { checkSnapshot } from './snapshot-check.js';
 

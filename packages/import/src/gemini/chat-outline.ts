@@ -73,3 +73,16 @@ function texts(content: unknown): string[] {
     typeof part === 'string' ? [part] : isRecord(part) && typeof part.text === 'string' ? [part.text] : [],
   );
 }
+
+/**
+ * What of a chat file decides where its same-session siblings go (`placeChat`): its session,
+ * start, first message (whether it takes part, and its key), opening prompt and delegation calls.
+ * A streamed reply rewrites its message and leaves these as they were. Undefined when the file
+ * cannot be read as a chat.
+ */
+export async function chatPlacementKey(file: string): Promise<string | undefined> {
+  const outline = await outlineChat(file);
+  if (outline === undefined) return undefined;
+  const { sessionId, startTime, ids, prompt, delegations } = outline;
+  return JSON.stringify([sessionId, startTime ?? null, ids[0] ?? null, prompt ?? null, delegations]);
+}

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { HarnessImporter } from '../run/harness-importer.js';
+import { chatPlacementKey } from './chat-outline.js';
 import { discoverGemini } from './discover.js';
 import { incrementalGemini, mapGemini } from './map-gemini.js';
 import { peekGemini } from './peek.js';
@@ -13,4 +14,6 @@ export const geminiImporter: HarnessImporter = {
   incremental: incrementalGemini,
   // A nested chat becomes a child when the person's chat records its call, after it was written.
   placedByCompanions: true,
+  // Its siblings are peeked again only when what places them changed (not on each streamed write).
+  placementKey: chatPlacementKey,
 };

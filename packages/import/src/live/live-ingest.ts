@@ -1,23 +1,19 @@
 import { promises as fsp, type Stats } from 'node:fs';
 import path from 'node:path';
-import { watch, type FSWatcher } from 'chokidar';
+import type { FSWatcher } from 'chokidar';
 import type { SessionPersistence } from '@strand/persistence';
 import { importerFor } from '../harnesses.js';
-import { LEDGER_FILE, Ledger } from '../ledger/ledger.js';
-import { combineHashes, stampUnit } from '../ledger/stamps.js';
 import type { MappedFile } from '../mapping/session-plan.js';
-import {
-  byPreference,
-  chooseCopies,
-  notImportedReason,
-  staleCopyEntry,
-  type Candidate,
-} from '../run/choose-copies.js';
+import type { Candidate } from '../run/choose-copies.js';
 import type { HarnessImporter, SessionPeek, SourceUnit } from '../run/harness-importer.js';
-import { hashFile } from '../source/file-hash.js';
 import type { Harness, ImportReport } from '../types.js';
 import { writePlan, type WriteTarget } from '../write/write-plan.js';
+import { CompanionPlacements } from './companion-placements.js';
+import { CopyHolders } from './copy-holders.js';
 import { FileFollow, type FileRead } from './file-follow.js';
+import { watchFolder } from './folder-watch.js';
+import { IngestQueue } from './ingest-queue.js';
+import { LedgerSaver } from './ledger-saver.js';
 import { appendThroughStore, type LiveTarget } from './live-append.js';
 
 /**
@@ -100,7 +96,8 @@ interface Followed {
  * (`byPreference`) is read; the other is reported as a copy until it is preferred. Compressed
  * rollouts and whole-JSON chats are mapped whole on every change. Files
  * are read one at a time, in the order they changed; a file that changes again while it is read
- * is read once more afterwards. Every write is stamped in the import ledger.
+ * is read once more afterwards (`IngestQueue`). Every write is stamped in the import ledger
+ * (`LedgerSaver`), saved whenever the queue empties.
  *
  * Catch-up is the one-shot import (`importTranscripts`): given as `catchUp`, it runs once the
  * folders are watched, alone (it has the machine to itself, so catching up runs at the import's
@@ -109,7 +106,6 @@ interface Followed {
  * after the catch-up is missed.
  */
 export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
-  const settleMs = options.settleMs ?? 20;
   const report = options.onReport ?? (() => undefined);
   const onRead = options.onRead ?? (() => undefined);
   const watched: Watched[] = options.watches.map((spec) => ({
@@ -121,30 +117,10 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
   const follows = new Map<string, Followed>();
   /** Session id → the file that holds it, for children whose mapping reads their parent. */
   const fileOf = new Map<string, string>();
-  /**
-   * Primary session id → the copy of it that is imported, and its rank. Another file of the same
-   * session (Gemini CLI starts a stub file when it resumes a chat in a later minute) is read only
-   * once it is preferred over this one (`byPreference`, as the one-shot import chooses).
-   */
-  const holders = new Map<string, { readonly file: string; readonly rank: number }>();
-  /**
-   * A file preferred at start over another file the ledger said held its session → that copy,
-   * until the file is read: the write's report names both (a second copy is not a rewrite).
-   */
-  const displaced = new Map<string, string>();
-  /** Copies already reported as such, so a stale copy that keeps changing is one note. */
-  const reportedCopies = new Set<string>();
-  /** File → where its last peek placed it, for importers whose placement reads companions. */
-  const placements = new Map<string, string>();
-  const pending = new Map<string, ReturnType<typeof setTimeout>>();
-  const queue: { file: string; owner: Watched }[] = [];
-  const queued = new Set<string>();
-  let running: Promise<void> | undefined;
-  let idleWaiters: (() => void)[] = [];
-  let closed = false;
+  const ledger = new LedgerSaver(report);
+  const holders = new CopyHolders(ledger, report, (file) => follows.delete(file));
+  const placements = new CompanionPlacements();
   let stored: Set<string> | undefined;
-  let ledger: Ledger | undefined;
-  let ledgerDirty = false;
   const watchers: FSWatcher[] = [];
   let resolvePrepared!: (target: IngestTarget) => void;
   let rejectPrepared!: (error: unknown) => void;
@@ -155,6 +131,27 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
   });
   prepared.catch(() => undefined); // surfaced through `ready`
 
+  const queue = new IngestQueue<Watched>({
+    settleMs: options.settleMs ?? 20,
+    opened: prepared,
+    read: async (file, owner) => {
+      try {
+        await ingestFile(file, owner);
+        if (owner.importer.placedByCompanions === true)
+          for (const moved of await placements.moved(file, owner.importer)) {
+            follows.delete(moved);
+            queue.enqueue(moved, owner);
+          }
+      } catch (error) {
+        // One file's failure is one report; the others keep being followed.
+        follows.delete(file);
+        report({ file, line: null, kind: 'failed', reason: (error as Error).message });
+      }
+    },
+    drained: () => ledger.save(),
+    onError: (error) => report({ file: '', line: null, kind: 'failed', reason: (error as Error).message }),
+  });
+
   const writeTarget = async (): Promise<WriteTarget> => {
     const live = await prepared;
     stored ??= new Set((await live.persistence.list()).map((s) => s.header.id as string));
@@ -163,77 +160,6 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
       stored,
       appendMissing: (log, suffix) => appendThroughStore(live, log.header.id, suffix),
     };
-  };
-
-  const settleIdle = (): void => {
-    if (running !== undefined || queue.length > 0 || pending.size > 0) return;
-    const waiters = idleWaiters;
-    idleWaiters = [];
-    for (const resolve of waiters) resolve();
-  };
-
-  const enqueue = (file: string, owner: Watched): void => {
-    if (closed || queued.has(file)) return;
-    queued.add(file);
-    queue.push({ file, owner });
-    running ??= drain().finally(() => {
-      running = undefined;
-      settleIdle();
-    });
-  };
-
-  const drain = async (): Promise<void> => {
-    // Nothing is read before the catch-up is done; if it failed, nothing is read at all.
-    if (
-      !(await prepared.then(
-        () => true,
-        () => false,
-      ))
-    ) {
-      queue.length = 0;
-      queued.clear();
-      return;
-    }
-    // The ledger is saved once the queue is empty; a file queued meanwhile is read before this
-    // drain ends (a later enqueue of it would not start another one).
-    do {
-      while (queue.length > 0 && !closed) {
-        const next = queue.shift()!;
-        queued.delete(next.file);
-        try {
-          await ingestFile(next.file, next.owner);
-          if (next.owner.importer.placedByCompanions === true) await rePlace(next.file, next.owner);
-        } catch (error) {
-          // One file's failure is one report; the others keep being followed.
-          follows.delete(next.file);
-          report({ file: next.file, line: null, kind: 'failed', reason: (error as Error).message });
-        }
-      }
-      await saveLedger();
-    } while (queue.length > 0 && !closed);
-  };
-
-  /** The ledger only accelerates a restart: a failure to write it is a note, never a stop. */
-  const saveLedger = async (): Promise<void> => {
-    if (ledger === undefined || !ledgerDirty) return;
-    ledgerDirty = false;
-    await ledger
-      .save()
-      .catch((error: unknown) =>
-        report({ file: LEDGER_FILE, line: null, kind: 'note', reason: (error as Error).message }),
-      );
-  };
-
-  const changed = (file: string, owner: Watched): void => {
-    const timer = pending.get(file);
-    if (timer !== undefined) clearTimeout(timer);
-    pending.set(
-      file,
-      setTimeout(() => {
-        pending.delete(file);
-        enqueue(file, owner);
-      }, settleMs),
-    );
   };
 
   const ingestFile = async (file: string, owner: Watched): Promise<void> => {
@@ -284,8 +210,8 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
       return;
     }
     if (peek.kind === 'skip') return; // not (yet) a conversation: read again when it grows
-    placements.set(file, placementOf(peek));
-    const from = await holdsSession(file, peek, stat.size);
+    placements.placed(file, peek);
+    const from = await holders.hold(file, peek, stat.size);
     if (from === false) return;
     fileOf.set(peek.primaryId, file);
     const parentFile = peek.readsParent === undefined ? undefined : fileOf.get(peek.readsParent);
@@ -310,67 +236,6 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
   };
 
   /**
-   * A file whose session depends on its companions' content (a Gemini nested chat is a child once
-   * the person's chat records the call that ran it, which gemini-cli does when the call completes,
-   * after the nested chat's last write) is peeked again when one of them changes; one placed
-   * elsewhere now is read whole again (compared with what is stored: replaced, or a new session).
-   */
-  const rePlace = async (file: string, owner: Watched): Promise<void> => {
-    for (const unit of await owner.importer.discover(path.dirname(file)).catch(() => [])) {
-      const before = placements.get(unit.file);
-      if (before === undefined || !unit.companions.includes(file)) continue;
-      const peek = await owner.importer.peek(unit);
-      if (peek.kind !== 'session' || placementOf(peek) === before) continue;
-      follows.delete(unit.file);
-      enqueue(unit.file, owner);
-    }
-  };
-
-  /**
-   * Whether `file` is the copy of its session to import: no other file holds the session, or the
-   * one that does is gone or no longer preferred (`byPreference`, the one-shot import's order).
-   * False when it is not: it is reported once, and read again when it changes. Otherwise the
-   * copy it takes the session over from, if any: that one stops being followed (its next change
-   * is compared again) and is a stale copy in the ledger, so a restart does not take it back.
-   */
-  const holdsSession = async (
-    file: string,
-    peek: SessionPeek,
-    size: number,
-  ): Promise<false | string | undefined> => {
-    const primaryId = peek.primaryId;
-    const holder = holders.get(primaryId);
-    let from = displaced.get(file);
-    if (holder !== undefined && holder.file !== file) {
-      const held = await fsp.stat(holder.file).catch(() => undefined);
-      const self = { file, primaryId, rank: peek.rank, size };
-      if (held !== undefined && byPreference({ ...holder, primaryId, size: held.size }, self) < 0) {
-        if (!reportedCopies.has(file)) {
-          reportedCopies.add(file);
-          report({
-            file,
-            line: null,
-            kind: 'skipped-file',
-            reason: notImportedReason(primaryId, holder.file),
-          });
-        }
-        return false;
-      }
-      follows.delete(holder.file);
-      from = holder.file;
-      const stale = ledger?.get(holder.file);
-      if (stale !== undefined) {
-        ledger!.set(holder.file, staleCopyEntry(stale, primaryId, file));
-        ledgerDirty = true;
-      }
-    }
-    reportedCopies.delete(file);
-    holders.set(primaryId, { file, rank: peek.rank });
-    displaced.delete(file);
-    return from;
-  };
-
-  /**
    * Writes what a file maps to: for a session this file's follow wrote, only the events past what
    * it wrote (appended through the live store, no stored log read); for any other, `writePlan`'s
    * comparison with the stored log. Then stamps the file in the ledger.
@@ -380,7 +245,7 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
     read: Omit<Followed, 'follow'> & { readonly follow?: FileFollow },
     mapped: MappedFile,
     stat: Stats,
-    /** The copy this file took its sessions over from (see `holdsSession`). */
+    /** The copy this file took its sessions over from (see `CopyHolders.hold`). */
     from?: string,
   ): Promise<void> => {
     const { unit, peek, follow } = read;
@@ -418,79 +283,66 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
       if (result.awaitingParent !== undefined) awaitingParent = result.awaitingParent;
       sessions.push({ id, events: result.events });
     }
-    if (ledger === undefined) return;
-    const stamps = await stampUnit(unit).catch(() => undefined);
-    if (stamps === undefined) return; // gone since: the next event says so
-    const companions: string[] = [];
-    for (const c of stamps.companions) companions.push(await hashFile(c.path).catch(() => ''));
-    ledger.set(file, {
+    await ledger.stamp({
       harness: owner.spec.harness,
+      unit,
       // A partial last line is not consumed: the stamp is of the complete lines only, so a restart
       // finds the file changed and maps that line once it is whole.
       size: follow?.offset ?? stat.size,
       mtimeMs: stat.mtimeMs,
-      hash: combineHashes(follow?.digest ?? mapped.hash, companions),
-      companions: stamps.companions,
+      hash: follow?.digest ?? mapped.hash,
       primaryId: peek.primaryId,
       rank: peek.rank,
       sessions,
-      ...(awaitingParent === undefined ? {} : { awaitingParent }),
+      awaitingParent,
     });
-    ledgerDirty = true;
-  };
-
-  /**
-   * The holder of each session the ledger names, by the one-shot import's choice. Two files that
-   * both claim one (a ledger from before live ingest marked the copies it dropped) may have left
-   * the stored log as the other copy wrote it: the preferred one is read again and compared with
-   * it (`writePlan`), and the other marked a stale copy.
-   */
-  const holdClaimed = (claims: readonly (Candidate & { readonly owner: Watched })[]): void => {
-    const choice = chooseCopies(claims, new Map());
-    for (const c of claims)
-      if (choice.winners.has(c.file)) holders.set(c.primaryId, { file: c.file, rank: c.rank });
-    for (const loser of choice.losers) {
-      const winner = claims.find((c) => c.file === loser.winner)!;
-      const entry = ledger?.get(loser.file);
-      if (entry !== undefined) ledger!.set(loser.file, staleCopyEntry(entry, loser.primaryId, winner.file));
-      ledgerDirty = true;
-      for (const s of ledger?.get(winner.file)?.sessions ?? []) fileOf.set(s.id, winner.file);
-      displaced.set(winner.file, loser.file);
-      enqueue(winner.file, winner.owner);
-    }
   };
 
   /** Watches every folder that exists; a missing one is reported. */
   const watchAll = async (): Promise<Watched[]> => {
     const open: Watched[] = [];
     for (const owner of watched) {
-      // Watching is opt-in and never creates a harness's folder: a missing one is reported.
-      if (
-        !(await fsp.stat(owner.root).then(
-          (s) => s.isDirectory(),
-          () => false,
-        ))
-      ) {
-        report({ file: owner.root, line: null, kind: 'note', reason: 'not a folder: not watched' });
-        continue;
-      }
-      const watcher = await openWatcher(owner.root, options.usePolling === true, report);
+      const watcher = await watchFolder(owner.root, options.usePolling === true, report, (file) =>
+        queue.changed(file, owner),
+      );
+      if (watcher === undefined) continue;
       watchers.push(watcher);
       open.push(owner);
-      // An error after start (a folder the OS would not watch) is reported; the rest keeps going.
-      watcher.on('error', (error) =>
-        report({
-          file: owner.root,
-          line: null,
-          kind: 'note',
-          reason: `watching failed: ${(error as Error).message}`,
-        }),
-      );
-      watcher.on('add', (file) => changed(file, owner));
-      watcher.on('change', (file) => changed(file, owner));
-      watcher.on('unlink', (file) => changed(file, owner));
     }
     return open;
+  };
+
+  /**
+   * Compares the watched files with the ledger: those stamped that did not change since are only
+   * remembered, the others queued; the holder of each session the ledger names is chosen.
+   */
+  const queueChanged = async (open: readonly Watched[]): Promise<void> => {
+    /** Files the ledger says hold a session (not a stale copy), to choose the holder of each. */
+    const claims: (Candidate & { readonly owner: Watched })[] = [];
+    for (const owner of open) {
+      // The files to compare with the ledger: after a catch-up, the ones it stamped (a file it
+      // did not stamp was not a conversation yet or failed, and is read when it next changes);
+      // without one, every file there (the caller caught up before the folder was watched).
+      const files =
+        options.catchUp !== undefined && ledger.loaded
+          ? ledger.filesUnder(owner.root, owner.spec.harness)
+          : (await owner.importer.discover(owner.root)).map((unit) => unit.file);
+      const stats = await Promise.all(files.map((file) => fsp.stat(file).catch(() => undefined)));
+      for (const [i, file] of files.entries()) {
+        const stat = stats[i];
+        if (stat === undefined) continue;
+        const entry = ledger.get(file);
+        for (const s of entry?.sessions ?? []) fileOf.set(s.id, file);
+        if (entry?.primaryId !== undefined && entry.duplicateOf === undefined)
+          claims.push({ file, primaryId: entry.primaryId, rank: entry.rank ?? 0, size: stat.size, owner });
+        if (entry?.size === stat.size && entry.mtimeMs === stat.mtimeMs) sizes.set(file, stat.size);
+        else queue.enqueue(file, owner);
+      }
+    }
+    for (const winner of holders.holdClaimed(claims)) {
+      for (const s of ledger.get(winner.file)?.sessions ?? []) fileOf.set(s.id, winner.file);
+      queue.enqueue(winner.file, winner.owner);
+    }
   };
 
   const ready = (async () => {
@@ -503,68 +355,28 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
       await options.catchUp?.();
       opening = typeof options.target === 'function' ? options.target() : Promise.resolve(options.target);
       opening.catch(() => undefined); // awaited below
-      if (options.dataDir !== undefined) ledger = (await Ledger.load(options.dataDir)).ledger;
-      /** Files the ledger says hold a session (not a stale copy), to choose the holder of each. */
-      const claims: (Candidate & { readonly owner: Watched })[] = [];
-      for (const owner of open) {
-        // The files to compare with the ledger: after a catch-up, the ones it stamped (a file it
-        // did not stamp was not a conversation yet or failed, and is read when it next changes);
-        // without one, every file there (the caller caught up before the folder was watched).
-        const files =
-          options.catchUp !== undefined && ledger !== undefined
-            ? [...ledger.under(owner.root, owner.spec.harness)].map(([file]) => file)
-            : (await owner.importer.discover(owner.root)).map((unit) => unit.file);
-        // Files stamped that did not change since are known: only remember them.
-        const stats = await Promise.all(files.map((file) => fsp.stat(file).catch(() => undefined)));
-        for (const [i, file] of files.entries()) {
-          const stat = stats[i];
-          if (stat === undefined) continue;
-          const entry = ledger?.get(file);
-          for (const s of entry?.sessions ?? []) fileOf.set(s.id, file);
-          if (entry?.primaryId !== undefined && entry.duplicateOf === undefined)
-            claims.push({ file, primaryId: entry.primaryId, rank: entry.rank ?? 0, size: stat.size, owner });
-          if (entry?.size === stat.size && entry.mtimeMs === stat.mtimeMs) sizes.set(file, stat.size);
-          else enqueue(file, owner);
-        }
-      }
-      holdClaimed(claims);
+      if (options.dataDir !== undefined) await ledger.load(options.dataDir);
+      await queueChanged(open);
       resolvePrepared(await opening);
     } catch (error) {
       await opening?.catch(() => undefined);
       rejectPrepared(error);
       throw error;
     }
-    await new Promise<void>((resolve) => {
-      idleWaiters.push(resolve);
-      settleIdle();
-    });
+    await queue.idle();
   })();
 
   return {
     ready,
-    idle: () =>
-      new Promise<void>((resolve) => {
-        idleWaiters.push(resolve);
-        settleIdle();
-      }),
+    idle: () => queue.idle(),
     async close() {
-      closed = true;
-      for (const timer of pending.values()) clearTimeout(timer);
-      pending.clear();
+      queue.stop();
       await ready.catch(() => undefined);
       await Promise.all(watchers.map((w) => w.close()));
-      await running;
-      await saveLedger();
+      await queue.settled();
+      await ledger.save();
     },
   };
-}
-
-/**
- * What a peek says of where a file's session goes: its id, its depth (a child or not) and the
- * facts the mapping takes from the peek (a child's label).
- */
-function placementOf(peek: SessionPeek): string {
-  return JSON.stringify([peek.primaryId, peek.depth, peek.facts ?? null]);
 }
 
 /** The unit in `file`'s folder that has `file` as a companion, if any. */
@@ -578,52 +390,6 @@ async function unitOf(owner: Watched, file: string): Promise<SourceUnit | undefi
   if (owner.importer.unitOf !== undefined) return owner.importer.unitOf(owner.root, file);
   const units = await owner.importer.discover(path.dirname(file)).catch(() => []);
   return units.find((u) => u.file === file);
-}
-
-/**
- * A recursive watcher on `root`. When the OS refuses more watches (inotify's limit: thousands of
- * transcript folders), it falls back to polling and says so once.
- */
-async function openWatcher(
-  root: string,
-  usePolling: boolean,
-  report: (report: ImportReport) => void,
-): Promise<FSWatcher> {
-  const open = (polling: boolean): Promise<FSWatcher> =>
-    new Promise((resolve, reject) => {
-      const watcher = watch(root, {
-        ignoreInitial: true,
-        persistent: true,
-        usePolling: polling,
-        ...(polling ? { interval: 250 } : {}),
-        // Spilled tool output and project memory are never transcripts; nor are dependencies and
-        // git's own files in the project trees aider histories are watched in.
-        ignored: (p: string) => /[/\\](tool-results|memory|node_modules|\.git)([/\\]|$)/.test(p),
-      });
-      const fail = (error: unknown): void => {
-        void watcher.close();
-        reject(error instanceof Error ? error : new Error(String(error)));
-      };
-      watcher.once('error', fail);
-      watcher.once('ready', () => {
-        watcher.off('error', fail);
-        resolve(watcher);
-      });
-    });
-  if (usePolling) return open(true);
-  try {
-    return await open(false);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'ENOSPC' && code !== 'EMFILE') throw error;
-    report({
-      file: root,
-      line: null,
-      kind: 'note',
-      reason: `the OS watch limit was reached (${code}); polling this folder every 250 ms instead (raise fs.inotify.max_user_watches to avoid it)`,
-    });
-    return open(true);
-  }
 }
 
 /**

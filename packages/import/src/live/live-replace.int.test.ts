@@ -1,8 +1,9 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SessionId } from '@strand/session';
-import { CHATS, LAYOUTS, SID } from '../testing/gemini-nested.js';
+import { geminiImporter } from '../gemini/gemini-importer.js';
+import { CHATS, LAYOUTS, SID, reply } from '../testing/gemini-nested.js';
 import { openLiveBed, settled, type LiveBed } from '../testing/live-bed.js';
 
 /**
@@ -19,7 +20,10 @@ beforeEach(async () => {
   mkdirSync(chats, { recursive: true });
 });
 
-afterEach(() => bed.close());
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await bed.close();
+});
 
 describe('live ingest: Gemini chats placed by their companions', () => {
   it('a nested chat followed as a session of its own becomes the child once the person’s chat records its call', async () => {
@@ -45,5 +49,38 @@ describe('live ingest: Gemini chats placed by their companions', () => {
     expect(bed.reports).toContainEqual(
       expect.objectContaining({ kind: 'replaced', file: expect.stringContaining(nestedFile.file) }),
     );
+  });
+
+  it('a streamed reply neither lists the folder nor peeks the companions; a recorded call does', async () => {
+    const [person, nested] = [CHATS[0]!, CHATS[1]!];
+    const personFile = LAYOUTS['JSONL (.jsonl)'](person);
+    const nestedFile = LAYOUTS['JSONL (.jsonl)'](nested);
+    const personPath = path.join(chats, personFile.file);
+    const rows = personFile.text.split('\n').filter((l) => l.length > 0);
+    writeFileSync(personPath, rows.slice(0, 2).join('\n') + '\n');
+    writeFileSync(path.join(chats, nestedFile.file), nestedFile.text);
+    // Counted through the importer live ingest uses for Gemini (the same object).
+    const discover = vi.spyOn(geminiImporter, 'discover');
+    const peek = vi.spyOn(geminiImporter, 'peek');
+    const live = await bed.start();
+    discover.mockClear();
+    peek.mockClear();
+    const readsOfPerson = (): number => bed.reads.filter((r) => r.file === personPath).length;
+
+    // gemini-cli writes a reply again, whole, as it streams (an upsert by id): each write is a read.
+    for (const text of ['The', 'The themes', 'The themes are several.']) {
+      const before = readsOfPerson();
+      appendFileSync(personPath, JSON.stringify(reply('h2', '10:01:40', text)) + '\n');
+      await settled(live, () => readsOfPerson() > before);
+    }
+    expect(discover).not.toHaveBeenCalled();
+    expect(peek).not.toHaveBeenCalled();
+
+    // The reply written again with its delegation call: the nested chat is placed again.
+    appendFileSync(personPath, rows.slice(2).join('\n') + '\n');
+    const id = SessionId(`gemini-${SID}-a1`);
+    await settled(live, async () => (await bed.persistence.inspect(id)).header.origin === 'subagent');
+    expect(discover).toHaveBeenCalledWith(chats);
+    expect(peek).toHaveBeenCalledWith(expect.objectContaining({ file: path.join(chats, nestedFile.file) }));
   });
 });

@@ -77,4 +77,11 @@ export interface HarnessImporter {
    * again whole any placed elsewhere now (Gemini chats sharing one `sessionId`).
    */
   readonly placedByCompanions?: boolean;
+  /**
+   * With `placedByCompanions`: what of `file` its companions' placement reads (a Gemini chat's
+   * session, start, opening prompt and delegation calls), as a string live ingest compares between
+   * changes; the companions are peeked again only when it changed, not on every streamed write.
+   * Undefined when the file cannot be read as one. Absent: they are peeked on every change.
+   */
+  placementKey?(file: string): Promise<string | undefined>;
 }

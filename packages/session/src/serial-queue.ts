@@ -1,14 +1,13 @@
-import type { ListenerErrorReporter } from '../listeners.js';
-
 /**
  * Runs steps one at a time, in the order they were queued, each to completion (awaits included).
- * A follower's state changes all go through one queue, so a gap repair that awaits a page holds
- * back the frames that arrived after it.
+ * A client follower's state changes all go through one queue, so a gap repair that awaits a page
+ * holds back the frames that arrived after it; live ingest reads one changed file at a time.
+ * Here, below both, so neither copies it.
  */
 export class SerialQueue {
   private tail: Promise<void> = Promise.resolve();
 
-  constructor(private readonly report: ListenerErrorReporter) {}
+  constructor(private readonly report: (error: unknown) => void) {}
 
   /** Queues `step`; its failure is reported and the queue goes on. */
   enqueue(step: () => void | Promise<void>): void {
