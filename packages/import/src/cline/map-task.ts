@@ -81,7 +81,17 @@ export async function mapTask(
         facts.format === 'sdk' ? 'session file has no messages array' : 'API history is not a JSON array',
       reports,
     };
-  const side = facts.format === 'sdk' ? await readManifest(unit, reports) : await readSide(unit, reports);
+  // Companions read here are hashed from the same bytes, not read again for the ledger's digest.
+  const companionHashes = new Map<string, string>();
+  const readCompanion = async (file: string): Promise<unknown> => {
+    const companionBytes = await fsp.readFile(file);
+    companionHashes.set(file, hashBytes(companionBytes));
+    return JSON.parse(companionBytes.toString('utf8'));
+  };
+  const side =
+    facts.format === 'sdk'
+      ? await readManifest(unit, reports, readCompanion)
+      : await readSide(unit, reports, readCompanion);
   // A subtask's prompts are the delegating agent's messages, not a person's.
   const mapping = new TaskMapping(side, reports, facts.parentTaskId === undefined ? 'human' : 'agent');
   if (side.title !== undefined) mapping.builder.explicitTitle(side.title, side.startTs);
@@ -89,7 +99,8 @@ export async function mapTask(
   const builder = mapping.builder;
   builder.finish();
   const hash = hashBytes(bytes);
-  if (!builder.hasConversation) return { kind: 'empty', reason: 'no conversation messages', reports, hash };
+  if (!builder.hasConversation)
+    return { kind: 'empty', reason: 'no conversation messages', reports, hash, companionHashes };
   const createdAt = side.startTs ?? builder.events[0]?.time ?? 0;
   const header = {
     id: peek.primaryId,
@@ -104,6 +115,7 @@ export async function mapTask(
       plans: [{ header, events: builder.events, attachments: sink }],
       reports,
       hash,
+      companionHashes,
     };
   // A Roo Code subtask (`new_task`): a child of the task that delegated it, its prompt the parent
   // agent's message.
@@ -121,7 +133,7 @@ export async function mapTask(
     events: [descriptor, ...builder.events],
     attachments: sink,
   };
-  return { kind: 'sessions', plans: [plan], reports, hash };
+  return { kind: 'sessions', plans: [plan], reports, hash, companionHashes };
 }
 
 class TaskMapping {
@@ -324,12 +336,16 @@ class TaskMapping {
 }
 
 /** Reads the companions; any that is absent or unreadable adds nothing (a note says why). */
-async function readSide(unit: SourceUnit, reports: FileReports): Promise<TaskSide> {
+async function readSide(
+  unit: SourceUnit,
+  reports: FileReports,
+  readCompanion: (file: string) => Promise<unknown>,
+): Promise<TaskSide> {
   const companion = async (name: string): Promise<unknown> => {
     const file = unit.companions.find((c) => path.basename(c) === name);
     if (file === undefined) return undefined;
     try {
-      return JSON.parse(await fsp.readFile(file, 'utf8'));
+      return await readCompanion(file);
     } catch (error) {
       reports.note(null, `${name} left out: ${(error as Error).message}`);
       return undefined;
@@ -378,12 +394,16 @@ async function readSide(unit: SourceUnit, reports: FileReports): Promise<TaskSid
 }
 
 /** An SDK session's manifest (`<id>.json`): its title, folder and start. */
-async function readManifest(unit: SourceUnit, reports: FileReports): Promise<TaskSide> {
+async function readManifest(
+  unit: SourceUnit,
+  reports: FileReports,
+  readCompanion: (file: string) => Promise<unknown>,
+): Promise<TaskSide> {
   const file = unit.companions[0];
   let manifest: JsonRecord | undefined;
   if (file !== undefined)
     try {
-      const raw: unknown = JSON.parse(await fsp.readFile(file, 'utf8'));
+      const raw = await readCompanion(file);
       if (isRecord(raw)) manifest = raw;
     } catch (error) {
       reports.note(null, `${path.basename(file)} left out: ${(error as Error).message}`);

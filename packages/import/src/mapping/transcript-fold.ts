@@ -26,6 +26,6 @@ export async function mapWholeFile(
   fold: TranscriptFold,
 ): Promise<MappedFile> {
   const reader = new SourceLineReader(file, compressed);
-  for await (const line of reader.lines()) await fold.feed(line);
+  for await (const lines of reader.chunkLines()) for (const line of lines) await fold.feed(line);
   return fold.result(reader.end!);
 }

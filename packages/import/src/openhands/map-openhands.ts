@@ -7,6 +7,7 @@ import { TranscriptBuilder, type Route } from '../mapping/transcript-builder.js'
 import { usage, type Usage } from '../mapping/usage.js';
 import type { SessionPeek, SourceUnit } from '../run/harness-importer.js';
 import { hashBytes } from '../source/file-hash.js';
+import { readAhead } from '../source/read-ahead.js';
 import { count, isRecord, str, type JsonRecord } from '../source/json-record.js';
 import type { OpenhandsFacts } from './peek.js';
 
@@ -106,18 +107,13 @@ export async function mapOpenhands(unit: SourceUnit, peek: SessionPeek): Promise
   const sink = new AttachmentSink();
   const mapper = new EventMapper(builder, sink, reports, metadata);
   let firstTime: number | undefined;
-  for (const file of files) {
-    let bytes: Buffer;
-    try {
-      bytes = await fsp.readFile(file);
-    } catch (error) {
+  // Event files are small and many: read ahead of the mapping, in event order.
+  for await (const read of readAhead(files)) {
+    const { file } = read;
+    if ('error' in read)
       // An event file deleted between discovery and the read: the next change reads it again.
-      return {
-        kind: 'failed',
-        reason: `cannot read ${path.basename(file)}: ${(error as Error).message}`,
-        reports,
-      };
-    }
+      return { kind: 'failed', reason: `cannot read ${path.basename(file)}: ${read.error.message}`, reports };
+    const { bytes } = read;
     if (file === unit.file) digest = hashBytes(bytes);
     else companionHashes.set(file, hashBytes(bytes));
     let event: unknown;

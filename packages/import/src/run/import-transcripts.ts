@@ -10,6 +10,7 @@ import type { SourceUnit } from './harness-importer.js';
 import { inProcessLane, type Lane } from './lanes.js';
 import type { FileOutcome } from './process-file.js';
 import { RunTally } from './run-tally.js';
+import { ahead } from '../source/read-ahead.js';
 import { runBatch, startWorkers, task, type Changed } from './schedule.js';
 import { DataFolder } from './data-folder.js';
 
@@ -65,15 +66,22 @@ export async function importTranscripts(options: ImportOptions): Promise<ImportS
   // 1. Stamps against the ledger. Unchanged files are settled here without being read.
   const changed: Pending[] = [];
   const unchanged = new Map<string, LedgerEntry>();
-  for (const unit of units) {
-    let stamps: UnitStamps;
-    try {
-      stamps = await stampUnit(unit);
-    } catch (error) {
-      tally.failedFile(unit.file, `cannot read: ${(error as Error).message}`);
+  // Stamped ahead of the comparison: a re-import that changes nothing is little but these stats,
+  // and one unit's waiting on the thread pool overlaps the next ones'.
+  const stamped = ahead(units, (unit) =>
+    stampUnit(unit).then(
+      (stamps) => ({ unit, stamps }),
+      (error: unknown) => ({ unit, error: error as Error }),
+    ),
+  );
+  for await (const read of stamped) {
+    const { unit } = read;
+    if ('error' in read) {
+      tally.failedFile(unit.file, `cannot read: ${read.error.message}`);
       progress(unit.file);
       continue;
     }
+    const { stamps } = read;
     const known = ledger.get(unit.file);
     let status = compareStamps(stamps, known);
     if (

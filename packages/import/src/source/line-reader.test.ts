@@ -1,5 +1,9 @@
-import { describe, expect, it } from 'vitest';
-import { LineSplitter, type SourceLine } from './line-reader.js';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { LineSplitter, SourceLineReader, type SourceLine } from './line-reader.js';
 
 function split(chunks: string[]): SourceLine[] {
   const splitter = new LineSplitter();
@@ -29,5 +33,43 @@ describe('LineSplitter', () => {
       { text: 'b', line: 3, terminated: true },
     ]);
     expect(split(['a\nb']).at(-1)).toEqual({ text: 'b', line: 2, terminated: false });
+  });
+});
+
+describe('SourceLineReader', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'strand-line-reader-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('gives the same lines and digest chunk by chunk as line by line, files past one read chunk included', async () => {
+    // Short lines of any text; in some files after a line longer than the megabyte a read
+    // returns at most, so lines span read chunks.
+    const file = fc.record({
+      lines: fc.array(
+        fc.string({ maxLength: 40 }).filter((l) => !l.includes('\n')),
+        { maxLength: 30 },
+      ),
+      long: fc.constantFrom(false, false, true),
+      newlineAtEnd: fc.boolean(),
+      crlf: fc.boolean(),
+    });
+    let n = 0;
+    await fc.assert(
+      fc.asyncProperty(file, async ({ lines, long, newlineAtEnd, crlf }) => {
+        const text = lines.join(crlf ? '\r\n' : '\n');
+        const body = long ? `${'x'.repeat(1_100_000)}\n${text}\n${'y'.repeat(1_000_000)}\n${text}` : text;
+        const name = path.join(dir, `f-${n++}`);
+        writeFileSync(name, newlineAtEnd && body.length > 0 ? body + '\n' : body);
+        const one = new SourceLineReader(name, false);
+        const byLine: SourceLine[] = [];
+        for await (const line of one.lines()) byLine.push(line);
+        const chunked = new SourceLineReader(name, false);
+        const byChunk: SourceLine[] = [];
+        for await (const chunk of chunked.chunkLines()) byChunk.push(...chunk);
+        expect(byChunk).toEqual(byLine);
+        expect(byChunk).toEqual(split([readFileSync(name, 'utf8')]));
+        expect(chunked.end).toEqual(one.end);
+      }),
+      { numRuns: 20 },
+    );
   });
 });
