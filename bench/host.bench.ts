@@ -11,11 +11,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
-import { SessionPreparations, openJsonlPersistence, persistenceWriter } from '@strand/persistence';
+import { persistenceWriter } from '@strand/persistence';
 import { BUILT_IN_UNITS, ProjectionRegistry } from '@strand/projection';
-import { ProjectionCache } from '@strand/projection-cache';
-import { SessionQuery } from '@strand/query';
-import { Session, SessionId, SessionStore, newSessionHeader } from '@strand/session';
+import { Session, SessionId, newSessionHeader } from '@strand/session';
+import { composeBaseStack, openFileStores } from '@strand/stack';
 import { startHost } from '@strand/host';
 import { CountingPersistence } from '@strand/test-support';
 import { workloadTurns } from '@strand/workload';
@@ -32,15 +31,17 @@ const root = mkdtempSync(path.join(tmpdir(), 'strand-bench-host-'));
 let peakRss = process.memoryUsage().rss;
 const rssTimer = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
 try {
-  const base = await openJsonlPersistence({ root });
-  const persistence = new CountingPersistence(base);
-  const reads = (): number => persistence.bodyReads;
   const registry = new ProjectionRegistry();
   for (const unit of BUILT_IN_UNITS) registry.register(unit);
-  const cache = ProjectionCache.open({ path: path.join(root, 'cache.db'), registry });
-  const store = new SessionStore();
-  const preparations = new SessionPreparations(persistence);
-  const query = new SessionQuery({ persistence, preparations, store, registry, cache });
+  const stores = await openFileStores({ dataDir: root, backend: 'jsonl', registry });
+  // The bench writes through the bare persistence; the host reads through the counting one.
+  const base = stores.persistence;
+  const counting = new CountingPersistence(base);
+  const stack = composeBaseStack({ stores, registry, wrapPersistence: () => counting });
+  // No checkpoint writes beside the measured listing and fan-out: the rows it lists it puts itself.
+  stack.cacheWrites.dispose();
+  const { persistence, preparations, store, cache, query } = stack;
+  const reads = (): number => counting.bodyReads;
 
   console.log(`writing ${SESSIONS} one-turn sessions with cache rows …`);
   const { ms: fillMs } = await timeIt(() =>
@@ -156,9 +157,7 @@ try {
   line('host peak RSS (sampled every 50 ms)', `${round(peakRss / 1e6)} MB`);
   line('stalled follower got follow.resync', String(result.stalledGotResync));
   await host.close();
-  query.close();
-  cache.close();
-  await base.close();
+  await stack.close();
   console.log(
     JSON.stringify({
       list10kMs: round(list10kMs),

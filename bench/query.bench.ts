@@ -9,11 +9,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { SessionPreparations, openJsonlPersistence, persistenceWriter } from '@strand/persistence';
+import { persistenceWriter } from '@strand/persistence';
 import { BUILT_IN_UNITS, ProjectionRegistry } from '@strand/projection';
-import { ProjectionCache } from '@strand/projection-cache';
-import { SessionQuery } from '@strand/query';
-import { Session, SessionId, SessionLogOffset, SessionStore, newSessionHeader } from '@strand/session';
+import { composeBaseStack, openFileStores, type BaseStack } from '@strand/stack';
+import { Session, SessionId, SessionLogOffset, newSessionHeader } from '@strand/session';
 import { workloadTurns } from '@strand/workload';
 import { line, median, medianMs, round, timeIt } from './bench-util.js';
 import { jsonlFloor } from './persistence-floor.js';
@@ -21,40 +20,42 @@ import { writeSmallSessions } from './small-sessions.js';
 
 const root = mkdtempSync(path.join(tmpdir(), 'strand-bench-query-'));
 try {
-  const persistence = await openJsonlPersistence({ root });
   const registry = new ProjectionRegistry();
   for (const unit of BUILT_IN_UNITS) registry.register(unit);
-  const cache = ProjectionCache.open({ path: path.join(root, 'cache.db'), registry });
-  const store = new SessionStore();
-  // capacity 0: every cold observation decodes (no LRU reuse between timed runs).
-  const preparations = new SessionPreparations(persistence, { capacity: 0 });
-  const query = new SessionQuery({ persistence, preparations, store, registry, cache });
+  // The data folder's stores (JSONL, cache and search files); capacity 0: every cold observation
+  // decodes (no LRU reuse between timed runs).
+  const openStack = async (): Promise<BaseStack> => {
+    const stack = composeBaseStack({
+      stores: await openFileStores({ dataDir: root, backend: 'jsonl', registry }),
+      registry,
+      preparations: { capacity: 0 },
+    });
+    // No checkpoint writes behind the timed reads: the one row this bench reads it puts itself.
+    stack.cacheWrites.dispose();
+    return stack;
+  };
+  const first = await openStack();
 
-  const write = async (
-    id: string,
-    events: number,
-    attach = false,
-    target = persistence,
-  ): Promise<Session> => {
+  const write = async (into: BaseStack, id: string, events: number, attach = false): Promise<Session> => {
     const sid = SessionId(id);
     const header = newSessionHeader({ id: sid, createdAt: 1_700_000_000_000 });
-    const { incarnation } = await target.create({ header });
-    const session = new Session({ header, incarnation, writer: persistenceWriter(target, sid) });
-    if (attach) store.attach(session);
+    const { incarnation } = await into.persistence.create({ header });
+    const session = new Session({ header, incarnation, writer: persistenceWriter(into.persistence, sid) });
+    if (attach) into.store.attach(session);
     for (const turn of workloadTurns(0, events)) await session.append(turn);
     return session;
   };
 
   console.log('writing the 100k-event session …');
   // Keep only the identity: holding 100k live events would tax every GC of the timed reads.
-  const big = await write('big', 100_000).then((session) => ({
+  const big = await write(first, 'big', 100_000).then((session) => ({
     id: session.id,
     header: session.header,
     incarnation: session.incarnation,
     length: session.events.length,
   }));
   const coldObserveMs100k = await medianMs(3, async () =>
-    (await query.observeSession(big.id, { projectionMode: 'all' })).dispose(),
+    (await first.query.observeSession(big.id, { projectionMode: 'all' })).dispose(),
   );
   const floorMs = await medianMs(3, () => jsonlFloor(path.join(root, 'sessions', 'big.zst')));
   line('cold observeSession(all), 100k events', `${round(coldObserveMs100k)} ms`);
@@ -63,27 +64,22 @@ try {
 
   // A cache row at 99% of the log, as the write policy leaves at a turn end.
   const cut = Math.floor((big.length * 0.99) / 21) * 21;
-  const stored = await persistence.inspect(big.id);
-  cache.put(
+  const stored = await first.persistence.inspect(big.id);
+  first.cache.put(
     { header: big.header, incarnation: big.incarnation! },
     SessionLogOffset(0),
     registry.foldAll(big.header, stored.events.slice(0, cut)).rows,
   );
-  await persistence.close();
-  const fresh = await openJsonlPersistence({ root });
-  const freshQuery = new SessionQuery({
-    persistence: fresh,
-    preparations: new SessionPreparations(fresh, { capacity: 0 }),
-    store: new SessionStore(),
-    registry,
-    cache,
-  });
+  // Reopened: a fresh persistence and query, reading the row back from the cache file.
+  await first.close();
+  const stack = await openStack();
+  const { persistence: fresh, query, store } = stack;
   const tailMs = await medianMs(5, async () =>
-    (await freshQuery.observeSession(big.id, { projectionMode: 'all', window: { last: 100 } })).dispose(),
+    (await query.observeSession(big.id, { projectionMode: 'all', window: { last: 100 } })).dispose(),
   );
   const wholeMs = await medianMs(3, async () =>
     (
-      await freshQuery.observeSession(big.id, {
+      await query.observeSession(big.id, {
         projectionMode: 'all',
         window: { last: 100 },
         requirePrepared: true,
@@ -93,7 +89,7 @@ try {
   line('follow opening read: last 100 events + all projections (row at 99%)', `${round(tailMs, 2)} ms`);
   line('the same from the whole cold log', `${round(wholeMs)} ms → speedup ${round(wholeMs / tailMs, 1)}×`);
 
-  const live1k = await write('live-1k', 1_000, true, fresh);
+  const live1k = await write(stack, 'live-1k', 1_000, true);
   const live100k = new Session({
     header: big.header,
     events: (await fresh.inspect(big.id)).events,
@@ -125,7 +121,7 @@ try {
 
   console.log('writing 10,000 small sessions …');
   await writeSmallSessions(fresh);
-  const listSessions10kMs = await medianMs(3, () => freshQuery.listSessions());
+  const listSessions10kMs = await medianMs(3, () => query.listSessions());
   line('listSessions over 10,000+ sessions', `${round(listSessions10kMs)} ms`);
 
   let search = {
@@ -141,10 +137,7 @@ try {
   } catch (error) {
     console.log(`  search benchmark unavailable: ${String(error)}`);
   }
-  query.close();
-  freshQuery.close();
-  cache.close();
-  await fresh.close();
+  await stack.close();
   console.log(
     JSON.stringify({
       coldObserveMs100k: round(coldObserveMs100k),

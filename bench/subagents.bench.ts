@@ -25,9 +25,9 @@ import {
   persistenceWriter,
 } from '@strand/persistence';
 import { BUILT_IN_UNITS, ProjectionRegistry } from '@strand/projection';
-import { CacheWritePolicy, ProjectionCache } from '@strand/projection-cache';
 import { SessionQuery } from '@strand/query';
-import { Session, SessionId, SessionStore, newSessionHeader, silentLogger } from '@strand/session';
+import { Session, SessionId, newSessionHeader, silentLogger } from '@strand/session';
+import { composeBaseStack, openDerivedStores } from '@strand/stack';
 import {
   descriptorEvent,
   listChildren,
@@ -50,20 +50,18 @@ const TURN_EVENTS = 2_016; // 96 turns × 21; with the descriptor, 2,017 events 
 const quiet = silentLogger;
 
 const root = mkdtempSync(path.join(tmpdir(), 'strand-bench-subagents-'));
-const jsonl = await openJsonlPersistence({ root });
-const persistence = new CountingPersistence(jsonl);
-const store = new SessionStore();
 const registry = new ProjectionRegistry({ units: BUILT_IN_UNITS, reportError: () => undefined });
 registerSubagentUnits(registry);
-const cache = ProjectionCache.open({ path: path.join(root, 'cache.db'), registry, logger: quiet });
-const policy = new CacheWritePolicy({ registry, cache, flush: () => persistence.flush(), logger: quiet });
-const query = new SessionQuery({
-  persistence,
-  preparations: new SessionPreparations(persistence),
-  store,
+// JSONL opened here, not by `openFileStores`: the breakdown below times its own reads and worker.
+const jsonl = await openJsonlPersistence({ root });
+const persistence = new CountingPersistence(jsonl);
+const stack = composeBaseStack({
+  stores: openDerivedStores({ dataDir: root, registry, logger: quiet }, jsonl),
   registry,
-  cache,
+  wrapPersistence: () => persistence,
+  logger: quiet,
 });
+const { store, cache, cacheWrites: policy, query } = stack;
 
 /** Writes a child: its descriptor, then the standard turns, one durable append per turn. */
 async function writeChild(parent: string, index: number, live: boolean): Promise<Session> {
@@ -206,7 +204,8 @@ try {
     `${round(cached.ms)} ms (${round(cached.cpuMs)}) / ${cached.reads}`,
   );
 
-  // (c) all cold without cache: neither the listing's rung 2 nor the query's restorable rows.
+  // (c) all cold without cache: neither the listing's rung 2 nor the query's restorable rows (a
+  // second query over the stack's store and persistence, so built here).
   const bareQuery = new SessionQuery({
     persistence,
     preparations: new SessionPreparations(persistence),
@@ -346,9 +345,6 @@ try {
     }),
   );
 } finally {
-  policy.dispose();
-  query.close();
-  cache.close();
-  await jsonl.close();
+  await stack.close();
   rmSync(root, { recursive: true, force: true });
 }

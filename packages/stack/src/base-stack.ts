@@ -1,4 +1,8 @@
-import { SessionPreparations, type SessionPersistence } from '@strand/persistence';
+import {
+  SessionPreparations,
+  type SessionPersistence,
+  type SessionPreparationsOptions,
+} from '@strand/persistence';
 import type { ProjectionRegistry } from '@strand/projection';
 import { CacheWritePolicy, type ProjectionCache } from '@strand/projection-cache';
 import { SessionQuery, type ResolutionHooks } from '@strand/query';
@@ -32,6 +36,8 @@ export interface BaseStackOptions {
   readonly queryHooks?: ResolutionHooks;
   /** `false`: the query reads without the projection cache (its rows are still written). */
   readonly queryUsesCache?: boolean;
+  /** The preparation layer's options (benches set `capacity: 0` so every cold read decodes). */
+  readonly preparations?: SessionPreparationsOptions;
 }
 
 /**
@@ -58,7 +64,7 @@ export function composeBaseStack(options: BaseStackOptions): BaseStack {
   const { stores, registry } = options;
   const { cache, search } = stores;
   const persistence = options.wrapPersistence?.(stores.persistence) ?? stores.persistence;
-  const preparations = new SessionPreparations(persistence);
+  const preparations = new SessionPreparations(persistence, options.preparations);
   const logger = options.logger ?? silentLogger;
   const store = new SessionStore({ logger });
   const cacheWrites = new CacheWritePolicy({

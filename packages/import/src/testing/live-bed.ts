@@ -1,6 +1,7 @@
 import { eventually } from '@strand/test-support';
-import { openJsonlPersistence, SessionPreparations, type SessionPersistence } from '@strand/persistence';
-import { SessionStore } from '@strand/session';
+import { SessionPreparations, type SessionPersistence } from '@strand/persistence';
+import type { SessionStore } from '@strand/session';
+import { openTempStack } from '@strand/stack/testing';
 import type { FileRead } from '../live/file-follow.js';
 import {
   startLiveIngest,
@@ -12,10 +13,10 @@ import type { Harness, ImportReport } from '../types.js';
 import { workspace, type Workspace } from './fixture-dirs.js';
 
 /**
- * Live ingest's test bed: a temp workspace, real fsync'd JSONL persistence on its data folder and a
- * real live store as the target, and every report and read recorded. One bed a test (open it in
- * `beforeEach`, close it in `afterEach`): closing stops the ingest still running, then the
- * persistence, then removes the folder.
+ * Live ingest's test bed: a temp workspace, a base stack on its data folder (real fsync'd JSONL
+ * persistence, the live store a host serves) as the target, and every report and read recorded.
+ * One bed a test (open it in `beforeEach`, close it in `afterEach`): closing stops the ingest still
+ * running, then the stack, then removes the folder.
  */
 export interface LiveBed {
   readonly ws: Workspace;
@@ -42,8 +43,8 @@ export interface LiveBed {
 
 export async function openLiveBed(prefix: string, harness: Harness): Promise<LiveBed> {
   const ws = workspace(prefix);
-  const persistence = await openJsonlPersistence({ root: ws.data });
-  const store = new SessionStore();
+  const stack = await openTempStack({ root: ws.data });
+  const { persistence, store } = stack;
   const target = (): IngestTarget => ({
     persistence,
     preparations: new SessionPreparations(persistence),
@@ -84,7 +85,7 @@ export async function openLiveBed(prefix: string, harness: Harness): Promise<Liv
     stop,
     async close() {
       await stop();
-      await persistence.close();
+      await stack.close();
       ws.dispose();
     },
   };
