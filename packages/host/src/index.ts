@@ -23,6 +23,7 @@ export { usageSummary } from './methods/usage-summary.js';
 export {
   reconcileListIndex,
   foldListHints,
+  hintsOf as listRowHints,
   type ListReconcileDeps,
   type ListReconcileResult,
 } from './list/reconcile.js';

@@ -116,7 +116,8 @@ export async function foldListHints(
   return folded;
 }
 
-function hintsOf(values: Readonly<Record<string, unknown>> | undefined, asOfSeq: number): ListRowHints {
+/** A list row's hints from a fold's values: the list keys the fold knows, labelled with its cut. */
+export function hintsOf(values: Readonly<Record<string, unknown>> | undefined, asOfSeq: number): ListRowHints {
   const picked: Record<string, unknown> = {};
   for (const key of LIST_HINT_KEYS) if (values !== undefined && Object.hasOwn(values, key)) picked[key] = values[key];
   return { asOfSeq, values: picked };
