@@ -21,7 +21,7 @@ export class SqliteCacheRowStore implements CacheRowStore {
     incarnation: string,
     inheritedCut: number,
     rows: readonly CacheRow[],
-    listRow: ListIndexRow | undefined,
+    listRow?: ListIndexRow,
   ) => void;
 
   /** Creates the table when absent; throws `PROJECTION_CACHE_SCHEMA_UNSUPPORTED` for a newer schema. */
@@ -64,7 +64,7 @@ export class SqliteCacheRowStore implements CacheRowStore {
         incarnation: string,
         inheritedCut: number,
         rows: readonly CacheRow[],
-        listRow: ListIndexRow | undefined,
+        listRow?: ListIndexRow,
       ) => {
         this.#dropOtherIdentities.run(sessionId, incarnation, inheritedCut);
         for (const [key, stateVersion, cut, state] of rows) {
@@ -102,14 +102,8 @@ export class SqliteCacheRowStore implements CacheRowStore {
     return this.#selectKey.all(key);
   }
 
-  write(
-    sessionId: string,
-    incarnation: string,
-    inheritedCut: number,
-    rows: readonly CacheRow[],
-    listRow?: ListIndexRow,
-  ): void {
-    this.#write(sessionId, incarnation, inheritedCut, rows, listRow);
+  write(...args: Parameters<CacheRowStore['write']>): void {
+    this.#write(...args);
   }
 
   forget(sessionId: string): void {

@@ -1,7 +1,7 @@
 // Test-only: fast-check arbitraries of list rows and filters, shared by the `listPage` property and
 // the list index's (index-page.test.ts). Small value ranges, so ties and filter hits are common.
 import fc from 'fast-check';
-import { SessionId } from '@strand/session';
+import { listHeader } from '@strand/projection-cache/testing';
 import type { ListFilter } from './list-filter.js';
 import type { ListableRow } from './list-order.js';
 
@@ -37,16 +37,7 @@ export function rowArb(id: string): fc.Arbitrary<ListableRow> {
     .map((r) => ({
       id,
       busy: r.busy,
-      header: {
-        version: 1,
-        id: SessionId(id),
-        createdAt: r.createdAt,
-        isSeeded: false,
-        ...(r.cwd === undefined ? {} : { cwd: r.cwd }),
-        ...(r.harness === 'strand' ? {} : { source: { harness: r.harness, sourceId: `x-${id}` } }),
-        ...(r.parent === undefined ? {} : { parentSession: SessionId(r.parent) }),
-        ...(r.subagent ? { origin: 'subagent' as const } : {}),
-      },
+      header: listHeader(id, r),
       ...(r.hints === undefined ? {} : { hints: { asOfSeq: 0, values: r.hints } }),
     }));
 }

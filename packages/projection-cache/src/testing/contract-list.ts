@@ -1,9 +1,9 @@
 import fc from 'fast-check';
-import { SessionId, SessionLogOffset, type SessionHeader } from '@strand/session';
+import { SessionId, SessionLogOffset } from '@strand/session';
 import { describe, expect, it } from 'vitest';
 import type { ListIndexStore } from '../list-index/list-index-store.js';
 import { listColumnsOf, type ListIndexFilter, type ListIndexRow } from '../list-index/list-row.js';
-import { event, header, subject, turnEvents as events } from './fixtures.js';
+import { event, header, listHeader, subject, turnEvents as events } from './fixtures.js';
 import { cacheRunner, type OpenCacheUnderTest, type WithCache } from './harness.js';
 
 const cut0 = SessionLogOffset(0);
@@ -104,16 +104,7 @@ const rowArb = (id: string): fc.Arbitrary<ListIndexRow> =>
       folded: fc.boolean(),
     })
     .map((r) => {
-      const header: SessionHeader = {
-        version: 1,
-        id: SessionId(id),
-        createdAt: r.createdAt,
-        isSeeded: false,
-        ...(r.cwd === undefined ? {} : { cwd: r.cwd }),
-        ...(r.harness === 'strand' ? {} : { source: { harness: r.harness, sourceId: `x-${id}` } }),
-        ...(r.parent === undefined ? {} : { parentSession: SessionId(r.parent) }),
-        ...(r.subagent ? { origin: 'subagent' as const } : {}),
-      };
+      const header = listHeader(id, r);
       const values = {
         ...(r.title === undefined ? {} : { title: r.title }),
         ...(r.lastPromptAt === undefined ? {} : { listMetadata: { blank: false, lastPromptAt: r.lastPromptAt } }),

@@ -5,6 +5,8 @@ export type { CacheUnderTestDeps, OpenCacheUnderTest, ProjectionCacheUnderTest }
 export {
   event,
   header,
+  listHeader,
+  type ListHeaderFacts,
   recordingLogger,
   strictCounter,
   subject,
