@@ -42,6 +42,9 @@ export async function sessionList(
   const index = services.cache?.listIndex;
   let page: ListPageResult<SessionListRow>;
   if (index !== undefined) {
+    // SQLite answers synchronously: yield once, so frames already received are dispatched (and
+    // counted in flight) before this page's query holds the event loop.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     const elsewhere = await ownedElsewhere(services);
     page = await indexPage(
       index,
