@@ -4,7 +4,9 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { persistenceWriter } from '@strand/persistence';
 import { createTestDatabase, noPostgres, type TestDatabase } from '@strand/postgres/testing';
-import { openStrandRuntime, type RuntimeOptions } from '@strand/runtime';
+import { ProjectionCache } from '@strand/projection-cache';
+import { openStrandRuntime, strandRegistry, type RuntimeOptions } from '@strand/runtime';
+import { STORE_FILES } from '@strand/stack';
 import { Session, SessionId, newSessionHeader } from '@strand/session';
 import { strandAsync } from './testing/strand-process.js';
 
@@ -88,3 +90,40 @@ describe('strand doctor checks the store the host would serve', () => {
     },
   );
 });
+
+describe('strand doctor --rebuild-list', () => {
+  let dir: string | undefined;
+  afterEach(() => {
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+    dir = undefined;
+  });
+
+  const openCache = (root: string): ProjectionCache =>
+    ProjectionCache.open({ path: path.join(root, STORE_FILES.projectionCache), registry: strandRegistry() });
+
+  it('writes every stored session\'s list row again from its log, and drops rows of sessions not stored', async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'strand-doctor-list-'));
+    await seed({ dataDir: dir });
+    const damaged = openCache(dir);
+    try {
+      damaged.listIndex!.clear();
+      damaged.noteSession({ header: newSessionHeader({ id: SessionId('ghost'), createdAt: 5 }), incarnation: 'x' });
+    } finally {
+      damaged.close();
+    }
+    const run = await strandAsync(['doctor', '--data', dir, '--rebuild-list', '--json']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.json()).toMatchObject({ sessions: 2, findings: [], listRows: 2 });
+    const rebuilt = openCache(dir);
+    try {
+      const rows = await rebuilt.listIndex!.page({ filter: {}, limit: 10 });
+      expect(rows.map((row) => [row.header.id, row.hints?.values.title]).sort()).toEqual(
+        IDS.map((id) => [id, `doctor ${id}`]),
+      );
+    } finally {
+      rebuilt.close();
+    }
+  });
+});
+

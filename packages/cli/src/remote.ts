@@ -43,7 +43,9 @@ export async function withConnection<T>(
     WebSocket: WebSocket,
   });
   try {
+    // A one-shot read answers from a complete index: the search sync and the list hints folded at open.
     await runtime.searchReady;
+    await runtime.listReady;
     return await fn(connection);
   } finally {
     connection.close();

@@ -21,6 +21,13 @@ export type { DraftClock } from './follow/draft-throttle.js';
 export { MIN_TOKEN_LENGTH, isLoopbackHost } from './auth.js';
 export { usageSummary } from './methods/usage-summary.js';
 export {
+  reconcileListIndex,
+  foldListHints,
+  hintsOf as listRowHints,
+  type ListReconcileDeps,
+  type ListReconcileResult,
+} from './list/reconcile.js';
+export {
   parsePricingFile,
   bundledPrices,
   withOverrides,

@@ -83,5 +83,5 @@ export function frameCeiling(limits: HostLimits): number {
   return Math.max(ceiling, limits.maxFrameBytes);
 }
 
-/** Projection keys a list row carries as hints. */
-export const LIST_HINT_KEYS = ['title', 'listMetadata', 'agentPreset'] as const;
+/** Projection keys a list row carries as hints (the list index's: one list, one set of keys). */
+export { LIST_HINT_KEYS } from '@strand/projection-cache';

@@ -6,9 +6,11 @@ import { BUILT_IN_UNITS, ProjectionRegistry } from '@strand/projection';
 import { describe, expect, it } from 'vitest';
 import { ProjectionCache } from './cache.js';
 import { ProjectionCacheError } from './errors.js';
+import { listIndexContract } from './testing/contract-list.js';
 import { projectionCacheContract } from './testing/contract.js';
+import type { OpenCacheUnderTest } from './testing/harness.js';
 
-projectionCacheContract('SQLite file', async ({ registry, logger }) => {
+const sqliteFile: OpenCacheUnderTest = async ({ registry, logger }) => {
   const dir = mkdtempSync(join(tmpdir(), 'strand-projection-cache-'));
   const path = join(dir, 'cache.db');
   let cache = ProjectionCache.open({ path, registry, logger });
@@ -41,7 +43,10 @@ projectionCacheContract('SQLite file', async ({ registry, logger }) => {
       return Promise.resolve();
     },
   });
-});
+};
+
+projectionCacheContract('SQLite file', sqliteFile);
+listIndexContract('SQLite file', sqliteFile);
 
 describe('projection cache on a SQLite file', () => {
   const registry = () => new ProjectionRegistry({ units: BUILT_IN_UNITS });

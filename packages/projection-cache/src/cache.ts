@@ -8,6 +8,8 @@ import type {
 } from '@strand/projection';
 import { SessionLogOffset, silentLogger, type Logger, type SessionId } from '@strand/session';
 import { ProjectionCacheError } from './errors.js';
+import type { ListIndexStore } from './list-index/list-index-store.js';
+import { LIST_HINT_KEYS, type ListIndexRow, type ListRowHints } from './list-index/list-row.js';
 import type { CacheRow, CacheRowStore, KeyRow } from './row-store.js';
 import { SqliteCacheRowStore } from './sqlite-row-store.js';
 import type { CacheSubject } from './subject.js';
@@ -195,7 +197,7 @@ export class ProjectionCache {
         if (state === undefined) throw new TypeError(`state of ${key} is not JSON`);
         return [key, row.stateVersion, row.cut, state];
       });
-      this.#store.write(id, subject.incarnation, inheritedCut, encoded);
+      this.#store.write(id, subject.incarnation, inheritedCut, encoded, this.#listRow(subject, rows));
     } catch (error) {
       throw new ProjectionCacheError(
         'PROJECTION_CACHE_WRITE_FAILED',
@@ -222,8 +224,73 @@ export class ProjectionCache {
     }
   }
 
+  /**
+   * The list index the store keeps beside the rows (`put` writes a session's list row with its
+   * rows), or `undefined` when the store keeps none or is closed.
+   */
+  get listIndex(): ListIndexStore | undefined {
+    return this.#store.isOpen ? this.#store.listIndex : undefined;
+  }
+
+  /**
+   * Gives a session its list row at once (created, imported, found missing): header facts, with
+   * `hints` when the caller folded them at a durable cut. Never erases hints already stored for the
+   * same incarnation. Throws like `put`.
+   */
+  noteSession(subject: CacheSubject, hints?: ListRowHints): void {
+    const index = this.listIndex;
+    this.#refuseWhenClosed(subject.header.id);
+    if (index === undefined) return;
+    this.#writeList(subject.header.id, () =>
+      index.upsert({ header: subject.header, incarnation: subject.incarnation, hints }),
+    );
+  }
+
+  /** A deleted session: drops its rows and its list row. Throws like `put`. */
+  dropSession(sessionId: SessionId): void {
+    this.forget(sessionId);
+    const index = this.listIndex;
+    if (index !== undefined) this.#writeList(sessionId, () => index.forget(sessionId));
+  }
+
   close(): void {
     this.#store.close();
+  }
+
+  #writeList(sessionId: string, write: () => void): void {
+    try {
+      write();
+    } catch (error) {
+      throw new ProjectionCacheError('PROJECTION_CACHE_WRITE_FAILED', `cannot write the list row of ${sessionId}`, {
+        cause: error,
+        sessionId,
+      });
+    }
+  }
+
+  /**
+   * The list row `put` writes beside the rows: the hint keys' views of the states being written,
+   * at the lowest of their cuts (as `cachedSnapshot` labels them). A key whose view throws is left
+   * unknown; with no hint key among the rows the row carries header facts only (never erasing).
+   */
+  #listRow(subject: CacheSubject, rows: CheckpointRows): ListIndexRow | undefined {
+    if (this.#store.listIndex === undefined) return undefined;
+    const values: Record<string, unknown> = {};
+    let lowestCut = Number.POSITIVE_INFINITY;
+    for (const key of LIST_HINT_KEYS) {
+      const row = Object.hasOwn(rows, key) ? rows[key] : undefined;
+      const unit = this.#registry.unit(key);
+      if (row === undefined || unit === undefined || row.stateVersion !== unit.stateVersion) continue;
+      try {
+        values[key] = unit.view(row.state);
+      } catch (error) {
+        this.#miss(subject, key, 'view threw on the state being written', error);
+        continue;
+      }
+      lowestCut = Math.min(lowestCut, row.cut);
+    }
+    const hints = lowestCut === Number.POSITIVE_INFINITY ? undefined : { asOfSeq: lowestCut - 1, values };
+    return { header: subject.header, incarnation: subject.incarnation, hints };
   }
 
   #refuseWhenClosed(sessionId: string): void {

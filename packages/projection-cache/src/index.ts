@@ -20,3 +20,19 @@ export {
 } from './errors.js';
 export type { CacheSubject } from './subject.js';
 export { CACHE_SCHEMA_VERSION } from './schema.js';
+export {
+  LIST_HINT_KEYS,
+  lastActivityAt,
+  listColumnsOf,
+  listHarnessOf,
+  listParentOf,
+  listTitleOf,
+  type ListColumns,
+  type ListHintKey,
+  type ListIndexFilter,
+  type ListIndexQuery,
+  type ListIndexRow,
+  type ListRowHints,
+} from './list-index/list-row.js';
+export type { ListIdentity, ListIndexStore } from './list-index/list-index-store.js';
+export { SqliteListIndex } from './list-index/sqlite-list-index.js';

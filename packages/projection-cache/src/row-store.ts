@@ -1,3 +1,6 @@
+import type { ListIndexStore } from './list-index/list-index-store.js';
+import type { ListIndexRow } from './list-index/list-row.js';
+
 /**
  * One stored row, as an array (no per-row object on the hot list path): the projection key, the
  * unit's `stateVersion` when it was written, the row's own cut, and the state as JSON text.
@@ -36,11 +39,20 @@ export interface CacheRowStore {
   /**
    * In one step: drops the rows of every *other* identity of `sessionId`, then upserts `rows`
    * (unique keys) for this identity — except that a stored row never moves back to an older cut
-   * of the same `stateVersion` (a slower writer elsewhere). May throw.
+   * of the same `stateVersion` (a slower writer elsewhere). With a `listRow` and a `listIndex`,
+   * upserts that list row in the same step, so a list row is never ahead of its cache rows. May throw.
    */
-  write(sessionId: string, incarnation: string, inheritedCut: number, rows: readonly CacheRow[]): void;
-  /** Drops every row of `sessionId`. May throw. */
+  write(
+    sessionId: string,
+    incarnation: string,
+    inheritedCut: number,
+    rows: readonly CacheRow[],
+    listRow?: ListIndexRow,
+  ): void;
+  /** Drops every row of `sessionId`; its list row (if any) keeps its header facts, its hints become unknown. May throw. */
   forget(sessionId: string): void;
+  /** The list index kept beside the rows, when this store keeps one. */
+  readonly listIndex?: ListIndexStore;
   /** Idempotent. */
   close(): void;
 }

@@ -1,13 +1,21 @@
 import type Database from 'better-sqlite3';
 import { ProjectionCacheError } from './errors.js';
 
-/** Bumped on any incompatible change of the table below; a newer database is refused, never misread. */
-export const CACHE_SCHEMA_VERSION = 1;
+/**
+ * Bumped on any incompatible change of the tables below; a newer database is refused, never
+ * misread. 2 added `list_rows`: an older build writing cache rows without list rows would leave
+ * the list index behind the cache, so it refuses a version-2 file rather than do that.
+ */
+export const CACHE_SCHEMA_VERSION = 2;
 
 /**
  * One row per (session id, incarnation, inherited cut, key). The first three are the row's
  * identity (the exact inherited cut is part of it: the subagent listing contract, packages/subagent/README.md); `cut` is how far the row has folded.
  * WITHOUT ROWID keeps a session's rows together on the primary key, so a read is one range scan.
+ *
+ * `list_rows` is the list index: one row per session (header JSON, hints JSON at `as_of_seq`) with
+ * the columns `session.list` orders and filters by, each indexed behind the order's key so a
+ * filtered page is one index range scan.
  */
 const DDL = `
 CREATE TABLE IF NOT EXISTS projection_rows (
@@ -20,6 +28,24 @@ CREATE TABLE IF NOT EXISTS projection_rows (
   state         TEXT    NOT NULL,
   PRIMARY KEY (session_id, incarnation, inherited_cut, key)
 ) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS list_rows (
+  session_id  TEXT    NOT NULL PRIMARY KEY,
+  incarnation TEXT    NOT NULL,
+  header      TEXT    NOT NULL,
+  hints       TEXT,
+  as_of_seq   INTEGER,
+  activity_at REAL    NOT NULL,
+  cwd         TEXT,
+  harness     TEXT    NOT NULL,
+  parent      TEXT,
+  title       TEXT
+);
+CREATE INDEX IF NOT EXISTS list_rows_by_activity ON list_rows (activity_at DESC, session_id);
+CREATE INDEX IF NOT EXISTS list_rows_by_cwd ON list_rows (cwd, activity_at DESC, session_id);
+CREATE INDEX IF NOT EXISTS list_rows_by_harness ON list_rows (harness, activity_at DESC, session_id);
+CREATE INDEX IF NOT EXISTS list_rows_by_parent ON list_rows (parent, activity_at DESC, session_id);
+CREATE INDEX IF NOT EXISTS list_rows_by_title ON list_rows (title);
 `;
 
 export function prepareSchema(db: Database.Database): void {

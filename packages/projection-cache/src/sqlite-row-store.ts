@@ -1,26 +1,34 @@
 import Database from 'better-sqlite3';
+import type { ListIndexRow } from './list-index/list-row.js';
+import { SqliteListIndex } from './list-index/sqlite-list-index.js';
 import type { CacheRow, CacheRowStore, KeyRow } from './row-store.js';
 import { prepareSchema } from './schema.js';
 
-/** Rows in one SQLite database (`projection_rows`), read and written with prepared statements. */
+/**
+ * Rows in one SQLite database (`projection_rows`), read and written with prepared statements, and
+ * the list index beside them (`list_rows`), written in the same transaction.
+ */
 export class SqliteCacheRowStore implements CacheRowStore {
   readonly #db: Database.Database;
+  readonly listIndex: SqliteListIndex;
   readonly #select: Database.Statement<[string, string, number], CacheRow>;
   readonly #selectKey: Database.Statement<[string], KeyRow>;
   readonly #upsert: Database.Statement<[string, string, number, string, number, number, string]>;
   readonly #dropOtherIdentities: Database.Statement<[string, string, number]>;
-  readonly #forget: Database.Statement<[string]>;
+  readonly #forget: (sessionId: string) => void;
   readonly #write: (
     sessionId: string,
     incarnation: string,
     inheritedCut: number,
     rows: readonly CacheRow[],
+    listRow?: ListIndexRow,
   ) => void;
 
   /** Creates the table when absent; throws `PROJECTION_CACHE_SCHEMA_UNSUPPORTED` for a newer schema. */
   constructor(db: Database.Database) {
     prepareSchema(db);
     this.#db = db;
+    this.listIndex = new SqliteListIndex(db);
     // Raw mode returns arrays, which are exactly `CacheRow`s.
     this.#select = db
       .prepare<
@@ -45,13 +53,24 @@ export class SqliteCacheRowStore implements CacheRowStore {
     this.#dropOtherIdentities = db.prepare(
       'DELETE FROM projection_rows WHERE session_id = ? AND NOT (incarnation = ? AND inherited_cut = ?)',
     );
-    this.#forget = db.prepare('DELETE FROM projection_rows WHERE session_id = ?');
+    const forgetRows = db.prepare<[string]>('DELETE FROM projection_rows WHERE session_id = ?');
+    this.#forget = db.transaction((sessionId: string) => {
+      forgetRows.run(sessionId);
+      this.listIndex.forgetHints(sessionId);
+    });
     this.#write = db.transaction(
-      (sessionId: string, incarnation: string, inheritedCut: number, rows: readonly CacheRow[]) => {
+      (
+        sessionId: string,
+        incarnation: string,
+        inheritedCut: number,
+        rows: readonly CacheRow[],
+        listRow?: ListIndexRow,
+      ) => {
         this.#dropOtherIdentities.run(sessionId, incarnation, inheritedCut);
         for (const [key, stateVersion, cut, state] of rows) {
           this.#upsert.run(sessionId, incarnation, inheritedCut, key, stateVersion, cut, state);
         }
+        if (listRow !== undefined) this.listIndex.upsert(listRow);
       },
     );
   }
@@ -83,12 +102,12 @@ export class SqliteCacheRowStore implements CacheRowStore {
     return this.#selectKey.all(key);
   }
 
-  write(sessionId: string, incarnation: string, inheritedCut: number, rows: readonly CacheRow[]): void {
-    this.#write(sessionId, incarnation, inheritedCut, rows);
+  write(...args: Parameters<CacheRowStore['write']>): void {
+    this.#write(...args);
   }
 
   forget(sessionId: string): void {
-    this.#forget.run(sessionId);
+    this.#forget(sessionId);
   }
 
   close(): void {

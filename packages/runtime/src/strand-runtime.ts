@@ -6,7 +6,7 @@ import type { ModelCatalogEntry } from '@strand/protocol';
 import { reportTo } from '@strand/session';
 import { composeBaseStack } from '@strand/stack';
 import type { SubagentListingContext } from '@strand/subagent';
-import type { HostServices } from '@strand/host';
+import { foldListHints, reconcileListIndex, type HostServices } from '@strand/host';
 import { coordinationPort, leaseOwnership } from './coordination.js';
 import { feedLiveSearch } from './live-search-feed.js';
 import { loadPresets } from './presets.js';
@@ -31,6 +31,8 @@ export interface StrandRuntime {
   readonly coldReadConcurrency: number;
   /** Resolves when the start-up search sync is done. */
   readonly searchReady: Promise<void>;
+  /** Resolves when the list rows reconciled at open have their hints (packages/host/README.md, "List index"). */
+  readonly listReady: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -109,6 +111,15 @@ export async function openStrandRuntime(options: RuntimeOptions): Promise<Strand
       ? {}
       : { coordination: coordinationPort(coordination.leases, coordination.feed) }),
   };
+  // Before the host serves: every stored session has a list row, so no page is silently short.
+  const reconcileDeps = { persistence, query, cache, store, logger };
+  const { unfolded } = await reconcileListIndex(reconcileDeps);
+  let closing = false;
+  // Hints of rows that have none yet are folded after, in the background (they sort by createdAt meanwhile).
+  const listReady = foldListHints(reconcileDeps, unfolded, () => closing).then(
+    () => undefined,
+    reportTo(logger, 'folding list hints failed'),
+  );
   const searchReady = !config.syncSearch
     ? Promise.resolve()
     : search
@@ -122,7 +133,10 @@ export async function openStrandRuntime(options: RuntimeOptions): Promise<Strand
     ...(coordination === undefined ? {} : { coordination }),
     coldReadConcurrency: config.coldReadConcurrency,
     searchReady,
+    listReady,
     async close() {
+      closing = true;
+      await listReady;
       await searchReady;
       await agents.close();
       await stopLiveSearch();

@@ -10,6 +10,7 @@ import { DEFAULT_DATA_DIR } from '../defaults.js';
 import { resolveHoldingHost } from '../holding-host.js';
 import { withHost } from '../remote.js';
 import { storeOption } from '../store-option.js';
+import { rebuildList } from './rebuild-list.js';
 
 interface DoctorOptions {
   data: string;
@@ -18,6 +19,7 @@ interface DoctorOptions {
   repair?: boolean;
   rebuildIndex?: boolean;
   rebuildCache?: boolean;
+  rebuildList?: boolean;
   json?: boolean;
 }
 
@@ -47,7 +49,8 @@ export function doctorCommand(): Command {
     )
     .addOption(storeOption())
     .option('--repair', 'truncate torn tails and close crashed turns (repairing load)')
-    .option('--rebuild-index', 'rebuild the search index from the logs')
+    .option('--rebuild-index', 'rebuild the search index and the list index from the logs')
+    .option('--rebuild-list', 'rebuild the list index (session.list) from the logs')
     .option('--rebuild-cache', 'rebuild the projection cache from the logs')
     .option('--json', 'print one JSON object')
     .action(async (options: DoctorOptions) => {
@@ -55,6 +58,7 @@ export function doctorCommand(): Command {
         ...(options.repair === true ? (['repair'] as const) : []),
         ...(options.rebuildIndex === true ? (['rebuild-index'] as const) : []),
         ...(options.rebuildCache === true ? (['rebuild-cache'] as const) : []),
+        ...(options.rebuildList === true ? (['rebuild-list'] as const) : []),
       ];
       // Writing beside a live host would race it (a repair would close the turns it runs and
       // wedge those sessions); each refusal says why for what was asked.
@@ -112,6 +116,9 @@ async function doctor(options: DoctorOptions, holder: FolderHolder, holdsLock: b
     }
     let cached: number | undefined;
     if (options.rebuildCache === true) cached = await rebuildCache(stores, registry);
+    // `--rebuild-index` rebuilds both indexes: the search index and the list index.
+    const listed =
+      options.rebuildList === true || options.rebuildIndex === true ? await rebuildList(stores, registry) : undefined;
     const remaining = findings.filter((f) => f.repaired !== true);
     if (options.json === true) {
       console.log(
@@ -120,6 +127,7 @@ async function doctor(options: DoctorOptions, holder: FolderHolder, holdsLock: b
           findings,
           ...(indexed === undefined ? {} : { eventsIndexed: indexed }),
           ...(cached === undefined ? {} : { cacheRows: cached }),
+          ...(listed === undefined ? {} : { listRows: listed }),
         }),
       );
     } else {
@@ -132,6 +140,7 @@ async function doctor(options: DoctorOptions, holder: FolderHolder, holdsLock: b
         );
       if (indexed !== undefined) console.log(`Search index rebuilt: ${indexed} events.`);
       if (cached !== undefined) console.log(`Projection cache rebuilt: ${cached} sessions.`);
+      if (listed !== undefined) console.log(`List index rebuilt: ${listed} sessions.`);
     }
     if (
       remaining.some(

@@ -36,6 +36,7 @@ import { webRoot } from '../web-root.js';
 import { cliLogger } from '../stderr-logger.js';
 import { warmDemoCache } from './demo-warm.js';
 import { fillCacheRows } from './catch-up-rows.js';
+import { keepingListRows } from './list-rows-target.js';
 import { changedSessions } from './import.js';
 
 interface ServeOptions {
@@ -197,7 +198,12 @@ async function serve(
           },
           target: async () => {
             opened = await open();
-            return opened.services;
+            // What it creates or deletes is listed (or not) at once, as the host's own sessions are.
+            const { persistence, cache } = opened.services;
+            return {
+              ...opened.services,
+              persistence: cache === undefined ? persistence : keepingListRows(persistence, cache),
+            };
           },
           dataDir: options.data,
           onReport: (r) =>

@@ -2,7 +2,7 @@ import { acquireDataFolderLock, type DataFolderLock } from './data-folder-lock.j
 import type { LockRecord } from './lock-record.js';
 
 /** What a writing `strand doctor` was asked to write (its options `--repair`, `--rebuild-*`). */
-export type DoctorWrite = 'repair' | 'rebuild-index' | 'rebuild-cache';
+export type DoctorWrite = 'repair' | 'rebuild-index' | 'rebuild-cache' | 'rebuild-list';
 
 /** Why each doctor write must not run beside a host, in its own words. */
 const DOCTOR_WHY: Readonly<Record<DoctorWrite, string>> = {
@@ -10,6 +10,7 @@ const DOCTOR_WHY: Readonly<Record<DoctorWrite, string>> = {
   'rebuild-index': 'rebuilding the search index beside it would race the index it updates on every append',
   'rebuild-cache':
     'rebuilding the projection cache beside it would race the cache rows it writes as its sessions settle',
+  'rebuild-list': 'rebuilding the list index beside it would race the list rows it writes as its sessions settle',
 };
 
 /**

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { STRAND_HARNESS } from '@strand/session';
+import { listHarnessOf, listParentOf, listTitleOf } from '@strand/projection-cache';
 import type { ListableRow } from './list-order.js';
 
 /**
@@ -22,19 +22,17 @@ export interface ListFilter {
  * with a `parentSession`. A fork (`forkedFrom`) is top-level.
  */
 export function parentOf(row: ListableRow): string | null {
-  const { header } = row;
-  return header.origin === 'subagent' && header.parentSession !== undefined ? header.parentSession : null;
+  return listParentOf(row.header);
 }
 
 /** The `title` hint when it is a known string (hints are partial and may be stale). */
 export function titleOf(row: ListableRow): string | null {
-  const title = row.hints?.values.title;
-  return typeof title === 'string' ? title : null;
+  return listTitleOf(row.hints?.values);
 }
 
 export function matchesFilter(row: ListableRow, filter: ListFilter): boolean {
   if (filter.cwd !== undefined && row.header.cwd !== filter.cwd) return false;
-  if (filter.harness !== undefined && (row.header.source?.harness ?? STRAND_HARNESS) !== filter.harness)
+  if (filter.harness !== undefined && listHarnessOf(row.header) !== filter.harness)
     return false;
   if (filter.parent !== undefined && parentOf(row) !== filter.parent) return false;
   if (filter.busy !== undefined && row.busy !== filter.busy) return false;

@@ -1,5 +1,5 @@
 import type { SessionListRow } from '@strand/protocol';
-import { isRecord } from '@strand/session';
+import { lastActivityAt } from '@strand/projection-cache';
 
 /** What ordering and filtering read of a row: an index row can carry the same facts. */
 export type ListableRow = Pick<SessionListRow, 'id' | 'header' | 'busy' | 'hints'>;
@@ -16,13 +16,7 @@ export interface ListSortKey {
  * (not the last event's time, not "now"), so the key changes only when a prompt is written.
  */
 export function sortKeyOf(row: ListableRow): ListSortKey {
-  const metadata = row.hints?.values.listMetadata;
-  const lastPromptAt = isRecord(metadata) ? metadata.lastPromptAt : undefined;
-  return {
-    at:
-      typeof lastPromptAt === 'number' && Number.isFinite(lastPromptAt) ? lastPromptAt : row.header.createdAt,
-    id: row.id,
-  };
+  return { at: lastActivityAt(row.header, row.hints?.values), id: row.id };
 }
 
 /** Newest activity first, equal times by id ascending: a total order, so keyset paging is exact. */

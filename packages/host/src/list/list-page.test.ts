@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { SessionId } from '@strand/session';
 import { describe, expect, it } from 'vitest';
 import { encodeListCursor } from './list-cursor.js';
+import { filterArb, IDS, rowArb, rowsArb } from './list-arbitraries.js';
 import { filterDigest, type ListFilter } from './list-filter.js';
 import type { ListableRow } from './list-order.js';
 import { listPage } from './list-page.js';
@@ -10,70 +11,6 @@ import { listPage } from './list-page.js';
  * `listPage` against a brute-force list written here without the module's helpers: filter every
  * row, sort by (activity desc, id asc), and compare with what paging hands out.
  */
-
-const IDS = ['a', 'b', 'c', 'ab', 'ba', 'abc', 'bb', 'ca', 'z', 'za'] as const;
-const CWDS = ['/p', '/q'] as const;
-const HARNESSES = ['strand', 'codex', 'claude-code'] as const;
-const TITLES = ['alpha', 'alps', 'beta', null] as const;
-
-const hintsArb = fc.record(
-  {
-    title: fc.constantFrom(...TITLES),
-    listMetadata: fc.record({
-      blank: fc.boolean(),
-      lastPromptAt: fc.option(fc.integer({ min: 0, max: 6 })),
-    }),
-  },
-  { requiredKeys: [] },
-);
-
-/** One row; times from a small range so equal activity (the id tiebreak) is common. */
-function rowArb(id: string): fc.Arbitrary<ListableRow> {
-  return fc
-    .record({
-      createdAt: fc.integer({ min: 0, max: 6 }),
-      cwd: fc.option(fc.constantFrom(...CWDS), { nil: undefined }),
-      harness: fc.constantFrom(...HARNESSES),
-      parent: fc.option(fc.constantFrom(...IDS), { nil: undefined }),
-      subagent: fc.boolean(),
-      busy: fc.boolean(),
-      hints: fc.option(hintsArb, { nil: undefined }),
-    })
-    .map((r) => ({
-      id,
-      busy: r.busy,
-      header: {
-        version: 1,
-        id: SessionId(id),
-        createdAt: r.createdAt,
-        isSeeded: false,
-        ...(r.cwd === undefined ? {} : { cwd: r.cwd }),
-        ...(r.harness === 'strand' ? {} : { source: { harness: r.harness, sourceId: `x-${id}` } }),
-        ...(r.parent === undefined ? {} : { parentSession: SessionId(r.parent) }),
-        ...(r.subagent ? { origin: 'subagent' as const } : {}),
-      },
-      ...(r.hints === undefined ? {} : { hints: { asOfSeq: 0, values: r.hints } }),
-    }));
-}
-
-const rowsArb = fc
-  .uniqueArray(fc.constantFrom(...IDS), { maxLength: IDS.length })
-  .chain((ids) => fc.tuple(...ids.map(rowArb)));
-
-/** Usually absent: a filter of every field at once would match almost nothing. */
-function sometimes<T>(value: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> {
-  return fc.oneof({ arbitrary: fc.constant(undefined), weight: 3 }, { arbitrary: value, weight: 1 });
-}
-
-const filterArb: fc.Arbitrary<ListFilter> = fc
-  .record({
-    cwd: sometimes(fc.constantFrom(...CWDS)),
-    harness: sometimes(fc.constantFrom(...HARNESSES)),
-    parent: sometimes(fc.option(fc.constantFrom(...IDS), { nil: null })),
-    busy: sometimes(fc.boolean()),
-    titlePrefix: sometimes(fc.constantFrom('al', 'alp', 'b', 'x')),
-  })
-  .map((filter) => Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== undefined)));
 
 function bruteActivity(row: ListableRow): number {
   const metadata = row.hints?.values.listMetadata as { lastPromptAt?: unknown } | undefined;

@@ -1,20 +1,22 @@
 import {
   DEFAULT_LIST_PAGE_LIMIT,
   isPagedListCall,
+  MAX_WHOLE_LIST_LIMIT,
   type METHODS,
   type ProjectionHints,
   type SessionListRow,
 } from '@strand/protocol';
-import { asOfSeqAt, SessionLogOffset } from '@strand/session';
+import { asOfSeqAt, SessionLogOffset, type Session } from '@strand/session';
 import type { CorpusRow } from '@strand/query';
 import type { z } from 'zod';
 import { HostError } from '../errors.js';
-import { listPage } from '../list/list-page.js';
+import { indexPage } from '../list/index-page.js';
+import { listPage, type ListPageResult } from '../list/list-page.js';
 import { LIST_HINT_KEYS, type HostLimits, type HostServices } from '../services.js';
 
 type ListParams = z.output<(typeof METHODS)['session.list']['params']>;
 
-const NONE_ELSEWHERE: ReadonlyMap<string, unknown> = new Map();
+const NONE_ELSEWHERE: ReadonlySet<string> = new Set();
 
 const PROBLEMS = {
   malformed: 'is malformed (not one session.list issued)',
@@ -25,8 +27,9 @@ const PROBLEMS = {
 /**
  * `session.list`: one page of rows in the documented order (last activity, then id), filtered,
  * after the cursor (`list/list-page.ts`). A call without a cursor or filter is the deprecated
- * whole list: every row up to its `limit`. The rows are still built from every header here; the
- * list index (issue 41, item 1) is to answer the same page from the store.
+ * whole list: every row up to its `limit`. With a list index (the projection cache's store keeps
+ * one) the page is answered from it, the live sessions overlaid (`list/index-page.ts`): no header
+ * is listed whole and no log is read. Without one, every header is listed and its row built here.
  */
 export async function sessionList(
   services: HostServices,
@@ -34,13 +37,24 @@ export async function sessionList(
   params: ListParams,
   signal: AbortSignal,
 ): Promise<{ sessions: SessionListRow[]; nextCursor?: string }> {
-  const rows = await listRows(services, limits, signal);
   const { limit, cursor, ...filter } = params;
-  const page = listPage(rows, {
-    filter,
-    limit: limit ?? (isPagedListCall(params) ? DEFAULT_LIST_PAGE_LIMIT : rows.length),
-    cursor,
-  });
+  const paged = isPagedListCall(params);
+  const index = services.cache?.listIndex;
+  let page: ListPageResult<SessionListRow>;
+  if (index !== undefined) {
+    // SQLite answers synchronously: yield once, so frames already received are dispatched (and
+    // counted in flight) before this page's query holds the event loop.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    const elsewhere = await ownedElsewhere(services);
+    page = await indexPage(
+      index,
+      { live: services.store.list().map((session) => liveRow(services, session)), elsewhere },
+      { filter, limit: limit ?? (paged ? DEFAULT_LIST_PAGE_LIMIT : MAX_WHOLE_LIST_LIMIT), cursor },
+    );
+  } else {
+    const rows = await listRows(services, limits, signal);
+    page = listPage(rows, { filter, limit: limit ?? (paged ? DEFAULT_LIST_PAGE_LIMIT : rows.length), cursor });
+  }
   if (page.kind === 'cursor-invalid')
     throw new HostError(
       'HOST_LIST_CURSOR_INVALID',
@@ -69,8 +83,7 @@ async function listRows(
   signal: AbortSignal,
 ): Promise<SessionListRow[]> {
   const corpus = await services.query.listSessions({ signal });
-  // One lease query per list call; a session live here is ours, whatever a stale row says.
-  const elsewhere = (await services.coordination?.ownedElsewhere()) ?? NONE_ELSEWHERE;
+  const elsewhere = await ownedElsewhere(services);
   const out: SessionListRow[] = [];
   for (const row of corpus) {
     const hints = row.live
@@ -89,9 +102,33 @@ async function listRows(
   return out;
 }
 
+/**
+ * Cold sessions whose lease another host holds: one lease query per list call. A session live
+ * here is ours, whatever a stale lease row says (the callers check `live` first).
+ */
+async function ownedElsewhere(services: HostServices): Promise<ReadonlySet<string>> {
+  const elsewhere = await services.coordination?.ownedElsewhere();
+  return elsewhere === undefined ? NONE_ELSEWHERE : new Set(elsewhere.keys());
+}
+
+/** A session live here, as a list row: its live hints, busy while its agent works. */
+function liveRow(services: HostServices, session: Session): SessionListRow {
+  const hints = snapshotHints(services, session);
+  return {
+    id: session.id,
+    header: session.header,
+    live: true,
+    busy: services.agents?.isBusy(session.id) ?? false,
+    ...(hints === undefined ? {} : { hints }),
+  };
+}
+
 function liveHints(services: HostServices, row: CorpusRow): ProjectionHints | undefined {
   const session = services.store.get(row.header.id);
-  if (session === undefined) return undefined;
+  return session === undefined ? undefined : snapshotHints(services, session);
+}
+
+function snapshotHints(services: HostServices, session: Session): ProjectionHints | undefined {
   try {
     return services.registry.snapshot(session, LIST_HINT_KEYS);
   } catch {

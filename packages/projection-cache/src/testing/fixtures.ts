@@ -7,6 +7,30 @@ export function header(id = 's1'): SessionHeader {
   return { version: 1, id: SessionId(id), createdAt: 0, isSeeded: false };
 }
 
+/** The list facts of a test header (`listIndexContract` and the host's list properties). */
+export interface ListHeaderFacts {
+  readonly createdAt: number;
+  readonly cwd?: string | undefined;
+  /** `strand` for a session of Strand's own (no `source`). */
+  readonly harness: string;
+  readonly parent?: string | undefined;
+  readonly subagent: boolean;
+}
+
+/** A header carrying exactly these list facts. */
+export function listHeader(id: string, facts: ListHeaderFacts): SessionHeader {
+  return {
+    version: 1,
+    id: SessionId(id),
+    createdAt: facts.createdAt,
+    isSeeded: false,
+    ...(facts.cwd === undefined ? {} : { cwd: facts.cwd }),
+    ...(facts.harness === 'strand' ? {} : { source: { harness: facts.harness, sourceId: `x-${id}` } }),
+    ...(facts.parent === undefined ? {} : { parentSession: SessionId(facts.parent) }),
+    ...(facts.subagent ? { origin: 'subagent' as const } : {}),
+  };
+}
+
 export const subject = (id = 's1', incarnation = 'inc-1'): CacheSubject => ({
   header: header(id),
   incarnation,

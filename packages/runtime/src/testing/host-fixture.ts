@@ -3,8 +3,8 @@ import type { JsonlSessionPersistence } from '@strand/persistence';
 import type { ProjectionCache } from '@strand/projection-cache';
 import { openTempStack } from '@strand/stack/testing';
 import { HANG_GUARD_MS, turn, writeStoredSession } from '@strand/test-support';
-import type { NewSessionHeader, Session } from '@strand/session';
-import { startHost, type HostOptions, type HostServices, type RunningHost } from '@strand/host';
+import { silentLogger, type NewSessionHeader, type Session } from '@strand/session';
+import { foldListHints, startHost, type HostOptions, type HostServices, type RunningHost } from '@strand/host';
 
 /** A real host over the base stack in a temp folder (no agents), for the wire's integration tests. */
 export interface HostFixture {
@@ -13,7 +13,16 @@ export interface HostFixture {
     readonly jsonl: JsonlSessionPersistence;
     readonly cache: ProjectionCache;
   };
-  storedSession(id: string, turns: number, header?: Partial<NewSessionHeader>): Promise<Session>;
+  /**
+   * A session written beside the host, as an import writes one: with its list row, its hints
+   * folded (`'folded'`, the default) or header facts only (`'header-only'`: not folded yet).
+   */
+  storedSession(
+    id: string,
+    turns: number,
+    header?: Partial<NewSessionHeader>,
+    list?: 'folded' | 'header-only',
+  ): Promise<Session>;
   /** A session attached to the live store (it writes through persistence). */
   liveSession(id: string, turns: number): Promise<Session>;
   connect(options?: { token?: string }): Promise<RpcTestClient>;
@@ -40,8 +49,19 @@ export async function hostFixture(
   const host = await startHost({ ...options, services });
   const clients: RpcTestClient[] = [];
 
-  const write = (id: string, turns: number, header: Partial<NewSessionHeader> = {}): Promise<Session> =>
-    writeStoredSession(persistence, id, turns, { header });
+  const write = async (
+    id: string,
+    turns: number,
+    header: Partial<NewSessionHeader> = {},
+    list: 'folded' | 'header-only' = 'folded',
+  ): Promise<Session> => {
+    const session = await writeStoredSession(persistence, id, turns, { header });
+    const listCache = services.cache;
+    if (list === 'header-only')
+      listCache.noteSession({ header: session.header, incarnation: session.incarnation ?? '' });
+    else await foldListHints({ persistence, query, cache: listCache, store, logger: silentLogger }, [id]);
+    return session;
+  };
 
   return {
     host,

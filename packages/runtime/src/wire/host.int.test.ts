@@ -103,9 +103,9 @@ describe('session.list and session.page', () => {
     });
   });
 
-  it('a large cold session without cache rows stays visible with unknown hints', async () => {
+  it('a cold session whose hints are not folded yet stays visible with unknown hints', async () => {
     f = await hostFixture({ limits: { smallLogBytes: 10 } });
-    await f.storedSession('big', 5);
+    await f.storedSession('big', 5, {}, 'header-only');
     const client = await f.connect();
     const { sessions } = await client.call<{ sessions: SessionListRow[] }>('session.list');
     expect(sessions).toHaveLength(1);

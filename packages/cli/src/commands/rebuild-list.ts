@@ -1,0 +1,31 @@
+import { listRowHints } from '@strand/host';
+import type { ProjectionRegistry } from '@strand/projection';
+import type { RuntimeStores } from '@strand/runtime';
+import { asOfSeqAt, SessionLogOffset } from '@strand/session';
+
+/**
+ * `strand doctor --rebuild-list`: empties the list index and writes every stored session's row
+ * again from its log (header facts, and the hints of a whole fold at the log's end). A log that
+ * cannot be read keeps a header-only row, so it stays listed (verification reports it). Resolves
+ * with the rows written, or `undefined` when the store keeps no list index.
+ */
+export async function rebuildList(stores: RuntimeStores, registry: ProjectionRegistry): Promise<number | undefined> {
+  const { persistence, cache } = stores;
+  const index = cache.listIndex;
+  if (index === undefined) return undefined;
+  index.clear();
+  let written = 0;
+  for (const summary of await persistence.list()) {
+    let hints;
+    try {
+      const log = await persistence.inspect(summary.header.id);
+      const folded = registry.foldAll(log.header, log.events, log.inheritedEventCount);
+      hints = listRowHints(folded.snapshot.values, asOfSeqAt(SessionLogOffset(log.events.length)));
+    } catch {
+      hints = undefined;
+    }
+    cache.noteSession(summary, hints);
+    written++;
+  }
+  return written;
+}

@@ -1,0 +1,124 @@
+import type { ListRowHints, ProjectionCache } from '@strand/projection-cache';
+import type { SessionPersistence } from '@strand/persistence';
+import type { SessionQuery } from '@strand/query';
+import { asOfSeqAt, SessionId, type Logger, type SessionStore } from '@strand/session';
+import { LIST_HINT_KEYS } from '../services.js';
+
+/** What reconciling needs: the corpus, the cache keeping the index, and the live sessions to skip. */
+export interface ListReconcileDeps {
+  readonly persistence: Pick<SessionPersistence, 'list'>;
+  readonly query: Pick<SessionQuery, 'observeSession'>;
+  readonly cache: ProjectionCache;
+  readonly store: Pick<SessionStore, 'has'>;
+  readonly logger: Logger;
+}
+
+export interface ListReconcileResult {
+  /** Sessions that got a row (missing, or of another incarnation): header facts at once. */
+  readonly noted: number;
+  /** Rows dropped: their session is no longer stored. */
+  readonly dropped: number;
+  /** Cold sessions whose hints are still unknown: `foldListHints` gives them theirs. */
+  readonly unfolded: readonly string[];
+}
+
+/** Progress goes to the log every this many sessions (a first run over a large corpus is long). */
+const PROGRESS_EVERY = 1000;
+
+/**
+ * Brings the list index in line with persistence, once, when the host opens: a session stored but
+ * missing from the index (an older data folder, a crash between an append and its row write, a
+ * session written by another tool) or there under another incarnation gets a row with its header
+ * facts at once, so a page is never silently short; a row whose session is no longer stored is
+ * dropped. One `persistence.list()`; no log is read. Rows whose hints are unknown are returned for
+ * `foldListHints`, which can run after the host serves (until then they sort by `createdAt`).
+ */
+export async function reconcileListIndex(deps: ListReconcileDeps): Promise<ListReconcileResult> {
+  const index = deps.cache.listIndex;
+  // A store without a list index (PostgreSQL, for now) lists from every header instead.
+  if (index === undefined) return { noted: 0, dropped: 0, unfolded: [] };
+  const indexed = await index.identities();
+  const stored = await deps.persistence.list();
+  let noted = 0;
+  let dropped = 0;
+  const unfolded: string[] = [];
+  const storedIds = new Set<string>();
+  for (const summary of stored) {
+    const id = summary.header.id;
+    storedIds.add(id);
+    const row = indexed.get(id);
+    const sameIncarnation = row?.incarnation === summary.incarnation;
+    if (!sameIncarnation) {
+      deps.cache.noteSession(summary);
+      noted++;
+    }
+    if ((!sameIncarnation || row.asOfSeq === null) && !deps.store.has(summary.header.id)) unfolded.push(id);
+  }
+  for (const id of indexed.keys()) {
+    if (storedIds.has(id) || deps.store.has(SessionId(id))) continue;
+    index.forget(id);
+    dropped++;
+  }
+  if (noted > 0 || dropped > 0 || unfolded.length > 0)
+    deps.logger.info('list index reconciled with the stored sessions', {
+      sessions: stored.length,
+      noted,
+      dropped,
+      unfolded: unfolded.length,
+    });
+  return { noted, dropped, unfolded };
+}
+
+/**
+ * Folds the hints of these sessions into their list rows, one at a time, through the query (a
+ * tail read where cache rows exist, else one whole-log fold; cache rows are left to their own
+ * writers): the values are those of the durable log's end, never ahead of it. `stopped()` is asked
+ * between sessions (the host is closing). A session that fails keeps its header-only row and is
+ * logged. Resolves with how many got hints.
+ */
+export async function foldListHints(
+  deps: ListReconcileDeps,
+  ids: readonly string[],
+  stopped: () => boolean = () => false,
+): Promise<number> {
+  let folded = 0;
+  for (const [i, id] of ids.entries()) {
+    if (stopped()) break;
+    if (i > 0 && i % PROGRESS_EVERY === 0)
+      deps.logger.info('folding list hints', { done: i, of: ids.length });
+    try {
+      const observation = await deps.query.observeSession(SessionId(id), {
+        projectionMode: 'all',
+        window: { last: 1 },
+        retainPrepared: false,
+      });
+      try {
+        if (observation.source === 'cold' && observation.incarnation !== undefined) {
+          deps.cache.noteSession(
+            { header: observation.header, incarnation: observation.incarnation },
+            hintsOf(observation.projections?.values, asOfSeqAt(observation.cursor)),
+          );
+          folded++;
+        }
+      } finally {
+        observation.dispose();
+      }
+    } catch (error) {
+      deps.logger.warn('a session\'s list hints could not be folded; its row keeps header facts', {
+        sessionId: id,
+        error,
+      });
+    }
+    // Yield between sessions, so the host's own work goes first.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  if (ids.length > 0) deps.logger.info('list hints folded', { folded, of: ids.length });
+  return folded;
+}
+
+/** A list row's hints from a fold's values: the list keys the fold knows, labelled with its cut. */
+export function hintsOf(values: Readonly<Record<string, unknown>> | undefined, asOfSeq: number): ListRowHints {
+  const picked: Record<string, unknown> = {};
+  for (const key of LIST_HINT_KEYS) if (values !== undefined && Object.hasOwn(values, key)) picked[key] = values[key];
+  return { asOfSeq, values: picked };
+}

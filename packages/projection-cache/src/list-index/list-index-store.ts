@@ -1,0 +1,38 @@
+import type { ListIndexQuery, ListIndexRow } from './list-row.js';
+
+/** What the index holds of one session, for reconciling it with persistence. */
+export interface ListIdentity {
+  readonly incarnation: string;
+  /** The cut the hints are at; `null` while the row has header facts only. */
+  readonly asOfSeq: number | null;
+}
+
+/**
+ * The list index a store keeps beside its cache rows: one row per session (packages/projection-cache/README.md,
+ * "List index"). Writes are synchronous, like the `CacheRowStore`'s, because a row and its list
+ * row are written in one step; reads are asynchronous, so an engine over the network answers a
+ * page with one query instead of holding every row in memory.
+ */
+export interface ListIndexStore {
+  /**
+   * Upserts a session's row. A row of another incarnation replaces it; a row of the same
+   * incarnation replaces it only when it carries hints at a cut not older than the stored one — a
+   * header-only row never erases folded hints, a slower writer never moves them back. May throw.
+   */
+  upsert(row: ListIndexRow): void;
+  /** Drops the row of `sessionId` (deleted). May throw. */
+  forget(sessionId: string): void;
+  /**
+   * Keeps the row of `sessionId` but makes every hint unknown again (its cache rows were dropped
+   * because a fold failed: a list row must not look healthier than the cache). May throw.
+   */
+  forgetHints(sessionId: string): void;
+  /** Drops every row (before a rebuild). May throw. */
+  clear(): void;
+  /** Rows matching the filter strictly after `after`, in the list order, at most `limit`. */
+  page(query: ListIndexQuery): Promise<readonly ListIndexRow[]>;
+  /** The rows of these ids that exist, in no particular order. */
+  rows(ids: readonly string[]): Promise<readonly ListIndexRow[]>;
+  /** Every row's identity by session id (reconciling at open, doctor). */
+  identities(): Promise<ReadonlyMap<string, ListIdentity>>;
+}

@@ -1,0 +1,89 @@
+import { isRecord, STRAND_HARNESS, type SessionHeader } from '@strand/session';
+
+/** The projection keys a list row carries as hints (`session.list`'s hints). */
+export const LIST_HINT_KEYS = ['title', 'listMetadata', 'agentPreset'] as const;
+export type ListHintKey = (typeof LIST_HINT_KEYS)[number];
+
+/** Hint values at a durable cut: the `ProjectionHints` shape of `session.list`. */
+export interface ListRowHints {
+  readonly asOfSeq: number;
+  readonly values: Readonly<Partial<Record<ListHintKey, unknown>>>;
+}
+
+/**
+ * One session in the list index: its identity, its header as stored, and the list hints at a
+ * durable cut (absent: not folded yet, every hint unknown). The filter and sort columns a store
+ * keeps are derived from these (`listColumnsOf`), never written on their own.
+ */
+export interface ListIndexRow {
+  readonly header: SessionHeader;
+  readonly incarnation: string;
+  readonly hints?: ListRowHints | undefined;
+}
+
+/**
+ * Last activity, the list's sort key: `listMetadata.lastPromptAt` when the hint knows one, else
+ * the header's `createdAt` (ms). Never a guess, so it changes only when a prompt is written.
+ */
+export function lastActivityAt(header: SessionHeader, values: ListRowHints['values'] | undefined): number {
+  const metadata = values?.listMetadata;
+  const lastPromptAt = isRecord(metadata) ? metadata.lastPromptAt : undefined;
+  return typeof lastPromptAt === 'number' && Number.isFinite(lastPromptAt) ? lastPromptAt : header.createdAt;
+}
+
+/**
+ * A subagent child's parent, by the rule the web list and the follow hub use: `origin: 'subagent'`
+ * with a `parentSession`. A fork (`forkedFrom`) is top-level.
+ */
+export function listParentOf(header: SessionHeader): string | null {
+  return header.origin === 'subagent' && header.parentSession !== undefined ? header.parentSession : null;
+}
+
+/** `source.harness`, or `strand` for Strand's own sessions (the vocabulary of `session.search`). */
+export function listHarnessOf(header: SessionHeader): string {
+  return header.source?.harness ?? STRAND_HARNESS;
+}
+
+/** The `title` hint when it is a known string (a title unknown or null matches no prefix). */
+export function listTitleOf(values: ListRowHints['values'] | undefined): string | null {
+  const title = values?.title;
+  return typeof title === 'string' ? title : null;
+}
+
+/** The columns a store filters and orders by, all derived from the row. */
+export interface ListColumns {
+  readonly id: string;
+  readonly activityAt: number;
+  readonly cwd: string | null;
+  readonly harness: string;
+  readonly parent: string | null;
+  readonly title: string | null;
+}
+
+export function listColumnsOf(row: ListIndexRow): ListColumns {
+  const values = row.hints?.values;
+  return {
+    id: row.header.id,
+    activityAt: lastActivityAt(row.header, values),
+    cwd: row.header.cwd ?? null,
+    harness: listHarnessOf(row.header),
+    parent: listParentOf(row.header),
+    title: listTitleOf(values),
+  };
+}
+
+/** What a page query narrows by: `session.list`'s filter less `busy` (a host-side fact). */
+export interface ListIndexFilter {
+  readonly cwd?: string | undefined;
+  readonly harness?: string | undefined;
+  /** `null`: top-level sessions only; an id: that session's subagent children. */
+  readonly parent?: string | null | undefined;
+  readonly titlePrefix?: string | undefined;
+}
+
+export interface ListIndexQuery {
+  readonly filter: ListIndexFilter;
+  /** Only rows strictly after this key in the order (activity descending, then id ascending). */
+  readonly after?: { readonly at: number; readonly id: string } | undefined;
+  readonly limit: number;
+}

@@ -1,0 +1,132 @@
+import type Database from 'better-sqlite3';
+import type { ListIdentity, ListIndexStore } from './list-index-store.js';
+import { listColumnsOf, type ListIndexFilter, type ListIndexQuery, type ListIndexRow } from './list-row.js';
+
+/** A stored row as SQLite hands it back (raw mode): header JSON, incarnation, hints JSON or null. */
+type StoredRow = [header: string, incarnation: string, hints: string | null];
+
+const COLUMNS = 'header, incarnation, hints';
+
+/**
+ * Where-clause pieces per filter field, in a fixed order: the statement for a filter's shape is
+ * prepared once and reused. `titlePrefix` compares the leading characters exactly (case-sensitive,
+ * no LIKE wildcards); the `title >= ?` bound lets the title index narrow the scan.
+ */
+const FILTER_SQL: readonly { readonly field: keyof ListIndexFilter; readonly sql: (value: unknown) => string }[] = [
+  { field: 'cwd', sql: () => 'cwd = @cwd' },
+  { field: 'harness', sql: () => 'harness = @harness' },
+  { field: 'parent', sql: (value) => (value === null ? 'parent IS NULL' : 'parent = @parent') },
+  { field: 'titlePrefix', sql: () => 'title >= @titlePrefix AND substr(title, 1, length(@titlePrefix)) = @titlePrefix' },
+];
+
+const AFTER_SQL = '(activity_at < @afterAt OR (activity_at = @afterAt AND session_id > @afterId))';
+
+/** The list index in the cache's SQLite database (`list_rows`, created by `prepareSchema`). */
+export class SqliteListIndex implements ListIndexStore {
+  readonly #db: Database.Database;
+  readonly #upsert: Database.Statement;
+  readonly #forget: Database.Statement<[string]>;
+  readonly #forgetHints: Database.Statement<[string]>;
+  readonly #clear: Database.Statement<[]>;
+  readonly #identities: Database.Statement<[], [string, string, number | null]>;
+  readonly #pages = new Map<string, Database.Statement>();
+
+  constructor(db: Database.Database) {
+    this.#db = db;
+    this.#upsert = db.prepare(
+      `INSERT INTO list_rows (session_id, incarnation, header, hints, as_of_seq, activity_at, cwd, harness, parent, title)
+       VALUES (@id, @incarnation, @header, @hints, @asOfSeq, @activityAt, @cwd, @harness, @parent, @title)
+       ON CONFLICT (session_id) DO UPDATE SET
+         incarnation = excluded.incarnation, header = excluded.header, hints = excluded.hints,
+         as_of_seq = excluded.as_of_seq, activity_at = excluded.activity_at, cwd = excluded.cwd,
+         harness = excluded.harness, parent = excluded.parent, title = excluded.title
+       WHERE excluded.incarnation <> list_rows.incarnation
+          OR (excluded.hints IS NOT NULL AND (list_rows.as_of_seq IS NULL OR excluded.as_of_seq >= list_rows.as_of_seq))`,
+    );
+    this.#forget = db.prepare('DELETE FROM list_rows WHERE session_id = ?');
+    this.#forgetHints = db.prepare(
+      `UPDATE list_rows SET hints = NULL, as_of_seq = NULL, title = NULL,
+         activity_at = json_extract(header, '$.createdAt') WHERE session_id = ?`,
+    );
+    this.#clear = db.prepare('DELETE FROM list_rows');
+    this.#identities = db
+      .prepare<[], [string, string, number | null]>('SELECT session_id, incarnation, as_of_seq FROM list_rows')
+      .raw(true);
+  }
+
+  upsert(row: ListIndexRow): void {
+    this.#upsert.run({
+      ...listColumnsOf(row),
+      incarnation: row.incarnation,
+      header: JSON.stringify(row.header),
+      hints: row.hints === undefined ? null : JSON.stringify(row.hints.values),
+      asOfSeq: row.hints?.asOfSeq ?? null,
+    });
+  }
+
+  forget(sessionId: string): void {
+    this.#forget.run(sessionId);
+  }
+
+  forgetHints(sessionId: string): void {
+    this.#forgetHints.run(sessionId);
+  }
+
+  clear(): void {
+    this.#clear.run();
+  }
+
+  page(query: ListIndexQuery): Promise<readonly ListIndexRow[]> {
+    const params: Record<string, unknown> = { limit: query.limit };
+    const where: string[] = [];
+    for (const { field, sql } of FILTER_SQL) {
+      const value = query.filter[field];
+      if (value === undefined) continue;
+      where.push(sql(value));
+      if (value !== null) params[field] = value;
+    }
+    if (query.after !== undefined) {
+      where.push(AFTER_SQL);
+      params.afterAt = query.after.at;
+      params.afterId = query.after.id;
+    }
+    const sql = `SELECT ${COLUMNS}, as_of_seq FROM list_rows${where.length === 0 ? '' : ` WHERE ${where.join(' AND ')}`}
+      ORDER BY activity_at DESC, session_id ASC LIMIT @limit`;
+    return Promise.resolve(this.#statement(sql).all(params).map(decodeRow));
+  }
+
+  rows(ids: readonly string[]): Promise<readonly ListIndexRow[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    const select = this.#statement(
+      `SELECT ${COLUMNS}, as_of_seq FROM list_rows WHERE session_id IN (SELECT value FROM json_each(?))`,
+    );
+    return Promise.resolve(select.all(JSON.stringify(ids)).map(decodeRow));
+  }
+
+  identities(): Promise<ReadonlyMap<string, ListIdentity>> {
+    const out = new Map<string, ListIdentity>();
+    for (const [id, incarnation, asOfSeq] of this.#identities.iterate()) out.set(id, { incarnation, asOfSeq });
+    return Promise.resolve(out);
+  }
+
+  /** One prepared statement per query shape (a handful: one per filter combination). */
+  #statement(sql: string): Database.Statement {
+    let statement = this.#pages.get(sql);
+    if (statement === undefined) {
+      statement = this.#db.prepare(sql).raw(true);
+      this.#pages.set(sql, statement);
+    }
+    return statement;
+  }
+}
+
+function decodeRow(raw: unknown): ListIndexRow {
+  const [header, incarnation, hints, asOfSeq] = raw as [...StoredRow, number | null];
+  return {
+    header: JSON.parse(header) as ListIndexRow['header'],
+    incarnation,
+    ...(hints === null || asOfSeq === null
+      ? {}
+      : { hints: { asOfSeq, values: JSON.parse(hints) as Record<string, unknown> } }),
+  };
+}
