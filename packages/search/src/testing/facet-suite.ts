@@ -255,7 +255,12 @@ export function searchFacetSuite(engine: string, openIndex: OpenSearchIndex): vo
       // A filtered page and a label match carry them alike; a replaced session its new ones.
       await persistence.delete(SessionId('parent'));
       await stored('parent', '/work/b');
-      await persistedSession(persistence, 'titled', [labelEvent('Plover notes')], facetHeader('titled', '/work/t'));
+      await persistedSession(
+        persistence,
+        'titled',
+        [labelEvent('Plover notes')],
+        facetHeader('titled', '/work/t'),
+      );
       await fixture.index.sync(fixture.corpus.sources);
       const filtered = await fixture.index.search('plover', { cwd: '/work/b' });
       expect(filtered.results.map((r) => [r.sessionId, r.facts])).toEqual([
