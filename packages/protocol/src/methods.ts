@@ -66,6 +66,17 @@ export const searchResultSchema = z.object({
   title: z.string().nullable(),
   /** Best first; each hit's `seq` is the event it is in (open the session there). */
   hits: z.array(searchHitSchema),
+  /*
+   * The session's header facts as the search index filed them, so a result is described without
+   * reading the session (absent: the header has none, or an older host did not send them): its
+   * `cwd`, its harness (`source.harness`, `strand` for Strand's own), a subagent's
+   * `parentSession` and `origin` (`'subagent'`), and a fork's `forkedFrom`.
+   */
+  cwd: z.string().optional(),
+  harness: z.string().optional(),
+  parentSession: z.string().optional(),
+  origin: z.string().optional(),
+  forkedFrom: z.string().optional(),
 });
 export type SearchResult = Wire<typeof searchResultSchema>;
 

@@ -31,15 +31,27 @@ let created = 0;
 async function stored(
   id: string,
   texts: string[],
-  options: { title?: string; cwd?: string; source?: SessionSource } = {},
+  options: {
+    title?: string;
+    cwd?: string;
+    source?: SessionSource;
+    parentSession?: string;
+    forkedFrom?: string;
+  } = {},
 ): Promise<void> {
   const { persistence } = runtime.services;
-  const header = newSessionHeader({
+  const made = newSessionHeader({
     id: SessionId(id),
     createdAt: 1_000 + created++,
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     ...(options.source === undefined ? {} : { source: options.source }),
+    ...(options.parentSession === undefined
+      ? {}
+      : { parentSession: SessionId(options.parentSession), origin: 'subagent' as const }),
   });
+  // A fork's parent without its copied prefix: only the header fact is under test here.
+  const header =
+    options.forkedFrom === undefined ? made : { ...made, forkedFrom: SessionId(options.forkedFrom) };
   const { incarnation } = await persistence.create({ header });
   const session = new Session({ header, incarnation, writer: persistenceWriter(persistence, header.id) });
   for (const text of texts)
@@ -70,6 +82,22 @@ describe('session.search through the runtime', () => {
     expect(other.results).toEqual([
       expect.objectContaining({ sessionId: 'titled', title: 'Refactor the lexer' }),
     ]);
+  });
+
+  it("carries each session's header facts, so a result is described without a follow", async () => {
+    await stored('top', ['a heron'], { cwd: '/work/a', source: { harness: 'codex', sourceId: 'x' } });
+    await stored('child', ['a heron'], { cwd: '/work/a', parentSession: 'top' });
+    await stored('fork', ['a heron'], { forkedFrom: 'top' });
+    await sync();
+    const page = await search({ query: 'heron' });
+    const facts = Object.fromEntries(
+      page.results.map(({ sessionId, title: _title, hits: _hits, ...rest }) => [sessionId, rest]),
+    );
+    expect(facts).toEqual({
+      top: { cwd: '/work/a', harness: 'codex' },
+      child: { cwd: '/work/a', harness: 'strand', parentSession: 'top', origin: 'subagent' },
+      fork: { harness: 'strand', forkedFrom: 'top' },
+    });
   });
 
   it('narrows by project folder and by harness, paging without repeats', async () => {

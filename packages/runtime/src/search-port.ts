@@ -7,7 +7,8 @@ import { DEFAULT_SEARCH_LIMIT, type SearchIndex } from '@strand/search';
  * `harness` filter is passed to the index, which narrows inside its query to the sessions filed
  * under those facets (the header's, `@strand/stack`'s `sessionFacets`): a page holds up to
  * `limit` matching sessions, its cursor continues only that filtered search, and no call lists
- * the persisted headers.
+ * the persisted headers. Each result also carries the facts the index filed its session under
+ * (`cwd`, `harness`, its lineage), so a client describes it without following the session.
  */
 export function searchPort(index: SearchIndex): SearchPort {
   return {
@@ -23,6 +24,7 @@ export function searchPort(index: SearchIndex): SearchPort {
         sessionId: r.sessionId,
         title: r.label ?? null,
         hits: r.hits.map((h) => ({ seq: h.seq, snippet: h.snippet })),
+        ...r.facts,
       }));
       return page.nextCursor === null ? { results } : { results, nextCursor: page.nextCursor };
     },

@@ -14,4 +14,25 @@ describe('sessionFacets', () => {
     });
     expect(sessionFacets(imported)).toEqual({ cwd: undefined, harness: 'codex' });
   });
+
+  it("gives a subagent's parent and origin and a fork's parent, to describe results", () => {
+    const child = newSessionHeader({
+      id: SessionId('child'),
+      createdAt: 1,
+      cwd: '/work/a',
+      parentSession: SessionId('parent'),
+      origin: 'subagent',
+    });
+    expect(sessionFacets(child)).toEqual({
+      cwd: '/work/a',
+      harness: 'strand',
+      parentSession: 'parent',
+      origin: 'subagent',
+    });
+    const fork = {
+      ...newSessionHeader({ id: SessionId('fork'), createdAt: 1 }),
+      forkedFrom: SessionId('parent'),
+    };
+    expect(sessionFacets(fork)).toEqual({ harness: 'strand', forkedFrom: 'parent' });
+  });
 });

@@ -4,23 +4,27 @@ import { newSessionHeader, SessionId } from '@strand/session';
 import { activeFilter, filterKey, indexedFacets, type FacetExtractor } from './facets.js';
 
 const header = newSessionHeader({ id: SessionId('s'), createdAt: 1, cwd: '/work' });
+const NONE = { cwd: null, harness: null, parentSession: null, origin: null, forkedFrom: null };
 
 describe('facets', () => {
   it('files a session under no facet without an extractor, or when the extractor throws', () => {
-    expect(indexedFacets(undefined, header)).toEqual({ cwd: null, harness: null });
+    expect(indexedFacets(undefined, header)).toEqual(NONE);
     const throwing: FacetExtractor = () => {
       throw new Error('odd header');
     };
-    expect(indexedFacets(throwing, header)).toEqual({ cwd: null, harness: null });
+    expect(indexedFacets(throwing, header)).toEqual(NONE);
   });
 
   it('keeps string facets and drops anything else', () => {
     expect(indexedFacets((h) => ({ cwd: h.cwd, harness: 'codex' }), header)).toEqual({
+      ...NONE,
       cwd: '/work',
       harness: 'codex',
     });
-    const odd = (() => ({ cwd: 7, harness: null })) as unknown as FacetExtractor;
-    expect(indexedFacets(odd, header)).toEqual({ cwd: null, harness: null });
+    const lineage = { parentSession: 'p', origin: 'subagent', forkedFrom: 'f' };
+    expect(indexedFacets(() => lineage, header)).toEqual({ ...NONE, ...lineage });
+    const odd = (() => ({ cwd: 7, harness: null, origin: {}, forkedFrom: 3 })) as unknown as FacetExtractor;
+    expect(indexedFacets(odd, header)).toEqual(NONE);
   });
 
   it('an empty filter is no filter', () => {

@@ -8,6 +8,14 @@ import type { SessionHeader } from '@strand/session';
 export interface SessionFacets {
   readonly cwd?: string | undefined;
   readonly harness?: string | undefined;
+  /**
+   * Where the session came from, stored to describe a result (never filtered by), so a search
+   * answer says it without reading the session's log: the session it was spawned by (a subagent's
+   * parent), how (`origin`, e.g. `'subagent'`) and the session whose prefix it was forked from.
+   */
+  readonly parentSession?: string | undefined;
+  readonly origin?: string | undefined;
+  readonly forkedFrom?: string | undefined;
 }
 
 /**
@@ -29,13 +37,29 @@ export interface IndexedFacets {
   readonly harness: string | null;
 }
 
-const NO_FACETS: IndexedFacets = { cwd: null, harness: null };
+/** Every fact an index stores for a session (its facets and its lineage): `null` for none. */
+export interface IndexedSessionFacts extends IndexedFacets {
+  readonly parentSession: string | null;
+  readonly origin: string | null;
+  readonly forkedFrom: string | null;
+}
+
+const NO_FACETS: IndexedSessionFacts = {
+  cwd: null,
+  harness: null,
+  parentSession: null,
+  origin: null,
+  forkedFrom: null,
+};
 
 /**
  * The facets an index stores for a header: none without an extractor, for a throwing extractor,
  * or for a field that is not a string.
  */
-export function indexedFacets(extract: FacetExtractor | undefined, header: SessionHeader): IndexedFacets {
+export function indexedFacets(
+  extract: FacetExtractor | undefined,
+  header: SessionHeader,
+): IndexedSessionFacts {
   if (extract === undefined) return NO_FACETS;
   let facets: SessionFacets;
   try {
@@ -46,9 +70,26 @@ export function indexedFacets(extract: FacetExtractor | undefined, header: Sessi
     return NO_FACETS;
   }
   return {
-    cwd: typeof facets.cwd === 'string' ? facets.cwd : null,
-    harness: typeof facets.harness === 'string' ? facets.harness : null,
+    cwd: stringOrNull(facets.cwd),
+    harness: stringOrNull(facets.harness),
+    parentSession: stringOrNull(facets.parentSession),
+    origin: stringOrNull(facets.origin),
+    forkedFrom: stringOrNull(facets.forkedFrom),
   };
+}
+
+const stringOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
+/** A session's stored facts as a result carries them: only the fields the session has. */
+export type FiledFacts = { readonly [K in keyof SessionFacets]?: string };
+
+function resultFacts(facts: IndexedSessionFacts): FiledFacts {
+  const out: { -readonly [K in keyof SessionFacets]?: string } = {};
+  for (const key of ['cwd', 'harness', 'parentSession', 'origin', 'forkedFrom'] as const) {
+    const value = facts[key];
+    if (value !== null) out[key] = value;
+  }
+  return out;
 }
 
 /** The filter's fields that narrow, or `undefined` for an unfiltered search. */
@@ -66,3 +107,38 @@ export function activeFilter(filter: FacetFilter): IndexedFacets | undefined {
 export function filterKey(filter: IndexedFacets | undefined): string | null {
   return filter === undefined ? null : JSON.stringify([filter.cwd, filter.harness]);
 }
+
+/**
+ * The `search_sessions` columns of a session's facts, the same in both engines, in `factValues`
+ * order (a statement binds them in this order).
+ */
+export const FACT_COLUMNS = 'cwd, harness, parent_session, origin, forked_from';
+
+export type FactValues = [string | null, string | null, string | null, string | null, string | null];
+
+export const factValues = (f: IndexedSessionFacts): FactValues => [
+  f.cwd,
+  f.harness,
+  f.parentSession,
+  f.origin,
+  f.forkedFrom,
+];
+
+/** A session's fact columns as a row reads them. */
+export interface FactColumns {
+  readonly cwd: string | null;
+  readonly harness: string | null;
+  readonly parent_session: string | null;
+  readonly origin: string | null;
+  readonly forked_from: string | null;
+}
+
+/** The facts a result carries, from the row's fact columns. */
+export const factsOfColumns = (raw: FactColumns): FiledFacts =>
+  resultFacts({
+    cwd: raw.cwd,
+    harness: raw.harness,
+    parentSession: raw.parent_session,
+    origin: raw.origin,
+    forkedFrom: raw.forked_from,
+  });

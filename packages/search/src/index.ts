@@ -8,7 +8,7 @@ export {
 export type { SearchIndex, SearchIndexTuning } from './search-index.js';
 export type { MaybePromise } from './index-store.js';
 export { defaultTextExtractor, type LabelExtractor, type TextExtractor } from './default-extractor.js';
-export type { FacetExtractor, FacetFilter, SessionFacets } from './facets.js';
+export type { FacetExtractor, FacetFilter, FiledFacts, SessionFacets } from './facets.js';
 export {
   SearchIndexError,
   isSearchIndexError,

@@ -4,7 +4,7 @@ import { SearchIndexError } from './errors.js';
 import type { IndexIdentity } from './page-rules.js';
 
 /** Bumped on any incompatible change below; a newer file is refused, never misread. */
-export const SEARCH_SCHEMA_VERSION = 4;
+export const SEARCH_SCHEMA_VERSION = 5;
 /** `PRAGMA application_id` of a search index file ("SSIX"), so another program's database is never touched. */
 export const SEARCH_APPLICATION_ID = 0x53534958;
 
@@ -23,6 +23,9 @@ export const SEARCH_APPLICATION_ID = 0x53534958;
  *   `own_from` (schema 4): the first seq the session wrote itself (a fork's inherited prefix length,
  *   else 0); its events below it have no text rows and a label set there matches nothing, since
  *   their hits belong to the session that first wrote them.
+ *   `parent_session`/`origin`/`forked_from` (schema 5): where the session came from (the same
+ *   extractor, `null` for none), read back with each result so a search answer describes its
+ *   sessions without reading their logs; never filtered by.
  * - `search_snapshots` / `search_snapshot_chunks`: frozen result orders behind pagination cursors;
  *   the entries ranked by one page call are one JSON chunk (one row write, however many sessions).
  *   `filter` (schema 3) is the facet filter the snapshot ranks under (`filterKey`; `null`: none).
@@ -49,7 +52,10 @@ CREATE TABLE IF NOT EXISTS search_sessions (
   durable_cut INTEGER NOT NULL,
   own_from    INTEGER NOT NULL,
   cwd         TEXT,
-  harness     TEXT
+  harness     TEXT,
+  parent_session TEXT,
+  origin      TEXT,
+  forked_from TEXT
 );
 CREATE INDEX IF NOT EXISTS search_sessions_cwd ON search_sessions (cwd);
 CREATE INDEX IF NOT EXISTS search_sessions_harness ON search_sessions (harness);
@@ -104,8 +110,8 @@ export function openSearchDatabase(path: string): Database.Database {
     db.pragma('synchronous = OFF');
     db.pragma('busy_timeout = 5000');
     db.pragma('cache_size = -32768');
-    // An older file lacks columns and what they need the logs for (facets need the headers; before
-    // schema 4 a fork's inherited prefix was indexed as its own): the index is derived, so its
+    // An older file lacks columns and what they need the logs for (facets and, from schema 5, the
+    // lineage need the headers; before schema 4 a fork's inherited prefix was indexed as its own): the index is derived, so its
     // tables start over (the meta row, and so the index id, stays; the generation is bumped
     // below: its old cursors are stale) and the next sync re-reads the logs.
     const older = version !== 0 && version < SEARCH_SCHEMA_VERSION;

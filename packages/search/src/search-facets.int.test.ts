@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Session } from '@strand/session';
 import { SessionSearchIndex } from './session-search-index.js';
 import { openSqliteUnderTest } from './test/sqlite-under-test.js';
-import { openTestCorpus, persistedSession, user, type TestCorpus } from './testing/corpus.js';
+import { forkedSession, openTestCorpus, persistedSession, user, type TestCorpus } from './testing/corpus.js';
 import { allPages, facetHeader, searchFacetSuite, testFacets } from './testing/facet-suite.js';
 import type { SearchPage } from './types.js';
 
@@ -47,6 +47,34 @@ describe('facets (SQLite): schema and filtered paging', () => {
       expect(report.reindexed + report.updated).toBeGreaterThan(0);
       expect(ids(await reopened.search('gannet', { cwd: '/work/old' }))).toEqual(['old']);
       expect(ids(await reopened.search('gannet', { harness: 'strand' }))).toEqual(['old']);
+    } finally {
+      reopened.close();
+    }
+  });
+
+  it('starts a schema-4 index file over, so every result carries its lineage', async () => {
+    const file = `${corpus.root}/v4.db`;
+    const parent = await persistedSession(corpus.persistence, 'parent', [user('gannet')]);
+    await forkedSession(corpus.persistence, 'fork', parent, [user('a tern')]);
+    const first = SessionSearchIndex.open({ path: file, facets: testFacets });
+    await first.sync(corpus.sources);
+    const generation = first.generation;
+    first.close();
+    // A schema-4 file as the previous release wrote it: no lineage columns.
+    const raw = new Database(file);
+    raw.exec(`ALTER TABLE search_sessions DROP COLUMN parent_session;
+      ALTER TABLE search_sessions DROP COLUMN origin; ALTER TABLE search_sessions DROP COLUMN forked_from;`);
+    raw.pragma('user_version = 4');
+    raw.close();
+    const reopened = SessionSearchIndex.open({ path: file, facets: testFacets });
+    try {
+      expect(reopened.generation).toBe(generation + 1);
+      expect(ids(await reopened.search('tern'))).toEqual([]);
+      await reopened.sync(corpus.sources);
+      const page = await reopened.search('tern');
+      expect(page.results.map((r) => [r.sessionId, r.facts])).toEqual([
+        ['fork', { harness: 'strand', forkedFrom: 'parent' }],
+      ]);
     } finally {
       reopened.close();
     }

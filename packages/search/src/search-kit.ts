@@ -57,9 +57,15 @@ export { throwIfSearchAborted } from './errors.js';
 export {
   activeFilter,
   filterKey,
+  FACT_COLUMNS,
+  factsOfColumns,
+  factValues,
   indexedFacets,
   type FacetExtractor,
+  type FactColumns,
+  type FiledFacts,
   type FacetFilter,
   type IndexedFacets,
+  type IndexedSessionFacts,
   type SessionFacets,
 } from './facets.js';

@@ -174,8 +174,9 @@ function present(
   phrases: readonly (readonly string[])[],
   entry: RankedEntry,
 ): SearchResult | undefined {
-  const sessionId = ctx.sessions.sessionIdOf(entry.sid);
-  if (sessionId === undefined) return undefined;
+  const described = ctx.sessions.described(entry.sid);
+  if (described === undefined) return undefined;
+  const { sessionId, facts } = described;
   const snippetsOf = (seqs: readonly number[]): SearchHit[] => {
     const hits: SearchHit[] = [];
     for (const seq of seqs) {
@@ -201,12 +202,12 @@ function present(
     hits.push(...snippetsOf(rest.filter((seq) => seq !== labelSeq).slice(0, HITS_PER_SESSION - hits.length)));
     return hits.length === 0
       ? undefined
-      : { sessionId, score: entry.score, hits, label: ctx.matches.labelOf(entry.sid) };
+      : { sessionId, score: entry.score, hits, label: ctx.matches.labelOf(entry.sid), facts };
   }
   let hits = snippetsOf(entry.hits);
   if (hits.length === 0)
     hits = snippetsOf(ctx.matches.sessionHits(expression, entry.sid, HITS_PER_SESSION).map(([, seq]) => seq));
   return hits.length === 0
     ? undefined
-    : { sessionId, score: entry.score, hits, label: ctx.matches.labelOf(entry.sid) };
+    : { sessionId, score: entry.score, hits, label: ctx.matches.labelOf(entry.sid), facts };
 }

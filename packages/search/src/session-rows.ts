@@ -1,6 +1,14 @@
 import type Database from 'better-sqlite3';
 import type { SessionId } from '@strand/session';
-import type { IndexedFacets } from './facets.js';
+import {
+  FACT_COLUMNS,
+  factsOfColumns,
+  factValues,
+  type FactColumns,
+  type FactValues,
+  type IndexedSessionFacts,
+  type FiledFacts,
+} from './facets.js';
 
 /** Bookkeeping of one indexed session (`search_sessions`). */
 export interface SessionRow {
@@ -44,31 +52,35 @@ const toRow = (raw: RawRow): SessionRow => ({
   ownFrom: raw.own_from,
 });
 
+interface DescribedRaw extends FactColumns {
+  readonly session_id: string;
+}
+
 /** Prepared statements over `search_sessions`. Callers own the transactions. */
 export class SessionRows {
   readonly #get: Database.Statement<[string], RawRow>;
   readonly #all: Database.Statement<[], RawRow>;
-  readonly #insert: Database.Statement<[string, string | null, number, string | null, string | null], RawRow>;
+  readonly #insert: Database.Statement<[string, string | null, number, ...FactValues], RawRow>;
   readonly #progress: Database.Statement<[number, number, number]>;
   readonly #revision: Database.Statement<[string | null, number]>;
-  readonly #reset: Database.Statement<[string | null, number, string | null, string | null, number]>;
+  readonly #reset: Database.Statement<[string | null, number, ...FactValues, number]>;
   readonly #delete: Database.Statement<[number]>;
-  readonly #idOf: Database.Statement<[number], string>;
+  readonly #described: Database.Statement<[number], DescribedRaw>;
 
   constructor(db: Database.Database) {
     const columns = 'sid, session_id, incarnation, revision, cut, durable_cut, own_from';
     this.#get = db.prepare(`SELECT ${columns} FROM search_sessions WHERE session_id = ?`);
     this.#all = db.prepare(`SELECT ${columns} FROM search_sessions ORDER BY sid`);
     this.#insert = db.prepare(
-      `INSERT INTO search_sessions (session_id, incarnation, revision, cut, durable_cut, own_from, cwd, harness) VALUES (?, ?, NULL, 0, 0, ?, ?, ?) RETURNING ${columns}`,
+      `INSERT INTO search_sessions (session_id, incarnation, revision, cut, durable_cut, own_from, ${FACT_COLUMNS}) VALUES (?, ?, NULL, 0, 0, ?, ?, ?, ?, ?, ?) RETURNING ${columns}`,
     );
     this.#progress = db.prepare('UPDATE search_sessions SET cut = ?, durable_cut = ? WHERE sid = ?');
     this.#revision = db.prepare('UPDATE search_sessions SET revision = ? WHERE sid = ?');
     this.#reset = db.prepare(
-      'UPDATE search_sessions SET incarnation = ?, revision = NULL, cut = 0, durable_cut = 0, own_from = ?, cwd = ?, harness = ? WHERE sid = ?',
+      'UPDATE search_sessions SET incarnation = ?, revision = NULL, cut = 0, durable_cut = 0, own_from = ?, cwd = ?, harness = ?, parent_session = ?, origin = ?, forked_from = ? WHERE sid = ?',
     );
     this.#delete = db.prepare('DELETE FROM search_sessions WHERE sid = ?');
-    this.#idOf = db.prepare<[number], string>('SELECT session_id FROM search_sessions WHERE sid = ?').pluck();
+    this.#described = db.prepare(`SELECT session_id, ${FACT_COLUMNS} FROM search_sessions WHERE sid = ?`);
   }
 
   get(sessionId: SessionId): SessionRow | undefined {
@@ -85,9 +97,9 @@ export class SessionRows {
     sessionId: SessionId,
     incarnation: string | null,
     ownFrom: number,
-    facets: IndexedFacets,
+    facts: IndexedSessionFacts,
   ): SessionRow {
-    return toRow(this.#insert.get(sessionId, incarnation, ownFrom, facets.cwd, facets.harness)!);
+    return toRow(this.#insert.get(sessionId, incarnation, ownFrom, ...factValues(facts))!);
   }
 
   setProgress(sid: number, cut: number, durableCut: number): void {
@@ -103,15 +115,18 @@ export class SessionRows {
    * with its own first seq and the facets of its header: a replaced session is filed only under
    * its new facets.
    */
-  reset(sid: number, incarnation: string | null, ownFrom: number, facets: IndexedFacets): void {
-    this.#reset.run(incarnation, ownFrom, facets.cwd, facets.harness, sid);
+  reset(sid: number, incarnation: string | null, ownFrom: number, facts: IndexedSessionFacts): void {
+    this.#reset.run(incarnation, ownFrom, ...factValues(facts), sid);
   }
 
   delete(sid: number): void {
     this.#delete.run(sid);
   }
 
-  sessionIdOf(sid: number): SessionId | undefined {
-    return this.#idOf.get(sid) as SessionId | undefined;
+  /** The session's id and the facts it is filed under, to describe a result; undefined once dropped. */
+  described(sid: number): { sessionId: SessionId; facts: FiledFacts } | undefined {
+    const raw = this.#described.get(sid);
+    if (raw === undefined) return undefined;
+    return { sessionId: raw.session_id as SessionId, facts: factsOfColumns(raw) };
   }
 }

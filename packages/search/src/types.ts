@@ -1,6 +1,7 @@
 import type { SessionPersistence } from '@strand/persistence';
 import type { Session, SessionId, SessionSeq } from '@strand/session';
 import type { SearchIndexError } from './errors.js';
+import type { FiledFacts } from './facets.js';
 
 /** Where the index's text comes from. Only `list` and `readFrom` of the persistence are used. */
 export interface SearchSources {
@@ -86,6 +87,12 @@ export interface SearchResult {
    * kind that keeps no labels.
    */
   readonly label?: string | null;
+  /**
+   * What the session is filed under and where it came from (`SearchIndexTuning.facets`, from the
+   * header of the incarnation indexed; only the fields it has), so a caller describes a result
+   * without reading its session. Both engines set it; optional for a `SearchIndex` of another kind.
+   */
+  readonly facts?: FiledFacts;
 }
 
 export interface SearchPage {

@@ -76,12 +76,23 @@ export function describeRow(row: SessionListRow): string {
 
 /** Where a session came from: its harness, and whether it is a subagent or a fork. */
 export function origin(row: Pick<SessionListRow, 'id' | 'header'>): string {
-  const h = row.header;
+  return originOf(sourceOf(row.id, row.header.source), row.header);
+}
+
+/** The header fields that say whose subagent or fork a session is (a header's, or a search result's). */
+export interface Lineage {
+  readonly origin?: string | undefined;
+  readonly parentSession?: string | undefined;
+  readonly forkedFrom?: string | undefined;
+}
+
+/** `harness`, then `(subagent of …)` or `(fork of …)` when the lineage says so. */
+export function originOf(harness: SessionSource, lineage: Lineage): string {
   const via =
-    h.origin === 'subagent'
-      ? ` (subagent of ${String(h.parentSession)})`
-      : h.forkedFrom !== undefined
-        ? ` (fork of ${h.forkedFrom})`
+    lineage.origin === 'subagent'
+      ? ` (subagent of ${String(lineage.parentSession)})`
+      : lineage.forkedFrom !== undefined
+        ? ` (fork of ${lineage.forkedFrom})`
         : '';
-  return `${sourceOf(row.id, row.header.source)}${via}`;
+  return `${harness}${via}`;
 }

@@ -7,6 +7,8 @@ import {
 } from '@strand/search';
 import {
   afterBegin,
+  FACT_COLUMNS,
+  factValues,
   indexedFacets,
   indexedLabel,
   indexedText,
@@ -104,9 +106,9 @@ export class PgIndexStore implements SearchIndexStore {
       // The row may be deleted (a drop, a rebuild) between seeing the conflict and locking it.
       for (let attempt = 0; attempt < 3; attempt++) {
         const inserted = await client.query<RawRow>(
-          `INSERT INTO search_sessions (session_id, incarnation, revision, cut, durable_cut, own_from, cwd, harness)
-           VALUES ($1, $2, NULL, 0, 0, $3, $4, $5) ON CONFLICT (session_id) DO NOTHING RETURNING ${COLUMNS}`,
-          [sessionId, incarnation, ownFrom, facets.cwd, facets.harness],
+          `INSERT INTO search_sessions (session_id, incarnation, revision, cut, durable_cut, own_from, ${FACT_COLUMNS})
+           VALUES ($1, $2, NULL, 0, 0, $3, $4, $5, $6, $7, $8) ON CONFLICT (session_id) DO NOTHING RETURNING ${COLUMNS}`,
+          [sessionId, incarnation, ownFrom, ...factValues(facets)],
         );
         if (inserted.rows[0] !== undefined) return toRow(inserted.rows[0]);
         const row = await lockRow(client, sessionId);
@@ -115,8 +117,9 @@ export class PgIndexStore implements SearchIndexStore {
         if (step.kind === 'reset') {
           await deleteRows(client, row.sid, 0);
           await client.query(
-            'UPDATE search_sessions SET incarnation = $2, revision = NULL, cut = 0, durable_cut = 0, own_from = $3, cwd = $4, harness = $5 WHERE sid = $1',
-            [row.sid, step.incarnation, step.ownFrom, facets.cwd, facets.harness],
+            `UPDATE search_sessions SET incarnation = $2, revision = NULL, cut = 0, durable_cut = 0, own_from = $3,
+             (${FACT_COLUMNS}) = ($4, $5, $6, $7, $8) WHERE sid = $1`,
+            [row.sid, step.incarnation, step.ownFrom, ...factValues(facets)],
           );
         } else if (step.kind === 'truncate') {
           await deleteRows(client, row.sid, step.from);

@@ -1,5 +1,12 @@
 import type pg from 'pg';
-import type { IndexedFacets, MatchRow } from '@strand/search/kit';
+import {
+  FACT_COLUMNS,
+  factsOfColumns,
+  type FactColumns,
+  type IndexedFacets,
+  type MatchRow,
+  type FiledFacts,
+} from '@strand/search/kit';
 import type { SessionId } from '@strand/session';
 
 /*
@@ -109,18 +116,25 @@ export async function storedTexts(
 
 export const textKey = (sid: number, seq: number): string => `${sid}:${seq}`;
 
-/** Session ids of the given keys; keys no longer indexed are absent. */
-export async function sessionIdsOf(
+/** A result's session: its id and the facts it is filed under. */
+export interface DescribedSession {
+  readonly sessionId: SessionId;
+  readonly facts: FiledFacts;
+}
+
+/** The sessions of the given keys, to describe results; keys no longer indexed are absent. */
+export async function describedSessions(
   client: pg.ClientBase,
   sids: readonly number[],
-): Promise<Map<number, SessionId>> {
-  const out = new Map<number, SessionId>();
+): Promise<Map<number, DescribedSession>> {
+  const out = new Map<number, DescribedSession>();
   if (sids.length === 0) return out;
-  const { rows } = await client.query<{ sid: string; session_id: string }>(
-    'SELECT sid, session_id FROM search_sessions WHERE sid = ANY($1::bigint[])',
+  const { rows } = await client.query<FactColumns & { sid: string; session_id: string }>(
+    `SELECT sid, session_id, ${FACT_COLUMNS} FROM search_sessions WHERE sid = ANY($1::bigint[])`,
     [sids],
   );
-  for (const row of rows) out.set(Number(row.sid), row.session_id as SessionId);
+  for (const row of rows)
+    out.set(Number(row.sid), { sessionId: row.session_id as SessionId, facts: factsOfColumns(row) });
   return out;
 }
 

@@ -23,7 +23,7 @@ import {
   labelMatches,
   matchWindow,
   sessionHits,
-  sessionIdsOf,
+  describedSessions,
   storedTexts,
   textKey,
   type StoredLabel,
@@ -191,7 +191,7 @@ async function present(
   phrases: readonly (readonly string[])[],
   entries: readonly RankedEntry[],
 ): Promise<SearchResult[]> {
-  const ids = await sessionIdsOf(
+  const ids = await describedSessions(
     client,
     entries.map((e) => e.sid),
   );
@@ -205,8 +205,9 @@ async function present(
   const labels = await currentLabels(client, tsquery, [...ids.keys()]);
   const results: SearchResult[] = [];
   for (const entry of entries) {
-    const sessionId = ids.get(entry.sid);
-    if (sessionId === undefined) continue;
+    const described = ids.get(entry.sid);
+    if (described === undefined) continue;
+    const { sessionId, facts } = described;
     const current = labels.get(entry.sid);
     const bestHits = async (limit: number): Promise<SearchHit[]> => {
       const best = (await sessionHits(client, tsquery, entry.sid, limit)).map(([, seq]) => seq);
@@ -227,7 +228,7 @@ async function present(
       if (hits.length === 0) hits = await bestHits(HITS_PER_SESSION);
     }
     const label = current === undefined || current.text === '' ? null : current.text;
-    if (hits.length > 0) results.push({ sessionId, score: entry.score, hits, label });
+    if (hits.length > 0) results.push({ sessionId, score: entry.score, hits, label, facts });
   }
   return results;
 }

@@ -258,11 +258,33 @@ describe.skipIf(noPostgres)('PostgreSQL search index', () => {
           SELECT f.sid, 0, 'a gannet', to_tsvector('simple', 'a gannet') FROM search_sessions f WHERE f.session_id = 'fork'`,
       );
       const a = await host();
-      expect(await a.currentGeneration()).toBe(generation + 1);
+      // One generation bump per step from 3 (3 → 4, and each later step, starts the index over).
+      expect(await a.currentGeneration()).toBe(generation + SEARCH_SCHEMA_VERSION - 3);
       expect(await count('SELECT count(*) AS n FROM search_events')).toBe(0);
       await a.sync(corpus.sources);
       expect((await a.search('gannet')).results.map((r) => r.sessionId)).toEqual(['parent']);
       expect((await a.search('tern')).results.map((r) => r.sessionId)).toEqual(['fork']);
+    });
+
+    it('migrates a schema-4 database by starting the index over, so every result carries its lineage', async () => {
+      const parent = await persistedSession(corpus.persistence, 'parent', [user('a gannet')]);
+      await forkedSession(corpus.persistence, 'fork', parent, [user('a tern')]);
+      const first = await host({ facets: testFacets });
+      await first.sync(corpus.sources);
+      const generation = await first.currentGeneration();
+      await first.close();
+      // Back to what a schema-4 build left: no lineage columns, its rows filed without them.
+      await backToSchema(
+        4,
+        'ALTER TABLE search_sessions DROP COLUMN parent_session, DROP COLUMN origin, DROP COLUMN forked_from',
+      );
+      const a = await host({ facets: testFacets });
+      expect(await a.currentGeneration()).toBe(generation + 1);
+      expect(await count('SELECT count(*) AS n FROM search_sessions')).toBe(0);
+      await a.sync(corpus.sources);
+      expect((await a.search('tern')).results.map((r) => [r.sessionId, r.facts])).toEqual([
+        ['fork', { harness: 'strand', forkedFrom: 'parent' }],
+      ]);
     });
   });
 });

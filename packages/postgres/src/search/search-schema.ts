@@ -5,7 +5,7 @@ import { ensureSchema } from '../schema-versions.js';
 import type { SearchDatabase } from './search-database.js';
 
 /** The `search` component's row in `strand_schema`; bumped on any incompatible change below. */
-export const SEARCH_SCHEMA_VERSION = 4;
+export const SEARCH_SCHEMA_VERSION = 5;
 
 /*
  * - `search_index`: one row, the index's random `index_id` and its `generation` (bumped by every
@@ -24,6 +24,8 @@ export const SEARCH_SCHEMA_VERSION = 4;
  *   `search_snapshots.filter` the filter a snapshot ranks under (`filterKey`; `null`: none).
  * - `search_sessions.own_from` (schema 4): the session's first own seq (a fork's inherited prefix
  *   length, else 0); its events below it have no text rows and a label set there matches nothing.
+ * - `search_sessions.parent_session`/`origin`/`forked_from` (schema 5): where the session came from
+ *   (the same extractor), read back with each result; never filtered by.
  * - `search_snapshots` / `search_snapshot_chunks`: frozen result orders behind cursors, shared by
  *   every host on the database (a cursor from host A continues on host B).
  */
@@ -56,7 +58,10 @@ CREATE TABLE search_sessions (
   durable_cut bigint NOT NULL,
   own_from    bigint NOT NULL,
   cwd         text,
-  harness     text
+  harness     text,
+  parent_session text,
+  origin      text,
+  forked_from text
 );
 ${FACETS_INDEX_DDL}
 CREATE TABLE search_events (
@@ -113,6 +118,15 @@ DELETE FROM search_labels;`,
   // in the logs, not the index: it starts over as above, and the next sync re-reads every session.
   4: `ALTER TABLE search_sessions ADD COLUMN IF NOT EXISTS own_from bigint NOT NULL DEFAULT 0;
 ALTER TABLE search_sessions ALTER COLUMN own_from DROP DEFAULT;
+UPDATE search_index SET generation = generation + 1;
+DELETE FROM search_snapshots;
+DELETE FROM search_sessions;
+DELETE FROM search_events;
+DELETE FROM search_labels;`,
+  // Schema 4 → 5: where each session came from. Like the facets it is in the headers, not the
+  // index: it starts over as above, and the next sync files every session with its lineage.
+  5: `ALTER TABLE search_sessions ADD COLUMN IF NOT EXISTS parent_session text,
+  ADD COLUMN IF NOT EXISTS origin text, ADD COLUMN IF NOT EXISTS forked_from text;
 UPDATE search_index SET generation = generation + 1;
 DELETE FROM search_snapshots;
 DELETE FROM search_sessions;

@@ -4,14 +4,20 @@ import { isSearchIndexError } from '../errors.js';
 import type { FacetExtractor } from '../facets.js';
 import type { SearchIndex } from '../search-index.js';
 import type { SearchOptions, SearchPage } from '../types.js';
-import { persistedSession, user } from './corpus.js';
+import { forkedSession, persistedSession, user } from './corpus.js';
 import { withTestIndex, type OpenSearchIndex } from './harness.js';
 import { labelEvent, testLabeler } from './label-suite.js';
 
-/** The suites' facet extractor: the header's `cwd`, and its source's harness (`'strand'` without one). */
+/**
+ * The suites' facet extractor: the header's `cwd`, its source's harness (`'strand'` without one),
+ * and its lineage (a subagent's parent and origin, a fork's parent).
+ */
 export const testFacets: FacetExtractor = (header) => ({
   cwd: header.cwd,
   harness: header.source?.harness ?? 'strand',
+  parentSession: header.parentSession,
+  origin: header.origin,
+  forkedFrom: header.forkedFrom,
 });
 
 let created = 0;
@@ -50,7 +56,8 @@ export async function allPages(
  * finds exactly the matching sessions filed under them, label matches included; a session is filed
  * under the header of the incarnation indexed, so a replaced session is found only under its new
  * facets and a deleted one under none; a filtered search pages without repeating or skipping a
- * session, with full pages; its cursor continues only that filtered search.
+ * session, with full pages; its cursor continues only that filtered search. Every result carries
+ * the facts its session is filed under, its lineage included, so it is described without its log.
  */
 export function searchFacetSuite(engine: string, openIndex: OpenSearchIndex): void {
   describe(`search index (${engine}): facets`, () => {
@@ -221,11 +228,55 @@ export function searchFacetSuite(engine: string, openIndex: OpenSearchIndex): vo
       expect([...ids(first), ...ids(rest)].sort()).toEqual(['s0', 's1', 's2', 's3']);
     });
 
+    it('carries with each result the facts its session is filed under, lineage included', async () => {
+      const { persistence } = fixture.corpus;
+      const parent = await stored('parent', '/work/a', 'codex');
+      const child = newSessionHeader({
+        id: SessionId('child'),
+        createdAt: 1_700_000_100_000,
+        cwd: '/work/a',
+        parentSession: SessionId('parent'),
+        origin: 'subagent',
+      });
+      await persistedSession(persistence, 'child', [user('shared plover')], child);
+      await forkedSession(persistence, 'fork', parent, [user('a forked plover')]);
+      const live = new Session({ header: facetHeader('live', '/work/live', 'gemini') });
+      await live.append(user('plover in memory'));
+      await fixture.index.sync(fixture.corpus.sources);
+      await fixture.index.indexLive(live);
+      const page = await fixture.index.search('plover');
+      const facts = Object.fromEntries(page.results.map((r) => [r.sessionId, r.facts]));
+      expect(facts).toEqual({
+        parent: { cwd: '/work/a', harness: 'codex' },
+        child: { cwd: '/work/a', harness: 'strand', parentSession: 'parent', origin: 'subagent' },
+        fork: { harness: 'strand', forkedFrom: 'parent' },
+        live: { cwd: '/work/live', harness: 'gemini' },
+      });
+      // A filtered page and a label match carry them alike; a replaced session its new ones.
+      await persistence.delete(SessionId('parent'));
+      await stored('parent', '/work/b');
+      await persistedSession(
+        persistence,
+        'titled',
+        [labelEvent('Plover notes')],
+        facetHeader('titled', '/work/t'),
+      );
+      await fixture.index.sync(fixture.corpus.sources);
+      const filtered = await fixture.index.search('plover', { cwd: '/work/b' });
+      expect(filtered.results.map((r) => [r.sessionId, r.facts])).toEqual([
+        ['parent', { cwd: '/work/b', harness: 'strand' }],
+      ]);
+      const titled = (await fixture.index.search('plover', { cwd: '/work/t' })).results[0];
+      expect(titled?.facts).toEqual({ cwd: '/work/t', harness: 'strand' });
+    });
+
     it('finds nothing under a filter when the index files sessions under no facets', async () => {
       const bare = (await fixture.open({})).index;
       await stored('a1', '/work/a');
       await bare.sync(fixture.corpus.sources);
-      expect(ids(await bare.search('plover'))).toEqual(['a1']);
+      const page = await bare.search('plover');
+      expect(ids(page)).toEqual(['a1']);
+      expect(page.results[0]!.facts).toEqual({});
       expect(ids(await bare.search('plover', { cwd: '/work/a' }))).toEqual([]);
       expect(ids(await bare.search('plover', { harness: 'strand' }))).toEqual([]);
     });
