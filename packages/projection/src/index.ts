@@ -28,6 +28,7 @@ export { BUILT_IN_UNITS } from './units/built-in.js';
 export { titleUnit, TITLE_READS, type TitleState, type TitleView } from './units/title/title.js';
 export {
   listMetadataUnit,
+  lastActivityAt,
   LIST_METADATA_READS,
   type ListMetadataState,
   type ListMetadataView,

@@ -1,4 +1,5 @@
 import { harnessNameSchema } from '@strand/session';
+import { lastActivityAt } from '@strand/projection';
 import { z } from 'zod';
 import { contiguityProblem } from './event-run.js';
 import {
@@ -209,20 +210,9 @@ export const MAX_LIST_PAGE_LIMIT = 1_000;
 /** The deprecated whole-list call's largest `limit` (no cursor, no filter). */
 export const MAX_WHOLE_LIST_LIMIT = 100_000;
 
-/**
- * When a list row was last active — the documented `session.list` order's key: the last human
- * prompt (`listMetadata.lastPromptAt`) when the hint knows one, else the header's `createdAt` (ms).
- * Never a guess (not the last event's time, not "now"), so it changes only when a prompt is written.
- */
+/** When a list row was last active: the `session.list` order's key (`lastActivityAt`, projection). */
 export function lastActivityOf(row: Pick<SessionListRow, 'header' | 'hints'>): number {
-  const metadata = row.hints?.values.listMetadata;
-  const lastPromptAt =
-    typeof metadata === 'object' && metadata !== null
-      ? (metadata as { lastPromptAt?: unknown }).lastPromptAt
-      : undefined;
-  return typeof lastPromptAt === 'number' && Number.isFinite(lastPromptAt)
-    ? lastPromptAt
-    : row.header.createdAt;
+  return lastActivityAt(row.header.createdAt, row.hints?.values.listMetadata);
 }
 
 /**

@@ -1,5 +1,4 @@
-import type { SessionListRow } from '@strand/protocol';
-import { lastActivityAt } from '@strand/projection-cache';
+import { lastActivityOf, type SessionListRow } from '@strand/protocol';
 
 /** What ordering and filtering read of a row: an index row can carry the same facts. */
 export type ListableRow = Pick<SessionListRow, 'id' | 'header' | 'busy' | 'hints'>;
@@ -11,12 +10,9 @@ export interface ListSortKey {
   readonly id: string;
 }
 
-/**
- * The documented order's key — the web list's: the last human prompt, else creation. Never a guess
- * (not the last event's time, not "now"), so the key changes only when a prompt is written.
- */
+/** The documented order's key — the web list's: `lastActivityOf` (protocol), then the id. */
 export function sortKeyOf(row: ListableRow): ListSortKey {
-  return { at: lastActivityAt(row.header, row.hints?.values), id: row.id };
+  return { at: lastActivityOf(row), id: row.id };
 }
 
 /** Newest activity first, equal times by id ascending: a total order, so keyset paging is exact. */

@@ -42,9 +42,6 @@ export async function sessionList(
   const index = services.cache?.listIndex;
   let page: ListPageResult<SessionListRow>;
   if (index !== undefined) {
-    // SQLite answers synchronously: yield once, so frames already received are dispatched (and
-    // counted in flight) before this page's query holds the event loop.
-    await new Promise<void>((resolve) => setImmediate(resolve));
     const elsewhere = await ownedElsewhere(services);
     page = await indexPage(
       index,
@@ -53,7 +50,11 @@ export async function sessionList(
     );
   } else {
     const rows = await listRows(services, limits, signal);
-    page = listPage(rows, { filter, limit: limit ?? (paged ? DEFAULT_LIST_PAGE_LIMIT : rows.length), cursor });
+    page = listPage(rows, {
+      filter,
+      limit: limit ?? (paged ? DEFAULT_LIST_PAGE_LIMIT : rows.length),
+      cursor,
+    });
   }
   if (page.kind === 'cursor-invalid')
     throw new HostError(

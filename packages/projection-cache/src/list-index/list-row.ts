@@ -1,4 +1,5 @@
-import { isRecord, STRAND_HARNESS, type SessionHeader } from '@strand/session';
+import { STRAND_HARNESS, type SessionHeader } from '@strand/session';
+import { lastActivityAt as lastActivityOfView } from '@strand/projection';
 
 /** The projection keys a list row carries as hints (`session.list`'s hints). */
 export const LIST_HINT_KEYS = ['title', 'listMetadata', 'agentPreset'] as const;
@@ -26,9 +27,7 @@ export interface ListIndexRow {
  * the header's `createdAt` (ms). Never a guess, so it changes only when a prompt is written.
  */
 export function lastActivityAt(header: SessionHeader, values: ListRowHints['values'] | undefined): number {
-  const metadata = values?.listMetadata;
-  const lastPromptAt = isRecord(metadata) ? metadata.lastPromptAt : undefined;
-  return typeof lastPromptAt === 'number' && Number.isFinite(lastPromptAt) ? lastPromptAt : header.createdAt;
+  return lastActivityOfView(header.createdAt, values?.listMetadata);
 }
 
 /**

@@ -1,7 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { foldView, log } from '../../testing/events.js';
 import { describeUnitLaws } from '../../testing/unit-laws.js';
-import { LIST_METADATA_READS, listMetadataUnit } from './list-metadata.js';
+import { lastActivityAt, LIST_METADATA_READS, listMetadataUnit } from './list-metadata.js';
 
 describe('listMetadata unit', () => {
   it('is blank with no prompt until the first turn starts', () => {
@@ -32,3 +33,21 @@ describe('listMetadata unit', () => {
 });
 
 describeUnitLaws(listMetadataUnit, LIST_METADATA_READS);
+
+describe('lastActivityAt (the list order key)', () => {
+  it('is the last prompt when the view knows a finite one, else the creation time, whatever arrived', () => {
+    fc.assert(
+      fc.property(fc.integer(), fc.anything(), (createdAt, view) => {
+        const at = lastActivityAt(createdAt, view);
+        const prompt = (view as { lastPromptAt?: unknown } | null)?.lastPromptAt;
+        const known =
+          typeof view === 'object' && view !== null && typeof prompt === 'number' && Number.isFinite(prompt);
+        expect(at).toBe(known ? prompt : createdAt);
+      }),
+    );
+    expect(lastActivityAt(5, { lastPromptAt: 9 })).toBe(9);
+    expect(lastActivityAt(5, { lastPromptAt: null })).toBe(5);
+    expect(lastActivityAt(5, { lastPromptAt: Number.NaN })).toBe(5);
+    expect(lastActivityAt(5, undefined)).toBe(5);
+  });
+});

@@ -46,3 +46,17 @@ export const listMetadataUnit: ProjectionUnit<ListMetadataState, ListMetadataVie
   },
   view: (state) => state,
 };
+
+/**
+ * When a session was last active — the `session.list` order's key, the web list's and the list
+ * index's: the last human prompt (`lastPromptAt` of a `listMetadata` view, which may be unknown or
+ * of an unexpected shape where it arrived over the wire), else the header's `createdAt` (ms).
+ * Never a guess (not the last event's time, not "now"): it changes only when a prompt is written.
+ */
+export function lastActivityAt(createdAt: number, listMetadata: unknown): number {
+  const lastPromptAt =
+    typeof listMetadata === 'object' && listMetadata !== null
+      ? (listMetadata as { lastPromptAt?: unknown }).lastPromptAt
+      : undefined;
+  return typeof lastPromptAt === 'number' && Number.isFinite(lastPromptAt) ? lastPromptAt : createdAt;
+}
