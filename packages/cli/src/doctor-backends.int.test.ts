@@ -101,13 +101,16 @@ describe('strand doctor --rebuild-list', () => {
   const openCache = (root: string): ProjectionCache =>
     ProjectionCache.open({ path: path.join(root, STORE_FILES.projectionCache), registry: strandRegistry() });
 
-  it('writes every stored session\'s list row again from its log, and drops rows of sessions not stored', async () => {
+  it("writes every stored session's list row again from its log, and drops rows of sessions not stored", async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'strand-doctor-list-'));
     await seed({ dataDir: dir });
     const damaged = openCache(dir);
     try {
       damaged.listIndex!.clear();
-      damaged.noteSession({ header: newSessionHeader({ id: SessionId('ghost'), createdAt: 5 }), incarnation: 'x' });
+      damaged.noteSession({
+        header: newSessionHeader({ id: SessionId('ghost'), createdAt: 5 }),
+        incarnation: 'x',
+      });
     } finally {
       damaged.close();
     }
@@ -126,4 +129,3 @@ describe('strand doctor --rebuild-list', () => {
     }
   });
 });
-

@@ -261,10 +261,14 @@ export class ProjectionCache {
     try {
       write();
     } catch (error) {
-      throw new ProjectionCacheError('PROJECTION_CACHE_WRITE_FAILED', `cannot write the list row of ${sessionId}`, {
-        cause: error,
-        sessionId,
-      });
+      throw new ProjectionCacheError(
+        'PROJECTION_CACHE_WRITE_FAILED',
+        `cannot write the list row of ${sessionId}`,
+        {
+          cause: error,
+          sessionId,
+        },
+      );
     }
   }
 

@@ -67,7 +67,11 @@ async function pageThrough(client: RpcTestClient, params: object, limit: number)
   const ids: string[] = [];
   let cursor: string | undefined;
   for (let page = 0; page <= SESSIONS; page++) {
-    const result = await client.call<Page>('session.list', { ...params, limit, ...(cursor === undefined ? {} : { cursor }) });
+    const result = await client.call<Page>('session.list', {
+      ...params,
+      limit,
+      ...(cursor === undefined ? {} : { cursor }),
+    });
     expect(result.sessions.length).toBeLessThanOrEqual(limit);
     ids.push(...result.sessions.map((row) => row.id));
     if (result.nextCursor === undefined) return ids;
@@ -102,9 +106,9 @@ describe('session.list from the list index', () => {
       rmSync(path.join(root!, STORE_FILES.projectionCache + suffix), { force: true });
     const { runtime, client } = await open();
     // Header facts at once, before any hint is folded.
-    expect((await client.call<Page>('session.list', { parent: null, limit: 1000 })).sessions.map((row) => row.id)).toEqual(
-      expected(),
-    );
+    expect(
+      (await client.call<Page>('session.list', { parent: null, limit: 1000 })).sessions.map((row) => row.id),
+    ).toEqual(expected());
     await runtime.listReady;
     const page = await client.call<Page>('session.list', { parent: null, limit: 1000 });
     expect(page.sessions.every((row) => row.hints?.values.listMetadata !== undefined)).toBe(true);

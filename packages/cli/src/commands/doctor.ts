@@ -118,7 +118,9 @@ async function doctor(options: DoctorOptions, holder: FolderHolder, holdsLock: b
     if (options.rebuildCache === true) cached = await rebuildCache(stores, registry);
     // `--rebuild-index` rebuilds both indexes: the search index and the list index.
     const listed =
-      options.rebuildList === true || options.rebuildIndex === true ? await rebuildList(stores, registry) : undefined;
+      options.rebuildList === true || options.rebuildIndex === true
+        ? await rebuildList(stores, registry)
+        : undefined;
     const remaining = findings.filter((f) => f.repaired !== true);
     if (options.json === true) {
       console.log(

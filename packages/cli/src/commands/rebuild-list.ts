@@ -9,7 +9,10 @@ import { asOfSeqAt, SessionLogOffset } from '@strand/session';
  * cannot be read keeps a header-only row, so it stays listed (verification reports it). Resolves
  * with the rows written, or `undefined` when the store keeps no list index.
  */
-export async function rebuildList(stores: RuntimeStores, registry: ProjectionRegistry): Promise<number | undefined> {
+export async function rebuildList(
+  stores: RuntimeStores,
+  registry: ProjectionRegistry,
+): Promise<number | undefined> {
   const { persistence, cache } = stores;
   const index = cache.listIndex;
   if (index === undefined) return undefined;

@@ -10,7 +10,8 @@ const DOCTOR_WHY: Readonly<Record<DoctorWrite, string>> = {
   'rebuild-index': 'rebuilding the search index beside it would race the index it updates on every append',
   'rebuild-cache':
     'rebuilding the projection cache beside it would race the cache rows it writes as its sessions settle',
-  'rebuild-list': 'rebuilding the list index beside it would race the list rows it writes as its sessions settle',
+  'rebuild-list':
+    'rebuilding the list index beside it would race the list rows it writes as its sessions settle',
 };
 
 /**

@@ -88,7 +88,11 @@ describe('indexPage', () => {
     const store = SqliteCacheRowStore.open(':memory:');
     try {
       const cursor = 'e30.AAAAAAAAAAAAAAAA';
-      const got = await indexPage(store.listIndex, { live: [], elsewhere: new Set() }, { filter: { cwd: '/p' }, limit: 1, cursor });
+      const got = await indexPage(
+        store.listIndex,
+        { live: [], elsewhere: new Set() },
+        { filter: { cwd: '/p' }, limit: 1, cursor },
+      );
       expect(got).toEqual(listPage([], { filter: { cwd: '/p' }, limit: 1, cursor }));
       expect(got.kind).toBe('cursor-invalid');
     } finally {

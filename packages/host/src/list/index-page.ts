@@ -35,7 +35,8 @@ export async function indexPage(
   if (busy === true) {
     stored = await index.rows([...overlay.elsewhere].filter((id) => !liveIds.has(id)));
   } else {
-    const decoded = query.cursor === undefined ? undefined : decodeListCursor(query.cursor, filterDigest(query.filter));
+    const decoded =
+      query.cursor === undefined ? undefined : decodeListCursor(query.cursor, filterDigest(query.filter));
     if (decoded?.kind === 'invalid') return { kind: 'cursor-invalid', problem: decoded.problem };
     stored = await index.page({
       filter,

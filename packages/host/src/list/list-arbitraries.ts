@@ -5,7 +5,6 @@ import { listHeader } from '@strand/projection-cache/testing';
 import type { ListFilter } from './list-filter.js';
 import type { ListableRow } from './list-order.js';
 
-
 export const IDS = ['a', 'b', 'c', 'ab', 'ba', 'abc', 'bb', 'ca', 'z', 'za'] as const;
 export const CWDS = ['/p', '/q'] as const;
 export const HARNESSES = ['strand', 'codex', 'claude-code'] as const;

@@ -104,7 +104,7 @@ export async function foldListHints(
         observation.dispose();
       }
     } catch (error) {
-      deps.logger.warn('a session\'s list hints could not be folded; its row keeps header facts', {
+      deps.logger.warn("a session's list hints could not be folded; its row keeps header facts", {
         sessionId: id,
         error,
       });
@@ -117,8 +117,12 @@ export async function foldListHints(
 }
 
 /** A list row's hints from a fold's values: the list keys the fold knows, labelled with its cut. */
-export function hintsOf(values: Readonly<Record<string, unknown>> | undefined, asOfSeq: number): ListRowHints {
+export function hintsOf(
+  values: Readonly<Record<string, unknown>> | undefined,
+  asOfSeq: number,
+): ListRowHints {
   const picked: Record<string, unknown> = {};
-  for (const key of LIST_HINT_KEYS) if (values !== undefined && Object.hasOwn(values, key)) picked[key] = values[key];
+  for (const key of LIST_HINT_KEYS)
+    if (values !== undefined && Object.hasOwn(values, key)) picked[key] = values[key];
   return { asOfSeq, values: picked };
 }

@@ -12,11 +12,17 @@ const COLUMNS = 'header, incarnation, hints';
  * prepared once and reused. `titlePrefix` compares the leading characters exactly (case-sensitive,
  * no LIKE wildcards); the `title >= ?` bound lets the title index narrow the scan.
  */
-const FILTER_SQL: readonly { readonly field: keyof ListIndexFilter; readonly sql: (value: unknown) => string }[] = [
+const FILTER_SQL: readonly {
+  readonly field: keyof ListIndexFilter;
+  readonly sql: (value: unknown) => string;
+}[] = [
   { field: 'cwd', sql: () => 'cwd = @cwd' },
   { field: 'harness', sql: () => 'harness = @harness' },
   { field: 'parent', sql: (value) => (value === null ? 'parent IS NULL' : 'parent = @parent') },
-  { field: 'titlePrefix', sql: () => 'title >= @titlePrefix AND substr(title, 1, length(@titlePrefix)) = @titlePrefix' },
+  {
+    field: 'titlePrefix',
+    sql: () => 'title >= @titlePrefix AND substr(title, 1, length(@titlePrefix)) = @titlePrefix',
+  },
 ];
 
 const AFTER_SQL = '(activity_at < @afterAt OR (activity_at = @afterAt AND session_id > @afterId))';
@@ -50,7 +56,10 @@ export class SqliteListIndex implements ListIndexStore {
     );
     this.#clear = db.prepare('DELETE FROM list_rows');
     this.#identities = db
-      .prepare<[], [string, string, number | null]>('SELECT session_id, incarnation, as_of_seq FROM list_rows')
+      .prepare<
+        [],
+        [string, string, number | null]
+      >('SELECT session_id, incarnation, as_of_seq FROM list_rows')
       .raw(true);
   }
 
@@ -105,7 +114,8 @@ export class SqliteListIndex implements ListIndexStore {
 
   identities(): Promise<ReadonlyMap<string, ListIdentity>> {
     const out = new Map<string, ListIdentity>();
-    for (const [id, incarnation, asOfSeq] of this.#identities.iterate()) out.set(id, { incarnation, asOfSeq });
+    for (const [id, incarnation, asOfSeq] of this.#identities.iterate())
+      out.set(id, { incarnation, asOfSeq });
     return Promise.resolve(out);
   }
 

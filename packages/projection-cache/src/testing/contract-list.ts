@@ -72,13 +72,18 @@ function writes(withCache: WithCache): void {
 
     it('forget (a failed fold) keeps the row with unknown hints; dropSession (deleted) removes it', () =>
       withCache(async (t) => {
-        const lastPrompt = [...events.slice(0, 2), event(2, 'user/message', { content: 'hi', author: 'human' })];
+        const lastPrompt = [
+          ...events.slice(0, 2),
+          event(2, 'user/message', { content: 'hi', author: 'human' }),
+        ];
         t.cache.put(subject(), cut0, t.registry.foldAll(header(), lastPrompt).rows);
         t.cache.forget(SessionId('s1'));
         await t.settle();
         expect(await only(indexOf(t), 's1')).toEqual({ header: header(), incarnation: 'inc-1' });
         // Its sort key fell back to createdAt with the hints.
-        expect((await indexOf(t).page({ filter: {}, after: { at: 1, id: '' }, limit: 5 })).map((r) => r.header.id)).toEqual(['s1']);
+        expect(
+          (await indexOf(t).page({ filter: {}, after: { at: 1, id: '' }, limit: 5 })).map((r) => r.header.id),
+        ).toEqual(['s1']);
         t.cache.dropSession(SessionId('s1'));
         await t.settle();
         expect(await only(indexOf(t), 's1')).toBeUndefined();
@@ -107,7 +112,9 @@ const rowArb = (id: string): fc.Arbitrary<ListIndexRow> =>
       const header = listHeader(id, r);
       const values = {
         ...(r.title === undefined ? {} : { title: r.title }),
-        ...(r.lastPromptAt === undefined ? {} : { listMetadata: { blank: false, lastPromptAt: r.lastPromptAt } }),
+        ...(r.lastPromptAt === undefined
+          ? {}
+          : { listMetadata: { blank: false, lastPromptAt: r.lastPromptAt } }),
       };
       return { header, incarnation: 'inc-1', ...(r.folded ? { hints: { asOfSeq: 2, values } } : {}) };
     });

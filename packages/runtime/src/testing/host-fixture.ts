@@ -4,7 +4,13 @@ import type { ProjectionCache } from '@strand/projection-cache';
 import { openTempStack } from '@strand/stack/testing';
 import { HANG_GUARD_MS, turn, writeStoredSession } from '@strand/test-support';
 import { silentLogger, type NewSessionHeader, type Session } from '@strand/session';
-import { foldListHints, startHost, type HostOptions, type HostServices, type RunningHost } from '@strand/host';
+import {
+  foldListHints,
+  startHost,
+  type HostOptions,
+  type HostServices,
+  type RunningHost,
+} from '@strand/host';
 
 /** A real host over the base stack in a temp folder (no agents), for the wire's integration tests. */
 export interface HostFixture {
