@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { SqliteCacheRowStore } from '@strand/projection-cache';
 import type { SessionListRow } from '@strand/protocol';
 import { describe, expect, it } from 'vitest';
-import { filterArb, hintsArb, rowsArb } from './list-arbitraries.js';
+import { filterArb, hintsArb, rowsArb } from '../testing/list-arbitraries.js';
 import { indexPage } from './index-page.js';
 import type { ListableRow } from './list-order.js';
 import { listPage } from './list-page.js';

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { SessionId } from '@strand/session';
 import { describe, expect, it } from 'vitest';
 import { encodeListCursor } from './list-cursor.js';
-import { filterArb, IDS, rowArb, rowsArb } from './list-arbitraries.js';
+import { filterArb, IDS, rowArb, rowsArb } from '../testing/list-arbitraries.js';
 import { filterDigest, type ListFilter } from './list-filter.js';
 import type { ListableRow } from './list-order.js';
 import { listPage } from './list-page.js';

@@ -2,8 +2,8 @@
 // the list index's (index-page.test.ts). Small value ranges, so ties and filter hits are common.
 import fc from 'fast-check';
 import { listHeader } from '@strand/projection-cache/testing';
-import type { ListFilter } from './list-filter.js';
-import type { ListableRow } from './list-order.js';
+import type { ListFilter } from '../list/list-filter.js';
+import type { ListableRow } from '../list/list-order.js';
 
 export const IDS = ['a', 'b', 'c', 'ab', 'ba', 'abc', 'bb', 'ca', 'z', 'za'] as const;
 export const CWDS = ['/p', '/q'] as const;
