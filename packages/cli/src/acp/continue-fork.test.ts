@@ -23,5 +23,7 @@ describe('the continue-in-a-fork command', () => {
       'session s1 is read-only: it was imported from codex, which owns it; run /continue-in-strand-fork to continue it in a Strand fork',
     );
     expect(readOnlyAdvice('s1', 'codex', 'f1')).toContain('its Strand fork f1');
+    // Whether or not a fork was made, the command is named (what an editor can run from here).
+    expect(readOnlyAdvice('s1', 'codex', 'f1')).toContain('/continue-in-strand-fork');
   });
 });

@@ -28,9 +28,10 @@ export function defaultRoute(models: readonly ModelCatalogEntry[]): ModelCatalog
 
 /** The refusal of a prompt to an imported session, saying what to do instead. */
 export function readOnlyAdvice(id: string, harness: string, fork: string | undefined): string {
+  const command = `/${CONTINUE_COMMAND.name}`;
   const instead =
     fork === undefined
-      ? `run /${CONTINUE_COMMAND.name} to continue it in a Strand fork`
-      : `continue in its Strand fork ${fork} (load that session)`;
+      ? `run ${command} to continue it in a Strand fork`
+      : `continue in its Strand fork ${fork} (load that session), or run ${command} for a new fork`;
   return `session ${id} is read-only: it was imported from ${harness}, which owns it; ${instead}`;
 }
