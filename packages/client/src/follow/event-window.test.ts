@@ -32,15 +32,6 @@ describe('appendEvents', () => {
     expect(appendEvents(win(3, 5), evs(8, 9))).toEqual({ kind: 'gap', expected: 5, got: 8 });
   });
 
-  it('refuses a batch that is not contiguous or not events', () => {
-    expect(appendEvents(win(0, 1), [ev(1), ev(3)])).toEqual({
-      kind: 'invalid',
-      reason: 'expected seq 2, got 3',
-    });
-    expect(appendEvents(win(0, 1), [{ seq: 1 }]).kind).toBe('invalid');
-    expect(appendEvents(win(0, 1), [null]).kind).toBe('invalid');
-  });
-
   it('converges to the full log from any batching, duplication and reordering, repairing gaps by seq', () => {
     // A model of the follower's loop: frames arrive in random batches, some twice, some lost; a gap
     // is repaired by reading the missing range from the log. The window must end as the exact log.
@@ -61,7 +52,6 @@ describe('appendEvents', () => {
             window = repaired.window;
             apply(batch);
           }
-          expect(result.kind).not.toBe('invalid');
         };
         for (const frame of frames) apply(evs(frame.from, Math.min(logLength, frame.from + frame.size)));
         apply(evs(0, logLength));
@@ -109,7 +99,6 @@ describe('prependOlder', () => {
   it('refuses a page that does not end right before the window', () => {
     expect(prependOlder(win(5, 8), { firstSeq: 1, events: evs(1, 3) }).kind).toBe('disjoint');
     expect(prependOlder(win(5, 8), { firstSeq: 5, events: [] }).kind).toBe('empty');
-    expect(prependOlder(win(5, 8), { firstSeq: 1, events: [ev(1), ev(4)] }).kind).toBe('invalid');
   });
 
   it('windowEnd is the cursor', () => {

@@ -1,9 +1,10 @@
 import type { WireEvent } from '@strand/protocol';
-import { checkEventRun } from './event-run-check.js';
 
 /**
  * The follower's event window as a pure value: events `[firstSeq, firstSeq + events.length)`,
- * always contiguous. Events are immutable by seq (the log is append-only), so two copies of one
+ * always contiguous. Every batch and page handed in here was checked where it entered (the
+ * connection's result schemas, the follow notification schemas: wire events, contiguous seqs), so
+ * the functions below trust their types and only place the events. Events are immutable by seq (the log is append-only), so two copies of one
  * seq are the same event and de-duplication keeps the one already held.
  */
 export interface EventWindow {
@@ -21,16 +22,11 @@ export type AppendResult =
   /** Every event was already held. */
   | { readonly kind: 'duplicate' }
   /** The first new event is beyond the window end: `[expected, got)` is missing. */
-  | { readonly kind: 'gap'; readonly expected: number; readonly got: number }
-  /** The batch itself is malformed or not contiguous. */
-  | { readonly kind: 'invalid'; readonly reason: string };
+  | { readonly kind: 'gap'; readonly expected: number; readonly got: number };
 
-/** Appends a batch of events (a live frame or a page) at the window's end. */
-export function appendEvents(window: EventWindow, batch: readonly unknown[]): AppendResult {
-  if (batch.length === 0) return { kind: 'duplicate' };
-  const checked = checkEventRun(batch);
-  if (checked.kind === 'invalid') return checked;
-  const events = checked.events;
+/** Appends a contiguous batch of events (a live frame or a page) at the window's end. */
+export function appendEvents(window: EventWindow, events: readonly WireEvent[]): AppendResult {
+  if (events.length === 0) return { kind: 'duplicate' };
   const firstSeq = events[0]?.seq ?? 0;
   const end = windowEnd(window);
   if (firstSeq > end) return { kind: 'gap', expected: end, got: firstSeq };
@@ -70,18 +66,14 @@ export type PrependResult =
   /** The page holds nothing before the window. */
   | { readonly kind: 'empty' }
   /** The page's events before the window do not end right before it. */
-  | { readonly kind: 'disjoint'; readonly reason: string }
-  | { readonly kind: 'invalid'; readonly reason: string };
+  | { readonly kind: 'disjoint'; readonly reason: string };
 
 /** Puts an older page (`session.page { beforeSeq }`) in front of the window. */
 export function prependOlder(
   window: EventWindow,
-  page: { readonly firstSeq: number; readonly events: readonly unknown[] },
+  page: { readonly firstSeq: number; readonly events: readonly WireEvent[] },
 ): PrependResult {
-  const checked = checkEventRun(page.events, page.firstSeq);
-  if (checked.kind === 'invalid') return checked;
-  const events = checked.events;
-  const older = events.slice(0, Math.max(0, window.firstSeq - page.firstSeq));
+  const older = page.events.slice(0, Math.max(0, window.firstSeq - page.firstSeq));
   if (older.length === 0) return { kind: 'empty' };
   const lastSeq = page.firstSeq + older.length - 1;
   if (lastSeq !== window.firstSeq - 1) {

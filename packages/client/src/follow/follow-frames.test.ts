@@ -52,11 +52,24 @@ describe('parseFollowNotification', () => {
     ).toBe('invalid');
   });
 
-  it('hands a malformed events batch on (applying it fails and re-opens) rather than dropping it', () => {
-    const events = [{ type: 'a', seq: 1, time: 0, data: null }, { seq: 3 }];
-    expect(parseFollowNotification('follow.events', { ...address, events })).toEqual({
-      kind: 'frame',
-      frame: { ...address, kind: 'events', events },
-    });
-  });
+  it.each([
+    ['a malformed event', [{ type: 'a', seq: 1, time: 0, data: null }, { seq: 2 }], 'events.1'],
+    [
+      'a batch that is not contiguous',
+      [
+        { type: 'a', seq: 1, time: 0, data: null },
+        { type: 'a', seq: 3, time: 0, data: null },
+      ],
+      'expected seq 2, got 3',
+    ],
+    ['events that are not a list', 'x', 'events'],
+  ])(
+    'hands %s on as a broken-events frame (applying it re-opens) rather than dropping it',
+    (_name, events, why) => {
+      const parsed = parseFollowNotification('follow.events', { ...address, events });
+      expect(parsed).toMatchObject({ kind: 'frame', frame: { ...address, kind: 'brokenEvents' } });
+      if (parsed.kind === 'frame' && parsed.frame.kind === 'brokenEvents')
+        expect(parsed.frame.reason).toContain(why);
+    },
+  );
 });

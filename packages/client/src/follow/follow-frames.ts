@@ -28,6 +28,12 @@ export type FollowFrame = FrameAddress &
     | { readonly kind: 'resync'; readonly reason: string }
     /** A subagent child appeared or settled: list them again (`subagent.list`). */
     | { readonly kind: 'subagents' }
+    /**
+     * A `follow.events` batch that failed its schema (malformed, or not contiguous): its events
+     * cannot be shown, and the window cannot continue past them, so applying it opens a new
+     * generation (a frame refused here would only be ignored, and the events lost from view).
+     */
+    | { readonly kind: 'brokenEvents'; readonly reason: string }
   );
 
 export type ParsedNotification =
@@ -48,13 +54,12 @@ export function parseFollowNotification(method: string, params: unknown): Parsed
   if (!address.success) return { kind: 'invalid', reason: `${method}: missing followId or generation` };
   const parsed = NOTIFICATIONS[method].safeParse(params);
   if (parsed.success) return { kind: 'frame', frame: toFrame(method, params) };
-  const events = (params as { readonly events?: unknown }).events;
-  if (method === 'follow.events' && Array.isArray(events)) {
-    // The batch itself is malformed: hand it on, so applying it fails and the follower opens a
-    // new generation (a frame refused here would only be ignored).
-    return { kind: 'frame', frame: { ...address.data, kind: 'events', events: events as WireEvent[] } };
-  }
-  return { kind: 'invalid', reason: `${method}: ${describeIssues(parsed.error, '(params)')}` };
+  const reason = `${method}: ${describeIssues(parsed.error, '(params)')}`;
+  // A well-addressed batch of its generation that is malformed still tells the follower its window
+  // is broken: it travels on as a frame (see `brokenEvents`).
+  if (method === 'follow.events')
+    return { kind: 'frame', frame: { ...address.data, kind: 'brokenEvents', reason } };
+  return { kind: 'invalid', reason };
 }
 
 /** The frame of a checked notification, from the values received (a newer host's extra fields left behind). */

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Opening } from './frame-routing.js';
+import { holding, newOpening, type Opening } from './frame-routing.js';
 import type { ShownGeneration } from './follow-view.js';
 import {
   acceptedOf,
@@ -17,6 +17,7 @@ import {
   stopped,
   targetOf,
   withError,
+  withOpening,
   type Accepted,
   type Deferred,
   type FollowState,
@@ -43,7 +44,9 @@ function deferred(): Deferred & { settled: number; outcome: 'resolved' | 'reject
   return d;
 }
 
-const opening = (epoch = 1): Opening => ({ epoch, buffered: [], overflowed: false });
+let openings = 0;
+/** A new `session.follow` each call (ids unique, as the follower makes them). */
+const opening = (epoch = 1): Opening => newOpening(++openings, epoch);
 
 function acceptedAs(followId: string, generation: number, epoch = 1): Accepted {
   const shown: ShownGeneration = {
@@ -80,6 +83,20 @@ describe('follow-state transitions', () => {
     expect(result.state).toMatchObject({ kind: 'following', error: null });
     expect(phaseOf(result.state)).toBe('following');
     expect(acceptedOf(result.state)?.carrier.followId).toBe('f1');
+  });
+
+  it('an opening holding frames replaces itself in the state; a superseded one does not', () => {
+    const o = opening();
+    const state = moved(opened(begin(target, deferred()), o));
+    const holdingOne = holding(o, { followId: 'f1', generation: 1, kind: 'subagents' }, 10);
+    const after = moved(withOpening(state, holdingOne));
+    expect(openingOf(after)).toBe(holdingOne);
+    expect(openingOf(state)).toBe(o); // the state before is unchanged
+    // The opening as it was sent still names the current one: its snapshot is accepted.
+    expect(snapshotAccepted(after, o, acceptedAs('f1', 1)).kind).toBe('accepted');
+    const superseded = moved(opened(after, opening()));
+    expect(withOpening(superseded, holdingOne)).toEqual({ kind: 'unchanged' });
+    expect(withOpening(idle, holdingOne)).toEqual({ kind: 'unchanged' });
   });
 
   it("a superseded opening's snapshot or failure changes nothing", () => {

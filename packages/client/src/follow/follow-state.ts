@@ -1,5 +1,5 @@
 import { assertNever } from '../assert-never.js';
-import type { Opening } from './frame-routing.js';
+import { isSameOpening, type Opening } from './frame-routing.js';
 import type { FollowPhase, ShownGeneration } from './follow-view.js';
 import type { Carrier } from './shown-generation.js';
 
@@ -126,6 +126,15 @@ export function openingOf(state: FollowState): Opening | null {
   return state.kind === 'awaitingSnapshot' || state.kind === 'resyncing' ? state.opening : null;
 }
 
+/** The state's opening replaced by `opening` (the same `session.follow`, holding more frames). */
+export function withOpening(state: FollowState, opening: Opening): Transition {
+  if (!isSameOpening(openingOf(state), opening)) return { kind: 'unchanged' };
+  if (state.kind === 'awaitingSnapshot' || state.kind === 'resyncing') {
+    return { kind: 'moved', state: { ...state, opening } };
+  }
+  return { kind: 'unchanged' }; // unreachable: only those two hold an opening
+}
+
 export function errorOf(state: FollowState): unknown {
   return state.kind === 'connecting' || state.kind === 'awaitingSnapshot' ? null : state.error;
 }
@@ -213,7 +222,7 @@ export function openingFailed(
   error: unknown,
   disconnected: boolean,
 ): OpeningFailedResult {
-  if (openingOf(state) !== opening) return { kind: 'stale' };
+  if (!isSameOpening(openingOf(state), opening)) return { kind: 'stale' };
   switch (state.kind) {
     case 'awaitingSnapshot':
       return disconnected
@@ -246,7 +255,7 @@ export type AcceptResult =
 
 /** `opening`'s snapshot validated and its window was joined: it becomes the accepted generation. */
 export function snapshotAccepted(state: FollowState, opening: Opening, accepted: Accepted): AcceptResult {
-  if (openingOf(state) !== opening || state.kind === 'idle') return { kind: 'stale' };
+  if (!isSameOpening(openingOf(state), opening) || state.kind === 'idle') return { kind: 'stale' };
   const previous = acceptedOf(state)?.carrier ?? null;
   return {
     kind: 'accepted',

@@ -1,6 +1,6 @@
+import type { WireEvent } from '@strand/protocol';
 import { assertNever } from '../assert-never.js';
 import type { RpcCaller } from '../connection/rpc-caller.js';
-import { StrandClientError } from '../errors.js';
 import { appendEvents, type EventWindow } from './event-window.js';
 import { pageForward } from './page-forward.js';
 
@@ -11,7 +11,7 @@ export type LiveEventsResult =
   | { readonly kind: 'unchanged' }
   /** The generation was replaced while a repair page was in flight. */
   | { readonly kind: 'superseded' }
-  /** The frame is malformed or the hole could not be paged in: open a new generation. */
+  /** The hole could not be paged in: open a new generation. */
   | { readonly kind: 'broken'; readonly error: unknown };
 
 /**
@@ -22,7 +22,7 @@ export async function continueWindow(
   rpc: RpcCaller,
   sessionId: string,
   window: EventWindow,
-  batch: readonly unknown[],
+  batch: readonly WireEvent[],
   options: { readonly isCurrent: () => boolean; readonly pageLimit: number },
 ): Promise<LiveEventsResult> {
   const result = appendEvents(window, batch);
@@ -46,14 +46,6 @@ export async function continueWindow(
       const after = appendEvents(filled.window, batch);
       return { kind: 'advanced', window: after.kind === 'appended' ? after.window : filled.window };
     }
-    case 'invalid':
-      return {
-        kind: 'broken',
-        error: new StrandClientError(
-          'CLIENT_PAGE_INVALID',
-          `follow.events of ${sessionId}: ${result.reason}`,
-        ),
-      };
     default:
       return assertNever(result, 'append result');
   }

@@ -34,8 +34,6 @@ export function applyOlderPage(
       return shown.firstSeq === askedBefore
         ? invalid('no events')
         : { shown, result: { kind: 'superseded' } };
-    case 'invalid':
-      return invalid(result.reason);
     default:
       return assertNever(result, 'prepend result');
   }

@@ -32,13 +32,14 @@ export async function pageForward(
       return isCurrent() ? { kind: 'failed', error } : { kind: 'superseded' };
     }
     if (!isCurrent()) return { kind: 'superseded' };
-    const appended = appendEvents(window, Array.isArray(page.events) ? page.events : []);
+    const appended = appendEvents(window, page.events);
     if (appended.kind !== 'appended') {
-      const why =
-        appended.kind === 'invalid' ? appended.reason : `no events from seq ${fromSeq} (${appended.kind})`;
       return {
         kind: 'failed',
-        error: new StrandClientError('CLIENT_PAGE_INVALID', `page of ${sessionId}: ${why}`),
+        error: new StrandClientError(
+          'CLIENT_PAGE_INVALID',
+          `page of ${sessionId}: no events from seq ${fromSeq} (${appended.kind})`,
+        ),
       };
     }
     window = appended.window;

@@ -6,10 +6,10 @@ import type { FollowTransport } from './follow-transport.js';
  */
 export async function releaseFollow(
   connection: FollowTransport,
-  followId: unknown,
+  followId: string,
   epoch: number,
 ): Promise<void> {
-  if (typeof followId !== 'string' || epoch !== connection.epoch || connection.state !== 'open') return;
+  if (epoch !== connection.epoch || connection.state !== 'open') return;
   try {
     await connection.call('session.unfollow', { followId });
   } catch {

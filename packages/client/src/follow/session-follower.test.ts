@@ -189,6 +189,16 @@ describe('SessionFollower: live frames', () => {
     expect(follower.view.phase).toBe('refollowing');
   });
 
+  it('a live batch that is not contiguous keeps what is shown and re-opens a generation', async () => {
+    const { transport, follower } = await opened(0, 2);
+    transport.events('f1', 1, [ev(2), ev(4)]);
+    await drain();
+    expect(seqs(follower)).toEqual([0, 1]);
+    expect(transport.has('session.follow')).toBe(true);
+    expect(isStrandClientError(follower.view.error, 'CLIENT_PAGE_INVALID')).toBe(true);
+    expect(follower.view.phase).toBe('refollowing');
+  });
+
   it('projection frames go to the store; state frames update live and busy', async () => {
     const { transport, store, follower } = await opened(0, 3);
     transport.notify('follow.projection', {

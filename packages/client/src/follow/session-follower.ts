@@ -1,4 +1,4 @@
-import type { FollowSnapshot } from '@strand/protocol';
+import type { FollowSnapshot, WireEvent } from '@strand/protocol';
 import { SerialQueue } from '@strand/session';
 import { assertNever } from '../assert-never.js';
 import type { ConnectionState, IncomingNotification } from '../connection/strand-connection.js';
@@ -6,7 +6,7 @@ import { isStrandClientError, StrandClientError } from '../errors.js';
 import { Listeners, reportToConsole, type ListenerErrorReporter } from '../listeners.js';
 import type { ProjectionStore } from '../projection-store/projection-store.js';
 import { parseFollowNotification, type FollowFrame } from './follow-frames.js';
-import { routeFrame, type Opening } from './frame-routing.js';
+import { heldFrames, holding, isSameOpening, newOpening, routeFrame, type Opening } from './frame-routing.js';
 import type { FollowTransport } from './follow-transport.js';
 import type { FollowView, LoadOlderResult, ShownGeneration } from './follow-view.js';
 import { windowForSnapshot } from './join-generation.js';
@@ -28,11 +28,12 @@ import {
   stopped,
   targetOf,
   withError,
+  withOpening,
   type FollowState,
   type StopResult,
 } from './follow-state.js';
 import { isFor, shownFrom, windowOf, withWindow, type Carrier } from './shown-generation.js';
-import { checkSnapshot } from './snapshot-check.js';
+import { snapshotSessionProblem } from './snapshot-check.js';
 
 export interface SessionFollowerOptions {
   readonly connection: FollowTransport;
@@ -95,6 +96,8 @@ export class SessionFollower {
   readonly #queue: SerialQueue;
   /** The one piece of state; replaced only through the transitions of `follow-state.ts`. */
   #state: FollowState = { kind: 'idle', error: null };
+  /** How many `session.follow`s this follower sent: the next opening's id. */
+  #openings = 0;
   /** The connection listeners of the current follow. */
   #detach: (() => void)[] = [];
   /** Rebuilt at each emit, so a view object stays the same between two notifications. */
@@ -207,7 +210,8 @@ export class SessionFollower {
   #open(): void {
     const target = targetOf(this.#state);
     if (target === null) return;
-    const opening: Opening = { epoch: this.#connection.epoch, buffered: [], overflowed: false };
+    this.#openings += 1;
+    const opening = newOpening(this.#openings, this.#connection.epoch);
     const moved = opened(this.#state, opening);
     if (moved.kind === 'unchanged') return;
     this.#set(moved.state);
@@ -233,18 +237,19 @@ export class SessionFollower {
       notification.epoch,
       acceptedOf(this.#state)?.carrier ?? null,
       openingOf(this.#state),
-      this.#options.maxBufferedFrames,
     );
     switch (route.kind) {
       case 'apply':
         this.#queue.enqueue(() => this.#apply(frame, route.carrier));
         return;
-      case 'buffer':
-        route.opening.buffered.push(frame);
+      case 'hold': {
+        const moved = withOpening(
+          this.#state,
+          holding(route.opening, frame, this.#options.maxBufferedFrames),
+        );
+        if (moved.kind === 'moved') this.#state = moved.state; // the phase is unchanged: nothing to tell
         return;
-      case 'overflow':
-        route.opening.overflowed = true;
-        return;
+      }
       case 'ignore':
         return;
       default:
@@ -282,18 +287,18 @@ export class SessionFollower {
     }
   }
 
-  async #accept(opening: Opening, value: FollowSnapshot): Promise<void> {
+  async #accept(opening: Opening, snapshot: FollowSnapshot): Promise<void> {
     const sessionId = targetOf(this.#state)?.sessionId;
-    if (openingOf(this.#state) !== opening || sessionId === undefined) {
-      void releaseFollow(this.#connection, (value as { followId?: unknown } | null)?.followId, opening.epoch);
+    if (!isSameOpening(openingOf(this.#state), opening) || sessionId === undefined) {
+      void releaseFollow(this.#connection, snapshot.followId, opening.epoch);
       return;
     }
-    const checked = checkSnapshot(value, sessionId);
-    if (checked.kind === 'invalid') {
-      this.#openFailed(opening, new StrandClientError('CLIENT_SNAPSHOT_INVALID', checked.reason));
+    // The connection checked the snapshot's shape with the protocol's schema; only whose it is remains.
+    const misdirected = snapshotSessionProblem(snapshot, sessionId);
+    if (misdirected !== null) {
+      this.#openFailed(opening, new StrandClientError('CLIENT_SNAPSHOT_INVALID', misdirected));
       return;
     }
-    const snapshot = checked.snapshot;
     const joined = await windowForSnapshot(
       this.#connection,
       acceptedOf(this.#state)?.shown ?? null,
@@ -301,17 +306,19 @@ export class SessionFollower {
       {
         maxGapFill: this.#options.maxGapFill,
         pageLimit: this.#options.pageLimit,
-        isCurrent: () => openingOf(this.#state) === opening,
+        isCurrent: () => isSameOpening(openingOf(this.#state), opening),
       },
     );
-    if (joined.kind === 'superseded' || openingOf(this.#state) !== opening) return;
+    // The opening as it is now: frames were held in it while the window was joined.
+    const current = openingOf(this.#state);
+    if (joined.kind === 'superseded' || current === null || !isSameOpening(current, opening)) return;
     if (!joined.sameLog) this.#store.forget(sessionId); // recreated under this id: its seqs restarted
     const carrier: Carrier = {
       followId: snapshot.followId,
       generation: snapshot.generation,
       epoch: opening.epoch,
     };
-    const result = snapshotAccepted(this.#state, opening, {
+    const result = snapshotAccepted(this.#state, current, {
       carrier,
       shown: shownFrom(snapshot, joined.window),
     });
@@ -324,10 +331,10 @@ export class SessionFollower {
     this.#subagents.emit(sessionId);
     if (result.release !== null)
       void releaseFollow(this.#connection, result.release.followId, result.release.epoch);
-    for (const frame of opening.buffered) {
+    for (const frame of heldFrames(current)) {
       if (isFor(frame, carrier, carrier.epoch)) await this.#apply(frame, carrier);
     }
-    if (opening.overflowed) this.refollow();
+    if (current.overflowed) this.refollow();
   }
 
   /**
@@ -390,12 +397,17 @@ export class SessionFollower {
       case 'subagents':
         this.#subagents.emit(sessionId);
         return;
+      case 'brokenEvents':
+        this.#recover(
+          new StrandClientError('CLIENT_PAGE_INVALID', `follow.events of ${sessionId}: ${frame.reason}`),
+        );
+        return;
       default:
         assertNever(frame, 'follow frame');
     }
   }
 
-  async #applyEvents(events: readonly unknown[], carrier: Carrier, sessionId: string): Promise<void> {
+  async #applyEvents(events: readonly WireEvent[], carrier: Carrier, sessionId: string): Promise<void> {
     const shown = acceptedOf(this.#state)?.shown;
     if (shown === undefined) return;
     const result = await continueWindow(this.#connection, sessionId, windowOf(shown), events, {

@@ -1,6 +1,7 @@
 import type { FollowSnapshot } from '@strand/protocol';
 import { describe, expect, it } from 'vitest';
-import { checkSnapshot } from './snapshot-check.js';
+import { checkResult } from '../connection/result-check.js';
+import { snapshotSessionProblem } from './snapshot-check.js';
 
 function snapshot(overrides: Partial<Record<keyof FollowSnapshot, unknown>> = {}): unknown {
   return {
@@ -21,26 +22,21 @@ function snapshot(overrides: Partial<Record<keyof FollowSnapshot, unknown>> = {}
   };
 }
 
-describe('checkSnapshot', () => {
+describe('a follow snapshot, checked once where it enters (the connection)', () => {
   it('accepts a snapshot whose events are exactly [firstSeq, cursor) and whose baseline is at cursor − 1', () => {
-    expect(checkSnapshot(snapshot(), 's').kind).toBe('valid');
+    expect(checkResult('session.follow', snapshot()).kind).toBe('valid');
   });
 
   it('accepts the snapshot of an empty log', () => {
     expect(
-      checkSnapshot(
+      checkResult(
+        'session.follow',
         snapshot({ cursor: 0, firstSeq: 0, events: [], baseline: { asOfSeq: -1, values: {} } }),
-        's',
       ).kind,
     ).toBe('valid');
   });
 
   it.each([
-    [
-      'another session',
-      snapshot({ header: { version: 1, id: 'other', createdAt: 5, isSeeded: false } }),
-      'expected header id s, got other',
-    ],
     [
       'a window short of the cursor',
       snapshot({ cursor: 5, baseline: { asOfSeq: 4, values: {} } }),
@@ -79,21 +75,37 @@ describe('checkSnapshot', () => {
       snapshot({ header: { version: 1, id: 's', createdAt: 5 } }),
       'header.isSeeded Invalid input',
     ],
-  ])('refuses %s', (_name, value, reason) => {
-    const result = checkSnapshot(value, 's');
+  ])('refuses %s with CLIENT_SNAPSHOT_INVALID', (_name, value, reason) => {
+    const result = checkResult('session.follow', value);
     expect(result.kind).toBe('invalid');
-    if (result.kind === 'invalid') expect(result.reason).toContain(reason);
+    if (result.kind === 'invalid') {
+      expect(result.error.code).toBe('CLIENT_SNAPSHOT_INVALID');
+      expect(result.error.message).toContain(reason);
+    }
   });
 
   it('refuses what is not an object', () => {
-    expect(checkSnapshot(null, 's').kind).toBe('invalid');
+    expect(checkResult('session.follow', null).kind).toBe('invalid');
   });
 
   it("keeps the value received: a newer host's extra fields are not stripped", () => {
     const value = snapshot({
       header: { version: 1, id: 's', createdAt: 5, isSeeded: false, tags: ['from a newer host'] },
     });
-    const result = checkSnapshot(value, 's');
-    expect(result.kind === 'valid' && result.snapshot).toBe(value);
+    const result = checkResult('session.follow', value);
+    expect(result.kind === 'valid' && result.result).toBe(value);
+  });
+});
+
+describe('snapshotSessionProblem', () => {
+  it('passes a snapshot of the followed session, refuses one of another', () => {
+    const ours = checkResult('session.follow', snapshot());
+    const theirs = checkResult(
+      'session.follow',
+      snapshot({ header: { version: 1, id: 'other', createdAt: 5, isSeeded: false } }),
+    );
+    if (ours.kind !== 'valid' || theirs.kind !== 'valid') throw new Error('fixtures must be valid snapshots');
+    expect(snapshotSessionProblem(ours.result, 's')).toBeNull();
+    expect(snapshotSessionProblem(theirs.result, 's')).toContain('expected header id s, got other');
   });
 });

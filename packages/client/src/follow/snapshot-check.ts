@@ -1,24 +1,13 @@
-import { describeIssues, followSnapshotSchema, type FollowSnapshot } from '@strand/protocol';
-
-export type SnapshotCheck =
-  | { readonly kind: 'valid'; readonly snapshot: FollowSnapshot }
-  | { readonly kind: 'invalid'; readonly reason: string };
+import type { FollowSnapshot } from '@strand/protocol';
 
 /**
- * Validates a `session.follow` result before its generation may replace the shown one: the
- * protocol's snapshot schema (its shape, events exactly `[firstSeq, cursor)`, the baseline at
- * `cursor − 1`), and a header naming the followed session. The snapshot returned is the value
- * received — checked, not copied — so a newer host's extra fields stay.
+ * Why a `session.follow` result may not open a generation of `sessionId`, or `null` when it may.
+ * Its shape (events exactly `[firstSeq, cursor)`, the baseline at `cursor − 1`) was checked where
+ * it entered, by the connection with the protocol's snapshot schema; what remains is that its
+ * header names the followed session.
  */
-export function checkSnapshot(value: unknown, sessionId: string): SnapshotCheck {
-  const invalid = (reason: string): SnapshotCheck => ({
-    kind: 'invalid',
-    reason: `snapshot of ${sessionId}: ${reason}`,
-  });
-  const parsed = followSnapshotSchema.safeParse(value);
-  if (!parsed.success) return invalid(describeIssues(parsed.error, '(snapshot)'));
-  const snapshot = value as FollowSnapshot;
-  if (snapshot.header.id !== sessionId)
-    return invalid(`expected header id ${sessionId}, got ${snapshot.header.id}`);
-  return { kind: 'valid', snapshot };
+export function snapshotSessionProblem(snapshot: FollowSnapshot, sessionId: string): string | null {
+  return snapshot.header.id === sessionId
+    ? null
+    : `snapshot of ${sessionId}: expected header id ${sessionId}, got ${snapshot.header.id}`;
 }

@@ -1,11 +1,13 @@
 import type { FollowSnapshot, MethodName, ParamsOf, ResultOf, WireEvent } from '@strand/protocol';
 import type { ConnectionState, IncomingNotification } from '../connection/strand-connection.js';
+import { checkResult } from '../connection/result-check.js';
 import type { FollowTransport } from '../follow/follow-transport.js';
 import { SessionId } from '@strand/session';
 
 /**
- * An in-memory `FollowTransport` whose calls the test answers by hand, and whose notifications the
- * test delivers at chosen moments — so orderings a socket only produces by chance (a frame
+ * An in-memory `FollowTransport` whose calls the test answers by hand (checked with the method's
+ * result schema, as the connection checks them), and whose notifications the test delivers at
+ * chosen moments — so orderings a socket only produces by chance (a frame
  * dispatched before the snapshot's promise continuation) are reproduced on purpose.
  */
 export interface PendingCall {
@@ -27,7 +29,13 @@ export class ScriptedTransport implements FollowTransport {
       this.calls.push({
         method,
         params,
-        resolve: resolve as (result: unknown) => void,
+        // Answered through the edge check `StrandConnection` makes, so what reaches the follower is
+        // what a real connection would hand it: a checked result, or the check's error.
+        resolve: (result: unknown) => {
+          const checked = checkResult(method, result);
+          if (checked.kind === 'valid') resolve(checked.result);
+          else reject(checked.error);
+        },
         reject,
       });
     });
