@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import { AGENT_ERRORS, type StrandErrorOptions } from '@strand/session/errors';
 
 /** The agent package's codes (declared in `@strand/session/errors`, documented in README.md). */
@@ -20,7 +21,7 @@ export class AgentError extends AGENT_ERRORS.errorClass('AgentError') {
   }
 
   protected override jsonFields(): { sessionId?: string; details: Readonly<Record<string, unknown>> } {
-    return { ...(this.sessionId === undefined ? {} : { sessionId: this.sessionId }), details: this.details };
+    return { ...defined({ sessionId: this.sessionId }), details: this.details };
   }
 }
 

@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import { PERSISTENCE_ERRORS, type StrandErrorOptions } from '@strand/session/errors';
 
 /** The persistence package's codes, shared by every backend; callers switch on `code`. */
@@ -29,8 +30,7 @@ export class PersistenceError extends PERSISTENCE_ERRORS.errorClass('Persistence
 
   protected override jsonFields(): { sessionId?: string; location?: CorruptionLocation } {
     return {
-      ...(this.sessionId === undefined ? {} : { sessionId: this.sessionId }),
-      ...(this.location === undefined ? {} : { location: this.location }),
+      ...defined({ sessionId: this.sessionId, location: this.location }),
     };
   }
 }
@@ -44,7 +44,7 @@ export function throwIfAborted(signal: AbortSignal | undefined, sessionId?: stri
   if (signal?.aborted === true) {
     throw new PersistenceError('PERSISTENCE_ABORTED', `read of ${sessionId ?? 'the store'} was aborted`, {
       cause: signal.reason,
-      ...(sessionId === undefined ? {} : { sessionId }),
+      ...defined({ sessionId }),
     });
   }
 }

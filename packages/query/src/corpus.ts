@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import type { SessionPersistence } from '@strand/persistence';
 import type { SessionHeader, SessionId, SessionStore } from '@strand/session';
 import { checkAborted, toQueryError } from './error-mapping.js';
@@ -30,7 +31,7 @@ export async function listCorpus(
   checkAborted(signal, '*');
   let persisted;
   try {
-    persisted = await persistence.list(signal === undefined ? {} : { signal });
+    persisted = await persistence.list(defined({ signal }));
   } catch (error) {
     throw toQueryError(error, '*');
   }

@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import { SESSION_QUERY_ERRORS, type StrandErrorOptions } from '@strand/session/errors';
 
 /** The query package's codes. Cancellation is never reported as not-found. */
@@ -17,7 +18,7 @@ export class SessionQueryError extends SESSION_QUERY_ERRORS.errorClass('SessionQ
   }
 
   protected override jsonFields(): { sessionId?: string } {
-    return this.sessionId === undefined ? {} : { sessionId: this.sessionId };
+    return defined({ sessionId: this.sessionId });
   }
 }
 

@@ -14,6 +14,7 @@ import {
   type SessionEvent,
   type SessionId,
   type SessionStore,
+  defined,
 } from '@strand/session';
 import { recheckLive } from './live-recheck.js';
 import { listCorpus, type CorpusRow } from './corpus.js';
@@ -203,7 +204,7 @@ export class SessionQuery {
     let lease: PreparationLease;
     try {
       lease = await this.#deps.preparations.borrow(id, {
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
+        ...defined({ signal: options.signal }),
         ...(options.retainPrepared === false ? { retain: false } : {}),
       });
     } catch (error) {
@@ -235,7 +236,7 @@ export class SessionQuery {
     try {
       const log = await this.#deps.persistence.scan(id, {
         dataTypes,
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
+        ...defined({ signal: options.signal }),
       });
       // What the disk holds: crash-repair closers reach readers once written (by publication).
       const events = log.events;
@@ -335,7 +336,7 @@ export class SessionQuery {
   async #tailCut(id: SessionId, options: ObserveOptions): Promise<ObservationCut | undefined | 'retry'> {
     const { persistence, registry, cache } = this.#deps;
     if (options.projectionMode === 'all' && cache === undefined) return undefined;
-    const signalOption = options.signal === undefined ? {} : { signal: options.signal };
+    const signalOption = defined({ signal: options.signal });
     try {
       const probe = await persistence.readFrom(id, END_OF_LOG, signalOption);
       const storedCursor = probe.cursor;

@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import { SEARCH_INDEX_ERRORS, type StrandErrorOptions } from '@strand/session/errors';
 
 /** The search index's codes (owner `search` of the wire table); callers switch on `code`, never on `message`. */
@@ -18,7 +19,7 @@ export class SearchIndexError extends SEARCH_INDEX_ERRORS.errorClass('SearchInde
   }
 
   protected override jsonFields(): { sessionId?: string } {
-    return this.sessionId === undefined ? {} : { sessionId: this.sessionId };
+    return defined({ sessionId: this.sessionId });
   }
 }
 

@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import type Database from 'better-sqlite3';
 import type { SessionEvent, SessionId } from '@strand/session';
 import type { LabelExtractor, TextExtractor } from './default-extractor.js';
@@ -163,7 +164,7 @@ export function guard<T>(fn: () => T, sessionId?: string): T {
     if (error instanceof SearchIndexError) throw error;
     throw new SearchIndexError('SEARCH_INDEX_FAILED', `search index operation failed: ${String(error)}`, {
       cause: error,
-      ...(sessionId === undefined ? {} : { sessionId }),
+      ...defined({ sessionId }),
     });
   }
 }

@@ -1,5 +1,5 @@
 import { isPersistenceError, type PersistedSessionSummary } from '@strand/persistence';
-import { SessionSeq, type Session, type SessionId } from '@strand/session';
+import { SessionSeq, type Session, type SessionId, defined } from '@strand/session';
 import { SearchIndexError, throwIfSearchAborted } from './errors.js';
 import type { SearchIndexStore } from './index-store.js';
 import { INDEX_BATCH_EVENTS, indexMemory } from './memory-indexing.js';
@@ -55,7 +55,7 @@ export async function syncIndex(
   for (const row of await store.sessionRows()) indexed.set(row.sessionId, row);
   let summaries: PersistedSessionSummary[];
   try {
-    summaries = await sources.persistence.list(signal === undefined ? {} : { signal });
+    summaries = await sources.persistence.list(defined({ signal }));
   } catch (error) {
     throw fromPersistence(error, 'listing the persisted corpus for search');
   }
@@ -195,11 +195,7 @@ async function readSuffix(
   let { from, start } = plan;
   let forced = false;
   for (;;) {
-    const suffix = await sources.persistence.readFrom(
-      sessionId,
-      SessionSeq(from),
-      signal === undefined ? {} : { signal },
-    );
+    const suffix = await sources.persistence.readFrom(sessionId, SessionSeq(from), defined({ signal }));
     counters.eventsRead += suffix.events.length;
     // A log shorter than the durable cut, or another incarnation under a kept cut, is not the log
     // that was indexed (deleted and recreated between listing and read): index it from 0.
@@ -251,7 +247,7 @@ async function readSuffix(
 
 function fromPersistence(error: unknown, what: string, sessionId?: SessionId): SearchIndexError {
   if (error instanceof SearchIndexError) return error;
-  const options = { cause: error, ...(sessionId === undefined ? {} : { sessionId }) };
+  const options = { cause: error, ...defined({ sessionId }) };
   if (isPersistenceError(error, 'PERSISTENCE_ABORTED'))
     return new SearchIndexError('SEARCH_ABORTED', `${what} was aborted`, options);
   return new SearchIndexError(

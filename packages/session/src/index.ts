@@ -60,3 +60,4 @@ export { repairClosers, repairEvents } from './repair.js';
 export { openWorkAt, isClosedTurnBoundary, endOfTurnContaining, type OpenWork } from './turns.js';
 export { checkLogInvariants, type LogViolation } from './invariants.js';
 export { SerialQueue } from './serial-queue.js';
+export { defined, type Defined } from './defined.js';

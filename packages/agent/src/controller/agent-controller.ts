@@ -12,6 +12,7 @@ import {
   type MessageContent,
   type Session,
   type SessionStore,
+  defined,
 } from '@strand/session';
 import type { Agent, AgentLease, AgentStatus, PromptOptions, TurnOutcome } from '../agent.js';
 import { AgentError, isAgentError } from '../errors.js';
@@ -93,7 +94,7 @@ export class AgentController {
           sessionProjections: options.registry,
           sessions: options.store,
           sessionQuery: options.query,
-          ...(options.cache === undefined ? {} : { sessionProjectionCache: options.cache }),
+          ...defined({ sessionProjectionCache: options.cache }),
         },
       });
     this.#instructions = options.instructions;
@@ -125,7 +126,7 @@ export class AgentController {
     };
     this.#settler = new Settler({
       idleDetachMs: nonNegativeInteger(options.idleDetachMs ?? 0, 'idleDetachMs'),
-      ...(options.timers === undefined ? {} : { timers: options.timers }),
+      ...defined({ timers: options.timers }),
       flush: () => this.#flush(),
       detach: (agent) => this.#detach(agent),
       cacheWrites: this.#cacheWrites,
@@ -159,8 +160,7 @@ export class AgentController {
     const header = newSessionHeader({
       id: options.id ?? this.#newSessionId(),
       createdAt: this.#now(),
-      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
-      ...(options.agentPreset === undefined ? {} : { agentPreset: options.agentPreset }),
+      ...defined({ cwd: options.cwd, agentPreset: options.agentPreset }),
     });
     const agent = await this.#owned(header.id, async () => {
       const session = await createStoredSession(this.#persistence, {
@@ -207,7 +207,7 @@ export class AgentController {
       try {
         observation = await this.#query.observeSession(id, {
           requirePrepared: true,
-          ...(options.signal === undefined ? {} : { signal: options.signal }),
+          ...defined({ signal: options.signal }),
         });
       } catch (cause) {
         if (isSessionQueryError(cause, 'SESSION_QUERY_NOT_FOUND'))

@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import type { AgentLease, TurnOutcome } from '../agent.js';
 import type { ChildHandle, ChildTurn } from '../subagent-control.js';
 import type { LiveAgent } from './live-agent.js';
@@ -6,8 +7,7 @@ import type { LiveAgent } from './live-agent.js';
 export function childHandleOf(agent: LiveAgent, lease: AgentLease): ChildHandle {
   return {
     id: agent.id,
-    run: async (message, signal) =>
-      childTurnOf(await agent.start(message, signal === undefined ? {} : { signal }).outcome),
+    run: async (message, signal) => childTurnOf(await agent.start(message, defined({ signal })).outcome),
     release: () => lease.release(),
   };
 }

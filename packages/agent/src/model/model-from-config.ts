@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import { AgentError } from '../errors.js';
 import type { Model } from './model.js';
 import { OpenAICompatibleModel } from './openai/openai-compatible-model.js';
@@ -39,9 +40,11 @@ export function modelFromConfig(config: ModelConfig = {}): Model {
     model: config.model,
     apiKeyEnv: config.apiKeyEnv ?? 'OPENAI_API_KEY',
     apiKeyOptional: config.apiKeyEnv === undefined,
-    ...(config.provider === undefined ? {} : { provider: config.provider }),
-    ...(config.reasoningEffort === undefined ? {} : { reasoningEffort: config.reasoningEffort }),
-    ...(config.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: config.idleTimeoutMs }),
-    ...(config.env === undefined ? {} : { env: config.env }),
+    ...defined({
+      provider: config.provider,
+      reasoningEffort: config.reasoningEffort,
+      idleTimeoutMs: config.idleTimeoutMs,
+      env: config.env,
+    }),
   });
 }

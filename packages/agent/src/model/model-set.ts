@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import { AgentError } from '../errors.js';
 import type { Model, ModelResolver, ModelRoute } from './model.js';
 import { modelFromConfig, type ModelConfig } from './model-from-config.js';
@@ -79,7 +80,7 @@ export class ModelSet {
       'AGENT_MODEL_UNAVAILABLE',
       `model ${shown(selection)} is not configured on this host; select one of ${this.#entries.map((e) => shown(e.model.route)).join(', ')}`,
       {
-        ...(sessionId === undefined ? {} : { sessionId }),
+        ...defined({ sessionId }),
         details: { provider: selection.provider, model: selection.model },
       },
     );

@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import { toolParameters } from '@strand/subagent';
 import { z } from 'zod';
 import { spawnSubagent, type SpawnMode } from '../subagent-control.js';
@@ -37,8 +38,7 @@ function parseSpawnArgs(raw: unknown): SpawnArgs {
   return {
     task,
     mode: mode ?? 'one-shot',
-    ...(label === undefined ? {} : { label }),
-    ...(fork === undefined ? {} : { fork }),
+    ...defined({ label, fork }),
   };
 }
 
@@ -67,8 +67,7 @@ export const spawnAgentTool: Tool = defineTool<SpawnArgs>({
       {
         task: args.task,
         mode: args.mode,
-        ...(args.label === undefined ? {} : { label: args.label }),
-        ...(args.fork === undefined ? {} : { fork: args.fork }),
+        ...defined({ label: args.label, fork: args.fork }),
       },
       context.signal,
     );

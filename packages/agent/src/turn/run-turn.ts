@@ -5,6 +5,7 @@ import {
   type SessionEvent,
   type SessionEventInput,
   type SessionSeq,
+  defined,
 } from '@strand/session';
 import type { TurnOutcome } from '../agent.js';
 import { AgentError, isAgentError } from '../errors.js';
@@ -138,7 +139,7 @@ async function turnBody(
         data: {
           content: acc.text,
           ...(acc.toolCalls.length === 0 ? {} : { toolCalls: acc.toolCalls }),
-          ...(acc.usage === undefined ? {} : { usage: acc.usage }),
+          ...defined({ usage: acc.usage }),
         },
       });
       state.partial = undefined;
@@ -159,7 +160,7 @@ async function turnBody(
             callId: call.id,
             content: output.content,
             ...(output.isError === true ? { isError: true } : {}),
-            ...(output.code === undefined ? {} : { code: output.code }),
+            ...defined({ code: output.code }),
           },
         });
         state.answered(call.id);
@@ -173,7 +174,7 @@ async function turnBody(
     return {
       reason: 'completed',
       text: state.lastText,
-      ...(turnStartSeq === undefined ? {} : { turnStartSeq }),
+      ...defined({ turnStartSeq }),
     };
   } catch (error) {
     const ending = classify(error, signal, state, session.id);
@@ -190,7 +191,7 @@ async function turnBody(
       reason: ending.reason,
       text,
       error: ending.error,
-      ...(turnStartSeq === undefined ? {} : { turnStartSeq }),
+      ...defined({ turnStartSeq }),
     };
   }
 }

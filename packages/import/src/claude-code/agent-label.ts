@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import { promises as fsp } from 'node:fs';
 import { SourceLineReader } from '../source/line-reader.js';
 import { isRecord, parseLine, str, type JsonRecord } from '../source/json-record.js';
@@ -23,7 +24,7 @@ export async function readAgentMeta(file: string): Promise<AgentRole | undefined
     if (!isRecord(raw)) return undefined;
     const description = str(raw.description);
     const type = str(raw.agentType);
-    return { ...(description === undefined ? {} : { description }), ...(type === undefined ? {} : { type }) };
+    return { ...defined({ description, type }) };
   } catch {
     // An unreadable meta file only costs the label; the parent's Task call is tried next.
     return undefined;
@@ -76,7 +77,7 @@ async function scanParent(file: string, agentId: string): Promise<AgentRole | un
     if (found !== undefined) {
       const call = found.callId === undefined ? undefined : calls.get(found.callId);
       const prompt = call?.prompt ?? found.prompt;
-      return { ...call, ...(prompt === undefined ? {} : { prompt }) };
+      return { ...call, ...defined({ prompt }) };
     }
   }
   return undefined;
@@ -87,8 +88,6 @@ function roleOf(input: JsonRecord): AgentRole {
   const type = str(input.subagent_type);
   const prompt = str(input.prompt);
   return {
-    ...(description === undefined ? {} : { description }),
-    ...(type === undefined ? {} : { type }),
-    ...(prompt === undefined ? {} : { prompt }),
+    ...defined({ description, type, prompt }),
   };
 }

@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import { AttachmentSink } from '../mapping/attachments.js';
 import type { FileReports } from '../mapping/file-reports.js';
 import { TranscriptBuilder, type Author } from '../mapping/transcript-builder.js';
@@ -53,12 +54,7 @@ export class ClaudeStream {
     switch (line.kind) {
       case 'prompt':
         this.firstPrompt ??= typeof line.content === 'string' ? line.content : undefined;
-        this.builder.prompt(
-          line.content,
-          this.#promptAuthor,
-          time,
-          line.titleText === undefined ? {} : { titleText: line.titleText },
-        );
+        this.builder.prompt(line.content, this.#promptAuthor, time, defined({ titleText: line.titleText }));
         return;
       case 'command':
         this.builder.command(line.name, line.args, time);

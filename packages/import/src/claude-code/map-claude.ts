@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import { descriptorEvent } from '@strand/subagent';
 import type { SessionEventInput, SessionId } from '@strand/session';
 import { FileReports } from '../mapping/file-reports.js';
@@ -225,8 +226,7 @@ function collectTaskRoles(
     const description = str(block.input.description);
     const type = str(block.input.subagent_type);
     const role = {
-      ...(description === undefined ? {} : { description }),
-      ...(type === undefined ? {} : { type }),
+      ...defined({ description, type }),
     };
     const list = roles.get(prompt);
     if (list === undefined) roles.set(prompt, [role]);
@@ -241,7 +241,7 @@ function mainPlan(id: SessionId, sourceId: string, stream: ClaudeStream): Sessio
     header: {
       id,
       createdAt: stream.firstTime ?? 0,
-      ...(stream.cwd === undefined ? {} : { cwd: stream.cwd }),
+      ...defined({ cwd: stream.cwd }),
       source: { harness: 'claude-code', sourceId },
     },
     events: stream.builder.events,
@@ -275,7 +275,7 @@ function childPlan(
     header: {
       id,
       createdAt: stream.firstTime ?? 0,
-      ...(stream.cwd === undefined ? {} : { cwd: stream.cwd }),
+      ...defined({ cwd: stream.cwd }),
       parentSession,
       origin: 'subagent',
       delegationDepth: 1,

@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { descriptorEvent } from '@strand/subagent';
@@ -105,7 +106,7 @@ export async function mapTask(
   const header = {
     id: peek.primaryId,
     createdAt,
-    ...(side.cwd === undefined ? {} : { cwd: side.cwd }),
+    ...defined({ cwd: side.cwd }),
     source: { harness, sourceId: facts.taskId },
   };
   const sink = mapping.sink.items;

@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import { descriptorEvent } from '@strand/subagent';
 import type { SessionEventInput } from '@strand/session';
 import { AttachmentSink, toContent } from '../mapping/attachments.js';
@@ -71,7 +72,7 @@ async function foldCodex(unit: SourceUnit, peek: SessionPeek): Promise<Transcrip
   const route = (time: number): void => {
     if (model !== undefined)
       builder.assistantRoute(
-        { provider: facts.provider, model, ...(effort === undefined ? {} : { reasoningEffort: effort }) },
+        { provider: facts.provider, model, ...defined({ reasoningEffort: effort }) },
         time,
       );
   };
@@ -271,7 +272,7 @@ function plan(
   const base = {
     id,
     createdAt,
-    ...(facts.cwd === undefined ? {} : { cwd: facts.cwd }),
+    ...defined({ cwd: facts.cwd }),
     source: { harness: 'codex', sourceId: facts.id } as const,
   };
   const fork =

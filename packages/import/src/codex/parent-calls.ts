@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import { SourceLineReader } from '../source/line-reader.js';
 import { isRecord, parseLine, str, type JsonRecord } from '../source/json-record.js';
 import { isCompressed } from './discover.js';
@@ -46,8 +47,7 @@ export async function readParentCalls(parentFile: string | undefined, childId: s
           const agentType = spawns.get(callId);
           const nickname = str(output.nickname);
           found = {
-            ...(agentType === undefined ? {} : { agentType }),
-            ...(nickname === undefined ? {} : { nickname }),
+            ...defined({ agentType, nickname }),
           };
         }
       }

@@ -1,4 +1,4 @@
-import { SessionId } from '@strand/session';
+import { SessionId, defined } from '@strand/session';
 import type { Peek, SourceUnit } from '../run/harness-importer.js';
 import { SourceLineReader } from '../source/line-reader.js';
 import { count, isRecord, parseLine, str, timeOf } from '../source/json-record.js';
@@ -87,10 +87,9 @@ function readFacts(record: Record<string, unknown>, compressed: boolean): CodexF
         parent === undefined && kind === undefined
           ? undefined
           : {
-              ...(parent === undefined ? {} : { parent }),
+              ...defined({ parent }),
               depth: Math.max(1, count(thread?.depth)),
-              ...(nickname === undefined ? {} : { nickname }),
-              ...(role === undefined ? {} : { role }),
+              ...defined({ nickname, role }),
             },
     };
   }

@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import { promises as fsp } from 'node:fs';
 import { descriptorEvent } from '@strand/subagent';
 import type { SessionEventInput } from '@strand/session';
@@ -53,8 +54,7 @@ export function foldCopilot(unit: SourceUnit, peek: SessionPeek): TranscriptFold
   const newStream = (toolCallId?: string, label?: string): Stream => ({
     builder: new TranscriptBuilder(),
     sink: new AttachmentSink(),
-    ...(toolCallId === undefined ? {} : { toolCallId }),
-    ...(label === undefined ? {} : { label }),
+    ...defined({ toolCallId, label }),
     firstTime: undefined,
     lastCalls: undefined,
   });
@@ -239,7 +239,7 @@ export function foldCopilot(unit: SourceUnit, peek: SessionPeek): TranscriptFold
     }
     const author: Author = agent !== undefined ? 'agent' : 'human';
     stream.builder.prompt(toContent(blocks), author, time, {
-      ...(text === undefined ? {} : { titleText: text }),
+      ...defined({ titleText: text }),
       // A message typed while the agent works joins its turn (`steering`); a queued one waits
       // for the turn's end and starts its own.
       startsTurn: data.delivery !== 'steering',
@@ -339,7 +339,7 @@ export function foldCopilot(unit: SourceUnit, peek: SessionPeek): TranscriptFold
         header: {
           id: mainId,
           createdAt,
-          ...(cwd === undefined ? {} : { cwd }),
+          ...defined({ cwd }),
           source: { harness: 'copilot', sourceId: facts.sessionId },
         },
         events: main.builder.events,
@@ -358,7 +358,7 @@ export function foldCopilot(unit: SourceUnit, peek: SessionPeek): TranscriptFold
         header: {
           id: copilotAgentId(facts.sessionId, stream.toolCallId),
           createdAt: stream.firstTime ?? createdAt,
-          ...(cwd === undefined ? {} : { cwd }),
+          ...defined({ cwd }),
           parentSession: mainId,
           origin: 'subagent',
           delegationDepth: 1,

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { SessionId } from '@strand/session';
+import { SessionId, defined } from '@strand/session';
 import { FileReports } from '../mapping/file-reports.js';
 import type { MappedFile, SessionPlan } from '../mapping/session-plan.js';
 import { TranscriptBuilder } from '../mapping/transcript-builder.js';
@@ -85,7 +85,7 @@ function mapComposer(
     header: {
       id: cursorId(row.id),
       createdAt: createdAt ?? builder.events[0]?.time ?? 0,
-      ...(cwd === undefined ? {} : { cwd }),
+      ...defined({ cwd }),
       source: { harness: 'cursor', sourceId: row.id },
     },
     events: builder.events,

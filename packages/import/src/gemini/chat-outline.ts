@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import { FileReports } from '../mapping/file-reports.js';
 import { isRecord, str, timeOf, type JsonRecord } from '../source/json-record.js';
 import type { ChatOutline } from './chat-place.js';
@@ -60,8 +61,7 @@ function delegationOf(message: JsonRecord, call: JsonRecord): DelegationCall | u
   return {
     at: Math.min(...stamps),
     inputs,
-    ...(id === undefined ? {} : { id }),
-    ...(agent === undefined ? {} : { agent }),
+    ...defined({ id, agent }),
   };
 }
 

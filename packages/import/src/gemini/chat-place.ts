@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import { matchDelegations, type DelegationCall } from './delegation-match.js';
 
 /**
@@ -71,7 +72,7 @@ export function placeChat(self: ChatOutline, siblings: readonly ChatOutline[]): 
   return {
     kind: 'distinct',
     key: keyOf(ordered[mine]!.cluster),
-    ...(call === undefined ? {} : { delegatedBy: call.agent === undefined ? {} : { agent: call.agent } }),
+    ...(call === undefined ? {} : { delegatedBy: defined({ agent: call.agent }) }),
   };
 }
 

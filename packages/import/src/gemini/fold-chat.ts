@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import type { FileReports } from '../mapping/file-reports.js';
 import { isRecord, parseLine, str, type JsonRecord } from '../source/json-record.js';
 import type { SourceLine } from '../source/line-reader.js';
@@ -73,7 +74,7 @@ export class ChatFolder {
       );
     } else if (typeof record.id === 'string') {
       const existing = this.#messages.get(record.id);
-      const message = { record, line, ...(index === undefined ? {} : { index }) };
+      const message = { record, line, ...defined({ index }) };
       // Map.set keeps an existing key's position: a rewritten row stays where it first appeared.
       this.#messages.set(record.id, message);
       this.#rows.push({ kind: 'message', message });
@@ -132,7 +133,7 @@ export class ChatFolder {
       meta: this.meta,
       messages,
       rows: [...this.#rows],
-      ...(this.#summary === undefined ? {} : { summary: this.#summary }),
+      ...defined({ summary: this.#summary }),
     };
   }
 }

@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { descriptorEvent } from '@strand/subagent';
@@ -126,7 +127,7 @@ class GeminiMapping {
     const header = {
       id,
       createdAt,
-      ...(cwd === undefined ? {} : { cwd }),
+      ...defined({ cwd }),
       source: { harness: 'gemini', sourceId: facts.sessionId } as const,
     };
     let plan: SessionPlan = { header, events: builder.events, attachments: this.#sink.items };

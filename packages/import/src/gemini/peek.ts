@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
-import { SessionId } from '@strand/session';
+import { SessionId, defined } from '@strand/session';
 import type { Peek, SourceUnit } from '../run/harness-importer.js';
 import { SourceLineReader } from '../source/line-reader.js';
 import { isRecord, parseLine, str, type JsonRecord } from '../source/json-record.js';
@@ -77,7 +77,7 @@ export async function peekGemini(unit: SourceUnit): Promise<Peek> {
       sessionId,
       jsonl,
       ...(parent === undefined || parent === 'chats' ? {} : { parentSessionId: parent }),
-      ...(chat === undefined ? {} : { chat }),
+      ...defined({ chat }),
     },
     unit,
   );

@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import { LEDGER_FILE, Ledger, type LedgerEntry } from '../ledger/ledger.js';
 import { combineHashes, stampUnit } from '../ledger/stamps.js';
 import { staleCopyEntry } from '../run/choose-copies.js';
@@ -75,7 +76,7 @@ export class LedgerSaver {
       primaryId: written.primaryId,
       rank: written.rank,
       sessions: written.sessions,
-      ...(written.awaitingParent === undefined ? {} : { awaitingParent: written.awaitingParent }),
+      ...defined({ awaitingParent: written.awaitingParent }),
     });
     this.#dirty = true;
   }

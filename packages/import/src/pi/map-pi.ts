@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import { AttachmentSink, toContent, type ContentBlock } from '../mapping/attachments.js';
 import { FileReports } from '../mapping/file-reports.js';
 import type { MappedFile, SessionPlan } from '../mapping/session-plan.js';
@@ -232,7 +233,7 @@ export function foldPi(unit: SourceUnit, peek: SessionPeek): TranscriptFold {
         header: {
           id: peek.primaryId,
           createdAt: facts.createdAt ?? builder.events[0]?.time ?? 0,
-          ...(facts.cwd === undefined ? {} : { cwd: facts.cwd }),
+          ...defined({ cwd: facts.cwd }),
           source: { harness: 'pi', sourceId: facts.sessionId },
         },
         events: builder.events,

@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import { promises as fsp } from 'node:fs';
 import { descriptorEvent } from '@strand/subagent';
 import type { SessionEventInput, SessionId } from '@strand/session';
@@ -233,7 +234,7 @@ export function foldQwen(unit: SourceUnit, peek: SessionPeek): TranscriptFold {
     const header = {
       id: peek.primaryId,
       createdAt,
-      ...(cwd === undefined ? {} : { cwd }),
+      ...defined({ cwd }),
       source: { harness: 'qwen', sourceId: facts.agentId ?? facts.sessionId } as const,
     };
     const parent: SessionId | undefined = isAgent
@@ -275,8 +276,7 @@ function compressedOpening(history: unknown): { summary?: string; acknowledgemen
   const next = contents[at + 1];
   const acknowledgement = isRecord(next) && next.role === 'model' ? textOfContent(next) : undefined;
   return {
-    ...(summary === undefined ? {} : { summary }),
-    ...(acknowledgement === undefined ? {} : { acknowledgement }),
+    ...defined({ summary, acknowledgement }),
   };
 }
 
@@ -381,9 +381,7 @@ async function readAgentMeta(unit: SourceUnit): Promise<AgentMeta> {
     const auth = str(flags.authType);
     const provider = auth === undefined ? undefined : PROVIDER_OF_AUTH[auth];
     return {
-      ...(label === undefined ? {} : { label }),
-      ...(model === undefined ? {} : { model }),
-      ...(provider === undefined ? {} : { provider }),
+      ...defined({ label, model, provider }),
     };
   } catch {
     // An unreadable meta file only costs the label and the model.

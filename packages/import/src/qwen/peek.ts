@@ -1,4 +1,4 @@
-import { SessionId } from '@strand/session';
+import { SessionId, defined } from '@strand/session';
 import type { Peek, SourceUnit } from '../run/harness-importer.js';
 import { SourceLineReader } from '../source/line-reader.js';
 import { isRecord, parseLine, str } from '../source/json-record.js';
@@ -59,7 +59,7 @@ export async function peekQwen(unit: SourceUnit): Promise<Peek> {
     const agentId = record.isSidechain === true ? str(record.agentId) : undefined;
     const facts: QwenFacts = {
       sessionId,
-      ...(agentId === undefined ? {} : { agentId }),
+      ...defined({ agentId }),
       ...(agentId !== undefined || parentSessionId === undefined ? {} : { parentSessionId }),
     };
     return {

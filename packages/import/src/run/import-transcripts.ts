@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { ImportError } from '../errors.js';
@@ -205,7 +206,7 @@ export async function importTranscripts(options: ImportOptions): Promise<ImportS
           entry(task, r.hash, sessions, {
             primaryId: task.primaryId,
             rank: task.rank,
-            ...(r.awaitingParent === undefined ? {} : { awaitingParent: r.awaitingParent }),
+            ...defined({ awaitingParent: r.awaitingParent }),
           }),
         );
       }

@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import { combineHashes } from '../ledger/stamps.js';
 import { hashFile } from '../source/file-hash.js';
 import type { ImportReport, SessionOutcome } from '../types.js';
@@ -116,8 +117,7 @@ export async function processFile(
       sessions,
       notes,
       children,
-      ...(awaitingParent === undefined ? {} : { awaitingParent }),
-      ...(writeError === undefined ? {} : { writeError }),
+      ...defined({ awaitingParent, writeError }),
     },
   };
 }

@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import { createHash, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { DecompressStream } from 'zstd-napi';
@@ -98,7 +99,7 @@ export class SourceLineReader {
         hash: hash.digest('hex'),
         bytes,
         zstd,
-        ...(zstdError === undefined ? {} : { zstdError }),
+        ...defined({ zstdError }),
       };
     } finally {
       source.destroy();

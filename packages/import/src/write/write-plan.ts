@@ -9,6 +9,7 @@ import {
   type SessionEventInput,
   type SessionHeader,
   type SessionId,
+  defined,
 } from '@strand/session';
 import type { SessionPlan } from '../mapping/session-plan.js';
 import type { SessionOutcome } from '../types.js';
@@ -60,8 +61,7 @@ export async function writePlan(target: WriteTarget, plan: SessionPlan): Promise
   const id = resolved.header.id;
   const total = resolved.inherited.length + resolved.own.length;
   const extra = {
-    ...(resolved.awaitingParent === undefined ? {} : { awaitingParent: resolved.awaitingParent }),
-    ...(resolved.seedProblem === undefined ? {} : { seedProblem: resolved.seedProblem }),
+    ...defined({ awaitingParent: resolved.awaitingParent, seedProblem: resolved.seedProblem }),
   };
   if (!stored.has(id)) {
     await create(persistence, plan, resolved);

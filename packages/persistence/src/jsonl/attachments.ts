@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
@@ -70,8 +71,8 @@ export class AttachmentFiles {
     const file = path.join(this.dirFor(escapedId), ref);
     try {
       const [bytes, type] = await Promise.all([
-        fsp.readFile(file, signal === undefined ? {} : { signal }),
-        fsp.readFile(`${file}.type`, { encoding: 'utf8', ...(signal === undefined ? {} : { signal }) }),
+        fsp.readFile(file, defined({ signal })),
+        fsp.readFile(`${file}.type`, { encoding: 'utf8', ...defined({ signal }) }),
       ]);
       return { bytes, mediaType: type };
     } catch (error) {

@@ -3,6 +3,7 @@ import {
   SESSION_HEADER_VERSION,
   SessionLogOffset,
   type SessionHeader,
+  defined,
 } from '@strand/session';
 import { PersistenceError } from '../errors.js';
 
@@ -39,7 +40,7 @@ export function parseHeaderRecord(raw: unknown, sessionId: string): HeaderRecord
     throw new PersistenceError('PERSISTENCE_CORRUPT', `session ${sessionId}: bad header record (${why})`, {
       sessionId,
       location: { byteOffset: 0, line: 1 },
-      ...(cause === undefined ? {} : { cause }),
+      ...defined({ cause }),
     });
   };
   if (typeof raw !== 'object' || raw === null) return corrupt('not an object');

@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import type { SessionEvent } from '@strand/session';
 import { PersistenceError } from '../errors.js';
 import { EventLineError, checkEnvelope, parseEventBlock } from './event-lines.js';
@@ -35,7 +36,7 @@ function corrupt(
     {
       sessionId,
       location,
-      ...(cause === undefined ? {} : { cause }),
+      ...defined({ cause }),
     },
   );
 }

@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import { promises as fsp } from 'node:fs';
 import { throwIfAborted } from '../errors.js';
 import { decodePlainLog, decodeZstdLog, type DecodedLog } from './log-decoder.js';
@@ -39,7 +40,7 @@ export async function readWhole(
       mtimeNs = stat.mtimeNs;
       if (located.compressed && keepFrom === 0 && size >= STREAMED_DECODE_MIN_BYTES)
         streamed = await decodeZstdLogStreamed(handle, Number(size), id, signal, dataTypes);
-      if (streamed === undefined) buf = await handle.readFile(signal === undefined ? {} : { signal });
+      if (streamed === undefined) buf = await handle.readFile(defined({ signal }));
     } finally {
       await handle.close();
     }

@@ -1,4 +1,10 @@
-import { deepFreezeParsed, type JsonValue, type SessionEvent, type SessionSeq } from '@strand/session';
+import {
+  deepFreezeParsed,
+  type JsonValue,
+  type SessionEvent,
+  type SessionSeq,
+  defined,
+} from '@strand/session';
 import { PersistenceError } from '../errors.js';
 import { elidedEvent } from '../scanned-log.js';
 import type { EventRow } from './statements.js';
@@ -54,6 +60,6 @@ export function corrupt(sessionId: string, seq: number, why: string, cause?: unk
   return new PersistenceError('PERSISTENCE_CORRUPT', `session ${sessionId}, seq ${seq}: ${why}`, {
     sessionId,
     location: { seq },
-    ...(cause === undefined ? {} : { cause }),
+    ...defined({ cause }),
   });
 }

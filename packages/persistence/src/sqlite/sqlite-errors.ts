@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { SessionError } from '@strand/session';
+import { SessionError, defined } from '@strand/session';
 import { PersistenceError } from '../errors.js';
 
 /**
@@ -11,7 +11,7 @@ import { PersistenceError } from '../errors.js';
  */
 export function toPersistenceError(error: unknown, what: string, sessionId?: string): Error {
   if (error instanceof PersistenceError || error instanceof SessionError) return error;
-  const options = { cause: error, ...(sessionId === undefined ? {} : { sessionId }) };
+  const options = { cause: error, ...defined({ sessionId }) };
   if (error instanceof Database.SqliteError && isCorruptionCode(error.code)) {
     return new PersistenceError(
       'PERSISTENCE_CORRUPT',

@@ -1,6 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import { parseSessionHeader, type SessionEvent, type SessionId, type SessionSeq } from '@strand/session';
+import {
+  parseSessionHeader,
+  type SessionEvent,
+  type SessionId,
+  type SessionSeq,
+  defined,
+} from '@strand/session';
 import { isPersistenceError, PersistenceError, throwIfAborted } from '../errors.js';
 import type {
   Attachment,
@@ -272,7 +278,7 @@ export class SqliteSessionPersistence implements SessionPersistence {
     try {
       if (this.#closed) {
         throw new PersistenceError('PERSISTENCE_CLOSED', `${what}: the SQLite store ${this.path} is closed`, {
-          ...(sessionId === undefined ? {} : { sessionId }),
+          ...defined({ sessionId }),
         });
       }
       this.#appends.drain();

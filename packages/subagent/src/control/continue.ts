@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import { isSessionQueryError } from '@strand/query';
 import type { SessionId } from '@strand/session';
 import type { ChildHandle, ChildTurn } from './child-handle.js';
@@ -79,7 +80,7 @@ async function observe<O extends ObservedChild>(
     return await deps.observe(id, {
       projectionMode: 'all',
       requirePrepared: true,
-      ...(signal === undefined ? {} : { signal }),
+      ...defined({ signal }),
     });
   } catch (error) {
     if (isSessionQueryError(error, 'SESSION_QUERY_NOT_FOUND')) {

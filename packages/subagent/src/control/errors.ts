@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import type { SUBAGENT_CONTROL_FLOW_CODES } from '../errors.js';
 import { SubagentControlError, type SubagentControlErrorCode } from '../errors.js';
 
@@ -19,7 +20,7 @@ export function controlError(
   options: { cause?: unknown; sessionId?: string } = {},
 ): SubagentControlError {
   return new SubagentControlError(code, message, {
-    ...(options.cause === undefined ? {} : { cause: options.cause }),
+    ...defined({ cause: options.cause }),
     ...(options.sessionId === undefined ? {} : { details: { sessionId: options.sessionId } }),
   });
 }

@@ -7,6 +7,7 @@ import {
   type SessionEventInput,
   type SessionHeader,
   type SessionId,
+  defined,
 } from '@strand/session';
 import { descriptorEvent, type SubagentDescriptor } from '../descriptor.js';
 import { controlError } from './errors.js';
@@ -82,7 +83,7 @@ export function planChild(parent: ParentView, request: SpawnRequest, options: Pl
   const child: NewSessionHeader = {
     id: options.id,
     createdAt: options.createdAt,
-    ...(parent.header.cwd === undefined ? {} : { cwd: parent.header.cwd }),
+    ...defined({ cwd: parent.header.cwd }),
     parentSession: parent.header.id,
     origin: 'subagent',
     delegationDepth: depth,

@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import type { SessionId, SessionLogOffset } from '@strand/session';
 import type { ChildHandle, ChildTurn } from './child-handle.js';
 import { throwIfCancelled } from './errors.js';
@@ -56,7 +57,7 @@ export async function spawnSubagent(
     return {
       childId: child.id,
       mode: plan.descriptor.mode,
-      ...(plan.descriptor.label === undefined ? {} : { label: plan.descriptor.label }),
+      ...defined({ label: plan.descriptor.label }),
       forked: plan.inheritedEventCount > 0,
       inheritedEventCount: plan.inheritedEventCount,
       turn,

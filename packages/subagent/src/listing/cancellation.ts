@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import { isSessionQueryError } from '@strand/query';
 import { SubagentControlError } from '../errors.js';
 
@@ -9,7 +10,7 @@ export function cancelled(cause?: unknown, sessionId?: string): SubagentControlE
       ? 'subagent listing was cancelled'
       : `subagent listing was cancelled while reading ${sessionId}`,
     {
-      ...(cause === undefined ? {} : { cause }),
+      ...defined({ cause }),
       ...(sessionId === undefined ? {} : { details: { sessionId } }),
     },
   );

@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import { isSessionQueryError } from '@strand/query';
 import { SubagentControlError } from '../errors.js';
 import { cancelled, throwIfCancelled } from './cancellation.js';
@@ -15,7 +16,7 @@ export async function enumerateSubagents(
   throwIfCancelled(signal);
   let rows;
   try {
-    rows = await services.query.listSessions(signal === undefined ? {} : { signal });
+    rows = await services.query.listSessions(defined({ signal }));
   } catch (error) {
     if (signal?.aborted === true || isSessionQueryError(error, 'SESSION_QUERY_ABORTED'))
       throw cancelled(error);

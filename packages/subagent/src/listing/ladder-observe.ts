@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import { isProjectionError } from '@strand/projection';
 import { isSessionQueryError, type SessionObservation } from '@strand/query';
 import { SUBAGENT_IDENTITY_KEY } from '../projection/identity-unit.js';
@@ -53,7 +54,7 @@ export async function observedRung(
       projectionMode: 'all',
       window: NO_EVENTS,
       retainPrepared: false,
-      ...(signal === undefined ? {} : { signal }),
+      ...defined({ signal }),
     });
   } catch (error) {
     if (isCancellation(error, signal)) throw cancelled(error, candidate.id);

@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import { AgentError } from '../../errors.js';
 import type { Model, ModelRequest, ModelRoute, ModelStreamPart } from '../model.js';
 import { ChatChunkAssembler } from './chat-chunks.js';
@@ -84,7 +85,7 @@ export class OpenAICompatibleModel implements Model {
     this.route = {
       provider: config.provider ?? 'openai-compatible',
       model: config.model,
-      ...(config.reasoningEffort === undefined ? {} : { reasoningEffort: config.reasoningEffort }),
+      ...defined({ reasoningEffort: config.reasoningEffort }),
     };
   }
 

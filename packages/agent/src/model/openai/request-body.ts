@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import type { ModelMessage, ModelRequest, ModelRoute } from '../model.js';
 
 /** The chat-completions request for one model step. */
@@ -20,8 +21,7 @@ export function chatCompletionsBody(
             function: { name: tool.name, description: tool.description, parameters: tool.parameters },
           })),
         }),
-    ...(route.reasoningEffort === undefined ? {} : { reasoning_effort: route.reasoningEffort }),
-    ...(maxTokens === undefined ? {} : { max_tokens: maxTokens }),
+    ...defined({ reasoning_effort: route.reasoningEffort, max_tokens: maxTokens }),
   };
 }
 

@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import type { ModelMessage, ModelRequest } from '../model.js';
 import type { ScriptStep } from './script.js';
 
@@ -46,7 +47,7 @@ function toolCallsIn(prompt: string): ToolCallStep[] {
         arguments: {
           task: task!.trim(),
           mode,
-          ...(label === undefined ? {} : { label }),
+          ...defined({ label }),
           ...(forked === undefined ? {} : { fork: true }),
         },
       },

@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import type { FoldOrigin, ProjectionUnit } from '../../types.js';
 import { isCount, isRecord } from '../read.js';
 
@@ -234,7 +235,7 @@ function addToModel(
 
 /** The `reportedUsd` field after adding `usd` (none when neither the entry nor the addition has one). */
 function withUsd(had: number | undefined, usd: number | undefined): { reportedUsd?: number } {
-  if (usd === undefined) return had === undefined ? {} : { reportedUsd: had };
+  if (usd === undefined) return defined({ reportedUsd: had });
   return { reportedUsd: (had ?? 0) + usd };
 }
 
