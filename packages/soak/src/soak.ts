@@ -46,6 +46,8 @@ export interface SoakSummary {
   readonly acknowledged: number;
   readonly delivered: number;
   readonly refusals: number;
+  /** The refusals by code (all of them documented on a green run): what the faults and the load met. */
+  readonly refusalCodes: Readonly<Record<string, number>>;
   readonly sessions: number;
 }
 
@@ -88,6 +90,12 @@ async function createSessions(rpcUrl: string, count: number, ledger: Ledger): Pr
     connection.close();
   }
   return ids;
+}
+
+function countBy(keys: readonly string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const key of [...keys].sort()) counts[key] = (counts[key] ?? 0) + 1;
+  return counts;
 }
 
 function describe(broken: BrokenPromise): string {
@@ -185,6 +193,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     acknowledged: ledger.acknowledged.length,
     delivered: ledger.delivered.length,
     refusals: ledger.refusals.length,
+    refusalCodes: countBy(ledger.refusals.map(({ code }) => code ?? '(none)')),
     sessions: stored.size,
   };
   const first = verdict.broken[0];
