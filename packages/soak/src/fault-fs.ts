@@ -95,21 +95,8 @@ export function faultInjectingFs(
 
   const open = (async (...args: Parameters<typeof fsp.open>) =>
     wrapHandle(await fsp.open(...args))) as typeof fsp.open;
-  const { link, rename, unlink, rm, mkdir, readdir, access, stat } = fsp;
-  return {
-    open,
-    link,
-    rename,
-    unlink,
-    rm,
-    mkdir,
-    readdir,
-    access,
-    stat,
-    writeSync: write,
-    fstatSync,
-    ftruncateSync,
-  };
+  // Every other call is node:fs's own (fsp's extra members are ignored by the backend).
+  return { ...fsp, open, writeSync: write, fstatSync, ftruncateSync };
 }
 
 /** The schedule as one argv/env string (`sync@12,enospc@30`), and back; refuses anything else. */

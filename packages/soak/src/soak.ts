@@ -26,8 +26,8 @@ export interface SoakOptions {
   readonly keepData?: boolean;
 }
 
-/** The run's figures: the last line a soak prints. */
-export interface SoakSummary {
+/** The run's figures: the last line a soak prints (the verdict's counts among them). */
+export interface SoakSummary extends Omit<Verdict, 'broken'> {
   readonly minutes: number;
   readonly seed: number;
   /** Requests the host answered (a result or a refusal). */
@@ -35,12 +35,6 @@ export interface SoakSummary {
   readonly kills: number;
   /** Storage faults that struck (each reported by the host process as it happened). */
   readonly faults: number;
-  readonly lostAcknowledged: number;
-  readonly lostDelivered: number;
-  readonly undocumentedRefusals: number;
-  readonly locksLeft: number;
-  readonly crashes: number;
-  readonly notReopened: number;
   /** Requests cut by a lost socket (a kill): neither answered nor promised anything. */
   readonly interrupted: number;
   readonly acknowledged: number;
