@@ -56,6 +56,9 @@ export interface SoakResult {
 /** How long an incarnation waits for its first fault beyond its planned serving time. */
 const FAULT_GUARD_MS = 30_000;
 
+/** How long the clients may take to finish their last calls once the run is over. */
+const STOP_GUARD_MS = 60_000;
+
 /** A port nobody listens on now: the host's every incarnation listens there, so clients reconnect to the same URL. */
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -148,8 +151,12 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     }
   } finally {
     running = false;
-    await Promise.all(loops);
+    // A call the host never answers would hold the run forever: past the guard, closing the
+    // clients rejects what is still waiting (counted as interrupted).
+    const finished = await Promise.race([Promise.all(loops).then(() => true), sleep(STOP_GUARD_MS, false)]);
+    if (!finished) log(`soak: clients still waiting ${STOP_GUARD_MS / 1000} s after the end; closing them`);
     for (const client of clients) client.close();
+    await Promise.all(loops);
     const faultsBefore = host.faults.length;
     await host.stop();
     // A fault that struck while the clients finished their last calls.
