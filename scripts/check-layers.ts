@@ -5,7 +5,7 @@
  * `testing/`) may also import the test floor (`@strand/test-support`, `@strand/harness-bed`,
  * `@strand/workload`, the base stack's temp fixtures); runtime code may not import
  * `@strand/test-support`, `@strand/harness-bed`, `vitest` or `fast-check` at all, so no `strand`
- * command loads a test library. `test-support` and `harness-bed` are test code throughout. A relative import never leaves its package, and every package.json declares
+ * command loads a test library. `test-support`, `harness-bed` and `soak` are test code throughout. A relative import never leaves its package, and every package.json declares
  * what its files import. End-to-end tests (`*.e2e.test.ts`, and their helpers under `e2e/`) drive
  * the whole product and may import any package.
  */
@@ -68,6 +68,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   'test-support': ['session', 'persistence', 'projection', 'projection-cache', 'workload'],
   // The real harnesses as test peers: it knows their CLIs and wires, nothing of Strand.
   'harness-bed': [],
+  // The soak (issue 48): the whole product under load, kills and faults, then a check of every
+  // promise. Test code throughout, on top of everything; nothing imports it.
+  soak: ['session', 'persistence', 'protocol', 'client', 'host', 'runtime', 'cli'],
 };
 // `session` is the log's vocabulary and the error declarations the browser side shares.
 const BROWSER = new Set(['session', 'projection', 'protocol', 'client', 'web']);
@@ -151,6 +154,7 @@ for (const pkg of packages) {
     const isTest =
       pkg === 'test-support' ||
       pkg === 'harness-bed' ||
+      pkg === 'soak' ||
       /\.test\.tsx?$/.test(file) ||
       file.includes(`${path.sep}test${path.sep}`) ||
       file.includes(`${path.sep}testing${path.sep}`);

@@ -1,0 +1,79 @@
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { formatSchedule, type ScheduledFault, type StorageFaultKind } from './fault-fs.js';
+
+const CHILD = fileURLToPath(new URL('./host.child.ts', import.meta.url));
+
+/** One incarnation of the soak's host process. */
+export interface HostProcess {
+  readonly rpcUrl: string;
+  /** The faults that struck in this incarnation so far. */
+  readonly faults: readonly { readonly kind: StorageFaultKind; readonly at: number }[];
+  /** Resolves once the first fault of this incarnation struck. */
+  readonly firstFault: Promise<void>;
+  /** Set when the process ended on its own (a crash): how, and the end of its stderr. */
+  readonly crashed: () => string | undefined;
+  /** SIGKILL: no close, no lock release, whatever was in flight is cut. */
+  kill(): Promise<void>;
+  /** SIGTERM: the host closes in order and releases the folder. */
+  stop(): Promise<void>;
+}
+
+/** Starts the host child on `port` over `dataDir` with `schedule`'s faults; resolves once it serves. */
+export async function startHostProcess(
+  dataDir: string,
+  port: number,
+  schedule: readonly ScheduledFault[],
+): Promise<HostProcess> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', CHILD, dataDir, String(port), formatSchedule(schedule)],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    // Kept for the failure message only; the host logs nothing to stderr unless something is wrong.
+    stderr = (stderr + chunk.toString()).slice(-4000);
+  });
+  const faults: { kind: StorageFaultKind; at: number }[] = [];
+  let struck: () => void = () => undefined;
+  const firstFault = new Promise<void>((resolve) => (struck = resolve));
+  let ending = false;
+  let crash: string | undefined;
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', (code, signal) => {
+      if (!ending) crash = `the host exited by itself (${code ?? signal}): ${stderr.trim()}`;
+      resolve();
+    }),
+  );
+  const rpcUrl = await new Promise<string>((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout });
+    lines.on('line', (line) => {
+      const message = JSON.parse(line) as { rpcUrl?: string; fault?: StorageFaultKind; at?: number };
+      if (message.rpcUrl !== undefined) resolve(message.rpcUrl);
+      if (message.fault !== undefined) {
+        faults.push({ kind: message.fault, at: message.at! });
+        struck();
+      }
+    });
+    child.once('exit', (code, signal) =>
+      reject(new Error(`the soak host exited before serving (${code ?? signal}): ${stderr}`)),
+    );
+  });
+  const end = async (signal: NodeJS.Signals): Promise<void> => {
+    ending = true;
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    await exited;
+  };
+  return {
+    rpcUrl,
+    faults,
+    firstFault,
+    crashed: () => crash,
+    kill: () => end('SIGKILL'),
+    stop: () => end('SIGTERM'),
+  };
+}
