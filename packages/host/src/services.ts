@@ -4,14 +4,7 @@ import type { ProjectionCache } from '@strand/projection-cache';
 import type { SessionQuery } from '@strand/query';
 import { silentLogger, type Logger, type SessionStore } from '@strand/session';
 import type { PriceTable } from './usage/pricing.js';
-import type {
-  AgentPort,
-  CatalogPort,
-  CoordinationPort,
-  McpPort,
-  SearchPort,
-  SubagentPort,
-} from './ports.js';
+import type { AgentPort, CatalogPort, CoordinationPort, McpPort, SearchPort, SubagentPort } from './ports.js';
 
 /** Everything the host serves from; built by the composition root (`openStrandRuntime` in `@strand/runtime`) or by tests. */
 export interface HostServices {

@@ -17,8 +17,9 @@ export interface McpRequestContext {
 /**
  * `/mcp` on the host: the MCP streamable HTTP transport (the SDK's), stateless — each POST gets
  * its own server and transport, answered as JSON, so no MCP session outlives its request and a
- * host restart loses nothing a client holds. A GET (the optional server-to-client stream) is
- * refused 405 by the transport: these tools never notify. The request has already passed the
+ * host restart loses nothing a client holds. A GET (the optional server-to-client stream) or a
+ * DELETE (ending a session) is refused 405 here, as the specification allows: these tools never
+ * notify, and a stream nobody writes would only hold a connection open. The request has already passed the
  * host's token, Origin and Host checks; the tools read through `caller` (the host's dispatch).
  */
 export function mcpHttpHandler(options: Omit<StrandMcpOptions, 'address'>): {
@@ -26,8 +27,20 @@ export function mcpHttpHandler(options: Omit<StrandMcpOptions, 'address'>): {
 } {
   return {
     async handle(request, response, context) {
-      const body = request.method === 'POST' ? await readJsonBody(request, response) : undefined;
-      if (body?.kind === 'refused') return;
+      if (request.method !== 'POST') {
+        refuse(
+          response,
+          405,
+          ErrorCode.ConnectionClosed,
+          'only POST: this server is stateless and sends no stream',
+          {
+            allow: 'POST',
+          },
+        );
+        return;
+      }
+      const body = await readJsonBody(request, response);
+      if (body.kind === 'refused') return;
       const server = createStrandMcpServer((fn) => fn(context.caller), {
         ...options,
         address: context.address,
@@ -39,7 +52,7 @@ export function mcpHttpHandler(options: Omit<StrandMcpOptions, 'address'>): {
         void server.close();
       });
       await server.connect(transport);
-      await transport.handleRequest(request, response, body?.value);
+      await transport.handleRequest(request, response, body.value);
     },
   };
 }
@@ -67,8 +80,14 @@ async function readJsonBody(request: IncomingMessage, response: ServerResponse):
   }
 }
 
-function refuse(response: ServerResponse, status: number, code: number, message: string): void {
+function refuse(
+  response: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   response
-    .writeHead(status, { 'content-type': 'application/json' })
+    .writeHead(status, { 'content-type': 'application/json', ...headers })
     .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }));
 }

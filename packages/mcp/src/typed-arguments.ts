@@ -1,5 +1,10 @@
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { CallToolRequestSchema, ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  McpError,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { describeIssues } from '@strand/protocol';
 import type { z } from 'zod';
 import { StrandMcpError } from './errors.js';
@@ -27,7 +32,10 @@ export function typedArgumentErrors(server: McpServer, tools: ReadonlyMap<string
           `invalid arguments for ${request.params.name}: ${describeIssues(parsed.error, '(arguments)')}`,
         ),
       );
-    const handler = tool.handler as (args: unknown, extra: unknown) => CallToolResult | Promise<CallToolResult>;
+    const handler = tool.handler as (
+      args: unknown,
+      extra: unknown,
+    ) => CallToolResult | Promise<CallToolResult>;
     return handler(parsed.data, extra);
   });
 }

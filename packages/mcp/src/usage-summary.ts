@@ -7,7 +7,11 @@ import { textResult, toolCall } from './tool-result.js';
 /** The usage rows as text lines (the `strand usage` table: the CLI owns it and hands it in). */
 export type UsageTable = (rows: readonly UsageRow[], total: UsageRow, by: UsageGroup) => string[];
 
-export function registerUsageSummary(server: McpServer, read: StrandReader, usageTable: UsageTable): RegisteredTool {
+export function registerUsageSummary(
+  server: McpServer,
+  read: StrandReader,
+  usageTable: UsageTable,
+): RegisteredTool {
   return server.registerTool(
     'usage_summary',
     {

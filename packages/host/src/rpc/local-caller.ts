@@ -43,9 +43,12 @@ export function localCaller(
     async call<M extends MethodName>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>> {
       const id = nextId++;
       const reply = READS.has(method)
-        ? (method === 'session.follow' && (params as { interactive?: boolean }).interactive === true
-            ? errorReply(id, wireError('RPC_INVALID_PARAMS', 'an in-process reader never follows interactively'))
-            : await handleFrame(ctx, JSON.stringify({ jsonrpc: '2.0', id, method, params })))
+        ? method === 'session.follow' && (params as { interactive?: boolean }).interactive === true
+          ? errorReply(
+              id,
+              wireError('RPC_INVALID_PARAMS', 'an in-process reader never follows interactively'),
+            )
+          : await handleFrame(ctx, JSON.stringify({ jsonrpc: '2.0', id, method, params }))
         : errorReply(id, wireError('RPC_METHOD_NOT_FOUND', `${method} is not a read`));
       // A follow's frames start after its snapshot is "sent"; nothing is sent here, but the hub
       // must see the follow opened so the unfollow that comes next finds it settled.
