@@ -1,6 +1,9 @@
+// eslint-disable-next-line no-control-regex -- the host marks matches with U+0002 … U+0003
+const MATCH = /\u0002([^\u0003]*)\u0003/g;
+
 /** The host's snippet markers (U+0002 … U+0003) as `[…]`: no text an agent reads carries them. */
 export function bracketMatches(snippet: string): string {
-  return snippet.replace(/\u0002([^\u0003]*)\u0003/g, (_m, text: string) => `[${text}]`);
+  return snippet.replace(MATCH, (_m, text: string) => `[${text}]`);
 }
 
 /** One line of at most `max` characters: a snippet's newlines cannot pass for another hit. */
