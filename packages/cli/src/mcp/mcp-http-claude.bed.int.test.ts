@@ -1,7 +1,6 @@
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   bedHarness,
   dialogue,
@@ -13,7 +12,8 @@ import {
   type Workspace,
 } from '@strand/harness-bed';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startServe, strand, type StrandProcess } from '../testing/strand-process.js';
+import { CODEX_PARENT, mcpCorpus } from '../testing/mcp-corpus.js';
+import { startServe, type StrandProcess } from '../testing/strand-process.js';
 
 /**
  * The real Claude Code (the bed's pin) given `strand serve`'s `/mcp` as an HTTP MCP server
@@ -21,11 +21,6 @@ import { startServe, strand, type StrandProcess } from '../testing/strand-proces
  * Strand's `search_sessions`, and the tool result Claude Code sends back to the model is Strand's
  * answer, read through the host. Skipped, saying why, without the bed.
  */
-const CODEX_FIXTURES = path.resolve(
-  fileURLToPath(import.meta.url),
-  '../../../../import/src/codex/fixtures/spawn-fork',
-);
-const CODEX_PARENT = 'codex-01a00000-0000-7000-8000-000000000001';
 const TOKEN = `mcp-claude-bed-token-${process.pid}`;
 /** Claude Code's name for an MCP server's tool: `mcp__<server>__<tool>`. */
 const TOOL = 'mcp__strand__search_sessions';
@@ -45,10 +40,7 @@ describe('the real Claude Code with strand serve /mcp', { timeout: 300_000 }, ()
     if (bed.kind === 'missing') return;
     const root = mkdtempSync(path.join(tmpdir(), 'strand-mcp-claude-'));
     cleanup.push(() => rmSync(root, { recursive: true, force: true }));
-    const data = path.join(root, 'data');
-    cpSync(CODEX_FIXTURES, path.join(root, 'codex'), { recursive: true });
-    const imported = strand('import', 'codex', path.join(root, 'codex'), '--data', data);
-    expect(imported.code, imported.stderr).toBe(0);
+    const data = mcpCorpus(root, { demo: false });
     const served = await startServe(data, ['--token', TOKEN]);
     const host: StrandProcess = served.process;
     cleanup.push(async () => {

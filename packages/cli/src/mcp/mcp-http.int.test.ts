@@ -1,24 +1,19 @@
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServe, strand, type StrandProcess } from '../testing/strand-process.js';
+import { CODEX_PARENT, mcpCorpus, STRAND_TOOLS, toolText as text } from '../testing/mcp-corpus.js';
+import { startServe, type StrandProcess } from '../testing/strand-process.js';
 
 /**
  * `/mcp` of a real `strand serve` process (token required), driven by the MCP SDK's own
  * streamable HTTP client, over the demo corpus plus the Codex fixtures: the same tools as
  * `strand mcp` on stdio, reading through the host, behind the checks `/rpc` has.
  */
-const CODEX_FIXTURES = path.resolve(
-  fileURLToPath(import.meta.url),
-  '../../../../import/src/codex/fixtures/spawn-fork',
-);
-const CODEX_PARENT = 'codex-01a00000-0000-7000-8000-000000000001';
 const TOKEN = `mcp-http-test-token-${process.pid}`;
 
 let root: string;
@@ -36,12 +31,6 @@ async function connect(headers: Record<string, string>): Promise<Client> {
 
 async function call(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
   return (await client.callTool({ name, arguments: args })) as CallToolResult;
-}
-
-function text(result: CallToolResult): string {
-  const first = result.content[0];
-  if (first?.type !== 'text') throw new Error(`expected text content, got ${JSON.stringify(result.content)}`);
-  return first.text;
 }
 
 /** One raw POST to `/mcp` with exactly these headers (a fetch would set Host itself). */
@@ -79,11 +68,7 @@ function rawPost(
 
 beforeAll(async () => {
   root = mkdtempSync(path.join(tmpdir(), 'strand-mcp-http-'));
-  const data = path.join(root, 'data');
-  expect(strand('demo', '--data', data).code).toBe(0);
-  cpSync(CODEX_FIXTURES, path.join(root, 'codex'), { recursive: true });
-  const imported = strand('import', 'codex', path.join(root, 'codex'), '--data', data);
-  expect(imported.code, imported.stderr).toBe(0);
+  const data = mcpCorpus(root, { demo: true });
   const served = await startServe(data, ['--token', TOKEN, '--require-token']);
   host = served.process;
   origin = new URL(served.url).origin;
@@ -100,13 +85,7 @@ afterAll(async () => {
 describe('strand serve /mcp (the SDK streamable HTTP client, a real process)', () => {
   it('lists the same read-only tools as strand mcp on stdio', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual([
-      'list_agents',
-      'list_sessions',
-      'read_session',
-      'search_sessions',
-      'usage_summary',
-    ]);
+    expect(tools.map((t) => t.name).sort()).toEqual(STRAND_TOOLS);
     for (const tool of tools) expect(tool.annotations?.readOnlyHint).toBe(true);
   });
 

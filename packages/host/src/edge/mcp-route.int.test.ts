@@ -42,17 +42,10 @@ function probingPort(calls: Seen[]): McpPort {
 
 async function serve(mcp: McpPort | undefined): Promise<RunningHost> {
   stack = await openTempStack({ prefix: 'strand-mcp-route' });
-  const { persistence, preparations, store, registry, cache, query } = stack;
+  // The stack's index is no `SearchPort`; these tests search nothing.
+  const { search: _search, ...services } = stack;
   host = await startHost({
-    services: {
-      persistence,
-      preparations,
-      store,
-      registry,
-      cache,
-      query,
-      ...(mcp === undefined ? {} : { mcp }),
-    },
+    services: { ...services, ...(mcp === undefined ? {} : { mcp }) },
     token: TOKEN,
     requireToken: true,
   });
