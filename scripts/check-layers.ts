@@ -23,6 +23,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   agent: ['session', 'persistence', 'projection', 'projection-cache', 'query', 'subagent'],
   postgres: ['session', 'persistence', 'projection', 'projection-cache', 'query', 'search'],
   protocol: ['session', 'projection'],
+  // The MCP tools over the wire methods: the stdio command and the host's `/mcp` (through a port) use them.
+  mcp: ['session', 'protocol', 'subagent'],
   // The base stack: persistence + preparations + registry + cache + query + search, below agents.
   stack: ['session', 'persistence', 'projection', 'projection-cache', 'query', 'search'],
   // The wire server reaches agents, subagents and PostgreSQL through its ports only.
@@ -60,6 +62,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'stack',
     'client',
     'import',
+    'mcp',
     'postgres',
     'test-support',
     'workload',

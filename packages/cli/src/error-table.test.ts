@@ -10,6 +10,7 @@ import { ERROR_TABLE, OWNER_BLOCKS, RPC_ERROR_CODES, type ErrorOwner } from '@st
 import { SESSION_QUERY_ERROR_CODES } from '@strand/query';
 import { RUNTIME_ERROR_CODES } from '@strand/runtime';
 import { SEARCH_INDEX_ERROR_CODES } from '@strand/search';
+import { STRAND_MCP_ERROR_CODES } from '@strand/mcp';
 import { SESSION_ERROR_CODES } from '@strand/session';
 import { SUBAGENT_ERROR_CODES } from '@strand/subagent';
 import { readFileSync } from 'node:fs';
@@ -18,7 +19,6 @@ import { describe, expect, it } from 'vitest';
 import { STRAND_ACP_ERROR_CODES } from './acp/errors.js';
 import { DATA_LOCK_ERROR_CODES } from './data-lock/errors.js';
 import { CLI_ERROR_CODES } from './error-codes.js';
-import { STRAND_MCP_ERROR_CODES } from './mcp/errors.js';
 import { REMOTE_HOST_ERROR_CODES } from './remote-error.js';
 import { SERVE_ERROR_CODES } from './serve-port.js';
 

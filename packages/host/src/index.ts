@@ -14,6 +14,8 @@ export type {
   CatalogPort,
   CoordinationPort,
   AppendSignal,
+  McpCaller,
+  McpPort,
 } from './ports.js';
 export { HOST_ERROR_CODES, HostError, toWireError, type HostErrorCode } from './errors.js';
 export { FollowHub, type DraftPacing } from './follow/follow-hub.js';

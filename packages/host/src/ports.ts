@@ -1,6 +1,10 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type {
+  MethodName,
   ModelCatalogEntry,
+  ParamsOf,
   PresetCatalogEntry,
+  ResultOf,
   SearchResult,
   SubagentListEntry,
   SubagentTreeEntry,
@@ -97,3 +101,21 @@ export interface CoordinationPort {
 export type AppendSignal =
   | { readonly kind: 'append'; readonly incarnation: string; readonly from: number; readonly count: number }
   | { readonly kind: 'resync' };
+
+/** The host's own read methods, called in process (what `/mcp`'s tools read through). */
+export interface McpCaller {
+  call<M extends MethodName>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>>;
+}
+
+/**
+ * The MCP tools over HTTP at `/mcp` (`@strand/mcp`, wired by the composition root): the host runs
+ * its access checks, then hands over each request with a caller of its own read methods and its
+ * address. Absent means `/mcp` answers 404.
+ */
+export interface McpPort {
+  handle(
+    request: IncomingMessage,
+    response: ServerResponse,
+    context: { readonly caller: McpCaller; readonly address: string },
+  ): Promise<void>;
+}

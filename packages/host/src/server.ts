@@ -8,12 +8,14 @@ import { MIN_TOKEN_LENGTH, isLoopbackHost, tokenCookieName } from './auth.js';
 import { ConnectionGate } from './edge/connection-gate.js';
 import { accessPolicy, parseOrigin } from './edge/origin-check.js';
 import { httpRoutes } from './edge/http-routes.js';
+import { mcpRoute } from './edge/mcp-route.js';
 import type { RefusalListener } from './edge/refusal-log.js';
 import { TokenGate } from './edge/token-gate.js';
 import { upgradeHandler } from './edge/upgrade.js';
 import { FollowHub, type DraftPacing } from './follow/follow-hub.js';
 import type { Outbound } from './follow/outbound.js';
 import { errorReply, handleFrame, type ConnectionContext } from './rpc/dispatch.js';
+import { localCaller } from './rpc/local-caller.js';
 import { readRequestId } from './rpc/request-id.js';
 import {
   DEFAULT_LIMITS,
@@ -110,9 +112,34 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     windowSeconds: limits.authFailureWindowSeconds,
     cookieName: tokenCookieName(address.port),
   });
+  const hostForUrl = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${hostForUrl}:${address.port}`;
+  const mcp = services.mcp;
   server.on(
     'request',
-    httpRoutes({ policy, gate, webRoot, connections: () => sockets.size, onRefused: options.onRefused }),
+    httpRoutes({
+      policy,
+      gate,
+      webRoot,
+      connections: () => sockets.size,
+      onRefused: options.onRefused,
+      mcp:
+        mcp === undefined
+          ? undefined
+          : (request, response) =>
+              mcpRoute(
+                {
+                  policy,
+                  gate,
+                  onRefused: options.onRefused,
+                  port: mcp,
+                  address: url,
+                  caller: (signal) => localCaller({ services, hub, limits }, signal),
+                },
+                request,
+                response,
+              ),
+    }),
   );
   server.on(
     'upgrade',
@@ -196,8 +223,6 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     ws.on('error', () => ws.terminate());
   });
 
-  const hostForUrl = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const url = `http://${hostForUrl}:${address.port}`;
   return {
     url,
     rpcUrl: `ws://${hostForUrl}:${address.port}/rpc`,

@@ -4,7 +4,7 @@ import type { ProjectionCache } from '@strand/projection-cache';
 import type { SessionQuery } from '@strand/query';
 import { silentLogger, type Logger, type SessionStore } from '@strand/session';
 import type { PriceTable } from './usage/pricing.js';
-import type { AgentPort, CatalogPort, CoordinationPort, SearchPort, SubagentPort } from './ports.js';
+import type { AgentPort, CatalogPort, CoordinationPort, McpPort, SearchPort, SubagentPort } from './ports.js';
 
 /** Everything the host serves from; built by the composition root (`openStrandRuntime` in `@strand/runtime`) or by tests. */
 export interface HostServices {
@@ -20,6 +20,8 @@ export interface HostServices {
   readonly catalogs?: CatalogPort;
   /** Several hosts on one database: leases and the cross-host append feed. */
   readonly coordination?: CoordinationPort;
+  /** The MCP tools at `/mcp` (streamable HTTP); absent: `/mcp` is 404. */
+  readonly mcp?: McpPort;
   /** Prices for `usage.summary` (`strand serve --pricing`); the bundled genai-prices table by default. */
   readonly prices?: PriceTable;
   /** Where the host reports failures it contains (a reply that could not be sent, a failed promotion). Default: `silentLogger`. */

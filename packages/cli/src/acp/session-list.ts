@@ -1,6 +1,6 @@
 import type { ListSessionsRequest, ListSessionsResponse, SessionInfo } from '@agentclientprotocol/sdk';
 import { lastActivityOf, type SessionListRow } from '@strand/protocol';
-import { titleOf } from '../mcp/session-facts.js';
+import { titleOf } from '@strand/mcp';
 
 /** Rows per `session/list` answer: one host page (the host's default page size). */
 export const ACP_LIST_PAGE = 200;

@@ -10,6 +10,7 @@ import {
   withOverrides,
   type ModelRates,
 } from '@strand/host';
+import { mcpHttpHandler } from '@strand/mcp';
 import { MAX_SUBAGENT_COLD_READ_CONCURRENCY } from '@strand/subagent';
 import { readPricingFile } from '../pricing-file.js';
 import {
@@ -35,6 +36,8 @@ import { failUsage } from '../usage-error.js';
 import { webRoot } from '../web-root.js';
 import { cliLogger } from '../stderr-logger.js';
 import { warmDemoCache } from './demo-warm.js';
+import { usageTable } from './usage-command.js';
+import { VERSION } from '../version.js';
 import { fillCacheRows } from './catch-up-rows.js';
 import { keepingListRows } from './list-rows-target.js';
 import { changedSessions } from './import.js';
@@ -222,10 +225,12 @@ async function serve(
   if (options.demo === true) await warmDemoCache(runtime);
   // A host that cannot start (port taken) must not leave the watchers holding the process open.
   const host = await startHost({
-    services:
-      pricing === undefined
-        ? runtime.services
-        : { ...runtime.services, prices: withOverrides(bundledPrices(), pricing, options.pricing!) },
+    services: {
+      ...runtime.services,
+      ...(pricing === undefined ? {} : { prices: withOverrides(bundledPrices(), pricing, options.pricing!) }),
+      // `/mcp`: the MCP tools, reading through this host's own methods.
+      mcp: mcpHttpHandler({ version: VERSION, usageTable }),
+    },
     host: options.host,
     port: options.port,
     ...(token === undefined ? {} : { token }),
@@ -234,7 +239,7 @@ async function serve(
     // The operator's one view of pages and clients the access checks turned away.
     onRefused: (refusal) =>
       console.error(
-        `strand: host refused ${refusal.upgrade ? '/rpc upgrade' : 'page'} from ${refusal.address ?? '?'} (${refusal.status} ${refusal.code}): ${refusal.reason}`,
+        `strand: host refused ${refusal.upgrade ? '/rpc upgrade' : 'page or /mcp request'} from ${refusal.address ?? '?'} (${refusal.status} ${refusal.code}): ${refusal.reason}`,
       ),
     ...(existsSync(WEB_ROOT) ? { webRoot: WEB_ROOT } : {}),
   }).catch(async (error: unknown) => {
@@ -275,6 +280,7 @@ async function serve(
     );
     console.log(`  web UI:  ${url}`);
     console.log(`  API:     ${host.rpcUrl}${token === undefined ? '' : '  (token required)'}`);
+    console.log(`  MCP:     ${host.url}/mcp${token === undefined ? '' : '  (token required)'}`);
     if (!existsSync(WEB_ROOT)) console.log('  (the web UI is not built: npm run build:web)');
   }
   await stopped;

@@ -2,9 +2,9 @@ import { stat } from 'node:fs/promises';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { Command } from 'commander';
 import { routeConsoleToStderr } from '../console-to-stderr.js';
-import { StrandMcpError } from './errors.js';
+import { createStrandMcpServer, StrandMcpError } from '@strand/mcp';
+import { usageTable } from '../commands/usage-command.js';
 import { strandReader } from './reader.js';
-import { createStrandMcpServer } from './server.js';
 import type { RemoteOptions } from '../remote.js';
 import { targetOptions } from '../target-options.js';
 import { VERSION } from '../version.js';
@@ -22,7 +22,7 @@ export function mcpCommand(): Command {
   ).action(async (options: RemoteOptions) => {
     routeConsoleToStderr();
     if (options.url === undefined && options.store === undefined) await requireFolder(options.data);
-    const server = createStrandMcpServer(strandReader(options), VERSION);
+    const server = createStrandMcpServer(strandReader(options), { version: VERSION, usageTable });
     const closed = new Promise<void>((resolve) => {
       server.server.onclose = resolve;
     });

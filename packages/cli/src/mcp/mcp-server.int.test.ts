@@ -3,7 +3,6 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -12,6 +11,13 @@ import { renderAgentList } from '@strand/subagent';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { startServe, strand, strandCommandLine } from '../testing/strand-process.js';
+import {
+  CODEX_CHILD,
+  CODEX_PARENT,
+  mcpCorpus,
+  STRAND_TOOLS,
+  toolText as text,
+} from '../testing/mcp-corpus.js';
 import { DEMO_COMMON_WORD } from '../commands/demo-text.js';
 import manifest from '../../package.json' with { type: 'json' };
 
@@ -20,12 +26,6 @@ import manifest from '../../package.json' with { type: 'json' };
  * data folder: the demo corpus (Strand's own sessions, a subagent tree with a corrupt child, a
  * 50k-event session) plus the Codex fixtures imported with `strand import`.
  */
-const CODEX_FIXTURES = path.resolve(
-  fileURLToPath(import.meta.url),
-  '../../../../import/src/codex/fixtures/spawn-fork',
-);
-const CODEX_PARENT = 'codex-01a00000-0000-7000-8000-000000000001';
-const CODEX_CHILD = 'codex-01a00000-0000-7000-8000-000000000002';
 
 let root: string;
 let data: string;
@@ -42,12 +42,6 @@ async function connectMcp(args: readonly string[]): Promise<Client> {
 
 async function call(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
   return (await client.callTool({ name, arguments: args })) as CallToolResult;
-}
-
-function text(result: CallToolResult): string {
-  const first = result.content[0];
-  if (first?.type !== 'text') throw new Error(`expected text content, got ${JSON.stringify(result.content)}`);
-  return first.text;
 }
 
 /** The seqs a rendered transcript shows, in order. */
@@ -74,11 +68,7 @@ function logs(dir: string): Record<string, string> {
 
 beforeAll(async () => {
   root = mkdtempSync(path.join(tmpdir(), 'strand-mcp-'));
-  data = path.join(root, 'data');
-  expect(strand('demo', '--data', data).code).toBe(0);
-  cpSync(CODEX_FIXTURES, path.join(root, 'codex'), { recursive: true });
-  const imported = strand('import', 'codex', path.join(root, 'codex'), '--data', data);
-  expect(imported.code, imported.stderr).toBe(0);
+  data = mcpCorpus(root, { demo: true });
   before = logs(data);
   client = await connectMcp(['--data', data]);
 }, 300_000);
@@ -91,13 +81,7 @@ afterAll(async () => {
 describe('strand mcp over stdio (the SDK client, a real folder)', () => {
   it('offers exactly the five read-only tools and the session resources', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual([
-      'list_agents',
-      'list_sessions',
-      'read_session',
-      'search_sessions',
-      'usage_summary',
-    ]);
+    expect(tools.map((t) => t.name).sort()).toEqual(STRAND_TOOLS);
     for (const tool of tools) expect(tool.annotations?.readOnlyHint).toBe(true);
     const search = tools.find((t) => t.name === 'search_sessions')!;
     expect(search.inputSchema.required).toEqual(['query']);

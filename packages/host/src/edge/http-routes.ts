@@ -1,4 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { wireError } from '../errors.js';
 import { staticFiles } from '../static-files.js';
 import { checkPageRequest } from './access.js';
 import type { AccessPolicy } from './origin-check.js';
@@ -14,6 +15,8 @@ export interface HttpRoutesOptions {
   readonly webRoot: string | undefined;
   readonly connections: () => number;
   readonly onRefused: RefusalListener | undefined;
+  /** `/mcp` (after its own access checks); absent: `/mcp` is 404, never the web page. */
+  readonly mcp?: ((request: IncomingMessage, response: ServerResponse) => Promise<void>) | undefined;
 }
 
 /** What `GET /auth` answers: whether this browser may connect, so the page can say why not. */
@@ -23,17 +26,24 @@ export interface AuthStatus {
   readonly retryAfterMs?: number;
 }
 
-/** `/health`, `/auth`, the token-to-cookie redirect, and the web UI's files. */
+/** `/health`, `/auth`, `/mcp`, the token-to-cookie redirect, and the web UI's files. */
 export function httpRoutes(options: HttpRoutesOptions): RequestListener {
   const files = options.webRoot === undefined ? undefined : staticFiles(options.webRoot);
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const { pathname } = new URL(request.url ?? '/', 'http://host');
+    // The MCP endpoint reads sessions: it is checked as `/rpc` is, not as a page.
+    if (pathname === '/mcp') {
+      if (options.mcp === undefined)
+        refuseRequest(response, 404, wireError('RPC_METHOD_NOT_FOUND', 'this host serves no MCP endpoint'));
+      else await options.mcp(request, response);
+      return;
+    }
     const access = checkPageRequest(options.policy, request);
     if (access.kind === 'refused') {
       options.onRefused?.(access.refusal);
       refuseRequest(response, access.refusal.status, access.error, access.headers);
       return;
     }
-    const { pathname } = new URL(request.url ?? '/', 'http://host');
     if (pathname === '/health') {
       response
         .writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' })

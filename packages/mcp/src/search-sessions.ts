@@ -1,23 +1,27 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { StrandConnection } from '@strand/client';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { SearchResult } from '@strand/protocol';
 import { z } from 'zod';
-import { highlight, oneLine } from '../output.js';
+import { sessionAddress } from './addresses.js';
 import { filterShape } from './list-sessions.js';
-import type { StrandReader } from './reader.js';
+import type { StrandReader, WireCaller } from './reader.js';
 import { inProject, isFolderPath, originOf, trimFolder, type SessionFilter } from './session-facts.js';
+import { bracketMatches, flatLine } from './text.js';
 import { textResult, toolCall } from './tool-result.js';
 
 /** Search pages read to fill one filtered answer: a filter that matches little stops here. */
 const MAX_PAGES = 20;
 
-export function registerSearchSessions(server: McpServer, read: StrandReader): void {
-  server.registerTool(
+/**
+ * `base`: the host's address, for each hit's absolute `/sessions/<id>?seq=N`; undefined (stdio)
+ * gives the relative path.
+ */
+export function registerSearchSessions(server: McpServer, read: StrandReader, base?: string): RegisteredTool {
+  return server.registerTool(
     'search_sessions',
     {
       title: 'Search Strand sessions',
       description:
-        'Literal full-text search over the messages of every session Strand holds. Returns sessions with their title and the matching snippets, each with its seq (read around it with read_session).',
+        'Literal full-text search over the messages of every session Strand holds. Returns sessions with their title and the matching snippets, each with its seq (read around it with read_session) and its address in the Strand web UI.',
       inputSchema: {
         query: z.string().min(1).max(1000).describe('text to find (literal words)'),
         ...filterShape,
@@ -29,7 +33,7 @@ export function registerSearchSessions(server: McpServer, read: StrandReader): v
       toolCall(async () => {
         const results = await read((c) => searchPage(c, args.query, args, args.limit ?? 10));
         if (results.length === 0) return textResult(`No matches for ${JSON.stringify(args.query)}.`);
-        return textResult(results.map(describeResult).join('\n\n'));
+        return textResult(results.map((result) => describeResult(result, base)).join('\n\n'));
       }),
   );
 }
@@ -41,7 +45,7 @@ export function registerSearchSessions(server: McpServer, read: StrandReader): v
  * project given as a folder name here and say where each session came from.
  */
 async function searchPage(
-  c: StrandConnection,
+  c: WireCaller,
   query: string,
   filter: SessionFilter,
   limit: number,
@@ -73,7 +77,7 @@ async function searchPage(
   return kept;
 }
 
-function describeResult(result: SearchResult): string {
+function describeResult(result: SearchResult, base: string | undefined): string {
   // The title the search index read with the result (its current label).
   const title = result.title;
   // A host that files sessions under their facts always sends the harness; an older one sends no
@@ -84,8 +88,10 @@ function describeResult(result: SearchResult): string {
       : `  project=${result.cwd === undefined ? '?' : JSON.stringify(result.cwd)}  from=${originOf(result.harness, result)}`;
   const lines = [`${result.sessionId}  ${title === null ? '(untitled)' : JSON.stringify(title)}${facts}`];
   // Matches are marked [like this] (the host's U+0002/U+0003 markers are no text an agent reads),
-  // on one line per hit so a snippet's newlines cannot pass for another hit.
+  // on one line per hit so a snippet's newlines cannot pass for another hit; the address last.
   for (const hit of result.hits)
-    lines.push(`  seq ${hit.seq}: ${oneLine(highlight(hit.snippet, false), 240)}`);
+    lines.push(
+      `  seq ${hit.seq}: ${flatLine(bracketMatches(hit.snippet), 240)}  <${sessionAddress(base, result.sessionId, hit.seq)}>`,
+    );
   return lines.join('\n');
 }

@@ -1,11 +1,11 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { renderAgentList } from '@strand/subagent';
 import { z } from 'zod';
 import type { StrandReader } from './reader.js';
 import { textResult, toolCall } from './tool-result.js';
 
-export function registerListAgents(server: McpServer, read: StrandReader): void {
-  server.registerTool(
+export function registerListAgents(server: McpServer, read: StrandReader): RegisteredTool {
+  return server.registerTool(
     'list_agents',
     {
       title: "List a session's subagents",

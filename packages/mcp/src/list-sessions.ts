@@ -1,10 +1,9 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { KNOWN_HARNESSES, harnessNameSchema } from '@strand/session';
-import type { StrandConnection } from '@strand/client';
 import type { SessionListRow } from '@strand/protocol';
 import { describeRow, isFolderPath, matches, trimFolder, type SessionFilter } from './session-facts.js';
-import type { StrandReader } from './reader.js';
+import type { StrandReader, WireCaller } from './reader.js';
 import { textResult, toolCall } from './tool-result.js';
 
 export const filterShape = {
@@ -24,8 +23,8 @@ export const filterShape = {
 /** Host pages read to fill one answer whose project is a folder name the host cannot narrow by. */
 const MAX_PAGES = 20;
 
-export function registerListSessions(server: McpServer, read: StrandReader): void {
-  server.registerTool(
+export function registerListSessions(server: McpServer, read: StrandReader): RegisteredTool {
+  return server.registerTool(
     'list_sessions',
     {
       title: 'List Strand sessions',
@@ -66,7 +65,7 @@ export function registerListSessions(server: McpServer, read: StrandReader): voi
  * after `MAX_PAGES` with the cursor to go on from.
  */
 async function listPage(
-  c: StrandConnection,
+  c: WireCaller,
   filter: SessionFilter & { readonly cursor?: string | undefined },
   limit: number,
 ): Promise<{ rows: SessionListRow[]; nextCursor: string | undefined }> {

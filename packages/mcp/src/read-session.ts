@@ -1,4 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { FollowSnapshot, WireEvent } from '@strand/protocol';
 import { z } from 'zod';
 import { origin } from './session-facts.js';
@@ -16,8 +16,8 @@ export type SessionWindow =
   | { readonly kind: 'last'; readonly last: number }
   | { readonly kind: 'range'; readonly fromSeq: number; readonly toSeq: number };
 
-export function registerReadSession(server: McpServer, read: StrandReader): void {
-  server.registerTool(
+export function registerReadSession(server: McpServer, read: StrandReader): RegisteredTool {
+  return server.registerTool(
     'read_session',
     {
       title: 'Read a Strand session',

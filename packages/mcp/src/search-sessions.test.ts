@@ -2,10 +2,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { StrandConnection } from '@strand/client';
 import type { SearchResult } from '@strand/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { StrandReader } from './reader.js';
+import type { StrandReader, WireCaller } from './reader.js';
 import { registerSearchSessions } from './search-sessions.js';
 
 /**
@@ -30,7 +29,7 @@ const RESULTS: SearchResult[] = ['codex-1', 'old-1', 'codex-2', 'own-1', 'fork-1
 let calls: { method: string; params: Record<string, unknown> }[];
 let client: Client | undefined;
 
-function stubConnection(): StrandConnection {
+function stubConnection(): WireCaller {
   const call = (method: string, params: Record<string, unknown>): Promise<unknown> => {
     calls.push({ method, params });
     switch (method) {
@@ -47,13 +46,13 @@ function stubConnection(): StrandConnection {
         return Promise.reject(new Error(`unexpected call ${method}`));
     }
   };
-  return { call } as unknown as StrandConnection;
+  return { call } as unknown as WireCaller;
 }
 
-async function search(args: Record<string, unknown>): Promise<string> {
+async function search(args: Record<string, unknown>, base?: string): Promise<string> {
   const server = new McpServer({ name: 'strand-test', version: '0.0.0' });
   const read: StrandReader = (fn) => fn(stubConnection());
-  registerSearchSessions(server, read);
+  registerSearchSessions(server, read, base);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   client = new Client({ name: 'test', version: '0.0.0' });
@@ -88,6 +87,17 @@ describe('search_sessions from the search alone', () => {
     expect(text).toContain('fork-1  "about fork-1"  project=?  from=strand (fork of own-1)');
     // An older host's result (no facts) is shown without them, never looked up.
     expect(text).toContain('old-1  "about old-1"\n');
+  });
+
+  it("gives each hit its web address: relative without the host's address, absolute with it", async () => {
+    calls = [];
+    expect(await search({ query: 'health', source: 'codex', limit: 1 })).toContain(
+      '  seq 3: the [health] check  </sessions/codex-1?seq=3>',
+    );
+    await client?.close();
+    expect(await search({ query: 'health', source: 'codex', limit: 1 }, 'http://127.0.0.1:4400')).toContain(
+      '  seq 3: the [health] check  <http://127.0.0.1:4400/sessions/codex-1?seq=3>',
+    );
   });
 
   it('narrows by harness and folder path in the index, and by folder name here', async () => {

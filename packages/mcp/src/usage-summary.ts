@@ -1,12 +1,18 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { USAGE_GROUPS, harnessFilterSchema } from '@strand/protocol';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { USAGE_GROUPS, harnessFilterSchema, type UsageGroup, type UsageRow } from '@strand/protocol';
 import { z } from 'zod';
-import { usageTable } from '../commands/usage-command.js';
 import type { StrandReader } from './reader.js';
 import { textResult, toolCall } from './tool-result.js';
 
-export function registerUsageSummary(server: McpServer, read: StrandReader): void {
-  server.registerTool(
+/** The usage rows as text lines (the `strand usage` table: the CLI owns it and hands it in). */
+export type UsageTable = (rows: readonly UsageRow[], total: UsageRow, by: UsageGroup) => string[];
+
+export function registerUsageSummary(
+  server: McpServer,
+  read: StrandReader,
+  usageTable: UsageTable,
+): RegisteredTool {
+  return server.registerTool(
     'usage_summary',
     {
       title: 'Token use and cost',

@@ -1,0 +1,93 @@
+import { openTempStack, type TempStack } from '@strand/stack/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { McpPort } from '../ports.js';
+import { startHost, type RunningHost } from '../server.js';
+
+const TOKEN = 'a-long-enough-secret-token';
+
+let stack: TempStack | undefined;
+let host: RunningHost | undefined;
+afterEach(async () => {
+  await host?.close();
+  await stack?.close();
+  host = undefined;
+  stack = undefined;
+});
+
+/** What the fake port saw of one request: the address, and each probe's answer or stable code. */
+type Seen = Record<string, unknown>;
+
+/**
+ * A port that, for each request, probes the caller the host hands it (reads pass; a command and
+ * an interactive follow are refused with stable codes) and answers with what it saw.
+ */
+function probingPort(calls: Seen[]): McpPort {
+  const codeOf = (error: unknown): unknown => (error as { code?: unknown }).code;
+  return {
+    async handle(_request, response, { caller, address }) {
+      const seen: Seen = { address };
+      seen.list = (await caller.call('session.list', {})).sessions.length;
+      seen.prompt = await caller.call('session.prompt', { id: 's', text: 'hi' }).then(() => 'ran', codeOf);
+      seen.interactive = await caller
+        .call('session.follow', { id: 's', interactive: true })
+        .then(() => 'followed', codeOf);
+      seen.missing = await caller
+        .call('session.page', { id: 'no-such-session', fromSeq: 0, limit: 1 })
+        .then(() => 'paged', codeOf);
+      calls.push(seen);
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(seen));
+    },
+  };
+}
+
+async function serve(mcp: McpPort | undefined): Promise<RunningHost> {
+  stack = await openTempStack({ prefix: 'strand-mcp-route' });
+  // The stack's index is no `SearchPort`; these tests search nothing.
+  const { search: _search, ...services } = stack;
+  host = await startHost({
+    services: { ...services, ...(mcp === undefined ? {} : { mcp }) },
+    token: TOKEN,
+    requireToken: true,
+  });
+  return host;
+}
+
+const post = (url: string, headers: Record<string, string>): Promise<Response> =>
+  fetch(`${url}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: '{}',
+  });
+
+describe('/mcp on the host', () => {
+  it("hands an allowed request to the MCP port with the host's address and a caller of its reads only", async () => {
+    const calls: Seen[] = [];
+    const running = await serve(probingPort(calls));
+    const response = await post(running.url, { authorization: `Bearer ${TOKEN}` });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      address: running.url,
+      list: 0,
+      prompt: 'RPC_METHOD_NOT_FOUND',
+      interactive: 'RPC_INVALID_PARAMS',
+      missing: 'SESSION_QUERY_NOT_FOUND',
+    });
+    expect(calls).toHaveLength(1);
+  });
+
+  it('refuses without the token before the port sees anything', async () => {
+    const calls: Seen[] = [];
+    const running = await serve(probingPort(calls));
+    const response = await post(running.url, {});
+    expect(response.status).toBe(401);
+    expect(await response.json()).toMatchObject({ error: { data: { code: 'HOST_UNAUTHORIZED' } } });
+    expect(calls).toEqual([]);
+  });
+
+  it('is 404 (never the web page) on a host without an MCP port', async () => {
+    const running = await serve(undefined);
+    const response = await post(running.url, { authorization: `Bearer ${TOKEN}` });
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toBe('application/json');
+  });
+});
