@@ -6,7 +6,10 @@ describe('defined', () => {
   it('keeps exactly the keys whose value is not undefined, with their values (null and falsy kept)', () => {
     fc.assert(
       fc.property(
-        fc.dictionary(fc.string(), fc.oneof(fc.constant(undefined), fc.constant(null), fc.integer(), fc.string())),
+        fc.dictionary(
+          fc.string(),
+          fc.oneof(fc.constant(undefined), fc.constant(null), fc.integer(), fc.string()),
+        ),
         (fields) => {
           const kept = defined(fields);
           const expected = Object.entries(fields).filter(([, value]) => value !== undefined);
