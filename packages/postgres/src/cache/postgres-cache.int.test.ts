@@ -1,10 +1,12 @@
 import { BUILT_IN_UNITS, ProjectionRegistry } from '@strand/projection';
 import {
   header,
+  listIndexContract,
   projectionCacheContract,
   recordingLogger,
   subject,
   turnEvents as events,
+  type OpenCacheUnderTest,
   type RecordingLogger,
 } from '@strand/projection-cache/testing';
 import { SessionLogOffset } from '@strand/session';
@@ -25,37 +27,40 @@ const NO_USAGE = { own: NO_TOKENS, inherited: NO_TOKENS, byModel: [], byHour: []
 
 const cut0 = SessionLogOffset(0);
 
-describe.skipIf(noPostgres)('projection cache on PostgreSQL', () => {
-  projectionCacheContract('PostgreSQL', async ({ registry, logger }) => {
-    const db = await createTestDatabase();
-    let cache = await openPostgresProjectionCache({ url: db.url, registry, logger });
-    const reopen = async () => {
-      await cache.closeAsync();
-      cache = await openPostgresProjectionCache({ url: db.url, registry, logger });
+const postgresCache: OpenCacheUnderTest = async ({ registry, logger }) => {
+  const db = await createTestDatabase();
+  let cache = await openPostgresProjectionCache({ url: db.url, registry, logger });
+  const reopen = async () => {
+    await cache.closeAsync();
+    cache = await openPostgresProjectionCache({ url: db.url, registry, logger });
+    return cache;
+  };
+  return {
+    get cache() {
       return cache;
-    };
-    return {
-      get cache() {
-        return cache;
-      },
-      settle: () => cache.drain(),
-      reopen,
-      async overwriteState(sessionId, key, stateText) {
-        await cache.drain();
-        await sql(db.url, 'UPDATE projection_cache_rows SET state = $1 WHERE session_id = $2 AND key = $3', [
-          stateText,
-          sessionId,
-          key,
-        ]);
-        // A fresh instance reads it at open; the notice path is tested on its own below.
-        return reopen();
-      },
-      async dispose() {
-        await cache.closeAsync();
-        await db.drop();
-      },
-    };
-  });
+    },
+    settle: () => cache.drain(),
+    reopen,
+    async overwriteState(sessionId, key, stateText) {
+      await cache.drain();
+      await sql(db.url, 'UPDATE projection_cache_rows SET state = $1 WHERE session_id = $2 AND key = $3', [
+        stateText,
+        sessionId,
+        key,
+      ]);
+      // A fresh instance reads it at open; the notice path is tested on its own below.
+      return reopen();
+    },
+    async dispose() {
+      await cache.closeAsync();
+      await db.drop();
+    },
+  };
+};
+
+describe.skipIf(noPostgres)('projection cache on PostgreSQL', () => {
+  projectionCacheContract('PostgreSQL', postgresCache);
+  listIndexContract('PostgreSQL', postgresCache);
 
   describe('several hosts on one database', () => {
     let db: TestDatabase | undefined;
