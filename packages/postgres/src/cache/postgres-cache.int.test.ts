@@ -192,6 +192,35 @@ describe.skipIf(noPostgres)('projection cache on PostgreSQL', () => {
       expect(b.cachedSnapshot(subject('s19'), cut0, ['title'])?.values).toEqual({ title: 'Hello' });
     });
 
+    it('migrates a version-1 database: its rows are kept, the list index is added empty', async () => {
+      const a = await host();
+      a.put(subject(), cut0, rows());
+      await a.closeAsync();
+      // Back to what a version-1 build left: no list index.
+      await sql(db!.url, 'DROP TABLE list_rows');
+      await sql(db!.url, "UPDATE strand_schema SET version = 1 WHERE component = 'projection-cache'");
+      const b = await host();
+      const version = await sql(
+        db!.url,
+        "SELECT version FROM strand_schema WHERE component = 'projection-cache'",
+      );
+      expect(version.rows).toEqual([{ version: 2 }]);
+      expect(b.cachedSnapshot(subject(), cut0, ['title'])?.values).toEqual({ title: 'Hello' });
+      expect((await b.listIndex!.identities()).size).toBe(0);
+      b.put(subject(), cut0, rows());
+      expect((await b.listIndex!.rows(['s1']))[0]?.hints?.values.title).toBe('Hello');
+    });
+
+    it("sees another host's list rows once they commit, and its own before they do", async () => {
+      const a = await host();
+      const b = await host();
+      a.put(subject(), cut0, rows());
+      // A's read waits for A's queued write: no drain needed to see its own row.
+      expect((await a.listIndex!.rows(['s1'])).map((row) => row.header.id)).toEqual(['s1']);
+      const page = await b.listIndex!.page({ filter: {}, limit: 10 });
+      expect(page.map((row) => row.header.id)).toEqual(['s1']);
+    });
+
     it('refuses a database holding a newer cache schema', async () => {
       await (await host()).closeAsync();
       await sql(db!.url, "UPDATE strand_schema SET version = 99 WHERE component = 'projection-cache'");
