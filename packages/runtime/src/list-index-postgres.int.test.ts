@@ -5,8 +5,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startHost } from '@strand/host';
 import { PostgresProjectionCache } from '@strand/postgres';
 import { createTestDatabase, noPostgres, sqlOnce, type TestDatabase } from '@strand/postgres/testing';
-import type { SessionListRow } from '@strand/protocol';
-import { writeStoredSession } from '@strand/test-support';
+import {
+  expectReconciled,
+  listCorpusOrder,
+  pageThrough,
+  writeListCorpus,
+  type ListPage,
+} from './test/list-corpus.js';
 import { RpcTestClient } from './testing/host-fixture.js';
 import { openStrandRuntime, type StrandRuntime } from './strand-runtime.js';
 
@@ -16,11 +21,6 @@ import { openStrandRuntime, type StrandRuntime } from './strand-runtime.js';
  * log, a session created on one host listed by the other at once, and an emptied index
  * reconciled at open so no page is short.
  */
-
-type Page = { sessions: SessionListRow[]; nextCursor?: string };
-
-const SESSIONS = 23;
-const idOf = (n: number): string => `s${String(n).padStart(2, '0')}`;
 
 let db: TestDatabase | undefined;
 const roots: string[] = [];
@@ -62,51 +62,17 @@ async function committed(host: Host): Promise<void> {
   await cache.drain();
 }
 
-/** Sessions written through a host's persistence: no turns, so activity is `createdAt`. */
-async function corpus(host: Host): Promise<void> {
-  for (let n = 0; n < SESSIONS; n++)
-    await writeStoredSession(host.runtime.services.persistence, idOf(n), 0, {
-      // Equal times in pairs, so the id tiebreak is exercised.
-      header: { createdAt: 1_000 + Math.floor(n / 2), cwd: n % 3 === 0 ? '/a' : '/b' },
-    });
-}
-
-/** The documented order over this corpus: createdAt descending, then id. */
-function expected(filter: (n: number) => boolean = () => true): string[] {
-  return Array.from({ length: SESSIONS }, (_, n) => n)
-    .filter(filter)
-    .sort((a, b) => Math.floor(b / 2) - Math.floor(a / 2) || a - b)
-    .map(idOf);
-}
-
-async function pageThrough(client: RpcTestClient, params: object, limit: number): Promise<string[]> {
-  const ids: string[] = [];
-  let cursor: string | undefined;
-  for (let page = 0; page <= SESSIONS; page++) {
-    const result = await client.call<Page>('session.list', {
-      ...params,
-      limit,
-      ...(cursor === undefined ? {} : { cursor }),
-    });
-    expect(result.sessions.length).toBeLessThanOrEqual(limit);
-    ids.push(...result.sessions.map((row) => row.id));
-    if (result.nextCursor === undefined) return ids;
-    cursor = result.nextCursor;
-  }
-  throw new Error('paging did not end');
-}
-
 describe.skipIf(noPostgres)('session.list from the list index on PostgreSQL', () => {
   it('host 2 pages the corpus host 1 wrote, without listing every header or reading a log', async () => {
     const one = await open();
     const two = await open();
-    await corpus(one);
+    await writeListCorpus(one.runtime.services.persistence);
     await committed(one);
     const persistence = two.runtime.services.persistence;
     const reads = ['list', 'inspect', 'load', 'scan', 'readFrom', 'revisionOf'] as const;
     const spies = reads.map((name) => vi.spyOn(persistence, name));
-    expect(await pageThrough(two.client, { parent: null }, 4)).toEqual(expected());
-    expect(await pageThrough(two.client, { cwd: '/a' }, 2)).toEqual(expected((n) => n % 3 === 0));
+    expect(await pageThrough(two.client, { parent: null }, 4)).toEqual(listCorpusOrder());
+    expect(await pageThrough(two.client, { cwd: '/a' }, 2)).toEqual(listCorpusOrder((n) => n % 3 === 0));
     for (const spy of spies) expect(spy).not.toHaveBeenCalled();
   });
 
@@ -115,23 +81,17 @@ describe.skipIf(noPostgres)('session.list from the list index on PostgreSQL', ()
     const two = await open();
     const { id } = await one.client.call<{ id: string }>('session.create', { cwd: '/new' });
     await committed(one);
-    const [row] = (await two.client.call<Page>('session.list', { cwd: '/new' })).sessions;
+    const [row] = (await two.client.call<ListPage>('session.list', { cwd: '/new' })).sessions;
     expect(row).toMatchObject({ id, live: false, busy: true, ownedElsewhere: true });
   });
 
   it('an emptied list index is reconciled at open: the first page is complete, hints follow', async () => {
     const first = await open();
-    await corpus(first);
+    await writeListCorpus(first.runtime.services.persistence);
     await closeAll();
     await sqlOnce(db!.url, 'TRUNCATE list_rows');
     const { runtime, client } = await open();
-    // Header facts at once, before any hint is folded.
-    expect(
-      (await client.call<Page>('session.list', { parent: null, limit: 1000 })).sessions.map((row) => row.id),
-    ).toEqual(expected());
-    await runtime.listReady;
-    const page = await client.call<Page>('session.list', { parent: null, limit: 1000 });
-    expect(page.sessions.every((row) => row.hints?.values.listMetadata !== undefined)).toBe(true);
+    const page = await expectReconciled(runtime, client);
     expect(page.sessions.find((row) => row.id === 's00')?.hints?.values.title).toBe('Title of s00');
   });
 });

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { CacheRow, CacheRowStore, ListIndexRow } from '@strand/projection-cache';
+import type { CacheRow, CacheRowStore } from '@strand/projection-cache';
 import type { Logger } from '@strand/session';
 import { RowMirror, type RowChange } from './mirror.js';
 import { NoticeListener } from './notice-listener.js';
@@ -98,13 +98,7 @@ export class PostgresCacheRowStore implements CacheRowStore {
     return this.#mirror.read(sessionId, incarnation, inheritedCut);
   }
 
-  write(
-    sessionId: string,
-    incarnation: string,
-    inheritedCut: number,
-    rows: readonly CacheRow[],
-    listRow?: ListIndexRow,
-  ): void {
+  write(...[sessionId, incarnation, inheritedCut, rows, listRow]: Parameters<CacheRowStore['write']>): void {
     this.#change({ kind: 'put', sessionId, incarnation, inheritedCut, rows, listRow });
   }
 
