@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { persistenceWriter } from '@strand/persistence';
-import { createTestDatabase, noPostgres, type TestDatabase } from '@strand/postgres/testing';
+import { createTestDatabase, noPostgres, sqlOnce, type TestDatabase } from '@strand/postgres/testing';
 import { ProjectionCache } from '@strand/projection-cache';
 import { openStrandRuntime, strandRegistry, type RuntimeOptions } from '@strand/runtime';
 import { STORE_FILES } from '@strand/stack';
@@ -93,9 +93,11 @@ describe('strand doctor checks the store the host would serve', () => {
 
 describe('strand doctor --rebuild-list', () => {
   let dir: string | undefined;
-  afterEach(() => {
+  let db: TestDatabase | undefined;
+  afterEach(async () => {
     if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-    dir = undefined;
+    await db?.drop();
+    dir = db = undefined;
   });
 
   const openCache = (root: string): ProjectionCache =>
@@ -127,5 +129,22 @@ describe('strand doctor --rebuild-list', () => {
     } finally {
       rebuilt.close();
     }
+  });
+
+  it.skipIf(noPostgres)('on PostgreSQL (--store): rewrites list_rows from the logs', async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'strand-doctor-list-pg-'));
+    db = await createTestDatabase();
+    await seed({ dataDir: dir, store: db.url });
+    await sqlOnce(db.url, 'DELETE FROM list_rows');
+    await sqlOnce(
+      db.url,
+      "INSERT INTO list_rows (session_id, incarnation, header, activity_at, harness) VALUES ('ghost', 'x', '{}', 5, 'strand')",
+    );
+    const run = await strandAsync(['doctor', '--data', dir, '--store', db.url, '--rebuild-list', '--json']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.json()).toMatchObject({ sessions: 2, findings: [], listRows: 2 });
+    const rows = await sqlOnce(db.url, 'SELECT session_id, title FROM list_rows ORDER BY session_id');
+    expect(rows.rows).toEqual(IDS.map((id) => ({ session_id: id, title: `doctor ${id}` })));
   });
 });

@@ -8,6 +8,7 @@ import { CacheWritePolicy, type ProjectionCache } from '@strand/projection-cache
 import { SessionQuery, type ResolutionHooks } from '@strand/query';
 import type { SearchIndex } from '@strand/search';
 import { SessionStore, silentLogger, type Logger } from '@strand/session';
+import { listingPersistence } from './listing-persistence.js';
 
 /**
  * The durable parts a stack is built over: one session persistence, the projection cache and the
@@ -27,7 +28,8 @@ export interface BaseStackOptions {
   readonly registry: ProjectionRegistry;
   /**
    * Wraps the stores' persistence before anything uses it: instrumentation and fault injection.
-   * Every layer above — preparations, query, write policy — sees only the wrapped one.
+   * Every layer above — preparations, query, write policy — sees only the wrapped one (itself
+   * wrapped once more so creates and deletes keep the list index in step: `listingPersistence`).
    */
   readonly wrapPersistence?: (persistence: SessionPersistence) => SessionPersistence;
   /** Where the live store and the cache write policy report contained failures (default: silent). */
@@ -63,9 +65,13 @@ export interface BaseStack {
 export function composeBaseStack(options: BaseStackOptions): BaseStack {
   const { stores, registry } = options;
   const { cache, search } = stores;
-  const persistence = options.wrapPersistence?.(stores.persistence) ?? stores.persistence;
-  const preparations = new SessionPreparations(persistence, options.preparations);
   const logger = options.logger ?? silentLogger;
+  const persistence = listingPersistence(
+    options.wrapPersistence?.(stores.persistence) ?? stores.persistence,
+    cache,
+    logger,
+  );
+  const preparations = new SessionPreparations(persistence, options.preparations);
   const store = new SessionStore({ logger });
   const cacheWrites = new CacheWritePolicy({
     registry,

@@ -39,7 +39,6 @@ import { warmDemoCache } from './demo-warm.js';
 import { usageTable } from './usage-command.js';
 import { VERSION } from '../version.js';
 import { fillCacheRows } from './catch-up-rows.js';
-import { keepingListRows } from './list-rows-target.js';
 import { changedSessions } from './import.js';
 
 interface ServeOptions {
@@ -199,15 +198,8 @@ async function serve(
           catchUp: async () => {
             for (const spec of watches) caughtUp.push(...(await catchUp(spec, options.data)));
           },
-          target: async () => {
-            opened = await open();
-            // What it creates or deletes is listed (or not) at once, as the host's own sessions are.
-            const { persistence, cache } = opened.services;
-            return {
-              ...opened.services,
-              persistence: cache === undefined ? persistence : keepingListRows(persistence, cache),
-            };
-          },
+          // Its persistence is the stack's: what it creates or deletes is listed (or not) at once.
+          target: async () => (opened = await open()).services,
           dataDir: options.data,
           onReport: (r) =>
             console.error(

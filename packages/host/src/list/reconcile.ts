@@ -35,7 +35,7 @@ const PROGRESS_EVERY = 1000;
  */
 export async function reconcileListIndex(deps: ListReconcileDeps): Promise<ListReconcileResult> {
   const index = deps.cache.listIndex;
-  // A store without a list index (PostgreSQL, for now) lists from every header instead.
+  // A cache store that keeps no list index lists from every header instead.
   if (index === undefined) return { noted: 0, dropped: 0, unfolded: [] };
   const indexed = await index.identities();
   const stored = await deps.persistence.list();

@@ -1,6 +1,10 @@
-import type { CacheRow } from '@strand/projection-cache';
+import type { CacheRow, ListIndexRow } from '@strand/projection-cache';
 
-/** A change to the rows of one session id, applied to the mirror at once and to PostgreSQL later. */
+/**
+ * A change to the rows of one session id, applied to the mirror at once and to PostgreSQL later.
+ * A put's `listRow` is written in the same transaction as its rows (the mirror ignores it: list
+ * rows are read from the database).
+ */
 export type RowChange =
   | {
       readonly kind: 'put';
@@ -8,6 +12,7 @@ export type RowChange =
       readonly incarnation: string;
       readonly inheritedCut: number;
       readonly rows: readonly CacheRow[];
+      readonly listRow?: ListIndexRow | undefined;
     }
   | { readonly kind: 'forget'; readonly sessionId: string };
 

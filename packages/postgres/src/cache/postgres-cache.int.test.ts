@@ -1,10 +1,12 @@
 import { BUILT_IN_UNITS, ProjectionRegistry } from '@strand/projection';
 import {
   header,
+  listIndexContract,
   projectionCacheContract,
   recordingLogger,
   subject,
   turnEvents as events,
+  type OpenCacheUnderTest,
   type RecordingLogger,
 } from '@strand/projection-cache/testing';
 import { SessionLogOffset } from '@strand/session';
@@ -25,37 +27,40 @@ const NO_USAGE = { own: NO_TOKENS, inherited: NO_TOKENS, byModel: [], byHour: []
 
 const cut0 = SessionLogOffset(0);
 
-describe.skipIf(noPostgres)('projection cache on PostgreSQL', () => {
-  projectionCacheContract('PostgreSQL', async ({ registry, logger }) => {
-    const db = await createTestDatabase();
-    let cache = await openPostgresProjectionCache({ url: db.url, registry, logger });
-    const reopen = async () => {
-      await cache.closeAsync();
-      cache = await openPostgresProjectionCache({ url: db.url, registry, logger });
+const postgresCache: OpenCacheUnderTest = async ({ registry, logger }) => {
+  const db = await createTestDatabase();
+  let cache = await openPostgresProjectionCache({ url: db.url, registry, logger });
+  const reopen = async () => {
+    await cache.closeAsync();
+    cache = await openPostgresProjectionCache({ url: db.url, registry, logger });
+    return cache;
+  };
+  return {
+    get cache() {
       return cache;
-    };
-    return {
-      get cache() {
-        return cache;
-      },
-      settle: () => cache.drain(),
-      reopen,
-      async overwriteState(sessionId, key, stateText) {
-        await cache.drain();
-        await sql(db.url, 'UPDATE projection_cache_rows SET state = $1 WHERE session_id = $2 AND key = $3', [
-          stateText,
-          sessionId,
-          key,
-        ]);
-        // A fresh instance reads it at open; the notice path is tested on its own below.
-        return reopen();
-      },
-      async dispose() {
-        await cache.closeAsync();
-        await db.drop();
-      },
-    };
-  });
+    },
+    settle: () => cache.drain(),
+    reopen,
+    async overwriteState(sessionId, key, stateText) {
+      await cache.drain();
+      await sql(db.url, 'UPDATE projection_cache_rows SET state = $1 WHERE session_id = $2 AND key = $3', [
+        stateText,
+        sessionId,
+        key,
+      ]);
+      // A fresh instance reads it at open; the notice path is tested on its own below.
+      return reopen();
+    },
+    async dispose() {
+      await cache.closeAsync();
+      await db.drop();
+    },
+  };
+};
+
+describe.skipIf(noPostgres)('projection cache on PostgreSQL', () => {
+  projectionCacheContract('PostgreSQL', postgresCache);
+  listIndexContract('PostgreSQL', postgresCache);
 
   describe('several hosts on one database', () => {
     let db: TestDatabase | undefined;
@@ -185,6 +190,35 @@ describe.skipIf(noPostgres)('projection cache on PostgreSQL', () => {
       const b = await host();
       expect(b.mirroredSessions).toBe(20);
       expect(b.cachedSnapshot(subject('s19'), cut0, ['title'])?.values).toEqual({ title: 'Hello' });
+    });
+
+    it('migrates a version-1 database: its rows are kept, the list index is added empty', async () => {
+      const a = await host();
+      a.put(subject(), cut0, rows());
+      await a.closeAsync();
+      // Back to what a version-1 build left: no list index.
+      await sql(db!.url, 'DROP TABLE list_rows');
+      await sql(db!.url, "UPDATE strand_schema SET version = 1 WHERE component = 'projection-cache'");
+      const b = await host();
+      const version = await sql(
+        db!.url,
+        "SELECT version FROM strand_schema WHERE component = 'projection-cache'",
+      );
+      expect(version.rows).toEqual([{ version: 2 }]);
+      expect(b.cachedSnapshot(subject(), cut0, ['title'])?.values).toEqual({ title: 'Hello' });
+      expect((await b.listIndex!.identities()).size).toBe(0);
+      b.put(subject(), cut0, rows());
+      expect((await b.listIndex!.rows(['s1']))[0]?.hints?.values.title).toBe('Hello');
+    });
+
+    it("sees another host's list rows once they commit, and its own before they do", async () => {
+      const a = await host();
+      const b = await host();
+      a.put(subject(), cut0, rows());
+      // A's read waits for A's queued write: no drain needed to see its own row.
+      expect((await a.listIndex!.rows(['s1'])).map((row) => row.header.id)).toEqual(['s1']);
+      const page = await b.listIndex!.page({ filter: {}, limit: 10 });
+      expect(page.map((row) => row.header.id)).toEqual(['s1']);
     });
 
     it('refuses a database holding a newer cache schema', async () => {

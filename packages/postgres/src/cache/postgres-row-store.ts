@@ -3,7 +3,8 @@ import type { CacheRow, CacheRowStore } from '@strand/projection-cache';
 import type { Logger } from '@strand/session';
 import { RowMirror, type RowChange } from './mirror.js';
 import { NoticeListener } from './notice-listener.js';
-import { loadRows } from './row-sql.js';
+import { PostgresListIndex } from './postgres-list-index.js';
+import { loadRows, type StoreChange } from './row-sql.js';
 import { CACHE_CHANNEL, prepareCacheSchema } from './schema.js';
 import { WriteBehind } from './write-behind.js';
 
@@ -32,6 +33,8 @@ export class PostgresCacheRowStore implements CacheRowStore {
   readonly #mirror = new RowMirror();
   readonly #writes: WriteBehind;
   readonly #listener: NoticeListener;
+  /** The list index beside the rows (`list_rows`), written behind through the same queue. */
+  readonly listIndex: PostgresListIndex;
   #open = true;
   #closing: Promise<void> | undefined;
   readonly #dirty = new Set<string>();
@@ -40,10 +43,11 @@ export class PostgresCacheRowStore implements CacheRowStore {
 
   private constructor(options: PostgresRowStoreOptions) {
     this.#logger = options.logger;
-    // Two connections: one for the ordered writes, one for reloads; both are short and serial.
+    // Three connections: one for the ordered writes, one for reloads (both short and serial), one
+    // for list index reads (concurrent pages queue for it; each is one indexed query).
     this.#pool = new pg.Pool({
       connectionString: options.url,
-      max: 2,
+      max: 3,
       application_name: 'strand-projection-cache',
       connectionTimeoutMillis: 10_000,
     });
@@ -53,6 +57,7 @@ export class PostgresCacheRowStore implements CacheRowStore {
       this.#logger.warn('an idle PostgreSQL connection of the cache failed', { error }),
     );
     this.#writes = new WriteBehind(this.#pool, this.#logger);
+    this.listIndex = new PostgresListIndex(this.#pool, this.#writes);
     this.#listener = new NoticeListener({
       url: options.url,
       channel: CACHE_CHANNEL,
@@ -93,8 +98,8 @@ export class PostgresCacheRowStore implements CacheRowStore {
     return this.#mirror.read(sessionId, incarnation, inheritedCut);
   }
 
-  write(sessionId: string, incarnation: string, inheritedCut: number, rows: readonly CacheRow[]): void {
-    this.#change({ kind: 'put', sessionId, incarnation, inheritedCut, rows });
+  write(...[sessionId, incarnation, inheritedCut, rows, listRow]: Parameters<CacheRowStore['write']>): void {
+    this.#change({ kind: 'put', sessionId, incarnation, inheritedCut, rows, listRow });
   }
 
   forget(sessionId: string): void {
@@ -170,7 +175,7 @@ export class PostgresCacheRowStore implements CacheRowStore {
   async #loadAll(): Promise<void> {
     const stored = await loadRows(this.#pool);
     this.#mirror.replaceAll(stored);
-    for (const change of this.#writes.pending) this.#mirror.apply(change);
+    for (const change of this.#writes.pending) if (isRowChange(change)) this.#mirror.apply(change);
   }
 
   async #loadSessions(ids: readonly string[]): Promise<void> {
@@ -178,7 +183,11 @@ export class PostgresCacheRowStore implements CacheRowStore {
     this.#mirror.replaceSessions(ids, stored);
     const reloaded = new Set(ids);
     for (const change of this.#writes.pending) {
-      if (reloaded.has(change.sessionId)) this.#mirror.apply(change);
+      if (isRowChange(change) && reloaded.has(change.sessionId)) this.#mirror.apply(change);
     }
   }
+}
+
+function isRowChange(change: StoreChange): change is RowChange {
+  return change.kind === 'put' || change.kind === 'forget';
 }

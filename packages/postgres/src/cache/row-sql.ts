@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { CacheRow } from '@strand/projection-cache';
+import { forgetListHints, upsertListRow, writeListChange, type ListChange } from './list-sql.js';
 import type { IdentityRows, RowChange } from './mirror.js';
 import { CACHE_CHANNEL } from './schema.js';
 
@@ -62,16 +63,25 @@ ON CONFLICT (session_id, incarnation, inherited_cut, key) DO UPDATE SET
 WHERE EXCLUDED.cut >= stored.cut OR EXCLUDED.state_version <> stored.state_version`;
 const NOTIFY = 'SELECT pg_notify($1, $2)';
 
+/** What the write-behind writes, in order: cache row changes and list index changes. */
+export type StoreChange = RowChange | ListChange;
+
 /**
- * Writes one change in one transaction and announces its session id on the channel at commit
- * (NOTIFY is transactional: listeners hear of it only once the rows are visible).
+ * Writes one change in one transaction. A cache row change announces its session id on the
+ * channel at commit (NOTIFY is transactional: listeners hear of it only once the rows are
+ * visible); a list change announces nothing, since other hosts read list rows from the database
+ * and hold no copy to reload.
  */
-export async function writeChange(client: pg.PoolClient, change: RowChange): Promise<void> {
+export async function writeChange(client: pg.PoolClient, change: StoreChange): Promise<void> {
   await client.query('BEGIN');
   try {
-    await client.query(LOCK_SESSION, [change.sessionId]);
-    if (change.kind === 'forget') {
+    if (change.sessionId !== undefined) await client.query(LOCK_SESSION, [change.sessionId]);
+    if (change.kind !== 'put' && change.kind !== 'forget') {
+      await writeListChange(client, change);
+    } else if (change.kind === 'forget') {
+      // As in SQLite: the list row stays, its hints become unknown (a failed fold, not a delete).
       await client.query(FORGET, [change.sessionId]);
+      await forgetListHints(client, change.sessionId);
     } else {
       const { sessionId, incarnation, inheritedCut, rows } = change;
       await client.query(DROP_OTHER_IDENTITIES, [sessionId, incarnation, inheritedCut]);
@@ -86,8 +96,11 @@ export async function writeChange(client: pg.PoolClient, change: RowChange): Pro
           rows.map((row) => row[3]),
         ]);
       }
+      // In the rows' transaction: a list row is never ahead of its cache rows.
+      if (change.listRow !== undefined) await upsertListRow(client, change.listRow);
     }
-    await client.query(NOTIFY, [CACHE_CHANNEL, change.sessionId]);
+    if (change.kind === 'put' || change.kind === 'forget')
+      await client.query(NOTIFY, [CACHE_CHANNEL, change.sessionId]);
     await client.query('COMMIT');
   } catch (error) {
     // A ROLLBACK that fails means the connection is gone, and the transaction died with it.

@@ -3,7 +3,11 @@ import { ensureSchema } from '../schema-versions.js';
 
 /** The component name and version of the cache's tables in `strand_schema`. */
 export const CACHE_COMPONENT = 'projection-cache';
-export const CACHE_SCHEMA_VERSION = 1;
+/**
+ * 2 added `list_rows` (the list index). An older build would write cache rows without list rows
+ * and leave the index behind the cache, so it refuses a version-2 database rather than do that.
+ */
+export const CACHE_SCHEMA_VERSION = 2;
 
 /** The NOTIFY channel a committed row write announces its session id on. */
 export const CACHE_CHANNEL = 'strand_cache_rows';
@@ -14,7 +18,7 @@ export const CACHE_CHANNEL = 'strand_cache_rows';
  * JSON text exactly as written (text, not jsonb: the cache decodes it itself, and a damaged row
  * must stay a miss rather than be refused or normalized by the server).
  */
-const DDL = `
+const ROWS_DDL = `
 CREATE TABLE projection_cache_rows (
   session_id    text    NOT NULL,
   incarnation   text    NOT NULL,
@@ -27,11 +31,45 @@ CREATE TABLE projection_cache_rows (
 );
 `;
 
-/** Creates the cache's table once per database; refuses a newer one (`SchemaVersionError`). */
+/**
+ * The list index, as in the SQLite cache file: one row per session (header JSON, hints JSON at
+ * `as_of_seq`) and the columns `session.list` orders and filters by, each indexed behind the
+ * order's key so a filtered page is one index range scan. The text columns compared by order or
+ * prefix are `COLLATE "C"` (code point order, as SQLite's BINARY): the server's default collation
+ * would order ids and match title prefixes differently from the SQLite engine, and a cursor
+ * compares ids.
+ */
+const LIST_DDL = `
+CREATE TABLE list_rows (
+  session_id  text COLLATE "C" NOT NULL PRIMARY KEY,
+  incarnation text             NOT NULL,
+  header      text             NOT NULL,
+  hints       text,
+  as_of_seq   bigint,
+  activity_at double precision NOT NULL,
+  cwd         text,
+  harness     text             NOT NULL,
+  parent      text,
+  title       text COLLATE "C"
+);
+CREATE INDEX list_rows_by_activity ON list_rows (activity_at DESC, session_id);
+CREATE INDEX list_rows_by_cwd ON list_rows (cwd, activity_at DESC, session_id);
+CREATE INDEX list_rows_by_harness ON list_rows (harness, activity_at DESC, session_id);
+CREATE INDEX list_rows_by_parent ON list_rows (parent, activity_at DESC, session_id);
+CREATE INDEX list_rows_by_title ON list_rows (title);
+`;
+
+/**
+ * Version 1 → 2 adds the empty list index; the host's reconcile at open gives every stored
+ * session its row (header facts at once, hints folded in the background).
+ */
+const MIGRATIONS = { 2: LIST_DDL };
+
+/** Creates the cache's tables once per database, migrates an older one, refuses a newer one (`SchemaVersionError`). */
 export async function prepareCacheSchema(pool: pg.Pool): Promise<void> {
   const client = await pool.connect();
   try {
-    await ensureSchema(client, CACHE_COMPONENT, CACHE_SCHEMA_VERSION, DDL);
+    await ensureSchema(client, CACHE_COMPONENT, CACHE_SCHEMA_VERSION, ROWS_DDL + LIST_DDL, MIGRATIONS);
   } finally {
     client.release();
   }

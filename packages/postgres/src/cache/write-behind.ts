@@ -1,8 +1,7 @@
 import type pg from 'pg';
 import { ProjectionCacheError } from '@strand/projection-cache';
 import type { Logger } from '@strand/session';
-import type { RowChange } from './mirror.js';
-import { writeChange } from './row-sql.js';
+import { writeChange, type StoreChange } from './row-sql.js';
 
 /**
  * Writes row changes to PostgreSQL one at a time, in the order they were made, after the
@@ -14,7 +13,7 @@ import { writeChange } from './row-sql.js';
 export class WriteBehind {
   readonly #pool: pg.Pool;
   readonly #logger: Logger;
-  readonly #pending: RowChange[] = [];
+  readonly #pending: StoreChange[] = [];
   #tail: Promise<void> = Promise.resolve();
 
   constructor(pool: pg.Pool, logger: Logger) {
@@ -23,13 +22,21 @@ export class WriteBehind {
   }
 
   /** Changes not yet settled (committed or failed), oldest first. */
-  get pending(): readonly RowChange[] {
+  get pending(): readonly StoreChange[] {
     return this.#pending;
   }
 
-  enqueue(change: RowChange): void {
+  enqueue(change: StoreChange): void {
     this.#pending.push(change);
     this.#tail = this.#tail.then(() => this.#write(change));
+  }
+
+  /**
+   * Resolves once every change enqueued before this call has settled (not those enqueued during
+   * the wait: a steady writer cannot hold a reader back).
+   */
+  settled(): Promise<void> {
+    return this.#tail;
   }
 
   /** Resolves once every change enqueued before or during the wait has settled. */
@@ -42,7 +49,7 @@ export class WriteBehind {
   }
 
   /** Never rejects: the chain above must keep running after a failure. */
-  async #write(change: RowChange): Promise<void> {
+  async #write(change: StoreChange): Promise<void> {
     let client: pg.PoolClient | undefined;
     let failure: unknown;
     let broken: Error | undefined;
@@ -63,12 +70,13 @@ export class WriteBehind {
       this.#pending.splice(this.#pending.indexOf(change), 1);
     }
     if (failure !== undefined) {
+      const what = change.sessionId === undefined ? 'the list index' : change.sessionId;
       this.#logger.warn('write-behind failed: the rows stay in this process only until the next write', {
         sessionId: change.sessionId,
         error: new ProjectionCacheError(
           'PROJECTION_CACHE_WRITE_FAILED',
-          `cannot write projection cache rows of ${change.sessionId} to PostgreSQL`,
-          { cause: failure, sessionId: change.sessionId },
+          `cannot write projection cache rows of ${what} to PostgreSQL`,
+          { cause: failure, ...(change.sessionId === undefined ? {} : { sessionId: change.sessionId }) },
         ),
       });
     }

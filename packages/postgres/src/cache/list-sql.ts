@@ -1,0 +1,157 @@
+import type pg from 'pg';
+import {
+  listColumnsOf,
+  type ListIdentity,
+  type ListIndexFilter,
+  type ListIndexQuery,
+  type ListIndexRow,
+} from '@strand/projection-cache';
+
+/** A change to the list index, written behind in order with the cache rows' changes. */
+export type ListChange =
+  | { readonly kind: 'list-upsert'; readonly sessionId: string; readonly row: ListIndexRow }
+  | { readonly kind: 'list-forget' | 'list-forget-hints'; readonly sessionId: string }
+  | { readonly kind: 'list-clear'; readonly sessionId?: undefined };
+
+const COLUMNS = 'header, incarnation, hints, as_of_seq';
+
+type StoredRow = [header: string, incarnation: string, hints: string | null, asOfSeq: string | null];
+
+/**
+ * The SQLite engine's rule (sqlite-list-index.ts): another incarnation replaces the row; the same
+ * incarnation only with hints at a cut not older than the stored one, so a header-only row never
+ * erases hints and a slower writer never moves them back.
+ */
+const UPSERT = `
+INSERT INTO list_rows AS stored
+  (session_id, incarnation, header, hints, as_of_seq, activity_at, cwd, harness, parent, title)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+ON CONFLICT (session_id) DO UPDATE SET
+  incarnation = EXCLUDED.incarnation, header = EXCLUDED.header, hints = EXCLUDED.hints,
+  as_of_seq = EXCLUDED.as_of_seq, activity_at = EXCLUDED.activity_at, cwd = EXCLUDED.cwd,
+  harness = EXCLUDED.harness, parent = EXCLUDED.parent, title = EXCLUDED.title
+WHERE EXCLUDED.incarnation <> stored.incarnation
+   OR (EXCLUDED.hints IS NOT NULL AND (stored.as_of_seq IS NULL OR EXCLUDED.as_of_seq >= stored.as_of_seq))`;
+/** The hints become unknown and the sort key falls back to the header's `createdAt`. */
+const FORGET_HINTS = `
+UPDATE list_rows SET hints = NULL, as_of_seq = NULL, title = NULL,
+  activity_at = (header::jsonb ->> 'createdAt')::double precision
+WHERE session_id = $1`;
+const FORGET = 'DELETE FROM list_rows WHERE session_id = $1';
+const CLEAR = 'DELETE FROM list_rows';
+
+export async function upsertListRow(client: pg.PoolClient, row: ListIndexRow): Promise<void> {
+  const c = listColumnsOf(row);
+  await client.query(UPSERT, [
+    c.id,
+    row.incarnation,
+    JSON.stringify(row.header),
+    row.hints === undefined ? null : JSON.stringify(row.hints.values),
+    row.hints?.asOfSeq ?? null,
+    c.activityAt,
+    c.cwd,
+    c.harness,
+    c.parent,
+    c.title,
+  ]);
+}
+
+export async function forgetListHints(client: pg.PoolClient, sessionId: string): Promise<void> {
+  await client.query(FORGET_HINTS, [sessionId]);
+}
+
+/** Writes one list change (inside the caller's transaction). */
+export async function writeListChange(client: pg.PoolClient, change: ListChange): Promise<void> {
+  switch (change.kind) {
+    case 'list-upsert':
+      return upsertListRow(client, change.row);
+    case 'list-forget':
+      await client.query(FORGET, [change.sessionId]);
+      return;
+    case 'list-forget-hints':
+      return forgetListHints(client, change.sessionId);
+    case 'list-clear':
+      await client.query(CLEAR);
+      return;
+    default:
+      return change satisfies never;
+  }
+}
+
+/**
+ * Where-clause pieces per filter field, as in the SQLite engine: `titlePrefix` compares the
+ * leading characters exactly (case-sensitive, no LIKE wildcards), and the `title >= prefix` bound
+ * lets the title index narrow the scan (both under `COLLATE "C"`, the column's collation).
+ */
+const FILTER_SQL: readonly {
+  readonly field: keyof ListIndexFilter;
+  readonly sql: (param: (value: unknown) => string, value: unknown) => string;
+}[] = [
+  { field: 'cwd', sql: (param, value) => `cwd = ${param(value)}` },
+  { field: 'harness', sql: (param, value) => `harness = ${param(value)}` },
+  {
+    field: 'parent',
+    sql: (param, value) => (value === null ? 'parent IS NULL' : `parent = ${param(value)}`),
+  },
+  {
+    field: 'titlePrefix',
+    sql: (param, value) => {
+      const prefix = param(value);
+      return `title >= ${prefix} AND left(title, length(${prefix})) = ${prefix}`;
+    },
+  },
+];
+
+/** One page in the list order (activity descending, then id), strictly after `query.after`. */
+export async function selectListPage(db: pg.Pool, query: ListIndexQuery): Promise<ListIndexRow[]> {
+  const values: unknown[] = [];
+  const param = (value: unknown): string => {
+    values.push(value);
+    return `$${values.length}`;
+  };
+  const where: string[] = [];
+  for (const { field, sql } of FILTER_SQL) {
+    const value = query.filter[field];
+    if (value !== undefined) where.push(sql(param, value));
+  }
+  if (query.after !== undefined) {
+    const at = param(query.after.at);
+    where.push(`(activity_at < ${at} OR (activity_at = ${at} AND session_id > ${param(query.after.id)}))`);
+  }
+  const text = `SELECT ${COLUMNS} FROM list_rows${where.length === 0 ? '' : ` WHERE ${where.join(' AND ')}`}
+    ORDER BY activity_at DESC, session_id ASC LIMIT ${param(query.limit)}`;
+  const result = await db.query<StoredRow>({ text, values, rowMode: 'array' });
+  return result.rows.map(decodeRow);
+}
+
+export async function selectListRows(db: pg.Pool, ids: readonly string[]): Promise<ListIndexRow[]> {
+  if (ids.length === 0) return [];
+  const result = await db.query<StoredRow>({
+    text: `SELECT ${COLUMNS} FROM list_rows WHERE session_id = ANY($1::text[])`,
+    values: [ids],
+    rowMode: 'array',
+  });
+  return result.rows.map(decodeRow);
+}
+
+export async function selectListIdentities(db: pg.Pool): Promise<Map<string, ListIdentity>> {
+  const result = await db.query<[string, string, string | null]>({
+    text: 'SELECT session_id, incarnation, as_of_seq FROM list_rows',
+    rowMode: 'array',
+  });
+  const out = new Map<string, ListIdentity>();
+  for (const [id, incarnation, asOfSeq] of result.rows)
+    out.set(id, { incarnation, asOfSeq: asOfSeq === null ? null : Number(asOfSeq) });
+  return out;
+}
+
+/** bigint arrives as text: `Number` is exact for any seq a log can reach. */
+function decodeRow([header, incarnation, hints, asOfSeq]: StoredRow): ListIndexRow {
+  return {
+    header: JSON.parse(header) as ListIndexRow['header'],
+    incarnation,
+    ...(hints === null || asOfSeq === null
+      ? {}
+      : { hints: { asOfSeq: Number(asOfSeq), values: JSON.parse(hints) as Record<string, unknown> } }),
+  };
+}
