@@ -13,6 +13,7 @@ import { TokenGate } from './edge/token-gate.js';
 import { upgradeHandler } from './edge/upgrade.js';
 import { FollowHub, type DraftPacing } from './follow/follow-hub.js';
 import type { Outbound } from './follow/outbound.js';
+import { ListChangeFeed } from './list/list-changes.js';
 import { errorReply, handleFrame, type ConnectionContext } from './rpc/dispatch.js';
 import { readRequestId } from './rpc/request-id.js';
 import {
@@ -52,6 +53,8 @@ export interface RunningHost {
   readonly rpcUrl: string;
   readonly port: number;
   readonly hub: FollowHub;
+  /** The `list.changed` subscriptions. */
+  readonly lists: ListChangeFeed;
   /** Open WebSocket connections. */
   readonly connections: number;
   close(): Promise<void>;
@@ -87,6 +90,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   const limits: HostLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const services = servedServices(options.services);
   const hub = new FollowHub(services, limits.maxQueuedBytes, options.draftPacing);
+  const lists = new ListChangeFeed(services);
   const webRoot = options.webRoot === undefined ? undefined : path.resolve(options.webRoot);
   const sockets = new Set<WebSocket>();
   // The frame limit is checked per message so an oversized request gets a typed error; `maxPayload`
@@ -143,6 +147,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     const ctx: ConnectionContext = {
       services,
       hub,
+      lists,
       limits,
       out,
       signal: controller.signal,
@@ -192,6 +197,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       sockets.delete(ws);
       controller.abort();
       hub.dropConnection(out);
+      lists.dropConnection(out);
     });
     ws.on('error', () => ws.terminate());
   });
@@ -203,11 +209,13 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     rpcUrl: `ws://${hostForUrl}:${address.port}/rpc`,
     port: address.port,
     hub,
+    lists,
     get connections() {
       return sockets.size;
     },
     async close() {
       hub.close();
+      lists.close();
       connectionGate.close();
       for (const ws of sockets) ws.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
