@@ -31,7 +31,10 @@ class HeldPersistence extends DelegatingPersistence {
     for (const go of this.#waiting.splice(0)) go();
   }
 
-  override async append(id: SessionId, events: readonly SessionEvent[]): Promise<{ readonly revision: string }> {
+  override async append(
+    id: SessionId,
+    events: readonly SessionEvent[],
+  ): Promise<{ readonly revision: string }> {
     const written = await this.inner.append(id, events);
     if (!this.held) return written;
     await new Promise<void>((resolve) => {
@@ -126,7 +129,9 @@ describe('list.changed', () => {
     expect(changedSince(watcher, subscriptionId, mark)).toContain(id);
     const prompted = await rowOf(watcher, id);
     expect(prompted?.busy).toBe(false);
-    expect(prompted?.hints?.values.listMetadata).toMatchObject({ lastPromptAt: expect.any(Number) as number });
+    expect(prompted?.hints?.values.listMetadata).toMatchObject({
+      lastPromptAt: expect.any(Number) as number,
+    });
 
     // Imported (written beside the host, its list row noted, as `serve --watch` does), then deleted.
     const { persistence, cache } = test.runtime.services;

@@ -64,7 +64,8 @@ export class ListChangeFeed {
     if (agents !== undefined)
       this.#disposers.push(agents.onBusyChange((id) => this.#changed(id, services.store.get(id)?.header)));
     const cache = services.cache;
-    if (cache !== undefined) this.#disposers.push(cache.onListChanged((id, header) => this.#changed(id, header)));
+    if (cache !== undefined)
+      this.#disposers.push(cache.onListChanged((id, header) => this.#changed(id, header)));
   }
 
   get subscriberCount(): number {
@@ -129,7 +130,11 @@ export class ListChangeFeed {
       if (!subscriber.out.open) continue;
       for (const ids of frames)
         subscriber.out.send(
-          JSON.stringify({ jsonrpc: '2.0', method: 'list.changed', params: { subscriptionId: subscriber.id, ids } }),
+          JSON.stringify({
+            jsonrpc: '2.0',
+            method: 'list.changed',
+            params: { subscriptionId: subscriber.id, ids },
+          }),
         );
     }
   }
