@@ -6,10 +6,10 @@ export interface ListChangeHandlers {
   /** These sessions' `session.list` rows changed (distinct ids; re-read them with `session.list {ids}`). */
   readonly onChanged: (ids: readonly string[]) => void;
   /**
-   * A new subscription replaced a lost one (the connection reopened): changes in between were not
-   * told, so whatever the owner listed may be stale — list again.
+   * Called once per socket, after subscribing on it (or failing to: an older host): list now.
+   * Changes from here on are told; those before — and while a lost socket was away — were not.
    */
-  readonly onReset: () => void;
+  readonly onSubscribed: () => void;
 }
 
 export type ListChangeFilter = ParamsOf<'session.listSubscribe'>;
@@ -17,8 +17,8 @@ export type ListChangeFilter = ParamsOf<'session.listSubscribe'>;
 /**
  * A typed `session.listSubscribe`: `list.changed` frames of this subscription, checked against the
  * protocol's schema (a malformed one is dropped). The host forgets subscriptions with the socket, so
- * on every reopen this subscribes again and calls `onReset`. A subscribe that fails (an older host
- * without the method) leaves it silent until the next reopen. `close` unsubscribes.
+ * on every open this subscribes again, then calls `onSubscribed`. A subscribe that fails (an older
+ * host without the method) leaves it silent until the next open. `close` unsubscribes.
  */
 export class ListChanges {
   readonly #connection: FollowTransport;
@@ -42,10 +42,10 @@ export class ListChanges {
       }),
       connection.onStateChange((state) => {
         this.#subscriptionId = null;
-        if (state === 'open') void this.#subscribe(true);
+        if (state === 'open') void this.#subscribe();
       }),
     ];
-    if (connection.state === 'open') void this.#subscribe(false);
+    if (connection.state === 'open') void this.#subscribe();
   }
 
   /** Ends the subscription (on the host too, when its socket is still the one it was made on). */
@@ -59,17 +59,17 @@ export class ListChanges {
       this.#connection.call('session.listUnsubscribe', { subscriptionId: id }).catch(() => undefined);
   }
 
-  async #subscribe(reset: boolean): Promise<void> {
+  async #subscribe(): Promise<void> {
     const epoch = this.#connection.epoch;
-    let subscriptionId: string;
+    let subscriptionId: string | null = null;
     try {
       ({ subscriptionId } = await this.#connection.call('session.listSubscribe', this.#filter));
     } catch {
-      return;
+      // No changes will be told on this socket; the owner still lists once.
     }
     // A result from a socket that has since closed names a subscription the host already forgot.
     if (this.#closed || epoch !== this.#connection.epoch) return;
     this.#subscriptionId = subscriptionId;
-    if (reset) this.#handlers.onReset();
+    this.#handlers.onSubscribed();
   }
 }
