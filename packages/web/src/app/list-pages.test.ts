@@ -14,7 +14,7 @@ const row = (id: string, version: number): SessionListRow => ({
 const ids = fc.uniqueArray(fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f'), { maxLength: 6 });
 
 describe('list pages', () => {
-  it('a re-read leaves exactly the unasked rows and the returned ones, each returned row current', () => {
+  it('a re-read with nothing more to page leaves exactly the unasked rows and the returned ones, each current', () => {
     fc.assert(
       fc.property(ids, ids, ids, (loaded, asked, returnedFrom) => {
         // The host returns rows only of asked ids.
@@ -22,7 +22,7 @@ describe('list pages', () => {
         const pages = rereadRows(
           firstPage(
             loaded.map((id) => row(id, 1)),
-            'c1',
+            undefined,
           ),
           asked,
           returned.map((id) => row(id, 2)),
@@ -30,7 +30,21 @@ describe('list pages', () => {
         const expected = new Set([...loaded.filter((id) => !asked.includes(id)), ...returned]);
         expect(new Set(pages.rows.keys())).toEqual(expected);
         for (const id of returned) expect(pages.rows.get(id)?.header.createdAt).toBe(2);
-        expect(pages.nextCursor).toBe('c1');
+        expect(pages.nextCursor).toBe(null);
+      }),
+    );
+  });
+
+  it('a re-read while pages follow adds a new row only when it sorts within the pages read', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 20 }), (createdAt) => {
+        // Read so far: rows created at 20 down to 10 (newest first); older ones follow.
+        const loaded = Array.from({ length: 11 }, (_, n) => row(`r${20 - n}`, 20 - n));
+        const pages = rereadRows(firstPage(loaded, 'c1'), ['new'], [row('new', createdAt)]);
+        expect(pages.rows.has('new')).toBe(createdAt >= 10);
+        // A loaded row re-read is replaced wherever it now sorts.
+        const moved = rereadRows(pages, ['r15'], [row('r15', createdAt)]);
+        expect(moved.rows.get('r15')?.header.createdAt).toBe(createdAt);
       }),
     );
   });
