@@ -41,11 +41,16 @@ export function nextPage(
  * within the pages read (a new session sorts first). One that sorts past them is left for its
  * page, so the list never shows a row beyond a gap of rows not read yet.
  */
-export function rereadRows(pages: ListPages, asked: readonly string[], rows: readonly SessionListRow[]): ListPages {
+export function rereadRows(
+  pages: ListPages,
+  asked: readonly string[],
+  rows: readonly SessionListRow[],
+): ListPages {
   const merged = new Map(pages.rows);
   for (const id of asked) merged.delete(id);
   for (const row of rows)
-    if (pages.rows.has(row.id) || pages.tail === null || !after(keyOf(row), pages.tail)) merged.set(row.id, row);
+    if (pages.rows.has(row.id) || pages.tail === null || !after(keyOf(row), pages.tail))
+      merged.set(row.id, row);
   return { ...pages, rows: merged };
 }
 

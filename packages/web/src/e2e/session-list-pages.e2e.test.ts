@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core';
 import { openSqlitePersistence, persistenceWriter } from '@strand/persistence';
 import { newSessionHeader, Session, SessionId } from '@strand/session';
 import { waitConnectionState } from './testing/browser.js';
+import { scrollListToEnd } from './testing/list-scroll.js';
 import { startBrowserHost, UI_TIMEOUT, type BrowserHost } from './testing/harness.js';
 
 const COUNT = Number(process.env.STRAND_E2E_LIST_SESSIONS ?? 50_000);
@@ -78,17 +79,7 @@ describe(`${COUNT.toLocaleString('en')} sessions in the list`, { timeout: 900_00
     const inDom = (): Promise<number> => env.page.locator('[data-testid="session-row"]').count();
     expect(await rowCount()).toBeLessThan(COUNT);
 
-    // Scroll to the end: each step waits for the next page the scroll asked for.
-    const bottom = rowLocator(env.page, id(0));
-    while ((await bottom.count()) === 0) {
-      const before = await rowCount();
-      await list.evaluate((element) => {
-        element.scrollTop = element.scrollHeight;
-      });
-      await expect
-        .poll(async () => (await rowCount()) > before || (await bottom.count()) > 0, { timeout: UI_TIMEOUT })
-        .toBe(true);
-    }
+    await scrollListToEnd(env.page, id(0));
     expect(await rowCount()).toBe(COUNT);
     expect(await inDom()).toBeLessThan(100);
     // Pages, not the whole list in one call: one first page, then cursor pages of at most 1,000.
@@ -96,7 +87,9 @@ describe(`${COUNT.toLocaleString('en')} sessions in the list`, { timeout: 900_00
     expect(pages.length).toBeGreaterThanOrEqual(COUNT / 1_000);
     for (const call of pages) expect(Number(call.params.limit ?? 0)).toBeLessThanOrEqual(1_000);
     // Only the first page starts from the top: a poll would be another call without a cursor.
-    const fromTheTop = pages.filter((call) => call.params.cursor === undefined && call.params.ids === undefined);
+    const fromTheTop = pages.filter(
+      (call) => call.params.cursor === undefined && call.params.ids === undefined,
+    );
     expect(fromTheTop).toHaveLength(1);
     await env.shot('list-05-paged-bottom');
 
