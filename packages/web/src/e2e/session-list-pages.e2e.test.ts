@@ -9,12 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openSqlitePersistence, persistenceWriter } from '@strand/persistence';
 import { newSessionHeader, Session, SessionId } from '@strand/session';
-import { waitConnectionState } from './testing/browser.js';
 import { scrollListToEnd } from './testing/list-scroll.js';
 import { startBrowserHost, UI_TIMEOUT, type BrowserHost } from './testing/harness.js';
 
 const COUNT = Number(process.env.STRAND_E2E_LIST_SESSIONS ?? 50_000);
 const MIN = 60_000;
+const CORPUS_TIMEOUT = 300_000;
 const base = Date.UTC(2026, 0, 1);
 const id = (i: number): string => `page-${String(i).padStart(6, '0')}`;
 
@@ -73,11 +73,15 @@ describe(`${COUNT.toLocaleString('en')} sessions in the list`, { timeout: 900_00
   }, 60_000);
 
   it('shows the first page at once, reads pages as it scrolls to the end, and never polls', async () => {
-    await env.page.goto(env.host.url);
-    await waitConnectionState(env.page, 'open');
+    await env.page.goto(env.host.url, { timeout: CORPUS_TIMEOUT });
+    // A hang guard sized for the corpus: the page's first calls (usage by session among them) cost
+    // more on 50,000 sessions than the UI timeout allows on a busy machine.
+    await env.page
+      .locator('[data-testid="connection-state"][data-state="open"]')
+      .waitFor({ timeout: CORPUS_TIMEOUT });
     const list = env.page.getByTestId('session-list');
     // Newest first: the last created is the first row, from the first page.
-    await rowLocator(env.page, id(COUNT - 1)).waitFor({ timeout: UI_TIMEOUT });
+    await rowLocator(env.page, id(COUNT - 1)).waitFor({ timeout: CORPUS_TIMEOUT });
     const rowCount = async (): Promise<number> => Number(await list.getAttribute('data-row-count'));
     const inDom = (): Promise<number> => env.page.locator('[data-testid="session-row"]').count();
     expect(await rowCount()).toBeLessThan(COUNT);
