@@ -30,6 +30,7 @@ const PROBLEMS = {
  * whole list: every row up to its `limit`. With a list index (the projection cache's store keeps
  * one) the page is answered from it, the live sessions overlaid (`list/index-page.ts`): no header
  * is listed whole and no log is read. Without one, every header is listed and its row built here.
+ * With `ids`, only those sessions' rows (by id from the index, or filtered from every row).
  */
 export async function sessionList(
   services: HostServices,
