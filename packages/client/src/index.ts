@@ -54,6 +54,7 @@ export type { WebSocketLike, WebSocketConstructor } from './connection/web-socke
 export { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from './connection/backoff.js';
 export type { Timers } from './connection/timers.js';
 
+export { ListChanges, type ListChangeFilter, type ListChangeHandlers } from './list/list-changes.js';
 export { SessionFollower, type SessionFollowerOptions } from './follow/session-follower.js';
 export type { FollowTransport } from './follow/follow-transport.js';
 export type { FollowPhase, FollowView, ShownGeneration, LoadOlderResult } from './follow/follow-view.js';

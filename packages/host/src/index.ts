@@ -19,6 +19,7 @@ export type {
 } from './ports.js';
 export { HOST_ERROR_CODES, HostError, toWireError, type HostErrorCode } from './errors.js';
 export { FollowHub, type DraftPacing } from './follow/follow-hub.js';
+export { ListChangeFeed } from './list/list-changes.js';
 export type { DraftClock } from './follow/draft-throttle.js';
 export { MIN_TOKEN_LENGTH, isLoopbackHost } from './auth.js';
 export { usageSummary } from './methods/usage-summary.js';

@@ -14,6 +14,7 @@ import { TokenGate } from './edge/token-gate.js';
 import { upgradeHandler } from './edge/upgrade.js';
 import { FollowHub, type DraftPacing } from './follow/follow-hub.js';
 import type { Outbound } from './follow/outbound.js';
+import { ListChangeFeed } from './list/list-changes.js';
 import { errorReply, handleFrame, type ConnectionContext } from './rpc/dispatch.js';
 import { localCaller } from './rpc/local-caller.js';
 import { readRequestId } from './rpc/request-id.js';
@@ -54,6 +55,8 @@ export interface RunningHost {
   readonly rpcUrl: string;
   readonly port: number;
   readonly hub: FollowHub;
+  /** The `list.changed` subscriptions. */
+  readonly lists: ListChangeFeed;
   /** Open WebSocket connections. */
   readonly connections: number;
   close(): Promise<void>;
@@ -89,6 +92,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   const limits: HostLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const services = servedServices(options.services);
   const hub = new FollowHub(services, limits.maxQueuedBytes, options.draftPacing);
+  const lists = new ListChangeFeed(services);
   const webRoot = options.webRoot === undefined ? undefined : path.resolve(options.webRoot);
   const sockets = new Set<WebSocket>();
   // The frame limit is checked per message so an oversized request gets a typed error; `maxPayload`
@@ -170,6 +174,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     const ctx: ConnectionContext = {
       services,
       hub,
+      lists,
       limits,
       out,
       signal: controller.signal,
@@ -219,6 +224,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       sockets.delete(ws);
       controller.abort();
       hub.dropConnection(out);
+      lists.dropConnection(out);
     });
     ws.on('error', () => ws.terminate());
   });
@@ -228,11 +234,13 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     rpcUrl: `ws://${hostForUrl}:${address.port}/rpc`,
     port: address.port,
     hub,
+    lists,
     get connections() {
       return sockets.size;
     },
     async close() {
       hub.close();
+      lists.close();
       connectionGate.close();
       for (const ws of sockets) ws.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));

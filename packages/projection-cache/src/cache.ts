@@ -28,6 +28,12 @@ export interface ProjectionCacheOptions {
   readonly logger?: Logger;
 }
 
+/**
+ * Told after a session's list row was written or dropped (the write returned): its id, and its
+ * header when the write carried one (a drop does not).
+ */
+export type ListRowListener = (sessionId: string, header: ListIndexRow['header'] | undefined) => void;
+
 export interface OpenProjectionCacheOptions extends ProjectionCacheOptions {
   /** A database file, or `':memory:'`. */
   readonly path: string;
@@ -48,6 +54,7 @@ export class ProjectionCache {
   readonly #store: CacheRowStore;
   readonly #registry: ProjectionRegistry;
   readonly #logger: Logger;
+  readonly #listListeners = new Set<ListRowListener>();
 
   constructor(store: CacheRowStore, registry: ProjectionRegistry, options: ProjectionCacheOptions = {}) {
     this.#store = store;
@@ -197,7 +204,9 @@ export class ProjectionCache {
         if (state === undefined) throw new TypeError(`state of ${key} is not JSON`);
         return [key, row.stateVersion, row.cut, state];
       });
-      this.#store.write(id, subject.incarnation, inheritedCut, encoded, this.#listRow(subject, rows));
+      const listRow = this.#listRow(subject, rows);
+      this.#store.write(id, subject.incarnation, inheritedCut, encoded, listRow);
+      if (listRow !== undefined) this.#listChanged(id, subject.header);
     } catch (error) {
       throw new ProjectionCacheError(
         'PROJECTION_CACHE_WRITE_FAILED',
@@ -215,6 +224,8 @@ export class ProjectionCache {
     this.#refuseWhenClosed(sessionId);
     try {
       this.#store.forget(sessionId);
+      // The store keeps the list row but makes its hints unknown: the row changed.
+      if (this.#store.listIndex !== undefined) this.#listChanged(sessionId, undefined);
     } catch (error) {
       throw new ProjectionCacheError(
         'PROJECTION_CACHE_WRITE_FAILED',
@@ -244,6 +255,7 @@ export class ProjectionCache {
     this.#writeList(subject.header.id, () =>
       index.upsert({ header: subject.header, incarnation: subject.incarnation, hints }),
     );
+    this.#listChanged(subject.header.id, subject.header);
   }
 
   /** A deleted session: drops its rows and its list row. Throws like `put`. */
@@ -251,6 +263,26 @@ export class ProjectionCache {
     this.forget(sessionId);
     const index = this.listIndex;
     if (index !== undefined) this.#writeList(sessionId, () => index.forget(sessionId));
+  }
+
+  /**
+   * Listens for list-row writes (`put` with a list row, `noteSession`, `forget`, `dropSession`),
+   * each told after its write returned — for a synchronous store, after it committed. Returns an
+   * unsubscribe. A listener that throws is logged, never fails the write.
+   */
+  onListChanged(listener: ListRowListener): () => void {
+    this.#listListeners.add(listener);
+    return () => this.#listListeners.delete(listener);
+  }
+
+  #listChanged(sessionId: string, header: ListIndexRow['header'] | undefined): void {
+    for (const listener of this.#listListeners) {
+      try {
+        listener(sessionId, header);
+      } catch (error) {
+        this.#logger.error('a list row listener threw', { sessionId, error });
+      }
+    }
   }
 
   close(): void {

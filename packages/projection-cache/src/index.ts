@@ -2,6 +2,7 @@ export {
   ProjectionCache,
   type CacheReadOptions,
   type ProjectionCacheOptions,
+  type ListRowListener,
   type OpenProjectionCacheOptions,
 } from './cache.js';
 export type { CacheRow, CacheRowStore, KeyRow } from './row-store.js';

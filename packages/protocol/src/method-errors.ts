@@ -70,6 +70,8 @@ export const METHOD_ERRORS = {
   ],
   'session.follow': [...READ_ONE, 'AGENT_PROMOTION_STALE', 'AGENT_CANCELLED'],
   'session.unfollow': ['HOST_FOLLOW_NOT_FOUND'],
+  'session.listSubscribe': [],
+  'session.listUnsubscribe': ['HOST_LIST_SUBSCRIPTION_NOT_FOUND'],
   'session.page': [...READ_ONE, 'SESSION_QUERY_INVALID_QUERY'],
   'session.attachment': [...READ_ONE, 'HOST_ATTACHMENT_NOT_REFERENCED', 'PERSISTENCE_ATTACHMENT_NOT_FOUND'],
   'session.fork': [...READ_ONE, 'SESSION_FORK_CUT_INVALID', 'PERSISTENCE_IO'],

@@ -226,9 +226,11 @@ export function isPagedListCall(params: {
   readonly parent?: string | null | undefined;
   readonly busy?: boolean | undefined;
   readonly titlePrefix?: string | undefined;
+  readonly ids?: readonly string[] | undefined;
 }): boolean {
   return (
     params.cursor !== undefined ||
+    params.ids !== undefined ||
     params.cwd !== undefined ||
     params.harness !== undefined ||
     params.parent !== undefined ||
@@ -236,6 +238,20 @@ export function isPagedListCall(params: {
     params.titlePrefix !== undefined
   );
 }
+
+/** What `session.list` and `session.listSubscribe` narrow by (every field absent: any). */
+const listFilterParams = {
+  /** Only sessions whose header `cwd` is exactly this project folder. */
+  cwd: z.string().min(1).max(4096).optional(),
+  /** Only sessions from this harness (`strand`: Strand's own, no header `source`). */
+  harness: harnessFilterSchema.optional(),
+  /** `null`: top-level sessions only; an id: that session's subagent children. */
+  parent: sessionIdParam.max(128).nullable().optional(),
+  /** Only rows whose `busy` is this. */
+  busy: z.boolean().optional(),
+  /** Only rows whose `title` hint starts with this (case-sensitive). */
+  titlePrefix: z.string().min(1).max(1000).optional(),
+};
 
 /** Every method: its params and its result. Adding a method means adding it here first. */
 export const METHODS = {
@@ -249,16 +265,12 @@ export const METHODS = {
         limit: z.number().int().min(1).max(MAX_WHOLE_LIST_LIMIT).optional(),
         /** A previous page's `nextCursor`, under the same filter. */
         cursor: z.string().min(1).max(2000).optional(),
-        /** Only sessions whose header `cwd` is exactly this project folder. */
-        cwd: z.string().min(1).max(4096).optional(),
-        /** Only sessions from this harness (`strand`: Strand's own, no header `source`). */
-        harness: harnessFilterSchema.optional(),
-        /** `null`: top-level sessions only; an id: that session's subagent children. */
-        parent: sessionIdParam.max(128).nullable().optional(),
-        /** Only rows whose `busy` is this. */
-        busy: z.boolean().optional(),
-        /** Only rows whose `title` hint starts with this (case-sensitive). */
-        titlePrefix: z.string().min(1).max(1000).optional(),
+        ...listFilterParams,
+        /**
+         * Only these sessions (a `list.changed` frame's ids, re-read): the rows of those that exist
+         * and pass the other filters, in the list order, all in one page (no cursor, no `nextCursor`).
+         */
+        ids: z.array(sessionIdParam.min(1).max(128)).min(1).max(MAX_LIST_PAGE_LIMIT).optional(),
       })
       .superRefine((params, ctx) => {
         if (params.limit !== undefined && params.limit > MAX_LIST_PAGE_LIMIT && isPagedListCall(params))
@@ -267,9 +279,27 @@ export const METHODS = {
             path: ['limit'],
             message: `must be at most ${MAX_LIST_PAGE_LIMIT} with a cursor or a filter`,
           });
+        if (params.ids !== undefined && params.cursor !== undefined)
+          ctx.addIssue({ code: 'custom', path: ['cursor'], message: 'is not taken with ids (one page)' });
       }),
     /** `nextCursor` when more rows follow the page (in the same order, under the same filter). */
     result: z.object({ sessions: z.array(sessionListRowSchema), nextCursor: z.string().optional() }),
+  },
+  /**
+   * Opens a stream of `list.changed` frames on this connection: the ids of sessions whose
+   * `session.list` row changed (created, imported, deleted, renamed, prompted, busy toggled, list
+   * hints rewritten), each sent once the change is durable. The filters narrow by header facts
+   * only (`cwd`, `harness`, `parent`); `busy` and `titlePrefix` change with the row, so a row
+   * entering or leaving them is always told. Frames start after this result; they end with
+   * `session.listUnsubscribe` or the connection.
+   */
+  'session.listSubscribe': {
+    params: z.strictObject(listFilterParams),
+    result: z.object({ subscriptionId: z.string() }),
+  },
+  'session.listUnsubscribe': {
+    params: z.strictObject({ subscriptionId: z.string().min(1).max(100) }),
+    result: z.object({ ok: z.literal(true) }),
   },
   'session.search': {
     params: z.strictObject({

@@ -60,6 +60,14 @@ export const NOTIFICATIONS = {
    * other frames.
    */
   'follow.subagents': z.object(address),
+  /**
+   * Rows of `session.list` changed (`session.listSubscribe`): these sessions were created,
+   * imported, deleted, renamed, prompted, toggled busy, or had their list hints rewritten. Sent
+   * once the change is durable; ids are distinct within a frame, a burst is coalesced into few
+   * frames. It says only *which*: the client re-reads those rows (`session.list` with `ids`), and
+   * an id whose row is gone was deleted (or left the subscription's filter).
+   */
+  'list.changed': z.object({ subscriptionId: z.string(), ids: z.array(z.string()) }),
 } as const satisfies Record<string, z.ZodType>;
 
 type NotificationTable = typeof NOTIFICATIONS;

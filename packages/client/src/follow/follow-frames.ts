@@ -44,12 +44,18 @@ export type ParsedNotification =
 
 const addressSchema = NOTIFICATIONS['follow.resync'].pick({ followId: true, generation: true });
 
+/** The notifications a follower applies: every `follow.*` frame but the transient draft. */
+type FollowFrameName = Exclude<Extract<NotificationName, `follow.${string}`>, 'follow.draft'>;
+
+function isFollowFrameName(method: NotificationName): method is FollowFrameName {
+  // Drafts are transient and never reach the follower's state: `FollowDrafts` reads them beside it.
+  return method.startsWith('follow.') && method !== 'follow.draft';
+}
+
 export function parseFollowNotification(method: string, params: unknown): ParsedNotification {
   if (!method.startsWith('follow.')) return { kind: 'other' };
   // A notification a newer host added: not ours to interpret.
-  if (!isNotificationName(method)) return { kind: 'other' };
-  // Drafts are transient and never reach the follower's state: `FollowDrafts` reads them beside it.
-  if (method === 'follow.draft') return { kind: 'other' };
+  if (!isNotificationName(method) || !isFollowFrameName(method)) return { kind: 'other' };
   const address = addressSchema.safeParse(params);
   if (!address.success) return { kind: 'invalid', reason: `${method}: missing followId or generation` };
   const parsed = NOTIFICATIONS[method].safeParse(params);
@@ -63,7 +69,7 @@ export function parseFollowNotification(method: string, params: unknown): Parsed
 }
 
 /** The frame of a checked notification, from the values received (a newer host's extra fields left behind). */
-function toFrame(method: Exclude<NotificationName, 'follow.draft'>, params: unknown): FollowFrame {
+function toFrame(method: FollowFrameName, params: unknown): FollowFrame {
   switch (method) {
     case 'follow.events': {
       const { followId, generation, events } = params as Notifications['follow.events'];

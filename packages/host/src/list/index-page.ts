@@ -52,6 +52,22 @@ export async function indexPage(
   return listPage(rows, query);
 }
 
+/**
+ * The rows of these sessions (`session.list` with `ids`), in no order: the live ones from the
+ * overlay, the rest from the index by id. An id with no row is left out (deleted, or never listed).
+ */
+export async function indexRowsById(
+  index: ListIndexStore,
+  overlay: ListOverlay,
+  ids: ReadonlySet<string>,
+): Promise<SessionListRow[]> {
+  const rows = overlay.live.filter((row) => ids.has(row.id));
+  const liveIds = new Set(rows.map((row) => row.id));
+  for (const row of await index.rows([...ids].filter((id) => !liveIds.has(id))))
+    rows.push(coldRow(row, overlay.elsewhere.has(row.header.id)));
+  return rows;
+}
+
 function coldRow(row: ListIndexRow, ownedElsewhere: boolean): SessionListRow {
   return {
     id: row.header.id,

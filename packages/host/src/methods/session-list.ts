@@ -10,7 +10,7 @@ import { asOfSeqAt, SessionLogOffset, type Session } from '@strand/session';
 import type { CorpusRow } from '@strand/query';
 import type { z } from 'zod';
 import { HostError } from '../errors.js';
-import { indexPage } from '../list/index-page.js';
+import { indexPage, indexRowsById, type ListOverlay } from '../list/index-page.js';
 import { listPage, type ListPageResult } from '../list/list-page.js';
 import { LIST_HINT_KEYS, type HostLimits, type HostServices } from '../services.js';
 
@@ -30,6 +30,7 @@ const PROBLEMS = {
  * whole list: every row up to its `limit`. With a list index (the projection cache's store keeps
  * one) the page is answered from it, the live sessions overlaid (`list/index-page.ts`): no header
  * is listed whole and no log is read. Without one, every header is listed and its row built here.
+ * With `ids`, only those sessions' rows (by id from the index, or filtered from every row).
  */
 export async function sessionList(
   services: HostServices,
@@ -37,17 +38,24 @@ export async function sessionList(
   params: ListParams,
   signal: AbortSignal,
 ): Promise<{ sessions: SessionListRow[]; nextCursor?: string }> {
-  const { limit, cursor, ...filter } = params;
+  const { limit, cursor, ids, ...filter } = params;
   const paged = isPagedListCall(params);
   const index = services.cache?.listIndex;
   let page: ListPageResult<SessionListRow>;
-  if (index !== undefined) {
-    const elsewhere = await ownedElsewhere(services);
-    page = await indexPage(
-      index,
-      { live: services.store.list().map((session) => liveRow(services, session)), elsewhere },
-      { filter, limit: limit ?? (paged ? DEFAULT_LIST_PAGE_LIMIT : MAX_WHOLE_LIST_LIMIT), cursor },
-    );
+  if (ids !== undefined) {
+    // The rows a `list.changed` named, re-read: all in one page, filtered and in the list order.
+    const wanted = new Set(ids);
+    const rows =
+      index !== undefined
+        ? await indexRowsById(index, await overlay(services), wanted)
+        : (await listRows(services, limits, signal)).filter((row) => wanted.has(row.id));
+    page = listPage(rows, { filter, limit: wanted.size });
+  } else if (index !== undefined) {
+    page = await indexPage(index, await overlay(services), {
+      filter,
+      limit: limit ?? (paged ? DEFAULT_LIST_PAGE_LIMIT : MAX_WHOLE_LIST_LIMIT),
+      cursor,
+    });
   } else {
     const rows = await listRows(services, limits, signal);
     page = listPage(rows, {
@@ -101,6 +109,12 @@ async function listRows(
     });
   }
   return out;
+}
+
+/** What the host knows beside the index: its live rows, and the leases other hosts hold. */
+async function overlay(services: HostServices): Promise<ListOverlay> {
+  const elsewhere = await ownedElsewhere(services);
+  return { live: services.store.list().map((session) => liveRow(services, session)), elsewhere };
 }
 
 /**

@@ -46,6 +46,8 @@ const VALID: { readonly [M in MethodName]: ParamsOf<M> } = {
   'session.search': { query: 'q' },
   'session.follow': { id: 's1' },
   'session.unfollow': { followId: 'f1' },
+  'session.listSubscribe': { parent: null },
+  'session.listUnsubscribe': { subscriptionId: 'l1' },
   'session.page': { id: 's1', beforeSeq: 3 },
   'session.attachment': { id: 's1', ref: 'r' },
   'session.fork': { id: 's1', atSeq: 2 },

@@ -17,6 +17,7 @@ import { subagentList } from '../methods/subagent-list.js';
 import { usageSummary } from '../methods/usage-summary.js';
 import type { FollowHub } from '../follow/follow-hub.js';
 import type { Outbound } from '../follow/outbound.js';
+import type { ListChangeFeed } from '../list/list-changes.js';
 import type { HostLimits, ServedServices } from '../services.js';
 import { HostError } from '../errors.js';
 import type { HandlerResult } from './handler.js';
@@ -32,6 +33,7 @@ type Result<M extends MethodName> = Wire<(typeof METHODS)[M]['result']>;
 export interface ConnectionContext {
   readonly services: ServedServices;
   readonly hub: FollowHub;
+  readonly lists: ListChangeFeed;
   readonly limits: HostLimits;
   readonly out: Outbound;
   readonly signal: AbortSignal;
@@ -74,6 +76,21 @@ const HANDLERS: { readonly [M in MethodName]: Handler<M> } = {
     if (!hub.stop(p.followId))
       return Promise.reject(
         new HostError('HOST_FOLLOW_NOT_FOUND', `no follow ${p.followId} on this connection`),
+      );
+    return Promise.resolve(plain({ ok: true as const }));
+  },
+  'session.listSubscribe': ({ lists, out }, p) => {
+    const subscriptionId = lists.subscribe(p, out);
+    // Frames start once the id they carry is on the wire.
+    return Promise.resolve({ result: { subscriptionId }, afterSend: () => lists.open(subscriptionId) });
+  },
+  'session.listUnsubscribe': ({ lists, out }, p) => {
+    if (!lists.unsubscribe(p.subscriptionId, out))
+      return Promise.reject(
+        new HostError(
+          'HOST_LIST_SUBSCRIPTION_NOT_FOUND',
+          `no list subscription ${p.subscriptionId} on this connection`,
+        ),
       );
     return Promise.resolve(plain({ ok: true as const }));
   },

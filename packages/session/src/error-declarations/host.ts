@@ -64,4 +64,6 @@ export const HOST_ERRORS = defineErrors('host', {
     meaning:
       'The `session.list` cursor was issued under another filter, or is not one `session.list` issued (altered or malformed); list again from the first page.',
   },
+  /** `session.listUnsubscribe` naming no list subscription of this connection. */
+  HOST_LIST_SUBSCRIPTION_NOT_FOUND: { meaning: 'No list subscription with that id on this connection.' },
 });

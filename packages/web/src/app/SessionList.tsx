@@ -1,9 +1,7 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Box, Group, Loader, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
-import { applySessionList } from '@strand/client';
 import type { SessionListRow } from '@strand/protocol';
-import { describeError, harnessName } from './format.js';
-import { useConnectionState, useStrand } from './hooks.js';
+import { harnessName } from './format.js';
 import type { OpenRequest } from './open-request.js';
 import { SearchResults } from './SearchResults.js';
 import { SessionRows } from './SessionRows.js';
@@ -12,6 +10,7 @@ import { setSearchQuery, useSearchQuery } from './routing/navigation.js';
 import { listEntry } from './list-entry.js';
 import { filterChoices, type ListFilter } from './session-tree.js';
 import { useSessionCosts } from './usage/use-session-costs.js';
+import { useSessionList } from './use-session-list.js';
 
 export type { OpenRequest } from './open-request.js';
 
@@ -28,12 +27,13 @@ interface Props {
   readonly filterRequest?: { readonly filter: ListFilter } | null;
 }
 
-const LIST_REFRESH_MS = 4000;
-/** Enough for the 10,000-session corpus the list is virtualized for (the host allows 100,000). */
-const LIST_LIMIT = 20_000;
 const UNKNOWN = { known: false } as const;
 
-/** The session list (hints through the projection store), its filters and the search box. */
+/**
+ * The session list (hints through the projection store), its filters and the search box. Rows are
+ * read in pages as the person scrolls and kept current by `list.changed` (`useSessionList`): no
+ * polling.
+ */
 export function SessionList({
   selectedId,
   onOpen,
@@ -41,10 +41,6 @@ export function SessionList({
   onRows,
   filterRequest = null,
 }: Props): React.JSX.Element {
-  const { connection } = useStrand();
-  const state = useConnectionState();
-  const [rows, setRows] = useState<readonly SessionListRow[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
   // The query lives in the address (`?q=`): a reload keeps it, back/forward bring it back.
   const query = useSearchQuery();
   // The filters start from the address (`?cwd=`, `?harness=`) and are written back to it.
@@ -67,35 +63,10 @@ export function SessionList({
       history.replaceState(history.state, '', `${location.pathname}${search}${location.hash}`);
   }, [filter]);
 
-  // One call at a time: listing a large corpus can take longer than the refresh period, and
-  // overlapping calls would only queue more work on the host.
-  const loading = useRef(false);
-  const load = useCallback(async (): Promise<void> => {
-    if (loading.current) return;
-    loading.current = true;
-    try {
-      const { sessions } = await connection.call('session.list', { limit: LIST_LIMIT });
-      setRows(sessions);
-      setError(null);
-      onRows(sessions);
-    } catch (failure) {
-      setError(describeError(failure));
-    } finally {
-      loading.current = false;
-    }
-  }, [connection, onRows]);
-
-  const { store } = useStrand();
+  const { rows, error, loadMore } = useSessionList(refreshKey);
   useEffect(() => {
-    if (rows !== null) applySessionList(store, rows);
-  }, [store, rows]);
-
-  useEffect(() => {
-    if (state !== 'open') return undefined;
-    void load();
-    const timer = setInterval(() => void load(), LIST_REFRESH_MS);
-    return () => clearInterval(timer);
-  }, [state, load, refreshKey]);
+    if (rows !== null) onRows(rows);
+  }, [rows, onRows]);
 
   // The choices depend on headers only, so no store hint is read for them.
   const choices = useMemo(() => {
@@ -175,6 +146,7 @@ export function SessionList({
                 flat={flat}
                 selectedId={selectedId}
                 onOpen={onOpen}
+                onNearEnd={loadMore}
               />
             )}
           </Box>

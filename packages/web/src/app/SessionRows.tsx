@@ -26,6 +26,8 @@ import { costLabel, type RowCost } from './usage/session-costs.js';
 /** Every row is this tall (title line, activity line): fixed, so 10,000 rows cost no measuring. */
 const ROW_HEIGHT = 52;
 const INDENT = 16;
+/** Rows from the end of what is read at which the next page is asked for (a few screens ahead). */
+const NEAR_END_ROWS = 40;
 /** Relative times ("3 min ago") are recomputed this often. */
 const NOW_TICK_MS = 30_000;
 
@@ -38,6 +40,8 @@ interface Props {
   readonly flat: boolean;
   readonly selectedId: string | null;
   readonly onOpen: (request: OpenRequest) => void;
+  /** Asked when the rows in view come near the end of the rows read (or none pass the filters). */
+  readonly onNearEnd?: () => void;
 }
 
 /**
@@ -46,7 +50,15 @@ interface Props {
  * DOM). Children are collapsed under their parents by default; order and nesting come from
  * `session-tree.ts`.
  */
-export function SessionRows({ rows, costs, filter, flat, selectedId, onOpen }: Props): React.JSX.Element {
+export function SessionRows({
+  rows,
+  costs,
+  filter,
+  flat,
+  selectedId,
+  onOpen,
+  onNearEnd,
+}: Props): React.JSX.Element {
   const { store } = useStrand();
   const ids = useMemo(() => rows.map((row) => row.id), [rows]);
   const version = useProjectionVersions(ids);
@@ -77,6 +89,12 @@ export function SessionRows({ rows, costs, filter, flat, selectedId, onOpen }: P
   });
   const now = useNow(NOW_TICK_MS);
   const inView = virtualizer.getVirtualItems();
+  // The next page is read while the person scrolls toward the end; a filter that hides every row
+  // read so far keeps reading until something passes or nothing is left.
+  const lastInView = inView.at(-1)?.index ?? -1;
+  useEffect(() => {
+    if (lastInView >= visible.length - NEAR_END_ROWS) onNearEnd?.();
+  }, [lastInView, visible.length, onNearEnd]);
   const childParents = [
     ...new Set(
       inView.flatMap((item) => {

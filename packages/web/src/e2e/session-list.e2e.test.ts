@@ -1,13 +1,14 @@
 /**
  * Browser tests (tier: e2e) of the session list: children nested under their parents (collapsed,
  * expandable), the order by last activity with its label, the project and harness filters, the
- * flat "show subagents" view, keyboard use, and 10,000 virtualized rows — in Debian's Chromium
+ * flat "show subagents" view, keyboard use, and 10,000 virtualized rows read in pages as they scroll — in Debian's Chromium
  * against an in-process host on real session files.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { SessionId, newSessionHeader, type SessionEventInput, type SessionHeader } from '@strand/session';
 import { waitConnectionState } from './testing/browser.js';
+import { scrollListToEnd } from './testing/list-scroll.js';
 import { startBrowserHost, UI_TIMEOUT, type BrowserHost, type CorpusWriter } from './testing/harness.js';
 
 const MIN = 60_000;
@@ -275,16 +276,14 @@ describe('10,000 sessions in the list', { timeout: 300_000 }, () => {
 
   it('renders only a bounded window of rows and scrolls to the last one', async () => {
     await home(env);
-    const list = env.page.getByTestId('session-list');
-    await expect.poll(() => list.getAttribute('data-row-count'), { timeout: 120_000 }).toBe(String(COUNT));
     // Newest first: the last created is the first row.
     await rowLocator(env.page, id(COUNT - 1)).waitFor();
     const inDom = (): Promise<number> => env.page.locator('[data-testid="session-row"]').count();
     expect(await inDom()).toBeLessThan(100);
-    await list.evaluate((element) => {
-      element.scrollTop = element.scrollHeight;
-    });
+    // Pages are read as the list scrolls (not all at once): to its end, every row is read.
+    const list = await scrollListToEnd(env.page, id(0));
     await rowLocator(env.page, id(0)).waitFor();
+    expect(await list.getAttribute('data-row-count')).toBe(String(COUNT));
     expect(await inDom()).toBeLessThan(100);
     await env.shot('list-04-10k-bottom');
     // The keyboard reaches both ends too, scrolling the active row into view.
