@@ -138,7 +138,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
                   onRefused: options.onRefused,
                   port: mcp,
                   address: url,
-                  caller: (signal) => localCaller({ services, hub, limits }, signal),
+                  caller: (signal) => localCaller({ services, hub, lists, limits }, signal),
                 },
                 request,
                 response,

@@ -1,6 +1,7 @@
 import { StrandRpcError, type MethodName, type ParamsOf, type ResultOf } from '@strand/protocol';
 import { wireError } from '../errors.js';
 import type { FollowHub } from '../follow/follow-hub.js';
+import type { ListChangeFeed } from '../list/list-changes.js';
 import type { Outbound } from '../follow/outbound.js';
 import type { McpCaller } from '../ports.js';
 import type { HostLimits, ServedServices } from '../services.js';
@@ -32,7 +33,12 @@ const NOWHERE: Outbound = { bufferedAmount: 0, open: false, send: () => undefine
  * ends with the HTTP request; `close` drops any follow left open.
  */
 export function localCaller(
-  base: { readonly services: ServedServices; readonly hub: FollowHub; readonly limits: HostLimits },
+  base: {
+    readonly services: ServedServices;
+    readonly hub: FollowHub;
+    readonly lists: ListChangeFeed;
+    readonly limits: HostLimits;
+  },
   signal: AbortSignal,
 ): McpCaller & { close(): void } {
   // One outbound per request, so closing it drops only this request's follows.
@@ -63,6 +69,9 @@ export function localCaller(
       }
       return parsed.result as ResultOf<M>;
     },
-    close: () => base.hub.dropConnection(out),
+    close: () => {
+      base.hub.dropConnection(out);
+      base.lists.dropConnection(out);
+    },
   };
 }
