@@ -3,13 +3,12 @@ import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
 import { readAnswer, type HttpAnswer } from '@strand/test-support';
 import { SHARE_REVOKED_CLOSE_CODE, type SearchPort } from '@strand/host';
 import { METHOD_NAMES, METHODS, type MethodName, type ParamsOf, type SearchResult } from '@strand/protocol';
 import { SessionId } from '@strand/session';
 import type { RpcTestClient } from '../testing/host-fixture.js';
-import { hostFixture, type HostFixture } from '../testing/host-fixture.js';
+import { hostFixture, upgrade, type HostFixture } from '../testing/host-fixture.js';
 import { FileShareGrantStore } from '../share-grants-file.js';
 
 /**
@@ -86,20 +85,7 @@ async function grant(params: { descendants?: boolean; expiresInMs?: number | nul
 
 type Answer = { readonly status: number; readonly body: string; readonly closeCode?: number };
 
-const upgrade = (headers: Record<string, string>): Promise<HttpAnswer> => upgradeAt(f.host.rpcUrl, headers);
-
-/** One `/rpc` upgrade: 101 when it opened, else the refusal's status and body. */
-function upgradeAt(rpcUrl: string, headers: Record<string, string>): Promise<HttpAnswer> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(rpcUrl, { headers });
-    ws.once('open', () => {
-      ws.close();
-      resolve({ status: 101, headers: {}, body: '' });
-    });
-    ws.once('unexpected-response', (_request, response) => void readAnswer(response).then(resolve, reject));
-    ws.once('error', reject);
-  });
-}
+const upgradeHere = (headers: Record<string, string>): Promise<HttpAnswer> => upgrade(f.host.rpcUrl, headers);
 
 const codeOf = (answer: HttpAnswer | Answer): string | undefined =>
   (JSON.parse(answer.body) as { error?: { data?: { code?: string } } }).error?.data?.code;
@@ -210,9 +196,9 @@ describe('share links: expiry, revocation, links, audit', () => {
     const made = await grant({ expiresInMs: 60_000 });
     expect(made.url).toBe(`https://strand.example/share/${made.shareToken}`);
     expect(made.expiresAt).toBe(new Date(now + 60_000).toISOString());
-    expect((await upgrade({ authorization: `Bearer ${made.shareToken}` })).status).toBe(101);
+    expect((await upgradeHere({ authorization: `Bearer ${made.shareToken}` })).status).toBe(101);
     now += 60_000;
-    const refused = await upgrade({ authorization: `Bearer ${made.shareToken}` });
+    const refused = await upgradeHere({ authorization: `Bearer ${made.shareToken}` });
     expect([refused.status, codeOf(refused)]).toEqual([401, 'HOST_SHARE_EXPIRED']);
     const auth = await httpGet('/auth', { authorization: `Bearer ${made.shareToken}` });
     expect(JSON.parse(auth.body)).toMatchObject({ status: 'expired', code: 'HOST_SHARE_EXPIRED' });
@@ -235,7 +221,7 @@ describe('share links: expiry, revocation, links, audit', () => {
       revoked: true,
     });
     expect(await closed).toBe(SHARE_REVOKED_CLOSE_CODE);
-    const refused = await upgrade({ authorization: `Bearer ${made.shareToken}` });
+    const refused = await upgradeHere({ authorization: `Bearer ${made.shareToken}` });
     expect([refused.status, codeOf(refused)]).toEqual([401, 'HOST_SHARE_REVOKED']);
     const cookie = await httpGet('/auth', { cookie: `strand_share_${f.host.port}=${made.shareToken}` });
     expect(JSON.parse(cookie.body)).toMatchObject({ status: 'revoked', code: 'HOST_SHARE_REVOKED' });
@@ -290,7 +276,7 @@ describe('share links on other hosts', () => {
         createdBy: 'cli:tester',
       });
       const attempt = (token: string): Promise<HttpAnswer> =>
-        upgradeAt(limited.host.rpcUrl, { authorization: `Bearer ${token}` });
+        upgrade(limited.host.rpcUrl, { authorization: `Bearer ${token}` });
       expect((await attempt(shareToken)).status).toBe(101);
       for (let i = 0; i < 3; i++) expect((await attempt(`guessed-share-token-${i}`)).status).toBe(401);
       expect((await attempt(shareToken)).status).toBe(429);
