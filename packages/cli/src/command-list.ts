@@ -55,6 +55,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/usage-command.js')).usageCommand(),
   },
   {
+    name: 'share',
+    args: '[id]',
+    description: 'make a read-only link to a session (expiring, revocable), list links, or revoke one',
+    load: async () => (await import('./commands/share-command.js')).shareCommand(),
+  },
+  {
     name: 'demo',
     description:
       'write the demo corpus (titled sessions, a subagent tree, a corrupt child, a 50k-event session)',

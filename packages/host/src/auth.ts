@@ -11,6 +11,14 @@ export function tokenCookieName(port: number): string {
   return `strand_token_${port}`;
 }
 
+/**
+ * The cookie a `/share/<token>` link moves its share token into: its own name, so the host
+ * token's cookie is untouched (a browser holding both acts as the host token).
+ */
+export function shareCookieName(port: number): string {
+  return `strand_share_${port}`;
+}
+
 /** The shortest token a host accepts where one is required: guessing it must not be practical. */
 export const MIN_TOKEN_LENGTH = 16;
 

@@ -2,6 +2,7 @@ export {
   startHost,
   HostConfigError,
   FRAME_CEILING_CLOSE_CODE,
+  SHARE_REVOKED_CLOSE_CODE,
   type HostOptions,
   type RunningHost,
 } from './server.js';
@@ -21,7 +22,8 @@ export { HOST_ERROR_CODES, HostError, toWireError, type HostErrorCode } from './
 export { FollowHub, type DraftPacing } from './follow/follow-hub.js';
 export { ListChangeFeed } from './list/list-changes.js';
 export type { DraftClock } from './follow/draft-throttle.js';
-export { MIN_TOKEN_LENGTH, isLoopbackHost } from './auth.js';
+export { MIN_TOKEN_LENGTH, isLoopbackHost, shareCookieName } from './auth.js';
+export type { ShareGrant, ShareGrantStore } from './share/grant-store.js';
 export { usageSummary } from './methods/usage-summary.js';
 export {
   reconcileListIndex,

@@ -1,10 +1,10 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { HOST_ERRORS } from '@strand/session/errors';
 import { wireError, type HostErrorCode } from './errors.js';
-import { MIN_TOKEN_LENGTH, isLoopbackHost, tokenCookieName } from './auth.js';
+import { MIN_TOKEN_LENGTH, isLoopbackHost, shareCookieName, tokenCookieName } from './auth.js';
 import { ConnectionGate } from './edge/connection-gate.js';
 import { accessPolicy, parseOrigin } from './edge/origin-check.js';
 import { httpRoutes } from './edge/http-routes.js';
@@ -18,6 +18,10 @@ import { ListChangeFeed } from './list/list-changes.js';
 import { errorReply, handleFrame, type ConnectionContext } from './rpc/dispatch.js';
 import { localCaller } from './rpc/local-caller.js';
 import { readRequestId } from './rpc/request-id.js';
+import { headerReader } from './share/header-of.js';
+import { FULL_ACCESS, type ConnectionAccess } from './share/share-gate.js';
+import { ShareService } from './share/share-service.js';
+import type { ShareGrant } from './share/grant-store.js';
 import {
   DEFAULT_LIMITS,
   frameCeiling,
@@ -46,6 +50,10 @@ export interface HostOptions {
   readonly limits?: Partial<HostLimits>;
   /** A built web UI folder to serve over HTTP. */
   readonly webRoot?: string;
+  /** The address links point to (`strand serve --public-url`), e.g. behind a proxy; default: the listening address. */
+  readonly publicUrl?: string;
+  /** Milliseconds since the epoch, for share grants' creation and expiry (default `Date.now`); tests inject one. */
+  readonly now?: () => number;
   /** How `follow.draft` is paced (default: one per `DRAFT_INTERVAL_MS`, real clock); tests inject a clock. */
   readonly draftPacing?: DraftPacing;
 }
@@ -66,6 +74,9 @@ export interface RunningHost {
 export class HostConfigError extends HOST_ERRORS.errorClass<
   Extract<HostErrorCode, 'HOST_TOKEN_REQUIRED' | 'HOST_ORIGIN_INVALID'>
 >('HostConfigError') {}
+
+/** Close code of a share connection whose grant was revoked (reason `HOST_SHARE_REVOKED`). */
+export const SHARE_REVOKED_CLOSE_CODE = 4403;
 
 /** Close code a connection gets when a frame exceeds the hard ceiling (RFC 6455 "message too big"). */
 export const FRAME_CEILING_CLOSE_CODE = 1009;
@@ -110,14 +121,26 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   const address = server.address() as AddressInfo;
   // The checks need the port, known only now; no request is read before this tick ends.
   const policy = accessPolicy(bind, address.port, options.allowOrigins ?? []);
+  const hostForUrl = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${hostForUrl}:${address.port}`;
+  const now = options.now ?? Date.now;
+  const headerOf = headerReader(services);
+  const shares = new ShareService({
+    store: services.shares,
+    tokenRequired,
+    baseUrl: (options.publicUrl ?? url).replace(/\/+$/, ''),
+    now,
+    logger: services.logger,
+    headerOf,
+  });
   const gate = new TokenGate({
     token: options.token,
     maxFailures: limits.maxAuthFailures,
     windowSeconds: limits.authFailureWindowSeconds,
     cookieName: tokenCookieName(address.port),
+    shareCookieName: shareCookieName(address.port),
+    shares,
   });
-  const hostForUrl = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const url = `http://${hostForUrl}:${address.port}`;
   const mcp = services.mcp;
   server.on(
     'request',
@@ -138,7 +161,12 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
                   onRefused: options.onRefused,
                   port: mcp,
                   address: url,
-                  caller: (signal) => localCaller({ services, hub, lists, limits }, signal),
+                  caller: (signal, grant) =>
+                    localCaller(
+                      { services, hub, lists, limits, shares, now },
+                      signal,
+                      grant === undefined ? FULL_ACCESS : { kind: 'share', grant, headerOf },
+                    ),
                 },
                 request,
                 response,
@@ -151,17 +179,25 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       policy,
       gate,
       onRefused: options.onRefused,
-      accept: (request, socket, head) =>
+      accept: (request, socket, head, grant) =>
         wss.handleUpgrade(request, socket, head, (ws) => {
           connectionGate.settled(request.socket);
-          wss.emit('connection', ws, request);
+          wss.emit('connection', ws, request, grant);
         }),
     }),
   );
 
-  wss.on('connection', (ws: WebSocket) => {
+  wss.on('connection', (ws: WebSocket, request: IncomingMessage, grant: ShareGrant | undefined) => {
     sockets.add(ws);
     const controller = new AbortController();
+    const access: ConnectionAccess = grant === undefined ? FULL_ACCESS : { kind: 'share', grant, headerOf };
+    // A revoke closes the grant's connections at once (the close tells the page why).
+    const untrack =
+      grant === undefined
+        ? undefined
+        : shares.track(grant, request.socket.remoteAddress, () =>
+            ws.close(SHARE_REVOKED_CLOSE_CODE, 'HOST_SHARE_REVOKED'),
+          );
     const out: Outbound = {
       get bufferedAmount() {
         return ws.bufferedAmount;
@@ -178,6 +214,9 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       limits,
       out,
       signal: controller.signal,
+      access,
+      shares,
+      now,
     };
     let inFlight = 0;
     ws.on('message', (data, isBinary) => {
@@ -221,6 +260,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
         .finally(() => inFlight--);
     });
     ws.on('close', () => {
+      untrack?.();
       sockets.delete(ws);
       controller.abort();
       hub.dropConnection(out);

@@ -3,6 +3,7 @@ import type { ProjectionRegistry } from '@strand/projection';
 import type { ProjectionCache } from '@strand/projection-cache';
 import type { SessionQuery } from '@strand/query';
 import { silentLogger, type Logger, type SessionStore } from '@strand/session';
+import type { ShareGrantStore } from './share/grant-store.js';
 import type { PriceTable } from './usage/pricing.js';
 import type { AgentPort, CatalogPort, CoordinationPort, McpPort, SearchPort, SubagentPort } from './ports.js';
 
@@ -22,6 +23,8 @@ export interface HostServices {
   readonly coordination?: CoordinationPort;
   /** The MCP tools at `/mcp` (streamable HTTP); absent: `/mcp` is 404. */
   readonly mcp?: McpPort;
+  /** Share grants (read-only links), kept with the corpus; absent: `share.*` is `HOST_SHARE_UNAVAILABLE`. */
+  readonly shares?: ShareGrantStore;
   /** Prices for `usage.summary` (`strand serve --pricing`); the bundled genai-prices table by default. */
   readonly prices?: PriceTable;
   /** Where the host reports failures it contains (a reply that could not be sent, a failed promotion). Default: `silentLogger`. */

@@ -8,7 +8,12 @@ import sirv from 'sirv';
  * reach the disk.
  */
 export function isPageRoute(pathname: string): boolean {
-  return pathname === '/sessions' || pathname.startsWith('/sessions/') || pathname === '/usage';
+  return (
+    pathname === '/sessions' ||
+    pathname.startsWith('/sessions/') ||
+    pathname === '/usage' ||
+    pathname === '/share'
+  );
 }
 
 const PAGE = '/index.html';

@@ -84,6 +84,15 @@ export {
   type Notifications,
   type NotificationName,
 } from './notifications.js';
+export {
+  SHARE_ACCESS,
+  DEFAULT_SHARE_EXPIRY_MS,
+  MAX_SHARE_EXPIRY_MS,
+  shareGrantSchema,
+  shareCreatorSchema,
+  type ShareAccess,
+  type ShareGrantView,
+} from './share.js';
 export { describeIssues } from './describe-issues.js';
 export {
   FollowDraftParamsSchema,

@@ -26,6 +26,8 @@ export const CONNECT_ERRORS = [
   'HOST_ORIGIN_FORBIDDEN',
   'HOST_AUTH_RATE_LIMITED',
   'HOST_TOO_MANY_CONNECTIONS',
+  'HOST_SHARE_EXPIRED',
+  'HOST_SHARE_REVOKED',
 ] as const satisfies readonly WireErrorCode[];
 
 /** Reading the corpus (`session.list`, listings). */
@@ -58,6 +60,12 @@ const APPEND = [
 /** A choice checked against the host's catalogs before anything is appended. */
 const CATALOG_CHECK = ['HOST_CATALOG_UNAVAILABLE'] as const;
 
+/** A share connection's refusal of a method (or of `interactive`, or of subagents not granted). */
+const SHARE_REFUSED = 'HOST_SHARE_READ_ONLY';
+
+/** Making, listing and revoking share grants: the host must be able to, and must need a token. */
+const SHARE_MANAGEMENT = ['HOST_SHARE_UNAVAILABLE', 'HOST_SHARE_NEEDS_TOKEN', SHARE_REFUSED] as const;
+
 export const METHOD_ERRORS = {
   'session.list': [...LISTING, 'HOST_LIST_CURSOR_INVALID'],
   'session.search': [
@@ -68,17 +76,24 @@ export const METHOD_ERRORS = {
     'SEARCH_PERSISTENCE_FAILED',
     'SEARCH_INDEX_FAILED',
   ],
-  'session.follow': [...READ_ONE, 'AGENT_PROMOTION_STALE', 'AGENT_CANCELLED'],
+  'session.follow': [SHARE_REFUSED, ...READ_ONE, 'AGENT_PROMOTION_STALE', 'AGENT_CANCELLED'],
   'session.unfollow': ['HOST_FOLLOW_NOT_FOUND'],
-  'session.listSubscribe': [],
-  'session.listUnsubscribe': ['HOST_LIST_SUBSCRIPTION_NOT_FOUND'],
+  'session.listSubscribe': [SHARE_REFUSED],
+  'session.listUnsubscribe': [SHARE_REFUSED, 'HOST_LIST_SUBSCRIPTION_NOT_FOUND'],
   'session.page': [...READ_ONE, 'SESSION_QUERY_INVALID_QUERY'],
   'session.attachment': [...READ_ONE, 'HOST_ATTACHMENT_NOT_REFERENCED', 'PERSISTENCE_ATTACHMENT_NOT_FOUND'],
-  'session.fork': [...READ_ONE, 'SESSION_FORK_CUT_INVALID', 'PERSISTENCE_IO'],
+  'session.fork': [SHARE_REFUSED, ...READ_ONE, 'SESSION_FORK_CUT_INVALID', 'PERSISTENCE_IO'],
   // A bad `since`/`until`/`timeZone` is `RPC_INVALID_PARAMS`, as every request's params.
-  'usage.summary': [...LISTING],
-  'subagent.list': [...READ_ONE, 'HOST_SUBAGENTS_UNAVAILABLE', 'SUBAGENT_CONTROL_QUERY_FAILED', 'CANCELLED'],
+  'usage.summary': [SHARE_REFUSED, ...LISTING],
+  'subagent.list': [
+    SHARE_REFUSED,
+    ...READ_ONE,
+    'HOST_SUBAGENTS_UNAVAILABLE',
+    'SUBAGENT_CONTROL_QUERY_FAILED',
+    'CANCELLED',
+  ],
   'session.create': [
+    SHARE_REFUSED,
     'HOST_AGENTS_UNAVAILABLE',
     ...CATALOG_CHECK,
     'HOST_MODEL_UNKNOWN',
@@ -90,6 +105,7 @@ export const METHOD_ERRORS = {
     'AGENT_CLOSED',
   ],
   'session.prompt': [
+    SHARE_REFUSED,
     ...APPEND,
     'HOST_AGENTS_UNAVAILABLE',
     'AGENT_BUSY',
@@ -98,16 +114,20 @@ export const METHOD_ERRORS = {
     'AGENT_MODEL_FAILED',
   ],
   'session.cancel': [
+    SHARE_REFUSED,
     ...READ_ONE,
     'SESSION_READ_ONLY',
     'HOST_CHILD_SESSION_READ_ONLY',
     'HOST_AGENTS_UNAVAILABLE',
   ],
-  'session.rename': [...APPEND],
-  'session.selectModel': [...APPEND, ...CATALOG_CHECK, 'HOST_MODEL_UNKNOWN'],
-  'session.selectPreset': [...APPEND, ...CATALOG_CHECK, 'HOST_PRESET_UNKNOWN'],
+  'session.rename': [SHARE_REFUSED, ...APPEND],
+  'session.selectModel': [SHARE_REFUSED, ...APPEND, ...CATALOG_CHECK, 'HOST_MODEL_UNKNOWN'],
+  'session.selectPreset': [SHARE_REFUSED, ...APPEND, ...CATALOG_CHECK, 'HOST_PRESET_UNKNOWN'],
   'catalog.models': [...CATALOG_CHECK],
   'catalog.presets': [...CATALOG_CHECK],
+  'share.create': [...READ_ONE, ...SHARE_MANAGEMENT],
+  'share.list': [...SHARE_MANAGEMENT],
+  'share.revoke': [...SHARE_MANAGEMENT, 'HOST_SHARE_NOT_FOUND'],
 } as const satisfies Readonly<Record<MethodName, readonly WireErrorCode[]>>;
 
 /** The codes `method` may answer, its own and every request's. */

@@ -11,6 +11,7 @@ import {
   wireEventSchema,
   wireSessionHeaderSchema,
 } from './session-types.js';
+import { SHARE_METHODS, type ShareAccess } from './share.js';
 import type { Wire } from './wire-type.js';
 
 /*
@@ -256,6 +257,7 @@ const listFilterParams = {
 /** Every method: its params and its result. Adding a method means adding it here first. */
 export const METHODS = {
   'session.list': {
+    share: 'filtered',
     params: z
       .strictObject({
         /**
@@ -294,14 +296,18 @@ export const METHODS = {
    * `session.listUnsubscribe` or the connection.
    */
   'session.listSubscribe': {
+    // Its frames would name sessions outside the grant: a share viewer shows one session, no list.
+    share: 'refused',
     params: z.strictObject(listFilterParams),
     result: z.object({ subscriptionId: z.string() }),
   },
   'session.listUnsubscribe': {
+    share: 'refused',
     params: z.strictObject({ subscriptionId: z.string().min(1).max(100) }),
     result: z.object({ ok: z.literal(true) }),
   },
   'session.search': {
+    share: 'filtered',
     params: z.strictObject({
       query: z.string().max(1000),
       limit: z.number().int().min(1).max(100).optional(),
@@ -319,6 +325,7 @@ export const METHODS = {
     result: z.object({ results: z.array(searchResultSchema), nextCursor: z.string().optional() }),
   },
   'session.follow': {
+    share: 'session',
     params: z.strictObject({
       id: sessionIdParam,
       interactive: z.boolean().optional(),
@@ -327,10 +334,12 @@ export const METHODS = {
     result: followSnapshotSchema,
   },
   'session.unfollow': {
+    share: 'open',
     params: z.strictObject({ followId: z.string().min(1).max(100) }),
     result: z.object({ ok: z.literal(true) }),
   },
   'session.page': {
+    share: 'session',
     params: z.strictObject({
       id: sessionIdParam,
       beforeSeq: seqParam.optional(),
@@ -341,14 +350,17 @@ export const METHODS = {
     result: pageResultSchema,
   },
   'session.attachment': {
+    share: 'session',
     params: z.strictObject({ id: sessionIdParam, ref: z.string().min(1).max(200) }),
     result: z.object({ mediaType: z.string(), base64: z.string() }),
   },
   'session.fork': {
+    share: 'refused',
     params: z.strictObject({ id: sessionIdParam, atSeq: seqParam }),
     result: z.object({ id: z.string() }),
   },
   'usage.summary': {
+    share: 'refused',
     params: z.strictObject({
       /** Rows per day (the default), week (from Monday), month, session, project, model or harness. */
       by: z.enum(USAGE_GROUPS).optional(),
@@ -380,6 +392,7 @@ export const METHODS = {
     }),
   },
   'subagent.list': {
+    share: 'subtree',
     params: z.strictObject({ id: sessionIdParam, scope: z.enum(['children', 'descendants']).optional() }),
     result: z.object({
       rows: z.array(z.union([subagentListEntrySchema, subagentTreeEntrySchema])),
@@ -391,6 +404,7 @@ export const METHODS = {
     }),
   },
   'session.create': {
+    share: 'refused',
     params: z.strictObject({
       cwd: z.string().max(4096).optional(),
       model: z.strictObject(routeParams).optional(),
@@ -400,34 +414,45 @@ export const METHODS = {
     result: z.object({ id: z.string() }),
   },
   'session.prompt': {
+    share: 'refused',
     params: z.strictObject({ id: sessionIdParam, text: z.string().min(1).max(1_000_000) }),
     result: z.object({ accepted: z.literal(true) }),
   },
   'session.cancel': {
+    share: 'refused',
     params: z.strictObject({ id: sessionIdParam }),
     result: z.object({ cancelled: z.boolean() }),
   },
   'session.rename': {
+    share: 'refused',
     params: z.strictObject({ id: sessionIdParam, title: z.string().min(1).max(500) }),
     result: appendedResult,
   },
   'session.selectModel': {
+    share: 'refused',
     params: z.strictObject({ id: sessionIdParam, ...routeParams }),
     result: appendedResult,
   },
   'session.selectPreset': {
+    share: 'refused',
     params: z.strictObject({ id: sessionIdParam, preset: z.string().min(1).max(200).nullable() }),
     result: appendedResult,
   },
   'catalog.models': {
+    share: 'open',
     params: z.strictObject({}),
     result: z.object({ models: z.array(modelCatalogEntrySchema) }),
   },
   'catalog.presets': {
+    share: 'open',
     params: z.strictObject({}),
     result: z.object({ presets: z.array(presetCatalogEntrySchema) }),
   },
-} as const satisfies Record<string, { readonly params: z.ZodType; readonly result: z.ZodType }>;
+  ...SHARE_METHODS,
+} as const satisfies Record<
+  string,
+  { readonly share: ShareAccess; readonly params: z.ZodType; readonly result: z.ZodType }
+>;
 
 type MethodTable = typeof METHODS;
 export type MethodName = keyof MethodTable;

@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { FileShareGrantStore } from './share-grants-file.js';
 import { AgentController, modelSetFromConfig, subagentTools } from '@strand/agent';
 import type { AppendFeed, SessionLeases } from '@strand/postgres';
 import type { ModelCatalogEntry } from '@strand/protocol';
@@ -53,6 +54,9 @@ export async function openStrandRuntime(options: RuntimeOptions): Promise<Strand
     scripted: { chunkDelayMs: config.scriptedChunkDelayMs },
   });
   const presets = await loadPresets(path.join(dataDir, 'presets.json'));
+  // Grants live with the corpus: the data folder's file on the files backends (a PostgreSQL table
+  // is issue 42's next step; until then a PostgreSQL host has no grants and refuses `share.*`).
+  const shares = config.store.kind === 'postgres' ? undefined : await FileShareGrantStore.open(dataDir);
   const { logger } = config;
   const registry = strandRegistry(logger);
   const stores = await openStores(config, registry);
@@ -107,6 +111,7 @@ export async function openStrandRuntime(options: RuntimeOptions): Promise<Strand
     subagents: subagentPort(listing),
     search: searchPort(search),
     catalogs: catalogPort(models, presets),
+    ...(shares === undefined ? {} : { shares }),
     ...(coordination === undefined
       ? {}
       : { coordination: coordinationPort(coordination.leases, coordination.feed) }),

@@ -22,6 +22,7 @@ import {
   type WatchSpec,
 } from '@strand/import';
 import { loadModelsFile, openStrandRuntime, type StrandRuntime } from '@strand/runtime';
+import { parseHostUrl } from '../host-url.js';
 import { ensureDemoCorpus } from './demo.js';
 import { startDemoTicker } from './demo-ticker.js';
 import { holdDataFolder } from '../data-lock/hold-for-command.js';
@@ -48,6 +49,7 @@ interface ServeOptions {
   token?: string;
   requireToken?: boolean;
   allowOrigin: string[];
+  publicUrl?: string;
   backend?: 'jsonl' | 'sqlite';
   store?: string;
   coldReads?: number;
@@ -74,6 +76,12 @@ export function serveCommand(): Command {
     .option('--host <host>', 'interface to bind; anything but loopback requires a token', '127.0.0.1')
     .option('--token <token>', 'token clients must present (generated and printed when binding off loopback)')
     .option('--require-token', 'require the token on loopback too (a machine shared with other users)')
+    .addOption(
+      new Option(
+        '--public-url <url>',
+        'the address share links point to (behind a proxy), e.g. https://strand.example',
+      ).argParser(parseHostUrl),
+    )
     .option(
       '--allow-origin <origin>',
       'another web origin (http(s)://host[:port]) whose pages may connect; repeatable',
@@ -228,6 +236,7 @@ async function serve(
     ...(token === undefined ? {} : { token }),
     ...(options.requireToken === true ? { requireToken: true } : {}),
     allowOrigins: options.allowOrigin,
+    ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
     // The operator's one view of pages and clients the access checks turned away.
     onRefused: (refusal) =>
       console.error(

@@ -4,9 +4,11 @@ import type { RpcErrorObject } from '@strand/protocol';
 import { checkHostHeader, checkOrigin, type AccessPolicy } from './origin-check.js';
 import type { TokenGate } from './token-gate.js';
 import type { Refusal } from './refusal-log.js';
+import type { ShareGrant } from '../share/grant-store.js';
 
 export type AccessDecision =
-  | { readonly kind: 'allowed' }
+  /** `grant`: the connection presented a live share token and may read only what it grants. */
+  | { readonly kind: 'allowed'; readonly grant?: ShareGrant }
   | {
       readonly kind: 'refused';
       readonly refusal: Refusal;
@@ -55,6 +57,12 @@ export async function checkUpgrade(
   switch (token.kind) {
     case 'ok':
       return ALLOWED;
+    case 'share':
+      return { kind: 'allowed', grant: token.grant };
+    case 'expired':
+      return refused(request, true, 401, 'HOST_SHARE_EXPIRED', 'the share link has expired');
+    case 'revoked':
+      return refused(request, true, 401, 'HOST_SHARE_REVOKED', 'the share link was revoked');
     case 'missing':
       return refused(request, true, 401, 'HOST_UNAUTHORIZED', 'a token is required');
     case 'invalid':

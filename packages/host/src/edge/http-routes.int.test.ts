@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 import { rawGet, type HttpAnswer } from '@strand/test-support';
-import { tokenCookieName } from '../auth.js';
+import { tokenCookieName, shareCookieName } from '../auth.js';
 import { httpRoutes } from './http-routes.js';
 import { accessPolicy } from './origin-check.js';
 import { TokenGate } from './token-gate.js';
@@ -59,7 +59,13 @@ async function edge(token?: string): Promise<{ port: number; root: string }> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const policy = accessPolicy('127.0.0.1', port, []);
-  const gate = new TokenGate({ token, maxFailures: 5, windowSeconds: 60, cookieName: tokenCookieName(port) });
+  const gate = new TokenGate({
+    token,
+    maxFailures: 5,
+    windowSeconds: 60,
+    cookieName: tokenCookieName(port),
+    shareCookieName: shareCookieName(port),
+  });
   const wss = new WebSocketServer({ noServer: true });
   server.on(
     'request',

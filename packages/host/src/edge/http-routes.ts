@@ -3,7 +3,7 @@ import { wireError } from '../errors.js';
 import { staticFiles } from '../static-files.js';
 import { checkPageRequest } from './access.js';
 import type { AccessPolicy } from './origin-check.js';
-import { movePageTokenToCookie } from './page-token.js';
+import { movePageTokenToCookie, moveShareTokenToCookie } from './page-token.js';
 import { refuseRequest } from './refusal.js';
 import type { RefusalListener } from './refusal-log.js';
 import type { TokenGate, TokenVerdict } from './token-gate.js';
@@ -19,14 +19,42 @@ export interface HttpRoutesOptions {
   readonly mcp?: ((request: IncomingMessage, response: ServerResponse) => Promise<void>) | undefined;
 }
 
-/** What `GET /auth` answers: whether this browser may connect, so the page can say why not. */
+/**
+ * What `GET /auth` answers: whether this browser may connect, so the page can say why not.
+ * `share`: a live share link, with what it grants; `expired` / `revoked`: a dead one, with its
+ * typed code (`HOST_SHARE_EXPIRED` / `HOST_SHARE_REVOKED`).
+ */
 export interface AuthStatus {
   readonly required: boolean;
   readonly status: TokenVerdict['kind'];
   readonly retryAfterMs?: number;
+  readonly code?: 'HOST_SHARE_EXPIRED' | 'HOST_SHARE_REVOKED';
+  readonly share?: {
+    readonly sessionId: string;
+    readonly descendants: boolean;
+    readonly expiresAt: string | null;
+  };
 }
 
-/** `/health`, `/auth`, `/mcp`, the token-to-cookie redirect, and the web UI's files. */
+function authStatus(required: boolean, verdict: TokenVerdict): AuthStatus {
+  switch (verdict.kind) {
+    case 'rate-limited':
+      return { required, status: verdict.kind, retryAfterMs: verdict.retryAfterMs };
+    case 'share': {
+      const { sessionId, descendants, expiresAt } = verdict.grant;
+      const expires = expiresAt === null ? null : new Date(expiresAt).toISOString();
+      return { required, status: verdict.kind, share: { sessionId, descendants, expiresAt: expires } };
+    }
+    case 'expired':
+      return { required, status: verdict.kind, code: 'HOST_SHARE_EXPIRED' };
+    case 'revoked':
+      return { required, status: verdict.kind, code: 'HOST_SHARE_REVOKED' };
+    default:
+      return { required, status: verdict.kind };
+  }
+}
+
+/** `/health`, `/auth`, `/mcp`, the token-to-cookie redirects (`?token=`, `/share/<token>`), and the web UI's files. */
 export function httpRoutes(options: HttpRoutesOptions): RequestListener {
   const files = options.webRoot === undefined ? undefined : staticFiles(options.webRoot);
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
@@ -51,17 +79,13 @@ export function httpRoutes(options: HttpRoutesOptions): RequestListener {
       return;
     }
     if (pathname === '/auth') {
-      const verdict = await options.gate.check(request);
-      const body: AuthStatus = {
-        required: options.gate.required,
-        status: verdict.kind,
-        ...(verdict.kind === 'rate-limited' ? { retryAfterMs: verdict.retryAfterMs } : {}),
-      };
+      const body = authStatus(options.gate.required, await options.gate.check(request));
       response
         .writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' })
         .end(JSON.stringify(body));
       return;
     }
+    if (moveShareTokenToCookie(request, response, options.gate.shareCookieName)) return;
     if (options.gate.required && movePageTokenToCookie(request, response, options.gate.cookieName)) return;
     if (files === undefined) {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('no web UI configured');

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { McpCaller, McpPort } from '../ports.js';
+import type { ShareGrant } from '../share/grant-store.js';
 import { checkUpgrade } from './access.js';
 import type { AccessPolicy } from './origin-check.js';
 import { refuseRequest } from './refusal.js';
@@ -14,7 +15,7 @@ export interface McpRouteOptions {
   /** The host's address, for the tools' absolute session addresses. */
   readonly address: string;
   /** A caller of the host's read methods for one request, closed when the request ends. */
-  readonly caller: (signal: AbortSignal) => McpCaller & { close(): void };
+  readonly caller: (signal: AbortSignal, grant: ShareGrant | undefined) => McpCaller & { close(): void };
 }
 
 /**
@@ -35,7 +36,8 @@ export async function mcpRoute(
   }
   const aborted = new AbortController();
   response.once('close', () => aborted.abort());
-  const caller = options.caller(aborted.signal);
+  // A share token reads through /mcp exactly what it may read through /rpc: its grant.
+  const caller = options.caller(aborted.signal, access.grant);
   try {
     await options.port.handle(request, response, { caller, address: options.address });
   } finally {

@@ -5,13 +5,19 @@ import type { AccessPolicy } from './origin-check.js';
 import { refuseUpgrade } from './refusal.js';
 import type { RefusalListener } from './refusal-log.js';
 import type { TokenGate } from './token-gate.js';
+import type { ShareGrant } from '../share/grant-store.js';
 
 export interface UpgradeOptions {
   readonly policy: AccessPolicy;
   readonly gate: TokenGate;
   readonly onRefused: RefusalListener | undefined;
   /** Completes an allowed upgrade to `/rpc` (the WebSocket server's `handleUpgrade`). */
-  readonly accept: (request: IncomingMessage, socket: Duplex, head: Buffer) => void;
+  readonly accept: (
+    request: IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+    grant: ShareGrant | undefined,
+  ) => void;
 }
 
 /** The HTTP upgrade of `/rpc`: everything checked before a WebSocket exists. */
@@ -31,7 +37,7 @@ export function upgradeHandler(
       .then((decision) => {
         if (socket.destroyed) return;
         if (decision.kind === 'allowed') {
-          options.accept(request, socket, head);
+          options.accept(request, socket, head, decision.grant);
           return;
         }
         options.onRefused?.(decision.refusal);

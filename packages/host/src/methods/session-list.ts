@@ -64,18 +64,20 @@ export async function sessionList(
       cursor,
     });
   }
-  if (page.kind === 'cursor-invalid')
-    throw new HostError(
-      'HOST_LIST_CURSOR_INVALID',
-      `the session.list cursor ${PROBLEMS[page.problem]}; list again from the first page`,
-      {
-        problem: page.problem,
-      },
-    );
+  if (page.kind === 'cursor-invalid') throw cursorInvalid(page.problem);
   return {
     sessions: [...page.rows],
     ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
   };
+}
+
+/** The refusal of a cursor `listPage` could not use. */
+export function cursorInvalid(problem: keyof typeof PROBLEMS): HostError {
+  return new HostError(
+    'HOST_LIST_CURSOR_INVALID',
+    `the session.list cursor ${PROBLEMS[problem]}; list again from the first page`,
+    { problem },
+  );
 }
 
 /**

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describeIssues, METHOD_NAMES, METHODS, type MethodName, type ParamsOf } from '@strand/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '@strand/session';
+import { FULL_ACCESS } from '../share/share-gate.js';
 import { handleFrame, type ConnectionContext } from './dispatch.js';
 
 /**
@@ -30,7 +31,9 @@ const services = new Proxy(
 const context = new Proxy(
   {},
   {
-    get: (_target, key) => (key === 'services' ? services : trap(`context.${String(key)}`)),
+    // A connection of the host token: the share gate (`share/share-gate.ts`) lets every method by.
+    get: (_target, key) =>
+      key === 'services' ? services : key === 'access' ? FULL_ACCESS : trap(`context.${String(key)}`),
   },
 ) as ConnectionContext;
 
@@ -61,6 +64,9 @@ const VALID: { readonly [M in MethodName]: ParamsOf<M> } = {
   'catalog.models': {},
   'catalog.presets': {},
   'usage.summary': {},
+  'share.create': { id: 's1', createdBy: 'cli:me', expiresInMs: null },
+  'share.list': {},
+  'share.revoke': { grant: 'sg_1' },
 };
 
 /**

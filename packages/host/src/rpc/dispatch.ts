@@ -20,6 +20,10 @@ import type { Outbound } from '../follow/outbound.js';
 import type { ListChangeFeed } from '../list/list-changes.js';
 import type { HostLimits, ServedServices } from '../services.js';
 import { HostError } from '../errors.js';
+import { grantCovers } from '../share/share-scope.js';
+import { notFoundForShare, shareRefusal, type ConnectionAccess } from '../share/share-gate.js';
+import type { ShareService } from '../share/share-service.js';
+import { sharedSearch, sharedSessionList } from '../share/shared-reads.js';
 import type { HandlerResult } from './handler.js';
 import { parseFrame } from './envelope.js';
 import { sessionIdParamError } from './session-id-param.js';
@@ -37,6 +41,10 @@ export interface ConnectionContext {
   readonly limits: HostLimits;
   readonly out: Outbound;
   readonly signal: AbortSignal;
+  /** Everything, or one share grant's reads (`share/share-gate.ts`). */
+  readonly access: ConnectionAccess;
+  readonly shares: ShareService;
+  readonly now: () => number;
 }
 
 /** One method's handler: its parsed params in, its result (and any after-send work) out. */
@@ -55,11 +63,29 @@ function plain<R>(result: R): HandlerResult<R> {
  * Every method is a read, a follow, a catalog or a command.
  */
 const HANDLERS: { readonly [M in MethodName]: Handler<M> } = {
-  'session.list': async ({ services, limits, signal }, p) =>
-    plain(await sessionList(services, limits, p, signal)),
-  'session.search': async ({ services, signal }, p) => {
+  'session.list': async ({ services, limits, signal, access }, p) =>
+    plain(
+      access.kind === 'share'
+        ? await sharedSessionList(services, limits, access.grant, p, signal)
+        : await sessionList(services, limits, p, signal),
+    ),
+  'session.search': async ({ services, signal, access }, p) => {
     if (services.search === undefined)
       throw new HostError('HOST_SEARCH_UNAVAILABLE', 'this host has no search index');
+    if (access.kind === 'share')
+      return plain(
+        await sharedSearch(
+          services.search,
+          (id) => grantCovers(access.grant, id, access.headerOf),
+          p.query,
+          {
+            ...(p.limit === undefined ? {} : { limit: p.limit }),
+            ...(p.cwd === undefined ? {} : { cwd: p.cwd }),
+            ...(p.harness === undefined ? {} : { harness: p.harness }),
+          },
+          signal,
+        ),
+      );
     return plain(
       await services.search.search(p.query, {
         ...(p.limit === undefined ? {} : { limit: p.limit }),
@@ -139,6 +165,9 @@ const HANDLERS: { readonly [M in MethodName]: Handler<M> } = {
     if (services.catalogs === undefined) throw new HostError('HOST_CATALOG_UNAVAILABLE', 'no preset catalog');
     return plain({ presets: await services.catalogs.presets() });
   },
+  'share.create': async ({ shares }, p) => plain(await shares.create(p)),
+  'share.list': async ({ shares }, p) => plain(await shares.list(p)),
+  'share.revoke': async ({ shares }, p) => plain(await shares.revoke(p)),
 };
 
 /** Routes one validated request to its method's handler. */
@@ -171,6 +200,10 @@ export async function handleFrame(ctx: ConnectionContext, text: string): Promise
   const idError = sessionIdParamError(ctx.services, parsed.data);
   if (idError !== undefined) return errorReply(id, idError);
   try {
+    if (ctx.access.kind === 'share') {
+      const refusal = await shareRefusal(ctx.access, method, parsed.data, ctx.now());
+      if (refusal !== undefined) return errorReply(id, refusal);
+    }
     const handled = await route(ctx, method, parsed.data);
     return {
       text: JSON.stringify({ jsonrpc: '2.0', id, result: handled.result }),
@@ -180,6 +213,9 @@ export async function handleFrame(ctx: ConnectionContext, text: string): Promise
     const wire = toWireError(error);
     if (wire.data.code === 'RPC_INTERNAL_ERROR')
       ctx.services.logger.error('a method failed unexpectedly', { method, error });
+    // A share connection sees one form of "not found", whatever the read below said beside it.
+    if (ctx.access.kind === 'share' && wire.data.code === 'SESSION_QUERY_NOT_FOUND')
+      return errorReply(id, notFoundForShare(String((parsed.data as { id?: unknown }).id)));
     return errorReply(id, wire);
   }
 }

@@ -2,6 +2,8 @@ import { StrandRpcError, type MethodName, type ParamsOf, type ResultOf } from '@
 import { wireError } from '../errors.js';
 import type { FollowHub } from '../follow/follow-hub.js';
 import type { ListChangeFeed } from '../list/list-changes.js';
+import type { ConnectionAccess } from '../share/share-gate.js';
+import type { ShareService } from '../share/share-service.js';
 import type { Outbound } from '../follow/outbound.js';
 import type { McpCaller } from '../ports.js';
 import type { HostLimits, ServedServices } from '../services.js';
@@ -38,12 +40,15 @@ export function localCaller(
     readonly hub: FollowHub;
     readonly lists: ListChangeFeed;
     readonly limits: HostLimits;
+    readonly shares: ShareService;
+    readonly now: () => number;
   },
   signal: AbortSignal,
+  access: ConnectionAccess,
 ): McpCaller & { close(): void } {
   // One outbound per request, so closing it drops only this request's follows.
   const out: Outbound = { ...NOWHERE };
-  const ctx: ConnectionContext = { ...base, out, signal };
+  const ctx: ConnectionContext = { ...base, out, signal, access };
   let nextId = 1;
   return {
     async call<M extends MethodName>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>> {

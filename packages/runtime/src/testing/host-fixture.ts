@@ -2,7 +2,7 @@ import { WebSocket } from 'ws';
 import type { JsonlSessionPersistence } from '@strand/persistence';
 import type { ProjectionCache } from '@strand/projection-cache';
 import { openTempStack } from '@strand/stack/testing';
-import { HANG_GUARD_MS, turn, writeStoredSession } from '@strand/test-support';
+import { HANG_GUARD_MS, readAnswer, turn, writeStoredSession, type HttpAnswer } from '@strand/test-support';
 import { silentLogger, type NewSessionHeader, type Session } from '@strand/session';
 import {
   foldListHints,
@@ -183,4 +183,17 @@ export class RpcTestClient {
   close(): void {
     this.ws.close();
   }
+}
+
+/** A WebSocket upgrade with exactly these headers: 101 when it opened, else the refusal. */
+export function upgrade(url: string, headers: Record<string, string>): Promise<HttpAnswer> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, { headers });
+    ws.once('open', () => {
+      ws.close();
+      resolve({ status: 101, headers: {}, body: '' });
+    });
+    ws.once('unexpected-response', (_request, response) => void readAnswer(response).then(resolve, reject));
+    ws.once('error', reject);
+  });
 }

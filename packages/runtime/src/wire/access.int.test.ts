@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
-import { rawGet, readAnswer, type HttpAnswer as Answer } from '@strand/test-support';
+import { rawGet, type HttpAnswer as Answer } from '@strand/test-support';
 import type { Refusal } from '@strand/host';
-import { hostFixture, type HostFixture } from '../testing/host-fixture.js';
+import { hostFixture, upgrade, type HostFixture } from '../testing/host-fixture.js';
 import { HostConfigError, startHost } from '@strand/host';
 
 let f: HostFixture | undefined;
@@ -12,19 +11,6 @@ afterEach(async () => {
 });
 
 const TOKEN = 'a-long-enough-secret-token';
-
-/** A WebSocket upgrade with exactly these headers: 101 when it opened, else the refusal. */
-function upgrade(url: string, headers: Record<string, string>): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, { headers });
-    ws.once('open', () => {
-      ws.close();
-      resolve({ status: 101, headers: {}, body: '' });
-    });
-    ws.once('unexpected-response', (_request, response) => void readAnswer(response).then(resolve, reject));
-    ws.once('error', reject);
-  });
-}
 
 function errorCode(answer: Answer): string | undefined {
   return (JSON.parse(answer.body) as { error?: { data?: { code?: string } } }).error?.data?.code;

@@ -35,4 +35,8 @@ export const CLI_ERRORS = defineErrors('cli', {
   CLI_ACP_FAILED: { meaning: 'An ACP failure that carried no stable code.' },
   /** `strand serve --port N` while another process listens there: refused before the folder is touched. */
   CLI_SERVE_PORT_IN_USE: { meaning: 'Another process listens on the port `strand serve` was given.' },
+  /** `strand share` with no running host to ask: grants are made, listed and revoked by a host. */
+  CLI_SHARE_NEEDS_HOST: {
+    meaning: '`strand share` found no running host (none holds the data folder, and no `--url`).',
+  },
 });

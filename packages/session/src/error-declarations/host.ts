@@ -66,4 +66,22 @@ export const HOST_ERRORS = defineErrors('host', {
   },
   /** `session.listUnsubscribe` naming no list subscription of this connection. */
   HOST_LIST_SUBSCRIPTION_NOT_FOUND: { meaning: 'No list subscription with that id on this connection.' },
+  /** A share connection called a method it may not (a command, a fork, usage, grants), `interactive`, or subagents not granted. */
+  HOST_SHARE_READ_ONLY: {
+    meaning:
+      'The connection presents a share token: it may only read the shared session (and its subagents when granted), so this is refused.',
+  },
+  /** At the upgrade and in `/auth`: the share token's grant has expired. */
+  HOST_SHARE_EXPIRED: { meaning: 'The share link has expired (HTTP 401 at connect).' },
+  /** At the upgrade and in `/auth`: the share token's grant was revoked. */
+  HOST_SHARE_REVOKED: { meaning: 'The share link was revoked (HTTP 401 at connect).' },
+  /** `share.create` on a host that requires no token: a link would grant nothing anyone lacks. */
+  HOST_SHARE_NEEDS_TOKEN: {
+    meaning:
+      'The host requires no token, so anyone who can reach it can already read everything; serve with `--require-token` or off loopback.',
+  },
+  /** `share.*` on a host that was given no grant store. */
+  HOST_SHARE_UNAVAILABLE: { meaning: 'The host has no share grant store, so it cannot share.' },
+  /** `share.revoke` naming neither a grant id nor a share token the host knows. */
+  HOST_SHARE_NOT_FOUND: { meaning: 'No share grant has that id or token.' },
 });

@@ -14,4 +14,8 @@ export const RUNTIME_ERRORS = defineErrors('runtime', {
     meaning: 'The models file is missing or malformed.',
     was: 'HOST_MODELS_INVALID',
   },
+  /** `ShareGrantsFileError`: the data folder's `share-grants.json` is unreadable or malformed. */
+  RUNTIME_SHARE_GRANTS_INVALID: {
+    meaning: "The data folder's share grants file is unreadable or malformed (a start-up refusal).",
+  },
 });

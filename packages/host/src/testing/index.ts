@@ -1,0 +1,1 @@
+export { grantStoreContract, type GrantStoreEngine } from './grant-store-contract.js';
