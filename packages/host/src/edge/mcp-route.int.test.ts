@@ -2,6 +2,8 @@ import { openTempStack, type TempStack } from '@strand/stack/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { McpPort } from '../ports.js';
 import { startHost, type RunningHost } from '../server.js';
+import type { ShareGrant, ShareGrantStore } from '../share/grant-store.js';
+import { hashShareToken } from '../share/share-token.js';
 
 const TOKEN = 'a-long-enough-secret-token';
 
@@ -40,12 +42,27 @@ function probingPort(calls: Seen[]): McpPort {
   };
 }
 
-async function serve(mcp: McpPort | undefined): Promise<RunningHost> {
+/** One grant, held in memory: enough for the host to tell a share token from the host's. */
+function oneGrantStore(grant: ShareGrant): ShareGrantStore {
+  return {
+    add: () => Promise.reject(new Error('not in this test')),
+    byTokenHash: (hash) => Promise.resolve(hash === grant.tokenHash ? grant : undefined),
+    byId: (id) => Promise.resolve(id === grant.grantId ? grant : undefined),
+    list: () => Promise.resolve([grant]),
+    revoke: () => Promise.reject(new Error('not in this test')),
+  };
+}
+
+async function serve(mcp: McpPort | undefined, shares?: ShareGrantStore): Promise<RunningHost> {
   stack = await openTempStack({ prefix: 'strand-mcp-route' });
   // The stack's index is no `SearchPort`; these tests search nothing.
   const { search: _search, ...services } = stack;
   host = await startHost({
-    services: { ...services, ...(mcp === undefined ? {} : { mcp }) },
+    services: {
+      ...services,
+      ...(mcp === undefined ? {} : { mcp }),
+      ...(shares === undefined ? {} : { shares }),
+    },
     token: TOKEN,
     requireToken: true,
   });
@@ -73,6 +90,37 @@ describe('/mcp on the host', () => {
       missing: 'SESSION_QUERY_NOT_FOUND',
     });
     expect(calls).toHaveLength(1);
+  });
+
+  it('reads under a share token exactly what its grant allows (usage.summary is refused, as on /rpc)', async () => {
+    const shareToken = 'a-share-token-for-this-test-only';
+    const grant: ShareGrant = {
+      grantId: 'sg_test',
+      tokenHash: hashShareToken(shareToken),
+      sessionId: 'granted-session',
+      descendants: false,
+      expiresAt: null,
+      label: null,
+      createdBy: 'web',
+      createdAt: 0,
+      revokedAt: null,
+    };
+    const usageCodes: unknown[] = [];
+    const port: McpPort = {
+      async handle(_request, response, { caller }) {
+        usageCodes.push(
+          await caller.call('usage.summary', {}).then(
+            () => 'read',
+            (error: unknown) => (error as { code?: unknown }).code,
+          ),
+        );
+        response.writeHead(200).end('{}');
+      },
+    };
+    const running = await serve(port, oneGrantStore(grant));
+    expect((await post(running.url, { authorization: `Bearer ${TOKEN}` })).status).toBe(200);
+    expect((await post(running.url, { authorization: `Bearer ${shareToken}` })).status).toBe(200);
+    expect(usageCodes).toEqual(['read', 'HOST_SHARE_READ_ONLY']);
   });
 
   it('refuses without the token before the port sees anything', async () => {
