@@ -1,6 +1,6 @@
 import type { UsageGroup } from '@strand/protocol';
 import type { UsageView } from '@strand/projection';
-import { sessionHarness, type SessionId } from '@strand/session';
+import { sessionHarness, type SessionId, defined } from '@strand/session';
 import type { CorpusRow } from '@strand/query';
 import { HostError } from '../errors.js';
 import type { HostServices } from '../services.js';
@@ -77,8 +77,7 @@ export async function usageSummary(
     {
       by: params.by ?? 'day',
       timeZone,
-      ...(since === undefined ? {} : { since }),
-      ...(until === undefined ? {} : { until }),
+      ...defined({ since, until }),
     },
     prices,
   );
