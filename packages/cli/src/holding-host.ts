@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import { DataLockError } from './data-lock/errors.js';
 import { findDataFolderHolder } from './data-lock/folder-holder.js';
 import { probeHost } from './host-probe.js';
@@ -27,8 +28,7 @@ export async function resolveHoldingHost(
     const answer = await probeHost(holder.rpcUrl, presented);
     const url = holder.record.host?.url ?? holder.rpcUrl;
     const where = `the host holding ${dataDir} (${url}, pid ${holder.record.pid})`;
-    if (answer.kind === 'open')
-      return { url, rpcUrl: holder.rpcUrl, ...(presented === undefined ? {} : { token: presented }) };
+    if (answer.kind === 'open') return { url, rpcUrl: holder.rpcUrl, ...defined({ token: presented }) };
     if (answer.kind === 'refused' && answer.status === 401)
       throw new DataLockError(
         'CLI_HOLDING_HOST_UNAUTHORIZED',

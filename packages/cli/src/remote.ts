@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import { WebSocket } from 'ws';
 import { StrandConnection } from '@strand/client';
 import { resolveHoldingHost } from './holding-host.js';
@@ -33,7 +34,7 @@ export async function withConnection<T>(
   const runtime = await openStrandRuntime({
     dataDir: options.data,
     logger: cliLogger(),
-    ...(options.store === undefined ? {} : { store: options.store }),
+    ...defined({ store: options.store }),
     // Another process may be writing the folder (an import holding its lock): never delete its temp files.
     sweepTemp: false,
   });
@@ -107,5 +108,5 @@ export async function withHost<T>(
 }
 
 function tokenOf(token: string | undefined): { token?: string } {
-  return token === undefined ? {} : { token };
+  return defined({ token });
 }

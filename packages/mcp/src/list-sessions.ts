@@ -1,6 +1,6 @@
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { KNOWN_HARNESSES, harnessNameSchema } from '@strand/session';
+import { KNOWN_HARNESSES, harnessNameSchema, defined } from '@strand/session';
 import type { SessionListRow } from '@strand/protocol';
 import { describeRow, isFolderPath, matches, trimFolder, type SessionFilter } from './session-facts.js';
 import type { StrandReader, WireCaller } from './reader.js';
@@ -70,7 +70,7 @@ async function listPage(
   limit: number,
 ): Promise<{ rows: SessionListRow[]; nextCursor: string | undefined }> {
   const narrowed = {
-    ...(filter.source === undefined ? {} : { harness: filter.source }),
+    ...defined({ harness: filter.source }),
     ...(filter.project !== undefined && isFolderPath(filter.project)
       ? { cwd: trimFolder(filter.project) }
       : {}),
@@ -81,7 +81,7 @@ async function listPage(
     const answer = await c.call('session.list', {
       ...narrowed,
       limit: limit - rows.length,
-      ...(cursor === undefined ? {} : { cursor }),
+      ...defined({ cursor }),
     });
     rows.push(...answer.sessions.filter((row) => matches(row, filter)));
     cursor = answer.nextCursor;

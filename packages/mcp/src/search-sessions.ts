@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { SearchResult } from '@strand/protocol';
 import { z } from 'zod';
@@ -51,7 +52,7 @@ async function searchPage(
   limit: number,
 ): Promise<SearchResult[]> {
   const narrowed = {
-    ...(filter.source === undefined ? {} : { harness: filter.source }),
+    ...defined({ harness: filter.source }),
     ...(filter.project !== undefined && isFolderPath(filter.project)
       ? { cwd: trimFolder(filter.project) }
       : {}),
@@ -63,7 +64,7 @@ async function searchPage(
       query,
       limit,
       ...narrowed,
-      ...(cursor === undefined ? {} : { cursor }),
+      ...defined({ cursor }),
     });
     for (const result of answer.results) {
       if (kept.length >= limit) break;

@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { USAGE_GROUPS, harnessFilterSchema, type UsageGroup, type UsageRow } from '@strand/protocol';
 import { z } from 'zod';
@@ -44,10 +45,7 @@ export function registerUsageSummary(
         const summary = await read((c) =>
           c.call('usage.summary', {
             by,
-            ...(args.since === undefined ? {} : { since: args.since }),
-            ...(args.until === undefined ? {} : { until: args.until }),
-            ...(args.harness === undefined ? {} : { harness: args.harness }),
-            ...(args.cwd === undefined ? {} : { cwd: args.cwd }),
+            ...defined({ since: args.since, until: args.until, harness: args.harness, cwd: args.cwd }),
           }),
         );
         if (summary.rows.length === 0) return textResult('No usage recorded.');

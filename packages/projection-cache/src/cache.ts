@@ -6,7 +6,7 @@ import type {
   ProjectionRegistry,
   ProjectionSnapshot,
 } from '@strand/projection';
-import { SessionLogOffset, silentLogger, type Logger, type SessionId } from '@strand/session';
+import { SessionLogOffset, silentLogger, type Logger, type SessionId, defined } from '@strand/session';
 import { ProjectionCacheError } from './errors.js';
 import type { ListIndexStore } from './list-index/list-index-store.js';
 import { LIST_HINT_KEYS, type ListIndexRow, type ListRowHints } from './list-index/list-row.js';
@@ -75,11 +75,7 @@ export class ProjectionCache {
         { cause: error },
       );
     }
-    return new ProjectionCache(
-      store,
-      options.registry,
-      options.logger === undefined ? {} : { logger: options.logger },
-    );
+    return new ProjectionCache(store, options.registry, defined({ logger: options.logger }));
   }
 
   /**

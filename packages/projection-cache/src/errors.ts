@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import { PROJECTION_CACHE_ERRORS, type StrandErrorOptions } from '@strand/session/errors';
 
 /** The projection-cache package's codes; callers switch on `code`, never on `message`. */
@@ -18,7 +19,7 @@ export class ProjectionCacheError extends PROJECTION_CACHE_ERRORS.errorClass('Pr
   }
 
   protected override jsonFields(): { sessionId?: string } {
-    return this.sessionId === undefined ? {} : { sessionId: this.sessionId };
+    return defined({ sessionId: this.sessionId });
   }
 }
 

@@ -373,6 +373,11 @@ export const METHODS = {
       harness: harnessFilterSchema.optional(),
       /** Only sessions whose header `cwd` is exactly this project folder. */
       cwd: z.string().min(1).max(4096).optional(),
+      /**
+       * Only these sessions (1…1,000): the list's cost column prices the rows it shows, and again
+       * the rows a `list.changed` names, instead of the whole corpus on a timer.
+       */
+      ids: z.array(sessionIdParam.min(1).max(128)).min(1).max(MAX_LIST_PAGE_LIMIT).optional(),
       /** Prices overriding the host's table for these model names (a `--pricing` file's `models`). */
       prices: z
         .record(z.string().max(200), ratesSchema.extend({ longContext: ratesSchema.optional() }))

@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import { isAgentError, type AgentController, type AgentLease } from '@strand/agent';
 import type { PresetCatalogEntry, ModelCatalogEntry } from '@strand/protocol';
 import { listChildren, listDescendants, type SubagentListingContext } from '@strand/subagent';
@@ -9,9 +10,7 @@ export function agentPort(controller: AgentController): AgentPort {
   return {
     async createSession(input) {
       const lease = await controller.create({
-        ...(input.cwd === undefined ? {} : { cwd: input.cwd }),
-        ...(input.preset === undefined ? {} : { agentPreset: input.preset }),
-        ...(input.model === undefined ? {} : { model: input.model }),
+        ...defined({ cwd: input.cwd, agentPreset: input.preset, model: input.model }),
       });
       // The session is created and persisted; an idle agent need not stay attached.
       const session = lease.agent.session;

@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { parseJsonConfig } from './json-config.js';
@@ -48,6 +49,6 @@ export async function loadPresets(file: string): Promise<readonly PresetCatalogE
     name,
     description,
     allowedTools,
-    ...(defaultModel === undefined ? {} : { defaultModel }),
+    ...defined({ defaultModel }),
   }));
 }

@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import { BUILT_IN_UNITS, ProjectionRegistry } from '@strand/projection';
 import type { Logger } from '@strand/session';
 import { registerSubagentUnits } from '@strand/subagent';
@@ -8,7 +9,7 @@ import { registerSubagentUnits } from '@strand/subagent';
  * so a row's key and stateVersion are ones the host's registry accepts.
  */
 export function strandRegistry(logger?: Logger): ProjectionRegistry {
-  const registry = new ProjectionRegistry(logger === undefined ? {} : { logger });
+  const registry = new ProjectionRegistry(defined({ logger }));
   for (const unit of BUILT_IN_UNITS) registry.register(unit);
   registerSubagentUnits(registry);
   return registry;

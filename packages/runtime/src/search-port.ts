@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import type { SearchPort } from '@strand/host';
 import { DEFAULT_SEARCH_LIMIT, type SearchIndex } from '@strand/search';
 
@@ -15,10 +16,12 @@ export function searchPort(index: SearchIndex): SearchPort {
     async search(query, options) {
       const page = await index.search(query, {
         limit: options.limit ?? DEFAULT_SEARCH_LIMIT,
-        ...(options.cursor === undefined ? {} : { cursor: options.cursor }),
-        ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
-        ...(options.harness === undefined ? {} : { harness: options.harness }),
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
+        ...defined({
+          cursor: options.cursor,
+          cwd: options.cwd,
+          harness: options.harness,
+          signal: options.signal,
+        }),
       });
       const results = page.results.map((r) => ({
         sessionId: r.sessionId,

@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import path from 'node:path';
 import {
   AppendFeed,
@@ -63,7 +64,7 @@ async function openPostgresStores(
     const leases = await SessionLeases.open({
       url,
       logger: options.logger,
-      ...(options.leaseTtlMs === undefined ? {} : { ttlMs: options.leaseTtlMs }),
+      ...defined({ ttlMs: options.leaseTtlMs }),
     });
     opened.push(() => leases.close());
     const feed = await AppendFeed.open({ url, logger: options.logger });

@@ -4,7 +4,7 @@ import { FileShareGrantStore } from './share-grants-file.js';
 import { AgentController, modelSetFromConfig, subagentTools } from '@strand/agent';
 import type { AppendFeed, SessionLeases } from '@strand/postgres';
 import type { ModelCatalogEntry } from '@strand/protocol';
-import { reportTo } from '@strand/session';
+import { reportTo, defined } from '@strand/session';
 import { composeBaseStack } from '@strand/stack';
 import type { SubagentListingContext } from '@strand/subagent';
 import { foldListHints, reconcileListIndex, type HostServices } from '@strand/host';
@@ -50,7 +50,7 @@ export async function openStrandRuntime(options: RuntimeOptions): Promise<Strand
   await mkdir(dataDir, { recursive: true });
   // Before any store opens: a bad model configuration fails without side effects.
   const modelSet = modelSetFromConfig(config.models, {
-    ...(config.defaultModel === undefined ? {} : { defaultRoute: config.defaultModel }),
+    ...defined({ defaultRoute: config.defaultModel }),
     scripted: { chunkDelayMs: config.scriptedChunkDelayMs },
   });
   const presets = await loadPresets(path.join(dataDir, 'presets.json'));
@@ -64,7 +64,7 @@ export async function openStrandRuntime(options: RuntimeOptions): Promise<Strand
     stores,
     registry,
     logger,
-    ...(config.wrapPersistence === undefined ? {} : { wrapPersistence: config.wrapPersistence }),
+    ...defined({ wrapPersistence: config.wrapPersistence }),
   });
   const { persistence, preparations, store, cache, cacheWrites, query, search } = base;
   const stopLiveSearch = feedLiveSearch(store, search, logger);
@@ -111,7 +111,7 @@ export async function openStrandRuntime(options: RuntimeOptions): Promise<Strand
     subagents: subagentPort(listing),
     search: searchPort(search),
     catalogs: catalogPort(models, presets),
-    ...(shares === undefined ? {} : { shares }),
+    ...defined({ shares }),
     ...(coordination === undefined
       ? {}
       : { coordination: coordinationPort(coordination.leases, coordination.feed) }),
@@ -135,7 +135,7 @@ export async function openStrandRuntime(options: RuntimeOptions): Promise<Strand
     agents,
     search,
     store: config.store.kind,
-    ...(coordination === undefined ? {} : { coordination }),
+    ...defined({ coordination }),
     coldReadConcurrency: config.coldReadConcurrency,
     searchReady,
     listReady,

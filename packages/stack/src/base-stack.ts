@@ -7,7 +7,7 @@ import type { ProjectionRegistry } from '@strand/projection';
 import { CacheWritePolicy, type ProjectionCache } from '@strand/projection-cache';
 import { SessionQuery, type ResolutionHooks } from '@strand/query';
 import type { SearchIndex } from '@strand/search';
-import { SessionStore, silentLogger, type Logger } from '@strand/session';
+import { SessionStore, silentLogger, type Logger, defined } from '@strand/session';
 import { listingPersistence } from './listing-persistence.js';
 
 /**
@@ -86,7 +86,7 @@ export function composeBaseStack(options: BaseStackOptions): BaseStack {
     store,
     registry,
     ...(options.queryUsesCache === false ? {} : { cache }),
-    ...(options.queryHooks === undefined ? {} : { hooks: options.queryHooks }),
+    ...defined({ hooks: options.queryHooks }),
   });
   return {
     persistence,

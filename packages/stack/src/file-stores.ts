@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import path from 'node:path';
 import { openJsonlPersistence, openSqlitePersistence, type SessionPersistence } from '@strand/persistence';
 import type { ProjectionRegistry } from '@strand/projection';
@@ -59,7 +60,7 @@ export function openDerivedStores(
   const cache = ProjectionCache.open({
     path: derivedPath(STORE_FILES.projectionCache),
     registry: options.registry,
-    ...(options.logger === undefined ? {} : { logger: options.logger }),
+    ...defined({ logger: options.logger }),
   });
   try {
     // Titles are searchable and a title match ranks first (the label is the title unit's); a

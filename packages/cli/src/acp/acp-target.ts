@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import path from 'node:path';
 import { WebSocket } from 'ws';
 import { StrandConnection } from '@strand/client';
@@ -34,7 +35,7 @@ export async function openAcpTarget(options: AcpTargetOptions): Promise<AcpTarge
     const connection = new StrandConnection({
       url: target.rpcUrl,
       WebSocket,
-      ...(target.token === undefined ? {} : { token: target.token }),
+      ...defined({ token: target.token }),
     });
     return {
       connection,
@@ -55,7 +56,7 @@ export async function openAcpTarget(options: AcpTargetOptions): Promise<AcpTarge
   try {
     const runtime = await openStrandRuntime({
       dataDir: options.data,
-      ...(options.store === undefined ? {} : { store: options.store }),
+      ...defined({ store: options.store }),
       ...(modelsFile === undefined ? {} : { models: modelsFile.models }),
       ...(modelsFile?.default === undefined ? {} : { defaultModel: modelsFile.default }),
     });

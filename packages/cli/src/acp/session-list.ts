@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import type { ListSessionsRequest, ListSessionsResponse, SessionInfo } from '@agentclientprotocol/sdk';
 import { lastActivityOf, type SessionListRow } from '@strand/protocol';
 import { titleOf } from '@strand/mcp';
@@ -29,7 +30,7 @@ export function acpSessionPage(
 ): ListSessionsResponse {
   return {
     sessions: page.sessions.map((row) => sessionInfo(row, ownFolder)),
-    ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
+    ...defined({ nextCursor: page.nextCursor }),
   };
 }
 

@@ -3,7 +3,7 @@ import cliProgress from 'cli-progress';
 import { isPersistenceError, type SessionPersistence } from '@strand/persistence';
 import type { ProjectionRegistry } from '@strand/projection';
 import { openStores, resolveRuntimeOptions, strandRegistry, type RuntimeStores } from '@strand/runtime';
-import { SessionLogOffset } from '@strand/session';
+import { SessionLogOffset, defined } from '@strand/session';
 import { findDataFolderHolder, type FolderHolder } from '../data-lock/folder-holder.js';
 import { holdDataFolder, type DoctorWrite } from '../data-lock/hold-for-command.js';
 import { DEFAULT_DATA_DIR } from '../defaults.js';
@@ -82,8 +82,7 @@ async function doctor(options: DoctorOptions, holder: FolderHolder, holdsLock: b
   const stores = await openStores(
     resolveRuntimeOptions({
       dataDir: options.data,
-      ...(options.backend === undefined ? {} : { backend: options.backend }),
-      ...(options.store === undefined ? {} : { store: options.store }),
+      ...defined({ backend: options.backend, store: options.store }),
       sweepTemp: holdsLock,
     }),
     registry,
@@ -127,9 +126,7 @@ async function doctor(options: DoctorOptions, holder: FolderHolder, holdsLock: b
         JSON.stringify({
           sessions: sessions.length,
           findings,
-          ...(indexed === undefined ? {} : { eventsIndexed: indexed }),
-          ...(cached === undefined ? {} : { cacheRows: cached }),
-          ...(listed === undefined ? {} : { listRows: listed }),
+          ...defined({ eventsIndexed: indexed, cacheRows: cached, listRows: listed }),
         }),
       );
     } else {

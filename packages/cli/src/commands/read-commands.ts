@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import { Command } from 'commander';
 import {
   DEFAULT_LIST_PAGE_LIMIT,
@@ -64,10 +65,7 @@ export function listCommand(): Command {
 /** `session.list`'s params from the options: a filter or cursor makes the call a paged one. */
 function listParams(options: ListOptions): ListParams {
   return {
-    ...(options.limit === undefined ? {} : { limit: options.limit }),
-    ...(options.cursor === undefined ? {} : { cursor: options.cursor }),
-    ...(options.harness === undefined ? {} : { harness: options.harness }),
-    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+    ...defined({ limit: options.limit, cursor: options.cursor, harness: options.harness, cwd: options.cwd }),
     ...(options.topLevel === true ? { parent: null } : {}),
   };
 }
@@ -149,8 +147,7 @@ export function searchCommand(): Command {
         c.call('session.search', {
           query: words.join(' '),
           limit: options.limit,
-          ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
-          ...(options.harness === undefined ? {} : { harness: options.harness }),
+          ...defined({ cwd: options.cwd, harness: options.harness }),
         }),
       );
       if (options.json === true) return void console.log(JSON.stringify(page));

@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -173,16 +174,13 @@ async function serve(
     openStrandRuntime({
       dataDir: options.data,
       logger,
-      ...(options.backend === undefined ? {} : { backend: options.backend }),
-      ...(options.store === undefined ? {} : { store: options.store }),
-      ...(options.coldReads === undefined ? {} : { coldReadConcurrency: options.coldReads }),
+      ...defined({ backend: options.backend, store: options.store, coldReadConcurrency: options.coldReads }),
       // --model alone is refused by the runtime (a model name needs an endpoint), not ignored.
       ...(options.baseUrl === undefined && options.model === undefined
         ? {}
         : {
             model: {
-              ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
-              ...(options.model === undefined ? {} : { model: options.model }),
+              ...defined({ baseUrl: options.baseUrl, model: options.model }),
               apiKeyEnv: options.apiKeyEnv ?? 'OPENAI_API_KEY',
             },
           }),
@@ -233,10 +231,10 @@ async function serve(
     },
     host: options.host,
     port: options.port,
-    ...(token === undefined ? {} : { token }),
+    ...defined({ token }),
     ...(options.requireToken === true ? { requireToken: true } : {}),
     allowOrigins: options.allowOrigin,
-    ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
+    ...defined({ publicUrl: options.publicUrl }),
     // The operator's one view of pages and clients the access checks turned away.
     onRefused: (refusal) =>
       console.error(
@@ -247,7 +245,7 @@ async function serve(
     await ingest?.close();
     throw portInUseOr(options.host, options.port, error);
   });
-  await lock?.announceHost({ url: host.url, rpcUrl: host.rpcUrl, ...(token === undefined ? {} : { token }) });
+  await lock?.announceHost({ url: host.url, rpcUrl: host.rpcUrl, ...defined({ token }) });
   const stopTicker = options.demo === true ? startDemoTicker(runtime, logger) : () => undefined;
   const rows =
     caughtUp.length === 0
@@ -272,7 +270,7 @@ async function serve(
         rpcUrl: host.rpcUrl,
         dataDir: options.data,
         ...(options.store === undefined ? {} : { store: redactedStore(options.store) }),
-        ...(token === undefined ? {} : { token }),
+        ...defined({ token }),
       }),
     );
   else {

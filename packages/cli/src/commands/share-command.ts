@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import { userInfo } from 'node:os';
 import { Command, InvalidArgumentError } from 'commander';
 import type { ShareGrantView } from '@strand/protocol';
@@ -71,9 +72,9 @@ export function shareCommand(): Command {
         const made = await c.call('share.create', {
           id: id!,
           createdBy: `cli:${userInfo().username}`,
-          ...(options.expires === undefined ? {} : { expiresInMs: options.expires }),
+          ...defined({ expiresInMs: options.expires }),
           ...(options.descendants === true ? { descendants: true } : {}),
-          ...(options.label === undefined ? {} : { label: options.label }),
+          ...defined({ label: options.label }),
         });
         if (options.json === true) return void console.log(JSON.stringify(made));
         console.log(made.url);

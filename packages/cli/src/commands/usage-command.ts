@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import { Command, Option } from 'commander';
 import { USAGE_GROUPS, type UsageGroup, type UsageRow } from '@strand/protocol';
 import { renderTable } from '../output/table.js';
@@ -43,11 +44,13 @@ export function usageCommand(): Command {
         c.call('usage.summary', {
           by: options.by,
           timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
-          ...(options.since === undefined ? {} : { since: options.since }),
-          ...(options.until === undefined ? {} : { until: options.until }),
-          ...(options.harness === undefined ? {} : { harness: options.harness }),
-          ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
-          ...(prices === undefined ? {} : { prices }),
+          ...defined({
+            since: options.since,
+            until: options.until,
+            harness: options.harness,
+            cwd: options.cwd,
+            prices,
+          }),
         }),
       );
       if (options.json === true) return void console.log(JSON.stringify(summary));

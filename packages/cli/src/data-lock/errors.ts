@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import { CLI_ERRORS, type StrandErrorOptions } from '@strand/session/errors';
 import type { LockRecord } from './lock-record.js';
 
@@ -25,7 +26,7 @@ export class DataLockError extends CLI_ERRORS.errorClass<DataLockErrorCode>('Dat
   }
 
   protected override jsonFields(): { holder?: LockRecord } {
-    return this.holder === undefined ? {} : { holder: this.holder };
+    return defined({ holder: this.holder });
   }
 }
 

@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { LOCK_FILE, readLockRecord, readTokenFile, type LockRecord } from './lock-record.js';
@@ -40,7 +41,7 @@ export async function findDataFolderHolder(dataDir: string): Promise<FolderHolde
   // only a live pid's URL is worth connecting to.
   if (record.host === undefined || !isAlive(record.pid)) return { kind: 'writer', record };
   const token = await readTokenFile(dir, record);
-  return { kind: 'host', record, rpcUrl: record.host.rpcUrl, ...(token === undefined ? {} : { token }) };
+  return { kind: 'host', record, rpcUrl: record.host.rpcUrl, ...defined({ token }) };
 }
 
 function isAlive(pid: number): boolean {

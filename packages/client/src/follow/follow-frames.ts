@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import {
   describeIssues,
   isNotificationName,
@@ -87,7 +88,7 @@ function toFrame(method: FollowFrameName, params: unknown): FollowFrame {
         kind: 'state',
         live,
         busy,
-        ...(stopped === undefined ? {} : { stopped }),
+        ...defined({ stopped }),
       };
     }
     case 'follow.resync': {

@@ -1,5 +1,5 @@
 import type { FollowSnapshot, WireEvent } from '@strand/protocol';
-import { SerialQueue } from '@strand/session';
+import { SerialQueue, defined } from '@strand/session';
 import { assertNever } from '../assert-never.js';
 import type { ConnectionState, IncomingNotification } from '../connection/strand-connection.js';
 import { isStrandClientError, StrandClientError } from '../errors.js';
@@ -219,7 +219,7 @@ export class SessionFollower {
     const params = {
       id: target.sessionId,
       interactive: target.interactive,
-      ...(window === undefined ? {} : { window }),
+      ...defined({ window }),
     };
     void this.#connection.call('session.follow', params).then(
       (snapshot) => this.#queue.enqueue(() => this.#accept(opening, snapshot)),
@@ -387,7 +387,7 @@ export class SessionFollower {
           ...shown,
           live: frame.live,
           busy: frame.busy,
-          ...(stopped === undefined ? {} : { stopped }),
+          ...defined({ stopped }),
         });
         return;
       }

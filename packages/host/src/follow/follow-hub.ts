@@ -1,6 +1,6 @@
 import type { FollowSnapshot, FollowStopped } from '@strand/protocol';
 import type { SessionObservation } from '@strand/query';
-import { asOfSeqAt, type Session, type SessionEvent, type SessionId } from '@strand/session';
+import { asOfSeqAt, type Session, type SessionEvent, type SessionId, defined } from '@strand/session';
 import type { ServedServices } from '../services.js';
 import { DRAFT_INTERVAL_MS } from '@strand/protocol';
 import { DraftThrottle, realDraftClock, type DraftClock } from './draft-throttle.js';
@@ -447,7 +447,7 @@ export class FollowHub {
         generation: follow.generation,
         live,
         busy,
-        ...(stopped === undefined ? {} : { stopped }),
+        ...defined({ stopped }),
       },
     });
   }

@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import type { ListIndexRow, ListIndexStore } from '@strand/projection-cache';
 import type { SessionListRow } from '@strand/protocol';
 import { decodeListCursor } from './list-cursor.js';
@@ -75,6 +76,6 @@ function coldRow(row: ListIndexRow, ownedElsewhere: boolean): SessionListRow {
     live: false,
     busy: ownedElsewhere,
     ...(ownedElsewhere ? { ownedElsewhere } : {}),
-    ...(row.hints === undefined ? {} : { hints: row.hints }),
+    ...defined({ hints: row.hints }),
   };
 }

@@ -1,4 +1,10 @@
-import { assertWritableSession, SessionId, type Session, type SessionEventInput } from '@strand/session';
+import {
+  assertWritableSession,
+  SessionId,
+  type Session,
+  type SessionEventInput,
+  defined,
+} from '@strand/session';
 import { HostError } from '../errors.js';
 import type { AgentPort } from '../ports.js';
 import type { HostServices } from '../services.js';
@@ -122,14 +128,10 @@ export async function createCommand(
       : {
           provider: params.model.provider,
           model: params.model.model,
-          ...(params.model.reasoningEffort === undefined
-            ? {}
-            : { reasoningEffort: params.model.reasoningEffort }),
+          ...defined({ reasoningEffort: params.model.reasoningEffort }),
         };
   const session = await agents.createSession({
-    ...(params.cwd === undefined ? {} : { cwd: params.cwd }),
-    ...(model === undefined ? {} : { model }),
-    ...(params.preset === undefined ? {} : { preset: params.preset }),
+    ...defined({ cwd: params.cwd, model, preset: params.preset }),
   });
   if (params.prompt !== undefined) await agents.prompt(session.id, params.prompt);
   return { id: session.id };

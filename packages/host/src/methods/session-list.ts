@@ -6,7 +6,7 @@ import {
   type ProjectionHints,
   type SessionListRow,
 } from '@strand/protocol';
-import { asOfSeqAt, SessionLogOffset, type Session } from '@strand/session';
+import { asOfSeqAt, SessionLogOffset, type Session, defined } from '@strand/session';
 import type { CorpusRow } from '@strand/query';
 import type { z } from 'zod';
 import { HostError } from '../errors.js';
@@ -67,7 +67,7 @@ export async function sessionList(
   if (page.kind === 'cursor-invalid') throw cursorInvalid(page.problem);
   return {
     sessions: [...page.rows],
-    ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
+    ...defined({ nextCursor: page.nextCursor }),
   };
 }
 
@@ -107,7 +107,7 @@ async function listRows(
       live: row.live,
       busy: ownedElsewhere || (row.live && (services.agents?.isBusy(row.header.id) ?? false)),
       ...(ownedElsewhere ? { ownedElsewhere } : {}),
-      ...(hints === undefined ? {} : { hints }),
+      ...defined({ hints }),
     });
   }
   return out;
@@ -136,7 +136,7 @@ function liveRow(services: HostServices, session: Session): SessionListRow {
     header: session.header,
     live: true,
     busy: services.agents?.isBusy(session.id) ?? false,
-    ...(hints === undefined ? {} : { hints }),
+    ...defined({ hints }),
   };
 }
 

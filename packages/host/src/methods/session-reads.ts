@@ -1,4 +1,11 @@
-import { SessionError, SessionId, endOfTurnContaining, newSessionHeader, planFork } from '@strand/session';
+import {
+  SessionError,
+  SessionId,
+  endOfTurnContaining,
+  newSessionHeader,
+  planFork,
+  defined,
+} from '@strand/session';
 import { HostError } from '../errors.js';
 import type { HostServices } from '../services.js';
 import { randomUUID } from 'node:crypto';
@@ -62,15 +69,12 @@ export async function sessionFork(
     const id = SessionId(`fork-${randomUUID()}`);
     const fresh = newSessionHeader({
       id,
-      ...(observation.header.cwd === undefined ? {} : { cwd: observation.header.cwd }),
+      ...defined({ cwd: observation.header.cwd }),
     });
     const plan = planFork(source, observation.events, cut, {
       id,
       createdAt: fresh.createdAt,
-      ...(fresh.cwd === undefined ? {} : { cwd: fresh.cwd }),
-      ...(observation.header.agentPreset === undefined
-        ? {}
-        : { agentPreset: observation.header.agentPreset }),
+      ...defined({ cwd: fresh.cwd, agentPreset: observation.header.agentPreset }),
     });
     await services.persistence.create({ header: plan.header, inheritedEvents: plan.events });
     return { id };

@@ -1,6 +1,6 @@
 import type { UsageGroup } from '@strand/protocol';
 import type { UsageView } from '@strand/projection';
-import { sessionHarness, type SessionId } from '@strand/session';
+import { sessionHarness, type SessionId, defined } from '@strand/session';
 import type { CorpusRow } from '@strand/query';
 import { HostError } from '../errors.js';
 import type { HostServices } from '../services.js';
@@ -15,6 +15,7 @@ export interface UsageSummaryParams {
   readonly timeZone?: string | undefined;
   readonly harness?: string | undefined;
   readonly cwd?: string | undefined;
+  readonly ids?: readonly string[] | undefined;
   readonly prices?:
     | Readonly<Record<string, Rates & { readonly longContext?: Rates | undefined }>>
     | undefined;
@@ -42,8 +43,10 @@ export async function usageSummary(
   let prices = services.prices ?? defaultPrices();
   if (params.prices !== undefined) prices = withOverrides(prices, params.prices, 'the request');
 
+  const only = params.ids === undefined ? undefined : new Set(params.ids);
   const corpus = (await services.query.listSessions({ signal })).filter(
     (row) =>
+      (only === undefined || only.has(row.header.id)) &&
       (params.harness === undefined || sessionHarness(row.header) === params.harness) &&
       (params.cwd === undefined || row.header.cwd === params.cwd),
   );
@@ -74,8 +77,7 @@ export async function usageSummary(
     {
       by: params.by ?? 'day',
       timeZone,
-      ...(since === undefined ? {} : { since }),
-      ...(until === undefined ? {} : { until }),
+      ...defined({ since, until }),
     },
     prices,
   );

@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import {
   METHODS,
   describeIssues,
@@ -79,19 +80,14 @@ const HANDLERS: { readonly [M in MethodName]: Handler<M> } = {
           (id) => grantCovers(access.grant, id, access.headerOf),
           p.query,
           {
-            ...(p.limit === undefined ? {} : { limit: p.limit }),
-            ...(p.cwd === undefined ? {} : { cwd: p.cwd }),
-            ...(p.harness === undefined ? {} : { harness: p.harness }),
+            ...defined({ limit: p.limit, cwd: p.cwd, harness: p.harness }),
           },
           signal,
         ),
       );
     return plain(
       await services.search.search(p.query, {
-        ...(p.limit === undefined ? {} : { limit: p.limit }),
-        ...(p.cursor === undefined ? {} : { cursor: p.cursor }),
-        ...(p.cwd === undefined ? {} : { cwd: p.cwd }),
-        ...(p.harness === undefined ? {} : { harness: p.harness }),
+        ...defined({ limit: p.limit, cursor: p.cursor, cwd: p.cwd, harness: p.harness }),
         signal,
       }),
     );
@@ -135,7 +131,7 @@ const HANDLERS: { readonly [M in MethodName]: Handler<M> } = {
     const data = {
       provider: p.provider,
       model: p.model,
-      ...(p.reasoningEffort === undefined ? {} : { reasoningEffort: p.reasoningEffort }),
+      ...defined({ reasoningEffort: p.reasoningEffort }),
     };
     return plain(
       await appendCommand(services, p.id, { type: 'model/selection', data }, signal, () =>
@@ -207,7 +203,7 @@ export async function handleFrame(ctx: ConnectionContext, text: string): Promise
     const handled = await route(ctx, method, parsed.data);
     return {
       text: JSON.stringify({ jsonrpc: '2.0', id, result: handled.result }),
-      ...(handled.afterSend === undefined ? {} : { afterSend: handled.afterSend }),
+      ...defined({ afterSend: handled.afterSend }),
     };
   } catch (error) {
     const wire = toWireError(error);

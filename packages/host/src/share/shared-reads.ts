@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import {
   DEFAULT_LIST_PAGE_LIMIT,
   isPagedListCall,
@@ -43,7 +44,7 @@ export async function sharedSessionList(
   if (page.kind === 'cursor-invalid') throw cursorInvalid(page.problem);
   return {
     sessions: [...page.rows],
-    ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
+    ...defined({ nextCursor: page.nextCursor }),
   };
 }
 
@@ -68,9 +69,7 @@ export async function sharedSearch(
   for (let page = 0; page < MAX_SEARCH_PAGES && kept.length < wanted; page++) {
     const answer = await search.search(query, {
       limit: 100,
-      ...(cursor === undefined ? {} : { cursor }),
-      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
-      ...(options.harness === undefined ? {} : { harness: options.harness }),
+      ...defined({ cursor, cwd: options.cwd, harness: options.harness }),
       signal,
     });
     for (const result of answer.results) if (await covers(result.sessionId)) kept.push(result);

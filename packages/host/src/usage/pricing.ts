@@ -1,4 +1,18 @@
-import { calcPrice } from '@pydantic/genai-prices';
+import { createRequire } from 'node:module';
+import type * as GenaiPrices from '@pydantic/genai-prices';
+
+/**
+ * `@pydantic/genai-prices` carries every provider's price list (~30k lines): loaded on the first
+ * price asked, not with the host, so a `strand list` or a follow never parses it (it cost a third
+ * of `strand list`'s module compile time). Its CommonJS build, so a synchronous `rates()` can load it.
+ */
+let genaiPrices: typeof GenaiPrices | undefined;
+function calcPrice(
+  ...args: Parameters<typeof GenaiPrices.calcPrice>
+): ReturnType<typeof GenaiPrices.calcPrice> {
+  genaiPrices ??= createRequire(import.meta.url)('@pydantic/genai-prices') as typeof GenaiPrices;
+  return genaiPrices.calcPrice(...args);
+}
 
 /** USD per million tokens of each kind. */
 export interface Rates {

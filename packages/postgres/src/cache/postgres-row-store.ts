@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import pg from 'pg';
 import type { CacheRow, CacheRowStore } from '@strand/projection-cache';
 import type { Logger } from '@strand/session';
@@ -64,7 +65,7 @@ export class PostgresCacheRowStore implements CacheRowStore {
       logger: this.#logger,
       onNotice: (sessionId) => this.#requestReload(sessionId),
       onReconnected: () => this.#requestReload(undefined),
-      ...(options.reconnectBackoffMs === undefined ? {} : { backoffMs: options.reconnectBackoffMs }),
+      ...defined({ backoffMs: options.reconnectBackoffMs }),
     });
   }
 

@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import type pg from 'pg';
 import { ProjectionCacheError } from '@strand/projection-cache';
 import type { Logger } from '@strand/session';
@@ -76,7 +77,7 @@ export class WriteBehind {
         error: new ProjectionCacheError(
           'PROJECTION_CACHE_WRITE_FAILED',
           `cannot write projection cache rows of ${what} to PostgreSQL`,
-          { cause: failure, ...(change.sessionId === undefined ? {} : { sessionId: change.sessionId }) },
+          { cause: failure, ...defined({ sessionId: change.sessionId }) },
         ),
       });
     }

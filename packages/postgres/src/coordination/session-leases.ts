@@ -15,7 +15,7 @@ import {
   RELEASE_ALL,
   RENEW,
 } from './lease-sql.js';
-import { reportTo, silentLogger, type Logger } from '@strand/session';
+import { reportTo, silentLogger, type Logger, defined } from '@strand/session';
 
 export const DEFAULT_LEASE_TTL_MS = 15_000;
 
@@ -306,7 +306,7 @@ export class SessionLeases {
     const now = this.#clock.now();
     for (const [id, held] of [...this.#held])
       if (now >= held.confirmedUntil)
-        this.#lose(id, { sessionId: id, reason: 'unconfirmed', ...(cause === undefined ? {} : { cause }) });
+        this.#lose(id, { sessionId: id, reason: 'unconfirmed', ...defined({ cause }) });
   }
 
   #lose(id: string, loss: LeaseLoss): void {

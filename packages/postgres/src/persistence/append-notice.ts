@@ -1,5 +1,5 @@
 import { PersistenceError } from '@strand/persistence';
-import { isSessionId, SessionSeq, type SessionId } from '@strand/session';
+import { isSessionId, SessionSeq, type SessionId, defined } from '@strand/session';
 
 /**
  * The channel every durable write of events is announced on, with `pg_notify` inside the
@@ -74,6 +74,6 @@ export function parseAppendNotice(payload: string): AppendNotice {
 function unreadable(payload: string, cause?: unknown): PersistenceError {
   const shown = payload.length > 200 ? `${payload.slice(0, 200)}…` : payload;
   return new PersistenceError('PERSISTENCE_FORMAT_UNSUPPORTED', `unreadable append notice: ${shown}`, {
-    ...(cause === undefined ? {} : { cause }),
+    ...defined({ cause }),
   });
 }

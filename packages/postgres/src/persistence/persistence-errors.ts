@@ -1,5 +1,5 @@
 import { PersistenceError } from '@strand/persistence';
-import { SessionError } from '@strand/session';
+import { SessionError, defined } from '@strand/session';
 import { SchemaVersionError } from '../schema-versions.js';
 
 /**
@@ -11,7 +11,7 @@ import { SchemaVersionError } from '../schema-versions.js';
  */
 export function toPersistenceError(error: unknown, what: string, sessionId?: string): Error {
   if (error instanceof PersistenceError || error instanceof SessionError) return error;
-  const options = { cause: error, ...(sessionId === undefined ? {} : { sessionId }) };
+  const options = { cause: error, ...defined({ sessionId }) };
   if (error instanceof SchemaVersionError) {
     return new PersistenceError('PERSISTENCE_FORMAT_UNSUPPORTED', `${what}: ${error.message}`, options);
   }
@@ -27,7 +27,7 @@ export function sqlState(error: unknown): string | undefined {
 
 export function closed(what: string, sessionId?: string): PersistenceError {
   return new PersistenceError('PERSISTENCE_CLOSED', `${what}: the PostgreSQL session store is closed`, {
-    ...(sessionId === undefined ? {} : { sessionId }),
+    ...defined({ sessionId }),
   });
 }
 
@@ -35,7 +35,7 @@ export function corrupt(sessionId: string, seq: number, why: string, cause?: unk
   return new PersistenceError('PERSISTENCE_CORRUPT', `session ${sessionId}, seq ${seq}: ${why}`, {
     sessionId,
     location: { seq },
-    ...(cause === undefined ? {} : { cause }),
+    ...defined({ cause }),
   });
 }
 

@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import pg from 'pg';
 import {
   defaultTextExtractor,
@@ -130,7 +131,7 @@ export class PostgresSearchIndex implements SearchIndex {
     const upTo = last === undefined ? undefined : last.seq + 1;
     const task = this.#live.then(async () => {
       this.#db.assertOpen();
-      const counts = await indexMemory(this.#store, session, upTo === undefined ? {} : { upTo });
+      const counts = await indexMemory(this.#store, session, defined({ upTo }));
       return { events: counts.events, rows: counts.rows };
     });
     // The queue only orders the work; each caller sees its own call's failure.

@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import type pg from 'pg';
 import { SearchIndexError } from '@strand/search';
 
@@ -87,6 +88,6 @@ export function searchFailure(error: unknown, sessionId?: string): SearchIndexEr
   return new SearchIndexError(
     'SEARCH_INDEX_FAILED',
     `search index operation failed: ${error instanceof Error ? error.message : String(error)}`,
-    { cause: error, ...(sessionId === undefined ? {} : { sessionId }) },
+    { cause: error, ...defined({ sessionId }) },
   );
 }

@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import { useEffect, useState } from 'react';
 import { Box, Group, Loader, Mark, ScrollArea, Stack, Text, UnstyledButton } from '@mantine/core';
 import type { SearchHit, SearchResult, SessionListRow } from '@strand/protocol';
@@ -45,8 +46,7 @@ export function SearchResults({
         .call('session.search', {
           query,
           limit: 20,
-          ...(narrowing.cwd === undefined ? {} : { cwd: narrowing.cwd }),
-          ...(narrowing.harness === undefined ? {} : { harness: narrowing.harness }),
+          ...defined({ cwd: narrowing.cwd, harness: narrowing.harness }),
         })
         .then(
           (page) => {

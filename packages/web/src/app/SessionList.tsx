@@ -55,7 +55,6 @@ export function SessionList({
     setSearchQuery('');
   }, [filterRequest]);
   const filter = useMemo<ListFilter>(() => ({ cwd, harness }), [cwd, harness]);
-  const costs = useSessionCosts(refreshKey);
   useEffect(() => {
     const search = writeListFilter(location.search, filter);
     // Replace, not push: a filter is not a place Back should return to.
@@ -64,6 +63,7 @@ export function SessionList({
   }, [filter]);
 
   const { rows, error, loadMore } = useSessionList(refreshKey);
+  const costs = useSessionCosts(rows, refreshKey);
   useEffect(() => {
     if (rows !== null) onRows(rows);
   }, [rows, onRows]);

@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import {
   ProjectionStore,
   SessionFollower,
@@ -45,7 +46,7 @@ export function rpcUrlFrom(location: Pick<Location, 'protocol' | 'host' | 'searc
 export function createStrand(): Strand {
   const { url, token } = rpcUrlFrom(window.location);
   dropTokenFromAddressBar(window.location, window.history);
-  const connection = new StrandConnection({ url, WebSocket, ...(token === undefined ? {} : { token }) });
+  const connection = new StrandConnection({ url, WebSocket, ...defined({ token }) });
   const store = new ProjectionStore();
   const models = createModelCatalog(connection);
   const presets = createPresetCatalog(connection);

@@ -1,4 +1,4 @@
-import type { UsageRow } from '@strand/protocol';
+import type { SessionListRow, UsageRow } from '@strand/protocol';
 import { formatCost } from './usage-format.js';
 
 /** A session's cost as the list shows it: the host's figures for it, never priced here. */
@@ -23,6 +23,29 @@ export function sessionCosts(rows: readonly UsageRow[]): ReadonlyMap<string, Row
       reported: row.reportedCost ?? null,
     });
   return out;
+}
+
+/**
+ * `current` with the sessions `asked` priced anew from their `usage.summary` rows: an asked session
+ * without a row has no model response (yet), so no cost; costs of sessions not asked stay.
+ */
+export function mergeCosts(
+  current: ReadonlyMap<string, RowCost>,
+  asked: readonly string[],
+  rows: readonly UsageRow[],
+): ReadonlyMap<string, RowCost> {
+  const next = new Map(current);
+  for (const id of asked) next.delete(id);
+  for (const [id, cost] of sessionCosts(rows)) next.set(id, cost);
+  return next;
+}
+
+/** The rows to price: never priced, or read anew since (a re-read row is a new object). */
+export function unpricedRows(
+  rows: readonly SessionListRow[],
+  priced: ReadonlyMap<string, SessionListRow>,
+): SessionListRow[] {
+  return rows.filter((row) => priced.get(row.header.id) !== row);
 }
 
 /**

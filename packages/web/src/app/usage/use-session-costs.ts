@@ -1,50 +1,45 @@
 import { useEffect, useRef, useState } from 'react';
+import { MAX_LIST_PAGE_LIMIT, type SessionListRow } from '@strand/protocol';
 import { useConnectionState, useStrand } from '../hooks.js';
-import { sessionCosts, type RowCost } from './session-costs.js';
+import { mergeCosts, unpricedRows, type RowCost } from './session-costs.js';
 
-/**
- * Costs change only when a model answers, and pricing a whole corpus costs the host one pass over
- * its usage rows (about 300 ms for 10,000 sessions): asked on opening, when the list is refreshed
- * on purpose, and then this often — not at the list's own 4 s pace.
- */
-const COST_REFRESH_MS = 30_000;
 const NONE: ReadonlyMap<string, RowCost> = new Map();
 
 /**
- * Every session's cost for the list rows, from one `usage.summary` `by: 'session'` call. A failed
- * call keeps the costs already shown (they are hints; the session view has the exact figure).
+ * The cost of each list row the list has read, from `usage.summary { by: 'session', ids }`. A row
+ * is priced when it is first read and again whenever the list reads it anew — which it does for
+ * exactly the rows a `list.changed` names (a prompt, a settled turn) — so costs follow the
+ * corpus without a timer, and a 50,000-session corpus is not priced whole to show its first page.
+ * A failed call keeps the costs already shown (they are hints; the session view has the exact
+ * figure); `refreshKey` and a reconnect price every read row again.
  */
-export function useSessionCosts(refreshKey: number): ReadonlyMap<string, RowCost> {
+export function useSessionCosts(
+  rows: readonly SessionListRow[] | null,
+  refreshKey: number,
+): ReadonlyMap<string, RowCost> {
   const { connection } = useStrand();
   const state = useConnectionState();
   const [costs, setCosts] = useState<ReadonlyMap<string, RowCost>>(NONE);
-  const asking = useRef(false);
+  // The row object each id was last priced from: a re-read row is a new object.
+  const priced = useRef(new Map<string, SessionListRow>());
 
   useEffect(() => {
-    if (state !== 'open') return undefined;
-    let current = true;
-    const ask = (): void => {
-      if (asking.current) return;
-      asking.current = true;
-      connection
-        .call('usage.summary', { by: 'session' })
-        .then(
-          ({ rows }) => {
-            if (current) setCosts(sessionCosts(rows));
-          },
-          () => undefined,
-        )
-        .finally(() => {
-          asking.current = false;
-        });
-    };
-    ask();
-    const timer = setInterval(ask, COST_REFRESH_MS);
-    return () => {
-      current = false;
-      clearInterval(timer);
-    };
+    priced.current = new Map();
   }, [connection, state, refreshKey]);
+
+  useEffect(() => {
+    if (state !== 'open' || rows === null) return;
+    const asked = unpricedRows(rows, priced.current);
+    if (asked.length === 0) return;
+    for (const row of asked) priced.current.set(row.header.id, row);
+    for (let start = 0; start < asked.length; start += MAX_LIST_PAGE_LIMIT) {
+      const ids = asked.slice(start, start + MAX_LIST_PAGE_LIMIT).map((row) => row.header.id);
+      connection.call('usage.summary', { by: 'session', ids }).then(
+        ({ rows: usage }) => setCosts((current) => mergeCosts(current, ids, usage)),
+        () => undefined,
+      );
+    }
+  }, [connection, state, rows, refreshKey]);
 
   return costs;
 }

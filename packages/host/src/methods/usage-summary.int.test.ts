@@ -1,0 +1,48 @@
+import { persistenceWriter } from '@strand/persistence';
+import { Session, SessionId, newSessionHeader } from '@strand/session';
+import { openTempStack, type TempStack } from '@strand/stack/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { usageSummary } from './usage-summary.js';
+
+let stack: TempStack | undefined;
+afterEach(async () => {
+  await stack?.close();
+  stack = undefined;
+});
+
+const TIME = Date.parse('2026-11-02T12:00:00Z');
+
+async function withAnswer(into: TempStack, id: string, output: number): Promise<void> {
+  const header = newSessionHeader({ id: SessionId(id), createdAt: TIME, cwd: '/work' });
+  const { incarnation } = await into.persistence.create({ header });
+  const session = new Session({
+    header,
+    incarnation,
+    writer: persistenceWriter(into.persistence, header.id),
+  });
+  await session.append([
+    { type: 'turn/start', data: {}, time: TIME },
+    { type: 'user/message', data: { content: 'go', author: 'human' }, time: TIME },
+    { type: 'assistant/message', data: { content: 'done', usage: { input: 1, output } }, time: TIME },
+    { type: 'turn/end', data: { reason: 'completed' }, time: TIME },
+  ]);
+}
+
+describe('usage.summary with ids', () => {
+  it('sums only the sessions named: one without usage or unknown adds nothing, the rest are left out', async () => {
+    stack = await openTempStack({ prefix: 'strand-usage-ids' });
+    await withAnswer(stack, 'alpha', 10);
+    await withAnswer(stack, 'beta', 200);
+    await withAnswer(stack, 'gamma', 3_000);
+    const { search: _search, ...services } = stack;
+    const signal = new AbortController().signal;
+    const all = await usageSummary(services, { by: 'session' }, signal);
+    expect(all.rows.map((row) => row.key).sort()).toEqual(['alpha', 'beta', 'gamma']);
+    const some = await usageSummary(services, { by: 'session', ids: ['gamma', 'alpha', 'no-such'] }, signal);
+    expect(some.rows.map((row) => [row.key, row.outputTokens]).sort()).toEqual([
+      ['alpha', 10],
+      ['gamma', 3_000],
+    ]);
+    expect(some.totals.outputTokens).toBe(3_010);
+  });
+});
