@@ -25,6 +25,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   protocol: ['session', 'projection'],
   // The MCP tools over the wire methods: the stdio command and the host's `/mcp` (through a port) use them.
   mcp: ['session', 'protocol', 'subagent'],
+  // Session exports: pure formats over one read cut; the host reaches them through a port.
+  export: ['session', 'protocol'],
   // The base stack: persistence + preparations + registry + cache + query + search, below agents.
   stack: ['session', 'persistence', 'projection', 'projection-cache', 'query', 'search'],
   // The wire server reaches agents, subagents and PostgreSQL through its ports only.
@@ -43,6 +45,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'protocol',
     'postgres',
     'host',
+    'export',
   ],
   client: ['session', 'protocol'],
   web: ['session', 'protocol', 'client'],

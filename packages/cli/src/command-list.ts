@@ -50,6 +50,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/read-commands.js')).searchCommand(),
   },
   {
+    name: 'export',
+    args: '<id>',
+    description: 'write a session out as Markdown or JSON (its durable part, if a turn is running)',
+    load: async () => (await import('./commands/export-command.js')).exportCommand(),
+  },
+  {
     name: 'usage',
     description: 'token use and cost over time, sessions, projects, models or harnesses',
     load: async () => (await import('./commands/usage-command.js')).usageCommand(),

@@ -16,6 +16,7 @@ export type {
   CoordinationPort,
   AppendSignal,
   McpCaller,
+  ExportPort,
   McpPort,
 } from './ports.js';
 export { HOST_ERROR_CODES, HostError, toWireError, type HostErrorCode } from './errors.js';

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type {
+  ExportFormatName,
   MethodName,
   ModelCatalogEntry,
   ParamsOf,
@@ -10,7 +11,7 @@ import type {
   SubagentTreeEntry,
 } from '@strand/protocol';
 import type { SessionObservation } from '@strand/query';
-import type { Session, SessionId } from '@strand/session';
+import type { Session, SessionEvent, SessionHeader, SessionId } from '@strand/session';
 
 /**
  * What the host needs from the agent runtime. The host never folds events or runs turns itself;
@@ -118,4 +119,25 @@ export interface McpPort {
     response: ServerResponse,
     context: { readonly caller: McpCaller; readonly address: string },
   ): Promise<void>;
+}
+
+/**
+ * Renders one session, read at one cut, into a file format (`@strand/export`, wired by the
+ * composition root). The host reads the cut; the port only turns it into text. Absent means
+ * `session.export` answers `HOST_EXPORT_UNAVAILABLE`.
+ */
+export interface ExportPort {
+  render(
+    format: ExportFormatName,
+    document: {
+      readonly header: SessionHeader;
+      readonly events: readonly SessionEvent[];
+      readonly title?: string;
+    },
+  ): {
+    readonly text: string;
+    readonly mediaType: string;
+    readonly fileName: string;
+    readonly running: boolean;
+  };
 }

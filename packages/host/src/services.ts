@@ -5,7 +5,15 @@ import type { SessionQuery } from '@strand/query';
 import { silentLogger, type Logger, type SessionStore } from '@strand/session';
 import type { ShareGrantStore } from './share/grant-store.js';
 import type { PriceTable } from './usage/pricing.js';
-import type { AgentPort, CatalogPort, CoordinationPort, McpPort, SearchPort, SubagentPort } from './ports.js';
+import type {
+  AgentPort,
+  CatalogPort,
+  CoordinationPort,
+  ExportPort,
+  McpPort,
+  SearchPort,
+  SubagentPort,
+} from './ports.js';
 
 /** Everything the host serves from; built by the composition root (`openStrandRuntime` in `@strand/runtime`) or by tests. */
 export interface HostServices {
@@ -23,6 +31,8 @@ export interface HostServices {
   readonly coordination?: CoordinationPort;
   /** The MCP tools at `/mcp` (streamable HTTP); absent: `/mcp` is 404. */
   readonly mcp?: McpPort;
+  /** Session exports (`session.export`); absent: `HOST_EXPORT_UNAVAILABLE`. */
+  readonly exporter?: ExportPort;
   /** Share grants (read-only links), kept with the corpus; absent: `share.*` is `HOST_SHARE_UNAVAILABLE`. */
   readonly shares?: ShareGrantStore;
   /** Prices for `usage.summary` (`strand serve --pricing`); the bundled genai-prices table by default. */

@@ -11,6 +11,7 @@ import {
   wireEventSchema,
   wireSessionHeaderSchema,
 } from './session-types.js';
+import { EXPORT_FORMATS } from './export.js';
 import { SHARE_METHODS, type ShareAccess } from './share.js';
 import type { Wire } from './wire-type.js';
 
@@ -353,6 +354,21 @@ export const METHODS = {
     share: 'session',
     params: z.strictObject({ id: sessionIdParam, ref: z.string().min(1).max(200) }),
     result: z.object({ mediaType: z.string(), base64: z.string() }),
+  },
+  'session.export': {
+    share: 'session',
+    params: z.strictObject({ id: sessionIdParam, format: z.enum(EXPORT_FORMATS) }),
+    result: z.object({
+      format: z.enum(EXPORT_FORMATS),
+      /** The file's media type and a name for it (`strand-<id>.<ext>`, the id escaped). */
+      mediaType: z.string(),
+      fileName: z.string(),
+      text: z.string(),
+      /** The cut exported: the last seq (−1 for an empty log) … */
+      lastSeq: z.number().int().min(-1),
+      /** … and whether a turn was still being written then (the export holds its durable part). */
+      running: z.boolean(),
+    }),
   },
   'session.fork': {
     share: 'refused',

@@ -7,6 +7,7 @@ import type { ModelCatalogEntry } from '@strand/protocol';
 import { reportTo, defined } from '@strand/session';
 import { composeBaseStack } from '@strand/stack';
 import type { SubagentListingContext } from '@strand/subagent';
+import { renderExport } from '@strand/export';
 import { foldListHints, reconcileListIndex, type HostServices } from '@strand/host';
 import { coordinationPort, leaseOwnership } from './coordination.js';
 import { feedLiveSearch } from './live-search-feed.js';
@@ -110,6 +111,7 @@ export async function openStrandRuntime(options: RuntimeOptions): Promise<Strand
     agents: agentPort(agents),
     subagents: subagentPort(listing),
     search: searchPort(search),
+    exporter: { render: renderExport },
     catalogs: catalogPort(models, presets),
     ...defined({ shares }),
     ...(coordination === undefined

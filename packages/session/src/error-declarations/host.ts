@@ -84,4 +84,6 @@ export const HOST_ERRORS = defineErrors('host', {
   HOST_SHARE_UNAVAILABLE: { meaning: 'The host has no share grant store, so it cannot share.' },
   /** `share.revoke` naming neither a grant id nor a share token the host knows. */
   HOST_SHARE_NOT_FOUND: { meaning: 'No share grant has that id or token.' },
+  /** `session.export` on a host that was given no exporter. */
+  HOST_EXPORT_UNAVAILABLE: { meaning: 'The host has no exporter, so it cannot export sessions.' },
 });

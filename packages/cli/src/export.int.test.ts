@@ -1,0 +1,82 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openJsonlPersistence, persistenceWriter } from '@strand/persistence';
+import { Session, SessionId, newSessionHeader } from '@strand/session';
+import { strand } from './testing/strand-process.js';
+
+/** `strand export` in a real process of the bundled CLI over a real folder. */
+let root: string;
+let data: string;
+const AT = Date.parse('2026-11-02T12:00:00Z');
+
+beforeAll(async () => {
+  root = mkdtempSync(path.join(tmpdir(), 'strand-export-'));
+  data = path.join(root, 'data');
+  const persistence = await openJsonlPersistence({ root: data });
+  const header = newSessionHeader({ id: SessionId('alpha'), createdAt: AT, cwd: '/work/shop' });
+  const { incarnation } = await persistence.create({ header });
+  const session = new Session({ header, incarnation, writer: persistenceWriter(persistence, header.id) });
+  await session.append(
+    [
+      { type: 'turn/start', data: {} },
+      { type: 'user/message', data: { content: 'What is in the folder?', author: 'human' } },
+      { type: 'tool/call', data: { callId: 'c1', name: 'Bash', arguments: '{"command":"ls"}' } },
+      { type: 'tool/result', data: { callId: 'c1', content: 'README.md\nsrc' } },
+      { type: 'assistant/message', data: { content: 'A README and `src`.' } },
+      { type: 'session/title', data: { title: 'The shop folder' } },
+      { type: 'turn/end', data: { reason: 'completed' } },
+    ].map((event) => ({ ...event, time: AT })),
+  );
+  await persistence.close();
+}, 120_000);
+
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('strand export', () => {
+  it('prints Markdown on stdout: the title, the prompt, the call and its result', () => {
+    const run = strand('export', 'alpha', '--format', 'markdown', '--data', data);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout.startsWith('# The shop folder\n')).toBe(true);
+    expect(run.stdout).toContain('What is in the folder?');
+    expect(run.stdout).toContain('**Tool call** · `Bash`');
+    expect(run.stdout).toContain('<details>\n<summary>Result</summary>\n\n```text\nREADME.md\nsrc\n```');
+  });
+
+  it('writes JSON to --out whole, and leaves nothing else in the folder', () => {
+    const out = path.join(root, 'alpha.json');
+    const run = strand('export', 'alpha', '--format', 'json', '--out', out, '--data', data);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/^strand: wrote .*alpha\.json \(\d+ bytes\)\n$/);
+    const written = JSON.parse(readFileSync(out, 'utf8')) as { header: { id: string }; events: unknown[] };
+    expect(written.header.id).toBe('alpha');
+    expect(written.events).toHaveLength(7);
+    expect(readdirSync(root).filter((name) => name.includes('strand-tmp'))).toEqual([]);
+  });
+
+  it('refuses an unknown format with the choices (exit 2), an unknown session and an unwritable file (exit 1)', () => {
+    const format = strand('export', 'alpha', '--format', 'pdf', '--data', data);
+    expect(format.code).toBe(2);
+    expect(format.stderr).toContain('markdown, json');
+    const missing = strand('export', 'nobody', '--format', 'json', '--data', data);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr.trim().split('\n')).toHaveLength(1);
+    const folder = path.join(root, 'no-such-folder');
+    const unwritable = strand(
+      'export',
+      'alpha',
+      '--format',
+      'json',
+      '--out',
+      path.join(folder, 'a.json'),
+      '--data',
+      data,
+    );
+    expect(unwritable.code).toBe(1);
+    expect(unwritable.stderr).toMatch(/^strand: could not write .*a\.json: /);
+    expect(existsSync(folder)).toBe(false);
+  });
+});

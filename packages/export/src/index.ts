@@ -1,0 +1,4 @@
+export { lastSeqOf, turnRunning, type ExportDocument } from './document.js';
+export { EXPORT_RENDERERS, exportFileName, renderExport } from './formats.js';
+export { renderJson, STRAND_EXPORT_JSON_FORMAT, STRAND_EXPORT_JSON_VERSION } from './json-format.js';
+export { renderMarkdown } from './markdown-format.js';

@@ -1,0 +1,48 @@
+import type { ExportFormatName } from '@strand/protocol';
+import { SessionId } from '@strand/session';
+import { HostError } from '../errors.js';
+import type { HostServices } from '../services.js';
+
+/**
+ * `session.export`: the whole session at one exact observation — the durable cut, so nothing a
+ * download holds can be taken back — rendered by the export port. The title is the `title`
+ * unit's value at that cut. Never activates an agent.
+ */
+export async function sessionExport(
+  services: HostServices,
+  params: { id: string; format: ExportFormatName },
+  signal: AbortSignal,
+): Promise<{
+  format: ExportFormatName;
+  mediaType: string;
+  fileName: string;
+  text: string;
+  lastSeq: number;
+  running: boolean;
+}> {
+  const exporter = services.exporter;
+  if (exporter === undefined)
+    throw new HostError('HOST_EXPORT_UNAVAILABLE', 'this host was started without an exporter');
+  const observation = await services.query.observeSession(SessionId(params.id), {
+    projectionMode: 'all',
+    signal,
+  });
+  try {
+    const title = observation.projections?.values.title;
+    const rendered = exporter.render(params.format, {
+      header: observation.header,
+      events: observation.events,
+      ...(typeof title === 'string' ? { title } : {}),
+    });
+    return {
+      format: params.format,
+      mediaType: rendered.mediaType,
+      fileName: rendered.fileName,
+      text: rendered.text,
+      lastSeq: observation.cursor - 1,
+      running: rendered.running,
+    };
+  } finally {
+    observation.dispose();
+  }
+}
