@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import {
   parseSessionHeader,
@@ -23,7 +23,7 @@ import { checkInherited, decodeHeader, revisionToken, withRepairsWritten } from 
 import { readStoredLog, readStoredSuffix } from './read-log.js';
 import { prepareStatements, type Statements } from './statements.js';
 import { attachmentNotFound, exists, notFound, toPersistenceError } from './sqlite-errors.js';
-import { writeBatch, type PendingSession, type WriteResult } from './write-batch.js';
+import { newPendingSession, writeBatch, type PendingSession, type WriteResult } from './write-batch.js';
 import { AppendGroups } from './append-groups.js';
 import { writeGroup, type GroupCommitted, type GroupWriter } from './write-group.js';
 
@@ -116,12 +116,7 @@ export class SqliteSessionPersistence implements SessionPersistence {
         if (this.#pending.has(header.id) || this.#sql.sessionKey.get(header.id) !== undefined) {
           throw exists(header.id);
         }
-        const pending: PendingSession = {
-          incarnation: randomUUID(),
-          headerJson: JSON.stringify(header),
-          inheritedEventCount: inherited.length,
-          attachments: new Map(),
-        };
+        const pending = newPendingSession(header, inherited.length);
         this.#pending.set(header.id, pending);
         // A seeded prefix (or `materialize`) is written at once, as the first append of its lazy
         // session: it joins this turn's group, so creates issued together share one commit (one

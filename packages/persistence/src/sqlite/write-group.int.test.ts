@@ -41,6 +41,16 @@ async function sessions(p: SqliteSessionPersistence, count: number, prefix = 's'
   return made;
 }
 
+/** A store whose connection takes injected faults, and four headers `<prefix>-0…3` to write. */
+function faultyStoreOfFour(prefix: string): ReturnType<typeof observedStore> & {
+  faults: StorageFaults;
+  headers: ReturnType<typeof testHeader>[];
+} {
+  const faults = new StorageFaults();
+  const headers = [0, 1, 2, 3].map((i) => testHeader(`${prefix}-${i}`));
+  return { ...observedStore(freshFile(), faultySqliteConnect(faults)), faults, headers };
+}
+
 /** The stored events of `session` equal its durable cut. */
 async function expectStored(p: SqliteSessionPersistence, session: Session): Promise<void> {
   expect((await p.inspect(session.id)).events).toEqual(session.events);
@@ -160,9 +170,7 @@ describe('SQLite group commit', () => {
   });
 
   it('a failed commit fails every append of the group, writes none, and keeps lazy creations pending', async () => {
-    const faults = new StorageFaults();
-    const { p, commits } = observedStore(freshFile(), faultySqliteConnect(faults));
-    const headers = [0, 1, 2, 3].map((i) => testHeader(`s-${i}`));
+    const { p, commits, faults, headers } = faultyStoreOfFour('s');
     const incarnations = await Promise.all(
       headers.map(async (header) => (await p.create({ header })).incarnation),
     );
@@ -209,9 +217,7 @@ describe('SQLite group commit', () => {
   });
 
   it('a failed commit of a group of creates fails each, leaving nothing stored or pending', async () => {
-    const faults = new StorageFaults();
-    const { p, commits } = observedStore(freshFile(), faultySqliteConnect(faults));
-    const headers = [0, 1, 2, 3].map((i) => testHeader(`m-${i}`));
+    const { p, commits, faults, headers } = faultyStoreOfFour('m');
     faults.arm('sync');
     const results = await Promise.allSettled(
       headers.map((header) => p.create({ header, materialize: true })),
