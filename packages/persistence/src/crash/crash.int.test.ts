@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,6 +8,7 @@ import { seededIntegers } from '@strand/test-support';
 import { openJsonlPersistence } from '../jsonl/jsonl-persistence.js';
 import { openSqlitePersistence } from '../sqlite/sqlite-persistence.js';
 import type { SessionPersistence } from '../types.js';
+import { runUntilKilled } from './kill-child.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const child = path.join(here, 'crash-writer.child.ts');
@@ -34,34 +34,18 @@ interface Killed {
 }
 
 /** Runs the writer until it is ready, SIGKILLs it after a delay, returns what it acknowledged. */
-function runAndKill(root: string, backend: string, killAfterMs: number, sessions: number): Promise<Killed> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(
-      process.execPath,
-      ['--import', 'tsx', child, root, backend, baseId, String(sessions)],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let out = '';
-    let err = '';
-    let timer: NodeJS.Timeout | undefined;
-    proc.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (timer === undefined && out.includes('ready\n'))
-        timer = setTimeout(() => proc.kill('SIGKILL'), killAfterMs);
-    });
-    proc.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    proc.on('exit', (code, signal) => {
-      if (signal !== 'SIGKILL')
-        return reject(new Error(`writer exited on its own (code ${String(code)}): ${err}`));
-      const acked = new Map<string, number>();
-      for (const [, id, seq] of out.matchAll(/^ack (\S+) (\d+)$/gm)) {
-        acked.set(id!, Math.max(acked.get(id!) ?? -1, Number(seq)));
-      }
-      resolve({ acked, groups: out.match(/^group \d+$/gm)?.length ?? 0 });
-    });
-  });
+async function runAndKill(
+  root: string,
+  backend: string,
+  killAfterMs: number,
+  sessions: number,
+): Promise<Killed> {
+  const out = await runUntilKilled(child, [root, backend, baseId, String(sessions)], killAfterMs);
+  const acked = new Map<string, number>();
+  for (const [, id, seq] of out.matchAll(/^ack (\S+) (\d+)$/gm)) {
+    acked.set(id!, Math.max(acked.get(id!) ?? -1, Number(seq)));
+  }
+  return { acked, groups: out.match(/^group \d+$/gm)?.length ?? 0 };
 }
 
 /** Verifies one session after a round; returns how many repair closers the crash left to write. */

@@ -1,15 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { syncFolder } from './folder-syncs.js';
 import type { StorageFs } from './storage-fs.js';
 
-/** fsync a directory so a new or removed name in it is durable. */
-export async function fsyncDir(fs: StorageFs, dir: string): Promise<void> {
-  const handle = await fs.open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
+/**
+ * fsync a directory so a new or removed name in it is durable. Concurrent callers share one
+ * fsync (group commit, see `folder-syncs.ts`); each resolves only after one that began after it asked.
+ */
+export function fsyncDir(fs: StorageFs, dir: string): Promise<void> {
+  return syncFolder(fs, dir);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import {
   parseSessionHeader,
@@ -23,7 +23,7 @@ import { checkInherited, decodeHeader, revisionToken, withRepairsWritten } from 
 import { readStoredLog, readStoredSuffix } from './read-log.js';
 import { prepareStatements, type Statements } from './statements.js';
 import { attachmentNotFound, exists, notFound, toPersistenceError } from './sqlite-errors.js';
-import { writeBatch, type PendingSession, type WriteResult } from './write-batch.js';
+import { newPendingSession, writeBatch, type PendingSession, type WriteResult } from './write-batch.js';
 import { AppendGroups } from './append-groups.js';
 import { writeGroup, type GroupCommitted, type GroupWriter } from './write-group.js';
 
@@ -92,7 +92,7 @@ export class SqliteSessionPersistence implements SessionPersistence {
       groupTx: this.#db.transaction((body: () => void) => body()),
       writeTx: this.#writeTx,
       pending: this.#pending,
-      toError: (error, id) => toPersistenceError(error, `append of session ${id}`, id),
+      toError: (error, id) => toPersistenceError(error, `write of session ${id}`, id),
       onCommitted: options.onGroupCommitted,
     };
     this.#appends = new AppendGroups((appends) => writeGroup(group, appends));
@@ -104,24 +104,39 @@ export class SqliteSessionPersistence implements SessionPersistence {
   }
 
   create(input: CreateSessionInput): Promise<{ readonly incarnation: string }> {
-    return this.#run('create', input.header.id, () => {
-      const header = parseSessionHeader(input.header);
-      const inherited = input.inheritedEvents ?? [];
-      checkInherited(header, inherited);
-      if (this.#pending.has(header.id) || this.#sql.sessionKey.get(header.id) !== undefined) {
-        throw exists(header.id);
-      }
-      const pending: PendingSession = {
-        incarnation: randomUUID(),
-        headerJson: JSON.stringify(header),
-        inheritedEventCount: inherited.length,
-        attachments: new Map(),
-      };
-      // A seeded prefix (or `materialize`) is written at once; an ordinary session waits for its first append.
-      if (inherited.length > 0 || input.materialize === true)
-        this.#writeTx.immediate(header.id, inherited, pending);
-      else this.#pending.set(header.id, pending);
-      return { incarnation: pending.incarnation };
+    let written: Promise<string> | undefined;
+    // No drain first: a create reads no events, and its own write joins the group queued so far.
+    const created = this.#run(
+      'create',
+      input.header.id,
+      () => {
+        const header = parseSessionHeader(input.header);
+        const inherited = input.inheritedEvents ?? [];
+        checkInherited(header, inherited);
+        if (this.#pending.has(header.id) || this.#sql.sessionKey.get(header.id) !== undefined) {
+          throw exists(header.id);
+        }
+        const pending = newPendingSession(header, inherited.length);
+        this.#pending.set(header.id, pending);
+        // A seeded prefix (or `materialize`) is written at once, as the first append of its lazy
+        // session: it joins this turn's group, so creates issued together share one commit (one
+        // sync). An ordinary session waits for its first append.
+        if (inherited.length > 0 || input.materialize === true) {
+          written = this.#appends.enqueue(header.id, inherited).catch((error: unknown) => {
+            // Not written: nothing of this create remains, as if it had never been called.
+            if (this.#pending.get(header.id) === pending) this.#pending.delete(header.id);
+            throw error;
+          });
+        }
+        return { incarnation: pending.incarnation };
+      },
+      { drain: false },
+    );
+    if (written === undefined) return created;
+    const durable = written;
+    return created.then(async (result) => {
+      await durable;
+      return result;
     });
   }
 
@@ -272,16 +287,17 @@ export class SqliteSessionPersistence implements SessionPersistence {
    * Runs `body` against the open database and settles with its result. better-sqlite3 is
    * synchronous, so the work is done when this returns; every failure (including a closed
    * store) becomes a rejection with a typed error, never a synchronous throw. The appends queued
-   * before are committed first, so every call sees (and writes after) what its caller appended.
+   * before are committed first, so every call sees (and writes after) what its caller appended
+   * (`drain: false` for a create, which reads no events and queues its own write behind them).
    */
-  #run<T>(what: string, sessionId: string | undefined, body: () => T): Promise<T> {
+  #run<T>(what: string, sessionId: string | undefined, body: () => T, { drain = true } = {}): Promise<T> {
     try {
       if (this.#closed) {
         throw new PersistenceError('PERSISTENCE_CLOSED', `${what}: the SQLite store ${this.path} is closed`, {
           ...defined({ sessionId }),
         });
       }
-      this.#appends.drain();
+      if (drain) this.#appends.drain();
       return Promise.resolve(body());
     } catch (error) {
       const where = sessionId === undefined ? what : `${what} of session ${sessionId}`;

@@ -1,4 +1,5 @@
-import type { SessionEvent, SessionId } from '@strand/session';
+import { randomUUID } from 'node:crypto';
+import type { SessionEvent, SessionHeader, SessionId } from '@strand/session';
 import { revisionToken } from '../stored-records.js';
 import type { Attachment } from '../types.js';
 import type { SessionRow, Statements } from './statements.js';
@@ -11,6 +12,16 @@ export interface PendingSession {
   readonly inheritedEventCount: number;
   /** Attachments put before the first append; written in the first append's transaction. */
   readonly attachments: Map<string, Attachment>;
+}
+
+/** A new incarnation of `header`'s session, not written yet. */
+export function newPendingSession(header: SessionHeader, inheritedEventCount: number): PendingSession {
+  return {
+    incarnation: randomUUID(),
+    headerJson: JSON.stringify(header),
+    inheritedEventCount,
+    attachments: new Map(),
+  };
 }
 
 export interface WriteResult {

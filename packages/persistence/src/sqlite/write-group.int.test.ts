@@ -4,7 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Session } from '@strand/session';
+import { SessionId, planFork, type Session } from '@strand/session';
 import { closedTurn, createWritingSession, testHeader, writingSession } from '@strand/test-support';
 import { isPersistenceError, type PersistenceErrorCode } from '../errors.js';
 import { StorageFaults, faultySqliteConnect } from '../testing/storage-faults.js';
@@ -39,6 +39,16 @@ async function sessions(p: SqliteSessionPersistence, count: number, prefix = 's'
   const made: Session[] = [];
   for (let i = 0; i < count; i++) made.push(await createWritingSession(p, testHeader(`${prefix}-${i}`)));
   return made;
+}
+
+/** A store whose connection takes injected faults, and four headers `<prefix>-0…3` to write. */
+function faultyStoreOfFour(prefix: string): ReturnType<typeof observedStore> & {
+  faults: StorageFaults;
+  headers: ReturnType<typeof testHeader>[];
+} {
+  const faults = new StorageFaults();
+  const headers = [0, 1, 2, 3].map((i) => testHeader(`${prefix}-${i}`));
+  return { ...observedStore(freshFile(), faultySqliteConnect(faults)), faults, headers };
 }
 
 /** The stored events of `session` equal its durable cut. */
@@ -160,9 +170,7 @@ describe('SQLite group commit', () => {
   });
 
   it('a failed commit fails every append of the group, writes none, and keeps lazy creations pending', async () => {
-    const faults = new StorageFaults();
-    const { p, commits } = observedStore(freshFile(), faultySqliteConnect(faults));
-    const headers = [0, 1, 2, 3].map((i) => testHeader(`s-${i}`));
+    const { p, commits, faults, headers } = faultyStoreOfFour('s');
     const incarnations = await Promise.all(
       headers.map(async (header) => (await p.create({ header })).incarnation),
     );
@@ -179,6 +187,49 @@ describe('SQLite group commit', () => {
     await Promise.all(fresh.map((s) => s.append(closedTurn('kept'))));
     expect(commits).toEqual([{ appends: 4, sessions: 4 }]);
     for (const s of fresh) await expectStored(p, s);
+    await p.close();
+  });
+
+  it('creates issued at once (materialized or seeded) share one commit, each resolving once its row is durable', async () => {
+    const file = freshFile();
+    const { p, commits } = observedStore(file);
+    const parent = await createWritingSession(p, testHeader('parent'));
+    await parent.append(closedTurn('one'));
+    commits.length = 0;
+    const seeded = (i: number): ReturnType<typeof planFork> =>
+      planFork(parent.id, parent.events, parent.events.length, { id: SessionId(`c-${i}`) });
+    const creates = Array.from({ length: 30 }, (_, i) =>
+      i % 3 === 0
+        ? p.create({ header: seeded(i).header, inheritedEvents: seeded(i).events })
+        : p.create({ header: testHeader(`c-${i}`), materialize: true }),
+    );
+    await Promise.all(creates);
+    expect(commits).toEqual([{ appends: 30, sessions: 30 }]);
+    // Another connection sees every one: committed, not held in memory.
+    const reader = openSqlitePersistence({ path: file });
+    expect((await reader.list()).map((s) => s.header.id as string).sort()).toEqual(
+      ['parent', ...Array.from({ length: 30 }, (_, i) => `c-${i}`)].sort(),
+    );
+    for (let i = 0; i < 30; i += 3)
+      expect((await reader.inspect(SessionId(`c-${i}`))).events).toEqual(parent.events);
+    await reader.close();
+    await p.close();
+  });
+
+  it('a failed commit of a group of creates fails each, leaving nothing stored or pending', async () => {
+    const { p, commits, faults, headers } = faultyStoreOfFour('m');
+    faults.arm('sync');
+    const results = await Promise.allSettled(
+      headers.map((header) => p.create({ header, materialize: true })),
+    );
+    expect(results.every((r) => failedWith(r, 'PERSISTENCE_IO'))).toBe(true);
+    expect(faults.hitsOf('sync')).toBe(1); // one commit for the whole group
+    faults.heal();
+    expect(commits).toEqual([]);
+    expect(await p.list()).toEqual([]);
+    // As if never created: the same ids create again (no PERSISTENCE_EXISTS from a stale pending one).
+    await Promise.all(headers.map((header) => p.create({ header, materialize: true })));
+    expect((await p.list()).map((s) => s.header.id).sort()).toEqual(headers.map((h) => h.id).sort());
     await p.close();
   });
 
