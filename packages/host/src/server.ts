@@ -8,7 +8,7 @@ import { MIN_TOKEN_LENGTH, isLoopbackHost, shareCookieName, tokenCookieName } fr
 import { ConnectionGate } from './edge/connection-gate.js';
 import { accessPolicy, parseOrigin } from './edge/origin-check.js';
 import { httpRoutes } from './edge/http-routes.js';
-import { mcpRoute } from './edge/mcp-route.js';
+import { InFlightByAddress, mcpRoute } from './edge/mcp-route.js';
 import type { RefusalListener } from './edge/refusal-log.js';
 import { TokenGate } from './edge/token-gate.js';
 import { upgradeHandler } from './edge/upgrade.js';
@@ -142,6 +142,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     shares,
   });
   const mcp = services.mcp;
+  const mcpInFlight = new InFlightByAddress(limits.maxInFlight);
   server.on(
     'request',
     httpRoutes({
@@ -161,6 +162,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
                   onRefused: options.onRefused,
                   port: mcp,
                   address: url,
+                  inFlight: mcpInFlight,
                   caller: (signal, grant) =>
                     localCaller(
                       { services, hub, lists, limits, shares, now },

@@ -53,7 +53,11 @@ function oneGrantStore(grant: ShareGrant): ShareGrantStore {
   };
 }
 
-async function serve(mcp: McpPort | undefined, shares?: ShareGrantStore): Promise<RunningHost> {
+async function serve(
+  mcp: McpPort | undefined,
+  shares?: ShareGrantStore,
+  limits?: { maxInFlight: number },
+): Promise<RunningHost> {
   stack = await openTempStack({ prefix: 'strand-mcp-route' });
   // The stack's index is no `SearchPort`; these tests search nothing.
   const { search: _search, ...services } = stack;
@@ -65,6 +69,7 @@ async function serve(mcp: McpPort | undefined, shares?: ShareGrantStore): Promis
     },
     token: TOKEN,
     requireToken: true,
+    ...(limits === undefined ? {} : { limits }),
   });
   return host;
 }
@@ -137,5 +142,42 @@ describe('/mcp on the host', () => {
     const response = await post(running.url, { authorization: `Bearer ${TOKEN}` });
     expect(response.status).toBe(404);
     expect(response.headers.get('content-type')).toBe('application/json');
+  });
+
+  it("counts an address's requests in flight: one over the limit is 429 HOST_TOO_MANY_REQUESTS, a slot freed is taken again", async () => {
+    // Requests the port holds until the test releases them; `entered` resolves as each arrives.
+    const held: (() => void)[] = [];
+    const arrivals: (() => void)[] = [];
+    const arrived = (n: number): Promise<void> =>
+      held.length >= n ? Promise.resolve() : new Promise((resolve) => arrivals.push(resolve));
+    const port: McpPort = {
+      handle: (_request, response) =>
+        new Promise<void>((resolve) => {
+          held.push(() => {
+            response.writeHead(200).end('{}');
+            resolve();
+          });
+          for (const wake of arrivals.splice(0)) wake();
+        }),
+    };
+    const running = await serve(port, undefined, { maxInFlight: 2 });
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    const first = post(running.url, auth);
+    const second = post(running.url, auth);
+    await arrived(1);
+    await arrived(2);
+    const refused = await post(running.url, auth);
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({ error: { data: { code: 'HOST_TOO_MANY_REQUESTS' } } });
+    expect(held).toHaveLength(2);
+
+    held[0]!();
+    expect((await first).status).toBe(200);
+    const third = post(running.url, auth);
+    await arrived(3);
+    held[1]!();
+    held[2]!();
+    expect((await second).status).toBe(200);
+    expect((await third).status).toBe(200);
   });
 });
