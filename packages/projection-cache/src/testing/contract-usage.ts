@@ -30,7 +30,13 @@ function indexOf(t: { cache: { listIndex: ListIndexStore | undefined } }): ListI
 
 /** Hours in one order (an engine may return a session's entries of one hour in any order). */
 const ordered = (hours: readonly HourUsage[]): HourUsage[] =>
-  [...hours].sort((a, b) => a.hour - b.hour || String(a.model).localeCompare(String(b.model)));
+  hours
+    .map(
+      (entry) =>
+        [JSON.stringify([entry.hour, entry.provider, entry.model, entry.longContext, entry]), entry] as const,
+    )
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([, entry]) => entry);
 
 const normalized = (sessions: readonly UsageIndexSession[]): UsageIndexSession[] =>
   [...sessions]
