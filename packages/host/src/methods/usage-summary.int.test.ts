@@ -46,3 +46,23 @@ describe('usage.summary with ids', () => {
     expect(some.totals.outputTokens).toBe(3_010);
   });
 });
+
+describe('usage.summary over the list index', () => {
+  it('a cold summary writes each session its usage hours beside its list row; the next reads no log', async () => {
+    stack = await openTempStack({ prefix: 'strand-usage-warm' });
+    await withAnswer(stack, 'alpha', 10);
+    await withAnswer(stack, 'beta', 200);
+    const { search: _search, ...services } = stack;
+    const signal = new AbortController().signal;
+    const cold = await usageSummary(services, { by: 'day', timeZone: 'UTC' }, signal);
+    const indexed = await stack.cache.listIndex!.usage({});
+    expect(indexed.map((s) => [s.id, s.byHour.map((h) => h.output)]).sort()).toEqual([
+      ['alpha', [10]],
+      ['beta', [200]],
+    ]);
+    const warm = await usageSummary(services, { by: 'day', timeZone: 'UTC' }, signal);
+    expect(warm.bodyReads).toBe(0);
+    expect({ ...warm, bodyReads: cold.bodyReads }).toEqual(cold);
+    expect(warm.totals.outputTokens).toBe(210);
+  });
+});
