@@ -41,3 +41,4 @@ export {
 } from './list-index/list-row.js';
 export type { ListIdentity, ListIndexStore } from './list-index/list-index-store.js';
 export { SqliteListIndex } from './list-index/sqlite-list-index.js';
+export { USAGE_COLUMNS, usageSessionsOf, type UsageQueryRow } from './list-index/usage-rows.js';

@@ -1,6 +1,13 @@
 import type pg from 'pg';
 import type { HourUsage } from '@strand/projection';
-import type { ListRowUsage, UsageIndexQuery, UsageIndexSession } from '@strand/projection-cache';
+import {
+  USAGE_COLUMNS,
+  usageSessionsOf,
+  type ListRowUsage,
+  type UsageIndexQuery,
+  type UsageIndexSession,
+  type UsageQueryRow,
+} from '@strand/projection-cache';
 
 // The SQLite engine's rules (sqlite-usage-hours.ts): hours only onto the row of their own
 // incarnation, never back to an older cut; hours the row no longer vouches for are dropped.
@@ -52,24 +59,6 @@ export async function forgetUsage(client: pg.PoolClient, id: string): Promise<vo
   await client.query(DROP, [id]);
 }
 
-type StoredUsage = [
-  sessionId: string,
-  incarnation: string,
-  title: string | null,
-  cwd: string | null,
-  harness: string,
-  hour: string | null,
-  provider: string | null,
-  model: string | null,
-  longContext: boolean | null,
-  input: string | null,
-  output: string | null,
-  cacheCreation: string | null,
-  cacheRead: string | null,
-  reasoning: string | null,
-  reportedUsd: number | null,
-];
-
 /** Every session matching the query whose usage is known, with its hours inside the bounds: one query. */
 export async function selectUsage(db: pg.Pool, query: UsageIndexQuery): Promise<UsageIndexSession[]> {
   const values: unknown[] = [];
@@ -84,38 +73,9 @@ export async function selectUsage(db: pg.Pool, query: UsageIndexQuery): Promise<
   if (query.ids !== undefined) where.push(`l.session_id = ANY(${param(query.ids)}::text[])`);
   if (query.since !== undefined) on.push(`u.hour >= ${param(query.since)}`);
   if (query.until !== undefined) on.push(`u.hour < ${param(query.until)}`);
-  const text = `SELECT l.session_id, l.incarnation, l.title, l.cwd, l.harness, u.hour, u.provider, u.model,
-      u.long_context, u.input, u.output, u.cache_creation, u.cache_read, u.reasoning, u.reported_usd
+  const text = `SELECT ${USAGE_COLUMNS}
     FROM list_rows l LEFT JOIN usage_hours u ON ${on.join(' AND ')}
     WHERE ${where.join(' AND ')} ORDER BY l.session_id, u.hour`;
-  const result = await db.query<StoredUsage>({ text, values, rowMode: 'array' });
-  const sessions: UsageIndexSession[] = [];
-  let hours: HourUsage[] = [];
-  for (const row of result.rows) {
-    const [id, incarnation, title, cwd, harness, hour] = row;
-    if (sessions.at(-1)?.id !== id) {
-      hours = [];
-      sessions.push({ id, incarnation, title, cwd, harness, byHour: hours });
-    }
-    if (hour !== null) hours.push(hourOf(row, Number(hour)));
-  }
-  return sessions;
-}
-
-/** bigint arrives as text: `Number` is exact for any token count a session reaches. */
-function hourOf(row: StoredUsage, hour: number): HourUsage {
-  const [, , , , , , provider, model, longContext, input, output, cacheCreation, cacheRead, reasoning, usd] =
-    row;
-  return {
-    hour,
-    provider,
-    model,
-    longContext: longContext === true,
-    input: Number(input),
-    output: Number(output),
-    cacheCreation: Number(cacheCreation),
-    cacheRead: Number(cacheRead),
-    reasoning: Number(reasoning),
-    ...(usd === null ? {} : { reportedUsd: usd }),
-  };
+  const result = await db.query<UsageQueryRow>({ text, values, rowMode: 'array' });
+  return usageSessionsOf(result.rows);
 }

@@ -1,25 +1,6 @@
 import type Database from 'better-sqlite3';
-import type { HourUsage } from '@strand/projection';
 import type { ListRowUsage, UsageIndexQuery, UsageIndexSession } from './list-row.js';
-
-/** A joined row as SQLite hands it back (raw mode): the session's columns, then one hour or NULLs. */
-type StoredUsage = [
-  sessionId: string,
-  incarnation: string,
-  title: string | null,
-  cwd: string | null,
-  harness: string,
-  hour: number | null,
-  provider: string | null,
-  model: string | null,
-  longContext: number | null,
-  input: number | null,
-  output: number | null,
-  cacheCreation: number | null,
-  cacheRead: number | null,
-  reasoning: number | null,
-  reportedUsd: number | null,
-];
+import { USAGE_COLUMNS, usageSessionsOf, type UsageQueryRow } from './usage-rows.js';
 
 /** Filters of the session (`list_rows`, alias l) and of its hours (joined, alias u), by field. */
 const SESSION_SQL = {
@@ -113,11 +94,10 @@ export class SqliteUsageHours {
       on.push(HOUR_SQL[field]);
       params[field] = value;
     }
-    const sql = `SELECT l.session_id, l.incarnation, l.title, l.cwd, l.harness, u.hour, u.provider, u.model,
-        u.long_context, u.input, u.output, u.cache_creation, u.cache_read, u.reasoning, u.reported_usd
+    const sql = `SELECT ${USAGE_COLUMNS}
       FROM list_rows l LEFT JOIN usage_hours u ON ${on.join(' AND ')}
       WHERE ${where.join(' AND ')} ORDER BY l.session_id, u.hour`;
-    return groupSessions(this.#statement(sql).all(params) as StoredUsage[]);
+    return usageSessionsOf(this.#statement(sql).all(params) as UsageQueryRow[]);
   }
 
   #statement(sql: string): Database.Statement {
@@ -128,37 +108,4 @@ export class SqliteUsageHours {
     }
     return statement;
   }
-}
-
-/** Joined rows (ordered by session) into one entry per session. */
-function groupSessions(rows: readonly StoredUsage[]): UsageIndexSession[] {
-  const sessions: UsageIndexSession[] = [];
-  let current: { session: UsageIndexSession; hours: HourUsage[] } | undefined;
-  for (const row of rows) {
-    const [id, incarnation, title, cwd, harness, hour] = row;
-    if (current?.session.id !== id) {
-      const hours: HourUsage[] = [];
-      current = { session: { id, incarnation, title, cwd, harness, byHour: hours }, hours };
-      sessions.push(current.session);
-    }
-    if (hour !== null) current.hours.push(hourOf(row, hour));
-  }
-  return sessions;
-}
-
-function hourOf(row: StoredUsage, hour: number): HourUsage {
-  const [, , , , , , provider, model, longContext, input, output, cacheCreation, cacheRead, reasoning, usd] =
-    row;
-  return {
-    hour,
-    provider,
-    model,
-    longContext: longContext === 1,
-    input: input ?? 0,
-    output: output ?? 0,
-    cacheCreation: cacheCreation ?? 0,
-    cacheRead: cacheRead ?? 0,
-    reasoning: reasoning ?? 0,
-    ...(usd === null ? {} : { reportedUsd: usd }),
-  };
 }

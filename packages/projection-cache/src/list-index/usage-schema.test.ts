@@ -10,9 +10,9 @@ describe('usage schema step', () => {
     db.exec(`CREATE TABLE list_rows (
       session_id TEXT NOT NULL PRIMARY KEY, incarnation TEXT NOT NULL, header TEXT NOT NULL, hints TEXT,
       as_of_seq INTEGER, activity_at REAL NOT NULL, cwd TEXT, harness TEXT NOT NULL, parent TEXT, title TEXT)`);
-    db.prepare(`INSERT INTO list_rows VALUES ('s1', 'inc-1', ?, NULL, NULL, 0, NULL, 'strand', NULL, NULL)`).run(
-      JSON.stringify(header()),
-    );
+    db.prepare(
+      `INSERT INTO list_rows VALUES ('s1', 'inc-1', ?, NULL, NULL, 0, NULL, 'strand', NULL, NULL)`,
+    ).run(JSON.stringify(header()));
     db.pragma('user_version = 2');
     const store = new SqliteCacheRowStore(db);
     expect(db.pragma('user_version', { simple: true })).toBe(CACHE_SCHEMA_VERSION);
