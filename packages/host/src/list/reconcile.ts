@@ -23,7 +23,7 @@ export interface ListReconcileResult {
   readonly noted: number;
   /** Rows dropped: their session is no longer stored. */
   readonly dropped: number;
-  /** Cold sessions whose hints are still unknown: `foldListHints` gives them theirs. */
+  /** Cold sessions whose hints or usage hours are still unknown: `foldListHints` gives them theirs. */
   readonly unfolded: readonly string[];
 }
 
@@ -57,7 +57,9 @@ export async function reconcileListIndex(deps: ListReconcileDeps): Promise<ListR
       deps.cache.noteSession(summary);
       noted++;
     }
-    if ((!sameIncarnation || row.asOfSeq === null) && !deps.store.has(summary.header.id)) unfolded.push(id);
+    // Unknown usage hours too (a cache file from before them): the same fold writes both.
+    const unknown = !sameIncarnation || row.asOfSeq === null || !row.usageKnown;
+    if (unknown && !deps.store.has(summary.header.id)) unfolded.push(id);
   }
   for (const id of indexed.keys()) {
     if (storedIds.has(id) || deps.store.has(SessionId(id))) continue;

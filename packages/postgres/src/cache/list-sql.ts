@@ -140,13 +140,13 @@ export async function selectListRows(db: pg.Pool, ids: readonly string[]): Promi
 }
 
 export async function selectListIdentities(db: pg.Pool): Promise<Map<string, ListIdentity>> {
-  const result = await db.query<[string, string, string | null]>({
-    text: 'SELECT session_id, incarnation, as_of_seq FROM list_rows',
+  const result = await db.query<[string, string, string | null, boolean]>({
+    text: 'SELECT session_id, incarnation, as_of_seq, usage_as_of IS NOT NULL FROM list_rows',
     rowMode: 'array',
   });
   const out = new Map<string, ListIdentity>();
-  for (const [id, incarnation, asOfSeq] of result.rows)
-    out.set(id, { incarnation, asOfSeq: asOfSeq === null ? null : Number(asOfSeq) });
+  for (const [id, incarnation, asOfSeq, usageKnown] of result.rows)
+    out.set(id, { incarnation, asOfSeq: asOfSeq === null ? null : Number(asOfSeq), usageKnown });
   return out;
 }
 

@@ -5,6 +5,8 @@ export interface ListIdentity {
   readonly incarnation: string;
   /** The cut the hints are at; `null` while the row has header facts only. */
   readonly asOfSeq: number | null;
+  /** Whether the row's usage hours are known (`ListIndexStore.usage` serves the session). */
+  readonly usageKnown: boolean;
 }
 
 /**

@@ -43,7 +43,7 @@ export class SqliteListIndex implements ListIndexStore {
   readonly #forget: (sessionId: string) => void;
   readonly #forgetHints: (sessionId: string) => void;
   readonly #clear: () => void;
-  readonly #identities: Database.Statement<[], [string, string, number | null]>;
+  readonly #identities: Database.Statement<[], [string, string, number | null, number]>;
   readonly #pages = new Map<string, Database.Statement>();
 
   constructor(db: Database.Database) {
@@ -92,8 +92,8 @@ export class SqliteListIndex implements ListIndexStore {
     this.#identities = db
       .prepare<
         [],
-        [string, string, number | null]
-      >('SELECT session_id, incarnation, as_of_seq FROM list_rows')
+        [string, string, number | null, number]
+      >('SELECT session_id, incarnation, as_of_seq, usage_as_of IS NOT NULL FROM list_rows')
       .raw(true);
   }
 
@@ -146,8 +146,8 @@ export class SqliteListIndex implements ListIndexStore {
 
   identities(): Promise<ReadonlyMap<string, ListIdentity>> {
     const out = new Map<string, ListIdentity>();
-    for (const [id, incarnation, asOfSeq] of this.#identities.iterate())
-      out.set(id, { incarnation, asOfSeq });
+    for (const [id, incarnation, asOfSeq, usageKnown] of this.#identities.iterate())
+      out.set(id, { incarnation, asOfSeq, usageKnown: usageKnown === 1 });
     return Promise.resolve(out);
   }
 
