@@ -4,7 +4,7 @@
  * `usage.summary {by: day}` over 10,000 sessions imported from generated Claude Code transcripts,
  * asked of a running host over its WebSocket — what `strand usage --by day` does beside a host —
  * cold (the first call observes each session once and writes its cache row) and warm (every
- * figure from projection-cache rows: no log body read). Then the same daily report from ccusage
+ * figure from the list index's usage hours, one query: no log body read). Then the same daily report from ccusage
  * (`CCUSAGE`, installed on first use into ~/.cache/strand/ccusage: it ships its native binary for
  * a few platforms only, so it cannot sit in the lock file every platform installs) over the same files, which re-parses every file on each run; its
  * token totals are compared with Strand's. `--keep=<dir>` writes the corpus there and keeps it (a

@@ -126,6 +126,8 @@ describe('strand doctor --rebuild-list', () => {
       expect(rows.map((row) => [row.header.id, row.hints?.values.title]).sort()).toEqual(
         IDS.map((id) => [id, `doctor ${id}`]),
       );
+      // Usage hours are rewritten with the rows: every session's usage is known again.
+      expect((await rebuilt.listIndex!.usage({})).map((session) => session.id).sort()).toEqual(IDS);
     } finally {
       rebuilt.close();
     }
@@ -146,5 +148,10 @@ describe('strand doctor --rebuild-list', () => {
     expect(run.json()).toMatchObject({ sessions: 2, findings: [], listRows: 2 });
     const rows = await sqlOnce(db.url, 'SELECT session_id, title FROM list_rows ORDER BY session_id');
     expect(rows.rows).toEqual(IDS.map((id) => ({ session_id: id, title: `doctor ${id}` })));
+    const known = await sqlOnce(
+      db.url,
+      'SELECT session_id FROM list_rows WHERE usage_as_of IS NOT NULL ORDER BY session_id',
+    );
+    expect(known.rows).toEqual(IDS.map((id) => ({ session_id: id })));
   });
 });

@@ -30,6 +30,7 @@ export {
   reconcileListIndex,
   foldListHints,
   hintsOf as listRowHints,
+  usageOf as listRowUsage,
   type ListReconcileDeps,
   type ListReconcileResult,
 } from './list/reconcile.js';

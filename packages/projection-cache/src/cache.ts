@@ -9,10 +9,18 @@ import type {
 import { SessionLogOffset, silentLogger, type Logger, type SessionId, defined } from '@strand/session';
 import { ProjectionCacheError } from './errors.js';
 import type { ListIndexStore } from './list-index/list-index-store.js';
-import { LIST_HINT_KEYS, type ListIndexRow, type ListRowHints } from './list-index/list-row.js';
+import {
+  LIST_HINT_KEYS,
+  type ListIndexRow,
+  type ListRowHints,
+  type ListRowUsage,
+} from './list-index/list-row.js';
 import type { CacheRow, CacheRowStore, KeyRow } from './row-store.js';
 import { SqliteCacheRowStore } from './sqlite-row-store.js';
 import type { CacheSubject } from './subject.js';
+
+/** The unit whose hours the list index keeps beside each row (`usage_hours`). */
+const USAGE_KEY = 'usage';
 
 const KEY = 0;
 const STATE_VERSION = 1;
@@ -241,15 +249,15 @@ export class ProjectionCache {
 
   /**
    * Gives a session its list row at once (created, imported, found missing): header facts, with
-   * `hints` when the caller folded them at a durable cut. Never erases hints already stored for the
-   * same incarnation. Throws like `put`.
+   * `hints` (and `usage`) when the caller folded them at a durable cut. Never erases hints or usage
+   * already stored for the same incarnation. Throws like `put`.
    */
-  noteSession(subject: CacheSubject, hints?: ListRowHints): void {
+  noteSession(subject: CacheSubject, hints?: ListRowHints, usage?: ListRowUsage): void {
     const index = this.listIndex;
     this.#refuseWhenClosed(subject.header.id);
     if (index === undefined) return;
     this.#writeList(subject.header.id, () =>
-      index.upsert({ header: subject.header, incarnation: subject.incarnation, hints }),
+      index.upsert({ header: subject.header, incarnation: subject.incarnation, hints, usage }),
     );
     this.#listChanged(subject.header.id, subject.header);
   }
@@ -322,7 +330,25 @@ export class ProjectionCache {
       lowestCut = Math.min(lowestCut, row.cut);
     }
     const hints = lowestCut === Number.POSITIVE_INFINITY ? undefined : { asOfSeq: lowestCut - 1, values };
-    return { header: subject.header, incarnation: subject.incarnation, hints };
+    return {
+      header: subject.header,
+      incarnation: subject.incarnation,
+      hints,
+      usage: this.#usageOf(subject, rows),
+    };
+  }
+
+  /** The usage hours `put` writes beside the list row: the `usage` unit's view of its state being written. */
+  #usageOf(subject: CacheSubject, rows: CheckpointRows): ListRowUsage | undefined {
+    const row = Object.hasOwn(rows, USAGE_KEY) ? rows[USAGE_KEY] : undefined;
+    const unit = this.#registry.unit(USAGE_KEY);
+    if (row === undefined || unit === undefined || row.stateVersion !== unit.stateVersion) return undefined;
+    try {
+      return usageAt(unit.view(row.state), row.cut - 1);
+    } catch (error) {
+      this.#miss(subject, USAGE_KEY, 'view threw on the state being written', error);
+      return undefined;
+    }
   }
 
   #refuseWhenClosed(sessionId: string): void {
@@ -375,4 +401,13 @@ export class ProjectionCache {
       error,
     });
   }
+}
+
+/**
+ * A `usage` view as the list index keeps it, at a cut: its hours, or null for a fold that could not
+ * read a usage record (a value that is not a view is taken as that too: never summed).
+ */
+export function usageAt(view: unknown, asOfSeq: number): ListRowUsage {
+  const byHour = (view as { byHour?: unknown } | null | undefined)?.byHour;
+  return { asOfSeq, byHour: Array.isArray(byHour) ? (byHour as ListRowUsage['byHour']) : null };
 }

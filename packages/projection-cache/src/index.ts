@@ -1,5 +1,6 @@
 export {
   ProjectionCache,
+  usageAt,
   type CacheReadOptions,
   type ProjectionCacheOptions,
   type ListRowListener,
@@ -34,6 +35,10 @@ export {
   type ListIndexQuery,
   type ListIndexRow,
   type ListRowHints,
+  type ListRowUsage,
+  type UsageIndexQuery,
+  type UsageIndexSession,
 } from './list-index/list-row.js';
 export type { ListIdentity, ListIndexStore } from './list-index/list-index-store.js';
 export { SqliteListIndex } from './list-index/sqlite-list-index.js';
+export { USAGE_COLUMNS, usageSessionsOf, type UsageQueryRow } from './list-index/usage-rows.js';

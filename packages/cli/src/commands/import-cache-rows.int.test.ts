@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cachedTitles } from '../testing/cached-titles.js';
+import { cachedTitles, indexedUsage } from '../testing/cached-titles.js';
 import { strand } from '../testing/strand-process.js';
 
 // A synthetic Gemini folder committed with the importer: two chats of one session, a copy, one other.
@@ -26,6 +26,8 @@ describe('strand import writes projection cache rows', () => {
     expect(first.code).toBe(0);
     expect(first.stderr).not.toContain('projection cache');
     const titles = await cachedTitles(data);
+    // Usage hours beside each list row, so `usage.summary` reads no log of them.
+    expect([...(await indexedUsage(data)).keys()].sort()).toEqual([...titles.keys()].sort());
     expect(titles).toEqual(
       new Map([
         ['gemini-5a5a5a5a-0000-4000-8000-000000000002', 'Why is checkout slow?'],

@@ -22,3 +22,17 @@ export async function cachedTitles(data: string): Promise<Map<string, unknown>> 
     await persistence.close();
   }
 }
+
+/** The list index's usage hours by session id (sessions whose usage it knows). */
+export async function indexedUsage(data: string): Promise<Map<string, unknown>> {
+  const cache = ProjectionCache.open({
+    path: path.join(data, 'projection-cache.db'),
+    registry: strandRegistry(),
+  });
+  try {
+    const sessions = (await cache.listIndex?.usage({})) ?? [];
+    return new Map(sessions.map((session) => [session.id, session.byHour]));
+  } finally {
+    cache.close();
+  }
+}

@@ -1,4 +1,9 @@
-import type { ListRowHints, ProjectionCache } from '@strand/projection-cache';
+import {
+  usageAt,
+  type ListRowHints,
+  type ListRowUsage,
+  type ProjectionCache,
+} from '@strand/projection-cache';
 import type { SessionPersistence } from '@strand/persistence';
 import type { SessionQuery } from '@strand/query';
 import { asOfSeqAt, SessionId, type Logger, type SessionStore } from '@strand/session';
@@ -18,7 +23,7 @@ export interface ListReconcileResult {
   readonly noted: number;
   /** Rows dropped: their session is no longer stored. */
   readonly dropped: number;
-  /** Cold sessions whose hints are still unknown: `foldListHints` gives them theirs. */
+  /** Cold sessions whose hints or usage hours are still unknown: `foldListHints` gives them theirs. */
   readonly unfolded: readonly string[];
 }
 
@@ -52,7 +57,9 @@ export async function reconcileListIndex(deps: ListReconcileDeps): Promise<ListR
       deps.cache.noteSession(summary);
       noted++;
     }
-    if ((!sameIncarnation || row.asOfSeq === null) && !deps.store.has(summary.header.id)) unfolded.push(id);
+    // Unknown usage hours too (a cache file from before them): the same fold writes both.
+    const unknown = !sameIncarnation || row.asOfSeq === null || !row.usageKnown;
+    if (unknown && !deps.store.has(summary.header.id)) unfolded.push(id);
   }
   for (const id of indexed.keys()) {
     if (storedIds.has(id) || deps.store.has(SessionId(id))) continue;
@@ -70,7 +77,7 @@ export async function reconcileListIndex(deps: ListReconcileDeps): Promise<ListR
 }
 
 /**
- * Folds the hints of these sessions into their list rows, one at a time, through the query (a
+ * Folds the hints (and usage hours) of these sessions into their list rows, one at a time, through the query (a
  * tail read where cache rows exist, else one whole-log fold; cache rows are left to their own
  * writers): the values are those of the durable log's end, never ahead of it. `stopped()` is asked
  * between sessions (the host is closing). A session that fails keeps its header-only row and is
@@ -94,9 +101,12 @@ export async function foldListHints(
       });
       try {
         if (observation.source === 'cold' && observation.incarnation !== undefined) {
+          const values = observation.projections?.values;
+          const asOfSeq = asOfSeqAt(observation.cursor);
           deps.cache.noteSession(
             { header: observation.header, incarnation: observation.incarnation },
-            hintsOf(observation.projections?.values, asOfSeqAt(observation.cursor)),
+            hintsOf(values, asOfSeq),
+            usageOf(values, asOfSeq),
           );
           folded++;
         }
@@ -125,4 +135,12 @@ export function hintsOf(
   for (const key of LIST_HINT_KEYS)
     if (values !== undefined && Object.hasOwn(values, key)) picked[key] = values[key];
   return { asOfSeq, values: picked };
+}
+
+/** A list row's usage hours from a fold's values, labelled with its cut; undefined when it has no `usage`. */
+export function usageOf(
+  values: Readonly<Record<string, unknown>> | undefined,
+  asOfSeq: number,
+): ListRowUsage | undefined {
+  return values !== undefined && Object.hasOwn(values, 'usage') ? usageAt(values.usage, asOfSeq) : undefined;
 }

@@ -1,5 +1,5 @@
 import { persistenceWriter } from '@strand/persistence';
-import { Session, SessionId, newSessionHeader } from '@strand/session';
+import { Session, SessionId, SessionLogOffset, SessionSeq, newSessionHeader } from '@strand/session';
 import { openTempStack, type TempStack } from '@strand/stack/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { usageSummary } from './usage-summary.js';
@@ -44,5 +44,60 @@ describe('usage.summary with ids', () => {
       ['gamma', 3_000],
     ]);
     expect(some.totals.outputTokens).toBe(3_010);
+  });
+});
+
+describe('usage.summary over the list index', () => {
+  it('a cold summary writes each session its usage hours beside its list row; the next reads no log', async () => {
+    stack = await openTempStack({ prefix: 'strand-usage-warm' });
+    await withAnswer(stack, 'alpha', 10);
+    await withAnswer(stack, 'beta', 200);
+    const { search: _search, ...services } = stack;
+    const signal = new AbortController().signal;
+    const cold = await usageSummary(services, { by: 'day', timeZone: 'UTC' }, signal);
+    const indexed = await stack.cache.listIndex!.usage({});
+    expect(indexed.map((s) => [s.id, s.byHour.map((h) => h.output)]).sort()).toEqual([
+      ['alpha', [10]],
+      ['beta', [200]],
+    ]);
+    const warm = await usageSummary(services, { by: 'day', timeZone: 'UTC' }, signal);
+    expect(warm.bodyReads).toBe(0);
+    expect({ ...warm, bodyReads: cold.bodyReads }).toEqual(cold);
+    expect(warm.totals.outputTokens).toBe(210);
+  });
+});
+
+describe('usage.summary of a seeded session', () => {
+  it("counts only its own responses, and is served from the list index once observed (not the parent's prefix)", async () => {
+    stack = await openTempStack({ prefix: 'strand-usage-seeded' });
+    const answer = (output: number) => ({
+      type: 'assistant/message',
+      seq: 0,
+      time: TIME,
+      data: { content: 'done', usage: { input: 1, output } },
+    });
+    const inherited = [0, 1].map((seq) => ({ ...answer(500), seq: SessionSeq(seq) }));
+    const header = {
+      ...newSessionHeader({ id: SessionId('fork'), createdAt: TIME, cwd: '/work' }),
+      isSeeded: true,
+    };
+    const { incarnation } = await stack.persistence.create({ header, inheritedEvents: inherited });
+    const session = new Session({
+      header,
+      incarnation,
+      inheritedEventCount: SessionLogOffset(inherited.length),
+      events: inherited,
+      writer: persistenceWriter(stack.persistence, header.id),
+    });
+    await session.append([
+      { type: 'assistant/message', data: { content: 'own', usage: { input: 2, output: 7 } }, time: TIME },
+    ]);
+    const { search: _search, ...services } = stack;
+    const signal = new AbortController().signal;
+    const cold = await usageSummary(services, { by: 'session' }, signal);
+    expect(cold.totals.outputTokens).toBe(7);
+    const warm = await usageSummary(services, { by: 'session' }, signal);
+    expect(warm.bodyReads).toBe(0);
+    expect(warm.totals.outputTokens).toBe(7);
   });
 });

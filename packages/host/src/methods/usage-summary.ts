@@ -1,6 +1,7 @@
 import type { UsageGroup } from '@strand/protocol';
 import type { UsageView } from '@strand/projection';
 import { sessionHarness, type SessionId, defined } from '@strand/session';
+import type { UsageIndexQuery, UsageIndexSession } from '@strand/projection-cache';
 import type { CorpusRow } from '@strand/query';
 import { HostError } from '../errors.js';
 import type { HostServices } from '../services.js';
@@ -27,8 +28,9 @@ export const defaultPrices = (): PriceTable => (bundled ??= bundledPrices());
 
 /**
  * `usage.summary`: every session's own tokens from its `usage` projection — the live fold for an
- * attached session, the projection cache's row for a cold one, and one observation (which writes
- * the row back) only where neither holds it — grouped and priced here. `bodyReads` counts those
+ * attached session; for a cold one the list index's usage hours (one query over the corpus, with
+ * the request's filters and bounds), else the projection cache's row; and one observation (which
+ * writes both back) only where none holds it — grouped and priced here. `bodyReads` counts those
  * observations: a warm corpus answers with none.
  */
 export async function usageSummary(
@@ -50,11 +52,25 @@ export async function usageSummary(
       (params.harness === undefined || sessionHarness(row.header) === params.harness) &&
       (params.cwd === undefined || row.header.cwd === params.cwd),
   );
-  const wantsTitle = params.by === 'session';
-  const cached = cachedValues(services, corpus, wantsTitle);
+  const { cwd, harness, ids } = params;
+  const indexed = await indexedUsage(services, defined({ cwd, harness, ids, since, until }));
   const sessions: SessionUsage[] = [];
-  let bodyReads = 0;
+  const rest: CorpusRow[] = [];
   for (const row of corpus) {
+    const hit = row.live ? undefined : indexed.get(row.header.id);
+    if (hit === undefined || hit.incarnation !== row.incarnation) rest.push(row);
+    else
+      sessions.push({
+        id: hit.id,
+        title: hit.title,
+        cwd: row.header.cwd ?? null,
+        harness: sessionHarness(row.header),
+        byHour: hit.byHour,
+      });
+  }
+  const cached = cachedValues(services, rest, params.by === 'session');
+  let bodyReads = 0;
+  for (const row of rest) {
     const harness = sessionHarness(row.header);
     let values = liveValues(services, row) ?? cached.get(row.header.id);
     if (values === undefined) {
@@ -85,6 +101,28 @@ export async function usageSummary(
 }
 
 type Values = Readonly<Record<string, unknown>>;
+
+/**
+ * The usage the list index keeps for the request's sessions, by id — one query, whatever the
+ * corpus's size; empty when the cache keeps no index or the query fails (the rows are then read
+ * the slower ways, never summed wrong).
+ */
+async function indexedUsage(
+  services: HostServices,
+  query: UsageIndexQuery,
+): Promise<Map<string, UsageIndexSession>> {
+  const found = new Map<string, UsageIndexSession>();
+  const index = services.cache?.listIndex;
+  if (index === undefined) return found;
+  try {
+    for (const session of await index.usage(query)) found.set(session.id, session);
+  } catch (error) {
+    services.logger?.warn('reading usage from the list index failed; reading the cache rows instead', {
+      error,
+    });
+  }
+  return found;
+}
 
 function liveValues(services: HostServices, row: CorpusRow): Values | undefined {
   if (!row.live) return undefined;

@@ -6,6 +6,7 @@ import {
   type ListIndexQuery,
   type ListIndexRow,
 } from '@strand/projection-cache';
+import { CLEAR_USAGE, forgetUsage, writeUsage } from './usage-sql.js';
 
 /** A change to the list index, written behind in order with the cache rows' changes. */
 export type ListChange =
@@ -29,12 +30,13 @@ VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
 ON CONFLICT (session_id) DO UPDATE SET
   incarnation = EXCLUDED.incarnation, header = EXCLUDED.header, hints = EXCLUDED.hints,
   as_of_seq = EXCLUDED.as_of_seq, activity_at = EXCLUDED.activity_at, cwd = EXCLUDED.cwd,
-  harness = EXCLUDED.harness, parent = EXCLUDED.parent, title = EXCLUDED.title
+  harness = EXCLUDED.harness, parent = EXCLUDED.parent, title = EXCLUDED.title,
+  usage_as_of = CASE WHEN EXCLUDED.incarnation <> stored.incarnation THEN NULL ELSE stored.usage_as_of END
 WHERE EXCLUDED.incarnation <> stored.incarnation
    OR (EXCLUDED.hints IS NOT NULL AND (stored.as_of_seq IS NULL OR EXCLUDED.as_of_seq >= stored.as_of_seq))`;
-/** The hints become unknown and the sort key falls back to the header's `createdAt`. */
+/** The hints (and usage) become unknown and the sort key falls back to the header's `createdAt`. */
 const FORGET_HINTS = `
-UPDATE list_rows SET hints = NULL, as_of_seq = NULL, title = NULL,
+UPDATE list_rows SET hints = NULL, as_of_seq = NULL, title = NULL, usage_as_of = NULL,
   activity_at = (header::jsonb ->> 'createdAt')::double precision
 WHERE session_id = $1`;
 const FORGET = 'DELETE FROM list_rows WHERE session_id = $1';
@@ -54,10 +56,12 @@ export async function upsertListRow(client: pg.PoolClient, row: ListIndexRow): P
     c.parent,
     c.title,
   ]);
+  await writeUsage(client, c.id, row.incarnation, row.usage);
 }
 
 export async function forgetListHints(client: pg.PoolClient, sessionId: string): Promise<void> {
   await client.query(FORGET_HINTS, [sessionId]);
+  await forgetUsage(client, sessionId);
 }
 
 /** Writes one list change (inside the caller's transaction). */
@@ -67,11 +71,12 @@ export async function writeListChange(client: pg.PoolClient, change: ListChange)
       return upsertListRow(client, change.row);
     case 'list-forget':
       await client.query(FORGET, [change.sessionId]);
-      return;
+      return forgetUsage(client, change.sessionId);
     case 'list-forget-hints':
       return forgetListHints(client, change.sessionId);
     case 'list-clear':
       await client.query(CLEAR);
+      await client.query(CLEAR_USAGE);
       return;
     default:
       return change satisfies never;
@@ -135,13 +140,13 @@ export async function selectListRows(db: pg.Pool, ids: readonly string[]): Promi
 }
 
 export async function selectListIdentities(db: pg.Pool): Promise<Map<string, ListIdentity>> {
-  const result = await db.query<[string, string, string | null]>({
-    text: 'SELECT session_id, incarnation, as_of_seq FROM list_rows',
+  const result = await db.query<[string, string, string | null, boolean]>({
+    text: 'SELECT session_id, incarnation, as_of_seq, usage_as_of IS NOT NULL FROM list_rows',
     rowMode: 'array',
   });
   const out = new Map<string, ListIdentity>();
-  for (const [id, incarnation, asOfSeq] of result.rows)
-    out.set(id, { incarnation, asOfSeq: asOfSeq === null ? null : Number(asOfSeq) });
+  for (const [id, incarnation, asOfSeq, usageKnown] of result.rows)
+    out.set(id, { incarnation, asOfSeq: asOfSeq === null ? null : Number(asOfSeq), usageKnown });
   return out;
 }
 

@@ -19,7 +19,7 @@ import {
   type OpenPostgresProjectionCacheOptions,
   type PostgresProjectionCache,
 } from './postgres-cache.js';
-import { CACHE_CHANNEL } from './schema.js';
+import { CACHE_CHANNEL, CACHE_SCHEMA_VERSION } from './schema.js';
 
 /** The usage view of a log without usage records. */
 const NO_TOKENS = { input: 0, output: 0, cacheCreation: 0, cacheRead: 0, reasoning: 0 };
@@ -192,11 +192,12 @@ describe.skipIf(noPostgres)('projection cache on PostgreSQL', () => {
       expect(b.cachedSnapshot(subject('s19'), cut0, ['title'])?.values).toEqual({ title: 'Hello' });
     });
 
-    it('migrates a version-1 database: its rows are kept, the list index is added empty', async () => {
+    it('migrates a version-1 database: its rows are kept, the list index and usage hours are added empty', async () => {
       const a = await host();
       a.put(subject(), cut0, rows());
       await a.closeAsync();
-      // Back to what a version-1 build left: no list index.
+      // Back to what a version-1 build left: no list index (nor usage hours).
+      await sql(db!.url, 'DROP TABLE usage_hours');
       await sql(db!.url, 'DROP TABLE list_rows');
       await sql(db!.url, "UPDATE strand_schema SET version = 1 WHERE component = 'projection-cache'");
       const b = await host();
@@ -204,11 +205,12 @@ describe.skipIf(noPostgres)('projection cache on PostgreSQL', () => {
         db!.url,
         "SELECT version FROM strand_schema WHERE component = 'projection-cache'",
       );
-      expect(version.rows).toEqual([{ version: 2 }]);
+      expect(version.rows).toEqual([{ version: CACHE_SCHEMA_VERSION }]);
       expect(b.cachedSnapshot(subject(), cut0, ['title'])?.values).toEqual({ title: 'Hello' });
       expect((await b.listIndex!.identities()).size).toBe(0);
       b.put(subject(), cut0, rows());
       expect((await b.listIndex!.rows(['s1']))[0]?.hints?.values.title).toBe('Hello');
+      expect((await b.listIndex!.usage({})).map((session) => session.id)).toEqual(['s1']);
     });
 
     it("sees another host's list rows once they commit, and its own before they do", async () => {

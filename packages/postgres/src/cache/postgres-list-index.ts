@@ -1,6 +1,14 @@
 import type pg from 'pg';
-import type { ListIdentity, ListIndexQuery, ListIndexRow, ListIndexStore } from '@strand/projection-cache';
+import type {
+  ListIdentity,
+  ListIndexQuery,
+  ListIndexRow,
+  ListIndexStore,
+  UsageIndexQuery,
+  UsageIndexSession,
+} from '@strand/projection-cache';
 import { selectListIdentities, selectListPage, selectListRows, type ListChange } from './list-sql.js';
+import { selectUsage } from './usage-sql.js';
 
 /** The store's write-behind queue, as the list index uses it. */
 export interface ListWrites {
@@ -53,6 +61,11 @@ export class PostgresListIndex implements ListIndexStore {
   async rows(ids: readonly string[]): Promise<readonly ListIndexRow[]> {
     await this.#writes.settled();
     return selectListRows(this.#pool, ids);
+  }
+
+  async usage(query: UsageIndexQuery): Promise<readonly UsageIndexSession[]> {
+    await this.#writes.settled();
+    return selectUsage(this.#pool, query);
   }
 
   async identities(): Promise<ReadonlyMap<string, ListIdentity>> {

@@ -1,13 +1,15 @@
 import type pg from 'pg';
 import { ensureSchema } from '../schema-versions.js';
+import { USAGE_DDL } from './usage-schema.js';
 
 /** The component name and version of the cache's tables in `strand_schema`. */
 export const CACHE_COMPONENT = 'projection-cache';
 /**
  * 2 added `list_rows` (the list index). An older build would write cache rows without list rows
  * and leave the index behind the cache, so it refuses a version-2 database rather than do that.
+ * 3 added `usage_hours` (usage-schema.ts), for the same reason.
  */
-export const CACHE_SCHEMA_VERSION = 2;
+export const CACHE_SCHEMA_VERSION = 3;
 
 /** The NOTIFY channel a committed row write announces its session id on. */
 export const CACHE_CHANNEL = 'strand_cache_rows';
@@ -61,15 +63,22 @@ CREATE INDEX list_rows_by_title ON list_rows (title);
 
 /**
  * Version 1 → 2 adds the empty list index; the host's reconcile at open gives every stored
- * session its row (header facts at once, hints folded in the background).
+ * session its row (header facts at once, hints folded in the background). 2 → 3 adds the usage
+ * hours, every session's unknown until its next fold writes them.
  */
-const MIGRATIONS = { 2: LIST_DDL };
+const MIGRATIONS = { 2: LIST_DDL, 3: USAGE_DDL };
 
 /** Creates the cache's tables once per database, migrates an older one, refuses a newer one (`SchemaVersionError`). */
 export async function prepareCacheSchema(pool: pg.Pool): Promise<void> {
   const client = await pool.connect();
   try {
-    await ensureSchema(client, CACHE_COMPONENT, CACHE_SCHEMA_VERSION, ROWS_DDL + LIST_DDL, MIGRATIONS);
+    await ensureSchema(
+      client,
+      CACHE_COMPONENT,
+      CACHE_SCHEMA_VERSION,
+      ROWS_DDL + LIST_DDL + USAGE_DDL,
+      MIGRATIONS,
+    );
   } finally {
     client.release();
   }

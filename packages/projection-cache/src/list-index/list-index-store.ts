@@ -1,10 +1,12 @@
-import type { ListIndexQuery, ListIndexRow } from './list-row.js';
+import type { ListIndexQuery, ListIndexRow, UsageIndexQuery, UsageIndexSession } from './list-row.js';
 
 /** What the index holds of one session, for reconciling it with persistence. */
 export interface ListIdentity {
   readonly incarnation: string;
   /** The cut the hints are at; `null` while the row has header facts only. */
   readonly asOfSeq: number | null;
+  /** Whether the row's usage hours are known (`ListIndexStore.usage` serves the session). */
+  readonly usageKnown: boolean;
 }
 
 /**
@@ -23,7 +25,7 @@ export interface ListIndexStore {
   /** Drops the row of `sessionId` (deleted). May throw. */
   forget(sessionId: string): void;
   /**
-   * Keeps the row of `sessionId` but makes every hint unknown again (its cache rows were dropped
+   * Keeps the row of `sessionId` but makes every hint (and its usage) unknown again (its cache rows were dropped
    * because a fold failed: a list row must not look healthier than the cache). May throw.
    */
   forgetHints(sessionId: string): void;
@@ -33,6 +35,12 @@ export interface ListIndexStore {
   page(query: ListIndexQuery): Promise<readonly ListIndexRow[]>;
   /** The rows of these ids that exist, in no particular order. */
   rows(ids: readonly string[]): Promise<readonly ListIndexRow[]>;
+  /**
+   * The sessions matching `query` whose usage is known (`ListIndexRow.usage` was written for their
+   * incarnation and not forgotten since), each with its hours inside the bounds: `usage.summary`'s
+   * one query over the corpus. A session whose usage is unknown is absent.
+   */
+  usage(query: UsageIndexQuery): Promise<readonly UsageIndexSession[]>;
   /** Every row's identity by session id (reconciling at open, doctor). */
   identities(): Promise<ReadonlyMap<string, ListIdentity>>;
 }

@@ -1,5 +1,5 @@
 import { STRAND_HARNESS, type SessionHeader } from '@strand/session';
-import { lastActivityAt as lastActivityOfView } from '@strand/projection';
+import { lastActivityAt as lastActivityOfView, type HourUsage } from '@strand/projection';
 
 /** The projection keys a list row carries as hints (`session.list`'s hints). */
 export const LIST_HINT_KEYS = ['title', 'listMetadata', 'agentPreset'] as const;
@@ -12,14 +12,27 @@ export interface ListRowHints {
 }
 
 /**
+ * The `usage` unit's own tokens per UTC hour and model at a durable cut, kept beside the list row
+ * (one `usage_hours` row per entry) so usage over the corpus is one query. `byHour` is null when
+ * the fold could not read a usage record: known, and summed as nothing.
+ */
+export interface ListRowUsage {
+  readonly asOfSeq: number;
+  readonly byHour: readonly HourUsage[] | null;
+}
+
+/**
  * One session in the list index: its identity, its header as stored, and the list hints at a
  * durable cut (absent: not folded yet, every hint unknown). The filter and sort columns a store
- * keeps are derived from these (`listColumnsOf`), never written on their own.
+ * keeps are derived from these (`listColumnsOf`), never written on their own. `usage`, when the
+ * write carries it, replaces the session's stored hours unless they are at a later cut; it is
+ * never read back with the row (`ListIndexStore.usage` serves it).
  */
 export interface ListIndexRow {
   readonly header: SessionHeader;
   readonly incarnation: string;
   readonly hints?: ListRowHints | undefined;
+  readonly usage?: ListRowUsage | undefined;
 }
 
 /**
@@ -85,4 +98,26 @@ export interface ListIndexQuery {
   /** Only rows strictly after this key in the order (activity descending, then id ascending). */
   readonly after?: { readonly at: number; readonly id: string } | undefined;
   readonly limit: number;
+}
+
+/** What `ListIndexStore.usage` narrows by: `usage.summary`'s filters (hours by their start, ms). */
+export interface UsageIndexQuery {
+  readonly cwd?: string | undefined;
+  readonly harness?: string | undefined;
+  /** Only these sessions. */
+  readonly ids?: readonly string[] | undefined;
+  /** Hours starting at or after this instant. */
+  readonly since?: number | undefined;
+  /** Hours starting before this instant. */
+  readonly until?: number | undefined;
+}
+
+/** One session whose usage the index knows, with its hours that pass the query's bounds. */
+export interface UsageIndexSession {
+  readonly id: string;
+  readonly incarnation: string;
+  readonly title: string | null;
+  readonly cwd: string | null;
+  readonly harness: string;
+  readonly byHour: readonly HourUsage[];
 }

@@ -1,6 +1,14 @@
 import type Database from 'better-sqlite3';
 import type { ListIdentity, ListIndexStore } from './list-index-store.js';
-import { listColumnsOf, type ListIndexFilter, type ListIndexQuery, type ListIndexRow } from './list-row.js';
+import {
+  listColumnsOf,
+  type ListIndexFilter,
+  type ListIndexQuery,
+  type ListIndexRow,
+  type UsageIndexQuery,
+  type UsageIndexSession,
+} from './list-row.js';
+import { SqliteUsageHours } from './sqlite-usage-hours.js';
 
 /** A stored row as SQLite hands it back (raw mode): header JSON, incarnation, hints JSON or null. */
 type StoredRow = [header: string, incarnation: string, hints: string | null];
@@ -30,59 +38,83 @@ const AFTER_SQL = '(activity_at < @afterAt OR (activity_at = @afterAt AND sessio
 /** The list index in the cache's SQLite database (`list_rows`, created by `prepareSchema`). */
 export class SqliteListIndex implements ListIndexStore {
   readonly #db: Database.Database;
-  readonly #upsert: Database.Statement;
-  readonly #forget: Database.Statement<[string]>;
-  readonly #forgetHints: Database.Statement<[string]>;
-  readonly #clear: Database.Statement<[]>;
-  readonly #identities: Database.Statement<[], [string, string, number | null]>;
+  readonly #usage: SqliteUsageHours;
+  readonly #upsert: (row: ListIndexRow) => void;
+  readonly #forget: (sessionId: string) => void;
+  readonly #forgetHints: (sessionId: string) => void;
+  readonly #clear: () => void;
+  readonly #identities: Database.Statement<[], [string, string, number | null, number]>;
   readonly #pages = new Map<string, Database.Statement>();
 
   constructor(db: Database.Database) {
     this.#db = db;
-    this.#upsert = db.prepare(
+    const usage = (this.#usage = new SqliteUsageHours(db));
+    // Another incarnation's row starts with its usage unknown (its hours are dropped in the same step).
+    const upsert = db.prepare(
       `INSERT INTO list_rows (session_id, incarnation, header, hints, as_of_seq, activity_at, cwd, harness, parent, title)
        VALUES (@id, @incarnation, @header, @hints, @asOfSeq, @activityAt, @cwd, @harness, @parent, @title)
        ON CONFLICT (session_id) DO UPDATE SET
          incarnation = excluded.incarnation, header = excluded.header, hints = excluded.hints,
          as_of_seq = excluded.as_of_seq, activity_at = excluded.activity_at, cwd = excluded.cwd,
-         harness = excluded.harness, parent = excluded.parent, title = excluded.title
+         harness = excluded.harness, parent = excluded.parent, title = excluded.title,
+         usage_as_of = CASE WHEN excluded.incarnation <> list_rows.incarnation THEN NULL ELSE list_rows.usage_as_of END
        WHERE excluded.incarnation <> list_rows.incarnation
           OR (excluded.hints IS NOT NULL AND (list_rows.as_of_seq IS NULL OR excluded.as_of_seq >= list_rows.as_of_seq))`,
     );
-    this.#forget = db.prepare('DELETE FROM list_rows WHERE session_id = ?');
-    this.#forgetHints = db.prepare(
-      `UPDATE list_rows SET hints = NULL, as_of_seq = NULL, title = NULL,
+    this.#upsert = db.transaction((row: ListIndexRow) => {
+      upsert.run({
+        ...listColumnsOf(row),
+        incarnation: row.incarnation,
+        header: JSON.stringify(row.header),
+        hints: row.hints === undefined ? null : JSON.stringify(row.hints.values),
+        asOfSeq: row.hints?.asOfSeq ?? null,
+      });
+      usage.write(row.header.id, row.incarnation, row.usage);
+    });
+    const forget = db.prepare<[string]>('DELETE FROM list_rows WHERE session_id = ?');
+    this.#forget = db.transaction((sessionId: string) => {
+      forget.run(sessionId);
+      usage.forget(sessionId);
+    });
+    const forgetHints = db.prepare<[string]>(
+      `UPDATE list_rows SET hints = NULL, as_of_seq = NULL, title = NULL, usage_as_of = NULL,
          activity_at = json_extract(header, '$.createdAt') WHERE session_id = ?`,
     );
-    this.#clear = db.prepare('DELETE FROM list_rows');
+    this.#forgetHints = db.transaction((sessionId: string) => {
+      forgetHints.run(sessionId);
+      usage.forget(sessionId);
+    });
+    const clear = db.prepare('DELETE FROM list_rows');
+    this.#clear = db.transaction(() => {
+      clear.run();
+      usage.clear();
+    });
     this.#identities = db
       .prepare<
         [],
-        [string, string, number | null]
-      >('SELECT session_id, incarnation, as_of_seq FROM list_rows')
+        [string, string, number | null, number]
+      >('SELECT session_id, incarnation, as_of_seq, usage_as_of IS NOT NULL FROM list_rows')
       .raw(true);
   }
 
   upsert(row: ListIndexRow): void {
-    this.#upsert.run({
-      ...listColumnsOf(row),
-      incarnation: row.incarnation,
-      header: JSON.stringify(row.header),
-      hints: row.hints === undefined ? null : JSON.stringify(row.hints.values),
-      asOfSeq: row.hints?.asOfSeq ?? null,
-    });
+    this.#upsert(row);
   }
 
   forget(sessionId: string): void {
-    this.#forget.run(sessionId);
+    this.#forget(sessionId);
   }
 
   forgetHints(sessionId: string): void {
-    this.#forgetHints.run(sessionId);
+    this.#forgetHints(sessionId);
   }
 
   clear(): void {
-    this.#clear.run();
+    this.#clear();
+  }
+
+  usage(query: UsageIndexQuery): Promise<readonly UsageIndexSession[]> {
+    return Promise.resolve(this.#usage.sessions(query));
   }
 
   page(query: ListIndexQuery): Promise<readonly ListIndexRow[]> {
@@ -114,8 +146,8 @@ export class SqliteListIndex implements ListIndexStore {
 
   identities(): Promise<ReadonlyMap<string, ListIdentity>> {
     const out = new Map<string, ListIdentity>();
-    for (const [id, incarnation, asOfSeq] of this.#identities.iterate())
-      out.set(id, { incarnation, asOfSeq });
+    for (const [id, incarnation, asOfSeq, usageKnown] of this.#identities.iterate())
+      out.set(id, { incarnation, asOfSeq, usageKnown: usageKnown === 1 });
     return Promise.resolve(out);
   }
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { ListIndexStore } from '../list-index/list-index-store.js';
 import { listColumnsOf, type ListIndexFilter, type ListIndexRow } from '../list-index/list-row.js';
 import { event, header, listHeader, subject, turnEvents as events } from './fixtures.js';
+import { usageBehaviour } from './contract-usage.js';
 import { cacheRunner, type OpenCacheUnderTest, type WithCache } from './harness.js';
 
 const cut0 = SessionLogOffset(0);
@@ -18,6 +19,7 @@ export function listIndexContract(name: string, open: OpenCacheUnderTest): void 
   describe(`list index contract: ${name}`, () => {
     writes(withCache);
     pages(withCache);
+    usageBehaviour(withCache);
   });
 }
 
