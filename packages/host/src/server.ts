@@ -279,6 +279,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       return sockets.size;
     },
     async close() {
+      shares.close();
       hub.close();
       lists.close();
       connectionGate.close();

@@ -37,9 +37,17 @@ export type ShareTokenLookup =
 export class ShareService {
   readonly #options: ShareServiceOptions;
   readonly #open = new Map<string, Set<() => void>>();
+  readonly #unwatch: (() => void) | undefined;
 
   constructor(options: ShareServiceOptions) {
     this.#options = options;
+    // A revoke on another host of a shared store closes this host's connections of the grant too.
+    this.#unwatch = options.store?.watchRevocations?.((grantId) => this.closeConnections(grantId));
+  }
+
+  /** Stops hearing other hosts' revokes (the server is closing). */
+  close(): void {
+    this.#unwatch?.();
   }
 
   get enabled(): boolean {
