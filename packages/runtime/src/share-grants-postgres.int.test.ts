@@ -107,7 +107,9 @@ describe.skipIf(noPostgres)('two hosts sharing one PostgreSQL database: share li
       { type: 'x/note', seq: SessionSeq(0), time: 1_000, data: {} },
     ]);
 
-    const made = await (await a.connect(TOKEN)).call<{ grantId: string; shareToken: string }>('share.create', {
+    const made = await (
+      await a.connect(TOKEN)
+    ).call<{ grantId: string; shareToken: string }>('share.create', {
       id,
       createdBy: 'cli:tester',
     });

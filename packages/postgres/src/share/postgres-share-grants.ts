@@ -112,17 +112,20 @@ export class PostgresShareGrants {
   }
 
   async add(grant: StoredShareGrant): Promise<void> {
-    await this.#pool.query(`INSERT INTO share_grants (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, [
-      grant.grantId,
-      grant.tokenHash,
-      grant.sessionId,
-      grant.descendants,
-      grant.expiresAt,
-      grant.label,
-      grant.createdBy,
-      grant.createdAt,
-      grant.revokedAt,
-    ]);
+    await this.#pool.query(
+      `INSERT INTO share_grants (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [
+        grant.grantId,
+        grant.tokenHash,
+        grant.sessionId,
+        grant.descendants,
+        grant.expiresAt,
+        grant.label,
+        grant.createdBy,
+        grant.createdAt,
+        grant.revokedAt,
+      ],
+    );
   }
 
   byTokenHash(tokenHash: string): Promise<StoredShareGrant | undefined> {
