@@ -1,4 +1,4 @@
-import type { PoolClient } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import { POSTGRES_ERRORS } from '@strand/session/errors';
 
 /**
@@ -78,5 +78,21 @@ export async function ensureSchema(
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
+  }
+}
+
+/** `ensureSchema` on a connection of `pool`, given back afterwards (a component's tables at open). */
+export async function ensurePoolSchema(
+  pool: Pool,
+  component: string,
+  version: number,
+  ddl: string,
+  migrations: SchemaMigrations = {},
+): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await ensureSchema(client, component, version, ddl, migrations);
+  } finally {
+    client.release();
   }
 }

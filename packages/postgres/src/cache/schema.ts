@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { ensureSchema } from '../schema-versions.js';
+import { ensurePoolSchema } from '../schema-versions.js';
 
 /** The component name and version of the cache's tables in `strand_schema`. */
 export const CACHE_COMPONENT = 'projection-cache';
@@ -66,11 +66,6 @@ CREATE INDEX list_rows_by_title ON list_rows (title);
 const MIGRATIONS = { 2: LIST_DDL };
 
 /** Creates the cache's tables once per database, migrates an older one, refuses a newer one (`SchemaVersionError`). */
-export async function prepareCacheSchema(pool: pg.Pool): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await ensureSchema(client, CACHE_COMPONENT, CACHE_SCHEMA_VERSION, ROWS_DDL + LIST_DDL, MIGRATIONS);
-  } finally {
-    client.release();
-  }
+export function prepareCacheSchema(pool: pg.Pool): Promise<void> {
+  return ensurePoolSchema(pool, CACHE_COMPONENT, CACHE_SCHEMA_VERSION, ROWS_DDL + LIST_DDL, MIGRATIONS);
 }

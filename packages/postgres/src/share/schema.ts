@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { ensureSchema } from '../schema-versions.js';
+import { ensurePoolSchema } from '../schema-versions.js';
 
 /**
  * The share grants' own `strand_schema` component: its table is created (or migrated) on its own,
@@ -33,11 +33,6 @@ CREATE INDEX share_grants_by_created ON share_grants (created_at, grant_id);
 `;
 
 /** Creates the grants table once per database, refuses a newer one (`SchemaVersionError`). */
-export async function prepareShareGrantsSchema(pool: pg.Pool): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await ensureSchema(client, SHARE_GRANTS_COMPONENT, SHARE_GRANTS_SCHEMA_VERSION, GRANTS_DDL);
-  } finally {
-    client.release();
-  }
+export function prepareShareGrantsSchema(pool: pg.Pool): Promise<void> {
+  return ensurePoolSchema(pool, SHARE_GRANTS_COMPONENT, SHARE_GRANTS_SCHEMA_VERSION, GRANTS_DDL);
 }
