@@ -2,10 +2,10 @@ import type { Pool, PoolClient } from 'pg';
 import { POSTGRES_ERRORS } from '@strand/session/errors';
 
 /**
- * Every PostgreSQL component (persistence, cache, search, coordination) owns its own tables and
- * one row here: `component → version`. A component creates its tables when the row is absent and
- * refuses a database whose row is newer than it understands — the same rule the SQLite backends
- * apply with `user_version`.
+ * Every PostgreSQL component (persistence, cache, search, coordination, share grants) owns its
+ * own tables and one row here: `component → version`. A component creates its tables when the row
+ * is absent and refuses a database whose row is newer than it understands — the same rule the
+ * SQLite backends apply with `user_version`.
  */
 export class SchemaVersionError extends POSTGRES_ERRORS.codeClass(
   'POSTGRES_SCHEMA_NEWER',
