@@ -1,14 +1,31 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SHARE_REVOKED_CLOSE_CODE, startHost, type RunningHost } from '@strand/host';
 import { grantStoreContract } from '@strand/host/testing';
-import { PostgresShareGrants } from '@strand/postgres';
-import { createTestDatabase, noPostgres, type TestDatabase } from '@strand/postgres/testing';
+import { PostgresShareGrants, type StoredShareGrant } from '@strand/postgres';
+import { createTestDatabase, noPostgres, testPgUrl, type TestDatabase } from '@strand/postgres/testing';
+import { HANG_GUARD_MS } from '@strand/test-support';
+import pg from 'pg';
 import { newSessionHeader, SessionId, SessionSeq } from '@strand/session';
 import { RpcTestClient } from './testing/host-fixture.js';
 import { openStrandRuntime, type StrandRuntime } from './strand-runtime.js';
+
+const hashShareToken = (token: string): string => createHash('sha256').update(token).digest('hex');
+
+const grantRow = (grantId: string): StoredShareGrant => ({
+  grantId,
+  tokenHash: hashShareToken(grantId),
+  sessionId: 's',
+  descendants: false,
+  expiresAt: null,
+  label: null,
+  createdBy: 'web',
+  createdAt: 1,
+  revokedAt: null,
+});
 
 describe.skipIf(noPostgres)('share grants on PostgreSQL', () => {
   grantStoreContract('postgres (share_grants)', () => {
@@ -36,20 +53,50 @@ describe.skipIf(noPostgres)('share grants on PostgreSQL', () => {
     const other = await PostgresShareGrants.open({ url: db.url });
     try {
       const heard = new Promise<string>((resolve) => other.watchRevocations(resolve));
-      await one.add({
-        grantId: 'sg_one',
-        tokenHash: 'a'.repeat(64),
-        sessionId: 's',
-        descendants: false,
-        expiresAt: null,
-        label: null,
-        createdBy: 'web',
-        createdAt: 1,
-        revokedAt: null,
-      });
+      await one.add(grantRow('sg_one'));
       await one.revoke('sg_one', 2);
       expect(await heard).toBe('sg_one');
       expect((await other.byId('sg_one'))?.revokedAt).toBe(2);
+    } finally {
+      await one.close();
+      await other.close();
+      await db.drop();
+    }
+  });
+
+  it('reports the revokes made while its listening connection was down, once it listens again', async () => {
+    const db = await createTestDatabase('strand_share');
+    const name = new URL(db.url).pathname.slice(1);
+    const admin = async (text: string, values: unknown[] = []): Promise<void> => {
+      const client = new pg.Client({ connectionString: testPgUrl });
+      await client.connect();
+      try {
+        await client.query(text, values);
+      } finally {
+        await client.end();
+      }
+    };
+    const one = await PostgresShareGrants.open({ url: db.url });
+    const other = await PostgresShareGrants.open({ url: db.url, reconnectMs: { first: 20, max: 20 } });
+    try {
+      await one.add(grantRow('sg_missed'));
+      const heard: string[] = [];
+      other.watchRevocations((id) => heard.push(id));
+      // `other` goes deaf: its listener is ended and cannot come back while `one` revokes (on a
+      // pooled connection it already holds).
+      await admin(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
+      try {
+        await admin(
+          `SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity
+           WHERE datname = $1 AND query LIKE 'LISTEN%'`,
+          [name],
+        );
+        await one.revoke('sg_missed', 3);
+        expect(heard).toEqual([]);
+      } finally {
+        await admin(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
+      }
+      await vi.waitFor(() => expect(heard).toContain('sg_missed'), { timeout: HANG_GUARD_MS });
     } finally {
       await one.close();
       await other.close();
