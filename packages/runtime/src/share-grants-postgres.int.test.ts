@@ -6,9 +6,14 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SHARE_REVOKED_CLOSE_CODE, startHost, type RunningHost } from '@strand/host';
 import { grantStoreContract } from '@strand/host/testing';
 import { PostgresShareGrants, type StoredShareGrant } from '@strand/postgres';
-import { createTestDatabase, noPostgres, testPgUrl, type TestDatabase } from '@strand/postgres/testing';
+import {
+  createTestDatabase,
+  noPostgres,
+  sqlOnce,
+  testPgUrl,
+  type TestDatabase,
+} from '@strand/postgres/testing';
 import { HANG_GUARD_MS } from '@strand/test-support';
-import pg from 'pg';
 import { newSessionHeader, SessionId, SessionSeq } from '@strand/session';
 import { RpcTestClient } from './testing/host-fixture.js';
 import { openStrandRuntime, type StrandRuntime } from './strand-runtime.js';
@@ -67,15 +72,7 @@ describe.skipIf(noPostgres)('share grants on PostgreSQL', () => {
   it('reports the revokes made while its listening connection was down, once it listens again', async () => {
     const db = await createTestDatabase('strand_share');
     const name = new URL(db.url).pathname.slice(1);
-    const admin = async (text: string, values: unknown[] = []): Promise<void> => {
-      const client = new pg.Client({ connectionString: testPgUrl });
-      await client.connect();
-      try {
-        await client.query(text, values);
-      } finally {
-        await client.end();
-      }
-    };
+    const admin = (text: string, values: unknown[] = []) => sqlOnce(testPgUrl!, text, values);
     const one = await PostgresShareGrants.open({ url: db.url });
     const other = await PostgresShareGrants.open({ url: db.url, reconnectMs: { first: 20, max: 20 } });
     try {
