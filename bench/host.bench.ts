@@ -3,7 +3,8 @@
  *
  * `session.list` over 10,000 cold sessions with cache hints (time, body reads), and follow
  * fan-out: 100 followers of one live session appending 1,000 events/s for 10 s, with one stalled
- * follower that must get `follow.resync` without slowing the others. Last line: one JSON object.
+ * follower that must get `follow.resync` without slowing the others; a follow's opening under the
+ * host token and under a share token (`share-follow-open.ts`). Last line: one JSON object.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -19,6 +20,7 @@ import { startHost } from '@strand/host';
 import { CountingPersistence } from '@strand/test-support';
 import { workloadTurns } from '@strand/workload';
 import { line, median, round, timeIt } from './bench-util.js';
+import { followOpenTimes } from './share-follow-open.js';
 import { writeSmallSessions } from './small-sessions.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -97,6 +99,16 @@ try {
   );
   ws.close();
 
+  const open = await followOpenTimes(
+    { persistence, preparations, store, registry, cache, query },
+    root,
+    `s-${SESSIONS >> 1}`,
+  );
+  line(
+    'follow opening: host token / share token (median)',
+    `${round(open.followOpenMs)} ms / ${round(open.shareFollowOpenMs)} ms`,
+  );
+
   // Fan-out: one live session appending 1,000 events/s.
   const liveId = SessionId('live-fanout');
   const header = newSessionHeader({ id: liveId });
@@ -162,6 +174,8 @@ try {
     JSON.stringify({
       list10kMs: round(list10kMs),
       list10kBodyReads: listReads,
+      followOpenMs: round(open.followOpenMs),
+      shareFollowOpenMs: round(open.shareFollowOpenMs),
       fanoutEventsPerSec: Math.round(fanoutEventsPerSec),
       lagP50Ms: result.lagP50Ms,
       lagP99Ms: result.lagP99Ms,

@@ -3,6 +3,7 @@ export {
   HostConfigError,
   FRAME_CEILING_CLOSE_CODE,
   SHARE_REVOKED_CLOSE_CODE,
+  SHARE_EXPIRED_CLOSE_CODE,
   type HostOptions,
   type RunningHost,
 } from './server.js';
@@ -25,6 +26,7 @@ export { ListChangeFeed } from './list/list-changes.js';
 export type { DraftClock } from './follow/draft-throttle.js';
 export { MIN_TOKEN_LENGTH, isLoopbackHost, shareCookieName } from './auth.js';
 export type { ShareGrant, ShareGrantStore } from './share/grant-store.js';
+export type { ShareTimers } from './share/expiry-timer.js';
 export { usageSummary } from './methods/usage-summary.js';
 export {
   reconcileListIndex,

@@ -21,6 +21,7 @@ import { readRequestId } from './rpc/request-id.js';
 import { headerReader } from './share/header-of.js';
 import { FULL_ACCESS, type ConnectionAccess } from './share/share-gate.js';
 import { ShareService } from './share/share-service.js';
+import { NODE_TIMERS, type ShareTimers } from './share/expiry-timer.js';
 import type { ShareGrant } from './share/grant-store.js';
 import {
   DEFAULT_LIMITS,
@@ -54,6 +55,8 @@ export interface HostOptions {
   readonly publicUrl?: string;
   /** Milliseconds since the epoch, for share grants' creation and expiry (default `Date.now`); tests inject one. */
   readonly now?: () => number;
+  /** The timers that close a share connection at its grant's expiry (default Node's); tests pass a manual clock's. */
+  readonly shareTimers?: ShareTimers;
   /** How `follow.draft` is paced (default: one per `DRAFT_INTERVAL_MS`, real clock); tests inject a clock. */
   readonly draftPacing?: DraftPacing;
 }
@@ -77,6 +80,8 @@ export class HostConfigError extends HOST_ERRORS.errorClass<
 
 /** Close code of a share connection whose grant was revoked (reason `HOST_SHARE_REVOKED`). */
 export const SHARE_REVOKED_CLOSE_CODE = 4403;
+/** Close code of a share connection whose grant expired while it was open (reason `HOST_SHARE_EXPIRED`). */
+export const SHARE_EXPIRED_CLOSE_CODE = 4401;
 
 /** Close code a connection gets when a frame exceeds the hard ceiling (RFC 6455 "message too big"). */
 export const FRAME_CEILING_CLOSE_CODE = 1009;
@@ -130,6 +135,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     tokenRequired,
     baseUrl: (options.publicUrl ?? url).replace(/\/+$/, ''),
     now,
+    timers: options.shareTimers ?? NODE_TIMERS,
     logger: services.logger,
     headerOf,
   });
@@ -193,12 +199,16 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     sockets.add(ws);
     const controller = new AbortController();
     const access: ConnectionAccess = grant === undefined ? FULL_ACCESS : { kind: 'share', grant, headerOf };
-    // A revoke closes the grant's connections at once (the close tells the page why).
+    // A revoke closes the grant's connections at once, its expiry when it comes (the close tells
+    // the page why).
     const untrack =
       grant === undefined
         ? undefined
-        : shares.track(grant, request.socket.remoteAddress, () =>
-            ws.close(SHARE_REVOKED_CLOSE_CODE, 'HOST_SHARE_REVOKED'),
+        : shares.track(grant, request.socket.remoteAddress, (reason) =>
+            ws.close(
+              reason === 'HOST_SHARE_REVOKED' ? SHARE_REVOKED_CLOSE_CODE : SHARE_EXPIRED_CLOSE_CODE,
+              reason,
+            ),
           );
     const out: Outbound = {
       get bufferedAmount() {
@@ -281,6 +291,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       return sockets.size;
     },
     async close() {
+      shares.close();
       hub.close();
       lists.close();
       connectionGate.close();

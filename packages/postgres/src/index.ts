@@ -38,3 +38,12 @@ export {
   type SessionLeasesOptions,
   type LeaseClock,
 } from './coordination/index.js';
+export {
+  PostgresShareGrants,
+  SHARE_GRANTS_APPLICATION_NAME,
+  SHARE_GRANTS_COMPONENT,
+  SHARE_GRANTS_SCHEMA_VERSION,
+  SHARE_REVOKED_CHANNEL,
+  type PostgresShareGrantsOptions,
+  type StoredShareGrant,
+} from './share/index.js';

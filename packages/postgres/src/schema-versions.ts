@@ -1,11 +1,11 @@
-import type { PoolClient } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import { POSTGRES_ERRORS } from '@strand/session/errors';
 
 /**
- * Every PostgreSQL component (persistence, cache, search, coordination) owns its own tables and
- * one row here: `component → version`. A component creates its tables when the row is absent and
- * refuses a database whose row is newer than it understands — the same rule the SQLite backends
- * apply with `user_version`.
+ * Every PostgreSQL component (persistence, cache, search, coordination, share grants) owns its
+ * own tables and one row here: `component → version`. A component creates its tables when the row
+ * is absent and refuses a database whose row is newer than it understands — the same rule the
+ * SQLite backends apply with `user_version`.
  */
 export class SchemaVersionError extends POSTGRES_ERRORS.codeClass(
   'POSTGRES_SCHEMA_NEWER',
@@ -78,5 +78,21 @@ export async function ensureSchema(
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
+  }
+}
+
+/** `ensureSchema` on a connection of `pool`, given back afterwards (a component's tables at open). */
+export async function ensurePoolSchema(
+  pool: Pool,
+  component: string,
+  version: number,
+  ddl: string,
+  migrations: SchemaMigrations = {},
+): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await ensureSchema(client, component, version, ddl, migrations);
+  } finally {
+    client.release();
   }
 }

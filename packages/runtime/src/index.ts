@@ -7,6 +7,7 @@ export {
   type ResolvedRuntimeOptions,
   type RuntimeOptions,
 } from './runtime-options.js';
+export { FileShareGrantStore, SHARE_GRANTS_FILE, ShareGrantsFileError } from './share-grants-file.js';
 export { openStores, type RuntimeSearchIndex, type RuntimeStores } from './stores.js';
 export { RUNTIME_ERROR_CODES, type RuntimeErrorCode } from './error-codes.js';
 export { DEFAULT_PRESETS, loadPresets, PresetConfigError } from './presets.js';

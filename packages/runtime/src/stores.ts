@@ -6,6 +6,7 @@ import {
   openPostgresPersistence,
   openPostgresProjectionCache,
   openPostgresSearchIndex,
+  PostgresShareGrants,
 } from '@strand/postgres';
 import type { ProjectionRegistry } from '@strand/projection';
 import type { SearchIndex } from '@strand/search';
@@ -19,6 +20,8 @@ export type RuntimeSearchIndex = SearchIndex;
 export interface RuntimeStores extends StackStores {
   /** PostgreSQL only: session leases and the cross-host append feed. */
   readonly coordination?: { readonly leases: SessionLeases; readonly feed: AppendFeed };
+  /** PostgreSQL only: the share grants' table (the files backends keep them in the data folder). */
+  readonly shares?: PostgresShareGrants;
 }
 
 export async function openStores(
@@ -69,11 +72,14 @@ async function openPostgresStores(
     opened.push(() => leases.close());
     const feed = await AppendFeed.open({ url, logger: options.logger });
     opened.push(() => feed.close());
+    const shares = await PostgresShareGrants.open({ url, logger: options.logger });
+    opened.push(() => shares.close());
     return {
       persistence,
       cache,
       search,
       coordination: { leases, feed },
+      shares,
       close: () => closeInReverse(opened),
     };
   } catch (error) {

@@ -8,7 +8,7 @@ import { reportTo, defined } from '@strand/session';
 import { composeBaseStack } from '@strand/stack';
 import type { SubagentListingContext } from '@strand/subagent';
 import { renderExport } from '@strand/export';
-import { foldListHints, reconcileListIndex, type HostServices } from '@strand/host';
+import { foldListHints, reconcileListIndex, type HostServices, type ShareGrantStore } from '@strand/host';
 import { coordinationPort, leaseOwnership } from './coordination.js';
 import { feedLiveSearch } from './live-search-feed.js';
 import { loadPresets } from './presets.js';
@@ -55,12 +55,13 @@ export async function openStrandRuntime(options: RuntimeOptions): Promise<Strand
     scripted: { chunkDelayMs: config.scriptedChunkDelayMs },
   });
   const presets = await loadPresets(path.join(dataDir, 'presets.json'));
-  // Grants live with the corpus: the data folder's file on the files backends (a PostgreSQL table
-  // is issue 42's next step; until then a PostgreSQL host has no grants and refuses `share.*`).
-  const shares = config.store.kind === 'postgres' ? undefined : await FileShareGrantStore.open(dataDir);
+  // Grants live with the corpus: the data folder's file on the files backends (read before any
+  // store opens, so a malformed file fails without side effects), the database's table on PostgreSQL.
+  const fileShares = config.store.kind === 'postgres' ? undefined : await FileShareGrantStore.open(dataDir);
   const { logger } = config;
   const registry = strandRegistry(logger);
   const stores = await openStores(config, registry);
+  const shares: ShareGrantStore | undefined = stores.shares ?? fileShares;
   const base = composeBaseStack({
     stores,
     registry,

@@ -36,4 +36,10 @@ export interface ShareGrantStore {
    * first `revokedAt`. Undefined: no such grant.
    */
   revoke(grantId: string, at: number): Promise<ShareGrant | undefined>;
+  /**
+   * Revokes made anywhere the grants are shared (another host of one PostgreSQL database), by
+   * grant id, so this host closes that grant's open connections too; absent where only this
+   * process writes the grants. Returns the unsubscribe.
+   */
+  watchRevocations?(listener: (grantId: string) => void): () => void;
 }

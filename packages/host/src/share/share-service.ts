@@ -8,6 +8,10 @@ import type { ShareGrant, ShareGrantStore } from './grant-store.js';
 import { notFoundForShare } from './share-gate.js';
 import type { HeaderOf } from './share-scope.js';
 import { hashShareToken, newGrantId, newShareToken } from './share-token.js';
+import { armExpiry, type ShareTimers } from './expiry-timer.js';
+
+/** Why the host closes a share connection. */
+export type ShareCloseReason = 'HOST_SHARE_REVOKED' | 'HOST_SHARE_EXPIRED';
 
 type Params<M extends 'share.create' | 'share.list' | 'share.revoke'> = z.output<
   (typeof METHODS)[M]['params']
@@ -20,6 +24,8 @@ export interface ShareServiceOptions {
   /** Where links point: `--public-url`, else the address the host listens on. */
   readonly baseUrl: string;
   readonly now: () => number;
+  /** What a connection's expiry is armed on (`now` is read again when a timer fires). */
+  readonly timers: ShareTimers;
   readonly logger: Logger;
   readonly headerOf: HeaderOf;
 }
@@ -37,9 +43,17 @@ export type ShareTokenLookup =
 export class ShareService {
   readonly #options: ShareServiceOptions;
   readonly #open = new Map<string, Set<() => void>>();
+  readonly #unwatch: (() => void) | undefined;
 
   constructor(options: ShareServiceOptions) {
     this.#options = options;
+    // A revoke on another host of a shared store closes this host's connections of the grant too.
+    this.#unwatch = options.store?.watchRevocations?.((grantId) => this.closeConnections(grantId));
+  }
+
+  /** Stops hearing other hosts' revokes (the server is closing). */
+  close(): void {
+    this.#unwatch?.();
   }
 
   get enabled(): boolean {
@@ -108,18 +122,40 @@ export class ShareService {
     return { grantId: found.grantId, revoked: !already };
   }
 
-  /** Registers an open share connection; `close` ends it. Returns its unregistration. */
-  track(grant: ShareGrant, address: string | undefined, close: () => void): () => void {
-    this.#options.logger.info('share: connection opened', {
+  /**
+   * Registers an open share connection; `close` ends it, with why: the grant was revoked (here or
+   * on another host of a shared store), or it expired — a timer armed at its expiry closes the
+   * connection then, so a link stops at its time and not only at the next request. Returns its
+   * unregistration (which disarms the timer).
+   */
+  track(
+    grant: ShareGrant,
+    address: string | undefined,
+    close: (reason: ShareCloseReason) => void,
+  ): () => void {
+    const { logger } = this.#options;
+    logger.info('share: connection opened', {
       grantId: grant.grantId,
       sessionId: grant.sessionId,
       address: address ?? 'unknown',
     });
+    const revoked = (): void => close('HOST_SHARE_REVOKED');
     let set = this.#open.get(grant.grantId);
     if (set === undefined) this.#open.set(grant.grantId, (set = new Set()));
-    set.add(close);
+    set.add(revoked);
+    const disarm =
+      grant.expiresAt === null
+        ? undefined
+        : armExpiry(grant.expiresAt, this.#options.now, this.#options.timers, () => {
+            logger.info('share: connection closed at expiry', {
+              grantId: grant.grantId,
+              sessionId: grant.sessionId,
+            });
+            close('HOST_SHARE_EXPIRED');
+          });
     return () => {
-      set.delete(close);
+      disarm?.();
+      set.delete(revoked);
       if (set.size === 0 && this.#open.get(grant.grantId) === set) this.#open.delete(grant.grantId);
     };
   }

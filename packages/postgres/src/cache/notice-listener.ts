@@ -11,6 +11,10 @@ export interface NoticeListenerOptions {
   readonly onReconnected: () => void;
   /** First and longest wait before reconnecting (default 100 ms, 5 s); doubles per failed attempt. */
   readonly backoffMs?: { readonly first: number; readonly max: number };
+  /** `application_name` of the connection; default `LISTENER_APPLICATION_NAME`. */
+  readonly applicationName?: string;
+  /** What the notices announce, for the log lines (default `row changes`). */
+  readonly subject?: string;
 }
 
 /** `application_name` of the listening connection (operators and tests can find it by this). */
@@ -29,6 +33,10 @@ export class NoticeListener {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #failures = 0;
   #stopped = false;
+
+  get #subject(): string {
+    return this.#options.subject ?? 'row changes';
+  }
 
   constructor(options: NoticeListenerOptions) {
     this.#options = options;
@@ -52,7 +60,7 @@ export class NoticeListener {
   async #connect(): Promise<void> {
     const client = new pg.Client({
       connectionString: this.#options.url,
-      application_name: LISTENER_APPLICATION_NAME,
+      application_name: this.#options.applicationName ?? LISTENER_APPLICATION_NAME,
       connectionTimeoutMillis: 10_000,
     });
     client.on('error', (error) => this.#lost(client, error));
@@ -81,7 +89,7 @@ export class NoticeListener {
     // Events of a client that is not (or no longer) the listening one are already handled.
     if (client !== this.#client || this.#stopped) return;
     this.#client = undefined;
-    this.#options.logger.warn('lost the connection that listens for row changes; reconnecting', {
+    this.#options.logger.warn(`lost the connection that listens for ${this.#subject}; reconnecting`, {
       channel: this.#options.channel,
       error,
     });
@@ -103,7 +111,7 @@ export class NoticeListener {
       await this.#connect();
     } catch (error) {
       this.#failures++;
-      this.#options.logger.warn('reconnecting the row-change listener failed; retrying', {
+      this.#options.logger.warn(`reconnecting the listener for ${this.#subject} failed; retrying`, {
         channel: this.#options.channel,
         error,
       });

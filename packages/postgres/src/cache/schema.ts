@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { ensureSchema } from '../schema-versions.js';
+import { ensurePoolSchema } from '../schema-versions.js';
 import { USAGE_DDL } from './usage-schema.js';
 
 /** The component name and version of the cache's tables in `strand_schema`. */
@@ -69,17 +69,12 @@ CREATE INDEX list_rows_by_title ON list_rows (title);
 const MIGRATIONS = { 2: LIST_DDL, 3: USAGE_DDL };
 
 /** Creates the cache's tables once per database, migrates an older one, refuses a newer one (`SchemaVersionError`). */
-export async function prepareCacheSchema(pool: pg.Pool): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await ensureSchema(
-      client,
-      CACHE_COMPONENT,
-      CACHE_SCHEMA_VERSION,
-      ROWS_DDL + LIST_DDL + USAGE_DDL,
-      MIGRATIONS,
-    );
-  } finally {
-    client.release();
-  }
+export function prepareCacheSchema(pool: pg.Pool): Promise<void> {
+  return ensurePoolSchema(
+    pool,
+    CACHE_COMPONENT,
+    CACHE_SCHEMA_VERSION,
+    ROWS_DDL + LIST_DDL + USAGE_DDL,
+    MIGRATIONS,
+  );
 }
