@@ -96,10 +96,13 @@ export class FollowerQueue implements FollowerIdentity {
   }
 }
 
+/** What the feeds read of a live session. */
+export type LiveSession = Pick<Session, 'id' | 'writeFailure'>;
+
 /** The followers of one session as the feeds see them, and its live session here if any. */
 export interface Followed {
   readonly followers: ReadonlySet<FollowerQueue>;
-  readonly session: Session | undefined;
+  readonly session: LiveSession | undefined;
 }
 
 /** The hub's followers by session; undefined for a session nobody follows here. */

@@ -17,7 +17,6 @@ export class ProjectionsFeed {
     const followed = this.#followed(sessionId);
     if (followed === undefined) return;
     const fields = `,"key":${JSON.stringify(key)},"value":${JSON.stringify(value) ?? 'null'},"seq":${seq}`;
-    for (const follower of followed.followers)
-      follower.push(follower.frame('follow.projection', fields));
+    for (const follower of followed.followers) follower.push(follower.frame('follow.projection', fields));
   }
 }

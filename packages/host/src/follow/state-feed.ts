@@ -1,6 +1,6 @@
 import type { FollowStopped } from '@strand/protocol';
 import type { Session, SessionId } from '@strand/session';
-import type { FollowedLookup, FollowerQueue } from './follower-queue.js';
+import type { FollowedLookup, FollowerQueue, LiveSession } from './follower-queue.js';
 
 /**
  * `follow.state`: whether the session is live here, busy, and stopped. A session whose durable
@@ -19,14 +19,14 @@ export class StateFeed {
   }
 
   /** Followed or not: a stop outlives the detach, an attach without a failure (a reopen) ends it. */
-  remember(session: Session): void {
+  remember(session: LiveSession): void {
     const stopped = stoppedBy(session);
     if (stopped === undefined) this.#stopped.delete(session.id);
     else this.#stopped.set(session.id, stopped);
   }
 
   /** The live session attached, or stopped: tell every follower. */
-  live(session: Session): void {
+  live(session: LiveSession): void {
     for (const follower of this.#followed(session.id)?.followers ?? []) this.#tellLive(follower, session);
   }
 
@@ -36,7 +36,7 @@ export class StateFeed {
   }
 
   /** A new follower of a live session hears only a stop (an attach tells every follower). */
-  joinedLive(follower: FollowerQueue, session: Session): void {
+  joinedLive(follower: FollowerQueue, session: LiveSession): void {
     if (session.writeFailure !== undefined) this.#tellLive(follower, session);
   }
 
@@ -54,7 +54,7 @@ export class StateFeed {
       follower.push(stateFrame(follower, session !== undefined, busy, stopped));
   }
 
-  #tellLive(follower: FollowerQueue, session: Session): void {
+  #tellLive(follower: FollowerQueue, session: LiveSession): void {
     follower.push(stateFrame(follower, true, this.#isBusy(session.id), stoppedBy(session)));
   }
 
