@@ -10,20 +10,11 @@ import { FollowerQueue, type Followed } from './follower-queue.js';
 import type { Outbound } from './outbound.js';
 import { ProjectionsFeed } from './projections-feed.js';
 import { RemoteTail, type RemoteIdentity } from './remote-tail.js';
+import { SessionFanout } from './session-fanout.js';
 import { StateFeed } from './state-feed.js';
 import { SubagentsFeed } from './subagents-feed.js';
 
 export type { DraftPacing } from './drafts-feed.js';
-
-/** Per session: its followers and the live subscription (or remote tail) they share. */
-interface Fanout extends Followed {
-  readonly followers: Set<FollowerQueue>;
-  session: Session | undefined;
-  /** Stops both the durable-batch and the write-failure subscription of `session`. */
-  unsubscribe: (() => void) | undefined;
-  /** Not live here, with several hosts on one database: other hosts' appends, read from the log. */
-  remote: RemoteTail | undefined;
-}
 
 /**
  * Live delivery for `session.follow`: attaches and detaches followers and routes what happens to
@@ -34,17 +25,16 @@ interface Fanout extends Followed {
  * and a slow consumer is resynced and dropped there. Everything sent is at the session's durable
  * cut (`docs/protocol.md`, "What is durable when").
  *
- * Per followed session the hub holds one subscription to the live `Session` (durable batches and
- * its write failure) shared by every follower of it. With several hosts on one database
- * (`services.coordination`), a session not live here may be written by another host: its fanout
- * then has a `RemoteTail`, which reads what the followers miss from persistence on every append
- * announcement and sends it through the same feeds. When the session attaches here the tail is
- * dropped; when it detaches a new one takes over.
+ * Per followed session a `SessionFanout` holds the one source its followers share: the live
+ * `Session` (durable batches and its write failure) or, with several hosts on one database
+ * (`services.coordination`), a `RemoteTail` that reads what the followers miss from persistence on
+ * every append announcement and sends it through the same feeds. When the session attaches here
+ * the tail is dropped; when it detaches a new one takes over.
  */
 export class FollowHub {
   readonly #services: ServedServices;
   readonly #maxQueuedBytes: number;
-  readonly #fanouts = new Map<SessionId, Fanout>();
+  readonly #fanouts = new Map<SessionId, SessionFanout>();
   readonly #byId = new Map<string, FollowerQueue>();
   readonly #disposers: (() => void)[] = [];
   /** Work to run when a follow ends (e.g. releasing the agent an interactive follow promoted). */
@@ -97,10 +87,7 @@ export class FollowHub {
     for (const dispose of this.#disposers) dispose();
     for (const release of this.#onStop.values()) release();
     this.#onStop.clear();
-    for (const fanout of this.#fanouts.values()) {
-      fanout.unsubscribe?.();
-      fanout.remote?.close();
-    }
+    for (const fanout of this.#fanouts.values()) fanout.close();
     this.#drafts.close();
     for (const follower of this.#byId.values()) follower.drop();
     this.#fanouts.clear();
@@ -125,7 +112,7 @@ export class FollowHub {
     this.#byId.set(followId, follower);
     let fanout = this.#fanouts.get(sessionId);
     if (fanout === undefined) {
-      fanout = { followers: new Set(), session: undefined, unsubscribe: undefined, remote: undefined };
+      fanout = new SessionFanout();
       this.#fanouts.set(sessionId, fanout);
     }
     fanout.followers.add(follower);
@@ -186,35 +173,26 @@ export class FollowHub {
     if (fanout === undefined) return;
     fanout.followers.delete(follower);
     if (fanout.followers.size === 0) {
-      fanout.unsubscribe?.();
-      fanout.remote?.close();
+      fanout.close();
       this.#drafts.forget(follower.sessionId);
       this.#fanouts.delete(follower.sessionId);
     }
   }
 
-  #attach(fanout: Fanout, session: Session): void {
+  #attach(fanout: SessionFanout, session: Session): void {
     this.#state.remember(session);
-    fanout.remote?.close();
-    fanout.remote = undefined;
-    fanout.unsubscribe?.();
-    fanout.session = session;
-    const stopEvents = session.subscribe((batch) => this.#batch(fanout, session.id, batch));
     // A session that already stopped says so in the state frames below.
-    const stopFailures =
-      session.writeFailure === undefined
-        ? session.onWriteFailure(() => this.#stopped(fanout, session))
-        : () => undefined;
-    fanout.unsubscribe = () => {
-      stopEvents();
-      stopFailures();
-    };
+    fanout.live(
+      session,
+      (batch) => this.#batch(fanout, session.id, batch),
+      () => this.#stopped(fanout, session),
+    );
     for (const follower of fanout.followers) this.#events.backfill(follower, session);
     this.#state.live(session);
   }
 
   /** The live session stopped on a failed durable write: say so to every follower. */
-  #stopped(fanout: Fanout, session: Session): void {
+  #stopped(fanout: SessionFanout, session: Session): void {
     this.#state.remember(session);
     if (fanout.session !== session) return;
     // A draft held by the pacing would reach followers after `stopped`.
@@ -222,60 +200,59 @@ export class FollowHub {
     this.#state.live(session);
   }
 
-  #detach(fanout: Fanout): void {
-    const session = fanout.session;
+  #detach(fanout: SessionFanout): void {
+    const session = fanout.cold();
     if (session === undefined) return;
     this.#drafts.cancel(session.id);
-    fanout.unsubscribe?.();
-    fanout.unsubscribe = undefined;
-    fanout.session = undefined;
     this.#state.cold(session.id);
     // Cold here again: another host may take the session over and write.
     this.#followRemote(fanout, session, undefined);
   }
 
-  #batch(fanout: Fanout, sessionId: SessionId, batch: readonly SessionEvent[]): void {
+  #batch(fanout: SessionFanout, sessionId: SessionId, batch: readonly SessionEvent[]): void {
     this.#drafts.delivering(sessionId, batch);
     this.#events.batch(fanout.followers, batch);
   }
 
   /** Starts (or nudges) the fanout's remote tail; a catch-up read covers appends before the subscription. */
   #followRemote(
-    fanout: Fanout,
+    fanout: SessionFanout,
     identity: RemoteIdentity & { readonly header: { readonly id: SessionId } },
     knownValues: Readonly<Record<string, unknown>> | undefined,
   ): void {
     const coordination = this.#services.coordination;
     if (coordination === undefined) return;
     const id = identity.header.id;
-    fanout.remote ??= new RemoteTail(
-      {
-        persistence: this.#services.persistence,
-        registry: this.#services.registry,
-        cache: this.#services.cache,
-        coordination,
-      },
-      {
-        header: identity.header,
-        incarnation: identity.incarnation,
-        inheritedEventCount: identity.inheritedEventCount,
-      },
-      knownValues,
-      {
-        nextSeq: () => this.#events.lowest(fanout.followers),
-        active: () => fanout.session === undefined && this.#fanouts.get(id) === fanout,
-        events: (batch) => this.#batch(fanout, id, batch),
-        projection: (key, value, seq) => this.#projections.changed(id, key, value, seq),
-        resync: (reason) => {
-          for (const follower of [...fanout.followers]) follower.resync(reason);
-        },
-      },
-      (error) =>
-        this.#services.logger.error('following a session across hosts failed', {
-          sessionId: id,
-          error,
-        }),
+    fanout.pullRemote(
+      () =>
+        new RemoteTail(
+          {
+            persistence: this.#services.persistence,
+            registry: this.#services.registry,
+            cache: this.#services.cache,
+            coordination,
+          },
+          {
+            header: identity.header,
+            incarnation: identity.incarnation,
+            inheritedEventCount: identity.inheritedEventCount,
+          },
+          knownValues,
+          {
+            nextSeq: () => this.#events.lowest(fanout.followers),
+            active: () => fanout.session === undefined && this.#fanouts.get(id) === fanout,
+            events: (batch) => this.#batch(fanout, id, batch),
+            projection: (key, value, seq) => this.#projections.changed(id, key, value, seq),
+            resync: (reason) => {
+              for (const follower of [...fanout.followers]) follower.resync(reason);
+            },
+          },
+          (error) =>
+            this.#services.logger.error('following a session across hosts failed', {
+              sessionId: id,
+              error,
+            }),
+        ),
     );
-    fanout.remote.pull();
   }
 }
