@@ -7,6 +7,7 @@ export {
   ClaudeExportError,
   renderClaudeTranscript,
   STRAND_EXPORT_MARKER,
+  strandExportOf,
   type ClaudeExportMarker,
   type ClaudeTranscript,
 } from './claude-code/transcript.js';

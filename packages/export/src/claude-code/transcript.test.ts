@@ -2,7 +2,12 @@ import { newSessionHeader, SessionId } from '@strand/session';
 import { describe, expect, it } from 'vitest';
 import { documentOf } from '../test-document.js';
 import { claudeProjectSlug, claudeSessionUuid, derivedUuid } from './ids.js';
-import { ClaudeExportError, renderClaudeTranscript, STRAND_EXPORT_MARKER } from './transcript.js';
+import {
+  ClaudeExportError,
+  renderClaudeTranscript,
+  STRAND_EXPORT_MARKER,
+  strandExportOf,
+} from './transcript.js';
 
 const twoTurns = documentOf(
   [
@@ -83,7 +88,23 @@ describe('renderClaudeTranscript', () => {
 
   it('marks the first line with the origin session and the cut', () => {
     const first = records(renderClaudeTranscript(twoTurns).text)[0]!;
-    expect(first[STRAND_EXPORT_MARKER]).toEqual({ origin: 's-export-1', cut: 16, running: false });
+    expect(first[STRAND_EXPORT_MARKER]).toEqual({
+      origin: 's-export-1',
+      cut: 16,
+      running: false,
+      digest: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+  });
+
+  it('knows its own export byte for byte, and nothing else: not one Claude Code has continued', () => {
+    const { text } = renderClaudeTranscript(twoTurns);
+    expect(strandExportOf(text)).toMatchObject({ origin: 's-export-1', cut: 16 });
+    const resumed = `${text}${JSON.stringify({ type: 'user', message: { role: 'user', content: 'More' } })}\n`;
+    expect(strandExportOf(resumed)).toBeUndefined();
+    expect(strandExportOf(text.replace('a.txt', 'b.txt'))).toBeUndefined();
+    expect(strandExportOf('{"type":"user"}\n')).toBeUndefined();
+    expect(strandExportOf('not json\n')).toBeUndefined();
+    expect(strandExportOf('')).toBeUndefined();
   });
 
   it('files the session under the cwd slug, by an id derived from the Strand id: the same bytes twice', () => {

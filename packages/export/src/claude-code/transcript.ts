@@ -1,3 +1,5 @@
+import { bytesToHex } from '@noble/hashes/utils.js';
+import { sha256 } from '@noble/hashes/sha2.js';
 import { readCoreEvent, type MessageContent, type SessionEvent } from '@strand/session';
 import { lastSeqOf, turnRunning, type ExportDocument } from '../document.js';
 import { claudeProjectSlug, claudeRecordUuid, claudeSessionUuid } from './ids.js';
@@ -15,6 +17,11 @@ export interface ClaudeExportMarker {
   readonly origin: string;
   readonly cut: number;
   readonly running: boolean;
+  /**
+   * SHA-256 (hex) of every line after the first as written: a file whose rest no longer matches
+   * (Claude Code appended to it by resuming) is no longer Strand's export.
+   */
+  readonly digest: string;
 }
 
 export class ClaudeExportError extends Error {
@@ -68,11 +75,7 @@ export function renderClaudeTranscript(document: ExportDocument): ClaudeTranscri
     );
   const cwd = header.cwd;
   const sessionId = claudeSessionUuid(header.id);
-  const marker: ClaudeExportMarker = {
-    origin: header.id,
-    cut: lastSeqOf(document),
-    running: turnRunning(document),
-  };
+  const origin = { origin: header.id, cut: lastSeqOf(document), running: turnRunning(document) };
   const left = new Map<string, number>();
   const leave = (kind: string): void => void left.set(kind, (left.get(kind) ?? 0) + 1);
   const lines: string[] = [];
@@ -86,7 +89,8 @@ export function renderClaudeTranscript(document: ExportDocument): ClaudeTranscri
       JSON.stringify({
         parentUuid: parent,
         isSidechain: false,
-        ...(lines.length === 0 ? { [STRAND_EXPORT_MARKER]: marker } : {}),
+        // The first line's marker takes its digest once the rest is written.
+        ...(lines.length === 0 ? { [STRAND_EXPORT_MARKER]: DIGEST_SLOT } : {}),
         ...record,
         uuid,
         timestamp: new Date(time).toISOString(),
@@ -238,6 +242,10 @@ export function renderClaudeTranscript(document: ExportDocument): ClaudeTranscri
   flush();
   if (document.title !== undefined && document.title.trim() !== '')
     lines.push(JSON.stringify({ type: 'custom-title', customTitle: document.title, sessionId }));
+  if (lines.length > 0) {
+    const marker: ClaudeExportMarker = { ...origin, digest: digestOf(lines.slice(1)) };
+    lines[0] = lines[0]!.replace(JSON.stringify(DIGEST_SLOT), JSON.stringify(marker));
+  }
   return {
     sessionId,
     projectFolder,
@@ -246,6 +254,34 @@ export function renderClaudeTranscript(document: ExportDocument): ClaudeTranscri
     text: lines.map((l) => `${l}\n`).join(''),
     leftOut: [...left].map(([kind, n]) => `${n} × ${kind} not carried`),
   };
+}
+
+const DIGEST_SLOT = '\u0000strand-export-marker\u0000';
+
+const digestOf = (rest: readonly string[]): string =>
+  bytesToHex(sha256(new TextEncoder().encode(rest.map((l) => `${l}\n`).join(''))));
+
+/**
+ * The marker of a file that is still exactly one of Strand's Claude Code exports (its first line
+ * names the origin, and the rest is byte for byte what was written then); undefined for any other
+ * file, such as an export Claude Code has since continued.
+ */
+export function strandExportOf(text: string): ClaudeExportMarker | undefined {
+  const end = text.indexOf('\n');
+  if (end < 0) return undefined;
+  let first: unknown;
+  try {
+    first = JSON.parse(text.slice(0, end));
+  } catch {
+    return undefined;
+  }
+  const marker = (first as Record<string, unknown> | null)?.[STRAND_EXPORT_MARKER] as
+    | Partial<ClaudeExportMarker>
+    | undefined;
+  if (typeof marker?.digest !== 'string' || typeof marker.origin !== 'string') return undefined;
+  const rest = text.slice(end + 1);
+  const digest = bytesToHex(sha256(new TextEncoder().encode(rest)));
+  return digest === marker.digest ? (marker as ClaudeExportMarker) : undefined;
 }
 
 /** A prompt as Claude Code stores a typed one: a string (images are named; the bytes are not in the document). */
