@@ -34,3 +34,13 @@ export function claudeProjectSlug(cwd: string): string | undefined {
   const slug = cwd.replace(/[^A-Za-z0-9]/g, '-');
   return slug.length > MAX_SLUG ? undefined : slug;
 }
+
+/**
+ * A tool call's id as the Messages API accepts it (`^[A-Za-z0-9_-]+$`, at most 64): kept when it
+ * fits, else one derived from it (another harness's ids, such as Codex's, may not fit).
+ */
+export function claudeToolUseId(callId: string): string {
+  return /^[A-Za-z0-9_-]{1,64}$/.test(callId)
+    ? callId
+    : `toolu_strand_${derivedUuid(`call:${callId}`).replace(/-/g, '')}`;
+}

@@ -1,7 +1,7 @@
 import { newSessionHeader, SessionId } from '@strand/session';
 import { describe, expect, it } from 'vitest';
 import { documentOf } from '../test-document.js';
-import { claudeProjectSlug, claudeSessionUuid, derivedUuid } from './ids.js';
+import { claudeProjectSlug, claudeSessionUuid, claudeToolUseId, derivedUuid } from './ids.js';
 import {
   ClaudeExportError,
   renderClaudeTranscript,
@@ -115,6 +115,14 @@ describe('renderClaudeTranscript', () => {
     expect(a.sessionId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(claudeSessionUuid('other')).not.toBe(a.sessionId);
     expect(derivedUuid('x')).toBe(derivedUuid('x'));
+  });
+
+  it('keeps a tool call id the Messages API accepts, and derives one for any other', () => {
+    expect(claudeToolUseId('toolu_01-Ab')).toBe('toolu_01-Ab');
+    const odd = claudeToolUseId('call_1|fc_2');
+    expect(odd).toMatch(/^toolu_strand_[0-9a-f]{32}$/);
+    expect(claudeToolUseId('call_1|fc_2')).toBe(odd);
+    expect(claudeToolUseId('x'.repeat(65))).not.toBe('x'.repeat(65));
   });
 
   it('refuses a session without a cwd, or one Claude Code would shorten', () => {

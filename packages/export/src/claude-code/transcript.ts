@@ -2,7 +2,7 @@ import { bytesToHex } from '@noble/hashes/utils.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { readCoreEvent, type MessageContent, type SessionEvent } from '@strand/session';
 import { lastSeqOf, turnRunning, type ExportDocument } from '../document.js';
-import { claudeProjectSlug, claudeRecordUuid, claudeSessionUuid } from './ids.js';
+import { claudeProjectSlug, claudeRecordUuid, claudeSessionUuid, claudeToolUseId } from './ids.js';
 
 /** The Claude Code version whose transcript format this writer follows (the bed's pin). */
 export const CLAUDE_CODE_FORMAT_VERSION = '2.1.328';
@@ -137,7 +137,7 @@ export function renderClaudeTranscript(document: ExportDocument): ClaudeTranscri
           message: {
             role: 'user',
             content: missing.map((id) => ({
-              tool_use_id: id,
+              tool_use_id: claudeToolUseId(id),
               type: 'tool_result',
               content: 'No result was recorded for this call.',
               is_error: true,
@@ -197,7 +197,7 @@ export function renderClaudeTranscript(document: ExportDocument): ClaudeTranscri
         reply ??= { blocks: [], seq: event.seq, time: event.time, calls: [] };
         reply.blocks.push({
           type: 'tool_use',
-          id: core.data.callId,
+          id: claudeToolUseId(core.data.callId),
           name: core.data.name,
           input: callInput(core.data.arguments),
         });
@@ -212,7 +212,7 @@ export function renderClaudeTranscript(document: ExportDocument): ClaudeTranscri
         }
         results ??= { blocks: [], seq: event.seq, time: event.time };
         results.blocks.push({
-          tool_use_id: core.data.callId,
+          tool_use_id: claudeToolUseId(core.data.callId),
           type: 'tool_result',
           content: plainText(core.data.content, leave),
           is_error: core.data.isError === true,
