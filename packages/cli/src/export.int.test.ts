@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openJsonlPersistence, persistenceWriter } from '@strand/persistence';
-import { Session, SessionId, newSessionHeader } from '@strand/session';
+import { renderClaudeTranscript } from '@strand/export';
+import { Session, SessionId, SessionSeq, newSessionHeader } from '@strand/session';
 import { strand, strandAsync } from './testing/strand-process.js';
 
 /** `strand export` in a real process of the bundled CLI over a real folder. */
@@ -102,7 +103,7 @@ describe('strand export', () => {
     expect(readFileSync(out.path, 'utf8')).toBe(first);
   });
 
-  it('--to claude-code follows CLAUDE_CONFIG_DIR, and never overwrites a file Claude Code has continued', async () => {
+  it('--to claude-code follows CLAUDE_CONFIG_DIR, and replaces its own earlier export, and never overwrites a file Claude Code has continued', async () => {
     const config = path.join(root, 'claude-config');
     const run = await strandAsync(['export', 'alpha', '--to', 'claude-code', '--json', '--data', data], {
       CLAUDE_CONFIG_DIR: config,
@@ -110,6 +111,21 @@ describe('strand export', () => {
     expect(run.code).toBe(0);
     const { path: file } = JSON.parse(run.stdout) as { path: string };
     expect(file.startsWith(path.join(config, 'projects') + path.sep)).toBe(true);
+    // An earlier export (a shorter cut), untouched since: replaced whole by the session as it is now.
+    const exported = readFileSync(file, 'utf8');
+    const earlier = renderClaudeTranscript({
+      header: newSessionHeader({ id: SessionId('alpha'), createdAt: AT, cwd: '/work/shop' }),
+      events: [
+        { seq: SessionSeq(0), type: 'turn/start', time: AT, data: {} },
+        { seq: SessionSeq(1), type: 'user/message', time: AT, data: { content: 'What?', author: 'human' } },
+      ],
+    }).text;
+    writeFileSync(file, earlier);
+    const grown = await strandAsync(['export', 'alpha', '--to', 'claude-code', '--data', data], {
+      CLAUDE_CONFIG_DIR: config,
+    });
+    expect(grown.code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(exported);
     const continued = `${readFileSync(file, 'utf8')}{"type":"user","message":{"role":"user","content":"more"}}\n`;
     writeFileSync(file, continued);
     const refused = await strandAsync(['export', 'alpha', '--to', 'claude-code', '--data', data], {

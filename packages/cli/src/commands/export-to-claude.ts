@@ -32,13 +32,20 @@ export function claudeDir(home: string | undefined, env: NodeJS.ProcessEnv = pro
  */
 export async function exportToClaude(document: ExportDocument, dir: string): Promise<HarnessExport> {
   const transcript = renderClaudeTranscript(document);
+  // An empty transcript is no conversation Claude Code could resume.
+  if (transcript.text === '')
+    throw new Error(`${document.header.id} has no conversation yet to continue in Claude Code`);
   const folder = path.join(dir, 'projects', transcript.projectFolder);
   const file = path.join(folder, transcript.fileName);
   const existing = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return undefined;
     throw error;
   });
-  if (existing !== undefined && existing !== transcript.text && strandExportOf(existing) === undefined)
+  if (
+    existing !== undefined &&
+    existing !== transcript.text &&
+    strandExportOf(existing)?.origin !== document.header.id
+  )
     throw new ExportRefusedError(
       `${file} is not Strand's last export of ${document.header.id} (Claude Code may have continued it): not overwritten`,
     );
