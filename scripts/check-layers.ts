@@ -65,6 +65,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'stack',
     'client',
     'import',
+    'export',
     'mcp',
     'postgres',
     'test-support',

@@ -52,7 +52,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'export',
     args: '<id>',
-    description: 'write a session out as Markdown or JSON (its durable part, if a turn is running)',
+    description:
+      'write a session out as Markdown or JSON, or as a Claude Code transcript to continue it there',
     load: async () => (await import('./commands/export-command.js')).exportCommand(),
   },
   {

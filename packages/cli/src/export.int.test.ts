@@ -1,10 +1,11 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openJsonlPersistence, persistenceWriter } from '@strand/persistence';
-import { Session, SessionId, newSessionHeader } from '@strand/session';
-import { strand } from './testing/strand-process.js';
+import { renderClaudeTranscript } from '@strand/export';
+import { Session, SessionId, SessionSeq, newSessionHeader } from '@strand/session';
+import { strand, strandAsync } from './testing/strand-process.js';
 
 /** `strand export` in a real process of the bundled CLI over a real folder. */
 let root: string;
@@ -78,5 +79,72 @@ describe('strand export', () => {
     expect(unwritable.code).toBe(1);
     expect(unwritable.stderr).toMatch(/^strand: could not write .*a\.json: /);
     expect(existsSync(folder)).toBe(false);
+  });
+
+  it('--to claude-code files a transcript where Claude Code resumes it, prints the command, and writes the same bytes again', () => {
+    const home = path.join(root, 'home-claude');
+    const run = strand('export', 'alpha', '--to', 'claude-code', '--home', home, '--json', '--data', data);
+    expect(run.code).toBe(0);
+    const out = JSON.parse(run.stdout) as {
+      path: string;
+      resumeId: string;
+      command: string;
+      children: unknown[];
+    };
+    expect(out.path).toBe(path.join(home, '.claude', 'projects', '-work-shop', `${out.resumeId}.jsonl`));
+    expect(out.command).toBe(`cd /work/shop && claude --resume ${out.resumeId}`);
+    expect(out.children).toEqual([]);
+    const first = readFileSync(out.path, 'utf8');
+    expect(first).toContain('"tool_use"');
+    expect(readdirSync(path.dirname(out.path))).toEqual([`${out.resumeId}.jsonl`]);
+    const again = strand('export', 'alpha', '--to', 'claude-code', '--home', home, '--data', data);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toBe(`${out.command}\n`);
+    expect(readFileSync(out.path, 'utf8')).toBe(first);
+  });
+
+  it('--to claude-code follows CLAUDE_CONFIG_DIR, and replaces its own earlier export, and never overwrites a file Claude Code has continued', async () => {
+    const config = path.join(root, 'claude-config');
+    const run = await strandAsync(['export', 'alpha', '--to', 'claude-code', '--json', '--data', data], {
+      CLAUDE_CONFIG_DIR: config,
+    });
+    expect(run.code).toBe(0);
+    const { path: file } = JSON.parse(run.stdout) as { path: string };
+    expect(file.startsWith(path.join(config, 'projects') + path.sep)).toBe(true);
+    // An earlier export (a shorter cut), untouched since: replaced whole by the session as it is now.
+    const exported = readFileSync(file, 'utf8');
+    const earlier = renderClaudeTranscript({
+      header: newSessionHeader({ id: SessionId('alpha'), createdAt: AT, cwd: '/work/shop' }),
+      events: [
+        { seq: SessionSeq(0), type: 'turn/start', time: AT, data: {} },
+        { seq: SessionSeq(1), type: 'user/message', time: AT, data: { content: 'What?', author: 'human' } },
+      ],
+    }).text;
+    writeFileSync(file, earlier);
+    const grown = await strandAsync(['export', 'alpha', '--to', 'claude-code', '--data', data], {
+      CLAUDE_CONFIG_DIR: config,
+    });
+    expect(grown.code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(exported);
+    const continued = `${readFileSync(file, 'utf8')}{"type":"user","message":{"role":"user","content":"more"}}\n`;
+    writeFileSync(file, continued);
+    const refused = await strandAsync(['export', 'alpha', '--to', 'claude-code', '--data', data], {
+      CLAUDE_CONFIG_DIR: config,
+    });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+    expect(refused.stderr).toContain('not overwritten');
+    expect(readFileSync(file, 'utf8')).toBe(continued);
+  });
+
+  it('--json with --format, or neither --format nor --to, is a usage error (exit 2)', () => {
+    const json = strand('export', 'alpha', '--format', 'json', '--json', '--data', data);
+    expect(json.code).toBe(2);
+    expect(json.stderr).toContain('--json goes with --to');
+    const neither = strand('export', 'alpha', '--data', data);
+    expect(neither.code).toBe(2);
+    const harness = strand('export', 'alpha', '--to', 'vim', '--data', data);
+    expect(harness.code).toBe(2);
+    expect(harness.stderr).toContain('claude-code');
   });
 });

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EXPORT_FORMATS } from '@strand/protocol';
 import { exportFileName, renderExport } from './formats.js';
-import { STRAND_EXPORT_JSON_FORMAT } from './json-format.js';
+import { readJsonExport, STRAND_EXPORT_JSON_FORMAT } from './json-format.js';
 import { documentOf } from './test-document.js';
 
 describe('export formats', () => {
@@ -23,8 +23,20 @@ describe('export formats', () => {
         expect(parsed.header).toEqual(JSON.parse(JSON.stringify(document.header)));
         expect(parsed.events).toEqual(JSON.parse(JSON.stringify(document.events)));
         expect(parsed.cut).toEqual({ lastSeq: entries.length - 1, running });
+        const text = renderExport('json', document).text;
+        expect(readJsonExport(text)).toEqual(JSON.parse(JSON.stringify(document)));
       }),
     );
+  });
+
+  it('reads back nothing but its own JSON export', () => {
+    for (const text of [
+      '',
+      'nope',
+      '{}',
+      '{"format":"strand.session-export","version":2,"header":{},"events":[]}',
+    ])
+      expect(readJsonExport(text)).toBeUndefined();
   });
 
   it('every format names its download and its media type', () => {

@@ -1,4 +1,19 @@
 export { lastSeqOf, turnRunning, type ExportDocument } from './document.js';
 export { EXPORT_RENDERERS, exportFileName, renderExport } from './formats.js';
-export { renderJson, STRAND_EXPORT_JSON_FORMAT, STRAND_EXPORT_JSON_VERSION } from './json-format.js';
+export {
+  readJsonExport,
+  renderJson,
+  STRAND_EXPORT_JSON_FORMAT,
+  STRAND_EXPORT_JSON_VERSION,
+} from './json-format.js';
 export { renderMarkdown } from './markdown-format.js';
+export {
+  CLAUDE_CODE_FORMAT_VERSION,
+  ClaudeExportError,
+  renderClaudeTranscript,
+  STRAND_EXPORT_MARKER,
+  strandExportOf,
+  type ClaudeExportMarker,
+  type ClaudeTranscript,
+} from './claude-code/transcript.js';
+export { claudeProjectSlug, claudeSessionUuid } from './claude-code/ids.js';

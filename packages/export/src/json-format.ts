@@ -19,3 +19,33 @@ export function renderJson(document: ExportDocument): string {
     events: document.events,
   })}\n`;
 }
+
+/**
+ * The document a `renderJson` text holds, read back (the CLI's `--to` writes a harness's file
+ * from the host's JSON export); undefined for a text that is not Strand's JSON export, version 1.
+ * The host wrote it, so the header and events are taken as the log held them.
+ */
+export function readJsonExport(text: string): ExportDocument | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const record = value as Partial<
+    Record<'format' | 'version' | 'header' | 'title' | 'events', unknown>
+  > | null;
+  if (
+    record?.format !== STRAND_EXPORT_JSON_FORMAT ||
+    record.version !== STRAND_EXPORT_JSON_VERSION ||
+    typeof record.header !== 'object' ||
+    record.header === null ||
+    !Array.isArray(record.events)
+  )
+    return undefined;
+  return {
+    header: record.header as ExportDocument['header'],
+    events: record.events as ExportDocument['events'],
+    ...(typeof record.title === 'string' ? { title: record.title } : {}),
+  };
+}

@@ -1,67 +1,93 @@
-import { open, rename, rm } from 'node:fs/promises';
-import path from 'node:path';
 import { Command, Option } from 'commander';
+import { readJsonExport } from '@strand/export';
 import { EXPORT_FORMATS } from '@strand/protocol';
 import { withConnection } from '../remote.js';
 import { targetOptions } from '../target-options.js';
+import { failUsage } from '../usage-error.js';
 import type { RemoteOptions } from '../remote.js';
+import { claudeDir, exportToClaude } from './export-to-claude.js';
+import { writeWhole } from './write-whole.js';
+
+/** The harnesses `--to` writes a transcript for, in their own format. */
+const EXPORT_HARNESSES = ['claude-code'] as const;
 
 interface ExportOptions extends RemoteOptions {
-  format: (typeof EXPORT_FORMATS)[number];
+  format?: (typeof EXPORT_FORMATS)[number];
+  to?: (typeof EXPORT_HARNESSES)[number];
   out?: string;
+  home?: string;
+  json?: boolean;
 }
 
 /**
  * `strand export <id> --format markdown|json [--out <file>]`: the session at its durable cut
- * (`session.export`), on stdout or into a file written whole or not at all. A session with a turn
- * still running exports what was durable and says so on stderr.
+ * (`session.export`), on stdout or into a file written whole or not at all.
+ * `strand export <id> --to claude-code [--home <dir>] [--json]`: the session as a transcript of
+ * that harness, filed where its own resume finds it (the CLI fetches the JSON export and writes
+ * the file on this machine). A session with a turn still running exports what was durable and
+ * says so on stderr.
  */
 export function exportCommand(): Command {
   return targetOptions(
     new Command('export').description(
-      'write a session out as Markdown or JSON (its durable part, if a turn is running)',
+      'write a session out as Markdown or JSON, or as a Claude Code transcript to continue it there',
     ),
   )
     .argument('<id>', 'session id')
     .addOption(
-      new Option('--format <format>', "markdown (to read or paste) or json (Strand's own, lossless)")
-        .choices(EXPORT_FORMATS)
-        .makeOptionMandatory(),
+      new Option('--format <format>', "markdown (to read or paste) or json (Strand's own, lossless)").choices(
+        EXPORT_FORMATS,
+      ),
     )
-    .option('--out <file>', 'write to this file instead of stdout (replaced whole, never half-written)')
+    .addOption(
+      new Option(
+        '--to <harness>',
+        "write a transcript in that harness's format where it resumes from",
+      ).choices(EXPORT_HARNESSES),
+    )
+    .option(
+      '--out <file>',
+      'with --format: write to this file instead of stdout (replaced whole, never half-written)',
+    )
+    .option('--home <dir>', "with --to: the home folder to file it under (default: the harness's own)")
+    .option('--json', 'with --to: print {path, resumeId, command, children} as JSON')
     .action(async (id: string, options: ExportOptions) => {
-      const exported = await withConnection(options, (c) =>
-        c.call('session.export', { id, format: options.format }),
-      );
+      if ((options.format === undefined) === (options.to === undefined))
+        failUsage('name one of --format <format> or --to <harness>', 'strand.export.target');
+      if (options.to !== undefined) {
+        if (options.out !== undefined) failUsage('--out goes with --format, not --to', 'strand.export.out');
+        return exportTo(id, options);
+      }
+      if (options.json === true) failUsage('--json goes with --to, not --format', 'strand.export.json');
+      if (options.home !== undefined) failUsage('--home goes with --to, not --format', 'strand.export.home');
+      const format = options.format!;
+      const exported = await withConnection(options, (c) => c.call('session.export', { id, format }));
       if (options.out === undefined) process.stdout.write(exported.text);
       else await writeWhole(options.out, exported.text);
-      if (exported.running)
-        process.stderr.write(
-          `strand: a turn of ${id} is still running: exported what was durable (events 0–${exported.lastSeq})\n`,
-        );
+      if (exported.running) sayRunning(id, exported.lastSeq);
       if (options.out !== undefined)
         process.stderr.write(`strand: wrote ${options.out} (${Buffer.byteLength(exported.text)} bytes)\n`);
     });
 }
 
-/**
- * Writes `text` to `file` through a temporary file beside it, synced before the rename: a reader
- * sees the old file or the new one whole, and a failure (full disk, read-only folder) leaves no
- * partial file behind.
- */
-async function writeWhole(file: string, text: string): Promise<void> {
-  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.strand-tmp`);
-  try {
-    const handle = await open(temp, 'w');
-    try {
-      await handle.writeFile(text);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, file);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw new Error(`could not write ${file}: ${(error as Error).message}`, { cause: error });
+async function exportTo(id: string, options: ExportOptions): Promise<void> {
+  const exported = await withConnection(options, (c) => c.call('session.export', { id, format: 'json' }));
+  const document = readJsonExport(exported.text);
+  if (document === undefined) throw new Error(`the host's JSON export of ${id} could not be read`);
+  const written = await exportToClaude(document, claudeDir(options.home));
+  if (exported.running) sayRunning(id, exported.lastSeq);
+  for (const line of written.leftOut) process.stderr.write(`strand: ${line}\n`);
+  const { path, resumeId, command, children } = written;
+  if (options.json === true)
+    process.stdout.write(`${JSON.stringify({ path, resumeId, command, children })}\n`);
+  else {
+    process.stderr.write(`strand: wrote ${path}\n`);
+    process.stdout.write(`${command}\n`);
   }
+}
+
+function sayRunning(id: string, lastSeq: number): void {
+  process.stderr.write(
+    `strand: a turn of ${id} is still running: exported what was durable (events 0–${lastSeq})\n`,
+  );
 }
