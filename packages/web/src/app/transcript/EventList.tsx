@@ -2,7 +2,7 @@ import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Box, Button, Group, Loader, Text } from '@mantine/core';
 import type { FollowDraft, SessionFollower } from '@strand/client';
 import type { WireEvent } from '@strand/protocol';
-import { describeError } from '../format.js';
+import { describeError } from '../shared/format.js';
 import { nextRow, transcriptKey } from './keyboard.js';
 import { ExcerptEnd } from './ExcerptEnd.js';
 import { joinExcerpt } from './target-excerpt.js';

@@ -1,7 +1,7 @@
 import { Button, Group, Select, TextInput } from '@mantine/core';
 import type { UsageRow } from '@strand/protocol';
-import { HARNESSES, harnessLabel, isHarnessName } from '../harness-labels.js';
-import { isDay, NO_USAGE_FILTER, type UsageFilter } from './usage-filter-params.js';
+import { HARNESSES, harnessLabel, isHarnessName } from '../shared/harness-labels.js';
+import { isDay, NO_USAGE_FILTER, type UsageFilter } from '../shared/routing/usage-filter-params.js';
 
 const HARNESS_CHOICES = HARNESSES.map((value) => ({ value, label: harnessLabel(value) }));
 

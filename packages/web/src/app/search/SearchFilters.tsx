@@ -1,6 +1,6 @@
 import { Group, NativeSelect } from '@mantine/core';
 import type { SessionListRow } from '@strand/protocol';
-import { HARNESSES, harnessLabel } from './harness-labels.js';
+import { HARNESSES, harnessLabel } from '../shared/harness-labels.js';
 
 /** What search narrows to: a project folder (exact header `cwd`) and the harness a session came from. */
 export interface SearchNarrowing {

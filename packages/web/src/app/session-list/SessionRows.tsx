@@ -2,11 +2,11 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Badge, Box, Group, Text, UnstyledButton } from '@mantine/core';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { SessionListRow } from '@strand/protocol';
-import { formatRelative, formatTime, harnessName } from './format.js';
-import { useProjectionVersions, useStrand } from './hooks.js';
+import { formatRelative, formatTime, harnessName } from '../shared/format.js';
+import { useProjectionVersions, useStrand } from '../shared/hooks.js';
 import { listEntry } from './list-entry.js';
 import { listKeyAction } from './list-keys.js';
-import type { OpenRequest } from './open-request.js';
+import type { OpenRequest } from '../shared/open-request.js';
 import {
   activityOf,
   buildTree,
@@ -14,14 +14,14 @@ import {
   visibleRows,
   type Detached,
   type ListEntry,
-  type ListFilter,
   type VisibleRow,
 } from './session-tree.js';
-import { ForkBadge } from './ForkBadge.js';
-import { NO_LABEL, subagentName } from './subagent-name.js';
-import { useNow } from './use-now.js';
-import { useSubagentLabels } from './use-subagent-labels.js';
-import { costLabel, type RowCost } from './usage/session-costs.js';
+import { ForkBadge } from '../shared/ForkBadge.js';
+import type { ListFilter } from '../shared/routing/list-filter-params.js';
+import { NO_LABEL, subagentName } from '../subagents/subagent-name.js';
+import { useNow } from '../shared/use-now.js';
+import { useSubagentLabels } from '../subagents/use-subagent-labels.js';
+import { costLabel, type RowCost } from '../usage/session-costs.js';
 
 /** Every row is this tall (title line, activity line): fixed, so 10,000 rows cost no measuring. */
 const ROW_HEIGHT = 52;

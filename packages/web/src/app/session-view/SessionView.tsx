@@ -15,12 +15,12 @@ import {
 } from '@mantine/core';
 import { readUsageValue, selectModel, selectPreset, usageLine, type SessionFollower } from '@strand/client';
 import { sessionHarness } from '@strand/session';
-import { describeError, harnessName } from './format.js';
-import { EventList } from './transcript/EventList.js';
-import { subagentParent } from './list-entry.js';
-import { ForkBadge } from './ForkBadge.js';
+import { describeError, harnessName } from '../shared/format.js';
+import { EventList } from '../transcript/EventList.js';
+import { subagentParent } from '../shared/subagent-parent.js';
+import { ForkBadge } from '../shared/ForkBadge.js';
 import { SessionUnavailable } from './SessionUnavailable.js';
-import { SessionCost } from './usage/SessionCost.js';
+import { SessionCost } from '../usage/SessionCost.js';
 
 /** The session's own tokens, and what a fork inherited; "none yet" before the first response. */
 function usageText(value: unknown): string {
@@ -37,7 +37,7 @@ import {
   useProjection,
   useProjectionVersion,
   useStrand,
-} from './hooks.js';
+} from '../shared/hooks.js';
 
 interface Props {
   readonly sessionId: string;

@@ -10,6 +10,7 @@
  * - siblings (and the top level) are ordered by `activityOf` — newest first, ties by id.
  */
 import { STRAND_HARNESS } from '@strand/session';
+import { NO_FILTER, type ListFilter } from '../shared/routing/list-filter-params.js';
 
 /** What the list needs of one `session.list` row. */
 export interface ListEntry {
@@ -54,14 +55,6 @@ export function compareByActivity(a: ListEntry, b: ListEntry): number {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
-export interface ListFilter {
-  /** Only sessions with this `cwd`; `null` for all. */
-  readonly cwd: string | null;
-  /** Only sessions of this harness (`STRAND_HARNESS` for Strand's own); `null` for all. */
-  readonly harness: string | null;
-}
-
-export const NO_FILTER: ListFilter = { cwd: null, harness: null };
 
 export function matchesFilter(entry: ListEntry, filter: ListFilter): boolean {
   if (filter.cwd !== null && entry.cwd !== filter.cwd) return false;
