@@ -45,7 +45,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'host',
   ],
   client: ['session', 'protocol'],
-  web: ['session', 'protocol', 'client'],
+  web: ['session', 'projection', 'protocol', 'client'],
   import: ['session', 'persistence', 'subagent'],
   cli: [
     'session',
@@ -253,7 +253,9 @@ for (const file of sourceFiles(webApp)) {
     if (to === undefined || to === from) continue;
     // The root (App.tsx) may import every folder; no folder imports the root, and none imports upward.
     if (from !== '' && (to === '' || WEB_FOLDERS.indexOf(to) > WEB_FOLDERS.indexOf(from)))
-      problems.push(`${rel}: web folder ${from} may not import ${to === '' ? 'the app root' : to} (${spec}); order: ${WEB_FOLDERS.join(' < ')}`);
+      problems.push(
+        `${rel}: web folder ${from} may not import ${to === '' ? 'the app root' : to} (${spec}); order: ${WEB_FOLDERS.join(' < ')}`,
+      );
   }
 }
 

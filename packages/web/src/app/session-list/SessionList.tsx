@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Box, Group, Loader, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
 import type { SessionListRow } from '@strand/protocol';
-import { harnessName } from '../shared/format.js';
+import { harnessChoices } from '../shared/harness-labels.js';
 import type { OpenRequest } from '../shared/open-request.js';
 import { SearchResults } from '../search/SearchResults.js';
 import { SessionRows } from './SessionRows.js';
@@ -76,10 +76,7 @@ export function SessionList({
     if (harness !== null && !harnesses.includes(harness)) harnesses.push(harness);
     return {
       cwds,
-      harnesses: harnesses.map((value) => ({
-        value,
-        label: harnessName(value),
-      })),
+      harnesses: harnessChoices(harnesses),
     };
   }, [rows, cwd, harness]);
 

@@ -2,8 +2,10 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Badge, Box, Group, Text, UnstyledButton } from '@mantine/core';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { SessionListRow } from '@strand/protocol';
-import { formatRelative, formatTime, harnessName } from '../shared/format.js';
-import { useProjectionVersions, useStrand } from '../shared/hooks.js';
+import { formatRelative, formatTime } from '../shared/format.js';
+import { harnessLabel } from '../shared/harness-labels.js';
+import { useStrand } from '../shared/hooks.js';
+import { useProjectionRows } from '../shared/use-projection.js';
 import { listEntry } from './list-entry.js';
 import { listKeyAction } from './list-keys.js';
 import type { OpenRequest } from '../shared/open-request.js';
@@ -61,12 +63,12 @@ export function SessionRows({
 }: Props): React.JSX.Element {
   const { store } = useStrand();
   const ids = useMemo(() => rows.map((row) => row.id), [rows]);
-  const version = useProjectionVersions(ids);
+  const projected = useProjectionRows(ids);
   const byId = useMemo(() => new Map(rows.map((row) => [row.id, row])), [rows]);
   const entries = useMemo(
     () => rows.map((row) => listEntry(row, store.get(row.id, 'listMetadata'))),
-    // `version` changes whenever a store row of a listed session does.
-    [rows, store, version],
+    // `projected` changes whenever a store row of a listed session does.
+    [rows, store, projected],
   );
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
   const visible = useMemo(
@@ -392,9 +394,9 @@ function SessionRow({
               color="gray"
               variant="light"
               data-testid="source-marker"
-              title={`imported from ${harnessName(source.harness)}, which owns it: read-only here`}
+              title={`imported from ${harnessLabel(source.harness)}, which owns it: read-only here`}
             >
-              {harnessName(source.harness)}
+              {harnessLabel(source.harness)}
             </Badge>
           )}
           {row.detached !== null && (

@@ -9,6 +9,7 @@
  * - a child sits under its parent whenever the parent passes the filter too;
  * - siblings (and the top level) are ordered by `activityOf` — newest first, ties by id.
  */
+import { lastActivityAt } from '@strand/projection';
 import { STRAND_HARNESS } from '@strand/session';
 import { NO_FILTER, type ListFilter } from '../shared/routing/list-filter-params.js';
 
@@ -39,13 +40,14 @@ export interface Activity {
 }
 
 /**
- * The documented sort key: the last human prompt (`listMetadata.lastPromptAt`) when the store
- * knows one, else the header's `createdAt`. Never a guess (not the last event's time, not "now").
+ * The documented sort key, by the one rule the host's `session.list` order uses too
+ * (`lastActivityAt`, @strand/projection): the last human prompt (`listMetadata.lastPromptAt`) when
+ * the store knows one, else the header's `createdAt`. Never a guess (not the last event's time,
+ * not "now").
  */
 export function activityOf(entry: ListEntry): Activity {
-  return typeof entry.lastPromptAt === 'number'
-    ? { at: entry.lastPromptAt, source: 'last-prompt' }
-    : { at: entry.createdAt, source: 'created' };
+  const at = lastActivityAt(entry.createdAt, { lastPromptAt: entry.lastPromptAt });
+  return { at, source: at === entry.lastPromptAt ? 'last-prompt' : 'created' };
 }
 
 /** Newest activity first; equal times by id, so the order is total and stable across refreshes. */
@@ -54,7 +56,6 @@ export function compareByActivity(a: ListEntry, b: ListEntry): number {
   if (delta !== 0) return delta;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
-
 
 export function matchesFilter(entry: ListEntry, filter: ListFilter): boolean {
   if (filter.cwd !== null && entry.cwd !== filter.cwd) return false;

@@ -4,8 +4,6 @@ import {
   type CatalogState,
   type ConnectionState,
   type FollowDraft,
-  type FollowView,
-  type ProjectionLookup,
   type SessionFollower,
 } from '@strand/client';
 import type { Strand } from './strand.js';
@@ -34,53 +32,6 @@ export function useCatalog<T>(catalog: {
     (notify) => catalog.subscribe(notify),
     () => catalog.state,
   );
-}
-
-/** Re-renders whenever a projection row of `sessionId` changes; returns a version counter. */
-export function useProjectionVersion(sessionId: string | null): number {
-  const { store } = useStrand();
-  const [version, setVersion] = useState(0);
-  useEffect(() => {
-    if (sessionId === null) return undefined;
-    setVersion((v) => v + 1);
-    return store.subscribe(sessionId, () => setVersion((v) => v + 1));
-  }, [store, sessionId]);
-  return version;
-}
-
-/** Re-renders on every change of the store rows of any of `sessionIds`. */
-export function useProjectionVersions(sessionIds: readonly string[]): number {
-  const { store } = useStrand();
-  const [version, setVersion] = useState(0);
-  const key = sessionIds.join('\n');
-  useEffect(() => {
-    const bump = (): void => setVersion((v) => v + 1);
-    const disposers = key === '' ? [] : key.split('\n').map((id) => store.subscribe(id, bump));
-    bump();
-    return () => {
-      for (const dispose of disposers) dispose();
-    };
-  }, [store, key]);
-  return version;
-}
-
-export function useProjection(sessionId: string, key: string): ProjectionLookup {
-  const { store } = useStrand();
-  useProjectionVersion(sessionId);
-  return store.get(sessionId, key);
-}
-
-export function useFollowView(follower: SessionFollower | null): FollowView | null {
-  const [view, setView] = useState<FollowView | null>(follower?.view ?? null);
-  useEffect(() => {
-    if (follower === null) {
-      setView(null);
-      return undefined;
-    }
-    setView(follower.view);
-    return follower.subscribe(setView);
-  }, [follower]);
-  return view;
 }
 
 /** The running step's draft of `follower` (`follow.draft`), kept apart from its events; null when none. */

@@ -1,4 +1,4 @@
-import { useProjection } from '../shared/hooks.js';
+import { useProjection } from '../shared/use-projection.js';
 import { followLink } from '../shared/routing/navigation.js';
 import { sessionHref } from '../shared/routing/routes.js';
 import { descriptorRole, IDENTITY_KEY, parentName, roleText } from './descriptor-line.js';

@@ -1,7 +1,8 @@
 import '@mantine/charts/styles.css';
 import { useCallback, useEffect, useMemo, useState, type MouseEvent } from 'react';
 import { Alert, Box, Button, Group, Loader, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { describeError, harnessName } from '../shared/format.js';
+import { describeError } from '../shared/format.js';
+import { harnessLabel } from '../shared/harness-labels.js';
 import { useConnectionState, useStrand } from '../shared/hooks.js';
 import { followLink, navigate } from '../shared/routing/navigation.js';
 import { routeHref, sessionHref } from '../shared/routing/routes.js';
@@ -195,7 +196,7 @@ export default function UsagePage({ filter, onShowSessions }: Props): React.JSX.
                   }
                   limit={10}
                   labelHeader="Harness"
-                  labelOf={(row) => harnessName(row.key)}
+                  labelOf={(row) => harnessLabel(row.key)}
                   linkOf={(row) => listLink({ cwd: filter.cwd, harness: row.key })}
                 />
               </Stack>
