@@ -48,7 +48,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'export',
   ],
   client: ['session', 'protocol'],
-  web: ['session', 'protocol', 'client'],
+  web: ['session', 'projection', 'protocol', 'client'],
   import: ['session', 'persistence', 'subagent'],
   cli: [
     'session',
@@ -223,6 +223,44 @@ for (const pkg of packages) {
   for (const dep of [...runtimeDeps, ...devDeps])
     if (dep.startsWith('@strand/') && !importedStrand.has(dep))
       problems.push(`packages/${pkg}/package.json: declares ${dep}, which no file of ${pkg} imports`);
+}
+
+/**
+ * Inside the web package, its feature folders (under `packages/web/src/app/`) import only folders
+ * below them in this order, as the packages do (packages/web/README.md "Folders"): `shared` is the
+ * floor (connection, hooks, addresses, formats), `transcript` renders events, and each feature
+ * above may use those beneath it. `App.tsx` at the top composes them all.
+ */
+const WEB_FOLDERS = ['shared', 'transcript', 'subagents', 'usage', 'search', 'session-list', 'session-view'];
+const webApp = path.join(root, 'packages', 'web', 'src', 'app');
+
+/** The feature folder of a file under `packages/web/src/app/`, `''` for the root (App.tsx). */
+function webFolder(file: string): string | undefined {
+  const rel = path.relative(webApp, file);
+  if (rel.startsWith('..')) return undefined;
+  const parts = rel.split(path.sep);
+  return parts.length === 1 ? '' : parts[0];
+}
+
+for (const file of sourceFiles(webApp)) {
+  const from = webFolder(file)!;
+  const rel = path.relative(root, file);
+  if (from !== '' && !WEB_FOLDERS.includes(from)) {
+    problems.push(`${rel}: packages/web/src/app/${from} is not in WEB_FOLDERS of scripts/check-layers.ts`);
+    continue;
+  }
+  const text = readFileSync(file, 'utf8');
+  for (const match of text.matchAll(IMPORT)) {
+    const spec = match[1] ?? match[2]!;
+    if (!spec.startsWith('.')) continue;
+    const to = webFolder(path.resolve(path.dirname(file), spec));
+    if (to === undefined || to === from) continue;
+    // The root (App.tsx) may import every folder; no folder imports the root, and none imports upward.
+    if (from !== '' && (to === '' || WEB_FOLDERS.indexOf(to) > WEB_FOLDERS.indexOf(from)))
+      problems.push(
+        `${rel}: web folder ${from} may not import ${to === '' ? 'the app root' : to} (${spec}); order: ${WEB_FOLDERS.join(' < ')}`,
+      );
+  }
 }
 
 // The table itself must be acyclic, so allowed imports can never form a cycle.

@@ -3,12 +3,12 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { localStorageColorSchemeManager, MantineProvider } from '@mantine/core';
 import { App } from './app/App.js';
-import { checkAccess } from './app/access.js';
-import { AccessGuard, fetchAuth } from './app/AccessGuard.js';
-import { AccessProblemView } from './app/AccessProblemView.js';
-import { StrandContext } from './app/hooks.js';
-import { createStrand } from './app/strand.js';
-import { COLOR_SCHEME_KEY, cssVariablesResolver, theme } from './app/theme/theme.js';
+import { checkAccess } from './app/shared/access.js';
+import { AccessGuard, fetchAuth } from './app/shared/AccessGuard.js';
+import { AccessProblemView } from './app/shared/AccessProblemView.js';
+import { StrandContext } from './app/shared/hooks.js';
+import { createStrand } from './app/shared/strand.js';
+import { COLOR_SCHEME_KEY, cssVariablesResolver, theme } from './app/shared/theme/theme.js';
 
 /** Light or dark as the system prefers until the reader picks one (kept in local storage). */
 const themed = {

@@ -14,18 +14,18 @@ import {
 } from '@mantine/core';
 import type { ConnectionState } from '@strand/client';
 import type { SessionListRow } from '@strand/protocol';
-import { useConnectionState } from './hooks.js';
-import { NewSession } from './NewSession.js';
-import type { OpenRequest } from './open-request.js';
-import { followLink, navigate, useRoute } from './routing/navigation.js';
-import type { ListFilter } from './session-tree.js';
-import { SessionList } from './SessionList.js';
-import { SessionView } from './SessionView.js';
-import { REGION, SkipLinks, type Region } from './SkipLinks.js';
-import { SubagentTree } from './SubagentTree.js';
-import { ThemeToggle } from './theme/ThemeToggle.js';
-import { NO_USAGE_FILTER } from './usage/usage-filter-params.js';
-import './layout.css';
+import { useConnectionState } from './shared/hooks.js';
+import { NewSession } from './session-view/NewSession.js';
+import type { OpenRequest } from './shared/open-request.js';
+import { followLink, navigate, useRoute } from './shared/routing/navigation.js';
+import type { ListFilter } from './shared/routing/list-filter-params.js';
+import { SessionList } from './session-list/SessionList.js';
+import { SessionView } from './session-view/SessionView.js';
+import { REGION, SkipLinks, type Region } from './shared/SkipLinks.js';
+import { SubagentTree } from './subagents/SubagentTree.js';
+import { ThemeToggle } from './shared/theme/ThemeToggle.js';
+import { NO_USAGE_FILTER } from './shared/routing/usage-filter-params.js';
+import './shared/layout.css';
 
 // Its own chunk: the chart library is only loaded by a reader who opens /usage, so the session
 // pages' first paint does not wait for it.

@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workloadBatches } from '@strand/workload';
 import { SessionId, newSessionHeader } from '@strand/session';
-import { FIRST_WINDOW } from '../app/strand.js';
+import { FIRST_WINDOW } from '../app/shared/strand.js';
 import { startBrowserHost, UI_TIMEOUT, type BrowserHost } from './testing/harness.js';
 
 const EVENTS = 50_001;

@@ -2,11 +2,12 @@ import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Box, Button, Group, Loader, Text } from '@mantine/core';
 import type { FollowDraft, SessionFollower } from '@strand/client';
 import type { WireEvent } from '@strand/protocol';
-import { describeError } from '../format.js';
+import { describeError } from '../shared/format.js';
 import { nextRow, transcriptKey } from './keyboard.js';
 import { ExcerptEnd } from './ExcerptEnd.js';
 import { joinExcerpt } from './target-excerpt.js';
-import { targetRowSeq, Transcript } from './Transcript.js';
+import { Transcript } from './Transcript.js';
+import { targetRowSeq } from './transcript-model.js';
 import { useTargetExcerpt } from './use-target-excerpt.js';
 
 /** Events one "load older" asks for: a bigger step than the opening window, a few screens back. */

@@ -1,6 +1,6 @@
 import { Anchor, Text } from '@mantine/core';
-import { followLink } from '../routing/navigation.js';
-import { sessionHref } from '../routing/routes.js';
+import { followLink } from '../shared/routing/navigation.js';
+import { sessionHref } from '../shared/routing/routes.js';
 
 /**
  * The end of an excerpt read around a `?seq=` target, when events lie between it and the

@@ -1,6 +1,6 @@
-import { useProjection } from '../hooks.js';
-import { followLink } from '../routing/navigation.js';
-import { sessionHref } from '../routing/routes.js';
+import { useProjection } from '../shared/use-projection.js';
+import { followLink } from '../shared/routing/navigation.js';
+import { sessionHref } from '../shared/routing/routes.js';
 import { descriptorRole, IDENTITY_KEY, parentName, roleText } from './descriptor-line.js';
 import './identity.css';
 

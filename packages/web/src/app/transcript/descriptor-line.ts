@@ -1,5 +1,5 @@
 import type { ProjectionLookup } from '@strand/client';
-import { isRecord, truncate } from '../format.js';
+import { isRecord, truncate } from '../shared/format.js';
 
 /**
  * `SUBAGENT_DESCRIPTOR_EVENT` of `@strand/subagent`, which the browser does not import (the

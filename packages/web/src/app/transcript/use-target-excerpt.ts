@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { describeError } from '../format.js';
-import { useStrand } from '../hooks.js';
+import { describeError } from '../shared/format.js';
+import { useStrand } from '../shared/hooks.js';
 import { excerptRange, prependPage, type EventRun } from './target-excerpt.js';
 
 export type TargetExcerpt =

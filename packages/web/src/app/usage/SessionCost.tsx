@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
 import { Box, Text } from '@mantine/core';
 import { readUsageValue } from '@strand/client';
-import { describeError } from '../format.js';
-import { isHarnessName } from '../harness-labels.js';
-import { useConnectionState, useStrand } from '../hooks.js';
+import { describeError } from '../shared/format.js';
+import { isHarnessName } from '../shared/harness-labels.js';
+import { useConnectionState, useStrand } from '../shared/hooks.js';
 import { formatCost } from './usage-format.js';
 
 /** After the session's tokens change, how long to wait for more before asking again (a turn's steps come in bursts). */

@@ -1,9 +1,9 @@
 import { Button, Group, Select, TextInput } from '@mantine/core';
 import type { UsageRow } from '@strand/protocol';
-import { HARNESSES, harnessLabel, isHarnessName } from '../harness-labels.js';
-import { isDay, NO_USAGE_FILTER, type UsageFilter } from './usage-filter-params.js';
+import { HARNESSES, harnessChoices, isHarnessName } from '../shared/harness-labels.js';
+import { isDay, NO_USAGE_FILTER, type UsageFilter } from '../shared/routing/usage-filter-params.js';
 
-const HARNESS_CHOICES = HARNESSES.map((value) => ({ value, label: harnessLabel(value) }));
+const HARNESS_CHOICES = harnessChoices(HARNESSES);
 
 /**
  * The page's filters, as the session list has them (project, harness) plus a day range. Every

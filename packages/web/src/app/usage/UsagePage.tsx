@@ -1,14 +1,15 @@
 import '@mantine/charts/styles.css';
 import { useCallback, useEffect, useMemo, useState, type MouseEvent } from 'react';
 import { Alert, Box, Button, Group, Loader, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { describeError, harnessName } from '../format.js';
-import { useConnectionState, useStrand } from '../hooks.js';
-import { followLink, navigate } from '../routing/navigation.js';
-import { routeHref, sessionHref } from '../routing/routes.js';
-import type { ListFilter } from '../session-tree.js';
+import { describeError } from '../shared/format.js';
+import { harnessLabel } from '../shared/harness-labels.js';
+import { useConnectionState, useStrand } from '../shared/hooks.js';
+import { followLink, navigate } from '../shared/routing/navigation.js';
+import { routeHref, sessionHref } from '../shared/routing/routes.js';
+import type { ListFilter } from '../shared/routing/list-filter-params.js';
 import { UsageChart } from './UsageChart.js';
 import { UsageFilters } from './UsageFilters.js';
-import type { UsageFilter } from './usage-filter-params.js';
+import type { UsageFilter } from '../shared/routing/usage-filter-params.js';
 import { dayLabel, formatCost, formatCostShort, formatTokens, formatTokensShort } from './usage-format.js';
 import { loadUsage, type UsageData } from './usage-load.js';
 import { costChart, tokenChart } from './usage-series.js';
@@ -195,7 +196,7 @@ export default function UsagePage({ filter, onShowSessions }: Props): React.JSX.
                   }
                   limit={10}
                   labelHeader="Harness"
-                  labelOf={(row) => harnessName(row.key)}
+                  labelOf={(row) => harnessLabel(row.key)}
                   linkOf={(row) => listLink({ cwd: filter.cwd, harness: row.key })}
                 />
               </Stack>

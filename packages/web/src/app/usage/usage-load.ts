@@ -1,5 +1,5 @@
 import type { ParamsOf, ResultOf, UsageRow } from '@strand/protocol';
-import type { UsageFilter } from './usage-filter-params.js';
+import type { UsageFilter } from '../shared/routing/usage-filter-params.js';
 import { daysToSplit } from './usage-series.js';
 
 export type UsageSummaryParams = ParamsOf<'usage.summary'>;

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { MAX_LIST_PAGE_LIMIT, type SessionListRow } from '@strand/protocol';
-import { useConnectionState, useStrand } from '../hooks.js';
+import { useConnectionState, useStrand } from '../shared/hooks.js';
 import { mergeCosts, unpricedRows, type RowCost } from './session-costs.js';
 
 const NONE: ReadonlyMap<string, RowCost> = new Map();

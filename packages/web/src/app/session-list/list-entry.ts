@@ -2,6 +2,7 @@ import type { ProjectionLookup } from '@strand/client';
 import { isRecord } from '@strand/session';
 import type { SessionListRow } from '@strand/protocol';
 import type { ListEntry } from './session-tree.js';
+import { subagentParent } from '../shared/subagent-parent.js';
 
 /**
  * What the list sorts, nests and filters by, read from a `session.list` row and the store's
@@ -18,11 +19,6 @@ export function listEntry(row: SessionListRow, listMetadata: ProjectionLookup): 
     cwd: header.cwd ?? null,
     harness: header.source?.harness ?? null,
   };
-}
-
-/** A subagent child's parent: `header.parentSession` when `origin` is `'subagent'`, else `null`. */
-export function subagentParent(header: SessionListRow['header']): string | null {
-  return header.origin === 'subagent' && header.parentSession !== undefined ? header.parentSession : null;
 }
 
 /** `undefined` while the hint is unknown (or not the shape the unit writes), else its value. */

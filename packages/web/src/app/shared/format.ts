@@ -65,9 +65,6 @@ export function activeMs(
   return timing.settledMs + Math.max(0, end - timing.active.since);
 }
 
-/** The name a person knows a harness by (`header.source.harness`), or the raw name for a newer one. */
-export { harnessLabel as harnessName } from '@strand/session';
-
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;

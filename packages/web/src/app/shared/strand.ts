@@ -9,6 +9,7 @@ import {
   type PresetCatalog,
 } from '@strand/client';
 import { dropTokenFromAddressBar } from './access.js';
+import { ImageCache } from './image-cache.js';
 import { SubagentChanges } from './subagent-changes.js';
 
 /**
@@ -18,6 +19,9 @@ import { SubagentChanges } from './subagent-changes.js';
  */
 export const FIRST_WINDOW = 100;
 
+/** What the loaded images of one page may hold (data URLs, about 4/3 of the image bytes). */
+export const IMAGE_CACHE_BYTES = 64 * 1024 * 1024;
+
 /** Everything the UI talks to: one connection, one shared projection store, the two catalogs. */
 export interface Strand {
   readonly connection: StrandConnection;
@@ -26,6 +30,8 @@ export interface Strand {
   readonly presets: PresetCatalog;
   /** What every follower made by `newFollower` hears of its session's subagents. */
   readonly subagentChanges: SubagentChanges;
+  /** Attachment images read so far, least recently shown dropped first past `IMAGE_CACHE_BYTES`. */
+  readonly images: ImageCache;
   newFollower(): SessionFollower;
 }
 
@@ -67,6 +73,7 @@ export function createStrand(): Strand {
     models,
     presets,
     subagentChanges,
+    images: new ImageCache(IMAGE_CACHE_BYTES),
     newFollower: () => {
       const follower = new SessionFollower({ connection, store, window: FIRST_WINDOW });
       // Lives as long as the follower: an unfollowed one hears no more frames.

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useStrand } from './hooks.js';
+import { useStrand } from '../shared/hooks.js';
 
 /** Child id → its descriptor label (null: the child has none), per parent already listed. */
 export type SubagentLabels = ReadonlyMap<string, string | null>;

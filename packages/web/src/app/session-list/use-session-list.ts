@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { applySessionList, ListChanges } from '@strand/client';
 import { MAX_LIST_PAGE_LIMIT, type SessionListRow } from '@strand/protocol';
-import { describeError } from './format.js';
-import { useStrand } from './hooks.js';
+import { describeError } from '../shared/format.js';
+import { useStrand } from '../shared/hooks.js';
 import { firstPage, nextPage, rereadRows, type ListPages } from './list-pages.js';
 
 /** Rows per `session.list` page: a screenful many times over, one small frame. */

@@ -1,10 +1,18 @@
-import type { ListFilter } from './session-tree.js';
-
 /*
  * The list's filters in the page's query string (`?cwd=…&harness=…`), so a reload or a shared
  * link keeps them. Only these two parameters are read or written: the rest of the address
  * (the open session's path, `?seq=`) belongs to the page's navigation.
  */
+
+/** The list's (and search's) narrowing: one project and one harness, each `null` for all. */
+export interface ListFilter {
+  /** Only sessions with this `cwd`; `null` for all. */
+  readonly cwd: string | null;
+  /** Only sessions of this harness (`STRAND_HARNESS` for Strand's own); `null` for all. */
+  readonly harness: string | null;
+}
+
+export const NO_FILTER: ListFilter = { cwd: null, harness: null };
 
 const CWD = 'cwd';
 const HARNESS = 'harness';

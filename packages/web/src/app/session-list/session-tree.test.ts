@@ -7,13 +7,12 @@ import {
   compareByActivity,
   filterChoices,
   flatRows,
-  NO_FILTER,
   STRAND_HARNESS,
   visibleRows,
   type ListEntry,
-  type ListFilter,
   type TreeNode,
 } from './session-tree.js';
+import { NO_FILTER, type ListFilter } from '../shared/routing/list-filter-params.js';
 
 const entry = (id: string, fields: Partial<ListEntry> = {}): ListEntry => ({
   id,

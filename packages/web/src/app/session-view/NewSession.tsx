@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Modal, Select, Stack, Text, Textarea } from '@mantine/core';
-import { describeError } from './format.js';
-import { useCatalog, useStrand } from './hooks.js';
+import { describeError } from '../shared/format.js';
+import { useCatalog, useStrand } from '../shared/hooks.js';
 
 /** "New session": model and preset are picked before the session exists (`session.create`). */
 export function NewSession({ onCreated }: { onCreated: (id: string) => void }): React.JSX.Element {

@@ -1,7 +1,7 @@
 import { Alert, Anchor, Text } from '@mantine/core';
 import { StrandRpcError } from '@strand/protocol';
-import { describeError } from './format.js';
-import { followLink } from './routing/navigation.js';
+import { describeError } from '../shared/format.js';
+import { followLink } from '../shared/routing/navigation.js';
 
 /** The host's code for an id no session has (`session.follow`'s `READ_ONE` errors). */
 const NOT_FOUND = 'SESSION_QUERY_NOT_FOUND';

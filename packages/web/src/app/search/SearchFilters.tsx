@@ -1,6 +1,6 @@
 import { Group, NativeSelect } from '@mantine/core';
 import type { SessionListRow } from '@strand/protocol';
-import { HARNESSES, harnessLabel } from './harness-labels.js';
+import { HARNESSES, harnessChoices } from '../shared/harness-labels.js';
 
 /** What search narrows to: a project folder (exact header `cwd`) and the harness a session came from. */
 export interface SearchNarrowing {
@@ -55,10 +55,7 @@ export function SearchFilters({
         data-testid="search-harness"
         value={value.harness ?? ''}
         onChange={(event) => set('harness', event.currentTarget.value)}
-        data={[
-          { value: '', label: 'All harnesses' },
-          ...HARNESSES.map((harness) => ({ value: harness, label: harnessLabel(harness) })),
-        ]}
+        data={[{ value: '', label: 'All harnesses' }, ...harnessChoices(HARNESSES)]}
       />
     </Group>
   );

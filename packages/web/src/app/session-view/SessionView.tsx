@@ -1,4 +1,4 @@
-import { createContext, useCallback, useContext, useEffect, useId, useRef, useState } from 'react';
+import { createContext, useCallback, useContext, useEffect, useId, useState } from 'react';
 import {
   Alert,
   Badge,
@@ -13,14 +13,15 @@ import {
   Textarea,
   Title,
 } from '@mantine/core';
-import { readUsageValue, selectModel, selectPreset, usageLine, type SessionFollower } from '@strand/client';
+import { readUsageValue, selectModel, selectPreset, usageLine } from '@strand/client';
 import { sessionHarness } from '@strand/session';
-import { describeError, harnessName } from './format.js';
-import { EventList } from './transcript/EventList.js';
-import { subagentParent } from './list-entry.js';
-import { ForkBadge } from './ForkBadge.js';
+import { describeError } from '../shared/format.js';
+import { harnessLabel } from '../shared/harness-labels.js';
+import { EventList } from '../transcript/EventList.js';
+import { subagentParent } from '../shared/subagent-parent.js';
+import { ForkBadge } from '../shared/ForkBadge.js';
 import { SessionUnavailable } from './SessionUnavailable.js';
-import { SessionCost } from './usage/SessionCost.js';
+import { SessionCost } from '../usage/SessionCost.js';
 
 /** The session's own tokens, and what a fork inherited; "none yet" before the first response. */
 function usageText(value: unknown): string {
@@ -30,14 +31,9 @@ function usageText(value: unknown): string {
   const own = usageLine(usage.own);
   return inherited ? `${own} (+ ${usageLine(usage.inherited)} before the fork)` : own;
 }
-import {
-  useCatalog,
-  useDraft,
-  useFollowView,
-  useProjection,
-  useProjectionVersion,
-  useStrand,
-} from './hooks.js';
+import { useCatalog, useDraft, useStrand } from '../shared/hooks.js';
+import { useProjection, useProjectionRows } from '../shared/use-projection.js';
+import { useSessionFollow } from './use-session-follow.js';
 
 interface Props {
   readonly sessionId: string;
@@ -60,46 +56,12 @@ const InteractContext = createContext<() => void>(() => undefined);
  * stays read-only). The read-only view stays on screen until the interactive one has its snapshot.
  */
 export function SessionView({ sessionId, child, onChildDetected, targetSeq }: Props): React.JSX.Element {
-  const strand = useStrand();
-  const [follower, setFollower] = useState<SessionFollower | null>(null);
   const [interactiveFor, setInteractiveFor] = useState<string | null>(null);
   const interactive = interactiveFor === sessionId && !child;
-  const current = useRef<SessionFollower | null>(null);
-  const epoch = useRef(0);
-  useEffect(() => {
-    const mine = ++epoch.current;
-    const next = strand.newFollower();
-    const previous = current.current;
-    const upgrade = interactive && previous !== null;
-    const show = (): void => {
-      if (epoch.current !== mine) {
-        void next.unfollow().catch(() => undefined);
-        return;
-      }
-      current.current = next;
-      setFollower(next);
-      if (previous !== null) void previous.unfollow().catch(() => undefined);
-    };
-    // Failures show through view.error.
-    const opened = next.follow(sessionId, { interactive });
-    if (upgrade) opened.then(show, show);
-    else {
-      show();
-      opened.catch(() => undefined);
-    }
-  }, [strand, sessionId, interactive]);
-  useEffect(
-    () => () => {
-      epoch.current++;
-      void current.current?.unfollow().catch(() => undefined);
-      current.current = null;
-    },
-    [],
-  );
+  const { follower, view } = useSessionFollow(sessionId, { interactive });
   const interact = useCallback(() => {
     if (!child) setInteractiveFor(sessionId);
   }, [child, sessionId]);
-  const view = useFollowView(follower);
   const draft = useDraft(follower);
   const shown = view?.shown ?? null;
   const isChild = child || shown?.header.origin === 'subagent';
@@ -130,7 +92,7 @@ export function SessionView({ sessionId, child, onChildDetected, targetSeq }: Pr
           sessionId={sessionId}
           readOnly={readOnly}
           readOnlyLabel={
-            source !== undefined ? `from ${harnessName(source.harness)} · read-only` : 'read-only child'
+            source !== undefined ? `from ${harnessLabel(source.harness)} · read-only` : 'read-only child'
           }
           busy={shown?.busy ?? false}
           phase={view?.phase ?? 'opening'}
@@ -169,8 +131,8 @@ export function SessionView({ sessionId, child, onChildDetected, targetSeq }: Pr
         )}
         {source !== undefined ? (
           <Text size="sm" c="dimmed" data-testid="read-only-note">
-            Imported from {harnessName(source.harness)}, which owns it: read-only here. Fork it to continue in
-            Strand.
+            Imported from {harnessLabel(source.harness)}, which owns it: read-only here. Fork it to continue
+            in Strand.
           </Text>
         ) : isChild ? (
           <Text size="sm" c="dimmed" data-testid="read-only-note">
@@ -372,7 +334,7 @@ function CatalogSelect({
 function ModelSelector({ sessionId, readOnly }: { sessionId: string; readOnly: boolean }): React.JSX.Element {
   const strand = useStrand();
   const catalog = useCatalog(strand.models);
-  useProjectionVersion(sessionId);
+  useProjectionRows([sessionId]);
   const display = selectModel(strand.store, catalog, sessionId);
   if (display.status === 'loading') return <SelectorStatus testId="model-select" label="Model" />;
   if (display.status === 'error')
@@ -416,7 +378,7 @@ function PresetSelector({
 }): React.JSX.Element {
   const strand = useStrand();
   const catalog = useCatalog(strand.presets);
-  useProjectionVersion(sessionId);
+  useProjectionRows([sessionId]);
   const display = selectPreset(strand.store, catalog, sessionId);
   if (display.status === 'loading') return <SelectorStatus testId="preset-select" label="Agent preset" />;
   if (display.status === 'error')

@@ -2,11 +2,13 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Badge, Box, Group, Text, UnstyledButton } from '@mantine/core';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { SessionListRow } from '@strand/protocol';
-import { formatRelative, formatTime, harnessName } from './format.js';
-import { useProjectionVersions, useStrand } from './hooks.js';
+import { formatRelative, formatTime } from '../shared/format.js';
+import { harnessLabel } from '../shared/harness-labels.js';
+import { useStrand } from '../shared/hooks.js';
+import { useProjectionRows } from '../shared/use-projection.js';
 import { listEntry } from './list-entry.js';
 import { listKeyAction } from './list-keys.js';
-import type { OpenRequest } from './open-request.js';
+import type { OpenRequest } from '../shared/open-request.js';
 import {
   activityOf,
   buildTree,
@@ -14,14 +16,14 @@ import {
   visibleRows,
   type Detached,
   type ListEntry,
-  type ListFilter,
   type VisibleRow,
 } from './session-tree.js';
-import { ForkBadge } from './ForkBadge.js';
-import { NO_LABEL, subagentName } from './subagent-name.js';
-import { useNow } from './use-now.js';
-import { useSubagentLabels } from './use-subagent-labels.js';
-import { costLabel, type RowCost } from './usage/session-costs.js';
+import { ForkBadge } from '../shared/ForkBadge.js';
+import type { ListFilter } from '../shared/routing/list-filter-params.js';
+import { NO_LABEL, subagentName } from '../subagents/subagent-name.js';
+import { useNow } from '../shared/use-now.js';
+import { useSubagentLabels } from '../subagents/use-subagent-labels.js';
+import { costLabel, type RowCost } from '../usage/session-costs.js';
 
 /** Every row is this tall (title line, activity line): fixed, so 10,000 rows cost no measuring. */
 const ROW_HEIGHT = 52;
@@ -61,12 +63,12 @@ export function SessionRows({
 }: Props): React.JSX.Element {
   const { store } = useStrand();
   const ids = useMemo(() => rows.map((row) => row.id), [rows]);
-  const version = useProjectionVersions(ids);
+  const projected = useProjectionRows(ids);
   const byId = useMemo(() => new Map(rows.map((row) => [row.id, row])), [rows]);
   const entries = useMemo(
     () => rows.map((row) => listEntry(row, store.get(row.id, 'listMetadata'))),
-    // `version` changes whenever a store row of a listed session does.
-    [rows, store, version],
+    // `projected` changes whenever a store row of a listed session does.
+    [rows, store, projected],
   );
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
   const visible = useMemo(
@@ -392,9 +394,9 @@ function SessionRow({
               color="gray"
               variant="light"
               data-testid="source-marker"
-              title={`imported from ${harnessName(source.harness)}, which owns it: read-only here`}
+              title={`imported from ${harnessLabel(source.harness)}, which owns it: read-only here`}
             >
-              {harnessName(source.harness)}
+              {harnessLabel(source.harness)}
             </Badge>
           )}
           {row.detached !== null && (

@@ -1,6 +1,5 @@
-import { readListFilter, writeListFilter } from '../list-filter-params.js';
-import type { ListFilter } from '../session-tree.js';
-import { readUsageFilter, writeUsageFilter, type UsageFilter } from '../usage/usage-filter-params.js';
+import { readListFilter, writeListFilter, type ListFilter } from './list-filter-params.js';
+import { readUsageFilter, writeUsageFilter, type UsageFilter } from './usage-filter-params.js';
 
 /**
  * The UI's addresses, as a pure codec (no `window`): `/` is the start page (`?cwd=`/`?harness=`

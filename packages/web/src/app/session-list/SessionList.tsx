@@ -1,18 +1,18 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Box, Group, Loader, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
 import type { SessionListRow } from '@strand/protocol';
-import { harnessName } from './format.js';
-import type { OpenRequest } from './open-request.js';
-import { SearchResults } from './SearchResults.js';
+import { harnessChoices } from '../shared/harness-labels.js';
+import type { OpenRequest } from '../shared/open-request.js';
+import { SearchResults } from '../search/SearchResults.js';
 import { SessionRows } from './SessionRows.js';
-import { readListFilter, writeListFilter } from './list-filter-params.js';
-import { setSearchQuery, useSearchQuery } from './routing/navigation.js';
+import { readListFilter, writeListFilter, type ListFilter } from '../shared/routing/list-filter-params.js';
+import { setSearchQuery, useSearchQuery } from '../shared/routing/navigation.js';
 import { listEntry } from './list-entry.js';
-import { filterChoices, type ListFilter } from './session-tree.js';
-import { useSessionCosts } from './usage/use-session-costs.js';
+import { filterChoices } from './session-tree.js';
+import { useSessionCosts } from '../usage/use-session-costs.js';
 import { useSessionList } from './use-session-list.js';
 
-export type { OpenRequest } from './open-request.js';
+export type { OpenRequest } from '../shared/open-request.js';
 
 interface Props {
   readonly selectedId: string | null;
@@ -76,10 +76,7 @@ export function SessionList({
     if (harness !== null && !harnesses.includes(harness)) harnesses.push(harness);
     return {
       cwds,
-      harnesses: harnesses.map((value) => ({
-        value,
-        label: harnessName(value),
-      })),
+      harnesses: harnessChoices(harnesses),
     };
   }, [rows, cwd, harness]);
 

@@ -9,7 +9,9 @@
  * - a child sits under its parent whenever the parent passes the filter too;
  * - siblings (and the top level) are ordered by `activityOf` — newest first, ties by id.
  */
+import { lastActivityAt } from '@strand/projection';
 import { STRAND_HARNESS } from '@strand/session';
+import { NO_FILTER, type ListFilter } from '../shared/routing/list-filter-params.js';
 
 /** What the list needs of one `session.list` row. */
 export interface ListEntry {
@@ -38,13 +40,14 @@ export interface Activity {
 }
 
 /**
- * The documented sort key: the last human prompt (`listMetadata.lastPromptAt`) when the store
- * knows one, else the header's `createdAt`. Never a guess (not the last event's time, not "now").
+ * The documented sort key, by the one rule the host's `session.list` order uses too
+ * (`lastActivityAt`, @strand/projection): the last human prompt (`listMetadata.lastPromptAt`) when
+ * the store knows one, else the header's `createdAt`. Never a guess (not the last event's time,
+ * not "now").
  */
 export function activityOf(entry: ListEntry): Activity {
-  return typeof entry.lastPromptAt === 'number'
-    ? { at: entry.lastPromptAt, source: 'last-prompt' }
-    : { at: entry.createdAt, source: 'created' };
+  const at = lastActivityAt(entry.createdAt, { lastPromptAt: entry.lastPromptAt });
+  return { at, source: at === entry.lastPromptAt ? 'last-prompt' : 'created' };
 }
 
 /** Newest activity first; equal times by id, so the order is total and stable across refreshes. */
@@ -53,15 +56,6 @@ export function compareByActivity(a: ListEntry, b: ListEntry): number {
   if (delta !== 0) return delta;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
-
-export interface ListFilter {
-  /** Only sessions with this `cwd`; `null` for all. */
-  readonly cwd: string | null;
-  /** Only sessions of this harness (`STRAND_HARNESS` for Strand's own); `null` for all. */
-  readonly harness: string | null;
-}
-
-export const NO_FILTER: ListFilter = { cwd: null, harness: null };
 
 export function matchesFilter(entry: ListEntry, filter: ListFilter): boolean {
   if (filter.cwd !== null && entry.cwd !== filter.cwd) return false;

@@ -2,9 +2,9 @@ import { defined } from '@strand/session';
 import { useEffect, useState } from 'react';
 import { Box, Group, Loader, Mark, ScrollArea, Stack, Text, UnstyledButton } from '@mantine/core';
 import type { SearchHit, SearchResult, SessionListRow } from '@strand/protocol';
-import { describeError, snippetParts } from './format.js';
-import { useStrand } from './hooks.js';
-import type { OpenRequest } from './open-request.js';
+import { describeError, snippetParts } from '../shared/format.js';
+import { useStrand } from '../shared/hooks.js';
+import type { OpenRequest } from '../shared/open-request.js';
 import { SearchFilters, type SearchNarrowing } from './SearchFilters.js';
 
 /**

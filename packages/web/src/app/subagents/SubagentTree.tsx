@@ -1,10 +1,11 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { ActionIcon, Badge, Box, Button, Group, Loader, Stack, Text, UnstyledButton } from '@mantine/core';
 import type { SubagentListEntry, SubagentTimingValue } from '@strand/protocol';
-import { activeMs, describeError, formatDuration } from './format.js';
-import { useConnectionState, useProjection, useStrand } from './hooks.js';
+import { activeMs, describeError, formatDuration } from '../shared/format.js';
+import { useConnectionState, useStrand } from '../shared/hooks.js';
+import { useProjection } from '../shared/use-projection.js';
 import { NO_LABEL, subagentName } from './subagent-name.js';
-import type { OpenRequest } from './SessionList.js';
+import type { OpenRequest } from '../shared/open-request.js';
 import { LevelLoader } from './subagent-level.js';
 
 /**
