@@ -18,7 +18,10 @@ export default tseslint.config(
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      // One program for the whole repository (the root tsconfig holds every package's sources):
+      // a project service builds one per package tsconfig, and over 23 packages that passed
+      // Node's default heap (4.9 GB resident against 2.2 GB, and twice the time).
+      parserOptions: { project: ['./tsconfig.json'], tsconfigRootDir: import.meta.dirname },
     },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',

@@ -149,7 +149,7 @@ export class OpenAICompatibleModel implements Model {
           idle.clear();
         }
         if (chunk.done) break;
-        const bytes: Uint8Array = chunk.value as Uint8Array;
+        const bytes: Uint8Array = chunk.value;
         for (const event of sse.push(text.decode(bytes, { stream: true }))) {
           if (event.data === '[DONE]') {
             complete = true;
