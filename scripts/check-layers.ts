@@ -25,8 +25,10 @@ const ALLOWED: Record<string, readonly string[]> = {
   protocol: ['session', 'projection'],
   // The MCP tools over the wire methods: the stdio command and the host's `/mcp` (through a port) use them.
   mcp: ['session', 'protocol', 'subagent'],
+  // The transcript as rows, and message text as HTML: what the web draws and the HTML export renders.
+  transcript: ['session', 'protocol'],
   // Session exports: pure formats over one read cut; the host reaches them through a port.
-  export: ['session', 'protocol'],
+  export: ['session', 'protocol', 'transcript'],
   // The base stack: persistence + preparations + registry + cache + query + search, below agents.
   stack: ['session', 'persistence', 'projection', 'projection-cache', 'query', 'search'],
   // The wire server reaches agents, subagents and PostgreSQL through its ports only.
@@ -48,7 +50,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'export',
   ],
   client: ['session', 'protocol'],
-  web: ['session', 'projection', 'protocol', 'client'],
+  web: ['session', 'projection', 'protocol', 'client', 'transcript'],
   import: ['session', 'persistence', 'subagent'],
   cli: [
     'session',
@@ -80,7 +82,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   soak: ['session', 'persistence', 'protocol', 'client', 'host', 'runtime', 'cli'],
 };
 // `session` is the log's vocabulary and the error declarations the browser side shares.
-const BROWSER = new Set(['session', 'projection', 'protocol', 'client', 'web']);
+const BROWSER = new Set(['session', 'projection', 'protocol', 'client', 'transcript', 'web']);
 
 const root = path.resolve(import.meta.dirname, '..');
 const problems: string[] = [];

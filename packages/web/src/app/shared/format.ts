@@ -23,9 +23,7 @@ export function formatDuration(ms: number): string {
 /** The client's one shape check, re-exported for the views. */
 export { isRecord } from '@strand/session';
 
-export function truncate(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}…`;
-}
+export { truncate } from '@strand/transcript';
 
 const HIGHLIGHT_START = '\u0002';
 const HIGHLIGHT_END = '\u0003';

@@ -1,5 +1,5 @@
 import { commandLine, type CoreEventDataMap } from '@strand/session';
-import type { CommandOutputEvent } from './command-rows.js';
+import type { CommandOutputEvent } from '@strand/transcript';
 import { TerminalText } from './TerminalText.js';
 
 type Command = CoreEventDataMap['session/command'];

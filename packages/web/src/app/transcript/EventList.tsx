@@ -7,7 +7,7 @@ import { nextRow, transcriptKey } from './keyboard.js';
 import { ExcerptEnd } from './ExcerptEnd.js';
 import { joinExcerpt } from './target-excerpt.js';
 import { Transcript } from './Transcript.js';
-import { targetRowSeq } from './transcript-model.js';
+import { targetRowSeq } from '@strand/transcript';
 import { useTargetExcerpt } from './use-target-excerpt.js';
 
 /** Events one "load older" asks for: a bigger step than the opening window, a few screens back. */

@@ -6,7 +6,7 @@ import { CommandChip, CommandOutput } from './CommandChip.js';
 import { IdentityLine } from './IdentityLine.js';
 import { Content } from './Markdown.js';
 import { ResultBody, ToolCard } from './ToolCard.js';
-import type { TranscriptRow } from './transcript-model.js';
+import type { TranscriptRow } from '@strand/transcript';
 
 /** An event's own address (`/sessions/<id>?seq=N`): a real link, so it can be copied or opened in a tab. */
 function SeqLink({ sessionId, seq }: { sessionId: string; seq: number }): React.JSX.Element {

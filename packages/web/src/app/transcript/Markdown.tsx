@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import type { MessageContent } from '@strand/session';
 import { AttachmentImage } from './AttachmentImage.js';
 import { copyText, renderMarkdown } from './markdown.js';
-import { contentBlocks } from './transcript-model.js';
+import { contentBlocks } from '@strand/transcript';
 
 const LONG_TEXT = 3_000;
 

@@ -5,7 +5,7 @@ import { isRecord, truncate } from '../shared/format.js';
 import { AttachmentImage } from './AttachmentImage.js';
 import { editView, type DiffLine } from './diff.js';
 import { TerminalText } from './TerminalText.js';
-import { contentBlocks, type ToolCallView } from './transcript-model.js';
+import { contentBlocks, type ToolCallView } from '@strand/transcript';
 
 function prettyArgs(args: string): { parsed: unknown; text: string } {
   try {

@@ -3,7 +3,7 @@ import type { FollowDraft } from '@strand/client';
 import type { WireEvent } from '@strand/protocol';
 import { EventRow } from './EventRow.js';
 import { Markdown } from './Markdown.js';
-import { transcriptRows } from './transcript-model.js';
+import { transcriptRows } from '@strand/transcript';
 import 'highlight.js/styles/github.css';
 import './transcript.css';
 

@@ -3,9 +3,9 @@ import { isRecord, truncate } from '../shared/format.js';
 
 /**
  * `SUBAGENT_DESCRIPTOR_EVENT` of `@strand/subagent`, which the browser does not import (the
- * browser test `transcript-rows.e2e.test.ts` holds the two equal).
+ * browser test `transcript-rows.e2e.test.ts` holds the two equal); the transcript rows' own.
  */
-export const DESCRIPTOR_EVENT = 'subagent/descriptor';
+export { DESCRIPTOR_EVENT } from '@strand/transcript';
 
 /** The `subagent` identity projection's key (`SUBAGENT_IDENTITY_KEY`). */
 export const IDENTITY_KEY = 'subagent';

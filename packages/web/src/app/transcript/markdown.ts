@@ -1,37 +1,12 @@
 import DOMPurify from 'dompurify';
-import hljs from 'highlight.js/lib/common';
-import { Marked, type Tokens } from 'marked';
+import { escapeHtml, markdownHtml } from '@strand/transcript';
 
 /**
  * Message text as GitHub-flavoured markdown (tables, task lists, strikethrough, autolinks),
  * syntax-highlighted code blocks, then sanitized by DOMPurify: what reaches the DOM is never raw
  * model or person output. Raw HTML in a message is escaped, not interpreted.
  */
-const marked = new Marked({ gfm: true, breaks: false, async: false });
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-marked.use({
-  renderer: {
-    code({ text, lang }: Tokens.Code): string {
-      const language = (lang ?? '').trim().split(/\s+/)[0] ?? '';
-      const known = language !== '' && hljs.getLanguage(language) !== undefined;
-      const body = known ? hljs.highlight(text, { language, ignoreIllegals: true }).value : escapeHtml(text);
-      const label = language === '' ? 'text' : escapeHtml(language);
-      return (
-        `<div class="strand-code" data-testid="code-block" data-language="${label}">` +
-        `<div class="strand-code-bar"><span>${label}</span>` +
-        `<button type="button" class="strand-copy" data-testid="copy-code">Copy</button></div>` +
-        `<pre><code class="hljs${known ? ` language-${label}` : ''}">${body}</code></pre></div>`
-      );
-    },
-    html({ text }: Tokens.HTML | Tokens.Tag): string {
-      return escapeHtml(text);
-    },
-  },
-});
+const toHtml = markdownHtml({ copyButton: true, links: 'live' });
 
 const purify = typeof window === 'undefined' ? null : DOMPurify(window);
 purify?.addHook('afterSanitizeAttributes', (node) => {
@@ -48,7 +23,7 @@ const CACHE_LIMIT = 2000;
 export function renderMarkdown(text: string): string {
   const hit = cache.get(text);
   if (hit !== undefined) return hit;
-  const raw = marked.parse(text) as string;
+  const raw = toHtml(text);
   const html = purify === null ? escapeHtml(text) : purify.sanitize(raw, { ADD_ATTR: ['target'] });
   if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
   cache.set(text, html);

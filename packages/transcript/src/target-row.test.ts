@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WireEvent } from '@strand/protocol';
-import { targetRowSeq } from './transcript-model.js';
+import { targetRowSeq } from './transcript-rows.js';
 
 const at = (seq: number, type: string, data: WireEvent['data'] = {}): WireEvent => ({
   seq,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WireEvent } from '@strand/protocol';
-import { isEmptyAssistantMessage } from './transcript-model.js';
+import { isEmptyAssistantMessage } from './transcript-rows.js';
 
 const message = (data: WireEvent['data'], type = 'assistant/message'): WireEvent => ({
   seq: 3,

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { WireEvent } from '@strand/protocol';
-import { targetRowSeq, transcriptRows } from './transcript-model.js';
+import { targetRowSeq, transcriptRows } from './transcript-rows.js';
 
 let nextSeq = 0;
 const at = (type: string, data: unknown, seq = ++nextSeq): WireEvent => ({

@@ -1,14 +1,20 @@
 import type { WireEvent } from '@strand/protocol';
 import { messageText, readCoreEvent, type CoreEventDataMap, type MessageContent } from '@strand/session';
-import { truncate } from '../shared/format.js';
 import { commandRows, type CommandOutputEvent } from './command-rows.js';
-import { DESCRIPTOR_EVENT } from './descriptor-line.js';
 
 /*
  * The transcript as data: which events become rows and what each row shows, as a pure function
- * of the loaded events. No React, no DOM, no connection: the session view's components draw these
- * rows, and an export (issue 44) can render the same rows to HTML.
+ * of the loaded events. No React, no DOM, no connection: the web's session view draws these rows,
+ * and the HTML export (`@strand/export`) renders the same rows to a file.
  */
+
+/** A subagent child's identity record (`@strand/subagent`'s descriptor; a test holds them equal). */
+export const DESCRIPTOR_EVENT = 'subagent/descriptor';
+
+/** `text` cut to `max` characters, with an ellipsis when it was cut. */
+export function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…`;
+}
 
 /** Structural markers carry no content worth a row. */
 const HIDDEN = new Set(['step/start', 'step/end']);
