@@ -61,7 +61,7 @@ describe('strand export', () => {
   it('refuses an unknown format with the choices (exit 2), an unknown session and an unwritable file (exit 1)', () => {
     const format = strand('export', 'alpha', '--format', 'pdf', '--data', data);
     expect(format.code).toBe(2);
-    expect(format.stderr).toContain('markdown, json');
+    expect(format.stderr).toContain('markdown, html, json');
     const missing = strand('export', 'nobody', '--format', 'json', '--data', data);
     expect(missing.code).toBe(1);
     expect(missing.stderr.trim().split('\n')).toHaveLength(1);

@@ -11,6 +11,31 @@ export interface ExportDocument {
   readonly events: readonly SessionEvent[];
   /** The `title` unit's value at the cut (the one rule for a session's title); absent: none yet. */
   readonly title?: string;
+  /**
+   * The image attachments the log references, by ref, for formats that carry images (HTML embeds
+   * them as data URIs); a ref missing here is named instead.
+   */
+  readonly attachments?: ReadonlyMap<string, ExportAttachment>;
+}
+
+export interface ExportAttachment {
+  readonly mediaType: string;
+  readonly base64: string;
+}
+
+/** Every attachment ref the log's messages and results name, in log order, each once. */
+export function attachmentRefs(events: readonly SessionEvent[]): string[] {
+  const refs = new Set<string>();
+  for (const event of events) {
+    const core = readCoreEvent(event);
+    const content =
+      core?.type === 'user/message' || core?.type === 'assistant/message' || core?.type === 'tool/result'
+        ? core.data.content
+        : undefined;
+    if (content === undefined || typeof content === 'string') continue;
+    for (const block of content) if (block.type === 'image') refs.add(block.ref);
+  }
+  return [...refs];
 }
 
 /** The cut an export holds, as the formats state it: the last seq, or −1 for an empty log. */

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EXPORT_FORMATS } from '@strand/protocol';
 import { exportFileName, renderExport } from './formats.js';
-import { readJsonExport, STRAND_EXPORT_JSON_FORMAT } from './json-format.js';
+import { readJsonExport, renderJson, STRAND_EXPORT_JSON_FORMAT } from './json-format.js';
 import { documentOf } from './test-document.js';
 
 describe('export formats', () => {
@@ -18,12 +18,12 @@ describe('export formats', () => {
         if (!open) entries.push(['turn/end', { reason: 'completed' }]);
         const running = open;
         const document = documentOf(entries);
-        const parsed = JSON.parse(renderExport('json', document).text) as Record<string, unknown>;
+        const text = renderJson(document);
+        const parsed = JSON.parse(text) as Record<string, unknown>;
         expect(parsed).toMatchObject({ format: STRAND_EXPORT_JSON_FORMAT, version: 1 });
         expect(parsed.header).toEqual(JSON.parse(JSON.stringify(document.header)));
         expect(parsed.events).toEqual(JSON.parse(JSON.stringify(document.events)));
         expect(parsed.cut).toEqual({ lastSeq: entries.length - 1, running });
-        const text = renderExport('json', document).text;
         expect(readJsonExport(text)).toEqual(JSON.parse(JSON.stringify(document)));
       }),
     );
@@ -39,11 +39,11 @@ describe('export formats', () => {
       expect(readJsonExport(text)).toBeUndefined();
   });
 
-  it('every format names its download and its media type', () => {
+  it('every format names its download and its media type', async () => {
     const document = documentOf([['turn/start', {}]]);
     for (const format of EXPORT_FORMATS) {
-      const out = renderExport(format, document);
-      expect(out.fileName).toMatch(/^strand-s-export-1\.(md|json)$/);
+      const out = await renderExport(format, document);
+      expect(out.fileName).toMatch(/^strand-s-export-1\.(md|html|json)$/);
       expect(out.mediaType).not.toBe('');
       expect(out.text.length).toBeGreaterThan(0);
     }

@@ -1,5 +1,6 @@
 import type { ExportFormatName } from '@strand/protocol';
-import { turnRunning, type ExportDocument } from './document.js';
+import { attachmentRefs, turnRunning, type ExportAttachment, type ExportDocument } from './document.js';
+import { renderHtml } from './html-format.js';
 import { renderJson } from './json-format.js';
 import { renderMarkdown } from './markdown-format.js';
 
@@ -9,24 +10,39 @@ import { renderMarkdown } from './markdown-format.js';
  * so a format named there without a renderer here does not compile.
  */
 export const EXPORT_RENDERERS = {
-  markdown: { mediaType: 'text/markdown; charset=utf-8', extension: 'md', render: renderMarkdown },
-  json: { mediaType: 'application/json', extension: 'json', render: renderJson },
+  markdown: {
+    mediaType: 'text/markdown; charset=utf-8',
+    extension: 'md',
+    render: renderMarkdown,
+    images: false,
+  },
+  // The one format that carries images: their bytes are read before it renders.
+  html: { mediaType: 'text/html; charset=utf-8', extension: 'html', render: renderHtml, images: true },
+  json: { mediaType: 'application/json', extension: 'json', render: renderJson, images: false },
 } as const satisfies Record<
   ExportFormatName,
-  { mediaType: string; extension: string; render: (document: ExportDocument) => string }
+  { mediaType: string; extension: string; render: (document: ExportDocument) => string; images: boolean }
 >;
+
+/** Reads one attachment's bytes (the host's persistence); undefined: not stored, named instead. */
+export type AttachmentReader = (ref: string) => Promise<ExportAttachment | undefined>;
 
 /**
  * The document in `format`: the text, with what a download needs to name and type it, and
  * whether a turn was still being written at the cut (the text says so too).
  */
-export function renderExport(
+export async function renderExport(
   format: ExportFormatName,
   document: ExportDocument,
-): { text: string; mediaType: string; fileName: string; running: boolean } {
-  const { render, mediaType, extension } = EXPORT_RENDERERS[format];
+  readAttachment?: AttachmentReader,
+): Promise<{ text: string; mediaType: string; fileName: string; running: boolean }> {
+  const { render, mediaType, extension, images } = EXPORT_RENDERERS[format];
+  const withImages =
+    images && readAttachment !== undefined && document.attachments === undefined
+      ? { ...document, attachments: await readAttachments(document, readAttachment) }
+      : document;
   return {
-    text: render(document),
+    text: render(withImages),
     mediaType,
     fileName: exportFileName(document.header.id, extension),
     running: turnRunning(document),
@@ -48,4 +64,17 @@ export function exportFileName(id: string, extension: string): string {
     )
     .join('');
   return `strand-${safe}.${extension}`;
+}
+
+/** The bytes of every image the log references, one read at a time (a session holds few). */
+async function readAttachments(
+  document: ExportDocument,
+  read: AttachmentReader,
+): Promise<ReadonlyMap<string, ExportAttachment>> {
+  const found = new Map<string, ExportAttachment>();
+  for (const ref of attachmentRefs(document.events)) {
+    const attachment = await read(ref);
+    if (attachment !== undefined) found.set(ref, attachment);
+  }
+  return found;
 }

@@ -1,5 +1,12 @@
-export { lastSeqOf, turnRunning, type ExportDocument } from './document.js';
-export { EXPORT_RENDERERS, exportFileName, renderExport } from './formats.js';
+export {
+  attachmentRefs,
+  lastSeqOf,
+  turnRunning,
+  type ExportAttachment,
+  type ExportDocument,
+} from './document.js';
+export { renderHtml } from './html-format.js';
+export { EXPORT_RENDERERS, exportFileName, renderExport, type AttachmentReader } from './formats.js';
 export {
   readJsonExport,
   renderJson,

@@ -1,14 +1,13 @@
 import {
   commandLine,
-  harnessLabel,
   plainTerminalText,
   readCoreEvent,
-  sessionHarness,
   type CoreEventDataMap,
   type MessageContent,
   type SessionEvent,
 } from '@strand/session';
-import { lastSeqOf, turnRunning, type ExportDocument } from './document.js';
+import type { ExportDocument } from './document.js';
+import { exportTitle, sessionFacts } from './facts.js';
 import { fenced, htmlText, inlineCode, utcMinute } from './markdown-text.js';
 
 type ToolResult = CoreEventDataMap['tool/result'];
@@ -97,30 +96,12 @@ export function renderMarkdown(document: ExportDocument): string {
 }
 
 function heading(document: ExportDocument): string[] {
-  const { header } = document;
-  const title = document.title?.trim() || `Session ${header.id}`;
-  const rows: [string, string][] = [['Session', inlineCode(header.id)]];
-  const harness = sessionHarness(header);
-  rows.push(['Harness', harnessLabel(harness)]);
-  if (header.cwd !== undefined) rows.push(['Project', inlineCode(header.cwd)]);
-  rows.push(['Started', utcMinute(header.createdAt)]);
-  const model = lastModel(document.events);
-  if (model !== undefined) rows.push(['Model', inlineCode(model)]);
-  if (header.forkedFrom !== undefined) rows.push(['Forked from', inlineCode(header.forkedFrom)]);
-  if (header.parentSession !== undefined) rows.push(['Subagent of', inlineCode(header.parentSession)]);
-  const last = lastSeqOf(document);
-  rows.push([
-    'Events',
-    last < 0
-      ? 'none'
-      : `0–${last}${turnRunning(document) ? ' (a turn was running: this is what was durable when exported)' : ''}`,
-  ]);
   // A table cell ends at a pipe: escape it (code spans included, as GFM requires).
   const cell = (text: string): string => text.replace(/\|/g, '\\|');
-  return [
-    `# ${title.replace(/\s+/g, ' ')}`,
-    ['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${cell(v)} |`)].join('\n'),
-  ];
+  const rows = sessionFacts(document).map(
+    ({ label, value, code }) => `| ${label} | ${cell(code ? inlineCode(value) : value)} |`,
+  );
+  return [`# ${exportTitle(document)}`, ['| | |', '|---|---|', ...rows].join('\n')];
 }
 
 function speaker(author: CoreEventDataMap['user/message']['author']): string {
@@ -178,15 +159,6 @@ function resultsByCall(events: readonly SessionEvent[]): Map<string, ToolResult>
       results.set(core.data.callId, core.data);
   }
   return results;
-}
-
-function lastModel(events: readonly SessionEvent[]): string | undefined {
-  for (let i = events.length - 1; i >= 0; i--) {
-    const core = readCoreEvent(events[i]!);
-    if (core?.type === 'model/selection' || core?.type === 'request/header')
-      return `${core.data.provider}/${core.data.model}`;
-  }
-  return undefined;
 }
 
 /** What the Markdown could not hold, counted per kind, said once at the end. */

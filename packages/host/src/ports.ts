@@ -134,10 +134,14 @@ export interface ExportPort {
       readonly events: readonly SessionEvent[];
       readonly title?: string;
     },
-  ): {
+    /** The bytes of an attachment the log references, for a format that embeds images. */
+    readAttachment: (
+      ref: string,
+    ) => Promise<{ readonly mediaType: string; readonly base64: string } | undefined>,
+  ): Promise<{
     readonly text: string;
     readonly mediaType: string;
     readonly fileName: string;
     readonly running: boolean;
-  };
+  }>;
 }

@@ -3,5 +3,5 @@
  * Export menu): the one list. `@strand/export` renders each (its table is keyed by this list, so
  * a format named here without a renderer does not compile).
  */
-export const EXPORT_FORMATS = ['markdown', 'json'] as const;
+export const EXPORT_FORMATS = ['markdown', 'html', 'json'] as const;
 export type ExportFormatName = (typeof EXPORT_FORMATS)[number];

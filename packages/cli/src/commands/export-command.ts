@@ -20,7 +20,7 @@ interface ExportOptions extends RemoteOptions {
 }
 
 /**
- * `strand export <id> --format markdown|json [--out <file>]`: the session at its durable cut
+ * `strand export <id> --format markdown|html|json [--out <file>]`: the session at its durable cut
  * (`session.export`), on stdout or into a file written whole or not at all.
  * `strand export <id> --to claude-code [--home <dir>] [--json]`: the session as a transcript of
  * that harness, filed where its own resume finds it (the CLI fetches the JSON export and writes
@@ -30,14 +30,15 @@ interface ExportOptions extends RemoteOptions {
 export function exportCommand(): Command {
   return targetOptions(
     new Command('export').description(
-      'write a session out as Markdown or JSON, or as a Claude Code transcript to continue it there',
+      'write a session out as Markdown, HTML or JSON, or as a Claude Code transcript to continue it there',
     ),
   )
     .argument('<id>', 'session id')
     .addOption(
-      new Option('--format <format>', "markdown (to read or paste) or json (Strand's own, lossless)").choices(
-        EXPORT_FORMATS,
-      ),
+      new Option(
+        '--format <format>',
+        "markdown (to read or paste), html (one self-contained page) or json (Strand's own, lossless)",
+      ).choices(EXPORT_FORMATS),
     )
     .addOption(
       new Option(

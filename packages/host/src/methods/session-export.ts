@@ -29,11 +29,25 @@ export async function sessionExport(
   });
   try {
     const title = observation.projections?.values.title;
-    const rendered = exporter.render(params.format, {
-      header: observation.header,
-      events: observation.events,
-      ...(typeof title === 'string' ? { title } : {}),
-    });
+    const rendered = await exporter.render(
+      params.format,
+      {
+        header: observation.header,
+        events: observation.events,
+        ...(typeof title === 'string' ? { title } : {}),
+      },
+      // Only refs this log references are asked for (the renderer reads them from its events); a
+      // blob that is not stored is named in the file instead of failing the export.
+      async (ref) => {
+        try {
+          const blob = await services.persistence.readAttachment(observation.header.id, ref, { signal });
+          return { mediaType: blob.mediaType, base64: Buffer.from(blob.bytes).toString('base64') };
+        } catch (error) {
+          if ((error as { code?: unknown }).code === 'PERSISTENCE_ATTACHMENT_NOT_FOUND') return undefined;
+          throw error;
+        }
+      },
+    );
     return {
       format: params.format,
       mediaType: rendered.mediaType,

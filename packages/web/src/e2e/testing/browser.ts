@@ -63,12 +63,18 @@ export async function buildWebUi(
 /** A headless Chromium with its profile in `profileDir`; `args` add to the common flags. */
 export function launchChromium(
   profileDir: string,
-  options: { readonly viewport?: { width: number; height: number }; readonly args?: readonly string[] } = {},
+  options: {
+    readonly viewport?: { width: number; height: number };
+    readonly args?: readonly string[];
+    /** `false`: pages run no script (a file meant to be read without them). */
+    readonly javaScriptEnabled?: boolean;
+  } = {},
 ): Promise<BrowserContext> {
   return chromium.launchPersistentContext(profileDir, {
     executablePath: CHROMIUM,
     headless: true,
     ...(options.viewport === undefined ? {} : { viewport: options.viewport }),
+    ...(options.javaScriptEnabled === undefined ? {} : { javaScriptEnabled: options.javaScriptEnabled }),
     args: [...CHROMIUM_ARGS, ...(options.args ?? [])],
   });
 }
