@@ -16,8 +16,20 @@ export interface MarkdownHtmlOptions {
   readonly links: 'live' | 'text';
 }
 
+/** Each character HTML reads as markup, as its numeric reference. */
+const ESCAPES: Readonly<Record<string, string>> = {
+  '&': '&#38;',
+  '<': '&#60;',
+  '>': '&#62;',
+  '"': '&#34;',
+  "'": '&#39;',
+};
+const MARKUP = /[&<>"']/;
+const MARKUP_ALL = /[&<>"']/g;
+
+/** `text` safe inside HTML text or a quoted attribute (most text has nothing to escape: returned as is). */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return MARKUP.test(text) ? text.replace(MARKUP_ALL, (c) => ESCAPES[c]!) : text;
 }
 
 /**
