@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -8,6 +8,7 @@ import { renderExport } from '@strand/export';
 import { messageText, newSessionHeader, readCoreEvent, SessionId } from '@strand/session';
 import { workloadEvents, workloadSession } from '@strand/workload';
 import { openChromiumPage, requireChromium } from './testing/browser.js';
+import { openSession, startBrowserHost, type BrowserHost } from './testing/harness.js';
 
 /**
  * The HTML export as a reader opens it: the standard workload's session rendered to one file,
@@ -70,5 +71,45 @@ describe('the HTML export in a browser with scripts disabled', () => {
     const image = opened.page.locator('section.msg-user img');
     await expect(image.evaluate((img: HTMLImageElement) => img.naturalWidth)).resolves.toBe(1);
     expect(requests.filter((url) => !url.startsWith('file:') && !url.startsWith('data:'))).toEqual([]);
+  });
+});
+
+describe('Export on the session view', () => {
+  let browser: BrowserHost | undefined;
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('downloads the session as HTML and as Markdown, named by the host', async () => {
+    browser = await startBrowserHost({
+      prefix: 'strand-export-menu-',
+      corpus: async ({ write }) => {
+        const header = newSessionHeader({ id: SessionId('menu-export'), createdAt: 0, cwd: '/work/shop' });
+        await write(header, [
+          [{ type: 'session/title', data: { title: 'Ship the export menu' } }, ...workloadSession(3, 40)],
+        ]);
+      },
+    });
+    const { page } = browser;
+    await page.goto(browser.host.url);
+    await openSession(page, 'menu-export');
+
+    for (const [format, name] of [
+      ['html', 'strand-menu-export.html'],
+      ['markdown', 'strand-menu-export.md'],
+    ] as const) {
+      await page.getByTestId('export-menu').click();
+      if (format === 'html') await browser.shot('export-menu');
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByTestId(`export-${format}`).click(),
+      ]);
+      expect(download.suggestedFilename()).toBe(name);
+      const saved = path.join(root, name);
+      await download.saveAs(saved);
+      const text = readFileSync(saved, 'utf8');
+      expect(text).toContain('Ship the export menu');
+      expect(text.startsWith(format === 'html' ? '<!doctype html>' : '# Ship the export menu')).toBe(true);
+    }
   });
 });

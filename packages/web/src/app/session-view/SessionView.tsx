@@ -20,6 +20,7 @@ import { harnessLabel } from '../shared/harness-labels.js';
 import { EventList } from '../transcript/EventList.js';
 import { subagentParent } from '../shared/subagent-parent.js';
 import { ForkBadge } from '../shared/ForkBadge.js';
+import { ExportMenu } from './ExportMenu.js';
 import { SessionUnavailable } from './SessionUnavailable.js';
 import { SessionCost } from '../usage/SessionCost.js';
 
@@ -203,6 +204,7 @@ function SessionHeader({
           >
             {details ? 'Less' : 'Details'}
           </Button>
+          <ExportMenu sessionId={sessionId} />
           <Badge variant="light" data-testid="follow-phase">
             {phase}
           </Badge>
