@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { renderClaudeTranscript, strandExportOf, type ExportDocument } from '@strand/export';
 import { writeWhole } from './write-whole.js';
+import { shellWord } from '../output/shell-word.js';
 
 /** What `strand export --to claude-code` wrote, as `--json` prints it. */
 export interface HarnessExport {
@@ -65,9 +66,4 @@ export async function exportToClaude(document: ExportDocument, dir: string): Pro
 export class ExportRefusedError extends Error {
   override readonly name = 'ExportRefusedError';
   readonly code = 'EXPORT_TARGET_NOT_OURS';
-}
-
-/** A path as one POSIX shell word: as it is when it holds nothing special, else single-quoted. */
-function shellWord(text: string): string {
-  return /^[A-Za-z0-9_./@%+=:,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }

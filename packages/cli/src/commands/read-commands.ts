@@ -14,6 +14,7 @@ import { styleFor } from '../output/style.js';
 import { withConnection } from '../remote.js';
 import { failUsage } from '../usage-error.js';
 import { common, harnessOption, type Common } from './common-options.js';
+import { shellWord } from '../output/shell-word.js';
 
 type ListParams = ParamsOf<'session.list'>;
 
@@ -78,11 +79,6 @@ export function nextPageCommand(options: ListOptions, cursor: string): string {
   if (options.cwd !== undefined) words.push('--cwd', shellWord(options.cwd));
   if (options.topLevel === true) words.push('--top-level');
   return words.join(' ');
-}
-
-/** A word the shell reads back as itself: single-quoted unless it is plainly safe. */
-function shellWord(text: string): string {
-  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
 export function showCommand(): Command {
