@@ -115,6 +115,52 @@ describe('usage.summary from the list index', () => {
     ));
 });
 
+describe('usage.summary of some sessions', () => {
+  it('reads the asked sessions from the index, listing the corpus only for an id the index lacks', async () => {
+    const hour: HourUsage = {
+      hour: BASE,
+      provider: 'anthropic',
+      model: 'claude-sonnet-4-5',
+      longContext: false,
+      input: 10,
+      output: 5,
+      cacheCreation: 0,
+      cacheRead: 0,
+      reasoning: 0,
+    };
+    for (const id of ['s1', 's2'])
+      stack.cache.noteSession(subjects.get(id)!, undefined, { asOfSeq: runs, byHour: [hour] });
+    runs++;
+    const { search: _search, ...services } = stack;
+    let listings = 0;
+    // Counts whole listings; every other method reaches the real query unchanged.
+    const query = new Proxy(services.query, {
+      get(target, key) {
+        if (key === 'listSessions') {
+          return (...args: Parameters<typeof target.listSessions>) => {
+            listings++;
+            return target.listSessions(...args);
+          };
+        }
+        const value: unknown = Reflect.get(target, key);
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const signal = new AbortController().signal;
+    const indexed = await usageSummary({ ...services, query }, { by: 'session', ids: ['s1', 's2'] }, signal);
+    expect(listings).toBe(0);
+    expect(indexed.totals.sessions).toBe(2);
+    expect(indexed.bodyReads).toBe(0);
+    const missing = await usageSummary(
+      { ...services, query },
+      { by: 'session', ids: ['s1', 'nope'] },
+      signal,
+    );
+    expect(listings).toBe(1);
+    expect(missing.totals.sessions).toBe(1);
+  });
+});
+
 let runs = 0;
 
 /** Costs to 12 significant digits: a sum of floats depends on the order it adds (sessions, models). */

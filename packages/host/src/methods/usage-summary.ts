@@ -45,10 +45,8 @@ export async function usageSummary(
   let prices = services.prices ?? defaultPrices();
   if (params.prices !== undefined) prices = withOverrides(prices, params.prices, 'the request');
 
-  const only = params.ids === undefined ? undefined : new Set(params.ids);
-  const corpus = (await services.query.listSessions({ signal })).filter(
+  const corpus = (await corpusOf(services, params.ids, signal)).filter(
     (row) =>
-      (only === undefined || only.has(row.header.id)) &&
       (params.harness === undefined || sessionHarness(row.header) === params.harness) &&
       (params.cwd === undefined || row.header.cwd === params.cwd),
   );
@@ -101,6 +99,45 @@ export async function usageSummary(
 }
 
 type Values = Readonly<Record<string, unknown>>;
+
+/**
+ * The sessions to sum: with `ids` and a list index, those sessions only — attached ones from the
+ * store, cold ones from the index by id — so pricing a page of the list costs that page, not a
+ * listing of every header in the corpus (the web asks again for each row a `list.changed` re-read).
+ * An asked id found in neither (not indexed yet) falls back to the whole listing, which holds
+ * every stored session: an answer may be slower, never short.
+ */
+async function corpusOf(
+  services: HostServices,
+  ids: readonly string[] | undefined,
+  signal: AbortSignal,
+): Promise<CorpusRow[]> {
+  const index = services.cache?.listIndex;
+  if (ids !== undefined && index !== undefined) {
+    const rows = new Map<string, CorpusRow>();
+    const cold: string[] = [];
+    for (const id of new Set(ids)) {
+      const session = services.store.get(id as SessionId);
+      if (session === undefined) cold.push(id);
+      else rows.set(id, corpusRowOf(session.header, true, session.incarnation));
+    }
+    try {
+      for (const row of await index.rows(cold))
+        rows.set(row.header.id, corpusRowOf(row.header, false, row.incarnation));
+    } catch (error) {
+      services.logger?.warn('reading rows from the list index failed; listing the corpus instead', { error });
+    }
+    if (rows.size === new Set(ids).size) return [...rows.values()];
+  }
+  const only = ids === undefined ? undefined : new Set(ids);
+  const listed = await services.query.listSessions({ signal });
+  return only === undefined ? listed : listed.filter((row) => only.has(row.header.id));
+}
+
+function corpusRowOf(header: CorpusRow['header'], live: boolean, incarnation: string | undefined): CorpusRow {
+  // Both are stored: the index holds stored sessions, and a session is attached only once created.
+  return { header, live, persisted: true, incarnation, revision: undefined, storedBytes: undefined };
+}
 
 /**
  * The usage the list index keeps for the request's sessions, by id — one query, whatever the
