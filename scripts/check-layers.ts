@@ -1,7 +1,7 @@
 /**
  * Refuses wrong-way imports between packages and import cycles. The allowed direction follows
  * the data flow of docs/architecture.md; a package may import only packages listed for it here,
- * and browser packages may not import `node:*`. Test code (`*.test.ts`, files under `test/` or
+ * and browser packages may not import `node:*`. Test code (`*.test.ts`, `*.child.ts`, files under `test/` or
  * `testing/`) may also import the test floor (`@strand/test-support`, `@strand/harness-bed`,
  * `@strand/workload`, the base stack's temp fixtures); runtime code may not import
  * `@strand/test-support`, `@strand/harness-bed`, `vitest` or `fast-check` at all, so no `strand`
@@ -159,12 +159,13 @@ for (const pkg of packages) {
   const undeclared = new Map<string, string>();
   const src = path.join(pkgDir, 'src');
   for (const file of sourceFiles(src)) {
-    // Tests, the test helpers a package exports under `testing/`, and test-support itself.
+    // Tests, the processes tests spawn (`*.child.ts`), the test helpers a package exports under
+    // `testing/`, and test-support itself.
     const isTest =
       pkg === 'test-support' ||
       pkg === 'harness-bed' ||
       pkg === 'soak' ||
-      /\.test\.tsx?$/.test(file) ||
+      /\.(test|child)\.tsx?$/.test(file) ||
       file.includes(`${path.sep}test${path.sep}`) ||
       file.includes(`${path.sep}testing${path.sep}`);
     // End-to-end tests drive the assembled product (a real host in front of the browser).

@@ -10,7 +10,7 @@ import { openJsonlPersistence } from '../jsonl/jsonl-persistence.js';
 import { openSqlitePersistence } from '../sqlite/sqlite-persistence.js';
 import { persistenceWriter } from '../preparation/persistence-writer.js';
 import type { SessionPersistence } from '../types.js';
-import { burstTurn } from './burst-turn.js';
+import { closedTurn } from '@strand/test-support';
 
 const [root, backend = 'jsonl', round = '0'] = process.argv.slice(2);
 if (root === undefined) throw new Error('usage: create-burst.child.ts <root> [jsonl|sqlite] [round]');
@@ -28,7 +28,7 @@ async function createOne(id: SessionId, n: number): Promise<void> {
   } else {
     const { incarnation } = await persistence.create({ header });
     await new Session({ header, incarnation, writer: persistenceWriter(persistence, id) }).append(
-      burstTurn(id),
+      closedTurn(`prompt of ${id}`, `call-${id}`),
     );
   }
   process.stdout.write(`created ${id}\n`);

@@ -4,8 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SessionId, checkLogInvariants } from '@strand/session';
-import { seededIntegers } from '@strand/test-support';
-import { burstTurn } from './burst-turn.js';
+import { closedTurn, seededIntegers } from '@strand/test-support';
 import { openJsonlPersistence } from '../jsonl/jsonl-persistence.js';
 import { openSqlitePersistence } from '../sqlite/sqlite-persistence.js';
 import type { SessionPersistence } from '../types.js';
@@ -30,7 +29,7 @@ async function expectWhole(persistence: SessionPersistence, id: string): Promise
     expect(log.events).toEqual([]);
     return;
   }
-  const turn = burstTurn(id);
+  const turn = closedTurn(`prompt of ${id}`, `call-${id}`);
   expect(log.events.map((e) => [e.type, e.data])).toEqual(turn.map((e) => [e.type, e.data]));
   expect(checkLogInvariants(log.events, { closedTurns: true })).toEqual([]);
 }
