@@ -8,6 +8,7 @@ import { openJsonlPersistence } from '@strand/persistence';
 import { BUILT_IN_UNITS, ProjectionRegistry } from '@strand/projection';
 import { ProjectionCache } from '@strand/projection-cache';
 import { SessionLogOffset } from '@strand/session';
+import { STORE_FILES } from '@strand/stack';
 import { registerSubagentUnits } from '@strand/subagent';
 import { seededIntegers } from '@strand/test-support';
 
@@ -45,7 +46,7 @@ describe('projection cache under crashes', () => {
       const registry = new ProjectionRegistry();
       for (const unit of BUILT_IN_UNITS) registry.register(unit);
       registerSubagentUnits(registry);
-      const cache = ProjectionCache.open({ path: path.join(dataDir, 'projection-cache.db'), registry });
+      const cache = ProjectionCache.open({ path: path.join(dataDir, STORE_FILES.projectionCache), registry });
       try {
         for (const summary of await persistence.list()) {
           const stored = (await persistence.inspect(summary.header.id)).events.length;

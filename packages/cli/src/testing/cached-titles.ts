@@ -3,11 +3,12 @@ import { strandRegistry } from '@strand/runtime';
 import { openJsonlPersistence } from '@strand/persistence';
 import { ProjectionCache } from '@strand/projection-cache';
 import { SessionLogOffset } from '@strand/session';
+import { STORE_FILES } from '@strand/stack';
 
 /** Every stored session's cached title, read from the cache alone (no log is folded). */
 export async function cachedTitles(data: string): Promise<Map<string, unknown>> {
   const registry = strandRegistry();
-  const cache = ProjectionCache.open({ path: path.join(data, 'projection-cache.db'), registry });
+  const cache = ProjectionCache.open({ path: path.join(data, STORE_FILES.projectionCache), registry });
   const persistence = await openJsonlPersistence({ root: data });
   try {
     const out = new Map<string, unknown>();
@@ -26,7 +27,7 @@ export async function cachedTitles(data: string): Promise<Map<string, unknown>> 
 /** The list index's usage hours by session id (sessions whose usage it knows). */
 export async function indexedUsage(data: string): Promise<Map<string, unknown>> {
   const cache = ProjectionCache.open({
-    path: path.join(data, 'projection-cache.db'),
+    path: path.join(data, STORE_FILES.projectionCache),
     registry: strandRegistry(),
   });
   try {
