@@ -1,20 +1,7 @@
 import { lazy, Suspense, useCallback, useState } from 'react';
-import {
-  Anchor,
-  AppShell,
-  Badge,
-  Box,
-  Burger,
-  Button,
-  Group,
-  Loader,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
-import type { ConnectionState } from '@strand/client';
+import { Anchor, AppShell, Box, Burger, Button, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import type { SessionListRow } from '@strand/protocol';
-import { useConnectionState } from './shared/hooks.js';
+import { ConnectionBadge } from './shared/ConnectionBadge.js';
 import { NewSession } from './session-view/NewSession.js';
 import type { OpenRequest } from './shared/open-request.js';
 import { followLink, navigate, useRoute } from './shared/routing/navigation.js';
@@ -30,13 +17,6 @@ import './shared/layout.css';
 // Its own chunk: the chart library is only loaded by a reader who opens /usage, so the session
 // pages' first paint does not wait for it.
 const UsagePage = lazy(() => import('./usage/UsagePage.js'));
-
-const STATE_COLOR: Record<ConnectionState, string> = {
-  connecting: 'yellow',
-  open: 'green',
-  reconnecting: 'orange',
-  closed: 'red',
-};
 
 /** `ids` with `more` added; the same set when nothing is new, so React skips the render. */
 function withIds(ids: ReadonlySet<string>, more: Iterable<string>): ReadonlySet<string> {
@@ -56,7 +36,6 @@ function withIds(ids: ReadonlySet<string>, more: Iterable<string>): ReadonlySet<
  * its button, so at 1024 px the transcript keeps the width the panel would take.
  */
 export function App(): React.JSX.Element {
-  const state = useConnectionState();
   const route = useRoute();
   const open = route.kind === 'session' ? route : null;
   const usage = route.kind === 'usage' ? route : null;
@@ -162,9 +141,7 @@ export function App(): React.JSX.Element {
                 Subagents
               </Button>
               <ThemeToggle />
-              <Badge color={STATE_COLOR[state]} data-testid="connection-state" data-state={state}>
-                {state}
-              </Badge>
+              <ConnectionBadge />
             </Group>
           </Group>
         </AppShell.Header>
