@@ -1,5 +1,5 @@
-import { useCallback } from 'react';
-import { AppShell, Group, Text, Title } from '@mantine/core';
+import { useCallback, useState } from 'react';
+import { AppShell, Button, Group, Text, Title } from '@mantine/core';
 import type { SharedGrant } from './shared/access.js';
 import { ConnectionBadge } from './shared/ConnectionBadge.js';
 import type { OpenRequest } from './shared/open-request.js';
@@ -21,7 +21,10 @@ export function SharedApp({ grant }: { grant: SharedGrant }): React.JSX.Element 
   const route = useRoute();
   const id = route.kind === 'session' ? route.id : grant.sessionId;
   const seq = route.kind === 'session' ? route.seq : undefined;
+  // Below 992 px the panel (a grant with subagents) is a drawer behind the header's button.
+  const [asideOpened, setAsideOpened] = useState(false);
   const openSession = useCallback((request: OpenRequest) => {
+    setAsideOpened(false);
     navigate(
       request.seq === undefined
         ? { kind: 'session', id: request.id }
@@ -32,7 +35,11 @@ export function SharedApp({ grant }: { grant: SharedGrant }): React.JSX.Element 
   return (
     <AppShell
       header={{ height: 48 }}
-      aside={{ width: 300, breakpoint: 'md', collapsed: { mobile: true, desktop: !grant.descendants } }}
+      aside={{
+        width: 300,
+        breakpoint: 'md',
+        collapsed: { mobile: !asideOpened, desktop: !grant.descendants },
+      }}
       padding="sm"
     >
       <AppShell.Header>
@@ -44,6 +51,19 @@ export function SharedApp({ grant }: { grant: SharedGrant }): React.JSX.Element 
             </Text>
           </Group>
           <Group gap="xs" wrap="nowrap">
+            {grant.descendants && (
+              <Button
+                size="compact-sm"
+                variant={asideOpened ? 'filled' : 'light'}
+                hiddenFrom="md"
+                onClick={() => setAsideOpened((opened) => !opened)}
+                aria-expanded={asideOpened}
+                aria-controls={REGION.subagents}
+                data-testid="aside-toggle"
+              >
+                Subagents
+              </Button>
+            )}
             <ThemeToggle />
             <ConnectionBadge />
           </Group>

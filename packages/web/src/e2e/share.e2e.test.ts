@@ -15,6 +15,7 @@ import { StrandConnection } from '@strand/client';
 import { startHost, type RunningHost } from '@strand/host';
 import { openStrandRuntime, type StrandRuntime } from '@strand/runtime';
 import { newSessionHeader, SessionId } from '@strand/session';
+import { descriptorEvent } from '@strand/subagent';
 import { ManualClock, mockChatServer, pacedAnswer, type MockChatServer } from '@strand/test-support';
 import { wcagViolations } from './testing/axe.js';
 import { openChromiumPage } from './testing/browser.js';
@@ -23,6 +24,7 @@ import { prepareSite, UI_TIMEOUT } from './testing/harness.js';
 const TOKEN = 'e2e-share-token-0123456789abcdef';
 const SHARED = 'shared-1';
 const OTHER = 'other-1';
+const CHILD = 'shared-child';
 const LOCAL = { provider: 'local', model: 'tiny-1' };
 const BASE = Date.UTC(2026, 10, 1);
 const HOUR_MS = 3600 * 1000;
@@ -44,9 +46,10 @@ const ended = (kind: 'expired' | 'revoked') =>
   viewer.locator(`[data-testid="share-ended"][data-problem="${kind}"]`);
 
 /** A link made as `strand share` makes one (the host token's connection). */
-function makeLink(options: { expiresInMs?: number | null; label?: string } = {}) {
+function makeLink(options: { expiresInMs?: number | null; label?: string; descendants?: boolean } = {}) {
   return owner.call('share.create', {
     id: SHARED,
+    descendants: options.descendants ?? false,
     createdBy: 'cli:e2e',
     expiresInMs: options.expiresInMs ?? null,
     ...(options.label === undefined ? {} : { label: options.label }),
@@ -77,6 +80,18 @@ describe('share links in Chromium', { timeout: 120_000 }, () => {
             { type: 'step/end', data: {} },
             { type: 'turn/end', data: { reason: 'completed' } },
           ],
+        ]);
+        const child = newSessionHeader({
+          id: SessionId(CHILD),
+          parentSession: SessionId(SHARED),
+          origin: 'subagent',
+          delegationDepth: 1,
+          createdAt: BASE + 2,
+          cwd: '/home/demo',
+        });
+        await write(child, [
+          [descriptorEvent({ version: 2, mode: 'one-shot', label: 'reviewer' })],
+          [{ type: 'user/message', data: { content: 'review the notes', author: 'agent' } }],
         ]);
         await write(newSessionHeader({ id: SessionId(OTHER), cwd: '/home/demo', createdAt: BASE + 1 }), [
           [{ type: 'session/title', data: { title: 'Private work' } }],
@@ -156,6 +171,25 @@ describe('share links in Chromium', { timeout: 120_000 }, () => {
     await viewer.goto(`${host.url}/sessions/${OTHER}`);
     await viewer.getByTestId('session-unknown').waitFor();
     expect(await viewer.getByText('Private work').count()).toBe(0);
+  });
+
+  it('shows the subagent panel and a child, read-only, only when the link includes subagents', async () => {
+    const withChildren = await makeLink({ descendants: true });
+    await openLink(withChildren.url);
+    await viewer
+      .locator(`[data-testid="tree-row"][data-session-id="${CHILD}"]`)
+      .getByTestId('tree-open')
+      .click();
+    const childView = viewer.locator(`[data-testid="session-view"][data-session-id="${CHILD}"]`);
+    await childView.getByText('review the notes').waitFor();
+    await childView.getByTestId('share-badge').waitFor();
+    expect(await viewer.getByTestId('composer').count()).toBe(0);
+
+    const without = await makeLink();
+    await openLink(without.url);
+    expect(await viewer.getByTestId('aside').count()).toBe(0);
+    await viewer.goto(`${host.url}/sessions/${CHILD}`);
+    await viewer.getByTestId('session-unknown').waitFor();
   });
 
   it('turns into the revoked page when the owner revokes the link, and stays there on reload', async () => {
