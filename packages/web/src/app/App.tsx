@@ -9,7 +9,7 @@ import type { ListFilter } from './shared/routing/list-filter-params.js';
 import { SessionList } from './session-list/SessionList.js';
 import { SessionView } from './session-view/SessionView.js';
 import { REGION, SkipLinks, type Region } from './shared/SkipLinks.js';
-import { SubagentTree } from './subagents/SubagentTree.js';
+import { SubagentAside, SubagentsToggle } from './subagents/SubagentAside.js';
 import { ThemeToggle } from './shared/theme/ThemeToggle.js';
 import { NO_USAGE_FILTER } from './shared/routing/usage-filter-params.js';
 import './shared/layout.css';
@@ -128,18 +128,12 @@ export function App(): React.JSX.Element {
               </Button>
             </Group>
             <Group gap="xs" wrap="nowrap">
-              <Button
-                size="compact-sm"
-                variant={asideOpened ? 'filled' : 'light'}
+              <SubagentsToggle
+                opened={asideOpened}
+                onToggle={() => reveal(asideOpened ? 'transcript' : 'subagents')}
                 hiddenFrom="lg"
-                display={usage !== null ? 'none' : undefined}
-                onClick={() => reveal(asideOpened ? 'transcript' : 'subagents')}
-                aria-expanded={asideOpened}
-                aria-controls={REGION.subagents}
-                data-testid="aside-toggle"
-              >
-                Subagents
-              </Button>
+                hidden={usage !== null}
+              />
               <ThemeToggle />
               <ConnectionBadge />
             </Group>
@@ -205,22 +199,7 @@ export function App(): React.JSX.Element {
             )}
           </Box>
         </AppShell.Main>
-        <AppShell.Aside
-          p="sm"
-          className="strand-aside"
-          id={REGION.subagents}
-          tabIndex={-1}
-          aria-label="Subagents"
-          data-testid="aside"
-        >
-          {open === null ? (
-            <Text size="sm" c="dimmed">
-              No session open.
-            </Text>
-          ) : (
-            <SubagentTree key={open.id} rootId={open.id} onOpen={openSession} />
-          )}
-        </AppShell.Aside>
+        <SubagentAside rootId={open?.id ?? null} onOpen={openSession} />
       </AppShell>
     </>
   );

@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import { AppShell, Button, Group, Text, Title } from '@mantine/core';
+import { AppShell, Group, Text, Title } from '@mantine/core';
 import type { SharedGrant } from './shared/access.js';
 import { ConnectionBadge } from './shared/ConnectionBadge.js';
 import type { OpenRequest } from './shared/open-request.js';
@@ -7,7 +7,7 @@ import { navigate, useRoute } from './shared/routing/navigation.js';
 import { REGION } from './shared/SkipLinks.js';
 import { ThemeToggle } from './shared/theme/ThemeToggle.js';
 import { SessionView } from './session-view/SessionView.js';
-import { SubagentTree } from './subagents/SubagentTree.js';
+import { SubagentAside, SubagentsToggle } from './subagents/SubagentAside.js';
 import './shared/layout.css';
 
 /**
@@ -52,17 +52,11 @@ export function SharedApp({ grant }: { grant: SharedGrant }): React.JSX.Element 
           </Group>
           <Group gap="xs" wrap="nowrap">
             {grant.descendants && (
-              <Button
-                size="compact-sm"
-                variant={asideOpened ? 'filled' : 'light'}
+              <SubagentsToggle
+                opened={asideOpened}
+                onToggle={() => setAsideOpened((opened) => !opened)}
                 hiddenFrom="md"
-                onClick={() => setAsideOpened((opened) => !opened)}
-                aria-expanded={asideOpened}
-                aria-controls={REGION.subagents}
-                data-testid="aside-toggle"
-              >
-                Subagents
-              </Button>
+              />
             )}
             <ThemeToggle />
             <ConnectionBadge />
@@ -86,18 +80,7 @@ export function SharedApp({ grant }: { grant: SharedGrant }): React.JSX.Element 
           />
         </div>
       </AppShell.Main>
-      {grant.descendants && (
-        <AppShell.Aside
-          p="sm"
-          className="strand-aside"
-          id={REGION.subagents}
-          tabIndex={-1}
-          aria-label="Subagents"
-          data-testid="aside"
-        >
-          <SubagentTree rootId={grant.sessionId} onOpen={openSession} />
-        </AppShell.Aside>
-      )}
+      {grant.descendants && <SubagentAside rootId={grant.sessionId} onOpen={openSession} />}
     </AppShell>
   );
 }
