@@ -1,20 +1,7 @@
 import { lazy, Suspense, useCallback, useState } from 'react';
-import {
-  Anchor,
-  AppShell,
-  Badge,
-  Box,
-  Burger,
-  Button,
-  Group,
-  Loader,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
-import type { ConnectionState } from '@strand/client';
+import { Anchor, AppShell, Box, Burger, Button, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import type { SessionListRow } from '@strand/protocol';
-import { useConnectionState } from './shared/hooks.js';
+import { ConnectionBadge } from './shared/ConnectionBadge.js';
 import { NewSession } from './session-view/NewSession.js';
 import type { OpenRequest } from './shared/open-request.js';
 import { followLink, navigate, useRoute } from './shared/routing/navigation.js';
@@ -22,7 +9,7 @@ import type { ListFilter } from './shared/routing/list-filter-params.js';
 import { SessionList } from './session-list/SessionList.js';
 import { SessionView } from './session-view/SessionView.js';
 import { REGION, SkipLinks, type Region } from './shared/SkipLinks.js';
-import { SubagentTree } from './subagents/SubagentTree.js';
+import { SubagentAside, SubagentsToggle } from './subagents/SubagentAside.js';
 import { ThemeToggle } from './shared/theme/ThemeToggle.js';
 import { NO_USAGE_FILTER } from './shared/routing/usage-filter-params.js';
 import './shared/layout.css';
@@ -30,13 +17,6 @@ import './shared/layout.css';
 // Its own chunk: the chart library is only loaded by a reader who opens /usage, so the session
 // pages' first paint does not wait for it.
 const UsagePage = lazy(() => import('./usage/UsagePage.js'));
-
-const STATE_COLOR: Record<ConnectionState, string> = {
-  connecting: 'yellow',
-  open: 'green',
-  reconnecting: 'orange',
-  closed: 'red',
-};
 
 /** `ids` with `more` added; the same set when nothing is new, so React skips the render. */
 function withIds(ids: ReadonlySet<string>, more: Iterable<string>): ReadonlySet<string> {
@@ -56,7 +36,6 @@ function withIds(ids: ReadonlySet<string>, more: Iterable<string>): ReadonlySet<
  * its button, so at 1024 px the transcript keeps the width the panel would take.
  */
 export function App(): React.JSX.Element {
-  const state = useConnectionState();
   const route = useRoute();
   const open = route.kind === 'session' ? route : null;
   const usage = route.kind === 'usage' ? route : null;
@@ -149,22 +128,14 @@ export function App(): React.JSX.Element {
               </Button>
             </Group>
             <Group gap="xs" wrap="nowrap">
-              <Button
-                size="compact-sm"
-                variant={asideOpened ? 'filled' : 'light'}
+              <SubagentsToggle
+                opened={asideOpened}
+                onToggle={() => reveal(asideOpened ? 'transcript' : 'subagents')}
                 hiddenFrom="lg"
-                display={usage !== null ? 'none' : undefined}
-                onClick={() => reveal(asideOpened ? 'transcript' : 'subagents')}
-                aria-expanded={asideOpened}
-                aria-controls={REGION.subagents}
-                data-testid="aside-toggle"
-              >
-                Subagents
-              </Button>
+                hidden={usage !== null}
+              />
               <ThemeToggle />
-              <Badge color={STATE_COLOR[state]} data-testid="connection-state" data-state={state}>
-                {state}
-              </Badge>
+              <ConnectionBadge />
             </Group>
           </Group>
         </AppShell.Header>
@@ -228,22 +199,7 @@ export function App(): React.JSX.Element {
             )}
           </Box>
         </AppShell.Main>
-        <AppShell.Aside
-          p="sm"
-          className="strand-aside"
-          id={REGION.subagents}
-          tabIndex={-1}
-          aria-label="Subagents"
-          data-testid="aside"
-        >
-          {open === null ? (
-            <Text size="sm" c="dimmed">
-              No session open.
-            </Text>
-          ) : (
-            <SubagentTree key={open.id} rootId={open.id} onOpen={openSession} />
-          )}
-        </AppShell.Aside>
+        <SubagentAside rootId={open?.id ?? null} onOpen={openSession} />
       </AppShell>
     </>
   );

@@ -21,6 +21,10 @@ import { EventList } from '../transcript/EventList.js';
 import { subagentParent } from '../shared/subagent-parent.js';
 import { ForkBadge } from '../shared/ForkBadge.js';
 import { ExportMenu } from './ExportMenu.js';
+import { ShareDialog } from './ShareDialog.js';
+import { useSharedGrant } from '../shared/share-context.js';
+import { SharedBadge } from '../shared/SharedBadge.js';
+import type { SharedGrant } from '../shared/access.js';
 import { SessionUnavailable } from './SessionUnavailable.js';
 import { SessionCost } from '../usage/SessionCost.js';
 
@@ -58,17 +62,19 @@ const InteractContext = createContext<() => void>(() => undefined);
  */
 export function SessionView({ sessionId, child, onChildDetected, targetSeq }: Props): React.JSX.Element {
   const [interactiveFor, setInteractiveFor] = useState<string | null>(null);
-  const interactive = interactiveFor === sessionId && !child;
+  // A share link's page only reads: the host refuses an interactive follow on it.
+  const shared = useSharedGrant();
+  const interactive = interactiveFor === sessionId && !child && shared === null;
   const { follower, view } = useSessionFollow(sessionId, { interactive });
   const interact = useCallback(() => {
-    if (!child) setInteractiveFor(sessionId);
-  }, [child, sessionId]);
+    if (!child && shared === null) setInteractiveFor(sessionId);
+  }, [child, shared, sessionId]);
   const draft = useDraft(follower);
   const shown = view?.shown ?? null;
   const isChild = child || shown?.header.origin === 'subagent';
   // Another harness owns an imported session: Strand reads, follows and forks it, never appends.
   const source = shown?.header.source;
-  const readOnly = isChild || source !== undefined;
+  const readOnly = isChild || source !== undefined || shared !== null;
   useEffect(() => {
     if (shown?.header.origin === 'subagent' && !child) onChildDetected(sessionId);
   }, [shown?.header.origin, child, sessionId, onChildDetected]);
@@ -91,6 +97,7 @@ export function SessionView({ sessionId, child, onChildDetected, targetSeq }: Pr
       >
         <SessionHeader
           sessionId={sessionId}
+          shared={shared}
           readOnly={readOnly}
           readOnlyLabel={
             source !== undefined ? `from ${harnessLabel(source.harness)} · read-only` : 'read-only child'
@@ -130,7 +137,11 @@ export function SessionView({ sessionId, child, onChildDetected, targetSeq }: Pr
             parentSession={subagentParent(shown.header) ?? undefined}
           />
         )}
-        {source !== undefined ? (
+        {shared !== null ? (
+          <Text size="sm" c="dimmed" data-testid="read-only-note">
+            Shared with you read-only: it updates as the session runs.
+          </Text>
+        ) : source !== undefined ? (
           <Text size="sm" c="dimmed" data-testid="read-only-note">
             Imported from {harnessLabel(source.harness)}, which owns it: read-only here. Fork it to continue
             in Strand.
@@ -149,6 +160,7 @@ export function SessionView({ sessionId, child, onChildDetected, targetSeq }: Pr
 
 function SessionHeader({
   sessionId,
+  shared,
   readOnly,
   readOnlyLabel,
   busy,
@@ -157,6 +169,8 @@ function SessionHeader({
   forkedFrom,
 }: {
   sessionId: string;
+  /** The grant of a share link's page: no selectors, cost or Share, and a badge saying so. */
+  shared: SharedGrant | null;
   /** The session a fork was cut from: its title is inherited, so the header says it is a fork. */
   forkedFrom: string | undefined;
   /** The header's project and harness, once the follow has it: what the cost call narrows by. */
@@ -204,15 +218,20 @@ function SessionHeader({
           >
             {details ? 'Less' : 'Details'}
           </Button>
+          {shared === null && <ShareDialog sessionId={sessionId} />}
           <ExportMenu sessionId={sessionId} />
           <Badge variant="light" data-testid="follow-phase">
             {phase}
           </Badge>
           {forkedFrom !== undefined && <ForkBadge parent={forkedFrom} />}
-          {readOnly && (
-            <Badge variant="outline" data-testid="read-only-badge">
-              {readOnlyLabel}
-            </Badge>
+          {shared !== null ? (
+            <SharedBadge grant={shared} />
+          ) : (
+            readOnly && (
+              <Badge variant="outline" data-testid="read-only-badge">
+                {readOnlyLabel}
+              </Badge>
+            )
           )}
           {busy ? (
             <Badge color="orange" data-testid="view-running">
@@ -235,15 +254,19 @@ function SessionHeader({
         className="strand-session-details"
         data-open={details}
       >
-        <ModelSelector sessionId={sessionId} readOnly={readOnly} />
-        <PresetSelector sessionId={sessionId} readOnly={readOnly} />
+        {shared === null && (
+          <>
+            <ModelSelector sessionId={sessionId} readOnly={readOnly} />
+            <PresetSelector sessionId={sessionId} readOnly={readOnly} />
+          </>
+        )}
         <Box data-testid="view-usage">
           <Text size="xs" c="dimmed">
             Usage
           </Text>
           <Text size="sm">{!usage.known ? 'unknown' : usageText(usage.value)}</Text>
         </Box>
-        {place !== null && (
+        {place !== null && shared === null && (
           <SessionCost
             sessionId={sessionId}
             cwd={place.cwd}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkAccess, describeProblem, dropTokenFromAddressBar } from './access.js';
+import { checkAccess, describeProblem, dropTokenFromAddressBar, readAccess } from './access.js';
 
 const answer = (status: number, body: unknown) => () =>
   Promise.resolve(new Response(JSON.stringify(body), { status }));
@@ -25,6 +25,42 @@ describe('checkAccess', () => {
   });
 });
 
+describe('readAccess', () => {
+  it('reads a share answer as the grant it opens, and dead links as their problems', async () => {
+    const share = { sessionId: 's-1', descendants: true, expiresAt: '2026-12-01T00:00:00.000Z' };
+    expect(await readAccess(answer(200, { required: true, status: 'share', share }))).toEqual({
+      kind: 'share',
+      share,
+    });
+    expect(await readAccess(answer(200, { status: 'share', share: { ...share, expiresAt: null } }))).toEqual({
+      kind: 'share',
+      share: { ...share, expiresAt: null },
+    });
+    for (const status of ['expired', 'revoked'] as const)
+      expect(await readAccess(answer(200, { required: true, status, code: 'X' }))).toEqual({
+        kind: 'problem',
+        problem: { kind: status },
+      });
+    expect(await checkAccess(answer(200, { status: 'revoked' }))).toEqual({ kind: 'revoked' });
+    // A live link is not a problem for the guard.
+    expect(await checkAccess(answer(200, { status: 'share', share }))).toBeUndefined();
+  });
+
+  it('refuses a share answer whose grant is malformed rather than opening the full UI', async () => {
+    for (const bad of [
+      undefined,
+      null,
+      { sessionId: 1, descendants: false, expiresAt: null },
+      { sessionId: 's' },
+    ])
+      expect(await readAccess(answer(200, { status: 'share', share: bad }))).toEqual({
+        kind: 'problem',
+        problem: { kind: 'invalid' },
+      });
+    expect(await readAccess(answer(200, { status: 'ok' }))).toEqual({ kind: 'full' });
+  });
+});
+
 describe('dropTokenFromAddressBar', () => {
   it('replaces the URL without token, keeping the rest; leaves a token-less URL alone', () => {
     const calls: string[] = [];
@@ -42,5 +78,8 @@ describe('describeProblem', () => {
   it('says what to do for each problem', () => {
     expect(describeProblem({ kind: 'missing' }).detail).toMatch(/\?token=/);
     expect(describeProblem({ kind: 'rate-limited', retryAfterMs: 30_500 }).detail).toMatch(/31 s/);
+    expect(describeProblem({ kind: 'expired' }).title).toBe('This link has expired');
+    expect(describeProblem({ kind: 'revoked' }).title).toBe('This link was revoked');
+    expect(describeProblem({ kind: 'revoked' }).detail).toMatch(/new link/);
   });
 });

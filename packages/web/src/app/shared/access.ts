@@ -6,38 +6,87 @@
 export type AccessProblem =
   | { readonly kind: 'missing' }
   | { readonly kind: 'invalid' }
-  | { readonly kind: 'rate-limited'; readonly retryAfterMs: number };
+  | { readonly kind: 'rate-limited'; readonly retryAfterMs: number }
+  /** A share link past its expiry (`HOST_SHARE_EXPIRED`). */
+  | { readonly kind: 'expired' }
+  /** A share link its owner revoked (`HOST_SHARE_REVOKED`). */
+  | { readonly kind: 'revoked' };
+
+/** What a share link (`/share/<token>`, its token in the share cookie) lets this page read. */
+export interface SharedGrant {
+  readonly sessionId: string;
+  /** The shared session's subagents are readable too. */
+  readonly descendants: boolean;
+  /** ISO time; null: never expires. */
+  readonly expiresAt: string | null;
+}
+
+/** What `/auth` says of this browser: it may connect with full access, only to a shared session, or not. */
+export type Access =
+  | { readonly kind: 'full' }
+  | { readonly kind: 'share'; readonly share: SharedGrant }
+  | { readonly kind: 'problem'; readonly problem: AccessProblem };
 
 interface AuthAnswer {
   readonly required?: unknown;
   readonly status?: unknown;
   readonly retryAfterMs?: unknown;
+  readonly share?: unknown;
 }
 
-/** The problem `/auth` reports, or undefined when the page may connect (or the host cannot say). */
-export async function checkAccess(fetchAuth: () => Promise<Response>): Promise<AccessProblem | undefined> {
+const FULL: Access = { kind: 'full' };
+
+/** The grant of a `share` answer, or undefined when it is not shaped as one. */
+function readGrant(value: unknown): SharedGrant | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { sessionId, descendants, expiresAt } = value as Record<string, unknown>;
+  if (typeof sessionId !== 'string' || typeof descendants !== 'boolean') return undefined;
+  if (expiresAt !== null && typeof expiresAt !== 'string') return undefined;
+  return { sessionId, descendants, expiresAt };
+}
+
+/** What `/auth` reports; `full` when the host cannot say (the connection then shows the rest). */
+export async function readAccess(fetchAuth: () => Promise<Response>): Promise<Access> {
   let answer: AuthAnswer;
   try {
     const response = await fetchAuth();
     // A host without `/auth` (an older one, a dev server) cannot say: connect and see.
-    if (!response.ok) return undefined;
+    if (!response.ok) return FULL;
     answer = (await response.json()) as AuthAnswer;
   } catch {
     // Unreachable or not JSON: the connection's own retries and badge say the rest.
-    return undefined;
+    return FULL;
   }
   switch (answer.status) {
     case 'missing':
     case 'invalid':
-      return { kind: answer.status };
+    case 'expired':
+    case 'revoked':
+      return { kind: 'problem', problem: { kind: answer.status } };
     case 'rate-limited':
       return {
-        kind: 'rate-limited',
-        retryAfterMs: typeof answer.retryAfterMs === 'number' ? answer.retryAfterMs : 60_000,
+        kind: 'problem',
+        problem: {
+          kind: 'rate-limited',
+          retryAfterMs: typeof answer.retryAfterMs === 'number' ? answer.retryAfterMs : 60_000,
+        },
       };
+    case 'share': {
+      const share = readGrant(answer.share);
+      // A share answer without its grant cannot open anything: as a refused token.
+      return share === undefined
+        ? { kind: 'problem', problem: { kind: 'invalid' } }
+        : { kind: 'share', share };
+    }
     default:
-      return undefined;
+      return FULL;
   }
+}
+
+/** The problem `/auth` reports, or undefined when the page may connect (or the host cannot say). */
+export async function checkAccess(fetchAuth: () => Promise<Response>): Promise<AccessProblem | undefined> {
+  const access = await readAccess(fetchAuth);
+  return access.kind === 'problem' ? access.problem : undefined;
 }
 
 /**
@@ -53,6 +102,11 @@ export function dropTokenFromAddressBar(
   if (!url.searchParams.has('token')) return;
   url.searchParams.delete('token');
   history.replaceState(history.state, '', url.pathname + url.search + url.hash);
+}
+
+/** Whether a problem is a dead share link (its page says so, with no token advice). */
+export function isShareProblem(problem: AccessProblem): boolean {
+  return problem.kind === 'expired' || problem.kind === 'revoked';
 }
 
 export function describeProblem(problem: AccessProblem): { title: string; detail: string } {
@@ -75,6 +129,20 @@ export function describeProblem(problem: AccessProblem): { title: string; detail
       return {
         title: 'Too many wrong tokens',
         detail: `This address made too many failed attempts; try again in ${Math.ceil(problem.retryAfterMs / 1000)} s.`,
+      };
+    case 'expired':
+      return {
+        title: 'This link has expired',
+        detail:
+          'The read-only link to this session was made to last a while, and that time is up. ' +
+          'Ask the person who shared it for a new link.',
+      };
+    case 'revoked':
+      return {
+        title: 'This link was revoked',
+        detail:
+          'The person who shared this session withdrew the link, so it no longer opens anything. ' +
+          'Ask them for a new link if you still need to follow the session.',
       };
     default: {
       const exhaustive: never = problem;
