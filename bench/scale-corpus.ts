@@ -106,7 +106,11 @@ export class CorpusProgress {
 
 export interface CorpusStores {
   readonly persistence: SessionPersistence;
-  readonly search: SearchIndex;
+  /**
+   * Search index writers over one index, used round-robin: an engine that queues its writes
+   * (PostgreSQL: one transaction per session, in call order) writes in parallel through several.
+   */
+  readonly search: readonly SearchIndex[];
 }
 
 /**
@@ -125,9 +129,12 @@ export async function generateCorpus(
   for (let batchStart = from; batchStart < size.sessions; batchStart += BATCH) {
     const batchEnd = Math.min(size.sessions, batchStart + BATCH);
     let next = batchStart;
+    // Only the first batch after a resume can hold sessions of an interrupted run.
+    const resumed = batchStart === from && from > 0;
     await Promise.all(
-      Array.from({ length: WRITERS }, async () => {
-        while (next < batchEnd) await writeSession(stores, size, next++);
+      Array.from({ length: WRITERS }, async (_, writer) => {
+        const search = stores.search[writer % stores.search.length]!;
+        while (next < batchEnd) await writeSession(stores.persistence, search, size, next++, resumed);
       }),
     );
     await stores.persistence.flush();
@@ -140,15 +147,20 @@ export async function generateCorpus(
   }
 }
 
-async function writeSession(stores: CorpusStores, size: CorpusSize, s: number): Promise<void> {
+async function writeSession(
+  persistence: SessionPersistence,
+  search: SearchIndex,
+  size: CorpusSize,
+  s: number,
+  resumed: boolean,
+): Promise<void> {
   const header = headerOf(s);
   // Left by an interrupted batch: written again whole.
-  if ((await stores.persistence.revisionOf(header.id)) !== undefined)
-    await stores.persistence.delete(header.id);
-  const { incarnation } = await stores.persistence.create({ header });
+  if (resumed && (await persistence.revisionOf(header.id)) !== undefined) await persistence.delete(header.id);
+  const { incarnation } = await persistence.create({ header });
   const events = workloadEvents(inputsOf(size, s));
-  await stores.persistence.append(header.id, events);
-  await stores.search.indexLive({
+  await persistence.append(header.id, events);
+  await search.indexLive({
     id: header.id,
     incarnation,
     header,
