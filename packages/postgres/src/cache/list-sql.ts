@@ -121,7 +121,12 @@ export async function selectListPage(db: pg.Pool, query: ListIndexQuery): Promis
   }
   if (query.after !== undefined) {
     const at = param(query.after.at);
-    where.push(`(activity_at < ${at} OR (activity_at = ${at} AND session_id > ${param(query.after.id)}))`);
+    // The leading bound is implied by the rest, but without it the planner cannot start the
+    // index range at the cursor: it filters every row before it (a deep page of a million-row
+    // index took 1.6 s; with it, under 1 ms — EXPLAIN ANALYZE in docs/scale.md).
+    where.push(
+      `activity_at <= ${at} AND (activity_at < ${at} OR (activity_at = ${at} AND session_id > ${param(query.after.id)}))`,
+    );
   }
   const text = `SELECT ${COLUMNS} FROM list_rows${where.length === 0 ? '' : ` WHERE ${where.join(' AND ')}`}
     ORDER BY activity_at DESC, session_id ASC LIMIT ${param(query.limit)}`;

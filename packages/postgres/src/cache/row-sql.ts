@@ -67,44 +67,51 @@ const NOTIFY = 'SELECT pg_notify($1, $2)';
 export type StoreChange = RowChange | ListChange;
 
 /**
- * Writes one change in one transaction. A cache row change announces its session id on the
- * channel at commit (NOTIFY is transactional: listeners hear of it only once the rows are
- * visible); a list change announces nothing, since other hosts read list rows from the database
- * and hold no copy to reload.
+ * Writes changes in order in one transaction, each session's advisory lock taken first, in id
+ * order (two writers locking overlapping sets in one order cannot deadlock): a bulk writer (a list
+ * rebuild) commits once per group instead of once per session. Rolls back and throws if any fails.
+ * A cache row change announces its session id on the channel at commit (NOTIFY is transactional:
+ * listeners hear of it only once the rows are visible); a list change announces nothing, since
+ * other hosts read list rows from the database and hold no copy to reload.
  */
-export async function writeChange(client: pg.PoolClient, change: StoreChange): Promise<void> {
+export async function writeChanges(client: pg.PoolClient, changes: readonly StoreChange[]): Promise<void> {
   await client.query('BEGIN');
   try {
-    if (change.sessionId !== undefined) await client.query(LOCK_SESSION, [change.sessionId]);
-    if (change.kind !== 'put' && change.kind !== 'forget') {
-      await writeListChange(client, change);
-    } else if (change.kind === 'forget') {
-      // As in SQLite: the list row stays, its hints become unknown (a failed fold, not a delete).
-      await client.query(FORGET, [change.sessionId]);
-      await forgetListHints(client, change.sessionId);
-    } else {
-      const { sessionId, incarnation, inheritedCut, rows } = change;
-      await client.query(DROP_OTHER_IDENTITIES, [sessionId, incarnation, inheritedCut]);
-      if (rows.length > 0) {
-        await client.query(UPSERT, [
-          sessionId,
-          incarnation,
-          inheritedCut,
-          rows.map((row) => row[0]),
-          rows.map((row) => row[1]),
-          rows.map((row) => row[2]),
-          rows.map((row) => row[3]),
-        ]);
-      }
-      // In the rows' transaction: a list row is never ahead of its cache rows.
-      if (change.listRow !== undefined) await upsertListRow(client, change.listRow);
-    }
-    if (change.kind === 'put' || change.kind === 'forget')
-      await client.query(NOTIFY, [CACHE_CHANNEL, change.sessionId]);
+    const ids = [...new Set(changes.flatMap((change) => change.sessionId ?? []))].sort();
+    for (const id of ids) await client.query(LOCK_SESSION, [id]);
+    for (const change of changes) await applyChange(client, change);
     await client.query('COMMIT');
   } catch (error) {
     // A ROLLBACK that fails means the connection is gone, and the transaction died with it.
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   }
+}
+
+async function applyChange(client: pg.PoolClient, change: StoreChange): Promise<void> {
+  if (change.kind !== 'put' && change.kind !== 'forget') {
+    await writeListChange(client, change);
+  } else if (change.kind === 'forget') {
+    // As in SQLite: the list row stays, its hints become unknown (a failed fold, not a delete).
+    await client.query(FORGET, [change.sessionId]);
+    await forgetListHints(client, change.sessionId);
+  } else {
+    const { sessionId, incarnation, inheritedCut, rows } = change;
+    await client.query(DROP_OTHER_IDENTITIES, [sessionId, incarnation, inheritedCut]);
+    if (rows.length > 0) {
+      await client.query(UPSERT, [
+        sessionId,
+        incarnation,
+        inheritedCut,
+        rows.map((row) => row[0]),
+        rows.map((row) => row[1]),
+        rows.map((row) => row[2]),
+        rows.map((row) => row[3]),
+      ]);
+    }
+    // In the rows' transaction: a list row is never ahead of its cache rows.
+    if (change.listRow !== undefined) await upsertListRow(client, change.listRow);
+  }
+  if (change.kind === 'put' || change.kind === 'forget')
+    await client.query(NOTIFY, [CACHE_CHANNEL, change.sessionId]);
 }

@@ -2,11 +2,17 @@ import { defined } from '@strand/session';
 import type pg from 'pg';
 import { ProjectionCacheError } from '@strand/projection-cache';
 import type { Logger } from '@strand/session';
-import { writeChange, type StoreChange } from './row-sql.js';
+import { writeChanges, type StoreChange } from './row-sql.js';
+
+/** Changes written in one transaction at most: a group holds its sessions' locks until it commits. */
+const MAX_GROUP = 100;
 
 /**
  * Writes row changes to PostgreSQL one at a time, in the order they were made, after the
- * synchronous `put`/`forget` that made them has returned. A failure is logged and dropped, never
+ * synchronous `put`/`forget` that made them has returned. Changes queued behind the one being
+ * written go with it in one transaction (up to `MAX_GROUP`), so a burst — a list rebuild, a catch-up
+ * — commits once per group, not once per session; if the group fails, its changes are written
+ * again one transaction each, so one bad change costs only itself. A failure is logged and dropped, never
  * thrown: the cache has no authority, and the next write of that session heals it (rows are
  * whole states). Until a change settles it stays `pending`, so a reload of the mirror from the
  * database can lay it over what it read instead of losing it.
@@ -49,8 +55,27 @@ export class WriteBehind {
     } while (tail !== this.#tail);
   }
 
-  /** Never rejects: the chain above must keep running after a failure. */
+  /**
+   * Writes `change` with the changes queued behind it, unless an earlier group took it already.
+   * Never rejects: the chain above must keep running after a failure.
+   */
   async #write(change: StoreChange): Promise<void> {
+    const at = this.#pending.indexOf(change);
+    if (at === -1) return; // written with an earlier group
+    const group = this.#pending.slice(at, at + MAX_GROUP);
+    try {
+      if (group.length > 1 && (await this.#attempt(group)) === undefined) return;
+      for (const one of group) {
+        const failure = await this.#attempt([one]);
+        if (failure !== undefined) this.#report(one, failure);
+      }
+    } finally {
+      for (const written of group) this.#pending.splice(this.#pending.indexOf(written), 1);
+    }
+  }
+
+  /** One transaction; resolves with its failure, if any. */
+  async #attempt(changes: readonly StoreChange[]): Promise<unknown> {
     let client: pg.PoolClient | undefined;
     let failure: unknown;
     let broken: Error | undefined;
@@ -60,7 +85,7 @@ export class WriteBehind {
     try {
       client = await this.#pool.connect();
       client.on('error', onError);
-      await writeChange(client, change);
+      await writeChanges(client, changes);
     } catch (error) {
       failure = error;
       broken ??= asError(error);
@@ -68,19 +93,20 @@ export class WriteBehind {
       client?.removeListener('error', onError);
       // A client that failed is discarded rather than handed to the next write.
       client?.release(broken);
-      this.#pending.splice(this.#pending.indexOf(change), 1);
     }
-    if (failure !== undefined) {
-      const what = change.sessionId === undefined ? 'the list index' : change.sessionId;
-      this.#logger.warn('write-behind failed: the rows stay in this process only until the next write', {
-        sessionId: change.sessionId,
-        error: new ProjectionCacheError(
-          'PROJECTION_CACHE_WRITE_FAILED',
-          `cannot write projection cache rows of ${what} to PostgreSQL`,
-          { cause: failure, ...defined({ sessionId: change.sessionId }) },
-        ),
-      });
-    }
+    return failure;
+  }
+
+  #report(change: StoreChange, failure: unknown): void {
+    const what = change.sessionId === undefined ? 'the list index' : change.sessionId;
+    this.#logger.warn('write-behind failed: the rows stay in this process only until the next write', {
+      sessionId: change.sessionId,
+      error: new ProjectionCacheError(
+        'PROJECTION_CACHE_WRITE_FAILED',
+        `cannot write projection cache rows of ${what} to PostgreSQL`,
+        { cause: failure, ...defined({ sessionId: change.sessionId }) },
+      ),
+    });
   }
 }
 

@@ -33,7 +33,13 @@ const FILTER_SQL: readonly {
   },
 ];
 
-const AFTER_SQL = '(activity_at < @afterAt OR (activity_at = @afterAt AND session_id > @afterId))';
+/**
+ * Strictly after the cursor's key in the order (activity descending, then id). The leading
+ * `activity_at <= @afterAt` is implied by the rest; it is there so the engine starts the index
+ * range at the cursor instead of filtering every row before it (PostgreSQL's planner needs it).
+ */
+const AFTER_SQL =
+  'activity_at <= @afterAt AND (activity_at < @afterAt OR (activity_at = @afterAt AND session_id > @afterId))';
 
 /** The list index in the cache's SQLite database (`list_rows`, created by `prepareSchema`). */
 export class SqliteListIndex implements ListIndexStore {
