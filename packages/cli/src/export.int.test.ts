@@ -137,6 +137,34 @@ describe('strand export', () => {
     expect(readFileSync(file, 'utf8')).toBe(continued);
   });
 
+  it('--to codex files a rollout under CODEX_HOME by its start day, and refuses one Codex has continued', async () => {
+    const codexHome = path.join(root, 'codex-home');
+    const run = await strandAsync(['export', 'alpha', '--to', 'codex', '--json', '--data', data], {
+      CODEX_HOME: codexHome,
+    });
+    expect(run.code).toBe(0);
+    const out = JSON.parse(run.stdout) as { path: string; resumeId: string; command: string };
+    expect(out.path).toBe(
+      path.join(
+        codexHome,
+        'sessions',
+        '2026',
+        '11',
+        '02',
+        `rollout-2026-11-02T12-00-00-${out.resumeId}.jsonl`,
+      ),
+    );
+    expect(out.command).toBe(`cd /work/shop && codex resume ${out.resumeId}`);
+    const continued = `${readFileSync(out.path, 'utf8')}{"type":"event_msg","payload":{"type":"task_started"}}\n`;
+    writeFileSync(out.path, continued);
+    const refused = await strandAsync(['export', 'alpha', '--to', 'codex', '--data', data], {
+      CODEX_HOME: codexHome,
+    });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('Codex may have continued it');
+    expect(readFileSync(out.path, 'utf8')).toBe(continued);
+  });
+
   it('--json with --format, or neither --format nor --to, is a usage error (exit 2)', () => {
     const json = strand('export', 'alpha', '--format', 'json', '--json', '--data', data);
     expect(json.code).toBe(2);

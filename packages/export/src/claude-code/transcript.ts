@@ -1,28 +1,16 @@
-import { bytesToHex } from '@noble/hashes/utils.js';
-import { sha256 } from '@noble/hashes/sha2.js';
 import { readCoreEvent, type MessageContent, type SessionEvent } from '@strand/session';
+import { callInput, plainText } from '../conversation.js';
 import { lastSeqOf, turnRunning, type ExportDocument } from '../document.js';
+import { MARKER_SLOT, sealExport, STRAND_EXPORT_MARKER, type StrandExportMarker } from '../marker.js';
 import { claudeProjectSlug, claudeRecordUuid, claudeSessionUuid, claudeToolUseId } from './ids.js';
 
 /** The Claude Code version whose transcript format this writer follows (the bed's pin). */
 export const CLAUDE_CODE_FORMAT_VERSION = '2.1.328';
 
-/**
- * The field on the first line naming the Strand session and cut an export came from. Claude Code
- * never rewrites a line it has written (a resume appends), so the marker stays with the file.
- */
-export const STRAND_EXPORT_MARKER = 'strandExport';
+export { STRAND_EXPORT_MARKER, strandExportOf } from '../marker.js';
 
-export interface ClaudeExportMarker {
-  readonly origin: string;
-  readonly cut: number;
-  readonly running: boolean;
-  /**
-   * SHA-256 (hex) of every line after the first as written: a file whose rest no longer matches
-   * (Claude Code appended to it by resuming) is no longer Strand's export.
-   */
-  readonly digest: string;
-}
+/** The marker of a Claude Code export (`marker.ts`: the same for every harness). */
+export type ClaudeExportMarker = StrandExportMarker;
 
 export class ClaudeExportError extends Error {
   override readonly name = 'ClaudeExportError';
@@ -90,7 +78,7 @@ export function renderClaudeTranscript(document: ExportDocument): ClaudeTranscri
         parentUuid: parent,
         isSidechain: false,
         // The first line's marker takes its digest once the rest is written.
-        ...(lines.length === 0 ? { [STRAND_EXPORT_MARKER]: DIGEST_SLOT } : {}),
+        ...(lines.length === 0 ? { [STRAND_EXPORT_MARKER]: MARKER_SLOT } : {}),
         ...record,
         uuid,
         timestamp: new Date(time).toISOString(),
@@ -242,73 +230,19 @@ export function renderClaudeTranscript(document: ExportDocument): ClaudeTranscri
   flush();
   if (document.title !== undefined && document.title.trim() !== '')
     lines.push(JSON.stringify({ type: 'custom-title', customTitle: document.title, sessionId }));
-  if (lines.length > 0) {
-    const marker: ClaudeExportMarker = { ...origin, digest: digestOf(lines.slice(1)) };
-    lines[0] = lines[0]!.replace(JSON.stringify(DIGEST_SLOT), JSON.stringify(marker));
-  }
   return {
     sessionId,
     projectFolder,
     fileName: `${sessionId}.jsonl`,
     cwd,
-    text: lines.map((l) => `${l}\n`).join(''),
+    text: sealExport(lines, origin),
     leftOut: [...left].map(([kind, n]) => `${n} × ${kind} not carried`),
   };
-}
-
-const DIGEST_SLOT = '\u0000strand-export-marker\u0000';
-
-const digestOf = (rest: readonly string[]): string =>
-  bytesToHex(sha256(new TextEncoder().encode(rest.map((l) => `${l}\n`).join(''))));
-
-/**
- * The marker of a file that is still exactly one of Strand's Claude Code exports (its first line
- * names the origin, and the rest is byte for byte what was written then); undefined for any other
- * file, such as an export Claude Code has since continued.
- */
-export function strandExportOf(text: string): ClaudeExportMarker | undefined {
-  const end = text.indexOf('\n');
-  if (end < 0) return undefined;
-  let first: unknown;
-  try {
-    first = JSON.parse(text.slice(0, end));
-  } catch {
-    return undefined;
-  }
-  const marker = (first as Record<string, unknown> | null)?.[STRAND_EXPORT_MARKER] as
-    | Partial<ClaudeExportMarker>
-    | undefined;
-  if (typeof marker?.digest !== 'string' || typeof marker.origin !== 'string') return undefined;
-  const rest = text.slice(end + 1);
-  const digest = bytesToHex(sha256(new TextEncoder().encode(rest)));
-  return digest === marker.digest ? (marker as ClaudeExportMarker) : undefined;
 }
 
 /** A prompt as Claude Code stores a typed one: a string (images are named; the bytes are not in the document). */
 function promptText(content: MessageContent, leave: (kind: string) => void): string {
   return plainText(content, leave);
-}
-
-function plainText(content: MessageContent, leave: (kind: string) => void): string {
-  if (typeof content === 'string') return content;
-  return content
-    .map((block) => {
-      if (block.type === 'text') return block.text;
-      leave('image');
-      return `[image ${block.ref}]`;
-    })
-    .join('\n');
-}
-
-/** The arguments as the model sent them: an object when they parse as one, else kept as text. */
-function callInput(raw: string): unknown {
-  try {
-    const value = JSON.parse(raw) as unknown;
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value;
-  } catch {
-    // Not JSON: kept whole below.
-  }
-  return { arguments: raw };
 }
 
 function answeredCalls(events: readonly SessionEvent[]): Set<string> {
