@@ -30,3 +30,10 @@ export {
   renderCodexRollout,
   type CodexRollout,
 } from './codex/rollout.js';
+export {
+  GEMINI_FORMAT_VERSION,
+  GeminiExportError,
+  geminiSessionId,
+  renderGeminiChat,
+  type GeminiChat,
+} from './gemini/chat.js';
