@@ -34,7 +34,12 @@ export interface ConversationCall {
   /** The arguments as an object: parsed when they are one, else `{arguments: <text>}`. */
   readonly input: Record<string, unknown>;
   readonly seq: number;
-  result?: { readonly content: string; readonly isError: boolean; readonly time: number };
+  result?: {
+    readonly content: string;
+    readonly isError: boolean;
+    readonly seq: number;
+    readonly time: number;
+  };
 }
 
 export interface Conversation {
@@ -101,6 +106,7 @@ export function conversationOf(document: ExportDocument): Conversation {
         call.result = {
           content: plainText(core.data.content, leave),
           isError: core.data.isError === true,
+          seq: event.seq,
           time: event.time,
         };
         if (step !== undefined) step.answered = step.calls.includes(call) || step.answered;

@@ -92,7 +92,7 @@ export function renderGeminiChat(document: ExportDocument): GeminiChat {
 /** A finished call as Gemini CLI records it: the call and its `functionResponse`. */
 function toolCall(call: ConversationCall, time: number): Json {
   const id = apiCallId(call.id, 'strand_call_', NAMESPACE);
-  const result = call.result ?? { content: NO_RESULT, isError: true, time };
+  const result = call.result ?? { content: NO_RESULT, isError: true, seq: call.seq, time };
   return {
     id,
     name: call.name,
