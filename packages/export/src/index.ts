@@ -25,15 +25,9 @@ export { claudeProjectSlug, claudeSessionUuid } from './claude-code/ids.js';
 export { STRAND_EXPORT_MARKER, strandExportOf, type StrandExportMarker } from './marker.js';
 export {
   CODEX_FORMAT_VERSION,
-  CodexExportError,
   codexThreadId,
   renderCodexRollout,
   type CodexRollout,
 } from './codex/rollout.js';
-export {
-  GEMINI_FORMAT_VERSION,
-  GeminiExportError,
-  geminiSessionId,
-  renderGeminiChat,
-  type GeminiChat,
-} from './gemini/chat.js';
+export { GEMINI_FORMAT_VERSION, geminiSessionId, renderGeminiChat, type GeminiChat } from './gemini/chat.js';
+export { HarnessExportError, type HarnessTranscript } from './harness-transcript.js';

@@ -1,35 +1,13 @@
 import { newSessionHeader, SessionId } from '@strand/session';
 import { describe, expect, it } from 'vitest';
+import { HarnessExportError } from '../harness-transcript.js';
 import { strandExportOf, STRAND_EXPORT_MARKER } from '../marker.js';
-import { documentOf } from '../test-document.js';
-import { CodexExportError, codexThreadId, renderCodexRollout } from './rollout.js';
+import { documentOf, jsonLines, twoToolTurns } from '../test-document.js';
+import { codexThreadId, renderCodexRollout } from './rollout.js';
 
-const twoTurns = documentOf(
-  [
-    ['model/selection', { provider: 'openai', model: 'gpt-5.5' }],
-    ['turn/start', {}],
-    ['user/message', { content: 'List the files', author: 'human' }],
-    ['step/start', {}],
-    ['assistant/message', { content: 'Looking.' }],
-    ['tool/call', { callId: 'c1', name: 'exec_command', arguments: '{"cmd":"ls"}' }],
-    ['tool/result', { callId: 'c1', content: 'a.txt' }],
-    ['step/end', {}],
-    ['assistant/message', { content: 'One file: a.txt.' }],
-    ['turn/end', { reason: 'completed' }],
-    ['turn/start', {}],
-    ['user/message', { content: 'Thanks', author: 'human' }],
-    ['user/message', { content: 'a harness note', author: 'system' }],
-    ['tool/call', { callId: 'c|2', name: 'exec_command', arguments: 'not json' }],
-    ['turn/end', { reason: 'aborted' }],
-  ],
-  { title: 'Files' },
-);
+const twoTurns = twoToolTurns('openai', 'gpt-5.5', 'exec_command', '{"cmd":"ls"}');
 
-const records = (text: string): Record<string, unknown>[] =>
-  text
-    .trimEnd()
-    .split('\n')
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
+const records = jsonLines;
 
 const payloadKinds = (text: string): string[] =>
   records(text).map((r) => {
@@ -106,7 +84,7 @@ describe('renderCodexRollout', () => {
     ]);
     expect(renderCodexRollout(failed).text).toContain('"output":"Error: boom"');
     const noCwd = { ...twoTurns, header: newSessionHeader({ id: SessionId('s-x'), createdAt: 0 }) };
-    expect(() => renderCodexRollout(noCwd)).toThrow(CodexExportError);
+    expect(() => renderCodexRollout(noCwd)).toThrow(HarnessExportError);
     expect(renderCodexRollout(documentOf([['turn/start', {}]])).text).toBe('');
   });
 });

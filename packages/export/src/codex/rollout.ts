@@ -1,6 +1,7 @@
 import { conversationOf, NO_RESULT, type ConversationItem } from '../conversation.js';
 import { apiCallId, namespacedUuid } from '../derived-id.js';
 import { lastSeqOf, turnRunning, type ExportDocument } from '../document.js';
+import { cwdOf, type HarnessTranscript } from '../harness-transcript.js';
 import { MARKER_SLOT, sealExport, STRAND_EXPORT_MARKER } from '../marker.js';
 
 /** The Codex CLI version whose rollout format this writer follows (the bed's pin). */
@@ -8,21 +9,13 @@ export const CODEX_FORMAT_VERSION = '0.169.0';
 
 const NAMESPACE = 'strand.export.codex';
 
-export class CodexExportError extends Error {
-  override readonly name = 'CodexExportError';
-  readonly code = 'EXPORT_NO_CWD';
-}
-
-export interface CodexRollout {
+export interface CodexRollout extends HarnessTranscript {
   /** The Codex thread id: `codex exec resume <threadId>`. */
   readonly threadId: string;
   /** The folder under `<codex home>/sessions/`: `YYYY/MM/DD` of the session's start (UTC). */
   readonly dayFolder: string;
   /** `rollout-<start>-<threadId>.jsonl`, the name Codex finds a thread's file by. */
   readonly fileName: string;
-  readonly cwd: string;
-  readonly text: string;
-  readonly leftOut: readonly string[];
 }
 
 type Json = Record<string, unknown>;
@@ -37,9 +30,7 @@ type Json = Record<string, unknown>;
  */
 export function renderCodexRollout(document: ExportDocument): CodexRollout {
   const { header } = document;
-  if (header.cwd === undefined)
-    throw new CodexExportError(`session ${header.id} has no working folder to file it under`);
-  const cwd = header.cwd;
+  const cwd = cwdOf(header);
   const threadId = codexThreadId(header.id);
   const uuid = (name: string): string => namespacedUuid(NAMESPACE, `${header.id}:${name}`);
   const callId = (id: string): string => apiCallId(id, 'call_strand_', NAMESPACE);

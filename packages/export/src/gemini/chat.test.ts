@@ -1,34 +1,13 @@
 import { newSessionHeader, SessionId } from '@strand/session';
 import { describe, expect, it } from 'vitest';
+import { HarnessExportError } from '../harness-transcript.js';
 import { strandExportOf, STRAND_EXPORT_MARKER } from '../marker.js';
-import { documentOf } from '../test-document.js';
-import { GeminiExportError, geminiSessionId, renderGeminiChat } from './chat.js';
+import { documentOf, jsonLines, twoToolTurns } from '../test-document.js';
+import { geminiSessionId, renderGeminiChat } from './chat.js';
 
-const twoTurns = documentOf(
-  [
-    ['model/selection', { provider: 'google', model: 'gemini-2.5-flash' }],
-    ['turn/start', {}],
-    ['user/message', { content: 'List the files', author: 'human' }],
-    ['step/start', {}],
-    ['assistant/message', { content: 'Looking.' }],
-    ['tool/call', { callId: 'c1', name: 'run_shell_command', arguments: '{"command":"ls"}' }],
-    ['tool/result', { callId: 'c1', content: 'a.txt' }],
-    ['step/end', {}],
-    ['assistant/message', { content: 'One file: a.txt.' }],
-    ['turn/end', { reason: 'completed' }],
-    ['turn/start', {}],
-    ['user/message', { content: 'Thanks', author: 'human' }],
-    ['tool/call', { callId: 'c 2', name: 'run_shell_command', arguments: '{}' }],
-    ['turn/end', { reason: 'aborted' }],
-  ],
-  { title: 'Files' },
-);
+const twoTurns = twoToolTurns('google', 'gemini-2.5-flash', 'run_shell_command', '{"command":"ls"}');
 
-const records = (text: string): Record<string, unknown>[] =>
-  text
-    .trimEnd()
-    .split('\n')
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
+const records = jsonLines;
 
 describe('renderGeminiChat', () => {
   it('writes the header, prompts, each step as one gemini message with its finished calls, a cancelled turn and the title', () => {
@@ -82,7 +61,7 @@ describe('renderGeminiChat', () => {
     expect(renderGeminiChat(twoTurns)).toEqual(out);
     expect(out.sessionId).toBe(geminiSessionId('s-export-1'));
     expect(out.fileName).toBe(`session-2026-12-05T09-30-${out.sessionId.slice(0, 8)}.jsonl`);
-    expect(records(out.text)[0]![STRAND_EXPORT_MARKER]).toMatchObject({ origin: 's-export-1', cut: 13 });
+    expect(records(out.text)[0]![STRAND_EXPORT_MARKER]).toMatchObject({ origin: 's-export-1', cut: 14 });
     expect(strandExportOf(out.text)).toMatchObject({ origin: 's-export-1' });
     expect(strandExportOf(`${out.text}{"$set":{"lastUpdated":"x"}}\n`)).toBeUndefined();
   });
@@ -95,6 +74,6 @@ describe('renderGeminiChat', () => {
     ]);
     expect(renderGeminiChat(failed).text).toContain('"response":{"error":"boom"}}}],"status":"error"');
     const noCwd = { ...twoTurns, header: newSessionHeader({ id: SessionId('s-x'), createdAt: 0 }) };
-    expect(() => renderGeminiChat(noCwd)).toThrow(GeminiExportError);
+    expect(() => renderGeminiChat(noCwd)).toThrow(HarnessExportError);
   });
 });

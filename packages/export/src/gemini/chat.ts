@@ -3,6 +3,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { conversationOf, NO_RESULT, type ConversationCall } from '../conversation.js';
 import { apiCallId, namespacedUuid } from '../derived-id.js';
 import { lastSeqOf, turnRunning, type ExportDocument } from '../document.js';
+import { cwdOf, type HarnessTranscript } from '../harness-transcript.js';
 import { MARKER_SLOT, sealExport, STRAND_EXPORT_MARKER } from '../marker.js';
 
 /** The Gemini CLI version whose chat format this writer follows (the bed's pin). */
@@ -10,19 +11,11 @@ export const GEMINI_FORMAT_VERSION = '0.61.0';
 
 const NAMESPACE = 'strand.export.gemini';
 
-export class GeminiExportError extends Error {
-  override readonly name = 'GeminiExportError';
-  readonly code = 'EXPORT_NO_CWD';
-}
-
-export interface GeminiChat {
+export interface GeminiChat extends HarnessTranscript {
   /** The Gemini CLI session id: `gemini --resume <sessionId>`. */
   readonly sessionId: string;
   /** `session-<start to the minute>-<first 8 of the id>.jsonl`, under `tmp/<project>/chats/`. */
   readonly fileName: string;
-  readonly cwd: string;
-  readonly text: string;
-  readonly leftOut: readonly string[];
 }
 
 type Json = Record<string, unknown>;
@@ -38,9 +31,7 @@ type Json = Record<string, unknown>;
  */
 export function renderGeminiChat(document: ExportDocument): GeminiChat {
   const { header } = document;
-  if (header.cwd === undefined)
-    throw new GeminiExportError(`session ${header.id} has no working folder to file it under`);
-  const cwd = header.cwd;
+  const cwd = cwdOf(header);
   const sessionId = geminiSessionId(header.id);
   const uuid = (name: string): string => namespacedUuid(NAMESPACE, `${header.id}:${name}`);
   const { items, leftOut } = conversationOf(document);
