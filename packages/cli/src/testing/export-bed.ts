@@ -13,10 +13,14 @@ import {
 } from '@strand/harness-bed';
 import { STRAND_EXPORT_MARKER, strandExportOf } from '@strand/export';
 import { openJsonlPersistence, persistenceWriter } from '@strand/persistence';
-import { Session, SessionId, newSessionHeader } from '@strand/session';
+import { importTranscripts } from '@strand/import';
+import { Session, SessionId, messageText, newSessionHeader, readCoreEvent } from '@strand/session';
 import { strand } from './strand-process.js';
 
 const AT = Date.parse('2026-12-05T09:00:00Z');
+
+/** The prefix of the id each importer gives a harness's session. */
+const IMPORT_PREFIX = { 'claude-code': 'claude', codex: 'codex', gemini: 'gemini' } as const;
 
 /** The Strand session every target resumes: two turns, the first with a tool call. */
 const EVENTS = [
@@ -65,7 +69,7 @@ export function describeExportBed(harness: BedHarness & ('claude-code' | 'codex'
     const title =
       bed.kind === 'missing'
         ? bed.reason
-        : `${harness} ${bed.installed.pin.version} resumes the export and sends the whole conversation`;
+        : `${harness} ${bed.installed.pin.version} resumes the export and sends the whole conversation; Strand imports the continued session`;
     it.skipIf(bed.kind === 'missing')(title, async () => {
       if (bed.kind === 'missing') return;
       const workspace = await openWorkspace(`${harness}-export`);
@@ -126,6 +130,24 @@ export function describeExportBed(harness: BedHarness & ('claude-code' | 'codex'
       const first = JSON.parse(continued.slice(0, continued.indexOf('\n'))) as Record<string, unknown>;
       expect(first[STRAND_EXPORT_MARKER]).toMatchObject({ origin: 'made-in-strand', cut: 15 });
       expect(strandExportOf(continued)).toBeUndefined();
+      // Strand's importer of the harness reads the continued session: the export, then the new turn.
+      const imported = path.join(data, 'imported');
+      const summary = await importTranscripts({
+        harness,
+        sourceDir: DRIVERS[harness].transcriptRoot(workspace),
+        dataDir: imported,
+      });
+      expect(summary.failed).toBe(0);
+      const store = await openJsonlPersistence({ root: imported });
+      cleanup.push(() => store.close());
+      const log = await store.inspect(SessionId(`${IMPORT_PREFIX[harness]}-${resumeId}`));
+      const prompts = log.events.flatMap((e) => {
+        const core = readCoreEvent(e);
+        return core?.type === 'user/message' && core.data.author !== 'system'
+          ? [messageText(core.data.content)]
+          : [];
+      });
+      expect(prompts).toEqual(['Please list the folder.', 'Which one is the code?', 'Please go on.']);
     });
   });
 }
