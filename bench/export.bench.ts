@@ -5,10 +5,16 @@
  * process: the renderers of `@strand/export` over the document the host reads at one cut (the
  * read itself is `bench:query`'s). `exportMBps` is the logical JSON of the events (their
  * `JSON.stringify`, what the log holds decoded) per second of rendering, per target — Markdown,
- * HTML, Strand's JSON and a Claude Code transcript; `htmlMs50k` the HTML page's time. Median of
+ * HTML, Strand's JSON and a Claude Code, Codex and Gemini CLI transcript; `htmlMs50k` the HTML page's time. Median of
  * five runs after one warm-up. Last line: one JSON object.
  */
-import { renderClaudeTranscript, renderExport, type ExportDocument } from '@strand/export';
+import {
+  renderClaudeTranscript,
+  renderCodexRollout,
+  renderExport,
+  renderGeminiChat,
+  type ExportDocument,
+} from '@strand/export';
 import { EXPORT_FORMATS } from '@strand/protocol';
 import { newSessionHeader, SessionId } from '@strand/session';
 import { workloadEvents, workloadSession } from '@strand/workload';
@@ -33,6 +39,8 @@ console.log(
 const targets: Record<string, () => unknown> = {
   ...Object.fromEntries(EXPORT_FORMATS.map((format) => [format, () => renderExport(format, document)])),
   'claude-code': () => renderClaudeTranscript(document),
+  codex: () => renderCodexRollout(document),
+  gemini: () => renderGeminiChat(document),
 };
 const exportMBps: Record<string, number> = {};
 const msByTarget: Record<string, number> = {};

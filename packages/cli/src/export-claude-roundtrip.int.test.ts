@@ -1,143 +1,21 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { renderClaudeTranscript } from '@strand/export';
-import { importTranscripts } from '@strand/import';
-import { openJsonlPersistence } from '@strand/persistence';
-import { newSessionHeader, readCoreEvent, SessionId, SessionSeq, type SessionEvent } from '@strand/session';
+import { assertRoundTrip, place } from './testing/export-roundtrip.js';
 
 /**
  * The Claude Code export read back by Strand's own Claude Code importer: the prompts, replies,
  * tool calls and results come back in order (a property over generated sessions).
  */
-
-interface Call {
-  readonly name: string;
-  readonly args: Record<string, string>;
-  readonly result: string;
-  readonly isError: boolean;
-}
-interface Step {
-  readonly text: string;
-  readonly calls: readonly Call[];
-}
-interface Turn {
-  readonly prompt: string;
-  readonly steps: readonly Step[];
-}
-
-const text = fc.string({ minLength: 1, maxLength: 30 }).filter((s) => s.trim() !== '' && !s.includes('<'));
-const call = fc.record({
-  name: fc.constantFrom('Bash', 'Read', 'Write'),
-  args: fc.dictionary(fc.constantFrom('command', 'file_path', 'content'), text, { maxKeys: 2 }),
-  result: text,
-  isError: fc.boolean(),
-});
-const step = fc.record({ text, calls: fc.array(call, { maxLength: 2 }) });
-const turns = fc.array(fc.record({ prompt: text, steps: fc.array(step, { minLength: 1, maxLength: 3 }) }), {
-  minLength: 1,
-  maxLength: 3,
-});
-
-type Item = readonly [string, unknown];
-
-function sessionOf(all: readonly Turn[]): { events: SessionEvent[]; expected: Item[] } {
-  const entries: [string, unknown][] = [
-    ['model/selection', { provider: 'anthropic', model: 'claude-sonnet-4-5' }],
-  ];
-  const expected: Item[] = [];
-  let n = 0;
-  for (const turn of all) {
-    entries.push(['turn/start', {}], ['user/message', { content: turn.prompt, author: 'human' }]);
-    expected.push(['prompt', turn.prompt]);
-    for (const s of turn.steps) {
-      entries.push(['step/start', {}], ['assistant/message', { content: s.text }]);
-      expected.push(['reply', s.text]);
-      for (const c of s.calls) {
-        const callId = `call_${n++}`;
-        entries.push(['tool/call', { callId, name: c.name, arguments: JSON.stringify(c.args) }]);
-        expected.push(['call', { name: c.name, args: c.args }]);
-      }
-      n -= s.calls.length;
-      for (const c of s.calls) {
-        const callId = `call_${n++}`;
-        entries.push(['tool/result', { callId, content: c.result, ...(c.isError ? { isError: true } : {}) }]);
-        expected.push(['result', { content: c.result, isError: c.isError }]);
-      }
-      entries.push(['step/end', {}]);
-    }
-    entries.push(['turn/end', { reason: 'completed' }]);
-  }
-  const start = Date.UTC(2026, 11, 5, 9, 0);
-  return {
-    events: entries.map(([type, data], i) => ({
-      type,
-      seq: SessionSeq(i),
-      time: start + i * 1000,
-      data: data as SessionEvent['data'],
-    })),
-    expected,
-  };
-}
-
-function conversationOf(events: readonly SessionEvent[]): Item[] {
-  const out: Item[] = [];
-  for (const event of events) {
-    const core = readCoreEvent(event);
-    if (core?.type === 'user/message') out.push(['prompt', core.data.content]);
-    else if (core?.type === 'assistant/message') {
-      if (typeof core.data.content === 'string' ? core.data.content !== '' : core.data.content.length > 0)
-        out.push(['reply', core.data.content]);
-    } else if (core?.type === 'tool/call')
-      out.push(['call', { name: core.data.name, args: JSON.parse(core.data.arguments) as unknown }]);
-    else if (core?.type === 'tool/result')
-      out.push(['result', { content: core.data.content, isError: core.data.isError === true }]);
-  }
-  return out;
-}
-
 describe('a Claude Code export read back by the Claude Code importer', () => {
   it('gives back the prompts, replies, tool calls and results in order', async () => {
-    await fc.assert(
-      fc.asyncProperty(turns, async (generated) => {
-        const root = mkdtempSync(path.join(tmpdir(), 'strand-export-claude-'));
-        try {
-          const id = 's-roundtrip';
-          const { events, expected } = sessionOf(generated);
-          const transcript = renderClaudeTranscript({
-            header: newSessionHeader({
-              id: SessionId(id),
-              createdAt: events[0]!.time,
-              cwd: '/home/ana/shop',
-            }),
-            events,
-            title: 'Round trip',
-          });
-          const folder = path.join(root, 'projects', transcript.projectFolder);
-          mkdirSync(folder, { recursive: true });
-          writeFileSync(path.join(folder, transcript.fileName), transcript.text);
-          const data = path.join(root, 'data');
-          const summary = await importTranscripts({
-            harness: 'claude-code',
-            sourceDir: path.join(root, 'projects'),
-            dataDir: data,
-          });
-          expect(summary).toMatchObject({ imported: 1, failed: 0 });
-          const persistence = await openJsonlPersistence({ root: data });
-          try {
-            const log = await persistence.inspect(SessionId(`claude-${transcript.sessionId}`));
-            expect(log.header.cwd).toBe('/home/ana/shop');
-            expect(conversationOf(log.events)).toEqual(expected);
-          } finally {
-            await persistence.close();
-          }
-        } finally {
-          rmSync(root, { recursive: true, force: true });
-        }
-      }),
-      { numRuns: 15 },
-    );
+    await assertRoundTrip({
+      harness: 'claude-code',
+      write(document, root) {
+        const transcript = renderClaudeTranscript(document);
+        place(root, ['projects', transcript.projectFolder, transcript.fileName], transcript.text);
+        return { sourceDir: path.join(root, 'projects'), importedId: `claude-${transcript.sessionId}` };
+      },
+    });
   });
 });

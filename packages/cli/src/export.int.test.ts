@@ -1,4 +1,12 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -135,6 +143,64 @@ describe('strand export', () => {
     expect(refused.stderr.trim().split('\n')).toHaveLength(1);
     expect(refused.stderr).toContain('not overwritten');
     expect(readFileSync(file, 'utf8')).toBe(continued);
+  });
+
+  it('--to codex files a rollout under CODEX_HOME by its start day, and refuses one Codex has continued', async () => {
+    const codexHome = path.join(root, 'codex-home');
+    const run = await strandAsync(['export', 'alpha', '--to', 'codex', '--json', '--data', data], {
+      CODEX_HOME: codexHome,
+    });
+    expect(run.code).toBe(0);
+    const out = JSON.parse(run.stdout) as { path: string; resumeId: string; command: string };
+    expect(out.path).toBe(
+      path.join(
+        codexHome,
+        'sessions',
+        '2026',
+        '11',
+        '02',
+        `rollout-2026-11-02T12-00-00-${out.resumeId}.jsonl`,
+      ),
+    );
+    expect(out.command).toBe(`cd /work/shop && codex resume ${out.resumeId}`);
+    const continued = `${readFileSync(out.path, 'utf8')}{"type":"event_msg","payload":{"type":"task_started"}}\n`;
+    writeFileSync(out.path, continued);
+    const refused = await strandAsync(['export', 'alpha', '--to', 'codex', '--data', data], {
+      CODEX_HOME: codexHome,
+    });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('Codex may have continued it');
+    expect(readFileSync(out.path, 'utf8')).toBe(continued);
+  });
+
+  it('--to gemini files a chat under GEMINI_CLI_HOME in the folder Gemini CLI names the project by, and registers it as Gemini CLI does', async () => {
+    const cliHome = path.join(root, 'gemini-cli-home');
+    const dir = path.join(cliHome, '.gemini');
+    // Another project already holds the slug `shop`: this one gets `shop-1`, as Gemini CLI gives it.
+    mkdirSync(path.join(dir, 'tmp', 'shop'), { recursive: true });
+    writeFileSync(path.join(dir, 'tmp', 'shop', '.project_root'), '/elsewhere/shop');
+    writeFileSync(
+      path.join(dir, 'projects.json'),
+      JSON.stringify({ projects: { '/elsewhere/shop': 'shop' } }),
+    );
+    const env = { GEMINI_CLI_HOME: cliHome };
+    const run = await strandAsync(['export', 'alpha', '--to', 'gemini', '--json', '--data', data], env);
+    expect(run.code).toBe(0);
+    const out = JSON.parse(run.stdout) as { path: string; resumeId: string; command: string };
+    expect(out.path).toBe(
+      path.join(dir, 'tmp', 'shop-1', 'chats', `session-2026-11-02T12-00-${out.resumeId.slice(0, 8)}.jsonl`),
+    );
+    expect(out.command).toBe(`cd /work/shop && gemini --resume ${out.resumeId}`);
+    expect(JSON.parse(readFileSync(path.join(dir, 'projects.json'), 'utf8'))).toEqual({
+      projects: { '/elsewhere/shop': 'shop', '/work/shop': 'shop-1' },
+    });
+    expect(readFileSync(path.join(dir, 'tmp', 'shop-1', '.project_root'), 'utf8')).toBe('/work/shop');
+    expect(readFileSync(path.join(dir, 'history', 'shop-1', '.project_root'), 'utf8')).toBe('/work/shop');
+    const first = readFileSync(out.path, 'utf8');
+    const again = await strandAsync(['export', 'alpha', '--to', 'gemini', '--data', data], env);
+    expect(again.code).toBe(0);
+    expect(readFileSync(out.path, 'utf8')).toBe(first);
+    expect(existsSync(path.join(dir, 'projects.json.lock'))).toBe(false);
   });
 
   it('--json with --format, or neither --format nor --to, is a usage error (exit 2)', () => {

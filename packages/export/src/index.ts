@@ -18,9 +18,16 @@ export {
   CLAUDE_CODE_FORMAT_VERSION,
   ClaudeExportError,
   renderClaudeTranscript,
-  STRAND_EXPORT_MARKER,
-  strandExportOf,
   type ClaudeExportMarker,
   type ClaudeTranscript,
 } from './claude-code/transcript.js';
 export { claudeProjectSlug, claudeSessionUuid } from './claude-code/ids.js';
+export { STRAND_EXPORT_MARKER, strandExportOf, type StrandExportMarker } from './marker.js';
+export {
+  CODEX_FORMAT_VERSION,
+  codexThreadId,
+  renderCodexRollout,
+  type CodexRollout,
+} from './codex/rollout.js';
+export { GEMINI_FORMAT_VERSION, geminiSessionId, renderGeminiChat, type GeminiChat } from './gemini/chat.js';
+export { HarnessExportError, type HarnessTranscript } from './harness-transcript.js';

@@ -6,10 +6,26 @@ import { targetOptions } from '../target-options.js';
 import { failUsage } from '../usage-error.js';
 import type { RemoteOptions } from '../remote.js';
 import { claudeDir, exportToClaude } from './export-to-claude.js';
+import { codexDir, exportToCodex } from './export-to-codex.js';
+import { exportToGemini, geminiDir } from './export-to-gemini.js';
+import type { HarnessExport } from './export-file.js';
+import type { ExportDocument } from '@strand/export';
 import { writeWhole } from './write-whole.js';
 
 /** The harnesses `--to` writes a transcript for, in their own format. */
-const EXPORT_HARNESSES = ['claude-code'] as const;
+const EXPORT_HARNESSES = ['claude-code', 'codex', 'gemini'] as const;
+
+/** Each harness's writer, given its folder on this machine (`--home`, its own override, `$HOME`). */
+const WRITERS: Readonly<
+  Record<
+    (typeof EXPORT_HARNESSES)[number],
+    (document: ExportDocument, home: string | undefined) => Promise<HarnessExport>
+  >
+> = {
+  'claude-code': (document, home) => exportToClaude(document, claudeDir(home)),
+  codex: (document, home) => exportToCodex(document, codexDir(home)),
+  gemini: (document, home) => exportToGemini(document, geminiDir(home)),
+};
 
 interface ExportOptions extends RemoteOptions {
   format?: (typeof EXPORT_FORMATS)[number];
@@ -22,7 +38,7 @@ interface ExportOptions extends RemoteOptions {
 /**
  * `strand export <id> --format markdown|html|json [--out <file>]`: the session at its durable cut
  * (`session.export`), on stdout or into a file written whole or not at all.
- * `strand export <id> --to claude-code [--home <dir>] [--json]`: the session as a transcript of
+ * `strand export <id> --to claude-code|codex|gemini [--home <dir>] [--json]`: the session as a transcript of
  * that harness, filed where its own resume finds it (the CLI fetches the JSON export and writes
  * the file on this machine). A session with a turn still running exports what was durable and
  * says so on stderr.
@@ -30,7 +46,7 @@ interface ExportOptions extends RemoteOptions {
 export function exportCommand(): Command {
   return targetOptions(
     new Command('export').description(
-      'write a session out as Markdown, HTML or JSON, or as a Claude Code transcript to continue it there',
+      'write a session out as Markdown, HTML or JSON, or as a Claude Code, Codex or Gemini CLI transcript to continue it there',
     ),
   )
     .argument('<id>', 'session id')
@@ -75,7 +91,7 @@ async function exportTo(id: string, options: ExportOptions): Promise<void> {
   const exported = await withConnection(options, (c) => c.call('session.export', { id, format: 'json' }));
   const document = readJsonExport(exported.text);
   if (document === undefined) throw new Error(`the host's JSON export of ${id} could not be read`);
-  const written = await exportToClaude(document, claudeDir(options.home));
+  const written = await WRITERS[options.to!](document, options.home);
   if (exported.running) sayRunning(id, exported.lastSeq);
   for (const line of written.leftOut) process.stderr.write(`strand: ${line}\n`);
   const { path, resumeId, command, children } = written;

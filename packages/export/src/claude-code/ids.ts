@@ -1,19 +1,10 @@
-import { sha1 } from '@noble/hashes/legacy.js';
+import { apiCallId, namespacedUuid } from '../derived-id.js';
 
 /** Fixed namespace of Strand's Claude Code exports (a UUID v5 namespace). */
 const NAMESPACE = 'strand.export.claude-code';
 
-/**
- * A UUID (version 5 layout: SHA-1 of a name) derived from `name`: the same session and seq give
- * the same ids on every export, so exporting twice writes the same bytes.
- */
-export function derivedUuid(name: string): string {
-  const hash = sha1(new TextEncoder().encode(`${NAMESPACE}\u0000${name}`));
-  hash[6] = (hash[6]! & 0x0f) | 0x50;
-  hash[8] = (hash[8]! & 0x3f) | 0x80;
-  const hex = [...hash.slice(0, 16)].map((b) => b.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
-}
+/** A UUID derived from `name` in the Claude Code namespace (`namespacedUuid`). */
+export const derivedUuid = (name: string): string => namespacedUuid(NAMESPACE, name);
 
 /** The Claude Code session id an export of `strandId` resumes by: the same however it grows. */
 export const claudeSessionUuid = (strandId: string): string => derivedUuid(`session:${strandId}`);
@@ -35,12 +26,5 @@ export function claudeProjectSlug(cwd: string): string | undefined {
   return slug.length > MAX_SLUG ? undefined : slug;
 }
 
-/**
- * A tool call's id as the Messages API accepts it (`^[A-Za-z0-9_-]+$`, at most 64): kept when it
- * fits, else one derived from it (another harness's ids, such as Codex's, may not fit).
- */
-export function claudeToolUseId(callId: string): string {
-  return /^[A-Za-z0-9_-]{1,64}$/.test(callId)
-    ? callId
-    : `toolu_strand_${derivedUuid(`call:${callId}`).replace(/-/g, '')}`;
-}
+/** A tool call's id as the Messages API accepts it (`apiCallId`). */
+export const claudeToolUseId = (callId: string): string => apiCallId(callId, 'toolu_strand_', NAMESPACE);

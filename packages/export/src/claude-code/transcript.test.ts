@@ -1,6 +1,6 @@
 import { newSessionHeader, SessionId } from '@strand/session';
 import { describe, expect, it } from 'vitest';
-import { documentOf } from '../test-document.js';
+import { documentOf, jsonLines } from '../test-document.js';
 import { claudeProjectSlug, claudeSessionUuid, claudeToolUseId, derivedUuid } from './ids.js';
 import {
   ClaudeExportError,
@@ -35,11 +35,7 @@ const twoTurns = documentOf(
   { title: 'Files' },
 );
 
-const records = (text: string): Record<string, unknown>[] =>
-  text
-    .trimEnd()
-    .split('\n')
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
+const records = jsonLines;
 
 describe('renderClaudeTranscript', () => {
   it('writes prompts, replies with their tool calls, results, the model and the title, chained', () => {

@@ -1,28 +1,15 @@
-import { bytesToHex } from '@noble/hashes/utils.js';
-import { sha256 } from '@noble/hashes/sha2.js';
-import { readCoreEvent, type MessageContent, type SessionEvent } from '@strand/session';
+import { conversationOf, NO_RESULT, type ConversationStep } from '../conversation.js';
 import { lastSeqOf, turnRunning, type ExportDocument } from '../document.js';
+import { MARKER_SLOT, sealExport, STRAND_EXPORT_MARKER, type StrandExportMarker } from '../marker.js';
 import { claudeProjectSlug, claudeRecordUuid, claudeSessionUuid, claudeToolUseId } from './ids.js';
 
 /** The Claude Code version whose transcript format this writer follows (the bed's pin). */
 export const CLAUDE_CODE_FORMAT_VERSION = '2.1.328';
 
-/**
- * The field on the first line naming the Strand session and cut an export came from. Claude Code
- * never rewrites a line it has written (a resume appends), so the marker stays with the file.
- */
-export const STRAND_EXPORT_MARKER = 'strandExport';
+export { STRAND_EXPORT_MARKER, strandExportOf } from '../marker.js';
 
-export interface ClaudeExportMarker {
-  readonly origin: string;
-  readonly cut: number;
-  readonly running: boolean;
-  /**
-   * SHA-256 (hex) of every line after the first as written: a file whose rest no longer matches
-   * (Claude Code appended to it by resuming) is no longer Strand's export.
-   */
-  readonly digest: string;
-}
+/** The marker of a Claude Code export (`marker.ts`: the same for every harness). */
+export type ClaudeExportMarker = StrandExportMarker;
 
 export class ClaudeExportError extends Error {
   override readonly name = 'ClaudeExportError';
@@ -49,7 +36,6 @@ export interface ClaudeTranscript {
 }
 
 type Json = Record<string, unknown>;
-type Block = Json;
 
 /**
  * A session as a Claude Code transcript (`~/.claude/projects/<cwd slug>/<uuid>.jsonl`) that
@@ -76,21 +62,16 @@ export function renderClaudeTranscript(document: ExportDocument): ClaudeTranscri
   const cwd = header.cwd;
   const sessionId = claudeSessionUuid(header.id);
   const origin = { origin: header.id, cut: lastSeqOf(document), running: turnRunning(document) };
-  const left = new Map<string, number>();
-  const leave = (kind: string): void => void left.set(kind, (left.get(kind) ?? 0) + 1);
+  const { items, leftOut } = conversationOf(document);
   const lines: string[] = [];
   let parent: string | null = null;
-  let model: string | undefined;
-  const answered = answeredCalls(document.events);
-
-  const called = new Set<string>();
   const write = (record: Json, uuid: string, time: number): void => {
     lines.push(
       JSON.stringify({
         parentUuid: parent,
         isSidechain: false,
         // The first line's marker takes its digest once the rest is written.
-        ...(lines.length === 0 ? { [STRAND_EXPORT_MARKER]: DIGEST_SLOT } : {}),
+        ...(lines.length === 0 ? { [STRAND_EXPORT_MARKER]: MARKER_SLOT } : {}),
         ...record,
         uuid,
         timestamp: new Date(time).toISOString(),
@@ -102,220 +83,78 @@ export function renderClaudeTranscript(document: ExportDocument): ClaudeTranscri
     );
     parent = uuid;
   };
-
-  // One step's reply (text and tool calls) is one assistant line; its results one user line.
-  let reply: { blocks: Block[]; seq: number; time: number; calls: string[] } | undefined;
-  let results: { blocks: Block[]; seq: number; time: number } | undefined;
-  const flushReply = (): void => {
-    if (reply === undefined) return;
-    const { blocks, seq, time, calls } = reply;
-    reply = undefined;
-    write(
-      {
-        type: 'assistant',
-        message: {
-          id: `msg_strand_${claudeRecordUuid(header.id, seq).replace(/-/g, '')}`,
-          type: 'message',
-          role: 'assistant',
-          ...(model === undefined ? {} : { model }),
-          content: blocks,
-          stop_reason: calls.length > 0 ? 'tool_use' : 'end_turn',
-          stop_sequence: null,
-          usage: { input_tokens: 0, output_tokens: 0 },
-        },
-      },
-      claudeRecordUuid(header.id, seq),
-      time,
-    );
-    // A call the log holds no result for (a turn cut short) still needs one: the API refuses a
-    // tool_use without its tool_result.
-    const missing = calls.filter((id) => !answered.has(id));
-    if (missing.length > 0) {
+  for (const entry of items) {
+    if (entry.kind === 'prompt')
       write(
-        {
-          type: 'user',
-          message: {
-            role: 'user',
-            content: missing.map((id) => ({
-              tool_use_id: claudeToolUseId(id),
-              type: 'tool_result',
-              content: 'No result was recorded for this call.',
-              is_error: true,
-            })),
-          },
-        },
-        claudeRecordUuid(header.id, seq, 1),
-        time,
+        { type: 'user', message: { role: 'user', content: entry.text } },
+        claudeRecordUuid(header.id, entry.seq),
+        entry.time,
       );
-      leave('tool call without a result (an error result written in its place)');
-    }
-  };
-  const flushResults = (): void => {
-    if (results === undefined) return;
-    const { blocks, seq, time } = results;
-    results = undefined;
-    write(
-      { type: 'user', message: { role: 'user', content: blocks } },
-      claudeRecordUuid(header.id, seq),
-      time,
-    );
-  };
-  const flush = (): void => {
-    flushReply();
-    flushResults();
-  };
-
-  for (const event of document.events) {
-    const core = readCoreEvent(event);
-    if (core === undefined) {
-      leave(`\`${event.type}\` record`);
-      continue;
-    }
-    switch (core.type) {
-      case 'user/message':
-        flush();
-        if (core.data.author === 'system') {
-          leave('harness note');
-          break;
-        }
-        write(
-          { type: 'user', message: { role: 'user', content: promptText(core.data.content, leave) } },
-          claudeRecordUuid(header.id, event.seq),
-          event.time,
-        );
-        break;
-      case 'assistant/message': {
-        flushResults();
-        const text = plainText(core.data.content, leave);
-        if (text === '') break;
-        reply ??= { blocks: [], seq: event.seq, time: event.time, calls: [] };
-        reply.blocks.push({ type: 'text', text });
-        break;
-      }
-      case 'tool/call':
-        flushResults();
-        reply ??= { blocks: [], seq: event.seq, time: event.time, calls: [] };
-        reply.blocks.push({
-          type: 'tool_use',
-          id: claudeToolUseId(core.data.callId),
-          name: core.data.name,
-          input: callInput(core.data.arguments),
-        });
-        reply.calls.push(core.data.callId);
-        called.add(core.data.callId);
-        break;
-      case 'tool/result':
-        flushReply();
-        if (!called.has(core.data.callId)) {
-          leave('tool result without its call');
-          break;
-        }
-        results ??= { blocks: [], seq: event.seq, time: event.time };
-        results.blocks.push({
-          tool_use_id: claudeToolUseId(core.data.callId),
-          type: 'tool_result',
-          content: plainText(core.data.content, leave),
-          is_error: core.data.isError === true,
-        });
-        break;
-      case 'model/selection':
-      case 'request/header':
-        model = core.data.model;
-        break;
-      case 'session/command':
-      case 'session/command-output':
-        leave('harness command');
-        break;
-      case 'step/end':
-      case 'turn/end':
-        flush();
-        break;
-      // Structure and bookkeeping Claude Code keeps its own way, or not at all.
-      case 'turn/start':
-      case 'step/start':
-      case 'session/title':
-      case 'session/cost':
-      case 'agent-preset/select':
-        break;
-    }
+    else if (entry.kind === 'step') writeStep(entry, header.id, write);
   }
-  flush();
   if (document.title !== undefined && document.title.trim() !== '')
     lines.push(JSON.stringify({ type: 'custom-title', customTitle: document.title, sessionId }));
-  if (lines.length > 0) {
-    const marker: ClaudeExportMarker = { ...origin, digest: digestOf(lines.slice(1)) };
-    lines[0] = lines[0]!.replace(JSON.stringify(DIGEST_SLOT), JSON.stringify(marker));
-  }
   return {
     sessionId,
     projectFolder,
     fileName: `${sessionId}.jsonl`,
     cwd,
-    text: lines.map((l) => `${l}\n`).join(''),
-    leftOut: [...left].map(([kind, n]) => `${n} × ${kind} not carried`),
+    text: sealExport(lines, origin),
+    leftOut,
   };
 }
 
-const DIGEST_SLOT = '\u0000strand-export-marker\u0000';
-
-const digestOf = (rest: readonly string[]): string =>
-  bytesToHex(sha256(new TextEncoder().encode(rest.map((l) => `${l}\n`).join(''))));
-
 /**
- * The marker of a file that is still exactly one of Strand's Claude Code exports (its first line
- * names the origin, and the rest is byte for byte what was written then); undefined for any other
- * file, such as an export Claude Code has since continued.
+ * One step: its text and tool calls as one assistant line, then its results as one user line of
+ * `tool_result` blocks. A call the log holds no result for (a turn cut short) still gets one, an
+ * error: the API refuses a `tool_use` without its `tool_result`.
  */
-export function strandExportOf(text: string): ClaudeExportMarker | undefined {
-  const end = text.indexOf('\n');
-  if (end < 0) return undefined;
-  let first: unknown;
-  try {
-    first = JSON.parse(text.slice(0, end));
-  } catch {
-    return undefined;
-  }
-  const marker = (first as Record<string, unknown> | null)?.[STRAND_EXPORT_MARKER] as
-    | Partial<ClaudeExportMarker>
-    | undefined;
-  if (typeof marker?.digest !== 'string' || typeof marker.origin !== 'string') return undefined;
-  const rest = text.slice(end + 1);
-  const digest = bytesToHex(sha256(new TextEncoder().encode(rest)));
-  return digest === marker.digest ? (marker as ClaudeExportMarker) : undefined;
-}
-
-/** A prompt as Claude Code stores a typed one: a string (images are named; the bytes are not in the document). */
-function promptText(content: MessageContent, leave: (kind: string) => void): string {
-  return plainText(content, leave);
-}
-
-function plainText(content: MessageContent, leave: (kind: string) => void): string {
-  if (typeof content === 'string') return content;
-  return content
-    .map((block) => {
-      if (block.type === 'text') return block.text;
-      leave('image');
-      return `[image ${block.ref}]`;
-    })
-    .join('\n');
-}
-
-/** The arguments as the model sent them: an object when they parse as one, else kept as text. */
-function callInput(raw: string): unknown {
-  try {
-    const value = JSON.parse(raw) as unknown;
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value;
-  } catch {
-    // Not JSON: kept whole below.
-  }
-  return { arguments: raw };
-}
-
-function answeredCalls(events: readonly SessionEvent[]): Set<string> {
-  const ids = new Set<string>();
-  for (const event of events) {
-    const core = readCoreEvent(event);
-    if (core?.type === 'tool/result') ids.add(core.data.callId);
-  }
-  return ids;
+function writeStep(
+  step: ConversationStep,
+  strandId: string,
+  write: (record: Json, uuid: string, time: number) => void,
+): void {
+  write(
+    {
+      type: 'assistant',
+      message: {
+        id: `msg_strand_${claudeRecordUuid(strandId, step.seq).replace(/-/g, '')}`,
+        type: 'message',
+        role: 'assistant',
+        ...(step.model === undefined ? {} : { model: step.model }),
+        content: [
+          ...step.texts.map((text) => ({ type: 'text', text })),
+          ...step.calls.map((call) => ({
+            type: 'tool_use',
+            id: claudeToolUseId(call.id),
+            name: call.name,
+            input: call.input,
+          })),
+        ],
+        stop_reason: step.calls.length > 0 ? 'tool_use' : 'end_turn',
+        stop_sequence: null,
+        usage: { input_tokens: 0, output_tokens: 0 },
+      },
+    },
+    claudeRecordUuid(strandId, step.seq),
+    step.time,
+  );
+  if (step.calls.length === 0) return;
+  const first = step.calls.find((call) => call.result !== undefined)?.result;
+  write(
+    {
+      type: 'user',
+      message: {
+        role: 'user',
+        content: step.calls.map((call) => ({
+          tool_use_id: claudeToolUseId(call.id),
+          type: 'tool_result',
+          content: call.result?.content ?? NO_RESULT,
+          is_error: call.result?.isError ?? true,
+        })),
+      },
+    },
+    first === undefined ? claudeRecordUuid(strandId, step.seq, 1) : claudeRecordUuid(strandId, first.seq),
+    first?.time ?? step.time,
+  );
 }

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { envDir } from '../run/env-dir.js';
 import type { HarnessImporter } from '../run/harness-importer.js';
 import { discoverCodex } from './discover.js';
 import { incrementalCodex, mapCodex } from './map-codex.js';
@@ -6,7 +7,8 @@ import { peekCodex } from './peek.js';
 
 export const codexImporter: HarnessImporter = {
   harness: 'codex',
-  defaultDir: (home) => path.join(home, '.codex', 'sessions'),
+  // `CODEX_HOME` moves the whole `~/.codex` folder.
+  defaultDir: (home) => path.join(envDir('CODEX_HOME') ?? path.join(home, '.codex'), 'sessions'),
   discover: discoverCodex,
   peek: peekCodex,
   map: mapCodex,

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { envDir } from '../run/env-dir.js';
 import type { HarnessImporter } from '../run/harness-importer.js';
 import { chatPlacementKey } from './chat-outline.js';
 import { discoverGemini } from './discover.js';
@@ -7,7 +8,8 @@ import { peekGemini } from './peek.js';
 
 export const geminiImporter: HarnessImporter = {
   harness: 'gemini',
-  defaultDir: (home) => path.join(home, '.gemini', 'tmp'),
+  // `GEMINI_CLI_HOME` stands for the home folder `.gemini` is in.
+  defaultDir: (home) => path.join(envDir('GEMINI_CLI_HOME') ?? home, '.gemini', 'tmp'),
   discover: discoverGemini,
   peek: peekGemini,
   map: mapGemini,

@@ -1,0 +1,37 @@
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { renderCodexRollout, type ExportDocument } from '@strand/export';
+import { writeExportFile, type HarnessExport } from './export-file.js';
+import { shellWord } from '../output/shell-word.js';
+
+/**
+ * Codex's folder: `<home>/.codex` for `--home`, else `CODEX_HOME` when set (Codex's own
+ * override), else `$HOME/.codex`.
+ */
+export function codexDir(home: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  if (home !== undefined) return path.join(path.resolve(home), '.codex');
+  const codexHome = env.CODEX_HOME;
+  if (codexHome !== undefined && codexHome !== '') return path.resolve(codexHome);
+  return path.join(env.HOME ?? homedir(), '.codex');
+}
+
+/**
+ * Writes the document as a Codex rollout under `sessions/YYYY/MM/DD/` where `codex exec resume`
+ * finds it by its thread id: replaced only while it is still Strand's untouched export. Codex's
+ * state database is left to Codex, which reads a rollout it does not list yet when asked for it
+ * by id (see the package README).
+ */
+export async function exportToCodex(document: ExportDocument, dir: string): Promise<HarnessExport> {
+  const rollout = renderCodexRollout(document);
+  if (rollout.text === '')
+    throw new Error(`${document.header.id} has no conversation yet to continue in Codex`);
+  const file = path.join(dir, 'sessions', rollout.dayFolder, rollout.fileName);
+  await writeExportFile(file, rollout.text, document.header.id, 'Codex');
+  return {
+    path: file,
+    resumeId: rollout.threadId,
+    command: `cd ${shellWord(rollout.cwd)} && codex resume ${rollout.threadId}`,
+    children: [],
+    leftOut: rollout.leftOut,
+  };
+}

@@ -1,0 +1,8 @@
+import { describeExportBed } from './testing/export-bed.js';
+
+/**
+ * A Strand session exported with `strand export --to codex` and continued by the real Codex CLI
+ * (`codex exec resume <thread id>`, the bed's pin, offline against the bed's endpoint): see
+ * `describeExportBed`.
+ */
+describeExportBed('codex');

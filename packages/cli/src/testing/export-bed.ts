@@ -1,0 +1,170 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  bedHarness,
+  DRIVERS,
+  dialogue,
+  openWorkspace,
+  startModelEndpoint,
+  type BedHarness,
+  type BedPart,
+} from '@strand/harness-bed';
+import { STRAND_EXPORT_MARKER, strandExportOf } from '@strand/export';
+import { openJsonlPersistence, persistenceWriter } from '@strand/persistence';
+import { importTranscripts } from '@strand/import';
+import { Session, SessionId, messageText, newSessionHeader, readCoreEvent } from '@strand/session';
+import { strand } from './strand-process.js';
+
+const AT = Date.parse('2026-12-05T09:00:00Z');
+
+/** The prefix of the id each importer gives a harness's session. */
+const IMPORT_PREFIX = { 'claude-code': 'claude', codex: 'codex', gemini: 'gemini' } as const;
+
+/** The Strand session every target resumes: two turns, the first with a tool call. */
+const EVENTS = [
+  { type: 'model/selection', data: { provider: 'anthropic', model: 'claude-sonnet-4-5' } },
+  { type: 'turn/start', data: {} },
+  { type: 'user/message', data: { content: 'Please list the folder.', author: 'human' } },
+  { type: 'step/start', data: {} },
+  { type: 'assistant/message', data: { content: 'Listing it now.' } },
+  { type: 'tool/call', data: { callId: 'toolu_strand_1', name: 'Bash', arguments: '{"command":"ls"}' } },
+  { type: 'tool/result', data: { callId: 'toolu_strand_1', content: 'README.md\nsrc' } },
+  { type: 'step/end', data: {} },
+  { type: 'step/start', data: {} },
+  { type: 'assistant/message', data: { content: 'A README and a src folder.' } },
+  { type: 'step/end', data: {} },
+  { type: 'turn/end', data: { reason: 'completed' } },
+  { type: 'turn/start', data: {} },
+  { type: 'user/message', data: { content: 'Which one is the code?', author: 'human' } },
+  { type: 'assistant/message', data: { content: 'The src folder holds the code.' } },
+  { type: 'turn/end', data: { reason: 'completed' } },
+].map((event, i) => ({ ...event, time: AT + i * 1000 }));
+
+/** What the resumed harness must send: every earlier prompt, reply, call and result, then the new prompt. */
+const SAID = [
+  { role: 'user', parts: ['text:Please list the folder.'] },
+  { role: 'assistant', parts: ['text:Listing it now.', 'call:Bash {"command":"ls"}'] },
+  { role: 'user', parts: ['result:README.md\nsrc'] },
+  { role: 'assistant', parts: ['text:A README and a src folder.'] },
+  { role: 'user', parts: ['text:Which one is the code?'] },
+  { role: 'assistant', parts: ['text:The src folder holds the code.'] },
+  { role: 'user', parts: ['text:Please go on.'] },
+];
+
+/**
+ * A Strand session exported with `strand export --to <harness>` and continued by the real
+ * harness (the bed's pin, offline against the bed's endpoint): the request it sends on resume
+ * carries every earlier prompt, reply, tool call and result, and the harness keeps the marker.
+ */
+export function describeExportBed(harness: BedHarness & ('claude-code' | 'codex' | 'gemini')): void {
+  let cleanup: (() => Promise<void> | void)[] = [];
+  afterEach(async () => {
+    for (const step of cleanup.reverse()) await step();
+    cleanup = [];
+  });
+  describe(`strand export --to ${harness}, resumed by the real harness`, { timeout: 300_000 }, () => {
+    const bed = bedHarness(harness);
+    const title =
+      bed.kind === 'missing'
+        ? bed.reason
+        : `${harness} ${bed.installed.pin.version} resumes the export and sends the whole conversation; Strand imports the continued session`;
+    it.skipIf(bed.kind === 'missing')(title, async () => {
+      if (bed.kind === 'missing') return;
+      const workspace = await openWorkspace(`${harness}-export`);
+      cleanup.push(() => workspace.remove());
+      const data = mkdtempSync(path.join(tmpdir(), 'strand-export-bed-'));
+      cleanup.push(() => rmSync(data, { recursive: true, force: true }));
+
+      const persistence = await openJsonlPersistence({ root: data });
+      const header = newSessionHeader({ id: SessionId('made-in-strand'), createdAt: AT, cwd: workspace.cwd });
+      const { incarnation } = await persistence.create({ header });
+      const session = new Session({ header, incarnation, writer: persistenceWriter(persistence, header.id) });
+      await session.append(EVENTS);
+      await persistence.close();
+
+      const endpoint = await startModelEndpoint(
+        dialogue({ threads: { main: [{ text: 'Continued here.' }] } }),
+      );
+      cleanup.push(() => endpoint.close());
+      await DRIVERS[harness].prepare(workspace, endpoint);
+      const exported = strand(
+        'export',
+        'made-in-strand',
+        '--to',
+        harness,
+        '--home',
+        workspace.home,
+        '--json',
+        '--data',
+        data,
+      );
+      expect(exported.stderr).toBe('');
+      expect(exported.code).toBe(0);
+      const { resumeId, path: file } = JSON.parse(exported.stdout) as { resumeId: string; path: string };
+
+      const run = await DRIVERS[harness].prompt(bed.installed, workspace, endpoint, {
+        text: 'Please go on.',
+        resume: resumeId,
+      });
+      expect(endpoint.problems).toEqual([]);
+      expect(run.code, run.stderr).toBe(0);
+
+      const request = endpoint.exchanges.find((e) => e.thread === 'main')!.request;
+      // Messages as the conversation has them: the Responses wire sends a reply's text and its
+      // calls as items of their own, which read as one message each.
+      const said: { role: string; parts: string[] }[] = [];
+      for (const m of request.messages) {
+        const parts = m.parts.filter((p) => !harnessContext(p)).map(short);
+        if (parts.length === 0) continue;
+        const last = said.at(-1);
+        if (last?.role === m.role) last.parts.push(...parts);
+        else said.push({ role: m.role, parts });
+      }
+      expect(said).toEqual(SAID);
+      // The harness appended its turn and kept the first line: the marker names the origin
+      // still, and the file is no longer Strand's to overwrite.
+      const continued = readFileSync(file, 'utf8');
+      expect(continued).toContain('Continued here.');
+      const first = JSON.parse(continued.slice(0, continued.indexOf('\n'))) as Record<string, unknown>;
+      expect(first[STRAND_EXPORT_MARKER]).toMatchObject({ origin: 'made-in-strand', cut: 15 });
+      expect(strandExportOf(continued)).toBeUndefined();
+      // Strand's importer of the harness reads the continued session: the export, then the new turn.
+      const imported = path.join(data, 'imported');
+      const summary = await importTranscripts({
+        harness,
+        sourceDir: DRIVERS[harness].transcriptRoot(workspace),
+        dataDir: imported,
+      });
+      expect(summary.failed).toBe(0);
+      const store = await openJsonlPersistence({ root: imported });
+      cleanup.push(() => store.close());
+      const log = await store.inspect(SessionId(`${IMPORT_PREFIX[harness]}-${resumeId}`));
+      const prompts = log.events.flatMap((e) => {
+        const core = readCoreEvent(e);
+        return core?.type === 'user/message' && core.data.author !== 'system'
+          ? [messageText(core.data.content)]
+          : [];
+      });
+      expect(prompts).toEqual(['Please list the folder.', 'Which one is the code?', 'Please go on.']);
+    });
+  });
+}
+
+/** Text the harness adds of its own (a reminder, its environment or session context). */
+const harnessContext = (part: BedPart): boolean =>
+  part.kind === 'text' && (part.text.includes('<system-reminder>') || part.text.trimStart().startsWith('<'));
+
+function short(part: BedPart): string {
+  switch (part.kind) {
+    case 'text':
+      return `text:${part.text.trim()}`;
+    case 'tool-call':
+      return `call:${part.name} ${JSON.stringify(part.input)}`;
+    case 'tool-result':
+      return `result:${part.output}${part.isError ? ' (error)' : ''}`;
+    case 'image':
+      return 'image';
+  }
+}
