@@ -1,6 +1,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { strandExportOf } from '@strand/export';
+import { CLI_ERRORS } from '@strand/session/errors';
 import { writeWhole } from './write-whole.js';
 
 /** What `strand export --to <harness>` wrote, as `--json` prints it. */
@@ -13,10 +14,11 @@ export interface HarnessExport {
   readonly leftOut: readonly string[];
 }
 
-export class ExportRefusedError extends Error {
-  override readonly name = 'ExportRefusedError';
-  readonly code = 'EXPORT_TARGET_NOT_OURS';
-}
+/** The target file is not Strand's to replace (`CLI_EXPORT_TARGET_NOT_OURS`). */
+export class ExportRefusedError extends CLI_ERRORS.codeClass(
+  'CLI_EXPORT_TARGET_NOT_OURS',
+  'ExportRefusedError',
+) {}
 
 /**
  * Writes a harness transcript of session `origin` to `file`: the same file again if it is still

@@ -39,4 +39,9 @@ export const CLI_ERRORS = defineErrors('cli', {
   CLI_SHARE_NEEDS_HOST: {
     meaning: '`strand share` found no running host (none holds the data folder, and no `--url`).',
   },
+  /** `strand export --to <harness>` onto a file the harness has continued, or Strand did not write. */
+  CLI_EXPORT_TARGET_NOT_OURS: {
+    meaning:
+      "The harness transcript `strand export --to` would write is not Strand's last export of the session.",
+  },
 });
