@@ -13,7 +13,7 @@ export interface HostProcess {
   readonly faults: readonly { readonly kind: string; readonly at: number }[];
   /** Resolves once the first fault of this incarnation struck. */
   readonly firstFault: Promise<void>;
-  /** Set when the process ended on its own (a crash): how, and the end of its stderr. */
+  /** Set when the process ended on its own (a crash): how, and the start of its stderr. */
   readonly crashed: () => string | undefined;
   /** SIGKILL: no close, no lock release, whatever was in flight is cut. */
   kill(): Promise<void>;
@@ -30,12 +30,14 @@ export interface HostDatabase {
 /**
  * Starts the host child on `port` over `dataDir` (and `database`, when given) with `schedule`'s
  * faults (`formatSchedule`, or `formatPgSchedule` on a database); resolves once it serves.
+ * `onError` hears what the host logged as an error.
  */
 export async function startHostProcess(
   dataDir: string,
   port: number,
   schedule: string,
   database?: HostDatabase,
+  onError: (line: string) => void = () => undefined,
 ): Promise<HostProcess> {
   const databaseArgs = database === undefined ? [] : [database.url, String(database.leaseTtlMs)];
   const child = spawn(
@@ -47,8 +49,9 @@ export async function startHostProcess(
   );
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => {
-    // Kept for the failure message only; the host logs nothing to stderr unless something is wrong.
-    stderr = (stderr + chunk.toString()).slice(-4000);
+    // Kept for the failure message only; the host logs nothing to stderr unless something is wrong,
+    // and then the first lines say what (an uncaught error's message and stack, before its dump).
+    if (stderr.length < 4000) stderr = (stderr + chunk.toString()).slice(0, 4000);
   });
   const faults: { kind: string; at: number }[] = [];
   let struck: () => void = () => undefined;
@@ -64,7 +67,8 @@ export async function startHostProcess(
   const rpcUrl = await new Promise<string>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout });
     lines.on('line', (line) => {
-      const message = JSON.parse(line) as { rpcUrl?: string; fault?: string; at?: number };
+      const message = JSON.parse(line) as { rpcUrl?: string; fault?: string; at?: number; error?: string };
+      if (message.error !== undefined) onError(message.error);
       if (message.rpcUrl !== undefined) resolve(message.rpcUrl);
       if (message.fault !== undefined) {
         faults.push({ kind: message.fault, at: message.at! });

@@ -4,7 +4,8 @@
  * fault-injecting fs — the runtime's test-only `wrapPersistence` option, which no `strand serve`
  * flag reaches. Arguments: the data folder, the port, the fault schedule (`formatSchedule`, may be
  * empty) and, for the PostgreSQL soak, the database URL and the lease TTL: then the store is that
- * database and its persistence queries through a fault-injecting pool (`formatPgSchedule`). Prints `{"rpcUrl":…}` once serving and `{"fault":…,"at":…}` as each fault strikes; on
+ * database and its persistence queries through a fault-injecting pool (`formatPgSchedule`). Prints `{"rpcUrl":…}` once serving, `{"fault":…,"at":…}` as each fault strikes and
+ * `{"error":…}` for each error its logger hears; on
  * SIGTERM it closes in order and releases the lock (SIGKILL is the other way it ends).
  */
 import path from 'node:path';
@@ -13,6 +14,7 @@ import { startHost } from '@strand/host';
 import { JsonlSessionPersistence, type SessionPersistence } from '@strand/persistence';
 import { PostgresPersistence } from '@strand/postgres';
 import { openStrandRuntime, type RuntimeOptions } from '@strand/runtime';
+import type { Logger } from '@strand/session';
 import pg from 'pg';
 import { faultInjectingFs, parseSchedule } from './fault-fs.js';
 import { faultInjectingPool, parsePgSchedule } from './pg-fault-pool.js';
@@ -49,8 +51,21 @@ function storeOptions(): Pick<RuntimeOptions, 'store' | 'leaseTtlMs' | 'wrapPers
   };
 }
 
+/** What the host logged as an error (a method that failed unexpectedly, a lost connection): reported for the soak's log. */
+const report = (message: string, fields?: Record<string, unknown>): void => {
+  const cause = fields?.error;
+  const detail = cause instanceof Error ? (cause.stack ?? cause.message) : JSON.stringify(fields ?? {});
+  say({ error: `${message}${fields?.method === undefined ? '' : ` (${String(fields.method)})`}: ${detail}` });
+};
+const logger: Logger = {
+  error: report,
+  warn: () => undefined,
+  info: () => undefined,
+  debug: () => undefined,
+};
+
 const lock = await acquireDataFolderLock(root, { command: 'soak', note: () => undefined });
-const runtime = await openStrandRuntime({ dataDir: root, ...storeOptions() });
+const runtime = await openStrandRuntime({ dataDir: root, logger, ...storeOptions() });
 const host = await startHost({ services: runtime.services, port: Number(port) });
 say({ rpcUrl: host.rpcUrl });
 

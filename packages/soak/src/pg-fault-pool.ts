@@ -51,10 +51,13 @@ export function faultInjectingPool(
   const faultFor = (query: unknown): ScheduledPgFault | undefined =>
     WRITE.test(textOf(query)) ? byOrdinal.get(++writes) : undefined;
 
-  /** Sends `query` on `client`, then cuts its connection once the bytes left. */
+  /**
+   * Sends `query` on `client`, then cuts its connection at once: the bytes are in the kernel's send
+   * buffer (pg writes an idle client's query synchronously), so the server may well run the
+   * statement, but its answer never arrives.
+   */
   const sendAndDrop = async (client: pg.PoolClient, query: unknown, values: unknown): Promise<never> => {
     const pending = client.query(query as string, values as unknown[]);
-    await new Promise((resolve) => setImmediate(resolve));
     socketOf(client).destroy();
     await pending;
     throw new Error('the connection was cut, yet the statement answered');

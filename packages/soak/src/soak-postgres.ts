@@ -127,7 +127,8 @@ export async function runPostgresSoak(options: PostgresSoakOptions): Promise<Pos
   const plan = drawPostgresPlan(prng, options.minutes * 60_000);
   const db = await createTestDatabase('strand_soak');
   const database: HostDatabase = { url: db.url, leaseTtlMs: options.leaseTtlMs ?? 3_000 };
-  const dataDirs = await Promise.all([0, 1].map(() => mkdtemp(path.join(tmpdir(), 'strand-soak-pg-'))));
+  // Host 0's, host 1's and the clean host's the sessions reopen on.
+  const dataDirs = await Promise.all([0, 1, 2].map(() => mkdtemp(path.join(tmpdir(), 'strand-soak-pg-'))));
   const ports = [await freePort(), await freePort()];
   const ledger = emptyLedger();
   const crashes: string[] = [];
@@ -139,9 +140,15 @@ export async function runPostgresSoak(options: PostgresSoakOptions): Promise<Pos
   let nextSchedule = 2;
 
   const start = (host: number, schedule: number): Promise<HostProcess> =>
-    startHostProcess(dataDirs[host]!, ports[host]!, formatPgSchedule(plan.schedules[schedule]!), database);
-  // One after the other: the second finds the schema the first created.
-  const hosts: HostProcess[] = [await start(0, 0), await start(1, 1)];
+    startHostProcess(
+      dataDirs[host]!,
+      ports[host]!,
+      formatPgSchedule(plan.schedules[schedule]!),
+      database,
+      (line) => log(`soak: host ${host} logged ${line}`),
+    );
+  // Together, as hosts of one deployment start: the schema is created once, under its lock.
+  const hosts: HostProcess[] = await Promise.all([start(0, 0), start(1, 1)]);
   log(
     `soak (PostgreSQL): seed ${options.seed}, ${options.minutes} min, hosts at ${hosts.map((h) => h.rpcUrl).join(' and ')}, ${db.url}`,
   );
@@ -160,9 +167,12 @@ export async function runPostgresSoak(options: PostgresSoakOptions): Promise<Pos
     await sleep(after);
     if (await terminateABackend(db.url, prng)) terminations++;
   };
+  /** The clean host (no faults, its own folder) every session reopens on: started during the last stretch. */
+  let fresh: Promise<HostProcess> | undefined;
   try {
     for (const [i, servesFor] of plan.servesFor.entries()) {
       const victim = plan.killed[i];
+      if (victim === undefined) fresh = startHostProcess(dataDirs[2]!, await freePort(), '', database);
       // Serve the planned time (a backend terminated inside it), and at least until the host about
       // to be killed met its first fault (a hang guard keeps a host no load reaches from holding the run).
       await Promise.all([
@@ -170,12 +180,10 @@ export async function runPostgresSoak(options: PostgresSoakOptions): Promise<Pos
         terminate(plan.terminateAfter[i]!),
         victim === undefined ? undefined : Promise.race([hosts[victim]!.firstFault, sleep(FAULT_GUARD_MS)]),
       ]);
-      for (const host of hosts) {
-        const crash = host.crashed();
-        if (crash !== undefined) crashes.push(crash);
-      }
       if (victim === undefined) break;
       const dead = hosts[victim]!;
+      const crash = dead.crashed();
+      if (crash !== undefined) crashes.push(crash);
       await dead.kill();
       const killedAt = Date.now();
       killedPids.add(dead.pid);
@@ -191,26 +199,29 @@ export async function runPostgresSoak(options: PostgresSoakOptions): Promise<Pos
         await sleep(Math.max(0, ...expiresAt.values()) - Date.now() + 200);
       }
       hosts[victim] = await start(victim, nextSchedule++);
+      log(`soak: host ${victim} restarted`);
     }
   } finally {
     await finishClients(clients, loops, () => (running = false), log);
     for (const host of hosts) {
+      const crash = host.crashed();
+      if (crash !== undefined) crashes.push(crash);
       await host.stop();
       faults += host.faults.length;
     }
   }
 
+  log('soak: both hosts stopped; checking');
   const stored = await readPersistedLogs(await openPostgresPersistence({ url: db.url }));
   const leftByStopped = await leasesLeft(db.url, killedPids);
   await untilLeasesExpire(db.url);
-  const fresh = await startHostProcess(dataDirs[0]!, ports[0]!, '', database);
-  const notReopened = await reopenEverySession(fresh.rpcUrl, [...stored.keys()]);
-  await fresh.stop();
+  const clean = await (fresh ?? startHostProcess(dataDirs[2]!, await freePort(), '', database));
+  const notReopened = await reopenEverySession(clean.rpcUrl, [...stored.keys()]);
+  await clean.stop();
   const lockLeft = [
     ...leftByStopped,
     ...(await leasesLeft(db.url, new Set())),
-    ...(await lockLeftovers(dataDirs[0]!)),
-    ...(await lockLeftovers(dataDirs[1]!)),
+    ...(await Promise.all(dataDirs.map(lockLeftovers))).flat(),
   ];
   const verdict = checkPromises({ ledger, stored, lockLeft, notReopened, crashes });
   const takeovers = checkTakeovers(ledger.acknowledged, killed, hostOf);
