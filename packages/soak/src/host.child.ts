@@ -55,7 +55,7 @@ function storeOptions(): Pick<RuntimeOptions, 'store' | 'leaseTtlMs' | 'wrapPers
 const report = (message: string, fields?: Record<string, unknown>): void => {
   const cause = fields?.error;
   const detail = cause instanceof Error ? (cause.stack ?? cause.message) : JSON.stringify(fields ?? {});
-  say({ error: `${message}${fields?.method === undefined ? '' : ` (${String(fields.method)})`}: ${detail}` });
+  say({ error: `${message}${typeof fields?.method === 'string' ? ` (${fields.method})` : ''}: ${detail}` });
 };
 const logger: Logger = {
   error: report,

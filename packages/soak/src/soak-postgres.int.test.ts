@@ -12,7 +12,6 @@ describe.skipIf(noPostgres)('a short soak of two hosts on one PostgreSQL databas
       clients: 4,
       sessions: 6,
       leaseTtlMs: 1_000,
-      log: (line) => console.log(`${new Date().toISOString()} ${line}`),
     });
     expect(failure, `${replayHint(seed)}: ${JSON.stringify(summary)}`).toBeUndefined();
     expect(summary).toMatchObject({
