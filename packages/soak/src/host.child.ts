@@ -54,7 +54,11 @@ function storeOptions(): Pick<RuntimeOptions, 'store' | 'leaseTtlMs' | 'wrapPers
 /** What the host logged as an error (a method that failed unexpectedly, a lost connection): reported for the soak's log. */
 const report = (message: string, fields?: Record<string, unknown>): void => {
   const cause = fields?.error;
-  const detail = cause instanceof Error ? (cause.stack ?? cause.message) : JSON.stringify(fields ?? {});
+  // The message and the first frames: enough to find the code, short enough for a long run's log.
+  const detail =
+    cause instanceof Error
+      ? (cause.stack ?? cause.message).split('\n').slice(0, 4).join('\n')
+      : JSON.stringify(fields ?? {});
   say({ error: `${message}${typeof fields?.method === 'string' ? ` (${fields.method})` : ''}: ${detail}` });
 };
 const logger: Logger = {
