@@ -79,6 +79,13 @@ describe.skipIf(noPostgres)('SessionLeases', () => {
       expect(a.holds('s1')).toBe(true);
       const { rows } = await sql('SELECT owner FROM strand_session_leases WHERE session_id = $1', ['s1']);
       expect(rows).toEqual([{ owner: 'host-a' }]);
+      // The owners listing (session.list) and a release heal the same way.
+      const b = await open('host-b');
+      query.mockRejectedValueOnce(ended);
+      expect([...(await b.ownedElsewhere()).keys()]).toEqual(['s1']);
+      query.mockRejectedValueOnce(ended);
+      await a.release('s1');
+      expect((await sql('SELECT owner FROM strand_session_leases')).rows).toEqual([]);
       // A statement the server refused is not retried: the acquire fails with it.
       const refused = Object.assign(new Error('permission denied'), { code: '42501' });
       query.mockRejectedValueOnce(refused);

@@ -206,16 +206,17 @@ export class SessionLeases {
       if (held === undefined || --held.count > 0) return;
       this.#held.delete(sessionId);
       if (this.#closed) return;
-      await this.#pool.query(RELEASE, [sessionId, this.owner]);
+      await this.#retried(() => this.#pool.query(RELEASE, [sessionId, this.owner]));
     });
   }
 
   /** Unexpired leases held by other owners, in one query (for list rows). */
   async ownedElsewhere(): Promise<Map<string, LeaseHolder>> {
     this.#assertOpen();
-    const result = await this.#pool.query<{ session_id: string; owner: string; expires_at: Date }>(
-      OWNED_ELSEWHERE,
-      [this.owner],
+    const result = await this.#retried(() =>
+      this.#pool.query<{ session_id: string; owner: string; expires_at: Date }>(OWNED_ELSEWHERE, [
+        this.owner,
+      ]),
     );
     return new Map(
       result.rows.map((row) => [row.session_id, { owner: row.owner, expiresAt: row.expires_at }]),
@@ -286,7 +287,7 @@ export class SessionLeases {
   }
 
   /**
-   * Runs an idempotent statement (acquire, holder read) once more when its pooled connection was
+   * Runs an idempotent statement (acquire, holder read, release, the owners listing) once more when its pooled connection was
    * found dead: a backend ended by the server (`pg_terminate_backend`, a failover) while idle is
    * discovered by the next query on it, and the pool hands a fresh connection to the retry. Found
    * by the soak (docs/soak.md): without it, the command that needed the lease failed untyped.
