@@ -14,7 +14,7 @@ import {
   type TestDatabase,
 } from '@strand/postgres/testing';
 import { HANG_GUARD_MS } from '@strand/test-support';
-import { newSessionHeader, SessionId, SessionSeq } from '@strand/session';
+import { newSessionHeader, SessionId, SessionSeq, silentLogger } from '@strand/session';
 import { RpcTestClient } from './testing/host-fixture.js';
 import { openStrandRuntime, type StrandRuntime } from './strand-runtime.js';
 
@@ -65,6 +65,30 @@ describe.skipIf(noPostgres)('share grants on PostgreSQL', () => {
     } finally {
       await one.close();
       await other.close();
+      await db.drop();
+    }
+  });
+
+  it('survives the server ending its idle pooled connection (reported to its logger, found by the soak) and answers on a fresh one', async () => {
+    const db = await createTestDatabase('strand_share');
+    const name = new URL(db.url).pathname.slice(1);
+    const errors: string[] = [];
+    const logger = { ...silentLogger, error: (message: string) => void errors.push(message) };
+    const grants = await PostgresShareGrants.open({ url: db.url, logger });
+    try {
+      await grants.add(grantRow('sg_idle'));
+      // Its pool's connection is idle now; the server ends it (the listener's too: it reconnects).
+      await sqlOnce(
+        testPgUrl!,
+        `SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`,
+        [name],
+      );
+      await vi.waitFor(() => expect(errors).toContain('share grants: an idle connection failed'), {
+        timeout: HANG_GUARD_MS,
+      });
+      expect((await grants.byId('sg_idle'))?.grantId).toBe('sg_idle');
+    } finally {
+      await grants.close();
       await db.drop();
     }
   });

@@ -14,6 +14,7 @@ export type BrokenPromise =
   | { readonly promise: 'delivered'; readonly session: string; readonly seq: number; readonly detail: string }
   | { readonly promise: 'refusal'; readonly method: string; readonly detail: string }
   | { readonly promise: 'lock'; readonly detail: string }
+  | { readonly promise: 'lease'; readonly session: string; readonly detail: string }
   | { readonly promise: 'crash'; readonly detail: string }
   | { readonly promise: 'reopen'; readonly session: string; readonly detail: string };
 

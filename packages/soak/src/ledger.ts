@@ -13,6 +13,9 @@ export interface Acknowledged {
   readonly data?: Readonly<Record<string, unknown>>;
   /** A prompt's text: some stored `user/message` of the session carries it. */
   readonly text?: string;
+  /** The client it was acknowledged to (absent: the soak's own setup), and when its answer arrived (epoch ms). */
+  readonly client?: number;
+  readonly at?: number;
 }
 
 /** An event a client was delivered (a follow snapshot or frame, a page): its seq and content. */

@@ -7,7 +7,7 @@ import {
   type WireEvent,
 } from '@strand/protocol';
 import { WebSocket } from 'ws';
-import { contentHash, type Ledger } from './ledger.js';
+import { contentHash, type Acknowledged, type Ledger } from './ledger.js';
 import type { Prng } from './prng.js';
 
 /** The sessions the clients share: the ones created at the start, and forks as they are made. */
@@ -99,6 +99,11 @@ export class SoakClient {
     return [connection, stop];
   }
 
+  /** Records an acknowledged write: by this client, when its answer arrived. */
+  #acknowledge(ack: Omit<Acknowledged, 'client' | 'at'>): void {
+    this.ledger.acknowledged.push({ ...ack, client: this.index, at: Date.now() });
+  }
+
   #deliver(session: string, events: readonly WireEvent[]): void {
     for (const event of events)
       this.ledger.delivered.push({ session, seq: event.seq, hash: contentHash(event), client: this.index });
@@ -145,15 +150,14 @@ export class SoakClient {
       case 'prompt': {
         const text = `soak c${this.index}p${++this.#prompts} ${this.prng.pick(WORDS)} ${this.prng.pick(WORDS)}`;
         const accepted = await this.#call('session.prompt', { id, text });
-        if (accepted !== undefined)
-          this.ledger.acknowledged.push({ session: id, method: 'session.prompt', text });
+        if (accepted !== undefined) this.#acknowledge({ session: id, method: 'session.prompt', text });
         return;
       }
       case 'rename': {
         const title = `${this.prng.pick(WORDS)} ${this.prng.int(0, 999)}`;
         const renamed = await this.#call('session.rename', { id, title });
         if (renamed !== undefined)
-          this.ledger.acknowledged.push({
+          this.#acknowledge({
             session: id,
             seq: renamed.seq,
             method: 'session.rename',
@@ -167,7 +171,7 @@ export class SoakClient {
             ? await this.#call('session.selectModel', { id, provider: 'strand', model: 'scripted' })
             : await this.#call('session.selectPreset', { id, preset: null });
         if (selected !== undefined)
-          this.ledger.acknowledged.push({ session: id, seq: selected.seq, method: 'session.select' });
+          this.#acknowledge({ session: id, seq: selected.seq, method: 'session.select' });
         return;
       }
       case 'cancel':
@@ -180,7 +184,7 @@ export class SoakClient {
         this.#deliver(id, page.events);
         const forked = await this.#call('session.fork', { id, atSeq: page.cursor });
         if (forked === undefined) return;
-        this.ledger.acknowledged.push({ session: forked.id, method: 'session.fork' });
+        this.#acknowledge({ session: forked.id, method: 'session.fork' });
         if (this.pool.ids.length < this.pool.max) this.pool.ids.push(forked.id);
         return;
       }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { findDataFolderHolder, RECORD_FILE } from '@strand/cli/data-lock';
-import { openJsonlPersistence } from '@strand/persistence';
+import { openJsonlPersistence, type SessionPersistence } from '@strand/persistence';
 import { SessionId } from '@strand/session';
 import type { StoredLogs } from './checker.js';
 import type { EventContent } from './ledger.js';
@@ -12,7 +12,13 @@ import type { EventContent } from './ledger.js';
  * checker sees what a crash left and nothing the reader added.
  */
 export async function readStoredLogs(dataDir: string): Promise<StoredLogs> {
-  const persistence = await openJsonlPersistence({ root: dataDir, sweepTemp: false, scanWorker: false });
+  return readPersistedLogs(
+    await openJsonlPersistence({ root: dataDir, sweepTemp: false, scanWorker: false }),
+  );
+}
+
+/** Every log `persistence` stores, read with `inspect` (exact, nothing written); closes it after. */
+export async function readPersistedLogs(persistence: SessionPersistence): Promise<StoredLogs> {
   try {
     const logs = new Map<string, readonly EventContent[]>();
     for (const { header } of await persistence.list()) {

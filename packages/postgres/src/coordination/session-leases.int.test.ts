@@ -1,5 +1,5 @@
-import type pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { eventually, ManualClock } from '@strand/test-support';
 import { createTestDatabase, noPostgres, sqlOnce, testPgUrl, type TestDatabase } from '../testing/index.js';
 import { CoordinationError } from './errors.js';
@@ -63,6 +63,37 @@ describe.skipIf(noPostgres)('SessionLeases', () => {
     expect((await a.ownedElsewhere()).size).toBe(0);
     expect(a.holds('s1')).toBe(true);
     expect(b.holds('s1')).toBe(false);
+  });
+
+  it('takes a lease although the pooled connection it first used was ended by the server (found by the soak); any other failure still fails the acquire', async () => {
+    db = await createTestDatabase();
+    const a = await open('host-a');
+    // The next statement meets a connection the server ended while it sat idle in the pool: the
+    // error pg reports then. Once only: the retry gets a live connection.
+    const ended = Object.assign(new Error('terminating connection due to administrator command'), {
+      code: '57P01',
+    });
+    const query = vi.spyOn(pg.Pool.prototype, 'query').mockRejectedValueOnce(ended);
+    try {
+      await a.acquire('s1');
+      expect(a.holds('s1')).toBe(true);
+      const { rows } = await sql('SELECT owner FROM strand_session_leases WHERE session_id = $1', ['s1']);
+      expect(rows).toEqual([{ owner: 'host-a' }]);
+      // The owners listing (session.list) and a release heal the same way.
+      const b = await open('host-b');
+      query.mockRejectedValueOnce(ended);
+      expect([...(await b.ownedElsewhere()).keys()]).toEqual(['s1']);
+      query.mockRejectedValueOnce(ended);
+      await a.release('s1');
+      expect((await sql('SELECT owner FROM strand_session_leases')).rows).toEqual([]);
+      // A statement the server refused is not retried: the acquire fails with it.
+      const refused = Object.assign(new Error('permission denied'), { code: '42501' });
+      query.mockRejectedValueOnce(refused);
+      await expect(a.acquire('s2')).rejects.toBe(refused);
+      expect(a.holds('s2')).toBe(false);
+    } finally {
+      query.mockRestore();
+    }
   });
 
   it('only one of two owners racing for the same free session wins', async () => {

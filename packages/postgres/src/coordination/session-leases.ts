@@ -19,6 +19,17 @@ import { reportTo, silentLogger, type Logger, defined } from '@strand/session';
 
 export const DEFAULT_LEASE_TTL_MS = 15_000;
 
+/**
+ * The connection under a query died: the server ended the backend (SQLSTATE class 57P: admin
+ * shutdown, crash shutdown, cannot connect now), the connection failed (class 08), or pg saw the
+ * socket close (no SQLSTATE).
+ */
+function connectionLost(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string') return /^(57P0[1-3]|08...)$/.test(code);
+  return error instanceof Error && /^Connection terminated/.test(error.message);
+}
+
 /** `application_name` of the lease pool's connections. */
 export const LEASES_APPLICATION_NAME = 'strand-leases';
 
@@ -195,16 +206,17 @@ export class SessionLeases {
       if (held === undefined || --held.count > 0) return;
       this.#held.delete(sessionId);
       if (this.#closed) return;
-      await this.#pool.query(RELEASE, [sessionId, this.owner]);
+      await this.#retried(() => this.#pool.query(RELEASE, [sessionId, this.owner]));
     });
   }
 
   /** Unexpired leases held by other owners, in one query (for list rows). */
   async ownedElsewhere(): Promise<Map<string, LeaseHolder>> {
     this.#assertOpen();
-    const result = await this.#pool.query<{ session_id: string; owner: string; expires_at: Date }>(
-      OWNED_ELSEWHERE,
-      [this.owner],
+    const result = await this.#retried(() =>
+      this.#pool.query<{ session_id: string; owner: string; expires_at: Date }>(OWNED_ELSEWHERE, [
+        this.owner,
+      ]),
     );
     return new Map(
       result.rows.map((row) => [row.session_id, { owner: row.owner, expiresAt: row.expires_at }]),
@@ -249,9 +261,11 @@ export class SessionLeases {
     // between: try again. Three rounds only lose to a pathological churn, reported as refused.
     let holder: LeaseHolder | undefined;
     for (let attempt = 0; attempt < 3; attempt++) {
-      const taken = await this.#pool.query(ACQUIRE, [sessionId, this.owner, this.ttlMs]);
+      const taken = await this.#retried(() => this.#pool.query(ACQUIRE, [sessionId, this.owner, this.ttlMs]));
       if (taken.rowCount === 1) return;
-      const found = await this.#pool.query<{ owner: string; expires_at: Date }>(HOLDER, [sessionId]);
+      const found = await this.#retried(() =>
+        this.#pool.query<{ owner: string; expires_at: Date }>(HOLDER, [sessionId]),
+      );
       const row = found.rows[0];
       if (row !== undefined) {
         holder = { owner: row.owner, expiresAt: row.expires_at };
@@ -270,6 +284,21 @@ export class SessionLeases {
         },
       },
     );
+  }
+
+  /**
+   * Runs an idempotent statement (acquire, holder read, release, the owners listing) once more when its pooled connection was
+   * found dead: a backend ended by the server (`pg_terminate_backend`, a failover) while idle is
+   * discovered by the next query on it, and the pool hands a fresh connection to the retry. Found
+   * by the soak (docs/soak.md): without it, the command that needed the lease failed untyped.
+   */
+  async #retried<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      if (!connectionLost(error) || this.#closed) throw error;
+      return run();
+    }
   }
 
   #startRenewing(): void {

@@ -100,6 +100,9 @@ export class PostgresShareGrants {
       application_name: SHARE_GRANTS_APPLICATION_NAME,
       connectionTimeoutMillis: 10_000,
     });
+    // An idle pooled connection the server ends (pg_terminate_backend, a restart) is reported here
+    // and dropped by the pool; without a listener Node would end the process (found by the soak).
+    pool.on('error', reportTo(options.logger ?? silentLogger, 'share grants: an idle connection failed'));
     try {
       await prepareShareGrantsSchema(pool);
       const grants = new PostgresShareGrants(pool, options);
