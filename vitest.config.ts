@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { testSeed } from './packages/test-support/src/seed/test-seed.js';
 
@@ -14,6 +15,10 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // At least two files at once (vitest's default is one per core but one, so one on 2 cores):
+    // most files spend their time waiting on fsync, child processes, Chromium, the real harnesses
+    // or PostgreSQL, and a second file fills those waits. STRAND_TEST_WORKERS overrides it.
+    maxWorkers: Number(process.env.STRAND_TEST_WORKERS ?? Math.max(2, availableParallelism() - 1)),
     // No test may depend on another having run first (README "Tests"): every run shuffles.
     sequence: { shuffle: true, seed },
     // The seed's line; CLI tests spawn the bundled `strand`, so build it from the sources under test first.

@@ -55,11 +55,8 @@ for version in "${versions[@]}"; do
   fi
 
   echo "Node $("$node_dir/bin/node" --version): unit and integration tests (browser tests and the real-harness bed run on the system Node only)"
-  # Two test files at once (vitest's default on 2 cores is one): these suites spend much of their
-  # time waiting on fsync, child processes and PostgreSQL, so a second file fills those waits.
-  # STRAND_NODES_WORKERS overrides it.
+  # As many files at once as the main run (vitest.config.ts: at least two).
   PATH="$node_dir/bin:$PATH" "$node_dir/bin/node" node_modules/vitest/vitest.mjs run \
-    --maxWorkers="${STRAND_NODES_WORKERS:-2}" \
     --exclude '**/e2e/**' --exclude '**/*.bed.int.test.ts' --exclude '**/watch-bed.int.test.ts'
   took=$(($(date +%s) - started))
   echo "Node $version: $((took / 60)) min $((took % 60)) s"
