@@ -53,7 +53,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: 'export',
     args: '<id>',
     description:
-      'write a session out as Markdown, HTML or JSON, or as a Claude Code transcript to continue it there',
+      'write a session out as Markdown, HTML or JSON, or as a Claude Code, Codex or Gemini CLI transcript to continue it there',
     load: async () => (await import('./commands/export-command.js')).exportCommand(),
   },
   {

@@ -17,6 +17,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { STRAND_ACP_ERROR_CODES } from './acp/errors.js';
+import { EXPORT_ERROR_CODES } from './commands/export-file.js';
 import { DATA_LOCK_ERROR_CODES } from './data-lock/errors.js';
 import { CLI_ERROR_CODES } from './error-codes.js';
 import { REMOTE_HOST_ERROR_CODES } from './remote-error.js';
@@ -71,6 +72,7 @@ describe('the error table', () => {
       ...REMOTE_HOST_ERROR_CODES,
       ...STRAND_ACP_ERROR_CODES,
       ...SERVE_ERROR_CODES,
+      ...EXPORT_ERROR_CODES,
     ];
     expect([...byClass].sort()).toEqual([...CLI_ERROR_CODES].sort());
   });

@@ -14,7 +14,12 @@ export interface HarnessExport {
   readonly leftOut: readonly string[];
 }
 
-/** The target file is not Strand's to replace (`CLI_EXPORT_TARGET_NOT_OURS`). */
+/** The CLI's codes `strand export --to` throws (its part of the CLI's block). */
+export const EXPORT_ERROR_CODES = [
+  'CLI_EXPORT_TARGET_NOT_OURS',
+] as const satisfies readonly (typeof CLI_ERRORS.codes)[number][];
+
+/** The target file is not Strand's to replace. */
 export class ExportRefusedError extends CLI_ERRORS.codeClass(
   'CLI_EXPORT_TARGET_NOT_OURS',
   'ExportRefusedError',
