@@ -33,14 +33,15 @@ interface Killed {
   readonly groups: number;
 }
 
-/** Runs the writer until it is ready, SIGKILLs it after a delay, returns what it acknowledged. */
+/** Runs the writer until its first acknowledged append, SIGKILLs it after a delay, returns what it acknowledged. */
 async function runAndKill(
   root: string,
   backend: string,
   killAfterMs: number,
   sessions: number,
 ): Promise<Killed> {
-  const out = await runUntilKilled(child, [root, backend, baseId, String(sessions)], killAfterMs);
+  // Armed at the first acknowledged append, so every round kills a writer that is writing.
+  const out = await runUntilKilled(child, [root, backend, baseId, String(sessions)], killAfterMs, /^ack /m);
   const acked = new Map<string, number>();
   for (const [, id, seq] of out.matchAll(/^ack (\S+) (\d+)$/gm)) {
     acked.set(id!, Math.max(acked.get(id!) ?? -1, Number(seq)));
