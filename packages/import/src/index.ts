@@ -1,4 +1,5 @@
 export { importTranscripts } from './run/import-transcripts.js';
+export { harnessHome, type HomedHarness } from './run/harness-home.js';
 export { defaultSourceDir } from './harnesses.js';
 export { IMPORT_ERROR_CODES, ImportError, isImportError, type ImportErrorCode } from './errors.js';
 export { LEDGER_FILE } from './ledger/ledger.js';

@@ -5,9 +5,10 @@ import { withConnection } from '../remote.js';
 import { targetOptions } from '../target-options.js';
 import { failUsage } from '../usage-error.js';
 import type { RemoteOptions } from '../remote.js';
-import { claudeDir, exportToClaude } from './export-to-claude.js';
-import { codexDir, exportToCodex } from './export-to-codex.js';
-import { exportToGemini, geminiDir } from './export-to-gemini.js';
+import { exportToClaude } from './export-to-claude.js';
+import { exportToCodex } from './export-to-codex.js';
+import { exportToGemini } from './export-to-gemini.js';
+import { harnessHome } from '@strand/import';
 import type { HarnessExport } from './export-file.js';
 import type { ExportDocument } from '@strand/export';
 import { writeWhole } from './write-whole.js';
@@ -22,9 +23,9 @@ const WRITERS: Readonly<
     (document: ExportDocument, home: string | undefined) => Promise<HarnessExport>
   >
 > = {
-  'claude-code': (document, home) => exportToClaude(document, claudeDir(home)),
-  codex: (document, home) => exportToCodex(document, codexDir(home)),
-  gemini: (document, home) => exportToGemini(document, geminiDir(home)),
+  'claude-code': (document, home) => exportToClaude(document, harnessHome('claude-code', { home })),
+  codex: (document, home) => exportToCodex(document, harnessHome('codex', { home })),
+  gemini: (document, home) => exportToGemini(document, harnessHome('gemini', { home })),
 };
 
 interface ExportOptions extends RemoteOptions {

@@ -1,19 +1,7 @@
-import { homedir } from 'node:os';
 import path from 'node:path';
 import { renderClaudeTranscript, type ExportDocument } from '@strand/export';
 import { writeExportFile, type HarnessExport } from './export-file.js';
 import { shellWord } from '../output/shell-word.js';
-
-/**
- * Claude Code's folder: `<home>/.claude` for `--home`, else `CLAUDE_CONFIG_DIR` when set (Claude
- * Code's own override), else `$HOME/.claude`.
- */
-export function claudeDir(home: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
-  if (home !== undefined) return path.join(path.resolve(home), '.claude');
-  const configDir = env.CLAUDE_CONFIG_DIR;
-  if (configDir !== undefined && configDir !== '') return path.resolve(configDir);
-  return path.join(env.HOME ?? homedir(), '.claude');
-}
 
 /**
  * Writes the document as a Claude Code transcript where `claude --resume` finds it: the same

@@ -1,19 +1,7 @@
-import { homedir } from 'node:os';
 import path from 'node:path';
 import { renderCodexRollout, type ExportDocument } from '@strand/export';
 import { writeExportFile, type HarnessExport } from './export-file.js';
 import { shellWord } from '../output/shell-word.js';
-
-/**
- * Codex's folder: `<home>/.codex` for `--home`, else `CODEX_HOME` when set (Codex's own
- * override), else `$HOME/.codex`.
- */
-export function codexDir(home: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
-  if (home !== undefined) return path.join(path.resolve(home), '.codex');
-  const codexHome = env.CODEX_HOME;
-  if (codexHome !== undefined && codexHome !== '') return path.resolve(codexHome);
-  return path.join(env.HOME ?? homedir(), '.codex');
-}
 
 /**
  * Writes the document as a Codex rollout under `sessions/YYYY/MM/DD/` where `codex exec resume`

@@ -1,20 +1,8 @@
-import { homedir } from 'node:os';
 import path from 'node:path';
 import { renderGeminiChat, type ExportDocument } from '@strand/export';
 import { writeExportFile, type HarnessExport } from './export-file.js';
 import { geminiProjectFolder } from './gemini-project.js';
 import { shellWord } from '../output/shell-word.js';
-
-/**
- * Gemini CLI's folder: `<home>/.gemini` for `--home`, else `<GEMINI_CLI_HOME>/.gemini` when set
- * (Gemini CLI's own override of the home it keeps `.gemini` in), else `$HOME/.gemini`.
- */
-export function geminiDir(home: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
-  if (home !== undefined) return path.join(path.resolve(home), '.gemini');
-  const cliHome = env.GEMINI_CLI_HOME;
-  if (cliHome !== undefined && cliHome !== '') return path.join(path.resolve(cliHome), '.gemini');
-  return path.join(env.HOME ?? homedir(), '.gemini');
-}
 
 /**
  * Writes the document as a Gemini CLI chat under `tmp/<project>/chats/`, the project folder

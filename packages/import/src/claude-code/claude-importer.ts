@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { envDir } from '../run/env-dir.js';
+import { harnessHome } from '../run/harness-home.js';
 import type { HarnessImporter } from '../run/harness-importer.js';
 import { discoverClaude } from './discover.js';
 import { foldClaude, mapClaude } from './map-claude.js';
@@ -8,7 +8,7 @@ import { peekClaude } from './peek.js';
 export const claudeCodeImporter: HarnessImporter = {
   harness: 'claude-code',
   // `CLAUDE_CONFIG_DIR` moves the whole `~/.claude` folder.
-  defaultDir: (home) => path.join(envDir('CLAUDE_CONFIG_DIR') ?? path.join(home, '.claude'), 'projects'),
+  defaultDir: (home) => path.join(harnessHome('claude-code', { userHome: home }), 'projects'),
   discover: discoverClaude,
   peek: peekClaude,
   map: mapClaude,

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { envDir } from '../run/env-dir.js';
+import { harnessHome } from '../run/harness-home.js';
 import type { HarnessImporter } from '../run/harness-importer.js';
 import { chatPlacementKey } from './chat-outline.js';
 import { discoverGemini } from './discover.js';
@@ -9,7 +9,7 @@ import { peekGemini } from './peek.js';
 export const geminiImporter: HarnessImporter = {
   harness: 'gemini',
   // `GEMINI_CLI_HOME` stands for the home folder `.gemini` is in.
-  defaultDir: (home) => path.join(envDir('GEMINI_CLI_HOME') ?? home, '.gemini', 'tmp'),
+  defaultDir: (home) => path.join(harnessHome('gemini', { userHome: home }), 'tmp'),
   discover: discoverGemini,
   peek: peekGemini,
   map: mapGemini,

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultSourceDir } from '../harnesses.js';
+import { harnessHome } from './harness-home.js';
 
 /** The default folders follow each harness's own override, as `strand export --to` does. */
 const NAMES = ['CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'GEMINI_CLI_HOME'] as const;
@@ -24,5 +25,25 @@ describe('default folders', () => {
     expect(defaultSourceDir('gemini', '/home/ana')).toBe('/cfg/gemini-home/.gemini/tmp');
     process.env.CODEX_HOME = '';
     expect(defaultSourceDir('codex', '/home/ana')).toBe('/home/ana/.codex/sessions');
+  });
+});
+
+describe('harnessHome', () => {
+  const env = {
+    HOME: '/home/ana',
+    CLAUDE_CONFIG_DIR: '/cfg/claude',
+    CODEX_HOME: '/cfg/codex',
+    GEMINI_CLI_HOME: '/cfg/g',
+  };
+  it('puts the folder under an explicit home, whatever the variables say (`--home`)', () => {
+    expect(harnessHome('claude-code', { home: '/tmp/h', env })).toBe('/tmp/h/.claude');
+    expect(harnessHome('codex', { home: '/tmp/h', env })).toBe('/tmp/h/.codex');
+    expect(harnessHome('gemini', { home: '/tmp/h', env })).toBe('/tmp/h/.gemini');
+  });
+  it('follows each variable as its harness reads it: the folder itself, or the home holding it', () => {
+    expect(harnessHome('claude-code', { env })).toBe('/cfg/claude');
+    expect(harnessHome('codex', { env })).toBe('/cfg/codex');
+    expect(harnessHome('gemini', { env })).toBe('/cfg/g/.gemini');
+    expect(harnessHome('codex', { env: { HOME: '/home/ana', CODEX_HOME: '' } })).toBe('/home/ana/.codex');
   });
 });
