@@ -64,7 +64,12 @@ const CATALOG_CHECK = ['HOST_CATALOG_UNAVAILABLE'] as const;
 const SHARE_REFUSED = 'HOST_SHARE_READ_ONLY';
 
 /** Making, listing and revoking share grants: the host must be able to, and must need a token. */
-const SHARE_MANAGEMENT = ['HOST_SHARE_UNAVAILABLE', 'HOST_SHARE_NEEDS_TOKEN', SHARE_REFUSED] as const;
+const SHARE_MANAGEMENT = [
+  'HOST_SHARE_UNAVAILABLE',
+  'HOST_SHARE_NEEDS_TOKEN',
+  SHARE_REFUSED,
+  'HOST_SHARE_STORE_FAILED',
+] as const;
 
 export const METHOD_ERRORS = {
   'session.list': [...LISTING, 'HOST_LIST_CURSOR_INVALID'],

@@ -67,6 +67,16 @@ export async function checkUpgrade(
       return refused(request, true, 401, 'HOST_UNAUTHORIZED', 'a token is required');
     case 'invalid':
       return refused(request, true, 401, 'HOST_UNAUTHORIZED', 'the token is wrong');
+    case 'unavailable':
+      return refused(
+        request,
+        true,
+        503,
+        'HOST_SHARE_STORE_FAILED',
+        'the share grants could not be read; try again',
+        {},
+        { 'retry-after': '1' },
+      );
     case 'rate-limited':
       return refused(
         request,

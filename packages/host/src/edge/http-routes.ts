@@ -22,13 +22,14 @@ export interface HttpRoutesOptions {
 /**
  * What `GET /auth` answers: whether this browser may connect, so the page can say why not.
  * `share`: a live share link, with what it grants; `expired` / `revoked`: a dead one, with its
- * typed code (`HOST_SHARE_EXPIRED` / `HOST_SHARE_REVOKED`).
+ * typed code (`HOST_SHARE_EXPIRED` / `HOST_SHARE_REVOKED`); `unavailable`: the grant store could
+ * not be read (`HOST_SHARE_STORE_FAILED`), so the page can say to try again.
  */
 export interface AuthStatus {
   readonly required: boolean;
   readonly status: TokenVerdict['kind'];
   readonly retryAfterMs?: number;
-  readonly code?: 'HOST_SHARE_EXPIRED' | 'HOST_SHARE_REVOKED';
+  readonly code?: 'HOST_SHARE_EXPIRED' | 'HOST_SHARE_REVOKED' | 'HOST_SHARE_STORE_FAILED';
   readonly share?: {
     readonly sessionId: string;
     readonly descendants: boolean;
@@ -49,6 +50,8 @@ function authStatus(required: boolean, verdict: TokenVerdict): AuthStatus {
       return { required, status: verdict.kind, code: 'HOST_SHARE_EXPIRED' };
     case 'revoked':
       return { required, status: verdict.kind, code: 'HOST_SHARE_REVOKED' };
+    case 'unavailable':
+      return { required, status: verdict.kind, code: 'HOST_SHARE_STORE_FAILED' };
     default:
       return { required, status: verdict.kind };
   }

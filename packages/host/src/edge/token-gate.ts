@@ -8,7 +8,9 @@ import type { ShareService } from '../share/share-service.js';
 /**
  * What one token check found; `rate-limited` wins over a right token so guessing learns nothing.
  * `share`: a share token of a live grant (a read-only connection); `expired` / `revoked`: a share
- * token whose grant is no longer live.
+ * token whose grant is no longer live; `unavailable`: a presented token might be a share token,
+ * but the grant store could not be read (`HOST_SHARE_STORE_FAILED`) — neither allowed nor counted
+ * as a guess.
  */
 export type TokenVerdict =
   | { readonly kind: 'ok' }
@@ -17,7 +19,8 @@ export type TokenVerdict =
   | { readonly kind: 'invalid' }
   | { readonly kind: 'expired'; readonly grant: ShareGrant }
   | { readonly kind: 'revoked'; readonly grant: ShareGrant }
-  | { readonly kind: 'rate-limited'; readonly retryAfterMs: number };
+  | { readonly kind: 'rate-limited'; readonly retryAfterMs: number }
+  | { readonly kind: 'unavailable' };
 
 export interface TokenGateOptions {
   /** The token; undefined means none is required and every check is `ok`. */
@@ -91,7 +94,13 @@ export class TokenGate {
     const shares = this.#shares;
     if (shares === undefined) return undefined;
     for (const candidate of candidates) {
-      const found = await shares.lookup(candidate);
+      let found;
+      try {
+        found = await shares.lookup(candidate);
+      } catch {
+        // The service logged the cause; the caller can only be told to try again.
+        return { kind: 'unavailable' };
+      }
       switch (found.kind) {
         case 'unknown':
           continue;

@@ -63,7 +63,7 @@ export class ShareService {
   async lookup(token: string): Promise<ShareTokenLookup> {
     const store = this.#options.store;
     if (store === undefined) return { kind: 'unknown' };
-    const grant = await store.byTokenHash(hashShareToken(token));
+    const grant = await this.#stored('read', () => store.byTokenHash(hashShareToken(token)));
     return grant === undefined
       ? { kind: 'unknown' }
       : { kind: grantStatus(grant, this.#options.now()), grant };
@@ -90,7 +90,7 @@ export class ShareService {
       createdAt: now,
       revokedAt: null,
     };
-    await store.add(grant);
+    await this.#stored('write', () => store.add(grant));
     const view = grantView(grant, now);
     this.#options.logger.info('share: grant created', auditFields(view));
     return {
@@ -104,18 +104,21 @@ export class ShareService {
   async list(params: Params<'share.list'>): Promise<ResultOf<'share.list'>> {
     const store = this.#usable();
     const now = this.#options.now();
-    const grants = (await store.list()).filter((g) => params.id === undefined || g.sessionId === params.id);
+    const grants = (await this.#stored('read', () => store.list())).filter((g) => params.id === undefined || g.sessionId === params.id);
     return { grants: grants.map((grant) => grantView(grant, now)) };
   }
 
   /** Revokes by grant id or by the token itself, then closes every open connection of the grant. */
   async revoke(params: Params<'share.revoke'>): Promise<ResultOf<'share.revoke'>> {
     const store = this.#usable();
-    const found = (await store.byId(params.grant)) ?? (await store.byTokenHash(hashShareToken(params.grant)));
+    const found = await this.#stored(
+      'read',
+      async () => (await store.byId(params.grant)) ?? (await store.byTokenHash(hashShareToken(params.grant))),
+    );
     if (found === undefined)
       throw new HostError('HOST_SHARE_NOT_FOUND', 'no share grant has that id or token');
     const already = found.revokedAt !== null;
-    const revoked = (await store.revoke(found.grantId, this.#options.now())) ?? found;
+    const revoked = (await this.#stored('write', () => store.revoke(found.grantId, this.#options.now()))) ?? found;
     if (!already)
       this.#options.logger.info('share: grant revoked', auditFields(grantView(revoked, this.#options.now())));
     this.closeConnections(found.grantId);
@@ -166,6 +169,24 @@ export class ShareService {
     if (set === undefined) return;
     this.#open.delete(grantId);
     for (const close of set) close();
+  }
+
+  /**
+   * One call of the grant store: its own failure (a database unreachable, a file unwritable) is
+   * logged with its cause and answered as `HOST_SHARE_STORE_FAILED`, never as an internal error.
+   */
+  async #stored<T>(kind: 'read' | 'write', call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      this.#options.logger.warn(`share: the grant store failed a ${kind}`, { error });
+      throw new HostError(
+        'HOST_SHARE_STORE_FAILED',
+        kind === 'read'
+          ? 'the share grants could not be read; try again'
+          : 'the share grant could not be saved (it may or may not have been kept); try again',
+      );
+    }
   }
 
   #usable(): ShareGrantStore {

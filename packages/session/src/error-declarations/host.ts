@@ -86,4 +86,12 @@ export const HOST_ERRORS = defineErrors('host', {
   HOST_SHARE_NOT_FOUND: { meaning: 'No share grant has that id or token.' },
   /** `session.export` on a host that was given no exporter. */
   HOST_EXPORT_UNAVAILABLE: { meaning: 'The host has no exporter, so it cannot export sessions.' },
+  /**
+   * `share.*`, the upgrade (HTTP 503) and `/auth` (`unavailable`): the grant store failed (its
+   * database unreachable, its file unwritable). A failed write may or may not have been kept.
+   */
+  HOST_SHARE_STORE_FAILED: {
+    meaning:
+      'The share grants could not be read or written (their database or file failed); nothing is assumed, try again.',
+  },
 });

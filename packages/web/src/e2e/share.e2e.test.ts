@@ -19,7 +19,7 @@ import { descriptorEvent } from '@strand/subagent';
 import { ManualClock, mockChatServer, pacedAnswer, type MockChatServer } from '@strand/test-support';
 import { wcagViolations } from './testing/axe.js';
 import { openChromiumPage } from './testing/browser.js';
-import { prepareSite, UI_TIMEOUT } from './testing/harness.js';
+import { prepareSite, UI_TIMEOUT, type SiteFolder } from './testing/harness.js';
 
 const TOKEN = 'e2e-share-token-0123456789abcdef';
 const SHARED = 'shared-1';
@@ -30,6 +30,7 @@ const BASE = Date.UTC(2026, 10, 1);
 const HOUR_MS = 3600 * 1000;
 
 let tmp: string;
+let site: SiteFolder;
 let runtime: StrandRuntime;
 let host: RunningHost;
 let server: MockChatServer;
@@ -66,7 +67,7 @@ describe('share links in Chromium', { timeout: 120_000 }, () => {
   beforeAll(async () => {
     server = await mockChatServer();
     server.handle(answer.handler);
-    const site = await prepareSite({
+    site = await prepareSite({
       prefix: 'strand-share-e2e-',
       production: true,
       corpus: async ({ write }) => {
@@ -248,5 +249,31 @@ describe('share links in Chromium', { timeout: 120_000 }, () => {
     await row.getByTestId('share-revoke').click();
     await row.and(page.locator('[data-status="revoked"]')).waitFor({ timeout: UI_TIMEOUT });
     await ended('revoked').waitFor();
+  });
+
+  it("shows the host's refusal in the Share dialog on a host that requires no token", async () => {
+    // The same corpus served by a second host without a token: a link there would grant nothing
+    // anyone who can reach it lacks, so the host refuses to make one and the dialog says why.
+    const open = await startHost({ services: runtime.services, webRoot: site.webRoot });
+    const { context, page } = await openChromiumPage(path.join(tmp, 'tokenless'), {
+      viewport: { width: 1280, height: 800 },
+    });
+    try {
+      await page.goto(`${open.url}/sessions/${SHARED}`);
+      await sharedView(page).locator('[data-testid="event"]').first().waitFor();
+      await page.getByTestId('share-open').click();
+      const dialog = page.getByRole('dialog', { name: 'Share a read-only link' });
+      await expect
+        .poll(() => dialog.getByTestId('share-list-error').textContent(), { timeout: UI_TIMEOUT })
+        .toMatch(/--require-token/);
+      await dialog.getByTestId('share-create').click();
+      const refusal = dialog.getByTestId('share-error');
+      await refusal.waitFor();
+      expect(await refusal.textContent()).toMatch(/anyone who can reach this host can already read everything/);
+      expect(await dialog.getByTestId('share-url').count()).toBe(0);
+    } finally {
+      await context.close();
+      await open.close();
+    }
   });
 });

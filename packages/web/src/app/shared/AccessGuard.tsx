@@ -9,7 +9,8 @@ export const fetchAuth = (): Promise<Response> => fetch('/auth', { cache: 'no-st
 /**
  * Re-asks `/auth` when an open connection is lost: a host restarted with another token refuses
  * every reconnect, and the page should say so rather than reconnect forever. Then it stops the
- * connection, whose attempts would only spend this address's failed-token budget.
+ * connection, whose attempts would only spend this address's failed-token budget. A grant store
+ * that could not be read (`unavailable`) passes: the connection keeps retrying until it can.
  */
 export function AccessGuard({ children }: { children: React.ReactNode }): React.JSX.Element {
   const { connection } = useStrand();
@@ -19,7 +20,7 @@ export function AccessGuard({ children }: { children: React.ReactNode }): React.
       connection.onStateChange((state) => {
         if (state !== 'reconnecting') return;
         void checkAccess(fetchAuth).then((found) => {
-          if (found === undefined) return;
+          if (found === undefined || found.kind === 'unavailable') return;
           connection.close();
           setProblem(found);
         });

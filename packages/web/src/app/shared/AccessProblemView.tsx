@@ -28,9 +28,11 @@ export function AccessProblemView({ problem }: { problem: AccessProblem }): Reac
       <Alert color="red" title={title} maw={560} data-testid="access-problem" data-problem={problem.kind}>
         <Stack gap="sm">
           <Text size="sm">{detail}</Text>
-          <Text size="sm" c="dimmed">
-            On the host machine: <Code>strand serve --host … --token …</Code> prints the link.
-          </Text>
+          {problem.kind === 'unavailable' ? null : (
+            <Text size="sm" c="dimmed">
+              On the host machine: <Code>strand serve --host … --token …</Code> prints the link.
+            </Text>
+          )}
           <Button variant="light" color="red" onClick={() => window.location.reload()}>
             Retry
           </Button>

@@ -36,7 +36,7 @@ describe('readAccess', () => {
       kind: 'share',
       share: { ...share, expiresAt: null },
     });
-    for (const status of ['expired', 'revoked'] as const)
+    for (const status of ['expired', 'revoked', 'unavailable'] as const)
       expect(await readAccess(answer(200, { required: true, status, code: 'X' }))).toEqual({
         kind: 'problem',
         problem: { kind: status },
@@ -81,5 +81,6 @@ describe('describeProblem', () => {
     expect(describeProblem({ kind: 'expired' }).title).toBe('This link has expired');
     expect(describeProblem({ kind: 'revoked' }).title).toBe('This link was revoked');
     expect(describeProblem({ kind: 'revoked' }).detail).toMatch(/new link/);
+    expect(describeProblem({ kind: 'unavailable' }).detail).toMatch(/retry in a moment/);
   });
 });

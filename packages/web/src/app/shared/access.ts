@@ -10,7 +10,9 @@ export type AccessProblem =
   /** A share link past its expiry (`HOST_SHARE_EXPIRED`). */
   | { readonly kind: 'expired' }
   /** A share link its owner revoked (`HOST_SHARE_REVOKED`). */
-  | { readonly kind: 'revoked' };
+  | { readonly kind: 'revoked' }
+  /** The host could not read its share grants (`HOST_SHARE_STORE_FAILED`): a passing failure. */
+  | { readonly kind: 'unavailable' };
 
 /** What a share link (`/share/<token>`, its token in the share cookie) lets this page read. */
 export interface SharedGrant {
@@ -62,6 +64,7 @@ export async function readAccess(fetchAuth: () => Promise<Response>): Promise<Ac
     case 'invalid':
     case 'expired':
     case 'revoked':
+    case 'unavailable':
       return { kind: 'problem', problem: { kind: answer.status } };
     case 'rate-limited':
       return {
@@ -143,6 +146,13 @@ export function describeProblem(problem: AccessProblem): { title: string; detail
         detail:
           'The person who shared this session withdrew the link, so it no longer opens anything. ' +
           'Ask them for a new link if you still need to follow the session.',
+      };
+    case 'unavailable':
+      return {
+        title: 'The host cannot check this link right now',
+        detail:
+          'The host could not read its share links (their database or file failed), so it cannot tell ' +
+          'what this browser may open. Nothing was changed; retry in a moment.',
       };
     default: {
       const exhaustive: never = problem;
