@@ -97,7 +97,10 @@ async function contents(index: ListIndexStore, ids: readonly string[]) {
   const rows = [...(await index.rows(ids))].sort((a, b) => (a.header.id < b.header.id ? -1 : 1));
   const byKey = (h: HourUsage) => JSON.stringify([h.hour, h.model, h.input]);
   const usage = [...(await index.usage({}))]
-    .map((s: UsageIndexSession) => ({ ...s, byHour: [...s.byHour].sort((a, b) => (byKey(a) < byKey(b) ? -1 : 1)) }))
+    .map((s: UsageIndexSession) => ({
+      ...s,
+      byHour: [...s.byHour].sort((a, b) => (byKey(a) < byKey(b) ? -1 : 1)),
+    }))
     .sort((a, b) => (a.id < b.id ? -1 : 1));
   return { rows, usage };
 }
@@ -131,7 +134,11 @@ describe.skipIf(noPostgres)('the list index written behind in batches on Postgre
         asOfSeq: fc.integer({ min: 0, max: 6 }),
         byHour: fc.option(
           fc.uniqueArray(
-            fc.tuple(fc.integer({ min: 0, max: 3 }), fc.constantFrom('m1', 'm2'), fc.integer({ min: 1, max: 9 })),
+            fc.tuple(
+              fc.integer({ min: 0, max: 3 }),
+              fc.constantFrom('m1', 'm2'),
+              fc.integer({ min: 1, max: 9 }),
+            ),
             { maxLength: 3, selector: ([at, model]) => `${at}:${model}` },
           ),
           { nil: null },

@@ -27,13 +27,14 @@ type StoredRow = [header: string, incarnation: string, hints: string | null, asO
  */
 const UPSERT = `
 INSERT INTO list_rows AS stored
-  (session_id, incarnation, header, hints, as_of_seq, activity_at, cwd, harness, parent, title)
+  (session_id, incarnation, header, hints, as_of_seq, activity_at, cwd, harness, parent, title, project_name)
 SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[],
-  $6::double precision[], $7::text[], $8::text[], $9::text[], $10::text[])
+  $6::double precision[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[])
 ON CONFLICT (session_id) DO UPDATE SET
   incarnation = EXCLUDED.incarnation, header = EXCLUDED.header, hints = EXCLUDED.hints,
   as_of_seq = EXCLUDED.as_of_seq, activity_at = EXCLUDED.activity_at, cwd = EXCLUDED.cwd,
   harness = EXCLUDED.harness, parent = EXCLUDED.parent, title = EXCLUDED.title,
+  project_name = EXCLUDED.project_name,
   usage_as_of = CASE WHEN EXCLUDED.incarnation <> stored.incarnation THEN NULL ELSE stored.usage_as_of END
 WHERE EXCLUDED.incarnation <> stored.incarnation
    OR (EXCLUDED.hints IS NOT NULL AND (stored.as_of_seq IS NULL OR EXCLUDED.as_of_seq >= stored.as_of_seq))`;
@@ -65,6 +66,7 @@ export async function upsertListRows(client: pg.PoolClient, rows: readonly ListI
     column(({ c }) => c.harness),
     column(({ c }) => c.parent),
     column(({ c }) => c.title),
+    column(({ c }) => c.projectName),
   ]);
   await writeUsage(client, rows);
 }
@@ -107,6 +109,7 @@ const FILTER_SQL: readonly {
   readonly sql: (param: (value: unknown) => string, value: unknown) => string;
 }[] = [
   { field: 'cwd', sql: (param, value) => `cwd = ${param(value)}` },
+  { field: 'projectName', sql: (param, value) => `project_name = ${param(value)}` },
   { field: 'harness', sql: (param, value) => `harness = ${param(value)}` },
   {
     field: 'parent',
