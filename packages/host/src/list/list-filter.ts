@@ -34,7 +34,8 @@ export function titleOf(row: ListableRow): string | null {
 
 export function matchesFilter(row: ListableRow, filter: ListFilter): boolean {
   if (filter.cwd !== undefined && row.header.cwd !== filter.cwd) return false;
-  if (filter.projectName !== undefined && listProjectNameOf(row.header.cwd) !== filter.projectName) return false;
+  if (filter.projectName !== undefined && listProjectNameOf(row.header.cwd) !== filter.projectName)
+    return false;
   if (filter.harness !== undefined && listHarnessOf(row.header) !== filter.harness) return false;
   if (filter.parent !== undefined && parentOf(row) !== filter.parent) return false;
   if (filter.busy !== undefined && row.busy !== filter.busy) return false;

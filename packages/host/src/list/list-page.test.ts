@@ -20,7 +20,12 @@ function bruteActivity(row: ListableRow): number {
 
 /** The last folder name, by splitting rather than by the module's helper. */
 function bruteFolderName(cwd: string | undefined): string | null {
-  return cwd === undefined ? null : (cwd.replace(/[/\\]+$/, '').split(/[/\\]/).at(-1) ?? '');
+  return cwd === undefined
+    ? null
+    : (cwd
+        .replace(/[/\\]+$/, '')
+        .split(/[/\\]/)
+        .at(-1) ?? '');
 }
 
 function bruteMatches(row: ListableRow, f: ListFilter): boolean {

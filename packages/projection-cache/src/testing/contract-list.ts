@@ -140,7 +140,12 @@ const filterArb: fc.Arbitrary<ListIndexFilter> = fc
 function bruteIds(rows: readonly ListIndexRow[], filter: ListIndexFilter): string[] {
   // The last folder name by splitting the path, not by the store's helper.
   const folderName = (cwd: string | null) =>
-    cwd === null ? null : (cwd.replace(/[/\\]+$/, '').split(/[/\\]/).at(-1) ?? '');
+    cwd === null
+      ? null
+      : (cwd
+          .replace(/[/\\]+$/, '')
+          .split(/[/\\]/)
+          .at(-1) ?? '');
   return rows
     .map(listColumnsOf)
     .filter(
