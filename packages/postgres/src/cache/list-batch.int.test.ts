@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import pg from 'pg';
 import type { HourUsage } from '@strand/projection';
@@ -183,7 +182,7 @@ describe.skipIf(noPostgres)('the list index written behind in batches on Postgre
     );
     await fc.assert(
       fc.asyncProperty(fc.array(changeArb, { maxLength: 40 }), async (changes) => {
-        const sqlite = new SqliteCacheRowStore(new Database(':memory:'));
+        const sqlite = SqliteCacheRowStore.open(':memory:');
         try {
           t.index.clear();
           for (const change of changes) {
