@@ -2,7 +2,7 @@ import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server
 import { z } from 'zod';
 import { KNOWN_HARNESSES, harnessNameSchema, defined } from '@strand/session';
 import type { SessionListRow } from '@strand/protocol';
-import { describeRow, isFolderPath, matches, trimFolder, type SessionFilter } from './session-facts.js';
+import { describeRow, matches, projectListFilter, type SessionFilter } from './session-facts.js';
 import type { StrandReader, WireCaller } from './reader.js';
 import { textResult, toolCall } from './tool-result.js';
 
@@ -20,7 +20,11 @@ export const filterShape = {
     ),
 };
 
-/** Host pages read to fill one answer whose project is a folder name the host cannot narrow by. */
+/**
+ * Host pages read to fill one answer: the host narrows by every filter, so one page is full but
+ * for a session imported before headers carried their harness (`sourceOf`'s id prefixes), which
+ * only this side can tell — the pages after it fill what it left out.
+ */
 const MAX_PAGES = 20;
 
 export function registerListSessions(server: McpServer, read: StrandReader): RegisteredTool {
@@ -58,23 +62,19 @@ export function registerListSessions(server: McpServer, read: StrandReader): Reg
 }
 
 /**
- * One page of matching rows from the host's paged `session.list`. The host narrows by harness and
- * by an exact folder; a project given as a folder name is matched here, page by page, each page
- * asking only for the rows still missing — so the host's cursor after the last page read is
- * exactly where this answer stops, and nothing is skipped. A name that matches little stops
- * after `MAX_PAGES` with the cursor to go on from.
+ * One page of matching rows from the host's paged `session.list`, which narrows by harness and by
+ * project (an exact folder, or a folder name as `projectName`) in its own query, so a page comes
+ * back full and its cursor continues the same listing. The rows are checked here once more (a
+ * legacy import's harness is known only by its id); each further page asks only for the rows
+ * still missing, so the host's cursor after the last page read is exactly where this answer
+ * stops and nothing is skipped, and after `MAX_PAGES` the answer ends with the cursor to go on from.
  */
 async function listPage(
   c: WireCaller,
   filter: SessionFilter & { readonly cursor?: string | undefined },
   limit: number,
 ): Promise<{ rows: SessionListRow[]; nextCursor: string | undefined }> {
-  const narrowed = {
-    ...defined({ harness: filter.source }),
-    ...(filter.project !== undefined && isFolderPath(filter.project)
-      ? { cwd: trimFolder(filter.project) }
-      : {}),
-  };
+  const narrowed = { ...defined({ harness: filter.source }), ...projectListFilter(filter.project) };
   const rows: SessionListRow[] = [];
   let cursor = filter.cursor;
   for (let page = 0; page < MAX_PAGES && rows.length < limit; page++) {

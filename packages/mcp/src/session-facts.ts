@@ -48,6 +48,18 @@ export function isFolderPath(project: string): boolean {
   return /[/\\]/.test(trimFolder(project));
 }
 
+/**
+ * What `session.list` narrows by for `project`: a path is the exact `cwd` (trailing separators
+ * dropped), a folder name the `projectName` (the `cwd`'s last folder name, matched by the host's
+ * list index in its query). A project that is only separators (`/`) names a root: its `cwd`.
+ */
+export function projectListFilter(project: string | undefined): { cwd?: string; projectName?: string } {
+  if (project === undefined) return {};
+  const folder = trimFolder(project);
+  if (folder === '') return { cwd: project };
+  return isFolderPath(project) ? { cwd: folder } : { projectName: folder };
+}
+
 export interface SessionFilter {
   readonly project?: string | undefined;
   readonly source?: SessionSource | undefined;

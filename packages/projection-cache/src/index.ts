@@ -28,6 +28,7 @@ export {
   listColumnsOf,
   listHarnessOf,
   listParentOf,
+  listProjectNameOf,
   listTitleOf,
   type ListColumns,
   type ListHintKey,

@@ -1,14 +1,16 @@
 import type Database from 'better-sqlite3';
 import { ProjectionCacheError } from './errors.js';
+import { prepareProjectNameSchema } from './list-index/project-name-schema.js';
 import { prepareUsageSchema } from './list-index/usage-schema.js';
 
 /**
  * Bumped on any incompatible change of the tables below; a newer database is refused, never
  * misread. 2 added `list_rows`: an older build writing cache rows without list rows would leave
  * the list index behind the cache, so it refuses a version-2 file rather than do that. 3 added
- * `usage_hours` (list-index/usage-schema.ts), for the same reason.
+ * `usage_hours` (list-index/usage-schema.ts), for the same reason; 4 `list_rows.project_name`
+ * (list-index/project-name-schema.ts), which an older build would leave unset on the rows it writes.
  */
-export const CACHE_SCHEMA_VERSION = 3;
+export const CACHE_SCHEMA_VERSION = 4;
 
 /**
  * One row per (session id, incarnation, inherited cut, key). The first three are the row's
@@ -60,5 +62,6 @@ export function prepareSchema(db: Database.Database): void {
   }
   db.exec(DDL);
   prepareUsageSchema(db);
+  prepareProjectNameSchema(db);
   if (version < CACHE_SCHEMA_VERSION) db.pragma(`user_version = ${CACHE_SCHEMA_VERSION}`);
 }

@@ -224,6 +224,7 @@ export function lastActivityOf(row: Pick<SessionListRow, 'header' | 'hints'>): n
 export function isPagedListCall(params: {
   readonly cursor?: string | undefined;
   readonly cwd?: string | undefined;
+  readonly projectName?: string | undefined;
   readonly harness?: string | undefined;
   readonly parent?: string | null | undefined;
   readonly busy?: boolean | undefined;
@@ -234,6 +235,7 @@ export function isPagedListCall(params: {
     params.cursor !== undefined ||
     params.ids !== undefined ||
     params.cwd !== undefined ||
+    params.projectName !== undefined ||
     params.harness !== undefined ||
     params.parent !== undefined ||
     params.busy !== undefined ||
@@ -245,6 +247,16 @@ export function isPagedListCall(params: {
 const listFilterParams = {
   /** Only sessions whose header `cwd` is exactly this project folder. */
   cwd: z.string().min(1).max(4096).optional(),
+  /**
+   * Only sessions whose header `cwd`'s last folder name is this (`strand` matches `/home/dev/strand`
+   * and `C:\src\strand\`: trailing separators dropped, split at `/` or `\`). A name, so no separator.
+   */
+  projectName: z
+    .string()
+    .min(1)
+    .max(1000)
+    .regex(/^[^/\\]+$/, 'is a folder name: it has no / or \\')
+    .optional(),
   /** Only sessions from this harness (`strand`: Strand's own, no header `source`). */
   harness: harnessFilterSchema.optional(),
   /** `null`: top-level sessions only; an id: that session's subagent children. */

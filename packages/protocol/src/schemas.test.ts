@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { contiguityProblem } from './event-run.js';
-import { METHODS } from './methods.js';
+import { isPagedListCall, METHODS } from './methods.js';
 import { NOTIFICATIONS } from './notifications.js';
 
 const event = (seq: number) => ({ type: 'user/message', seq, time: seq, data: { content: `m${seq}` } });
@@ -80,5 +80,18 @@ describe('wire schemas', () => {
       expect(json.type, method).toBe('object');
       expect(json.additionalProperties, method).toBe(false);
     }
+  });
+});
+
+describe('session.list projectName', () => {
+  const params = METHODS['session.list'].params;
+  it('takes a folder name, pages, and refuses a name with a separator or an empty one', () => {
+    expect(params.safeParse({ projectName: 'strand' }).success).toBe(true);
+    expect(isPagedListCall({ projectName: 'strand' })).toBe(true);
+    // Over 1,000 rows is the deprecated whole list's only: a filter makes the call a page.
+    expect(params.safeParse({ projectName: 'strand', limit: 5_000 }).success).toBe(false);
+    for (const projectName of ['', 'home/strand', 'C:\\strand', '/'])
+      expect(params.safeParse({ projectName }).success).toBe(false);
+    expect(METHODS['session.listSubscribe'].params.safeParse({ projectName: 'strand' }).success).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import { listHarnessOf, listParentOf } from '@strand/projection-cache';
+import { listHarnessOf, listParentOf, listProjectNameOf } from '@strand/projection-cache';
 import type { SessionHeader, SessionId } from '@strand/session';
 import type { Outbound } from '../follow/outbound.js';
 import { LIST_HINT_KEYS, type ServedServices } from '../services.js';
@@ -36,7 +36,7 @@ const HINT_KEYS: ReadonlySet<string> = new Set(LIST_HINT_KEYS);
  * and go out once the burst's synchronous work is done (one flush per turn of the event loop, in
  * frames of at most `MAX_IDS_PER_FRAME` distinct ids): a turn of many events costs one frame.
  *
- * A subscription's filter narrows by header facts only (`cwd`, `harness`, `parent`), and only when
+ * A subscription's filter narrows by header facts only (`cwd`, `projectName`, `harness`, `parent`), and only when
  * the change came with the header: a drop carries none, and a row may enter or leave `busy` and
  * `titlePrefix` with the very change told.
  */
@@ -143,6 +143,7 @@ export class ListChangeFeed {
 /** Whether a row with this header can be in the filter's list: header facts only (they never change). */
 export function mayConcern(filter: ListFilter, header: SessionHeader): boolean {
   if (filter.cwd !== undefined && header.cwd !== filter.cwd) return false;
+  if (filter.projectName !== undefined && listProjectNameOf(header.cwd) !== filter.projectName) return false;
   if (filter.harness !== undefined && listHarnessOf(header) !== filter.harness) return false;
   if (filter.parent !== undefined && listParentOf(header) !== filter.parent) return false;
   return true;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { listHarnessOf, listParentOf, listTitleOf } from '@strand/projection-cache';
+import { listHarnessOf, listParentOf, listProjectNameOf, listTitleOf } from '@strand/projection-cache';
 import type { ListableRow } from './list-order.js';
 
 /**
@@ -9,6 +9,8 @@ import type { ListableRow } from './list-order.js';
 export interface ListFilter {
   /** Only sessions whose header `cwd` is exactly this. */
   readonly cwd?: string | undefined;
+  /** Only sessions whose `cwd`'s last folder name is this (`listProjectNameOf`: `strand` for `/home/dev/strand/`). */
+  readonly projectName?: string | undefined;
   /** `source.harness`, or `strand` for Strand's own sessions (the vocabulary of `session.search`). */
   readonly harness?: string | undefined;
   readonly parent?: string | null | undefined;
@@ -32,6 +34,8 @@ export function titleOf(row: ListableRow): string | null {
 
 export function matchesFilter(row: ListableRow, filter: ListFilter): boolean {
   if (filter.cwd !== undefined && row.header.cwd !== filter.cwd) return false;
+  if (filter.projectName !== undefined && listProjectNameOf(row.header.cwd) !== filter.projectName)
+    return false;
   if (filter.harness !== undefined && listHarnessOf(row.header) !== filter.harness) return false;
   if (filter.parent !== undefined && parentOf(row) !== filter.parent) return false;
   if (filter.busy !== undefined && row.busy !== filter.busy) return false;
@@ -46,12 +50,15 @@ export function matchesFilter(row: ListableRow, filter: ListFilter): boolean {
  * `parent: null` (top-level) differ, and equal filters digest equally however they were spelled.
  */
 export function filterDigest(filter: ListFilter): string {
-  const canonical = JSON.stringify([
+  const fields: unknown[] = [
     filter.cwd ?? 0,
     filter.harness ?? 0,
     filter.parent === undefined ? 0 : [filter.parent],
     filter.busy ?? 0,
     filter.titlePrefix ?? 0,
-  ]);
+  ];
+  // A field added later is written only when given, so cursors issued before it keep their digest.
+  if (filter.projectName !== undefined) fields.push(['projectName', filter.projectName]);
+  const canonical = JSON.stringify(fields);
   return createHash('sha256').update(canonical).digest('base64url').slice(0, 16);
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { SessionId } from '@strand/session';
 import { describe, expect, it } from 'vitest';
@@ -17,12 +18,23 @@ function bruteActivity(row: ListableRow): number {
   return typeof metadata?.lastPromptAt === 'number' ? metadata.lastPromptAt : row.header.createdAt;
 }
 
+/** The last folder name, by splitting rather than by the module's helper. */
+function bruteFolderName(cwd: string | undefined): string | null {
+  return cwd === undefined
+    ? null
+    : (cwd
+        .replace(/[/\\]+$/, '')
+        .split(/[/\\]/)
+        .at(-1) ?? '');
+}
+
 function bruteMatches(row: ListableRow, f: ListFilter): boolean {
   const h = row.header;
   const parent = h.origin === 'subagent' ? (h.parentSession ?? null) : null;
   const title = row.hints?.values.title;
   return (
     (f.cwd === undefined || h.cwd === f.cwd) &&
+    (f.projectName === undefined || bruteFolderName(h.cwd) === f.projectName) &&
     (f.harness === undefined || (h.source?.harness ?? 'strand') === f.harness) &&
     (f.parent === undefined || parent === f.parent) &&
     (f.busy === undefined || row.busy === f.busy) &&
@@ -181,7 +193,18 @@ describe('listPage', () => {
 
 /** The filter's defined fields, in a fixed order (a test-local notion of "the same filter"). */
 function normalized(filter: ListFilter): unknown[] {
-  return (['cwd', 'harness', 'parent', 'busy', 'titlePrefix'] as const).map((key) =>
+  return (['cwd', 'projectName', 'harness', 'parent', 'busy', 'titlePrefix'] as const).map((key) =>
     filter[key] === undefined ? '<any>' : filter[key],
   );
 }
+
+describe('filter digests', () => {
+  it('a filter without projectName digests as before it existed: cursors issued then continue', () => {
+    // The digest as written before `projectName`: sha256 of the five fields, base64url, 16 chars.
+    const before = (fields: unknown[]) =>
+      createHash('sha256').update(JSON.stringify(fields)).digest('base64url').slice(0, 16);
+    expect(filterDigest({ cwd: '/p' })).toBe(before(['/p', 0, 0, 0, 0]));
+    expect(filterDigest({ parent: null, titlePrefix: 'al' })).toBe(before([0, 0, [null], 0, 'al']));
+    expect(filterDigest({ cwd: '/p', projectName: 'p' })).not.toBe(filterDigest({ cwd: '/p' }));
+  });
+});

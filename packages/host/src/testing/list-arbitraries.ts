@@ -6,7 +6,9 @@ import type { ListFilter } from '../list/list-filter.js';
 import type { ListableRow } from '../list/list-order.js';
 
 export const IDS = ['a', 'b', 'c', 'ab', 'ba', 'abc', 'bb', 'ca', 'z', 'za'] as const;
-export const CWDS = ['/p', '/q'] as const;
+export const CWDS = ['/p', '/q', '/w/p/', 'C:\\w\\q', 'p'] as const;
+/** Last folder names of `CWDS`, and one none has. */
+export const PROJECT_NAMES = ['p', 'q', 'w', 'x'] as const;
 export const HARNESSES = ['strand', 'codex', 'claude-code'] as const;
 export const TITLES = ['alpha', 'alps', 'beta', null] as const;
 
@@ -53,6 +55,7 @@ function sometimes<T>(value: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> {
 export const filterArb: fc.Arbitrary<ListFilter> = fc
   .record({
     cwd: sometimes(fc.constantFrom(...CWDS)),
+    projectName: sometimes(fc.constantFrom(...PROJECT_NAMES)),
     harness: sometimes(fc.constantFrom(...HARNESSES)),
     parent: sometimes(fc.option(fc.constantFrom(...IDS), { nil: null })),
     busy: sometimes(fc.boolean()),

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { recordingLogger } from '@strand/projection-cache/testing';
+import { listProjectNameOf } from '@strand/projection-cache';
 import { newSessionHeader, SessionId } from '@strand/session';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, noPostgres, type TestDatabase } from '../testing/index.js';
@@ -77,7 +78,7 @@ describe.skipIf(noPostgres)('WriteBehind groups queued changes', () => {
  * table is between the index plans only; the query is the one `selectListPage` sends.
  */
 describe.skipIf(noPostgres)('list page plan on PostgreSQL', () => {
-  it.each([{}, { cwd: '/work/a' }, { harness: 'pi' }, { parent: null }])(
+  it.each([{}, { cwd: '/work/a' }, { projectName: 'a' }, { harness: 'pi' }, { parent: null }])(
     'a page after a cursor starts its index range at the cursor (filter %j)',
     async (filter) => {
       const pool = await openSchemaPool();
@@ -103,4 +104,44 @@ describe.skipIf(noPostgres)('list page plan on PostgreSQL', () => {
       }
     },
   );
+});
+
+/**
+ * Schema step 4 fills `project_name` of the rows a version-3 database holds with the SQL form of
+ * `listProjectNameOf`; the rule written twice must agree on every kind of path.
+ */
+describe.skipIf(noPostgres)('project name migration on PostgreSQL', () => {
+  it('a version-3 database gets each row’s project name from its cwd, as listProjectNameOf gives it', async () => {
+    const pool = await openSchemaPool();
+    const cwds = [
+      '/home/dev/strand',
+      '/home/dev/strand//',
+      'C:\\src\\web\\',
+      'rel',
+      '/',
+      'a/b\\c',
+      '/ünï/cödé/',
+    ];
+    const writes = new WriteBehind(pool, recordingLogger());
+    cwds.forEach((cwd, i) => writes.enqueue(upsert(`s-${i}`, cwd)));
+    writes.enqueue({
+      kind: 'list-upsert',
+      sessionId: 'no-cwd',
+      row: { header: newSessionHeader({ id: SessionId('no-cwd'), createdAt: 1 }), incarnation: 'i1' },
+    });
+    await writes.drain();
+    await pool.query('ALTER TABLE list_rows DROP COLUMN project_name');
+    await pool.query("UPDATE strand_schema SET version = 3 WHERE component = 'projection-cache'");
+    await prepareCacheSchema(pool);
+    const stored = await pool.query<{ session_id: string; project_name: string | null }>(
+      'SELECT session_id, project_name FROM list_rows ORDER BY session_id',
+    );
+    expect(Object.fromEntries(stored.rows.map((row) => [row.session_id, row.project_name]))).toEqual({
+      ...Object.fromEntries(cwds.map((cwd, i) => [`s-${i}`, listProjectNameOf(cwd)])),
+      'no-cwd': null,
+    });
+    // And the filter reads the column the migration filled.
+    const page = await selectListPage(pool, { filter: { projectName: 'strand' }, limit: 10 });
+    expect(page.map((row) => row.header.id).sort()).toEqual(['s-0', 's-1']);
+  });
 });

@@ -21,16 +21,20 @@ type StoredRow = [header: string, incarnation: string, hints: string | null, asO
 /**
  * The SQLite engine's rule (sqlite-list-index.ts): another incarnation replaces the row; the same
  * incarnation only with hints at a cut not older than the stored one, so a header-only row never
- * erases hints and a slower writer never moves them back.
+ * erases hints and a slower writer never moves them back. Many rows at once: the columns arrive as
+ * arrays (`unnest`), one statement for a whole batch of distinct sessions (ON CONFLICT DO UPDATE
+ * may touch a row once per statement: the caller never puts one id twice in a batch).
  */
 const UPSERT = `
 INSERT INTO list_rows AS stored
-  (session_id, incarnation, header, hints, as_of_seq, activity_at, cwd, harness, parent, title)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+  (session_id, incarnation, header, hints, as_of_seq, activity_at, cwd, harness, parent, title, project_name)
+SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[],
+  $6::double precision[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[])
 ON CONFLICT (session_id) DO UPDATE SET
   incarnation = EXCLUDED.incarnation, header = EXCLUDED.header, hints = EXCLUDED.hints,
   as_of_seq = EXCLUDED.as_of_seq, activity_at = EXCLUDED.activity_at, cwd = EXCLUDED.cwd,
   harness = EXCLUDED.harness, parent = EXCLUDED.parent, title = EXCLUDED.title,
+  project_name = EXCLUDED.project_name,
   usage_as_of = CASE WHEN EXCLUDED.incarnation <> stored.incarnation THEN NULL ELSE stored.usage_as_of END
 WHERE EXCLUDED.incarnation <> stored.incarnation
    OR (EXCLUDED.hints IS NOT NULL AND (stored.as_of_seq IS NULL OR EXCLUDED.as_of_seq >= stored.as_of_seq))`;
@@ -42,21 +46,29 @@ WHERE session_id = $1`;
 const FORGET = 'DELETE FROM list_rows WHERE session_id = $1';
 const CLEAR = 'DELETE FROM list_rows';
 
-export async function upsertListRow(client: pg.PoolClient, row: ListIndexRow): Promise<void> {
-  const c = listColumnsOf(row);
+/**
+ * Upserts the list rows of distinct sessions (inside the caller's transaction), with their usage
+ * hours: three statements whatever the number of rows (`upsertListRows` of one row each gives
+ * the same result, in more round trips).
+ */
+export async function upsertListRows(client: pg.PoolClient, rows: readonly ListIndexRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const columns = rows.map((row) => ({ row, c: listColumnsOf(row) }));
+  const column = <T>(pick: (entry: (typeof columns)[number]) => T): T[] => columns.map(pick);
   await client.query(UPSERT, [
-    c.id,
-    row.incarnation,
-    JSON.stringify(row.header),
-    row.hints === undefined ? null : JSON.stringify(row.hints.values),
-    row.hints?.asOfSeq ?? null,
-    c.activityAt,
-    c.cwd,
-    c.harness,
-    c.parent,
-    c.title,
+    column(({ c }) => c.id),
+    column(({ row }) => row.incarnation),
+    column(({ row }) => JSON.stringify(row.header)),
+    column(({ row }) => (row.hints === undefined ? null : JSON.stringify(row.hints.values))),
+    column(({ row }) => row.hints?.asOfSeq ?? null),
+    column(({ c }) => c.activityAt),
+    column(({ c }) => c.cwd),
+    column(({ c }) => c.harness),
+    column(({ c }) => c.parent),
+    column(({ c }) => c.title),
+    column(({ c }) => c.projectName),
   ]);
-  await writeUsage(client, c.id, row.incarnation, row.usage);
+  await writeUsage(client, rows);
 }
 
 export async function forgetListHints(client: pg.PoolClient, sessionId: string): Promise<void> {
@@ -64,11 +76,15 @@ export async function forgetListHints(client: pg.PoolClient, sessionId: string):
   await forgetUsage(client, sessionId);
 }
 
-/** Writes one list change (inside the caller's transaction). */
-export async function writeListChange(client: pg.PoolClient, change: ListChange): Promise<void> {
+/**
+ * Writes one list change other than an upsert (inside the caller's transaction); upserts are
+ * batched by the caller through `upsertListRows`.
+ */
+export async function writeListChange(
+  client: pg.PoolClient,
+  change: Exclude<ListChange, { kind: 'list-upsert' }>,
+): Promise<void> {
   switch (change.kind) {
-    case 'list-upsert':
-      return upsertListRow(client, change.row);
     case 'list-forget':
       await client.query(FORGET, [change.sessionId]);
       return forgetUsage(client, change.sessionId);
@@ -93,6 +109,7 @@ const FILTER_SQL: readonly {
   readonly sql: (param: (value: unknown) => string, value: unknown) => string;
 }[] = [
   { field: 'cwd', sql: (param, value) => `cwd = ${param(value)}` },
+  { field: 'projectName', sql: (param, value) => `project_name = ${param(value)}` },
   { field: 'harness', sql: (param, value) => `harness = ${param(value)}` },
   {
     field: 'parent',

@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import type { CacheRow } from '@strand/projection-cache';
-import { forgetListHints, upsertListRow, writeListChange, type ListChange } from './list-sql.js';
+import type { CacheRow, ListIndexRow } from '@strand/projection-cache';
+import { forgetListHints, upsertListRows, writeListChange, type ListChange } from './list-sql.js';
 import type { IdentityRows, RowChange } from './mirror.js';
 import { CACHE_CHANNEL } from './schema.js';
 
@@ -49,7 +49,9 @@ export async function loadRows(
 // Session ids are serialized per id with a transaction-scoped advisory lock (two-key form, apart
 // from the schema lock's one-key space), so two hosts writing different identities of one id can
 // never both keep theirs.
-const LOCK_SESSION = 'SELECT pg_advisory_xact_lock(1937011300, hashtext($1))';
+// One statement locks a whole group's ids, in the order of the array (`unnest` keeps it).
+const LOCK_SESSIONS =
+  'SELECT count(pg_advisory_xact_lock(1937011300, hashtext(id))) FROM unnest($1::text[]) AS id';
 const DROP_OTHER_IDENTITIES =
   'DELETE FROM projection_cache_rows WHERE session_id = $1 AND NOT (incarnation = $2 AND inherited_cut = $3)';
 const FORGET = 'DELETE FROM projection_cache_rows WHERE session_id = $1';
@@ -61,7 +63,8 @@ FROM unnest($4::text[], $5::integer[], $6::bigint[], $7::text[]) AS r(key, state
 ON CONFLICT (session_id, incarnation, inherited_cut, key) DO UPDATE SET
   state_version = EXCLUDED.state_version, cut = EXCLUDED.cut, state = EXCLUDED.state
 WHERE EXCLUDED.cut >= stored.cut OR EXCLUDED.state_version <> stored.state_version`;
-const NOTIFY = 'SELECT pg_notify($1, $2)';
+// One notice per session id, all in one statement (each is still its own notice to listeners).
+const NOTIFY = 'SELECT count(pg_notify($1, id)) FROM unnest($2::text[]) AS id';
 
 /** What the write-behind writes, in order: cache row changes and list index changes. */
 export type StoreChange = RowChange | ListChange;
@@ -73,13 +76,19 @@ export type StoreChange = RowChange | ListChange;
  * A cache row change announces its session id on the channel at commit (NOTIFY is transactional:
  * listeners hear of it only once the rows are visible); a list change announces nothing, since
  * other hosts read list rows from the database and hold no copy to reload.
+ *
+ * The list rows of the group (its list upserts and its puts' rows) are written in batches, a few
+ * statements per batch instead of about six per row (issue 41): the changes are cut into runs in
+ * which no session id repeats and no `list-clear` stands, and inside a run the order between
+ * different sessions does not matter, so each run's list rows go in one `upsertListRows` after its
+ * other statements, and its notices in one statement. Changes of one session keep their order.
  */
 export async function writeChanges(client: pg.PoolClient, changes: readonly StoreChange[]): Promise<void> {
   await client.query('BEGIN');
   try {
     const ids = [...new Set(changes.flatMap((change) => change.sessionId ?? []))].sort();
-    for (const id of ids) await client.query(LOCK_SESSION, [id]);
-    for (const change of changes) await applyChange(client, change);
+    if (ids.length > 0) await client.query(LOCK_SESSIONS, [ids]);
+    for (const run of runsOf(changes)) await applyRun(client, run);
     await client.query('COMMIT');
   } catch (error) {
     // A ROLLBACK that fails means the connection is gone, and the transaction died with it.
@@ -88,30 +97,63 @@ export async function writeChanges(client: pg.PoolClient, changes: readonly Stor
   }
 }
 
-async function applyChange(client: pg.PoolClient, change: StoreChange): Promise<void> {
-  if (change.kind !== 'put' && change.kind !== 'forget') {
-    await writeListChange(client, change);
-  } else if (change.kind === 'forget') {
-    // As in SQLite: the list row stays, its hints become unknown (a failed fold, not a delete).
-    await client.query(FORGET, [change.sessionId]);
-    await forgetListHints(client, change.sessionId);
-  } else {
-    const { sessionId, incarnation, inheritedCut, rows } = change;
-    await client.query(DROP_OTHER_IDENTITIES, [sessionId, incarnation, inheritedCut]);
-    if (rows.length > 0) {
-      await client.query(UPSERT, [
-        sessionId,
-        incarnation,
-        inheritedCut,
-        rows.map((row) => row[0]),
-        rows.map((row) => row[1]),
-        rows.map((row) => row[2]),
-        rows.map((row) => row[3]),
-      ]);
+/** Consecutive changes cut where a session id would repeat, and around each `list-clear`. */
+export function runsOf(changes: readonly StoreChange[]): StoreChange[][] {
+  const runs: StoreChange[][] = [];
+  let run: StoreChange[] = [];
+  let seen = new Set<string>();
+  const cut = () => {
+    if (run.length > 0) runs.push(run);
+    run = [];
+    seen = new Set();
+  };
+  for (const change of changes) {
+    if (change.sessionId === undefined) {
+      cut();
+      runs.push([change]);
+      continue;
     }
-    // In the rows' transaction: a list row is never ahead of its cache rows.
-    if (change.listRow !== undefined) await upsertListRow(client, change.listRow);
+    if (seen.has(change.sessionId)) cut();
+    seen.add(change.sessionId);
+    run.push(change);
   }
-  if (change.kind === 'put' || change.kind === 'forget')
-    await client.query(NOTIFY, [CACHE_CHANNEL, change.sessionId]);
+  cut();
+  return runs;
+}
+
+/** One run (no session twice): each change's own statements, then its list rows and notices batched. */
+async function applyRun(client: pg.PoolClient, run: readonly StoreChange[]): Promise<void> {
+  const listRows: ListIndexRow[] = [];
+  const notices: string[] = [];
+  for (const change of run) {
+    if (change.kind === 'list-upsert') {
+      listRows.push(change.row);
+    } else if (change.kind !== 'put' && change.kind !== 'forget') {
+      await writeListChange(client, change);
+    } else if (change.kind === 'forget') {
+      // As in SQLite: the list row stays, its hints become unknown (a failed fold, not a delete).
+      await client.query(FORGET, [change.sessionId]);
+      await forgetListHints(client, change.sessionId);
+      notices.push(change.sessionId);
+    } else {
+      const { sessionId, incarnation, inheritedCut, rows } = change;
+      await client.query(DROP_OTHER_IDENTITIES, [sessionId, incarnation, inheritedCut]);
+      if (rows.length > 0) {
+        await client.query(UPSERT, [
+          sessionId,
+          incarnation,
+          inheritedCut,
+          rows.map((row) => row[0]),
+          rows.map((row) => row[1]),
+          rows.map((row) => row[2]),
+          rows.map((row) => row[3]),
+        ]);
+      }
+      // In the rows' transaction: a list row is never ahead of its cache rows.
+      if (change.listRow !== undefined) listRows.push(change.listRow);
+      notices.push(sessionId);
+    }
+  }
+  await upsertListRows(client, listRows);
+  if (notices.length > 0) await client.query(NOTIFY, [CACHE_CHANNEL, notices]);
 }

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { ensurePoolSchema } from '../schema-versions.js';
+import { PROJECT_NAME_DDL } from './project-name-schema.js';
 import { USAGE_DDL } from './usage-schema.js';
 
 /** The component name and version of the cache's tables in `strand_schema`. */
@@ -7,9 +8,10 @@ export const CACHE_COMPONENT = 'projection-cache';
 /**
  * 2 added `list_rows` (the list index). An older build would write cache rows without list rows
  * and leave the index behind the cache, so it refuses a version-2 database rather than do that.
- * 3 added `usage_hours` (usage-schema.ts), for the same reason.
+ * 3 added `usage_hours` (usage-schema.ts), for the same reason; 4 `list_rows.project_name`
+ * (project-name-schema.ts), which an older build would leave unset on the rows it writes.
  */
-export const CACHE_SCHEMA_VERSION = 3;
+export const CACHE_SCHEMA_VERSION = 4;
 
 /** The NOTIFY channel a committed row write announces its session id on. */
 export const CACHE_CHANNEL = 'strand_cache_rows';
@@ -64,9 +66,10 @@ CREATE INDEX list_rows_by_title ON list_rows (title);
 /**
  * Version 1 → 2 adds the empty list index; the host's reconcile at open gives every stored
  * session its row (header facts at once, hints folded in the background). 2 → 3 adds the usage
- * hours, every session's unknown until its next fold writes them.
+ * hours, every session's unknown until its next fold writes them. 3 → 4 adds the project name,
+ * filled from each row's `cwd`.
  */
-const MIGRATIONS = { 2: LIST_DDL, 3: USAGE_DDL };
+const MIGRATIONS = { 2: LIST_DDL, 3: USAGE_DDL, 4: PROJECT_NAME_DDL };
 
 /** Creates the cache's tables once per database, migrates an older one, refuses a newer one (`SchemaVersionError`). */
 export function prepareCacheSchema(pool: pg.Pool): Promise<void> {
@@ -74,7 +77,7 @@ export function prepareCacheSchema(pool: pg.Pool): Promise<void> {
     pool,
     CACHE_COMPONENT,
     CACHE_SCHEMA_VERSION,
-    ROWS_DDL + LIST_DDL + USAGE_DDL,
+    ROWS_DDL + LIST_DDL + USAGE_DDL + PROJECT_NAME_DDL,
     MIGRATIONS,
   );
 }

@@ -3,45 +3,63 @@ import type { HourUsage } from '@strand/projection';
 import {
   USAGE_COLUMNS,
   usageSessionsOf,
-  type ListRowUsage,
+  type ListIndexRow,
   type UsageIndexQuery,
   type UsageIndexSession,
   type UsageQueryRow,
 } from '@strand/projection-cache';
 
 // The SQLite engine's rules (sqlite-usage-hours.ts): hours only onto the row of their own
-// incarnation, never back to an older cut; hours the row no longer vouches for are dropped.
-const CLAIM = `
-UPDATE list_rows SET usage_as_of = $3
-WHERE session_id = $1 AND incarnation = $2 AND (usage_as_of IS NULL OR usage_as_of <= $3)`;
+// incarnation, never back to an older cut; hours the row no longer vouches for are dropped. Each
+// statement covers a whole batch of distinct sessions (arrays, `unnest`).
 const DROP_STALE = `
-DELETE FROM usage_hours WHERE session_id = $1
-  AND NOT EXISTS (SELECT 1 FROM list_rows WHERE session_id = $1 AND usage_as_of IS NOT NULL)`;
-const DROP = 'DELETE FROM usage_hours WHERE session_id = $1';
-export const CLEAR_USAGE = 'DELETE FROM usage_hours';
-const INSERT = `
+DELETE FROM usage_hours u WHERE u.session_id = ANY($1::text[])
+  AND NOT EXISTS (SELECT 1 FROM list_rows l WHERE l.session_id = u.session_id AND l.usage_as_of IS NOT NULL)`;
+/**
+ * Claims the row for the new cut where the rule allows it, and replaces the hours of the claimed
+ * sessions only. One statement: the data-modifying CTEs share a snapshot, so the DELETE sees the
+ * old hours and never the ones inserted beside it.
+ */
+const CLAIM_AND_WRITE = `
+WITH claimed AS (
+  UPDATE list_rows l SET usage_as_of = c.as_of
+  FROM unnest($1::text[], $2::text[], $3::bigint[]) AS c(id, incarnation, as_of)
+  WHERE l.session_id = c.id AND l.incarnation = c.incarnation
+    AND (l.usage_as_of IS NULL OR l.usage_as_of <= c.as_of)
+  RETURNING l.session_id
+), dropped AS (
+  DELETE FROM usage_hours u WHERE u.session_id IN (SELECT session_id FROM claimed)
+)
 INSERT INTO usage_hours (session_id, hour, provider, model, long_context, input, output,
   cache_creation, cache_read, reasoning, reported_usd)
-SELECT $1, h.* FROM unnest($2::bigint[], $3::text[], $4::text[], $5::boolean[], $6::bigint[],
-  $7::bigint[], $8::bigint[], $9::bigint[], $10::bigint[], $11::double precision[]) AS h`;
+SELECT h.* FROM unnest($4::text[], $5::bigint[], $6::text[], $7::text[], $8::boolean[], $9::bigint[],
+  $10::bigint[], $11::bigint[], $12::bigint[], $13::bigint[], $14::double precision[])
+  AS h(session_id, hour, provider, model, long_context, input, output, cache_creation, cache_read,
+    reasoning, reported_usd)
+WHERE h.session_id IN (SELECT session_id FROM claimed)`;
+const DROP = 'DELETE FROM usage_hours WHERE session_id = $1';
+export const CLEAR_USAGE = 'DELETE FROM usage_hours';
 
-/** After the list row's upsert, in its transaction: drops stale hours, then writes `usage` if it is the newest. */
+/**
+ * After the list rows' upsert, in its transaction, for distinct sessions: drops stale hours, then
+ * writes each row's `usage` where it is the newest — two statements for the whole batch.
+ */
 export async function writeUsage(
   client: pg.PoolClient,
-  id: string,
-  incarnation: string,
-  usage: ListRowUsage | undefined,
+  rows: readonly Pick<ListIndexRow, 'header' | 'incarnation' | 'usage'>[],
 ): Promise<void> {
-  await client.query(DROP_STALE, [id]);
-  if (usage === undefined) return;
-  const claimed = await client.query(CLAIM, [id, incarnation, usage.asOfSeq]);
-  if (claimed.rowCount === 0) return;
-  await client.query(DROP, [id]);
-  const hours = usage.byHour ?? [];
-  if (hours.length === 0) return;
-  const column = <T>(pick: (entry: HourUsage) => T): T[] => hours.map(pick);
-  await client.query(INSERT, [
-    id,
+  await client.query(DROP_STALE, [rows.map((row) => row.header.id)]);
+  const withUsage = rows.flatMap((row) => (row.usage === undefined ? [] : [{ row, usage: row.usage }]));
+  if (withUsage.length === 0) return;
+  const hours = withUsage.flatMap(({ row, usage }) =>
+    (usage.byHour ?? []).map((entry) => ({ id: row.header.id, entry })),
+  );
+  const column = <T>(pick: (entry: HourUsage) => T): T[] => hours.map(({ entry }) => pick(entry));
+  await client.query(CLAIM_AND_WRITE, [
+    withUsage.map(({ row }) => row.header.id),
+    withUsage.map(({ row }) => row.incarnation),
+    withUsage.map(({ usage }) => usage.asOfSeq),
+    hours.map(({ id }) => id),
     column((e) => e.hour),
     column((e) => e.provider),
     column((e) => e.model),

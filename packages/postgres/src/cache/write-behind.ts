@@ -4,13 +4,30 @@ import { ProjectionCacheError } from '@strand/projection-cache';
 import type { Logger } from '@strand/session';
 import { writeChanges, type StoreChange } from './row-sql.js';
 
-/** Changes written in one transaction at most: a group holds its sessions' locks until it commits. */
+/**
+ * Changes written in one transaction at most: a group holds its sessions' locks until it commits.
+ * A list upsert costs a share of a few batched statements (row-sql.ts), so a group takes up to
+ * `MAX_LIST_GROUP` of them; the other changes, a few statements each, at most `MAX_GROUP`.
+ */
 const MAX_GROUP = 100;
+const MAX_LIST_GROUP = 500;
+
+/** The changes from `at` that one transaction takes. */
+export function groupFrom(pending: readonly StoreChange[], at: number): StoreChange[] {
+  const group: StoreChange[] = [];
+  let heavy = 0;
+  for (let i = at; i < pending.length && group.length < MAX_LIST_GROUP; i++) {
+    const change = pending[i]!;
+    if (change.kind !== 'list-upsert' && ++heavy > MAX_GROUP) break;
+    group.push(change);
+  }
+  return group;
+}
 
 /**
  * Writes row changes to PostgreSQL one at a time, in the order they were made, after the
  * synchronous `put`/`forget` that made them has returned. Changes queued behind the one being
- * written go with it in one transaction (up to `MAX_GROUP`), so a burst — a list rebuild, a catch-up
+ * written go with it in one transaction (`groupFrom`), so a burst — a list rebuild, a catch-up
  * — commits once per group, not once per session; if the group fails, its changes are written
  * again one transaction each, so one bad change costs only itself. A failure is logged and dropped, never
  * thrown: the cache has no authority, and the next write of that session heals it (rows are
@@ -62,7 +79,7 @@ export class WriteBehind {
   async #write(change: StoreChange): Promise<void> {
     const at = this.#pending.indexOf(change);
     if (at === -1) return; // written with an earlier group
-    const group = this.#pending.slice(at, at + MAX_GROUP);
+    const group = groupFrom(this.#pending, at);
     try {
       if (group.length > 1 && (await this.#attempt(group)) === undefined) return;
       for (const one of group) {

@@ -62,11 +62,24 @@ export function listTitleOf(values: ListRowHints['values'] | undefined): string 
   return typeof title === 'string' ? title : null;
 }
 
+/**
+ * The last folder name of a working folder (`/home/dev/strand/` → `strand`, `C:\src\web` →
+ * `web`): trailing `/` and `\` dropped, then what follows the last of either. `null` without a
+ * `cwd`. What `session.list`'s `projectName` matches: agents name a project by its folder.
+ */
+export function listProjectNameOf(cwd: string | undefined): string | null {
+  if (cwd === undefined) return null;
+  const folder = cwd.replace(/[/\\]+$/, '');
+  return folder.slice(Math.max(folder.lastIndexOf('/'), folder.lastIndexOf('\\')) + 1);
+}
+
 /** The columns a store filters and orders by, all derived from the row. */
 export interface ListColumns {
   readonly id: string;
   readonly activityAt: number;
   readonly cwd: string | null;
+  /** The `cwd`'s last folder name (`listProjectNameOf`). */
+  readonly projectName: string | null;
   readonly harness: string;
   readonly parent: string | null;
   readonly title: string | null;
@@ -78,6 +91,7 @@ export function listColumnsOf(row: ListIndexRow): ListColumns {
     id: row.header.id,
     activityAt: lastActivityAt(row.header, values),
     cwd: row.header.cwd ?? null,
+    projectName: listProjectNameOf(row.header.cwd),
     harness: listHarnessOf(row.header),
     parent: listParentOf(row.header),
     title: listTitleOf(values),
@@ -87,6 +101,8 @@ export function listColumnsOf(row: ListIndexRow): ListColumns {
 /** What a page query narrows by: `session.list`'s filter less `busy` (a host-side fact). */
 export interface ListIndexFilter {
   readonly cwd?: string | undefined;
+  /** Only sessions whose `cwd`'s last folder name is this (`listProjectNameOf`). */
+  readonly projectName?: string | undefined;
   readonly harness?: string | undefined;
   /** `null`: top-level sessions only; an id: that session's subagent children. */
   readonly parent?: string | null | undefined;

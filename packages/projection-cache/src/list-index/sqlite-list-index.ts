@@ -25,6 +25,7 @@ const FILTER_SQL: readonly {
   readonly sql: (value: unknown) => string;
 }[] = [
   { field: 'cwd', sql: () => 'cwd = @cwd' },
+  { field: 'projectName', sql: () => 'project_name = @projectName' },
   { field: 'harness', sql: () => 'harness = @harness' },
   { field: 'parent', sql: (value) => (value === null ? 'parent IS NULL' : 'parent = @parent') },
   {
@@ -57,12 +58,12 @@ export class SqliteListIndex implements ListIndexStore {
     const usage = (this.#usage = new SqliteUsageHours(db));
     // Another incarnation's row starts with its usage unknown (its hours are dropped in the same step).
     const upsert = db.prepare(
-      `INSERT INTO list_rows (session_id, incarnation, header, hints, as_of_seq, activity_at, cwd, harness, parent, title)
-       VALUES (@id, @incarnation, @header, @hints, @asOfSeq, @activityAt, @cwd, @harness, @parent, @title)
+      `INSERT INTO list_rows (session_id, incarnation, header, hints, as_of_seq, activity_at, cwd, project_name, harness, parent, title)
+       VALUES (@id, @incarnation, @header, @hints, @asOfSeq, @activityAt, @cwd, @projectName, @harness, @parent, @title)
        ON CONFLICT (session_id) DO UPDATE SET
          incarnation = excluded.incarnation, header = excluded.header, hints = excluded.hints,
          as_of_seq = excluded.as_of_seq, activity_at = excluded.activity_at, cwd = excluded.cwd,
-         harness = excluded.harness, parent = excluded.parent, title = excluded.title,
+         project_name = excluded.project_name, harness = excluded.harness, parent = excluded.parent, title = excluded.title,
          usage_as_of = CASE WHEN excluded.incarnation <> list_rows.incarnation THEN NULL ELSE list_rows.usage_as_of END
        WHERE excluded.incarnation <> list_rows.incarnation
           OR (excluded.hints IS NOT NULL AND (list_rows.as_of_seq IS NULL OR excluded.as_of_seq >= list_rows.as_of_seq))`,

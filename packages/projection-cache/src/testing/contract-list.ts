@@ -95,7 +95,9 @@ function writes(withCache: WithCache): void {
 }
 
 const IDS = ['a', 'b', 'c', 'ab', 'ba', 'abc', 'z', 'é', 'a\u00e9'] as const;
-const CWDS = ['/p', '/q'] as const;
+const CWDS = ['/p', '/q', '/w/p/', 'C:\\w\\q', 'p', '/'] as const;
+/** Last folder names of `CWDS` (`''`: of `/`), and one none has. */
+const PROJECT_NAMES = ['p', 'q', 'w', '', 'x'] as const;
 const HARNESSES = ['strand', 'codex'] as const;
 
 const rowArb = (id: string): fc.Arbitrary<ListIndexRow> =>
@@ -127,6 +129,7 @@ const sometimes = <T>(value: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> =>
 const filterArb: fc.Arbitrary<ListIndexFilter> = fc
   .record({
     cwd: sometimes(fc.constantFrom(...CWDS)),
+    projectName: sometimes(fc.constantFrom(...PROJECT_NAMES)),
     harness: sometimes(fc.constantFrom(...HARNESSES)),
     parent: sometimes(fc.option(fc.constantFrom(...IDS), { nil: null })),
     titlePrefix: sometimes(fc.constantFrom('al', 'alp', 'Al', 'al%', '', 'x')),
@@ -135,11 +138,20 @@ const filterArb: fc.Arbitrary<ListIndexFilter> = fc
 
 /** The reference: every row, filtered and sorted here without the store's query. */
 function bruteIds(rows: readonly ListIndexRow[], filter: ListIndexFilter): string[] {
+  // The last folder name by splitting the path, not by the store's helper.
+  const folderName = (cwd: string | null) =>
+    cwd === null
+      ? null
+      : (cwd
+          .replace(/[/\\]+$/, '')
+          .split(/[/\\]/)
+          .at(-1) ?? '');
   return rows
     .map(listColumnsOf)
     .filter(
       (c) =>
         (filter.cwd === undefined || c.cwd === filter.cwd) &&
+        (filter.projectName === undefined || folderName(c.cwd) === filter.projectName) &&
         (filter.harness === undefined || c.harness === filter.harness) &&
         (filter.parent === undefined || c.parent === filter.parent) &&
         (filter.titlePrefix === undefined || (c.title !== null && c.title.startsWith(filter.titlePrefix))),
