@@ -47,7 +47,10 @@ export async function writeHarnessExport(
   document: ExportDocument,
   place: HarnessExportPlace = {},
 ): Promise<HarnessExport> {
-  const dir = harnessHome(harness, { home: place.home, ...(place.env === undefined ? {} : { env: place.env }) });
+  const dir = harnessHome(harness, {
+    home: place.home,
+    ...(place.env === undefined ? {} : { env: place.env }),
+  });
   try {
     return await WRITERS[harness](document, dir);
   } catch (error) {

@@ -40,9 +40,7 @@ async function hostWithSession(options: { cwd?: string; token?: boolean } = {}):
     ...(options.token === true ? { host: { token: TOKEN, requireToken: true } } : {}),
   });
   const client =
-    options.token === true
-      ? await RpcTestClient.open(`${t.host.rpcUrl}?token=${TOKEN}`)
-      : await t.connect();
+    options.token === true ? await RpcTestClient.open(`${t.host.rpcUrl}?token=${TOKEN}`) : await t.connect();
   if (options.token === true) undo.push(() => client.close());
   const { id } = await client.call<{ id: string }>('session.create', {
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),

@@ -97,6 +97,7 @@ export const HOST_ERRORS = defineErrors('host', {
   },
   /** `session.exportTo` whose file could not be written (a read-only or full home): nothing half-written. */
   HOST_EXPORT_WRITE_FAILED: {
-    meaning: "The host could not write the transcript into the harness's folder; nothing was left half-written.",
+    meaning:
+      "The host could not write the transcript into the harness's folder; nothing was left half-written.",
   },
 });
