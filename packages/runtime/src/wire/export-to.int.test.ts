@@ -1,5 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -147,5 +155,17 @@ describe('session.exportTo', () => {
       message: expect.stringContaining('could not write'),
     });
     expect(readdirSync(project)).toEqual([]);
+  });
+
+  it('answers a home where the harness folder cannot be made with HOST_EXPORT_WRITE_FAILED, writing nothing', async () => {
+    const { client, id } = await hostWithSession({ cwd: CWD });
+    // A file where `.claude` goes: no folder can be made under it, whoever runs the host.
+    writeFileSync(path.join(home, '.claude'), 'not a folder');
+    await expect(client.call('session.exportTo', { id, harness: 'claude-code' })).rejects.toMatchObject({
+      code: 'HOST_EXPORT_WRITE_FAILED',
+      message: expect.stringContaining(`could not read ${path.join(home, '.claude')}`),
+    });
+    expect(filesUnder(home)).toEqual(['.claude']);
+    expect(readFileSync(path.join(home, '.claude'), 'utf8')).toBe('not a folder');
   });
 });
