@@ -48,10 +48,13 @@ const ALLOWED: Record<string, readonly string[]> = {
     'postgres',
     'host',
     'export',
+    // The harness-export writer (`@strand/import/harness-export`) behind the host's export port.
+    'import',
   ],
   client: ['session', 'protocol'],
   web: ['session', 'projection', 'protocol', 'client', 'transcript'],
-  import: ['session', 'persistence', 'subagent'],
+  // Reads other harnesses' folders, and writes a session into them (`harness-export`, over `export`).
+  import: ['session', 'persistence', 'subagent', 'export'],
   cli: [
     'session',
     'persistence',

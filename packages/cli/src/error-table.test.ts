@@ -17,7 +17,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { STRAND_ACP_ERROR_CODES } from './acp/errors.js';
-import { EXPORT_ERROR_CODES } from './commands/export-file.js';
+import { EXPORT_ERROR_CODES } from './commands/export-command.js';
 import { DATA_LOCK_ERROR_CODES } from './data-lock/errors.js';
 import { CLI_ERROR_CODES } from './error-codes.js';
 import { REMOTE_HOST_ERROR_CODES } from './remote-error.js';

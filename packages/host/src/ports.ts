@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type {
   ExportFormatName,
+  ExportHarnessName,
   MethodName,
   ModelCatalogEntry,
   ParamsOf,
@@ -142,6 +143,26 @@ export interface ExportPort {
     readonly text: string;
     readonly mediaType: string;
     readonly fileName: string;
+    readonly running: boolean;
+  }>;
+  /**
+   * Writes the document as `harness`'s own transcript into this machine's folder for it (the
+   * host's home, never a path from the wire) — `session.exportTo`. Refusals are the host's
+   * `HOST_EXPORT_NOT_CONTINUABLE`, `HOST_EXPORT_TARGET_NOT_OURS`, `HOST_EXPORT_WRITE_FAILED`.
+   * Absent: `session.exportTo` answers `HOST_EXPORT_UNAVAILABLE`.
+   */
+  writeHarness?(
+    harness: ExportHarnessName,
+    document: {
+      readonly header: SessionHeader;
+      readonly events: readonly SessionEvent[];
+      readonly title?: string;
+    },
+  ): Promise<{
+    readonly path: string;
+    readonly resumeId: string;
+    readonly command: string;
+    readonly leftOut: readonly string[];
     readonly running: boolean;
   }>;
 }

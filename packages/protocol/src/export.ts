@@ -5,3 +5,10 @@
  */
 export const EXPORT_FORMATS = ['markdown', 'html', 'json'] as const;
 export type ExportFormatName = (typeof EXPORT_FORMATS)[number];
+
+/**
+ * The harnesses a session continues in, written as their own transcript (`session.exportTo`,
+ * `strand export --to`, the web's "Continue in…"): the one list.
+ */
+export const EXPORT_HARNESSES = ['claude-code', 'codex', 'gemini'] as const;
+export type ExportHarnessName = (typeof EXPORT_HARNESSES)[number];

@@ -93,7 +93,7 @@ export {
   type ShareAccess,
   type ShareGrantView,
 } from './share.js';
-export { EXPORT_FORMATS, type ExportFormatName } from './export.js';
+export { EXPORT_FORMATS, EXPORT_HARNESSES, type ExportFormatName, type ExportHarnessName } from './export.js';
 export { describeIssues } from './describe-issues.js';
 export {
   FollowDraftParamsSchema,

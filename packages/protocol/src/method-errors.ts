@@ -88,6 +88,14 @@ export const METHOD_ERRORS = {
   'session.page': [...READ_ONE, 'SESSION_QUERY_INVALID_QUERY'],
   'session.attachment': [...READ_ONE, 'HOST_ATTACHMENT_NOT_REFERENCED', 'PERSISTENCE_ATTACHMENT_NOT_FOUND'],
   'session.export': [...READ_ONE, 'HOST_EXPORT_UNAVAILABLE'],
+  'session.exportTo': [
+    SHARE_REFUSED,
+    ...READ_ONE,
+    'HOST_EXPORT_UNAVAILABLE',
+    'HOST_EXPORT_NOT_CONTINUABLE',
+    'HOST_EXPORT_TARGET_NOT_OURS',
+    'HOST_EXPORT_WRITE_FAILED',
+  ],
   'session.fork': [SHARE_REFUSED, ...READ_ONE, 'SESSION_FORK_CUT_INVALID', 'PERSISTENCE_IO'],
   // A bad `since`/`until`/`timeZone` is `RPC_INVALID_PARAMS`, as every request's params.
   'usage.summary': [SHARE_REFUSED, ...LISTING],

@@ -11,7 +11,7 @@ import {
   wireEventSchema,
   wireSessionHeaderSchema,
 } from './session-types.js';
-import { EXPORT_FORMATS } from './export.js';
+import { EXPORT_FORMATS, EXPORT_HARNESSES } from './export.js';
 import { SHARE_METHODS, type ShareAccess } from './share.js';
 import type { Wire } from './wire-type.js';
 
@@ -379,6 +379,30 @@ export const METHODS = {
       /** The cut exported: the last seq (−1 for an empty log) … */
       lastSeq: z.number().int().min(-1),
       /** … and whether a turn was still being written then (the export holds its durable part). */
+      running: z.boolean(),
+    }),
+  },
+  /**
+   * Writes the session, at its durable cut, as that harness's own transcript into the *host's*
+   * folder for it (the host's `HOME` and the harness's variable, as `strand import` reads them;
+   * never a path from the wire), where the harness's resume finds it. Same cut, same bytes; a
+   * file the harness has continued, or any file not Strand's untouched export, is refused.
+   */
+  'session.exportTo': {
+    // A share token reads; it must never make the host write a file.
+    share: 'refused',
+    params: z.strictObject({ id: sessionIdParam, harness: z.enum(EXPORT_HARNESSES) }),
+    result: z.object({
+      /** The file written, on the host's machine. */
+      path: z.string(),
+      /** The id the harness resumes it by. */
+      resumeId: z.string(),
+      /** `cd <cwd> && <resume command>`, quoted for a POSIX shell, to run on the host's machine. */
+      command: z.string(),
+      /** What the transcript could not hold, one line per kind. */
+      leftOut: z.array(z.string()),
+      /** The cut written (−1 for an empty log) and whether a turn was still running then. */
+      lastSeq: z.number().int().min(-1),
       running: z.boolean(),
     }),
   },

@@ -60,6 +60,12 @@ export interface RuntimeOptions {
    * threw, a lost lease connection). Default `silentLogger`; the CLI passes its stderr logger.
    */
   readonly logger?: Logger;
+  /**
+   * The environment `session.exportTo` places harness transcripts by: its `HOME` and each
+   * harness's own variable (`CLAUDE_CONFIG_DIR`, `CODEX_HOME`, `GEMINI_CLI_HOME`), the rule
+   * `strand import` reads by. Default: the process's own (the host's home). Tests pass a temp home.
+   */
+  readonly harnessEnv?: Readonly<Record<string, string | undefined>>;
 }
 
 export type ResolvedStore =
@@ -80,6 +86,7 @@ export interface ResolvedRuntimeOptions {
   readonly wrapPersistence: ((persistence: SessionPersistence) => SessionPersistence) | undefined;
   readonly sweepTemp: boolean;
   readonly logger: Logger;
+  readonly harnessEnv: Readonly<Record<string, string | undefined>>;
 }
 
 export class RuntimeConfigError extends RUNTIME_ERRORS.codeClass(
@@ -130,6 +137,7 @@ const Options = z.strictObject({
       { message: 'must be a Logger (error, warn, info, debug functions)' },
     )
     .optional(),
+  harnessEnv: z.record(z.string(), z.string().optional()).optional(),
 });
 
 /** Validates runtime options at the edge; refuses with `RUNTIME_CONFIG_INVALID` naming every bad field. */
@@ -165,6 +173,7 @@ export function resolveRuntimeOptions(options: RuntimeOptions): ResolvedRuntimeO
     wrapPersistence: o.wrapPersistence,
     sweepTemp: o.sweepTemp ?? true,
     logger: o.logger ?? silentLogger,
+    harnessEnv: o.harnessEnv ?? process.env,
   };
 }
 

@@ -15,6 +15,7 @@ import { loadPresets } from './presets.js';
 import { presetTools } from './preset-tools.js';
 import { agentPort, catalogPort, subagentPort } from './ports.js';
 import { searchPort } from './search-port.js';
+import { harnessWriter } from './harness-export-port.js';
 import { resolveRuntimeOptions, type ResolvedStore, type RuntimeOptions } from './runtime-options.js';
 import { strandRegistry } from './registry.js';
 import { openStores, type RuntimeSearchIndex } from './stores.js';
@@ -112,7 +113,7 @@ export async function openStrandRuntime(options: RuntimeOptions): Promise<Strand
     agents: agentPort(agents),
     subagents: subagentPort(listing),
     search: searchPort(search),
-    exporter: { render: renderExport },
+    exporter: { render: renderExport, writeHarness: harnessWriter(config.harnessEnv) },
     catalogs: catalogPort(models, presets),
     ...defined({ shares }),
     ...(coordination === undefined

@@ -1,36 +1,27 @@
 import { Command, Option } from 'commander';
 import { readJsonExport } from '@strand/export';
-import { EXPORT_FORMATS } from '@strand/protocol';
+import { HarnessWriteError, writeHarnessExport, writeWhole } from '@strand/import/harness-export';
+import { EXPORT_FORMATS, EXPORT_HARNESSES, type ExportHarnessName } from '@strand/protocol';
+import { CLI_ERRORS } from '@strand/session/errors';
 import { withConnection } from '../remote.js';
 import { targetOptions } from '../target-options.js';
 import { failUsage } from '../usage-error.js';
 import type { RemoteOptions } from '../remote.js';
-import { exportToClaude } from './export-to-claude.js';
-import { exportToCodex } from './export-to-codex.js';
-import { exportToGemini } from './export-to-gemini.js';
-import { harnessHome } from '@strand/import';
-import type { HarnessExport } from './export-file.js';
-import type { ExportDocument } from '@strand/export';
-import { writeWhole } from './write-whole.js';
 
-/** The harnesses `--to` writes a transcript for, in their own format. */
-const EXPORT_HARNESSES = ['claude-code', 'codex', 'gemini'] as const;
+/** The CLI's codes `strand export --to` throws (its part of the CLI's block). */
+export const EXPORT_ERROR_CODES = [
+  'CLI_EXPORT_TARGET_NOT_OURS',
+] as const satisfies readonly (typeof CLI_ERRORS.codes)[number][];
 
-/** Each harness's writer, given its folder on this machine (`--home`, its own override, `$HOME`). */
-const WRITERS: Readonly<
-  Record<
-    (typeof EXPORT_HARNESSES)[number],
-    (document: ExportDocument, home: string | undefined) => Promise<HarnessExport>
-  >
-> = {
-  'claude-code': (document, home) => exportToClaude(document, harnessHome('claude-code', { home })),
-  codex: (document, home) => exportToCodex(document, harnessHome('codex', { home })),
-  gemini: (document, home) => exportToGemini(document, harnessHome('gemini', { home })),
-};
+/** The target file is not Strand's to replace. */
+export class ExportRefusedError extends CLI_ERRORS.codeClass(
+  'CLI_EXPORT_TARGET_NOT_OURS',
+  'ExportRefusedError',
+) {}
 
 interface ExportOptions extends RemoteOptions {
   format?: (typeof EXPORT_FORMATS)[number];
-  to?: (typeof EXPORT_HARNESSES)[number];
+  to?: ExportHarnessName;
   out?: string;
   home?: string;
   json?: boolean;
@@ -92,7 +83,14 @@ async function exportTo(id: string, options: ExportOptions): Promise<void> {
   const exported = await withConnection(options, (c) => c.call('session.export', { id, format: 'json' }));
   const document = readJsonExport(exported.text);
   if (document === undefined) throw new Error(`the host's JSON export of ${id} could not be read`);
-  const written = await WRITERS[options.to!](document, options.home);
+  // The one writer the host's `session.exportTo` uses too, here into this machine's folders.
+  const written = await writeHarnessExport(options.to!, document, { home: options.home }).catch(
+    (error: unknown) => {
+      if (error instanceof HarnessWriteError && error.reason === 'not-ours')
+        throw new ExportRefusedError(error.message, { cause: error });
+      throw error;
+    },
+  );
   if (exported.running) sayRunning(id, exported.lastSeq);
   for (const line of written.leftOut) process.stderr.write(`strand: ${line}\n`);
   const { path, resumeId, command, children } = written;

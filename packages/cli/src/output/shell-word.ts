@@ -1,8 +1,2 @@
-/**
- * `text` as one POSIX shell word, for a command the CLI prints for a person to run (the next
- * page's `strand list`, `cd <cwd> && claude --resume`): as it is when it holds nothing the shell
- * reads, else single-quoted.
- */
-export function shellWord(text: string): string {
-  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
-}
+// The one quoting rule, shared with the harness-export writer's resume commands.
+export { shellWord } from '@strand/import/harness-export';

@@ -1,4 +1,4 @@
-import type { ExportFormatName } from '@strand/protocol';
+import type { ExportFormatName, ExportHarnessName } from '@strand/protocol';
 import { SessionId } from '@strand/session';
 import { HostError } from '../errors.js';
 import type { HostServices } from '../services.js';
@@ -55,6 +55,50 @@ export async function sessionExport(
       text: rendered.text,
       lastSeq: observation.cursor - 1,
       running: rendered.running,
+    };
+  } finally {
+    observation.dispose();
+  }
+}
+
+/**
+ * `session.exportTo`: the session at the same durable cut as `session.export`, written by the
+ * export port as `harness`'s own transcript into the host's folder for it. The port decides the
+ * place from the host's environment only; nothing on the wire names a path.
+ */
+export async function sessionExportTo(
+  services: HostServices,
+  params: { id: string; harness: ExportHarnessName },
+  signal: AbortSignal,
+): Promise<{
+  path: string;
+  resumeId: string;
+  command: string;
+  leftOut: string[];
+  lastSeq: number;
+  running: boolean;
+}> {
+  const exporter = services.exporter;
+  if (exporter?.writeHarness === undefined)
+    throw new HostError('HOST_EXPORT_UNAVAILABLE', 'this host was started without a harness writer');
+  const observation = await services.query.observeSession(SessionId(params.id), {
+    projectionMode: 'all',
+    signal,
+  });
+  try {
+    const title = observation.projections?.values.title;
+    const written = await exporter.writeHarness(params.harness, {
+      header: observation.header,
+      events: observation.events,
+      ...(typeof title === 'string' ? { title } : {}),
+    });
+    return {
+      path: written.path,
+      resumeId: written.resumeId,
+      command: written.command,
+      leftOut: [...written.leftOut],
+      lastSeq: observation.cursor - 1,
+      running: written.running,
     };
   } finally {
     observation.dispose();

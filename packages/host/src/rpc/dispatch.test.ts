@@ -54,6 +54,7 @@ const VALID: { readonly [M in MethodName]: ParamsOf<M> } = {
   'session.page': { id: 's1', beforeSeq: 3 },
   'session.attachment': { id: 's1', ref: 'r' },
   'session.export': { id: 's1', format: 'markdown' },
+  'session.exportTo': { id: 's1', harness: 'claude-code' },
   'session.fork': { id: 's1', atSeq: 2 },
   'subagent.list': { id: 's1', scope: 'children' },
   'session.create': { cwd: '/tmp', model: { provider: 'p', model: 'm' } },

@@ -11,7 +11,7 @@ import { toWireError, wireError } from '../errors.js';
 import { requireListedModel, requireListedPreset } from '../methods/catalog-checks.js';
 import { cancelCommand, appendCommand, createCommand, promptCommand } from '../methods/commands.js';
 import { sessionAttachment, sessionFork } from '../methods/session-reads.js';
-import { sessionExport } from '../methods/session-export.js';
+import { sessionExport, sessionExportTo } from '../methods/session-export.js';
 import { sessionFollow } from '../methods/session-follow.js';
 import { sessionList } from '../methods/session-list.js';
 import { sessionPage } from '../methods/session-page.js';
@@ -121,6 +121,7 @@ const HANDLERS: { readonly [M in MethodName]: Handler<M> } = {
   'session.attachment': async ({ services, signal }, p) =>
     plain(await sessionAttachment(services, p, signal)),
   'session.export': async ({ services, signal }, p) => plain(await sessionExport(services, p, signal)),
+  'session.exportTo': async ({ services, signal }, p) => plain(await sessionExportTo(services, p, signal)),
   'session.fork': async ({ services, signal }, p) => plain(await sessionFork(services, p, signal)),
   'subagent.list': async ({ services, signal }, p) => plain(await subagentList(services, p, signal)),
   'session.create': async ({ services }, p) => plain(await createCommand(services, p)),

@@ -101,6 +101,7 @@ const PARAMS: { readonly [M in MethodName]: (id: string) => ParamsOf<M> } = {
   'session.page': (id) => ({ id, limit: 5 }),
   'session.attachment': (id) => ({ id, ref: 'no-such-ref' }),
   'session.export': (id) => ({ id, format: 'json' }),
+  'session.exportTo': (id) => ({ id, harness: 'claude-code' }),
   'session.fork': (id) => ({ id, atSeq: 0 }),
   'subagent.list': (id) => ({ id, scope: 'descendants' }),
   'session.create': () => ({ cwd: '/tmp' }),

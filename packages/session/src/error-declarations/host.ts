@@ -94,4 +94,18 @@ export const HOST_ERRORS = defineErrors('host', {
     meaning:
       'The share grants could not be read or written (their database or file failed); nothing is assumed, try again.',
   },
+  /** `session.exportTo` of a session no harness could resume: no working folder, or no conversation yet. */
+  HOST_EXPORT_NOT_CONTINUABLE: {
+    meaning:
+      "The session cannot be written as that harness's transcript (no working folder, or no conversation yet).",
+  },
+  /** `session.exportTo` onto a file the harness has continued, or that Strand did not write. */
+  HOST_EXPORT_TARGET_NOT_OURS: {
+    meaning: "The transcript file on the host is not Strand's last export of the session: not overwritten.",
+  },
+  /** `session.exportTo` whose file could not be written (a read-only or full home): nothing half-written. */
+  HOST_EXPORT_WRITE_FAILED: {
+    meaning:
+      "The host could not write the transcript into the harness's folder; nothing was left half-written.",
+  },
 });

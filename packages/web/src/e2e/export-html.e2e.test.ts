@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderExport } from '@strand/export';
 import { messageText, newSessionHeader, readCoreEvent, SessionId } from '@strand/session';
 import { workloadEvents, workloadSession } from '@strand/workload';
+import { wcagViolations } from './testing/axe.js';
 import { openChromiumPage, requireChromium } from './testing/browser.js';
 import { openSession, startBrowserHost, type BrowserHost } from './testing/harness.js';
 
@@ -74,15 +75,15 @@ describe('the HTML export in a browser with scripts disabled', () => {
   });
 });
 
-describe('Export on the session view', () => {
+describe('Export and Continue in… on the session view', () => {
   let browser: BrowserHost | undefined;
-  afterAll(async () => {
-    await browser?.close();
-  });
-
-  it('downloads the session as HTML and as Markdown, named by the host', async () => {
+  /** The host's home (`session.exportTo` writes there): the runtime's harness environment. */
+  let hostHome: string;
+  beforeAll(async () => {
+    hostHome = mkdtempSync(path.join(tmpdir(), 'strand-continue-home-'));
     browser = await startBrowserHost({
       prefix: 'strand-export-menu-',
+      runtime: { harnessEnv: { HOME: hostHome } },
       corpus: async ({ write }) => {
         const header = newSessionHeader({ id: SessionId('menu-export'), createdAt: 0, cwd: '/work/shop' });
         await write(header, [
@@ -90,8 +91,15 @@ describe('Export on the session view', () => {
         ]);
       },
     });
-    const { page } = browser;
-    await page.goto(browser.host.url);
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    rmSync(hostHome, { recursive: true, force: true });
+  });
+
+  it('downloads the session as HTML and as Markdown, named by the host', async () => {
+    const { page } = browser!;
+    await page.goto(browser!.host.url);
     await openSession(page, 'menu-export');
 
     for (const [format, name] of [
@@ -99,7 +107,7 @@ describe('Export on the session view', () => {
       ['markdown', 'strand-menu-export.md'],
     ] as const) {
       await page.getByTestId('export-menu').click();
-      if (format === 'html') await browser.shot('export-menu');
+      if (format === 'html') await browser!.shot('export-menu');
       const [download] = await Promise.all([
         page.waitForEvent('download'),
         page.getByTestId(`export-${format}`).click(),
@@ -111,5 +119,41 @@ describe('Export on the session view', () => {
       expect(text).toContain('Ship the export menu');
       expect(text.startsWith(format === 'html' ? '<!doctype html>' : '# Ship the export menu')).toBe(true);
     }
+  });
+
+  it("continues the session in Claude Code: the dialog shows the resume command, and the file is in the host's home", async () => {
+    const { page } = browser!;
+    await page.goto(browser!.host.url);
+    await openSession(page, 'menu-export');
+    await page.getByTestId('continue-menu').click();
+    await page.getByTestId('continue-claude-code').click();
+    const dialog = page.getByRole('dialog', { name: 'Continue in Claude Code' });
+    const command = await dialog.getByTestId('continue-command').textContent();
+    expect(command).toMatch(/^cd \/work\/shop && claude --resume [0-9a-f-]{36}$/);
+    const shown = (await dialog.getByTestId('continue-path').textContent())!;
+    expect(shown).toBe(
+      path.join(hostHome, '.claude', 'projects', '-work-shop', `${command!.split(' ').at(-1)!}.jsonl`),
+    );
+    expect(readFileSync(shown, 'utf8')).toContain('"origin":"menu-export"');
+    await dialog.getByTestId('continue-left-out').waitFor();
+    await dialog.getByTestId('continue-copy').click();
+    await expect.poll(() => dialog.getByTestId('continue-copy').textContent()).toBe('Copied');
+    await browser!.shot('continue-dialog');
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      expect(await wcagViolations(page, '[role="dialog"]'), scheme).toEqual([]);
+    }
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+
+    // A file the harness has continued is refused: the host's message, in the dialog.
+    appendFileSync(shown, `${JSON.stringify({ type: 'user', message: 'continued there' })}\n`);
+    await page.getByTestId('continue-menu').click();
+    await page.getByTestId('continue-claude-code').click();
+    await dialog
+      .getByTestId('continue-error')
+      .filter({ hasText: 'HOST_EXPORT_TARGET_NOT_OURS' })
+      .filter({ hasText: 'not overwritten' })
+      .waitFor();
   });
 });

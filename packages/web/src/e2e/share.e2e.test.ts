@@ -146,6 +146,7 @@ describe('share links in Chromium', { timeout: 120_000 }, () => {
       'navbar',
       'nav-usage',
       'share-open',
+      'continue-menu',
       'model-select',
       'preset-select',
       'view-cost',

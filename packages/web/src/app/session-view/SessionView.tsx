@@ -20,6 +20,7 @@ import { harnessLabel } from '../shared/harness-labels.js';
 import { EventList } from '../transcript/EventList.js';
 import { subagentParent } from '../shared/subagent-parent.js';
 import { ForkBadge } from '../shared/ForkBadge.js';
+import { ContinueMenu } from './ContinueMenu.js';
 import { ExportMenu } from './ExportMenu.js';
 import { ShareDialog } from './ShareDialog.js';
 import { useSharedGrant } from '../shared/share-context.js';
@@ -220,6 +221,8 @@ function SessionHeader({
           </Button>
           {shared === null && <ShareDialog sessionId={sessionId} />}
           <ExportMenu sessionId={sessionId} />
+          {/* It writes files on the host: a share link's page only reads. */}
+          {shared === null && <ContinueMenu sessionId={sessionId} />}
           <Badge variant="light" data-testid="follow-phase">
             {phase}
           </Badge>

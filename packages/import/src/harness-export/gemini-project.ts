@@ -1,5 +1,6 @@
 import { mkdir, readFile, readdir, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { HarnessWriteError } from './errors.js';
 import { writeWhole } from './write-whole.js';
 
 /** The marker naming the folder a project's files are kept under (Gemini CLI's `.project_root`). */
@@ -23,7 +24,11 @@ export async function geminiProjectFolder(dir: string, cwd: string): Promise<str
     await mkdir(lock);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST')
-      throw new Error(`Gemini CLI is updating ${registryPath} (${lock} exists): try again`, { cause: error });
+      throw new HarnessWriteError(
+        'write-failed',
+        `Gemini CLI is updating ${registryPath} (${lock} exists): try again`,
+        { cause: error },
+      );
     throw error;
   }
   try {

@@ -1,29 +1,19 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { strandExportOf } from '@strand/export';
-import { CLI_ERRORS } from '@strand/session/errors';
+import { HarnessWriteError } from './errors.js';
 import { writeWhole } from './write-whole.js';
 
-/** What `strand export --to <harness>` wrote, as `--json` prints it. */
+/** What a harness export wrote: `strand export --to --json` prints it, `session.exportTo` returns it. */
 export interface HarnessExport {
   readonly path: string;
   readonly resumeId: string;
+  /** `cd <cwd> && <the harness's resume command>`, each word quoted for a POSIX shell. */
   readonly command: string;
   readonly children: readonly string[];
-  /** What the transcript could not hold, one line per kind (stderr). */
+  /** What the transcript could not hold, one line per kind. */
   readonly leftOut: readonly string[];
 }
-
-/** The CLI's codes `strand export --to` throws (its part of the CLI's block). */
-export const EXPORT_ERROR_CODES = [
-  'CLI_EXPORT_TARGET_NOT_OURS',
-] as const satisfies readonly (typeof CLI_ERRORS.codes)[number][];
-
-/** The target file is not Strand's to replace. */
-export class ExportRefusedError extends CLI_ERRORS.codeClass(
-  'CLI_EXPORT_TARGET_NOT_OURS',
-  'ExportRefusedError',
-) {}
 
 /**
  * Writes a harness transcript of session `origin` to `file`: the same file again if it is still
@@ -38,13 +28,25 @@ export async function writeExportFile(
 ): Promise<void> {
   const existing = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return undefined;
-    throw error;
+    throw new HarnessWriteError('write-failed', `could not read ${file}: ${error.message}`, { cause: error });
   });
   if (existing === text) return;
   if (existing !== undefined && strandExportOf(existing)?.origin !== origin)
-    throw new ExportRefusedError(
+    throw new HarnessWriteError(
+      'not-ours',
       `${file} is not Strand's last export of ${origin} (${harness} may have continued it): not overwritten`,
     );
-  await mkdir(path.dirname(file), { recursive: true });
+  await makeFolder(path.dirname(file));
   await writeWhole(file, text);
+}
+
+/** `mkdir -p`, a failure (a read-only home) said as one. */
+export async function makeFolder(dir: string): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (error) {
+    throw new HarnessWriteError('write-failed', `could not make ${dir}: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
 }
