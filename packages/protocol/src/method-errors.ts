@@ -28,6 +28,7 @@ export const CONNECT_ERRORS = [
   'HOST_TOO_MANY_CONNECTIONS',
   'HOST_SHARE_EXPIRED',
   'HOST_SHARE_REVOKED',
+  'HOST_SHARE_STORE_FAILED',
 ] as const satisfies readonly WireErrorCode[];
 
 /** Reading the corpus (`session.list`, listings). */

@@ -104,7 +104,9 @@ export class ShareService {
   async list(params: Params<'share.list'>): Promise<ResultOf<'share.list'>> {
     const store = this.#usable();
     const now = this.#options.now();
-    const grants = (await this.#stored('read', () => store.list())).filter((g) => params.id === undefined || g.sessionId === params.id);
+    const grants = (await this.#stored('read', () => store.list())).filter(
+      (g) => params.id === undefined || g.sessionId === params.id,
+    );
     return { grants: grants.map((grant) => grantView(grant, now)) };
   }
 
@@ -118,7 +120,8 @@ export class ShareService {
     if (found === undefined)
       throw new HostError('HOST_SHARE_NOT_FOUND', 'no share grant has that id or token');
     const already = found.revokedAt !== null;
-    const revoked = (await this.#stored('write', () => store.revoke(found.grantId, this.#options.now()))) ?? found;
+    const revoked =
+      (await this.#stored('write', () => store.revoke(found.grantId, this.#options.now()))) ?? found;
     if (!already)
       this.#options.logger.info('share: grant revoked', auditFields(grantView(revoked, this.#options.now())));
     this.closeConnections(found.grantId);

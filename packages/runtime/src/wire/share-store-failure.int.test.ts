@@ -63,7 +63,9 @@ const codeOf = (body: string): string | undefined =>
   (JSON.parse(body) as { error?: { data?: { code?: string } } }).error?.data?.code;
 
 const auth = async (token: string): Promise<unknown> =>
-  (await fetch(`http://127.0.0.1:${f.host.port}/auth`, { headers: { authorization: `Bearer ${token}` } })).json();
+  (
+    await fetch(`http://127.0.0.1:${f.host.port}/auth`, { headers: { authorization: `Bearer ${token}` } })
+  ).json();
 
 describe('a share grant store that fails', () => {
   it('answers share.create, share.list and share.revoke with HOST_SHARE_STORE_FAILED, and works again once it heals', async () => {
@@ -107,7 +109,10 @@ describe('a share grant store that fails', () => {
         const refused = await upgrade(f.host.rpcUrl, { authorization: `Bearer ${shareToken}` });
         expect([refused.status, codeOf(refused.body)]).toEqual([503, 'HOST_SHARE_STORE_FAILED']);
       }
-      expect(await auth(shareToken)).toMatchObject({ status: 'unavailable', code: 'HOST_SHARE_STORE_FAILED' });
+      expect(await auth(shareToken)).toMatchObject({
+        status: 'unavailable',
+        code: 'HOST_SHARE_STORE_FAILED',
+      });
       // The host token needs no grant: it still connects and reads.
       expect((await upgrade(f.host.rpcUrl, { authorization: `Bearer ${TOKEN}` })).status).toBe(101);
     } finally {

@@ -270,7 +270,9 @@ describe('share links in Chromium', { timeout: 120_000 }, () => {
       await dialog.getByTestId('share-create').click();
       const refusal = dialog.getByTestId('share-error');
       await refusal.waitFor();
-      expect(await refusal.textContent()).toMatch(/anyone who can reach this host can already read everything/);
+      expect(await refusal.textContent()).toMatch(
+        /anyone who can reach this host can already read everything/,
+      );
       expect(await dialog.getByTestId('share-url').count()).toBe(0);
     } finally {
       await context.close();
