@@ -4,7 +4,7 @@ export {
   isStrandClientError,
   type StrandClientErrorCode,
 } from './errors.js';
-export type { ListenerErrorReporter } from './listeners.js';
+export { KeyedListeners, type ListenerErrorReporter } from './listeners.js';
 
 export {
   ProjectionStore,

@@ -36,3 +36,38 @@ export class Listeners<T> {
     }
   }
 }
+
+/**
+ * Listeners kept per key (a session id): `emit(key, value)` reaches that key's listeners only, a
+ * throwing one is reported and the others still run, and a key whose last listener left is
+ * dropped, so a page that opens thousands of sessions over its life keeps no trace of them. The
+ * projection store's per-session subscribers are one; the web's subagent announcements another.
+ */
+export class KeyedListeners<T> {
+  private readonly byKey = new Map<string, Listeners<T>>();
+
+  constructor(private readonly report: ListenerErrorReporter = reportToConsole) {}
+
+  /** How many keys have a listener now. */
+  get size(): number {
+    return this.byKey.size;
+  }
+
+  /** Calls `listener` on each `emit` of `key`. Returns the unsubscribe (idempotent). */
+  subscribe(key: string, listener: (value: T) => void): () => void {
+    let set = this.byKey.get(key);
+    if (set === undefined) {
+      set = new Listeners(this.report);
+      this.byKey.set(key, set);
+    }
+    const remove = set.add(listener);
+    return () => {
+      remove();
+      if (set.size === 0 && this.byKey.get(key) === set) this.byKey.delete(key);
+    };
+  }
+
+  emit(key: string, value: T): void {
+    this.byKey.get(key)?.emit(value);
+  }
+}

@@ -8,13 +8,14 @@ import {
   type ToolCallView,
   type TranscriptRow,
 } from '@strand/transcript';
+import { highlightCode } from '@strand/transcript/highlight';
 import type { ExportAttachment, ExportDocument } from './document.js';
 import { exportTitle, sessionFacts } from './facts.js';
 import { HTML_EXPORT_STYLE } from './html-style.js';
 import { utcMinute } from './markdown-text.js';
 
 /** Message Markdown for a file: links in words, images named, no copy buttons (no scripts). */
-const toHtml = markdownHtml({ copyButton: false, links: 'text' });
+const toHtml = markdownHtml({ copyButton: false, links: 'text', highlight: highlightCode });
 
 /** Image types a file embeds as data URIs (never SVG: an image that can carry markup). */
 const EMBEDDED_IMAGE = /^image\/(png|jpeg|gif|webp)$/;

@@ -1,5 +1,5 @@
 export { commandRows, type CommandOutputEvent, type CommandRows } from './command-rows.js';
-export { escapeHtml, markdownHtml, type MarkdownHtmlOptions } from './markdown-html.js';
+export { escapeHtml, markdownHtml, type CodeHighlighter, type MarkdownHtmlOptions } from './markdown-html.js';
 export {
   authorLabel,
   contentBlocks,

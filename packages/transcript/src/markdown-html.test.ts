@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { highlightCode } from './highlight.js';
 import { markdownHtml } from './markdown-html.js';
 
-const live = markdownHtml({ copyButton: true, links: 'live' });
-const asText = markdownHtml({ copyButton: false, links: 'text' });
+const live = markdownHtml({ copyButton: true, links: 'live', highlight: highlightCode });
+const asText = markdownHtml({ copyButton: false, links: 'text', highlight: highlightCode });
 
 describe('markdownHtml', () => {
   it('escapes raw HTML instead of interpreting it', () => {
@@ -18,6 +19,29 @@ describe('markdownHtml', () => {
     expect(live(block)).toContain('data-testid="copy-code"');
     expect(asText(block)).not.toContain('<button');
     expect(asText(block)).toContain('<span>ts</span>');
+  });
+
+  it('draws a block its highlighter does not know (or has not loaded) as escaped plain text', () => {
+    const block = '```ts\nif (a < b) return;\n```';
+    const asked: string[] = [];
+    const later = markdownHtml({
+      copyButton: false,
+      links: 'live',
+      highlight: (_code, language) => {
+        asked.push(language);
+        return undefined;
+      },
+    });
+    const none = markdownHtml({ copyButton: false, links: 'live', highlight: null });
+    for (const html of [later(block), none(block)]) {
+      expect(html).toContain('<code class="hljs">if (a &#60; b) return;');
+      expect(html).toContain('data-language="ts"');
+      expect(html).not.toContain('hljs-keyword');
+    }
+    expect(asked).toEqual(['ts']);
+    // A fence without a language is never offered to the highlighter.
+    later('```\nplain\n```');
+    expect(asked).toEqual(['ts']);
   });
 
   it('keeps links live for the web, and as words for a file', () => {

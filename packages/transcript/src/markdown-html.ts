@@ -1,5 +1,12 @@
-import hljs from 'highlight.js/lib/common';
 import { Marked, type Tokens } from 'marked';
+
+/**
+ * Highlighted HTML of `code` in `language` (a fence's first word), or `undefined` when it does not
+ * know the language (or has not loaded it yet): the block is then shown escaped, as plain text.
+ * `highlightCode` (`@strand/transcript/highlight`) is highlight.js's common languages; it is
+ * passed in, not imported here, so the web can load its 150 KB when a code block first needs it.
+ */
+export type CodeHighlighter = (code: string, language: string) => string | undefined;
 
 /**
  * How message text becomes HTML, described once for every place that draws it: the web's
@@ -14,6 +21,8 @@ export interface MarkdownHtmlOptions {
    * image is named, never loaded — an exported file points at nothing on the network.
    */
   readonly links: 'live' | 'text';
+  /** Highlights a fenced block's code; `null`: no highlighting (every block as plain text). */
+  readonly highlight: CodeHighlighter | null;
 }
 
 /** Each character HTML reads as markup, as its numeric reference. */
@@ -43,10 +52,10 @@ export function markdownHtml(options: MarkdownHtmlOptions): (text: string) => st
     renderer: {
       code({ text, lang }: Tokens.Code): string {
         const language = (lang ?? '').trim().split(/\s+/)[0] ?? '';
-        const known = language !== '' && hljs.getLanguage(language) !== undefined;
-        const body = known
-          ? hljs.highlight(text, { language, ignoreIllegals: true }).value
-          : escapeHtml(text);
+        const highlighted =
+          language === '' || options.highlight === null ? undefined : options.highlight(text, language);
+        const known = highlighted !== undefined;
+        const body = highlighted ?? escapeHtml(text);
         const label = language === '' ? 'text' : escapeHtml(language);
         const copy = options.copyButton
           ? `<button type="button" class="strand-copy" data-testid="copy-code">Copy</button>`

@@ -8,7 +8,7 @@ import {
   type ProjectionRows,
 } from './merge.js';
 import { assertNever } from '../assert-never.js';
-import { Listeners, reportToConsole, type ListenerErrorReporter } from '../listeners.js';
+import { KeyedListeners, reportToConsole, type ListenerErrorReporter } from '../listeners.js';
 
 /** What one store input did, per session. Subscribers hear only about `changed`. */
 export type StoreResult =
@@ -40,9 +40,11 @@ const UNKNOWN: ProjectionLookup = Object.freeze({ known: false });
  */
 export class ProjectionStore {
   private readonly sessions = new Map<string, ProjectionRows>();
-  private readonly listeners = new Map<string, Listeners<ProjectionChange>>();
+  private readonly listeners: KeyedListeners<ProjectionChange>;
 
-  constructor(private readonly reportListenerError: ListenerErrorReporter = reportToConsole) {}
+  constructor(reportListenerError: ListenerErrorReporter = reportToConsole) {
+    this.listeners = new KeyedListeners(reportListenerError);
+  }
 
   applyHints(sessionId: string, hints: ProjectionHints): StoreResult {
     return this.commit(sessionId, mergeHints(this.rows(sessionId), hints));
@@ -80,16 +82,7 @@ export class ProjectionStore {
 
   /** Calls `listener` after each input that changed a value of `sessionId`. Returns the unsubscribe. */
   subscribe(sessionId: string, listener: ProjectionListener): () => void {
-    let set = this.listeners.get(sessionId);
-    if (set === undefined) {
-      set = new Listeners(this.reportListenerError);
-      this.listeners.set(sessionId, set);
-    }
-    const remove = set.add(listener);
-    return () => {
-      remove();
-      if (set.size === 0 && this.listeners.get(sessionId) === set) this.listeners.delete(sessionId);
-    };
+    return this.listeners.subscribe(sessionId, listener);
   }
 
   private commit(sessionId: string, result: MergeResult): StoreResult {
@@ -110,6 +103,6 @@ export class ProjectionStore {
   }
 
   private notify(change: ProjectionChange): void {
-    this.listeners.get(change.sessionId)?.emit(change);
+    this.listeners.emit(change.sessionId, change);
   }
 }

@@ -128,16 +128,19 @@ describe('search in Chromium', { timeout: 120_000 }, () => {
     await expect
       .poll(async () => (await results()).sort(), { timeout: UI_TIMEOUT })
       .toEqual(['busy', 'scattered']);
-    const project = page.getByRole('combobox', { name: 'Project' });
-    await project.selectOption('/proj/alpha');
+    // The list's own project/harness pair (ProjectHarnessSelect): open the menu, pick an option.
+    const choose = async (name: 'Project' | 'Harness', option: string): Promise<void> => {
+      await page.locator(`input[aria-label="${name}"]`).click();
+      await page.getByRole('option', { name: option, exact: true }).click();
+    };
+    await choose('Project', '/proj/alpha');
     await expect.poll(results, { timeout: UI_TIMEOUT }).toEqual(['scattered']);
-    await project.selectOption('');
-    const harness = page.getByRole('combobox', { name: 'Harness' });
-    await harness.selectOption('strand');
+    await choose('Project', 'All projects');
+    await choose('Harness', 'Strand');
     await expect.poll(results, { timeout: UI_TIMEOUT }).toEqual(['busy']);
-    await harness.selectOption('codex');
+    await choose('Harness', 'Codex');
     await expect.poll(results, { timeout: UI_TIMEOUT }).toEqual(['scattered']);
-    await project.selectOption('/proj/beta');
+    await choose('Project', '/proj/beta');
     await expect.poll(results, { timeout: UI_TIMEOUT }).toEqual([]);
     await page.getByTestId('search-empty').waitFor();
     await page.screenshot({ path: path.join(ARTIFACTS, 'search-02-narrowed.png') });

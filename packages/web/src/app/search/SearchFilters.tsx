@@ -1,12 +1,12 @@
-import { Group, NativeSelect } from '@mantine/core';
+import { Group } from '@mantine/core';
 import type { SessionListRow } from '@strand/protocol';
-import { HARNESSES, harnessChoices } from '../shared/harness-labels.js';
+import { HARNESSES } from '../shared/harness-labels.js';
+import { ProjectHarnessSelect, type ProjectHarness } from '../shared/ProjectHarnessSelect.js';
 
 /** What search narrows to: a project folder (exact header `cwd`) and the harness a session came from. */
-export interface SearchNarrowing {
-  readonly cwd?: string;
-  readonly harness?: string;
-}
+export type SearchNarrowing = ProjectHarness;
+
+export const NO_NARROWING: SearchNarrowing = { cwd: null, harness: null };
 
 /** The project folders of the listed sessions, sorted: what the project control offers. */
 export function projectFolders(rows: readonly SessionListRow[]): string[] {
@@ -16,7 +16,7 @@ export function projectFolders(rows: readonly SessionListRow[]): string[] {
   return [...folders].sort();
 }
 
-/** The two narrowing controls beside the search box; an empty choice means "any". */
+/** The two narrowing controls beside the search box (the list's own pair); "All …" means any. */
 export function SearchFilters({
   rows,
   value,
@@ -26,36 +26,15 @@ export function SearchFilters({
   value: SearchNarrowing;
   onChange: (next: SearchNarrowing) => void;
 }): React.JSX.Element {
-  const folders = projectFolders(rows);
-  // A chosen folder stays offered even when the list no longer holds a session of it.
-  if (value.cwd !== undefined && !folders.includes(value.cwd)) folders.push(value.cwd);
-  const set = (key: keyof SearchNarrowing, raw: string): void => {
-    const next: { cwd?: string; harness?: string } = { ...value };
-    if (raw === '') delete next[key];
-    else if (key === 'cwd') next.cwd = raw;
-    else next.harness = raw;
-    onChange(next);
-  };
   return (
     <Group gap={6} grow wrap="nowrap" data-testid="search-filters">
-      <NativeSelect
-        size="xs"
-        aria-label="Project"
-        data-testid="search-project"
-        value={value.cwd ?? ''}
-        onChange={(event) => set('cwd', event.currentTarget.value)}
-        data={[
-          { value: '', label: 'All projects' },
-          ...folders.map((folder) => ({ value: folder, label: folder })),
-        ]}
-      />
-      <NativeSelect
-        size="xs"
-        aria-label="Harness"
-        data-testid="search-harness"
-        value={value.harness ?? ''}
-        onChange={(event) => set('harness', event.currentTarget.value)}
-        data={[{ value: '', label: 'All harnesses' }, ...harnessChoices(HARNESSES)]}
+      <ProjectHarnessSelect
+        projects={projectFolders(rows)}
+        harnesses={HARNESSES}
+        value={value}
+        onChange={onChange}
+        names={{ project: 'Project', harness: 'Harness' }}
+        testIdPrefix="search"
       />
     </Group>
   );

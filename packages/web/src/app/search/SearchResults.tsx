@@ -5,7 +5,7 @@ import type { SearchHit, SearchResult, SessionListRow } from '@strand/protocol';
 import { describeError, snippetParts } from '../shared/format.js';
 import { useStrand } from '../shared/hooks.js';
 import type { OpenRequest } from '../shared/open-request.js';
-import { SearchFilters, type SearchNarrowing } from './SearchFilters.js';
+import { NO_NARROWING, SearchFilters, type SearchNarrowing } from './SearchFilters.js';
 
 /**
  * Quiet time after the last keystroke before a search is sent: a person typing sends one search
@@ -34,11 +34,11 @@ export function SearchResults({
   rows: readonly SessionListRow[];
 }): React.JSX.Element {
   const { connection } = useStrand();
-  const [narrowing, setNarrowing] = useState<SearchNarrowing>({});
+  const [narrowing, setNarrowing] = useState<SearchNarrowing>(NO_NARROWING);
   const [answer, setAnswer] = useState<Answer | null>(null);
   const [error, setError] = useState<string | null>(null);
   // One key per (query, narrowing): an answer for an older key is never shown as the current one.
-  const key = JSON.stringify([query, narrowing.cwd ?? null, narrowing.harness ?? null]);
+  const key = JSON.stringify([query, narrowing.cwd, narrowing.harness]);
   useEffect(() => {
     let current = true;
     const timer = setTimeout(() => {
@@ -46,7 +46,7 @@ export function SearchResults({
         .call('session.search', {
           query,
           limit: 20,
-          ...defined({ cwd: narrowing.cwd, harness: narrowing.harness }),
+          ...defined({ cwd: narrowing.cwd ?? undefined, harness: narrowing.harness ?? undefined }),
         })
         .then(
           (page) => {

@@ -1,8 +1,8 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Box, Group, Loader, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Box, Group, Loader, Stack, Switch, Text, TextInput } from '@mantine/core';
 import type { SessionListRow } from '@strand/protocol';
-import { harnessChoices } from '../shared/harness-labels.js';
 import type { OpenRequest } from '../shared/open-request.js';
+import { ProjectHarnessSelect } from '../shared/ProjectHarnessSelect.js';
 import { SearchResults } from '../search/SearchResults.js';
 import { SessionRows } from './SessionRows.js';
 import { readListFilter, writeListFilter, type ListFilter } from '../shared/routing/list-filter-params.js';
@@ -69,16 +69,7 @@ export function SessionList({
   }, [rows, onRows]);
 
   // The choices depend on headers only, so no store hint is read for them.
-  const choices = useMemo(() => {
-    const { cwds, harnesses } = filterChoices((rows ?? []).map((row) => listEntry(row, UNKNOWN)));
-    // A value from the address that no listed session has stays selectable (and clearable).
-    if (cwd !== null && !cwds.includes(cwd)) cwds.push(cwd);
-    if (harness !== null && !harnesses.includes(harness)) harnesses.push(harness);
-    return {
-      cwds,
-      harnesses: harnessChoices(harnesses),
-    };
-  }, [rows, cwd, harness]);
+  const choices = useMemo(() => filterChoices((rows ?? []).map((row) => listEntry(row, UNKNOWN))), [rows]);
 
   return (
     <Stack gap="xs" h="100%">
@@ -94,28 +85,16 @@ export function SessionList({
       ) : (
         <>
           <Group gap={6} wrap="nowrap" data-testid="list-filters">
-            <Select
-              size="xs"
-              aria-label="Filter by project"
-              placeholder="All projects"
-              data-testid="filter-project"
-              data={choices.cwds}
-              value={cwd}
-              onChange={setCwd}
-              clearable
-              searchable
-              style={{ flex: 1, minWidth: 0 }}
-            />
-            <Select
-              size="xs"
-              aria-label="Filter by harness"
-              placeholder="All harnesses"
-              data-testid="filter-harness"
-              data={choices.harnesses}
-              value={harness}
-              onChange={setHarness}
-              clearable
-              style={{ flex: 1, minWidth: 0 }}
+            <ProjectHarnessSelect
+              projects={choices.cwds}
+              harnesses={choices.harnesses}
+              value={filter}
+              onChange={(next) => {
+                setCwd(next.cwd);
+                setHarness(next.harness);
+              }}
+              names={{ project: 'Filter by project', harness: 'Filter by harness' }}
+              testIdPrefix="filter"
             />
           </Group>
           <Switch

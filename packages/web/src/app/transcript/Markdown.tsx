@@ -1,7 +1,7 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useState, useSyncExternalStore } from 'react';
 import type { MessageContent } from '@strand/session';
 import { AttachmentImage } from './AttachmentImage.js';
-import { copyText, renderMarkdown } from './markdown.js';
+import { copyText, highlighterVersion, renderMarkdown, subscribeHighlighter } from './markdown.js';
 import { contentBlocks } from '@strand/transcript';
 
 const LONG_TEXT = 3_000;
@@ -43,7 +43,9 @@ export function Content({
 
 /** Sanitized markdown; a click on a code block's Copy button copies that block's code. */
 export function Markdown({ text }: { text: string }): React.JSX.Element {
-  const html = useMemo(() => renderMarkdown(text), [text]);
+  // Drawn again once highlight.js has loaded (a block with a language was plain text until then).
+  const highlighted = useSyncExternalStore(subscribeHighlighter, highlighterVersion);
+  const html = useMemo(() => renderMarkdown(text), [text, highlighted]);
   return (
     <div
       className="strand-markdown"

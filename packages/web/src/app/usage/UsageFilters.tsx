@@ -1,9 +1,8 @@
-import { Button, Group, Select, TextInput } from '@mantine/core';
+import { Button, Group, TextInput } from '@mantine/core';
 import type { UsageRow } from '@strand/protocol';
-import { HARNESSES, harnessChoices, isHarnessName } from '../shared/harness-labels.js';
+import { HARNESSES, isHarnessName } from '../shared/harness-labels.js';
+import { ProjectHarnessSelect } from '../shared/ProjectHarnessSelect.js';
 import { isDay, NO_USAGE_FILTER, type UsageFilter } from '../shared/routing/usage-filter-params.js';
-
-const HARNESS_CHOICES = harnessChoices(HARNESSES);
 
 /**
  * The page's filters, as the session list has them (project, harness) plus a day range. Every
@@ -19,35 +18,22 @@ export function UsageFilters({
   projects: readonly UsageRow[];
   onChange: (next: UsageFilter) => void;
 }): React.JSX.Element {
-  // "(no project)" is no folder the wire can filter on; a chosen folder stays offered.
+  // "(no project)" is no folder the wire can filter on.
   const folders = projects.map((row) => row.key).filter((key) => key !== '');
-  if (value.cwd !== null && !folders.includes(value.cwd)) folders.push(value.cwd);
   const day = (raw: string): string | null => (isDay(raw) ? raw : null);
   const filtered = Object.values(value).some((v) => v !== null);
   return (
     <Group gap="xs" align="flex-end" data-testid="usage-filters">
-      <Select
-        label="Project"
-        placeholder="All projects"
-        data-testid="usage-filter-project"
-        data={folders}
-        value={value.cwd}
-        onChange={(cwd) => onChange({ ...value, cwd })}
-        clearable
-        searchable
-        w={280}
-      />
-      <Select
-        label="Harness"
-        placeholder="All harnesses"
-        data-testid="usage-filter-harness"
-        data={HARNESS_CHOICES}
-        value={value.harness}
-        onChange={(harness) =>
-          onChange({ ...value, harness: harness !== null && isHarnessName(harness) ? harness : null })
+      <ProjectHarnessSelect
+        projects={folders}
+        harnesses={HARNESSES}
+        value={value}
+        onChange={({ cwd, harness }) =>
+          onChange({ ...value, cwd, harness: harness !== null && isHarnessName(harness) ? harness : null })
         }
-        clearable
-        w={170}
+        names={{ project: 'Project', harness: 'Harness' }}
+        testIdPrefix="usage-filter"
+        labelled
       />
       <TextInput
         type="date"

@@ -3,6 +3,7 @@
  * Chromium is launched, and how a test waits for the connection badge.
  */
 import { existsSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { build } from 'vite';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
@@ -58,6 +59,24 @@ export async function buildWebUi(
   } finally {
     process.env.NODE_ENV = nodeEnv;
   }
+}
+
+/**
+ * The scripts a page of the built UI in `webRoot` loads before anything else: `index.html`'s module
+ * script and the chunks it preloads (what it imports statically), each with its size in bytes.
+ * Chunks imported on demand (`React.lazy`, `import()`) are not among them.
+ */
+export async function firstScreenScripts(
+  webRoot: string,
+): Promise<readonly { readonly file: string; readonly bytes: number }[]> {
+  const html = await readFile(path.join(webRoot, 'index.html'), 'utf8');
+  const urls = [
+    ...html.matchAll(/<script type="module"[^>]*\ssrc="([^"]+)"/g),
+    ...html.matchAll(/<link rel="modulepreload"[^>]*\shref="([^"]+)"/g),
+  ].map((match) => match[1]!);
+  return Promise.all(
+    urls.map(async (url) => ({ file: url, bytes: (await stat(path.join(webRoot, url))).size })),
+  );
 }
 
 /** A headless Chromium with its profile in `profileDir`; `args` add to the common flags. */

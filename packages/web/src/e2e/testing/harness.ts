@@ -35,6 +35,8 @@ export interface BrowserHost {
   readonly host: RunningHost;
   readonly runtime: StrandRuntime;
   readonly dataDir: string;
+  /** The built UI the host serves (removed by `close`). */
+  readonly webRoot: string;
   shot(name: string, target?: string): Promise<void>;
   close(): Promise<void>;
 }
@@ -123,6 +125,7 @@ export async function startBrowserHost(options: {
     host,
     runtime,
     dataDir,
+    webRoot,
     async shot(name, target) {
       await page.screenshot({ path: target ?? path.join(ARTIFACTS, `${name}.png`) });
     },
