@@ -19,6 +19,13 @@ export type Defined<T> = { [K in Exclude<keyof T, MaybeUndefinedKeys<T>>]: T[K] 
  */
 export function defined<T extends object>(fields: T): Defined<T> {
   const kept: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(fields)) if (value !== undefined) kept[key] = value;
+  for (const [key, value] of Object.entries(fields)) {
+    if (value === undefined) continue;
+    // A key named `__proto__` (parsed JSON has them) is defined, not assigned: assigning would
+    // replace the object's prototype instead of keeping the key, as JSON.parse keeps it.
+    if (key === '__proto__')
+      Object.defineProperty(kept, key, { value, enumerable: true, writable: true, configurable: true });
+    else kept[key] = value;
+  }
   return kept as Defined<T>;
 }
