@@ -51,7 +51,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   ],
   client: ['session', 'protocol'],
   web: ['session', 'projection', 'protocol', 'client', 'transcript'],
-  import: ['session', 'persistence', 'subagent'],
+  // Reads Strand's own export marker (`@strand/export/marker`, pure) to link a continued export.
+  import: ['session', 'persistence', 'subagent', 'export'],
   cli: [
     'session',
     'persistence',
