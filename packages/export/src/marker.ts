@@ -47,7 +47,8 @@ export function sealExport(
     digest: bytesToHex(sha256(encoded)),
     bytes: encoded.length,
   };
-  const first = lines[0]!.replace(JSON.stringify(MARKER_SLOT), JSON.stringify(marker));
+  // A function, not a string: `$` patterns in an origin id must not be read as replacement patterns.
+  const first = lines[0]!.replace(JSON.stringify(MARKER_SLOT), () => JSON.stringify(marker));
   return `${first}\n${rest}`;
 }
 
