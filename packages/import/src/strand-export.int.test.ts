@@ -198,7 +198,7 @@ const texts = (events: readonly { type: string; data: unknown }[]): string[] =>
       : [],
   );
 
-describe.each(TARGETS)("a Strand export read by the $harness importer", (target) => {
+describe.each(TARGETS)('a Strand export read by the $harness importer', (target) => {
   it('is skipped while it is still exactly the export of a stored session', async () => {
     const data = path.join(root, 'data');
     await storeOrigin(data);
@@ -250,7 +250,14 @@ describe.each(TARGETS)("a Strand export read by the $harness importer", (target)
   it('keeps the prefix law over the continued file: any prefix maps to a prefix of its events', async () => {
     const home = path.join(root, 'home');
     const { sourceDir, file } = target.write(home, originDocument());
-    writeFileSync(file, target.continuation(file).map((l) => `${l}\n`).join(''), { flag: 'a' });
+    writeFileSync(
+      file,
+      target
+        .continuation(file)
+        .map((l) => `${l}\n`)
+        .join(''),
+      { flag: 'a' },
+    );
     const whole = Buffer.from(await import('node:fs').then((fs) => fs.readFileSync(file)));
     const full = (await plansOf(target.harness, file, sourceDir))[0]!;
     const cuts = new Set<number>();

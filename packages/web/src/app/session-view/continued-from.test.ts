@@ -8,7 +8,9 @@ describe('readContinuedFrom', () => {
     ).toEqual({ session: 's-1', harness: 'codex' });
     expect(readContinuedFrom({ known: false })).toBeUndefined();
     expect(readContinuedFrom({ known: true, value: null, seq: 0 })).toBeUndefined();
-    expect(readContinuedFrom({ known: true, value: { session: '', harness: 'codex' }, seq: 0 })).toBeUndefined();
+    expect(
+      readContinuedFrom({ known: true, value: { session: '', harness: 'codex' }, seq: 0 }),
+    ).toBeUndefined();
     expect(readContinuedFrom({ known: true, value: { session: 's', harness: 3 }, seq: 0 })).toBeUndefined();
   });
 });
