@@ -1,4 +1,12 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -14,6 +22,7 @@ import { importerFor } from './harnesses.js';
 import { importTranscripts } from './index.js';
 import type { SessionPlan } from './mapping/session-plan.js';
 import type { Harness } from './types.js';
+import { openLiveBed, settled } from './testing/live-bed.js';
 
 /**
  * Strand's own exports, read back by the importer of the harness they were written for
@@ -258,7 +267,7 @@ describe.each(TARGETS)('a Strand export read by the $harness importer', (target)
         .join(''),
       { flag: 'a' },
     );
-    const whole = Buffer.from(await import('node:fs').then((fs) => fs.readFileSync(file)));
+    const whole = readFileSync(file);
     const full = (await plansOf(target.harness, file, sourceDir))[0]!;
     const cuts = new Set<number>();
     for (let i = 0; i < whole.length; i++) if (whole[i] === 0x0a) cuts.add(i + 1).add(i - 3);
@@ -270,5 +279,49 @@ describe.each(TARGETS)('a Strand export read by the $harness importer', (target)
       }
     }
     writeFileSync(file, whole);
+  });
+});
+
+describe('a Strand export followed by live ingest (serve --watch)', () => {
+  it('is skipped while untouched, then imported linked to its origin once the harness continues it', async () => {
+    const target = TARGETS.find((t) => t.harness === 'codex')!;
+    const bed = await openLiveBed('strand-live-export-', 'codex');
+    try {
+      await bed.persistence.create({ header: originDocument().header, materialize: true });
+      // The bed watches `ws.source` as Codex's `sessions` folder.
+      const written = target.write(path.join(root, 'staged'), originDocument());
+      const file = path.join(bed.ws.source, path.relative(written.sourceDir, written.file));
+      mkdirSync(path.dirname(file), { recursive: true });
+      copyFileSync(written.file, file);
+      const live = await bed.start();
+      await settled(live, () => bed.reports.some((r) => r.file === file));
+      expect(bed.reports).toContainEqual({
+        file,
+        line: null,
+        kind: 'skipped-file',
+        reason: `Strand's export of ${ORIGIN}`,
+      });
+      const stored = async (): Promise<boolean> =>
+        (await bed.persistence.list()).some((s) => s.header.id === written.importedId);
+      expect(await stored()).toBe(false);
+
+      appendFileSync(
+        file,
+        target
+          .continuation(file)
+          .map((l) => `${l}\n`)
+          .join(''),
+      );
+      await settled(live, stored);
+      const events = (await bed.persistence.inspect(SessionId(written.importedId))).events;
+      const link = events.filter((e) => e.type === 'session/continued-from');
+      expect(link.map((e) => e.data)).toEqual([{ session: ORIGIN, cut: CUT, harness: 'codex' }]);
+      expect(texts(events.slice(events.indexOf(link[0]!)))).toEqual([
+        JSON.stringify('And now?'),
+        JSON.stringify('Continued here.'),
+      ]);
+    } finally {
+      await bed.close();
+    }
   });
 });
