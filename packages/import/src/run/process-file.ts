@@ -78,8 +78,8 @@ export async function processFile(
   );
   const hash = combineHashes(mapped.hash, companionHashes);
   if (mapped.kind === 'empty') return { ...base, result: { kind: 'empty', reason: mapped.reason, hash } };
-  // Still exactly Strand's export of a stored session: a second copy of it, not a session.
-  await folder.prepare();
+  // Still exactly Strand's export of a stored session: a second copy of it, not a session. (The
+  // run prepared the folder before any lane maps, so its stored ids are listed.)
   const exportOf = await exportSkipReason(file, mapped, folder.stored);
   if (exportOf !== undefined) return { ...base, result: { kind: 'empty', reason: exportOf, hash } };
 
