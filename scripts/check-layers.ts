@@ -53,7 +53,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   ],
   client: ['session', 'protocol'],
   web: ['session', 'projection', 'protocol', 'client', 'transcript'],
-  // Reads other harnesses' folders, and writes a session into them (`harness-export`, over `export`).
+  // Reads other harnesses' folders, and writes a session into them (`harness-export`, over
+  // `export`); reads Strand's own export marker (`@strand/export/marker`, pure) to link a
+  // continued export.
   import: ['session', 'persistence', 'subagent', 'export'],
   cli: [
     'session',

@@ -22,7 +22,14 @@ export {
   type ClaudeTranscript,
 } from './claude-code/transcript.js';
 export { claudeProjectSlug, claudeSessionUuid } from './claude-code/ids.js';
-export { STRAND_EXPORT_MARKER, strandExportOf, type StrandExportMarker } from './marker.js';
+export {
+  exportMarkerOfLine,
+  readExportMarker,
+  STRAND_EXPORT_MARKER,
+  strandExportOf,
+  type ExportMarkerReading,
+  type StrandExportMarker,
+} from './marker.js';
 export {
   CODEX_FORMAT_VERSION,
   codexThreadId,

@@ -112,6 +112,8 @@ function renderEvent(event: WireEvent): string | undefined {
       return `${head} title: ${JSON.stringify(core.data.title)}`;
     case 'session/cost':
       return `${head} the harness reports the session cost so far: $${core.data.usd.toFixed(4)}`;
+    case 'session/continued-from':
+      return `${head} --- continued in ${core.data.harness} from session ${core.data.session} (its events to seq ${core.data.cut} are above)`;
     case 'model/selection':
       return `${head} model selected: ${core.data.provider}/${core.data.model}`;
     case 'request/header':

@@ -47,6 +47,12 @@ export {
   type AgentPresetView,
 } from './units/agent-preset/agent-preset.js';
 export {
+  continuedFromUnit,
+  CONTINUED_FROM_READS,
+  type ContinuedFromState,
+  type ContinuedFromView,
+} from './units/continued-from/continued-from.js';
+export {
   usageUnit,
   USAGE_READS,
   LONG_CONTEXT_TOKENS,

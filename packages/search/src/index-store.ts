@@ -43,6 +43,12 @@ export interface SearchIndexStore {
     events: readonly SessionEvent[],
     provenance: Provenance,
     revision?: string,
+    /**
+     * Whether a session a `session/continued-from` names as its origin is in the corpus (the
+     * sync's listing): its exported prefix is then the origin's (`continuedOwnFrom`). Default:
+     * whether the index has a row for it.
+     */
+    originKnown?: (session: string) => boolean,
   ): MaybePromise<AppendOutcome>;
   /**
    * Drops the session's rows and bookkeeping; with `sid`, only if the row still has that key (a

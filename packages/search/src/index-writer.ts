@@ -43,6 +43,7 @@ export class IndexWriter implements SearchIndexStore {
     events: readonly SessionEvent[],
     provenance: Provenance,
     revision: string | undefined,
+    originKnown: ((session: string) => boolean) | undefined,
   ) => AppendOutcome;
   readonly #drop: (sessionId: SessionId, sid: number | undefined) => boolean;
 
@@ -68,7 +69,8 @@ export class IndexWriter implements SearchIndexStore {
         events: readonly SessionEvent[],
         provenance: Provenance,
         revision: string | undefined,
-      ) => this.#appendNow(sessionId, incarnation, events, provenance, revision),
+        originKnown: ((session: string) => boolean) | undefined,
+      ) => this.#appendNow(sessionId, incarnation, events, provenance, revision, originKnown),
     );
     this.#drop = db.transaction((sessionId: SessionId, sid: number | undefined) => {
       const row = this.sessions.get(sessionId);
@@ -100,8 +102,12 @@ export class IndexWriter implements SearchIndexStore {
     events: readonly SessionEvent[],
     provenance: Provenance,
     revision?: string,
+    originKnown?: (session: string) => boolean,
   ): AppendOutcome {
-    return guard(() => this.#append(sessionId, incarnation, events, provenance, revision), sessionId);
+    return guard(
+      () => this.#append(sessionId, incarnation, events, provenance, revision, originKnown),
+      sessionId,
+    );
   }
 
   /** Drops the session's rows and bookkeeping (only under key `sid`, if given); returns whether it did. */
@@ -136,6 +142,8 @@ export class IndexWriter implements SearchIndexStore {
     events: readonly SessionEvent[],
     provenance: Provenance,
     revision: string | undefined,
+    originKnown: (session: string) => boolean = (session) =>
+      this.sessions.get(session as SessionId) !== undefined,
   ): AppendOutcome {
     const row = this.sessions.get(sessionId);
     if (row === undefined || row.incarnation !== incarnation) return { events: 0, rows: 0, stale: true };
@@ -147,7 +155,12 @@ export class IndexWriter implements SearchIndexStore {
       (event) => indexedText(this.#extract, event),
       MAX_INDEXED_SEQ,
       (event) => indexedLabel(this.#label, event),
+      originKnown,
     );
+    if (plan.ownFrom !== undefined) {
+      this.#text.deleteTextBelow(row.sid, plan.ownFrom);
+      this.sessions.setOwnFrom(row.sid, plan.ownFrom);
+    }
     for (const { seq, text } of plan.rows) this.#text.insert(row.sid, seq, text);
     for (const { seq, text } of plan.labels) this.#text.insertLabel(row.sid, seq, text);
     if (plan.progressed) this.sessions.setProgress(row.sid, plan.cut, plan.durableCut);

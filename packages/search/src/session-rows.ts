@@ -63,6 +63,7 @@ export class SessionRows {
   readonly #insert: Database.Statement<[string, string | null, number, ...FactValues], RawRow>;
   readonly #progress: Database.Statement<[number, number, number]>;
   readonly #revision: Database.Statement<[string | null, number]>;
+  readonly #ownFrom: Database.Statement<[number, number]>;
   readonly #reset: Database.Statement<[string | null, number, ...FactValues, number]>;
   readonly #delete: Database.Statement<[number]>;
   readonly #described: Database.Statement<[number], DescribedRaw>;
@@ -76,6 +77,7 @@ export class SessionRows {
     );
     this.#progress = db.prepare('UPDATE search_sessions SET cut = ?, durable_cut = ? WHERE sid = ?');
     this.#revision = db.prepare('UPDATE search_sessions SET revision = ? WHERE sid = ?');
+    this.#ownFrom = db.prepare('UPDATE search_sessions SET own_from = ? WHERE sid = ?');
     this.#reset = db.prepare(
       'UPDATE search_sessions SET incarnation = ?, revision = NULL, cut = 0, durable_cut = 0, own_from = ?, cwd = ?, harness = ?, parent_session = ?, origin = ?, forked_from = ? WHERE sid = ?',
     );
@@ -108,6 +110,11 @@ export class SessionRows {
 
   setRevision(sid: number, revision: string | null): void {
     this.#revision.run(revision, sid);
+  }
+
+  /** A continued export's first own seq, learned from its log (`continuedOwnFrom`). */
+  setOwnFrom(sid: number, ownFrom: number): void {
+    this.#ownFrom.run(ownFrom, sid);
   }
 
   /**

@@ -74,6 +74,9 @@ export async function syncIndex(
         summary: undefined,
       });
   }
+  // A continued export's exported prefix is its origin's when the origin is in the corpus, whatever
+  // order the two are indexed in.
+  const inCorpus = (session: string): boolean => corpus.has(session as SessionId);
   const ordered = [...corpus.values()].sort(
     (a, b) =>
       a.createdAt - b.createdAt || (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0),
@@ -100,7 +103,15 @@ export async function syncIndex(
   for (let i = 0; i < ordered.length; i++) {
     throwIfSearchAborted(signal, 'search index sync');
     const entry = ordered[i]!;
-    const worked = await syncOne(store, sources, entry, indexed.get(entry.sessionId), counters, signal);
+    const worked = await syncOne(
+      store,
+      sources,
+      entry,
+      indexed.get(entry.sessionId),
+      counters,
+      signal,
+      inCorpus,
+    );
     if (!worked && ++sinceYield >= YIELD_EVERY_SESSIONS) {
       sinceYield = 0;
       await nextTick();
@@ -129,6 +140,7 @@ async function syncOne(
   row: SessionRow | undefined,
   counters: Counters,
   signal: AbortSignal | undefined,
+  inCorpus: (session: string) => boolean,
 ): Promise<boolean> {
   // Live wins, checked at the moment of indexing rather than at listing time.
   const live = sources.live?.get(entry.sessionId);
@@ -145,7 +157,16 @@ async function syncOne(
   });
   if (plan.kind === 'unchanged') return false;
   try {
-    await readSuffix(store, sources, entry.sessionId, plan, row?.incarnation ?? null, counters, signal);
+    await readSuffix(
+      store,
+      sources,
+      entry.sessionId,
+      plan,
+      row?.incarnation ?? null,
+      counters,
+      signal,
+      inCorpus,
+    );
   } catch (error) {
     if (error instanceof SearchIndexError) throw error;
     if (isPersistenceError(error, 'PERSISTENCE_NOT_FOUND')) {
@@ -191,6 +212,7 @@ async function readSuffix(
   indexedIncarnation: string | null,
   counters: Counters,
   signal: AbortSignal | undefined,
+  inCorpus: (session: string) => boolean,
 ): Promise<void> {
   let { from, start } = plan;
   let forced = false;
@@ -236,6 +258,7 @@ async function readSuffix(
         events.slice(i, i + INDEX_BATCH_EVENTS),
         'disk',
         last ? suffix.revision : undefined,
+        inCorpus,
       );
       if (outcome.stale) return; // re-bound concurrently (a live attach re-indexed it): the next sync reconciles
       counters.eventsIndexed += outcome.events;

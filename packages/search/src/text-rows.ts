@@ -9,12 +9,16 @@ export class TextRows {
   readonly #deleteFrom: Database.Statement<[number, number, number]>;
   readonly #insertLabel: Database.Statement<[number, number, string]>;
   readonly #deleteLabelsFrom: Database.Statement<[number, number, number]>;
+  readonly #deleteTextBelow: Database.Statement<[number, number, number]>;
 
   constructor(db: Database.Database) {
     // The rowid is computed by SQLite: sid << 32 exceeds 2^53 (a JS number) for large sids.
     this.#insert = db.prepare('INSERT INTO search_text (rowid, text) VALUES ((? << 32) | ?, ?)');
     this.#deleteFrom = db.prepare(
       'DELETE FROM search_text WHERE rowid >= ((? << 32) | ?) AND rowid < ((? + 1) << 32)',
+    );
+    this.#deleteTextBelow = db.prepare(
+      'DELETE FROM search_text WHERE rowid >= (? << 32) AND rowid < ((? << 32) | ?)',
     );
     this.#insertLabel = db.prepare('INSERT INTO search_labels (rowid, text) VALUES ((? << 32) | ?, ?)');
     this.#deleteLabelsFrom = db.prepare(
@@ -34,6 +38,11 @@ export class TextRows {
    * Deletes the session's text and label rows with `seq >= fromSeq` (all of them for 0): a label
    * obeys the same cut as text, so a label set from memory that never became durable goes too.
    */
+  /** Deletes the session's text rows (not its labels) with `seq < belowSeq`: no longer its own. */
+  deleteTextBelow(sid: number, belowSeq: number): void {
+    this.#deleteTextBelow.run(sid, sid, belowSeq);
+  }
+
   deleteFrom(sid: number, fromSeq: number): void {
     this.#deleteFrom.run(sid, fromSeq, sid);
     this.#deleteLabelsFrom.run(sid, fromSeq, sid);

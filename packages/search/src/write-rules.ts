@@ -49,6 +49,12 @@ export interface IndexedText {
 /** What a store must write in `append`, all in one transaction with the row it was planned from. */
 export interface AppendPlan {
   readonly rows: readonly IndexedText[];
+  /**
+   * Set when the events hold a `session/continued-from` whose origin is known (`continuedOwnFrom`):
+   * the row's new first own seq. The store deletes the session's text rows below it (not its label
+   * rows: it shows the title it had) and records it.
+   */
+  readonly ownFrom?: number;
   /** Label rows (`LabelExtractor`): the text an event set the label to, `''` when it cleared it. */
   readonly labels: readonly IndexedText[];
   /** Events consumed. */
@@ -77,6 +83,30 @@ export interface AppendPlan {
  */
 export function isOwnSeq(row: Pick<SessionRow, 'ownFrom'>, seq: number): boolean {
   return seq >= row.ownFrom;
+}
+
+/**
+ * A session that continues a Strand export (`session/continued-from` at seq N, written by an
+ * importer right after the exported prefix): its events below N are the origin's log as it was
+ * exported, so when the origin is known to the index (`originKnown`: in the corpus the sync
+ * listed, or indexed) they are not its own — a hit there is the origin's, listed once, under it.
+ * Returns the new first own seq, or undefined (no such event among those consumed, an origin not
+ * known, or a first own seq already past it). Only the first such event counts.
+ */
+export function continuedOwnFrom(
+  row: Pick<SessionRow, 'ownFrom'>,
+  events: readonly SessionEvent[],
+  cut: number,
+  originKnown: (session: string) => boolean,
+): number | undefined {
+  for (const event of events) {
+    if (event.seq >= cut) break;
+    if (event.type !== 'session/continued-from') continue;
+    const origin = (event.data as { session?: unknown } | null)?.session;
+    if (typeof origin !== 'string' || event.seq <= row.ownFrom || !originKnown(origin)) return undefined;
+    return event.seq;
+  }
+  return undefined;
 }
 
 /**
@@ -135,6 +165,7 @@ export function planAppend(
   textOf: (event: SessionEvent) => string | undefined,
   maxSeq: number = Number.MAX_SAFE_INTEGER,
   labelOf: (event: SessionEvent) => string | undefined = () => undefined,
+  originKnown: (session: string) => boolean = () => false,
 ): AppendPlan {
   let cut = row.cut;
   const rows: IndexedText[] = [];
@@ -162,8 +193,11 @@ export function planAppend(
     consumed++;
   }
   const durableCut = provenance === 'disk' && row.durableCut === row.cut ? cut : row.durableCut;
+  // A continued export's exported prefix is its origin's: its hits are listed there, once.
+  const continued = continuedOwnFrom(row, events, cut, originKnown);
   return {
-    rows,
+    rows: continued === undefined ? rows : rows.filter((r) => r.seq >= continued),
+    ...(continued === undefined ? {} : { ownFrom: continued }),
     labels,
     events: consumed,
     cut,

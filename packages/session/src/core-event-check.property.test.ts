@@ -57,6 +57,11 @@ const VALID: Readonly<Record<CoreEventType, fc.Arbitrary<Record<string, unknown>
   ),
   'session/command': optional({ name: text, args: text }, ['name']),
   'session/command-output': fc.record({ text, stream: fc.constantFrom('stdout', 'stderr') }),
+  'session/continued-from': fc.record({
+    session: text,
+    cut: fc.nat(),
+    harness: text,
+  }),
   'model/selection': route,
   'request/header': route,
   'agent-preset/select': fc.record({ preset: fc.option(text, { nil: null }) }),

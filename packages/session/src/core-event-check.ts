@@ -103,6 +103,11 @@ const CHECKS: Readonly<Record<CoreEventType, Check>> = {
     onlyKeys(d, ['text', 'stream']) ??
     (str(d.text) ? undefined : 'text must be a string') ??
     (d.stream === 'stdout' || d.stream === 'stderr' ? undefined : 'stream must be stdout or stderr'),
+  'session/continued-from': (d) =>
+    onlyKeys(d, ['session', 'cut', 'harness']) ??
+    (str(d.session) ? undefined : 'session must be a string') ??
+    (count(d.cut) ? undefined : 'cut must be a count') ??
+    (str(d.harness) ? undefined : 'harness must be a string'),
   'model/selection': route,
   'request/header': route,
   'agent-preset/select': (d) =>

@@ -91,6 +91,14 @@ export const CORE_EVENT_SCHEMAS = {
    * `session/command` before it.
    */
   'session/command-output': z.strictObject({ text: z.string(), stream: z.enum(COMMAND_OUTPUT_STREAMS) }),
+  /**
+   * The session continues a Strand session exported to a harness (`strand export --to`): the
+   * events before this one are that export, `session`'s log to `cut` (its last seq) as the
+   * harness `harness` holds it; what follows is what the harness appended when it resumed the
+   * file. An importer writes it where the harness's first own record begins, so it sits right
+   * after the exported prefix.
+   */
+  'session/continued-from': z.strictObject({ session: z.string(), cut: count, harness: z.string() }),
   'model/selection': route,
   'request/header': route,
   'agent-preset/select': z.strictObject({ preset: z.string().nullable() }),

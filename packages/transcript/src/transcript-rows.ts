@@ -113,6 +113,8 @@ export function quietMarker(event: WireEvent): string | undefined {
       return core.data.preset === null ? 'agent preset cleared' : `agent preset: ${core.data.preset}`;
     case 'session/cost':
       return `the harness reports the session cost so far: $${core.data.usd.toFixed(2)}`;
+    case 'session/continued-from':
+      return `above: exported from ${core.data.session}; continued in ${core.data.harness} below`;
     default:
       return undefined;
   }

@@ -103,6 +103,16 @@ export function describeExportBed(harness: BedHarness & ('claude-code' | 'codex'
       expect(exported.stderr).toBe('');
       expect(exported.code).toBe(0);
       const { resumeId, path: file } = JSON.parse(exported.stdout) as { resumeId: string; path: string };
+      // Imported before the harness resumed it, the export is a second copy of its origin: skipped.
+      const sourceDir = DRIVERS[harness].transcriptRoot(workspace);
+      const untouched = await importTranscripts({ harness, sourceDir, dataDir: data });
+      expect(untouched).toMatchObject({ imported: 0, failed: 0 });
+      expect(untouched.reports).toContainEqual({
+        file,
+        line: null,
+        kind: 'skipped-file',
+        reason: "Strand's export of made-in-strand",
+      });
 
       const run = await DRIVERS[harness].prompt(bed.installed, workspace, endpoint, {
         text: 'Please go on.',
@@ -130,24 +140,40 @@ export function describeExportBed(harness: BedHarness & ('claude-code' | 'codex'
       const first = JSON.parse(continued.slice(0, continued.indexOf('\n'))) as Record<string, unknown>;
       expect(first[STRAND_EXPORT_MARKER]).toMatchObject({ origin: 'made-in-strand', cut: 15 });
       expect(strandExportOf(continued)).toBeUndefined();
-      // Strand's importer of the harness reads the continued session: the export, then the new turn.
-      const imported = path.join(data, 'imported');
-      const summary = await importTranscripts({
-        harness,
-        sourceDir: DRIVERS[harness].transcriptRoot(workspace),
-        dataDir: imported,
-      });
+      // Strand's importer of the harness, into the data folder that holds the origin, reads the
+      // continued session linked to its origin: the export, the link, then the new turn.
+      const summary = await importTranscripts({ harness, sourceDir, dataDir: data });
+      // (Gemini CLI's resume also starts a chat of its own context alone, imported beside it.)
+      const continuedId = `${IMPORT_PREFIX[harness]}-${resumeId}`;
       expect(summary.failed).toBe(0);
-      const store = await openJsonlPersistence({ root: imported });
+      expect(summary.sessions).toContainEqual({ id: continuedId, file, outcome: 'imported' });
+      const store = await openJsonlPersistence({ root: data });
       cleanup.push(() => store.close());
-      const log = await store.inspect(SessionId(`${IMPORT_PREFIX[harness]}-${resumeId}`));
-      const prompts = log.events.flatMap((e) => {
+      const log = await store.inspect(SessionId(continuedId));
+      const story = log.events.flatMap((e): unknown[] => {
         const core = readCoreEvent(e);
+        if (core?.type === 'session/continued-from') return [core.data];
         return core?.type === 'user/message' && core.data.author !== 'system'
           ? [messageText(core.data.content)]
           : [];
       });
-      expect(prompts).toEqual(['Please list the folder.', 'Which one is the code?', 'Please go on.']);
+      expect(story).toEqual([
+        'Please list the folder.',
+        'Which one is the code?',
+        { session: 'made-in-strand', cut: 15, harness },
+        'Please go on.',
+      ]);
+      // Right after the exported prefix: every event before the link is one the export holds.
+      const link = log.events.findIndex((e) => e.type === 'session/continued-from');
+      const replies = log.events.slice(0, link).flatMap((e) => {
+        const core = readCoreEvent(e);
+        return core?.type === 'assistant/message' ? [messageText(core.data.content)] : [];
+      });
+      expect(replies.filter((t) => t !== '')).toEqual([
+        'Listing it now.',
+        'A README and a src folder.',
+        'The src folder holds the code.',
+      ]);
     });
   });
 }

@@ -89,6 +89,7 @@ describe('renderClaudeTranscript', () => {
       cut: 16,
       running: false,
       digest: expect.stringMatching(/^[0-9a-f]{64}$/),
+      bytes: expect.any(Number),
     });
   });
 

@@ -7,6 +7,7 @@ import { shortTitle } from '../mapping/title.js';
 import type { SessionPeek, SourceUnit } from '../run/harness-importer.js';
 import type { LineReadEnd, SourceLine } from '../source/line-reader.js';
 import { mapWholeFile, type TranscriptFold } from '../mapping/transcript-fold.js';
+import { ExportContinuation } from '../mapping/strand-export.js';
 import { isRecord, parseLine, str, type JsonRecord } from '../source/json-record.js';
 import { findRoleInParent, labelOf, readAgentMeta, type AgentRole } from './agent-label.js';
 import { ClaudeStream } from './claude-stream.js';
@@ -45,8 +46,12 @@ export function foldClaude(unit: SourceUnit, peek: SessionPeek): TranscriptFold 
   let inParent: Promise<AgentRole | undefined> | undefined;
   const parentRole = (): Promise<AgentRole | undefined> =>
     (inParent ??= findRoleInParent(unit.parentFile, agentId ?? ''));
+  // A Strand export Claude Code resumed: its first own record follows the exported prefix.
+  const exported = new ExportContinuation('claude-code');
 
   const feed = async (line: SourceLine): Promise<void> => {
+    const continued = exported.before(line);
+    if (continued !== undefined) main.builder.continuedFrom(continued);
     const parsed = parseLine(line);
     if (parsed.kind === 'blank') return;
     if (parsed.kind === 'bad') {
@@ -154,7 +159,7 @@ export function foldClaude(unit: SourceUnit, peek: SessionPeek): TranscriptFold 
     }
     if (plans.length === 0)
       return { kind: 'empty', reason: 'no conversation records', reports, hash: end.hash };
-    return { kind: 'sessions', plans, reports, hash: end.hash };
+    return { kind: 'sessions', plans, reports, hash: end.hash, ...exported.facts() };
   };
   return { feed, result };
 

@@ -6,6 +6,7 @@ import { FileReports } from '../mapping/file-reports.js';
 import type { MappedFile, SessionPlan } from '../mapping/session-plan.js';
 import { shortTitle } from '../mapping/title.js';
 import { TranscriptBuilder, type Usage } from '../mapping/transcript-builder.js';
+import { ExportContinuation } from '../mapping/strand-export.js';
 import type { SessionPeek, SourceUnit } from '../run/harness-importer.js';
 import type { LineReadEnd, SourceLine } from '../source/line-reader.js';
 import { mapWholeFile, type TranscriptFold } from '../mapping/transcript-fold.js';
@@ -54,6 +55,8 @@ async function foldCodex(unit: SourceUnit, peek: SessionPeek): Promise<Transcrip
   const facts = peek.facts as CodexFacts;
   const reports = new FileReports(unit.file);
   const builder = new TranscriptBuilder();
+  // A Strand export Codex resumed: its first own record follows the exported prefix.
+  const exported = new ExportContinuation('codex');
   const sink = new AttachmentSink();
   const fallbackTime = facts.createdAt ?? facts.firstLineTime ?? 0;
   let model: string | undefined;
@@ -183,6 +186,8 @@ async function foldCodex(unit: SourceUnit, peek: SessionPeek): Promise<Transcrip
   };
 
   const feed = (line: SourceLine): Promise<void> => {
+    const continued = exported.before(line);
+    if (continued !== undefined) builder.continuedFrom(continued);
     record(line);
     return Promise.resolve();
   };
@@ -256,6 +261,7 @@ async function foldCodex(unit: SourceUnit, peek: SessionPeek): Promise<Transcrip
       plans: [plan(facts, builder, sink, fallbackTime, parentCalls)],
       reports,
       hash: end.hash,
+      ...exported.facts(),
     };
   };
   return { feed, result: (end) => Promise.resolve(result(end)) };

@@ -7,6 +7,7 @@ import { AttachmentSink, toContent, type ContentBlock } from '../mapping/attachm
 import { FileReports } from '../mapping/file-reports.js';
 import type { MappedFile, SessionPlan } from '../mapping/session-plan.js';
 import { TranscriptBuilder, type Author } from '../mapping/transcript-builder.js';
+import { ExportContinuation, type ContinuedFrom } from '../mapping/strand-export.js';
 import { usage, type Usage } from '../mapping/usage.js';
 import type { SessionPeek, SourceUnit } from '../run/harness-importer.js';
 import { count, isRecord, str, timeOf, type JsonRecord } from '../source/json-record.js';
@@ -52,19 +53,24 @@ function foldGeminiLines(unit: SourceUnit, peek: SessionPeek): TranscriptFold {
   const reports = new FileReports(unit.file);
   const folder = new ChatFolder(reports);
   const mapping = new GeminiMapping(unit, peek, reports);
+  // A Strand export Gemini CLI resumed: its first own row follows the exported prefix.
+  const exported = new ExportContinuation('gemini');
   let first = true;
   let mapped = 0;
   return {
     feed(line) {
+      const continued = exported.before(line);
+      if (continued !== undefined) mapping.continuesAt(folder.rows.length, continued);
       folder.line(line, first);
       if (line.text.trim().length > 0) first = false;
       return Promise.resolve();
     },
-    result(end) {
+    async result(end) {
       const rows = folder.rows;
       mapping.rows(rows, mapped, folder.meta);
       mapped = rows.length;
-      return mapping.result(folder.meta, end.hash);
+      const result = await mapping.result(folder.meta, end.hash);
+      return result.kind === 'sessions' ? { ...result, ...exported.facts() } : result;
     },
   };
 }
@@ -79,6 +85,8 @@ class GeminiMapping {
   readonly #reports: FileReports;
   /** A subagent's chat: its prompts are the parent agent's. */
   readonly #promptAuthor: Author;
+  /** The row the harness's first own record made, in a continued Strand export. */
+  #continuation: { readonly row: number; readonly data: ContinuedFrom } | undefined;
 
   constructor(unit: SourceUnit, peek: SessionPeek, reports: FileReports) {
     this.#unit = unit;
@@ -94,11 +102,17 @@ class GeminiMapping {
    * `TranscriptBuilder`): the file may still grow, and a row written again must not change what
    * its first write mapped to.
    */
+  /** The rows from index `row` on are the harness's own, after a Strand export (`strand-export.ts`). */
+  continuesAt(row: number, data: ContinuedFrom): void {
+    this.#continuation = { row, data };
+  }
+
   rows(rows: readonly ChatRow[], from: number, meta: JsonRecord): void {
     // A message without a time of its own falls back to the chat's start (the metadata line).
     const fallback = timeOf(meta.startTime) ?? 0;
     for (let i = from; i < rows.length; i++) {
       const row = rows[i]!;
+      if (i === this.#continuation?.row) this.#builder.continuedFrom(this.#continuation.data, fallback);
       if (row.kind === 'title') this.#builder.explicitTitle(row.text, undefined);
       else
         mapMessage(

@@ -7,6 +7,7 @@ import type { MappedFile } from '../mapping/session-plan.js';
 import type { Candidate } from '../run/choose-copies.js';
 import type { HarnessImporter, SessionPeek, SourceUnit } from '../run/harness-importer.js';
 import type { Harness, ImportReport } from '../types.js';
+import { exportSkipReason } from '../mapping/strand-export.js';
 import { writePlan, type WriteTarget } from '../write/write-plan.js';
 import { CompanionPlacements } from './companion-placements.js';
 import { CopyHolders } from './copy-holders.js';
@@ -257,6 +258,13 @@ export function startLiveIngest(options: LiveIngestOptions): LiveIngest {
     }
     if (mapped.kind === 'empty') return;
     const target = await writeTarget();
+    // Still exactly Strand's export of a stored session: a second copy of it, not a session. Once
+    // the harness continues the file, its next read imports it, linked to the origin.
+    const exportOf = await exportSkipReason(file, mapped, target.stored);
+    if (exportOf !== undefined) {
+      report({ file, line: null, kind: 'skipped-file', reason: exportOf });
+      return;
+    }
     const sessions: { id: string; events: number }[] = [];
     let awaitingParent: string | undefined;
     for (const plan of mapped.plans) {

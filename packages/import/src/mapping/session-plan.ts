@@ -1,6 +1,7 @@
 import type { Attachment } from '@strand/persistence';
 import type { NewSessionHeader, SessionEvent, SessionEventInput, SessionId } from '@strand/session';
 import type { FileReports } from './file-reports.js';
+import type { ExportFacts } from './strand-export.js';
 
 /**
  * One Strand session a transcript maps to: what the writer creates, extends or replaces.
@@ -38,6 +39,8 @@ export type MappedFile =
       readonly reports: FileReports;
       readonly hash: string;
       readonly companionHashes?: CompanionHashes | undefined;
+      /** The file's first line carries Strand's export marker (`strand-export.ts`). */
+      readonly strandExport?: ExportFacts | undefined;
     }
   /** Readable, but holds no session (no conversation records): a skipped file. */
   | {

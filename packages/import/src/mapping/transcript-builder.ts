@@ -231,6 +231,16 @@ export class TranscriptBuilder {
     if (this.#turnOpen) this.#turnError = message;
   }
 
+  /**
+   * The session continues a Strand export (`strand-export.ts`): written ahead of the first record
+   * the harness appended, so the events before it are the exported prefix. It takes the time of
+   * the last event (the exported prefix's), as the record's own events follow it.
+   */
+  continuedFrom(data: { session: string; cut: number; harness: string }, time?: number): void {
+    this.flushAssistant();
+    this.#emit('session/continued-from', { ...data }, this.#lastTime ?? time ?? 0);
+  }
+
   /** Writes the buffered assistant response, if any. */
   flushAssistant(): void {
     const pending = this.#pending;

@@ -2,6 +2,7 @@ import { defined } from '@strand/session';
 import { combineHashes } from '../ledger/stamps.js';
 import { hashFile } from '../source/file-hash.js';
 import type { ImportReport, SessionOutcome } from '../types.js';
+import { exportSkipReason } from '../mapping/strand-export.js';
 import { writePlan } from '../write/write-plan.js';
 import type { DataFolder } from './data-folder.js';
 import type { HarnessImporter, SessionPeek, SourceUnit } from './harness-importer.js';
@@ -77,6 +78,10 @@ export async function processFile(
   );
   const hash = combineHashes(mapped.hash, companionHashes);
   if (mapped.kind === 'empty') return { ...base, result: { kind: 'empty', reason: mapped.reason, hash } };
+  // Still exactly Strand's export of a stored session: a second copy of it, not a session. (The
+  // run prepared the folder before any lane maps, so its stored ids are listed.)
+  const exportOf = await exportSkipReason(file, mapped, folder.stored);
+  if (exportOf !== undefined) return { ...base, result: { kind: 'empty', reason: exportOf, hash } };
 
   const sessions: { id: string; events: number; outcome: SessionOutcome }[] = [];
   const notes: string[] = [];

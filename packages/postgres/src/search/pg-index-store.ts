@@ -141,10 +141,12 @@ export class PgIndexStore implements SearchIndexStore {
     events: readonly SessionEvent[],
     provenance: Provenance,
     revision?: string,
+    originKnown?: (session: string) => boolean,
   ): Promise<AppendOutcome> {
     return this.#db.transaction(async (client) => {
       const row = await lockRow(client, sessionId);
       if (row === undefined || row.incarnation !== incarnation) return { events: 0, rows: 0, stale: true };
+      const known = originKnown ?? (await indexedOrigins(client, events));
       const plan = planAppend(
         row,
         events,
@@ -153,7 +155,16 @@ export class PgIndexStore implements SearchIndexStore {
         (event) => indexedText(this.#extract, event),
         Number.MAX_SAFE_INTEGER, // bigint seq: no narrower range than the session's own
         (event) => indexedLabel(this.#label, event),
+        known,
       );
+      if (plan.ownFrom !== undefined) {
+        // A continued export's exported prefix is its origin's: its text rows go (labels stay).
+        await client.query('DELETE FROM search_events WHERE sid = $1 AND seq < $2', [row.sid, plan.ownFrom]);
+        await client.query('UPDATE search_sessions SET own_from = $2 WHERE sid = $1', [
+          row.sid,
+          plan.ownFrom,
+        ]);
+      }
       for (const [statement, rows] of [
         [UPSERT_EVENTS, plan.rows],
         [UPSERT_LABELS, plan.labels],
@@ -205,6 +216,27 @@ async function lockRow(client: pg.ClientBase, sessionId: SessionId): Promise<Ses
  * Deletes the session's text and label rows with `seq >= fromSeq` (all of them for 0): a label
  * obeys the same cut as text, so a label set from memory that never became durable goes too.
  */
+/**
+ * The origins named by the batch's `session/continued-from` events that the index has a row for
+ * (the default of `append`'s `originKnown`); one query, and only for a batch that names one.
+ */
+async function indexedOrigins(
+  client: pg.ClientBase,
+  events: readonly SessionEvent[],
+): Promise<(session: string) => boolean> {
+  const origins = events.flatMap((e) => {
+    const origin = (e.data as { session?: unknown } | null)?.session;
+    return e.type === 'session/continued-from' && typeof origin === 'string' ? [origin] : [];
+  });
+  if (origins.length === 0) return () => false;
+  const { rows } = await client.query<{ session_id: string }>(
+    'SELECT session_id FROM search_sessions WHERE session_id = ANY($1)',
+    [origins],
+  );
+  const found = new Set(rows.map((r) => r.session_id));
+  return (session) => found.has(session);
+}
+
 async function deleteRows(client: pg.ClientBase, sid: number, fromSeq: number): Promise<void> {
   await client.query('DELETE FROM search_events WHERE sid = $1 AND seq >= $2', [sid, fromSeq]);
   await client.query('DELETE FROM search_labels WHERE sid = $1 AND seq >= $2', [sid, fromSeq]);

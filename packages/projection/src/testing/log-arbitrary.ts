@@ -77,6 +77,12 @@ export const eventBodyArbitrary: fc.Arbitrary<Body> = fc.oneof(
   body('session/title', valid(fc.record({ title: fc.constantFrom('a', 'b', '') }))),
   body('model/selection', valid(route)),
   body('request/header', valid(route)),
+  body(
+    'session/continued-from',
+    valid(
+      fc.record({ session: fc.constantFrom('s-a', 's-b'), cut: fc.nat(9), harness: fc.constant('codex') }),
+    ),
+  ),
   body('agent-preset/select', valid(fc.record({ preset: fc.constantFrom('coder', 'reviewer', null) }))),
   body('subagent/descriptor', fc.record({ version: fc.constant(2), mode: fc.constant('one-shot') })),
   body('plugin/unknown', junk),

@@ -14,6 +14,7 @@ describe('built-in units together', () => {
       'modelSelection',
       'agentPreset',
       'usage',
+      'continuedFrom',
     ]);
   });
 

@@ -1,5 +1,6 @@
 import type { AnyProjectionUnit } from '../types.js';
 import { agentPresetUnit } from './agent-preset/agent-preset.js';
+import { continuedFromUnit } from './continued-from/continued-from.js';
 import { listMetadataUnit } from './list-metadata/list-metadata.js';
 import { modelSelectionUnit } from './model-selection/model-selection.js';
 import { titleUnit } from './title/title.js';
@@ -12,4 +13,5 @@ export const BUILT_IN_UNITS: readonly AnyProjectionUnit[] = Object.freeze([
   modelSelectionUnit,
   agentPresetUnit,
   usageUnit,
+  continuedFromUnit,
 ]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Session } from '@strand/session';
+import type { Session, SessionEventInput } from '@strand/session';
 import type { SearchPage } from '../types.js';
 import { assistant, forkedSession, persistedSession, user } from './corpus.js';
 import { allPages } from './facet-suite.js';
@@ -101,6 +101,48 @@ export function searchForkSuite(engine: string, openIndex: OpenSearchIndex): voi
       fixture.corpus.store.detach(live);
       await fixture.index.sync(fixture.corpus.sources);
       await expectOwnOnly();
+    });
+
+    // A Strand export a harness continued, imported back (`session/continued-from` right after the
+    // exported prefix): the prefix is the origin's, listed once under it when the origin is stored.
+    const continuedFrom = (origin: string): SessionEventInput => ({
+      type: 'session/continued-from',
+      data: { session: origin, cut: 1, harness: 'codex' },
+    });
+    const exported = (): SessionEventInput[] => [user('notes on the osprey'), assistant('a walrus answer')];
+
+    it("lists a hit of a continued export's exported prefix once, under its origin, whatever the index order", async () => {
+      const { persistence } = fixture.corpus;
+      // Same start: the continued session ('a-…') is indexed before its origin ('z-…').
+      await persistedSession(persistence, 'z-origin', exported());
+      await persistedSession(persistence, 'a-continued', [
+        ...exported(),
+        continuedFrom('z-origin'),
+        user('a heron question'),
+      ]);
+      // An export whose origin is not stored keeps its prefix as its own.
+      await persistedSession(persistence, 'b-moved', [
+        ...exported(),
+        continuedFrom('elsewhere'),
+        user('a tern'),
+      ]);
+      await fixture.index.sync(fixture.corpus.sources);
+      expect([...ids(await fixture.index.search('osprey'))].sort()).toEqual(['b-moved', 'z-origin']);
+      expect(hitsOf(await fixture.index.search('walrus'), 'a-continued')).toBeUndefined();
+      const own = await fixture.index.search('heron');
+      expect(own.results.map((r) => [r.sessionId, r.hits.map((h) => h.seq)])).toEqual([['a-continued', [3]]]);
+    });
+
+    it('gives the prefix to the origin once the continuation is appended after it was indexed', async () => {
+      const { persistence } = fixture.corpus;
+      await persistedSession(persistence, 'z-origin', exported());
+      const continued = await persistedSession(persistence, 'a-continued', exported());
+      await fixture.index.sync(fixture.corpus.sources);
+      expect([...ids(await fixture.index.search('osprey'))].sort()).toEqual(['a-continued', 'z-origin']);
+      await continued.append([continuedFrom('z-origin'), user('a heron question')]);
+      await fixture.index.sync(fixture.corpus.sources);
+      expect(ids(await fixture.index.search('osprey'))).toEqual(['z-origin']);
+      expect(ids(await fixture.index.search('heron'))).toEqual(['a-continued']);
     });
   });
 }

@@ -13,6 +13,7 @@ describe('registerSubagentUnits', () => {
       'modelSelection',
       'agentPreset',
       'usage',
+      'continuedFrom',
       'subagentTiming',
       'subagent',
     ]);

@@ -18,6 +18,8 @@ const LONG = 'newcomer-long';
 const PARENT = 'newcomer-parent';
 const CHILD = 'newcomer-child';
 const FORK = 'newcomer-fork';
+/** A Strand export of PARENT continued in Codex, imported back (`session/continued-from`). */
+const CONTINUED = 'codex-newcomer-continued';
 /** Four events a turn: 6,000 events, the target near the start — far before the first window. */
 const TURNS = 1_500;
 const TARGET = 1 + 4 * 10 + 1; // turn 10's user message (the title is seq 0)
@@ -98,6 +100,19 @@ describe('what a newcomer meets, in Chromium', { timeout: 120_000 }, () => {
           inheritedEventCount: plan.inheritedEventCount,
         });
         await fork.append(turn(2));
+        await write(
+          {
+            ...newSessionHeader({ id: SessionId(CONTINUED), cwd: '/home/demo', createdAt: base + 4 }),
+            source: { harness: 'codex', sourceId: 'newcomer-continued' },
+          },
+          [
+            [
+              ...turn(0),
+              { type: 'session/continued-from', data: { session: PARENT, cut: 4, harness: 'codex' } },
+              ...turn(3),
+            ],
+          ],
+        );
       },
     });
     page = env.page;
@@ -191,6 +206,19 @@ describe('what a newcomer meets, in Chromium', { timeout: 120_000 }, () => {
     await listRow(FORK).click();
     await view(FORK).getByTestId('fork-badge').waitFor();
     expect(await view(FORK).getByTestId('fork-badge').getAttribute('title')).toBe(`forked from ${PARENT}`);
+  });
+
+  it('says a continued export continues its origin, and links to it', async () => {
+    await page.goto(url(`/sessions/${CONTINUED}`));
+    const line = view(CONTINUED).getByTestId('continued-from');
+    await expect
+      .poll(() => line.textContent(), { timeout: UI_TIMEOUT })
+      .toBe('Continued in Codex from The parent');
+    expect(await view(PARENT).count()).toBe(0);
+    await line.getByTestId('continued-from-origin').click();
+    await view(PARENT).locator('[data-testid="event"]').first().waitFor();
+    expect(here()).toBe(`/sessions/${PARENT}`);
+    expect(await view(PARENT).getByTestId('continued-from').count()).toBe(0);
   });
 
   it('at 390×844 the session header takes at most a fifth of the height, the transcript most of it', async () => {

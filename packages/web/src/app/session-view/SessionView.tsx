@@ -22,6 +22,7 @@ import { subagentParent } from '../shared/subagent-parent.js';
 import { ForkBadge } from '../shared/ForkBadge.js';
 import { ContinueMenu } from './ContinueMenu.js';
 import { ExportMenu } from './ExportMenu.js';
+import { ContinuedFromLine } from './ContinuedFromLine.js';
 import { ShareDialog } from './ShareDialog.js';
 import { useSharedGrant } from '../shared/share-context.js';
 import { SharedBadge } from '../shared/SharedBadge.js';
@@ -206,6 +207,7 @@ function SessionHeader({
           <Text size="xs" c="dimmed" truncate>
             {sessionId}
           </Text>
+          <ContinuedFromLine sessionId={sessionId} />
         </Box>
         <Group gap={4} justify="flex-end">
           <Button
