@@ -1,5 +1,4 @@
-import { bytesToHex } from '@noble/hashes/utils.js';
-import { sha256 } from '@noble/hashes/sha2.js';
+import { sha256Hex } from './sha256.js';
 
 /**
  * The field on the first line of a JSONL export naming the Strand session and cut it came from.
@@ -37,7 +36,7 @@ export function sealExport(lines: readonly string[], origin: Omit<StrandExportMa
   return `${first}\n${rest}`;
 }
 
-const digestOf = (text: string): string => bytesToHex(sha256(new TextEncoder().encode(text)));
+const digestOf = sha256Hex;
 
 /**
  * The marker of a file that is still exactly one of Strand's exports (its first line names the

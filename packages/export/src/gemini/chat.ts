@@ -1,10 +1,9 @@
-import { bytesToHex } from '@noble/hashes/utils.js';
-import { sha256 } from '@noble/hashes/sha2.js';
 import { conversationOf, NO_RESULT, type ConversationCall } from '../conversation.js';
 import { apiCallId, namespacedUuid } from '../derived-id.js';
 import { lastSeqOf, turnRunning, type ExportDocument } from '../document.js';
 import { cwdOf, type HarnessTranscript } from '../harness-transcript.js';
 import { MARKER_SLOT, sealExport, STRAND_EXPORT_MARKER } from '../marker.js';
+import { sha256Hex } from '../sha256.js';
 
 /** The Gemini CLI version whose chat format this writer follows (the bed's pin). */
 export const GEMINI_FORMAT_VERSION = '0.61.0';
@@ -39,7 +38,7 @@ export function renderGeminiChat(document: ExportDocument): GeminiChat {
   const lines = [
     JSON.stringify({
       sessionId,
-      projectHash: bytesToHex(sha256(new TextEncoder().encode(cwd))),
+      projectHash: sha256Hex(cwd),
       startTime: started,
       lastUpdated: iso(document.events.at(-1)?.time ?? header.createdAt),
       kind: 'main',
