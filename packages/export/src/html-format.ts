@@ -4,7 +4,6 @@ import {
   escapeHtml,
   markdownHtml,
   transcriptRows,
-  truncate,
   type ToolCallView,
   type TranscriptRow,
 } from '@strand/transcript';
