@@ -1,4 +1,4 @@
-import { sha1 } from '@noble/hashes/legacy.js';
+import { sha1Words } from './sha1.js';
 
 /**
  * A UUID (version 5 layout: SHA-1 of a name) derived from `name` within one target's
@@ -6,12 +6,17 @@ import { sha1 } from '@noble/hashes/legacy.js';
  * writes the same bytes.
  */
 export function namespacedUuid(namespace: string, name: string): string {
-  const hash = sha1(new TextEncoder().encode(`${namespace}\u0000${name}`));
-  hash[6] = (hash[6]! & 0x0f) | 0x50;
-  hash[8] = (hash[8]! & 0x3f) | 0x80;
-  const hex = [...hash.slice(0, 16)].map((b) => b.toString(16).padStart(2, '0')).join('');
+  const words = sha1Words(`${namespace}\u0000${name}`);
+  // The version (5) in byte 6's high nibble, the variant (0b10) in byte 8's top bits.
+  const hex =
+    hex8(words[0]!) +
+    hex8((words[1]! & ~0xf000) | 0x5000) +
+    hex8((words[2]! & 0x3fffffff) | 0x80000000) +
+    hex8(words[3]!);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
+
+const hex8 = (word: number): string => (word >>> 0).toString(16).padStart(8, '0');
 
 /**
  * A tool call's id as model APIs accept it (`^[A-Za-z0-9_-]+$`, at most 64): kept when it fits,

@@ -4,7 +4,6 @@ import {
   escapeHtml,
   markdownHtml,
   transcriptRows,
-  truncate,
   type ToolCallView,
   type TranscriptRow,
 } from '@strand/transcript';
@@ -13,6 +12,8 @@ import type { ExportAttachment, ExportDocument } from './document.js';
 import { exportTitle, sessionFacts } from './facts.js';
 import { HTML_EXPORT_STYLE } from './html-style.js';
 import { utcMinute } from './markdown-text.js';
+import { argumentsPreview, plainParagraphHtml } from './html-text.js';
+import { TextChunks } from './text-chunks.js';
 
 /** Message Markdown for a file: links in words, images named, no copy buttons (no scripts). */
 const toHtml = markdownHtml({ copyButton: false, links: 'text', highlight: highlightCode });
@@ -30,7 +31,7 @@ export function renderHtml(document: ExportDocument): string {
   const times = new Map<number, number>(document.events.map((event) => [event.seq, event.time]));
   const attachments = document.attachments ?? new Map<string, ExportAttachment>();
   const content = (value: MessageContent): string => contentHtml(value, attachments);
-  const body: string[] = [];
+  const body = new TextChunks('\n');
   let turn = 0;
   for (const row of transcriptRows(document.events)) {
     if (row.kind === 'turn-start') {
@@ -62,7 +63,7 @@ export function renderHtml(document: ExportDocument): string {
     '</head>',
     '<body>',
     `<header><h1>${title}</h1><table class="facts">${facts}</table></header>`,
-    `<main>${body.join('\n')}</main>`,
+    `<main>${body.join()}</main>`,
     `<footer>Exported from Strand.</footer>`,
     '</body>',
     '</html>',
@@ -112,7 +113,7 @@ function section(id: string, className: string, who: string, inner: string): str
 
 function toolCard(call: ToolCallView, content: (value: MessageContent) => string): string {
   const failed = call.result?.data.isError === true ? '<span class="failed">failed</span>' : '';
-  const preview = truncate(call.args.replace(/\s+/g, ' '), 120);
+  const preview = argumentsPreview(call.args, 120);
   return [
     '<details class="tool">',
     `<summary><span class="tool-name">${escapeHtml(call.name)}</span><span class="tool-args">${escapeHtml(preview)}</span>${failed}</summary>`,
@@ -148,7 +149,7 @@ function terminal(text: string): string {
 function contentHtml(value: MessageContent, attachments: ReadonlyMap<string, ExportAttachment>): string {
   return contentBlocks(value)
     .map((block) => {
-      if (block.type === 'text') return toHtml(block.text);
+      if (block.type === 'text') return plainParagraphHtml(block.text) ?? toHtml(block.text);
       const image = attachments.get(block.ref);
       return image !== undefined &&
         EMBEDDED_IMAGE.test(image.mediaType) &&

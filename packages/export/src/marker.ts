@@ -1,5 +1,4 @@
-import { bytesToHex } from '@noble/hashes/utils.js';
-import { sha256 } from '@noble/hashes/sha2.js';
+import { sha256Hex, utf8Sha256 } from './sha256.js';
 
 /**
  * The field on the first line of a JSONL export naming the Strand session and cut it came from.
@@ -41,18 +40,14 @@ export function sealExport(
     .slice(1)
     .map((l) => `${l}\n`)
     .join('');
-  const encoded = new TextEncoder().encode(rest);
-  const marker: StrandExportMarker = {
-    ...origin,
-    digest: bytesToHex(sha256(encoded)),
-    bytes: encoded.length,
-  };
+  const { digest, bytes } = utf8Sha256(rest);
+  const marker: StrandExportMarker = { ...origin, digest, bytes };
   // A function, not a string: `$` patterns in an origin id must not be read as replacement patterns.
   const first = lines[0]!.replace(JSON.stringify(MARKER_SLOT), () => JSON.stringify(marker));
   return `${first}\n${rest}`;
 }
 
-const digestOf = (text: string): string => bytesToHex(sha256(new TextEncoder().encode(text)));
+const digestOf = sha256Hex;
 
 /**
  * The marker of a file that is still exactly one of Strand's exports (its first line names the

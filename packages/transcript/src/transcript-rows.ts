@@ -97,11 +97,13 @@ export function authorLabel(
   return { label: 'System', kind: 'system' };
 }
 
+/** A request's route as a quiet row names it (once per module: it runs for every event drawn). */
+const route = ({ provider, model, reasoningEffort }: CoreEventDataMap['request/header']): string =>
+  `${provider}/${model}${reasoningEffort === undefined || reasoningEffort === '' ? '' : ` (${reasoningEffort})`}`;
+
 /** The one-line text of an internal event, or undefined for an event that is not one. */
 export function quietMarker(event: WireEvent): string | undefined {
   const core = readCoreEvent(event);
-  const route = ({ provider, model, reasoningEffort }: CoreEventDataMap['request/header']): string =>
-    `${provider}/${model}${reasoningEffort === undefined || reasoningEffort === '' ? '' : ` (${reasoningEffort})`}`;
   switch (core?.type) {
     case 'model/selection':
       return `model selected: ${route(core.data)}`;

@@ -1,6 +1,7 @@
 import { conversationOf, NO_RESULT, type ConversationStep } from '../conversation.js';
 import { lastSeqOf, turnRunning, type ExportDocument } from '../document.js';
 import { MARKER_SLOT, sealExport, STRAND_EXPORT_MARKER, type StrandExportMarker } from '../marker.js';
+import { ExportLines } from '../text-chunks.js';
 import { claudeProjectSlug, claudeRecordUuid, claudeSessionUuid, claudeToolUseId } from './ids.js';
 
 /** The Claude Code version whose transcript format this writer follows (the bed's pin). */
@@ -63,7 +64,7 @@ export function renderClaudeTranscript(document: ExportDocument): ClaudeTranscri
   const sessionId = claudeSessionUuid(header.id);
   const origin = { origin: header.id, cut: lastSeqOf(document), running: turnRunning(document) };
   const { items, leftOut } = conversationOf(document);
-  const lines: string[] = [];
+  const lines = new ExportLines();
   let parent: string | null = null;
   const write = (record: Json, uuid: string, time: number): void => {
     lines.push(
@@ -71,7 +72,7 @@ export function renderClaudeTranscript(document: ExportDocument): ClaudeTranscri
         parentUuid: parent,
         isSidechain: false,
         // The first line's marker takes its digest once the rest is written.
-        ...(lines.length === 0 ? { [STRAND_EXPORT_MARKER]: MARKER_SLOT } : {}),
+        ...(lines.empty ? { [STRAND_EXPORT_MARKER]: MARKER_SLOT } : {}),
         ...record,
         uuid,
         timestamp: new Date(time).toISOString(),
@@ -99,7 +100,7 @@ export function renderClaudeTranscript(document: ExportDocument): ClaudeTranscri
     projectFolder,
     fileName: `${sessionId}.jsonl`,
     cwd,
-    text: sealExport(lines, origin),
+    text: sealExport(lines.lines(), origin),
     leftOut,
   };
 }
@@ -114,11 +115,12 @@ function writeStep(
   strandId: string,
   write: (record: Json, uuid: string, time: number) => void,
 ): void {
+  const uuid = claudeRecordUuid(strandId, step.seq);
   write(
     {
       type: 'assistant',
       message: {
-        id: `msg_strand_${claudeRecordUuid(strandId, step.seq).replace(/-/g, '')}`,
+        id: `msg_strand_${uuid.replace(/-/g, '')}`,
         type: 'message',
         role: 'assistant',
         ...(step.model === undefined ? {} : { model: step.model }),
@@ -136,7 +138,7 @@ function writeStep(
         usage: { input_tokens: 0, output_tokens: 0 },
       },
     },
-    claudeRecordUuid(strandId, step.seq),
+    uuid,
     step.time,
   );
   if (step.calls.length === 0) return;

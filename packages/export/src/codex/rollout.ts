@@ -3,6 +3,7 @@ import { apiCallId, namespacedUuid } from '../derived-id.js';
 import { lastSeqOf, turnRunning, type ExportDocument } from '../document.js';
 import { cwdOf, type HarnessTranscript } from '../harness-transcript.js';
 import { MARKER_SLOT, sealExport, STRAND_EXPORT_MARKER } from '../marker.js';
+import { ExportLines } from '../text-chunks.js';
 
 /** The Codex CLI version whose rollout format this writer follows (the bed's pin). */
 export const CODEX_FORMAT_VERSION = '0.169.0';
@@ -35,7 +36,7 @@ export function renderCodexRollout(document: ExportDocument): CodexRollout {
   const uuid = (name: string): string => namespacedUuid(NAMESPACE, `${header.id}:${name}`);
   const callId = (id: string): string => apiCallId(id, 'call_strand_', NAMESPACE);
   const { items, leftOut } = conversationOf(document);
-  const lines: string[] = [];
+  const lines = new ExportLines();
   const line = (time: number, type: string, payload: Json, extra: Json = {}): void =>
     void lines.push(JSON.stringify({ timestamp: iso(time), type, ...extra, payload }));
   const item = (time: number, payload: Json): void => line(time, 'response_item', payload);
@@ -140,7 +141,7 @@ export function renderCodexRollout(document: ExportDocument): CodexRollout {
     dayFolder: day.replace(/-/g, '/'),
     fileName: `rollout-${started.slice(0, 19).replace(/:/g, '-')}-${threadId}.jsonl`,
     cwd,
-    text: items.length === 0 ? '' : sealExport(lines, origin),
+    text: items.length === 0 ? '' : sealExport(lines.lines(), origin),
     leftOut,
   };
 }

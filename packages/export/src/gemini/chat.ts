@@ -1,10 +1,10 @@
-import { bytesToHex } from '@noble/hashes/utils.js';
-import { sha256 } from '@noble/hashes/sha2.js';
 import { conversationOf, NO_RESULT, type ConversationCall } from '../conversation.js';
 import { apiCallId, namespacedUuid } from '../derived-id.js';
 import { lastSeqOf, turnRunning, type ExportDocument } from '../document.js';
 import { cwdOf, type HarnessTranscript } from '../harness-transcript.js';
 import { MARKER_SLOT, sealExport, STRAND_EXPORT_MARKER } from '../marker.js';
+import { sha256Hex } from '../sha256.js';
+import { ExportLines } from '../text-chunks.js';
 
 /** The Gemini CLI version whose chat format this writer follows (the bed's pin). */
 export const GEMINI_FORMAT_VERSION = '0.61.0';
@@ -36,16 +36,17 @@ export function renderGeminiChat(document: ExportDocument): GeminiChat {
   const uuid = (name: string): string => namespacedUuid(NAMESPACE, `${header.id}:${name}`);
   const { items, leftOut } = conversationOf(document);
   const started = iso(header.createdAt);
-  const lines = [
+  const lines = new ExportLines();
+  lines.push(
     JSON.stringify({
       sessionId,
-      projectHash: bytesToHex(sha256(new TextEncoder().encode(cwd))),
+      projectHash: sha256Hex(cwd),
       startTime: started,
       lastUpdated: iso(document.events.at(-1)?.time ?? header.createdAt),
       kind: 'main',
       [STRAND_EXPORT_MARKER]: MARKER_SLOT,
     }),
-  ];
+  );
   const message = (record: Json): void => void lines.push(JSON.stringify(record));
   for (const entry of items) {
     const base = { id: uuid(`record:${entry.seq}`), timestamp: iso(entry.time) };
@@ -75,7 +76,7 @@ export function renderGeminiChat(document: ExportDocument): GeminiChat {
     sessionId,
     fileName: `session-${started.slice(0, 16).replace(/:/g, '-')}-${sessionId.slice(0, 8)}.jsonl`,
     cwd,
-    text: items.length === 0 ? '' : sealExport(lines, origin),
+    text: items.length === 0 ? '' : sealExport(lines.lines(), origin),
     leftOut,
   };
 }
