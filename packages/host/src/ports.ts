@@ -122,6 +122,13 @@ export interface McpPort {
   ): Promise<void>;
 }
 
+/** One session as an export reads it: its header, its whole log to the cut, its title there. */
+export interface ExportedSession {
+  readonly header: SessionHeader;
+  readonly events: readonly SessionEvent[];
+  readonly title?: string;
+}
+
 /**
  * Renders one session, read at one cut, into a file format (`@strand/export`, wired by the
  * composition root). The host reads the cut; the port only turns it into text. Absent means
@@ -130,11 +137,7 @@ export interface McpPort {
 export interface ExportPort {
   render(
     format: ExportFormatName,
-    document: {
-      readonly header: SessionHeader;
-      readonly events: readonly SessionEvent[];
-      readonly title?: string;
-    },
+    document: ExportedSession,
     /** The bytes of an attachment the log references, for a format that embeds images. */
     readAttachment: (
       ref: string,
@@ -153,11 +156,7 @@ export interface ExportPort {
    */
   writeHarness?(
     harness: ExportHarnessName,
-    document: {
-      readonly header: SessionHeader;
-      readonly events: readonly SessionEvent[];
-      readonly title?: string;
-    },
+    document: ExportedSession,
   ): Promise<{
     readonly path: string;
     readonly resumeId: string;

@@ -1,6 +1,8 @@
 import type { ExportFormatName, ExportHarnessName } from '@strand/protocol';
+import type { SessionObservation } from '@strand/query';
 import { SessionId } from '@strand/session';
 import { HostError } from '../errors.js';
+import type { ExportedSession } from '../ports.js';
 import type { HostServices } from '../services.js';
 
 /**
@@ -23,19 +25,10 @@ export async function sessionExport(
   const exporter = services.exporter;
   if (exporter === undefined)
     throw new HostError('HOST_EXPORT_UNAVAILABLE', 'this host was started without an exporter');
-  const observation = await services.query.observeSession(SessionId(params.id), {
-    projectionMode: 'all',
-    signal,
-  });
-  try {
-    const title = observation.projections?.values.title;
+  return atDurableCut(services, params.id, signal, async (document, observation) => {
     const rendered = await exporter.render(
       params.format,
-      {
-        header: observation.header,
-        events: observation.events,
-        ...(typeof title === 'string' ? { title } : {}),
-      },
+      document,
       // Only refs this log references are asked for (the renderer reads them from its events); a
       // blob that is not stored is named in the file instead of failing the export.
       async (ref) => {
@@ -56,9 +49,7 @@ export async function sessionExport(
       lastSeq: observation.cursor - 1,
       running: rendered.running,
     };
-  } finally {
-    observation.dispose();
-  }
+  });
 }
 
 /**
@@ -79,19 +70,11 @@ export async function sessionExportTo(
   running: boolean;
 }> {
   const exporter = services.exporter;
-  if (exporter?.writeHarness === undefined)
+  const writeHarness = exporter?.writeHarness?.bind(exporter);
+  if (writeHarness === undefined)
     throw new HostError('HOST_EXPORT_UNAVAILABLE', 'this host was started without a harness writer');
-  const observation = await services.query.observeSession(SessionId(params.id), {
-    projectionMode: 'all',
-    signal,
-  });
-  try {
-    const title = observation.projections?.values.title;
-    const written = await exporter.writeHarness(params.harness, {
-      header: observation.header,
-      events: observation.events,
-      ...(typeof title === 'string' ? { title } : {}),
-    });
+  return atDurableCut(services, params.id, signal, async (document, observation) => {
+    const written = await writeHarness(params.harness, document);
     return {
       path: written.path,
       resumeId: written.resumeId,
@@ -100,6 +83,30 @@ export async function sessionExportTo(
       lastSeq: observation.cursor - 1,
       running: written.running,
     };
+  });
+}
+
+/**
+ * The session as both exports read it: one exact observation (the durable cut), its whole log
+ * and the `title` unit's value there, handed to `use` and disposed after it.
+ */
+async function atDurableCut<T>(
+  services: HostServices,
+  id: string,
+  signal: AbortSignal,
+  use: (document: ExportedSession, observation: SessionObservation) => Promise<T>,
+): Promise<T> {
+  const observation = await services.query.observeSession(SessionId(id), { projectionMode: 'all', signal });
+  try {
+    const title = observation.projections?.values.title;
+    return await use(
+      {
+        header: observation.header,
+        events: observation.events,
+        ...(typeof title === 'string' ? { title } : {}),
+      },
+      observation,
+    );
   } finally {
     observation.dispose();
   }
