@@ -1,4 +1,4 @@
-import { describeExportBed } from './testing/export-bed.js';
+import { describeExportBed, describeImportedCodexExportBed } from './testing/export-bed.js';
 
 /**
  * A Strand session exported with `strand export --to codex` and continued by the real Codex CLI
@@ -6,3 +6,6 @@ import { describeExportBed } from './testing/export-bed.js';
  * `describeExportBed`.
  */
 describeExportBed('codex');
+
+/** A session the real Codex CLI made, imported, exported --to codex and resumed: see `describeImportedCodexExportBed`. */
+describeImportedCodexExportBed('codex');

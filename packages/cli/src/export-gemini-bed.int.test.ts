@@ -1,4 +1,4 @@
-import { describeExportBed } from './testing/export-bed.js';
+import { describeExportBed, describeImportedCodexExportBed } from './testing/export-bed.js';
 
 /**
  * A Strand session exported with `strand export --to gemini` and continued by the real Gemini CLI
@@ -6,3 +6,6 @@ import { describeExportBed } from './testing/export-bed.js';
  * bed's endpoint): see `describeExportBed`.
  */
 describeExportBed('gemini');
+
+/** A session the real Codex CLI made, imported, exported --to gemini and resumed: see `describeImportedCodexExportBed`. */
+describeImportedCodexExportBed('gemini');

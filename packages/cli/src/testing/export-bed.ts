@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -174,6 +174,111 @@ export function describeExportBed(harness: BedHarness & ('claude-code' | 'codex'
         'A README and a src folder.',
         'The src folder holds the code.',
       ]);
+    });
+  });
+}
+
+/**
+ * A session made elsewhere: a real Codex CLI run (a shell call and its output, then a reply),
+ * imported by Strand, exported with `strand export --to <harness>` and resumed by the real
+ * target harness, whose request must carry the Codex conversation in order before the new prompt.
+ */
+export function describeImportedCodexExportBed(
+  harness: BedHarness & ('claude-code' | 'codex' | 'gemini'),
+): void {
+  let cleanup: (() => Promise<void> | void)[] = [];
+  afterEach(async () => {
+    for (const step of cleanup.reverse()) await step();
+    cleanup = [];
+  });
+  describe(`an imported Codex session, exported --to ${harness} and resumed`, { timeout: 300_000 }, () => {
+    const origin = bedHarness('codex');
+    const target = bedHarness(harness);
+    const missing = origin.kind === 'missing' ? origin : target.kind === 'missing' ? target : undefined;
+    const title =
+      missing?.reason ??
+      `${harness} resumes a session the real Codex CLI made, as Strand imported and exported it`;
+    it.skipIf(missing !== undefined)(title, async () => {
+      if (origin.kind === 'missing' || target.kind === 'missing') return;
+      const workspace = await openWorkspace(`codex-to-${harness}`);
+      cleanup.push(() => workspace.remove());
+      const data = mkdtempSync(path.join(tmpdir(), 'strand-export-bed-codex-'));
+      cleanup.push(() => rmSync(data, { recursive: true, force: true }));
+
+      // The origin: Codex runs `ls` for real (the file below) and replies.
+      writeFileSync(path.join(workspace.cwd, 'marker-file.txt'), 'x\n');
+      const codexEndpoint = await startModelEndpoint(
+        dialogue({
+          threads: {
+            main: [
+              { text: 'Listing it now.', toolCalls: [{ name: 'exec_command', input: { cmd: 'ls' } }] },
+              { text: 'One marker file.' },
+            ],
+          },
+        }),
+      );
+      cleanup.push(() => codexEndpoint.close());
+      await DRIVERS.codex.prepare(workspace, codexEndpoint);
+      const made = await DRIVERS.codex.prompt(origin.installed, workspace, codexEndpoint, {
+        text: 'Please list the folder.',
+      });
+      expect(codexEndpoint.problems).toEqual([]);
+      expect(made.code, made.stderr).toBe(0);
+      const imported = await importTranscripts({
+        harness: 'codex',
+        sourceDir: DRIVERS.codex.transcriptRoot(workspace),
+        dataDir: data,
+      });
+      expect(imported).toMatchObject({ imported: 1, failed: 0 });
+      const originId = `codex-${made.sessionId!}`;
+
+      const endpoint = await startModelEndpoint(
+        dialogue({ threads: { main: [{ text: 'Continued here.' }] } }),
+      );
+      cleanup.push(() => endpoint.close());
+      await DRIVERS[harness].prepare(workspace, endpoint);
+      const exported = strand(
+        'export',
+        originId,
+        '--to',
+        harness,
+        '--home',
+        workspace.home,
+        '--json',
+        '--data',
+        data,
+      );
+      // What a Codex session holds that the target cannot (its notes) is named, one line a kind.
+      expect(exported.stderr).toMatch(/^(strand: .+ not carried\n)*$/);
+      expect(exported.code).toBe(0);
+      const { resumeId } = JSON.parse(exported.stdout) as { resumeId: string };
+      const run = await DRIVERS[harness].prompt(target.installed, workspace, endpoint, {
+        text: 'Please go on.',
+        resume: resumeId,
+      });
+      expect(endpoint.problems).toEqual([]);
+      expect(run.code, run.stderr).toBe(0);
+
+      // What the target sent: the Codex conversation (its own context aside) in order, then the new
+      // prompt. The call's output is the real `ls` of the workspace.
+      const request = endpoint.exchanges.find((e) => e.thread === 'main')!.request;
+      const parts = request.messages.flatMap((m) =>
+        m.parts.filter((p) => !harnessContext(p)).map((p) => `${m.role} ${short(p)}`),
+      );
+      const where = (pattern: RegExp): number => parts.findIndex((p) => pattern.test(p));
+      const order = [
+        where(/^user text:Please list the folder\.$/),
+        where(/^assistant text:Listing it now\.$/),
+        where(/^assistant call:exec_command .*"ls"/),
+        where(/^user result:.*marker-file\.txt/s),
+        where(/^assistant text:One marker file\.$/),
+        where(/^user text:Please go on\.$/),
+      ];
+      expect(
+        order.every((i) => i >= 0),
+        parts.join('\n'),
+      ).toBe(true);
+      expect([...order].sort((a, b) => a - b)).toEqual(order);
     });
   });
 }
