@@ -48,6 +48,24 @@ describe.skipIf(noPostgres)('the fault-injecting pool of the PostgreSQL soak', (
     await expect(persistence.append(id, [title(0, 'cut')])).rejects.toMatchObject({ code: 'PERSISTENCE_IO' });
     expect(formatPgSchedule(struck)).toBe('statement@2,drop@3');
     // The cut statement may have committed before the connection went: the host cannot know which.
+    // The server may still be running it when the client has already seen the cut, so its fate is
+    // read only once no other backend of this database is left (a read before that could miss a
+    // commit that lands after it).
+    const watcher = new pg.Client({ connectionString: db.url });
+    await watcher.connect();
+    closers.push(() => watcher.end());
+    await expect
+      .poll(
+        async () =>
+          (
+            await watcher.query<{ n: string }>(
+              `SELECT count(*) AS n FROM pg_stat_activity
+                WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'active'`,
+            )
+          ).rows[0]!.n,
+        { timeout: 30_000 },
+      )
+      .toBe('0');
     const afterCut = (await persistence.inspect(id)).events.map((e) => e.data);
     expect([[], [{ title: 'cut' }]]).toContainEqual(afterCut);
     await persistence.append(id, [title(afterCut.length, 'lands')]);
