@@ -290,15 +290,15 @@ describe('one writer per data folder (real strand processes)', () => {
       ]);
       writing = false;
       await writes;
-      expect(list.code).toBe(0);
+      expect(list.code, list.stderr).toBe(0);
       const ids = (list.json() as { sessions: { id: string }[] }).sessions.map((s) => s.id);
       expect(ids).toContain('before-import');
-      expect(show.code).toBe(0);
+      expect(show.code, show.stderr).toBe(0);
       // The two stored events: a reader shows what the disk holds, never the crash closer a
       // repairing load would write (a reader writes nothing).
       expect(show.json()).toMatchObject({ header: { id: 'before-import' }, cursor: 2 });
-      expect(search.code).toBe(0);
-      expect(agents.code).toBe(0);
+      expect(search.code, search.stderr).toBe(0);
+      expect(agents.code, agents.stderr).toBe(0);
       expect(agents.json()).toEqual({ rows: [] });
       const holder = `is in use by \`strand import\` (pid ${process.pid}); wait for it to finish`;
       expect(serveRefused.code).toBe(1);

@@ -52,7 +52,17 @@ CREATE INDEX IF NOT EXISTS list_rows_by_parent ON list_rows (parent, activity_at
 CREATE INDEX IF NOT EXISTS list_rows_by_title ON list_rows (title);
 `;
 
+/**
+ * Checks the version and creates or upgrades the tables, in one IMMEDIATE transaction: processes
+ * opening one file at once (the readers `strand list`, `show` and `search` beside an import each
+ * open the cache) are serialized, so each sees the file untouched or fully prepared — never two
+ * that both found a column missing and both added it (`duplicate column name`).
+ */
 export function prepareSchema(db: Database.Database): void {
+  db.transaction(() => prepareSchemaIn(db)).immediate();
+}
+
+function prepareSchemaIn(db: Database.Database): void {
   const version = db.pragma('user_version', { simple: true }) as number;
   if (version > CACHE_SCHEMA_VERSION) {
     throw new ProjectionCacheError(

@@ -85,46 +85,31 @@ export type { IndexIdentity } from './page-rules.js';
  * Opens (or creates) a search index file, or `':memory:'`. The format is checked before anything is
  * written. `synchronous = OFF`: the index is derived and rebuildable from the logs, so losing the
  * last commits in a power cut costs a re-sync, not data; it makes each batch commit cheap.
+ * `connect` makes the connection (tests interpose on it).
  */
-export function openSearchDatabase(path: string): Database.Database {
+export function openSearchDatabase(
+  path: string,
+  connect: (path: string) => Database.Database = (file) => new Database(file),
+): Database.Database {
   let db: Database.Database;
   try {
-    db = new Database(path);
+    db = connect(path);
   } catch (error) {
     throw new SearchIndexError('SEARCH_INDEX_FAILED', `cannot open search index ${path}`, {
       cause: error,
     });
   }
   try {
-    const applicationId = db.pragma('application_id', { simple: true }) as number;
-    const version = db.pragma('user_version', { simple: true }) as number;
-    if (applicationId === 0) {
-      const objects = db.prepare('SELECT count(*) FROM sqlite_schema').pluck().get() as number;
-      if (objects !== 0 || version !== 0) refuse(`${path} is a SQLite database of another program`);
-    } else if (applicationId !== SEARCH_APPLICATION_ID) {
-      refuse(`${path} is not a Strand search index (application_id 0x${(applicationId >>> 0).toString(16)})`);
-    } else if (version > SEARCH_SCHEMA_VERSION) {
-      refuse(`${path} has search schema ${version}, newer than this build reads (${SEARCH_SCHEMA_VERSION})`);
-    }
+    // Another process holding the file's lock makes this one wait (the connection's timeout,
+    // better-sqlite3's 5 s by default) rather than fail. The check and the creation in one IMMEDIATE transaction, so openers of one file are
+    // serialized: each sees the file either untouched or fully prepared, never in between (two
+    // fresh openers once both created it, or one read application_id 0 before the other set it
+    // and counted its tables after, and refused the file as another program's).
+    db.transaction(() => prepareIndexSchema(db, path)).immediate();
+    // Only once the file is known to be a search index: WAL is a persistent change to the file.
     if (!db.memory) db.pragma('journal_mode = WAL');
     db.pragma('synchronous = OFF');
-    db.pragma('busy_timeout = 5000');
     db.pragma('cache_size = -32768');
-    // An older file lacks columns and what they need the logs for (facets and, from schema 5, the
-    // lineage need the headers; before schema 4 a fork's inherited prefix was indexed as its own): the index is derived, so its
-    // tables start over (the meta row, and so the index id, stays; the generation is bumped
-    // below: its old cursors are stale) and the next sync re-reads the logs.
-    const older = version !== 0 && version < SEARCH_SCHEMA_VERSION;
-    db.transaction(() => {
-      if (older) db.exec(DROP_INDEXED);
-      db.exec(DDL);
-      db.prepare(
-        `INSERT OR IGNORE INTO search_meta (key, value) VALUES ('index_id', ?), ('generation', 1)`,
-      ).run(randomUUID());
-      db.pragma(`application_id = ${SEARCH_APPLICATION_ID}`);
-      db.pragma(`user_version = ${SEARCH_SCHEMA_VERSION}`);
-    }).immediate();
-    if (older) resetIndex(db);
     return db;
   } catch (error) {
     db.close();
@@ -163,6 +148,36 @@ export function resetIndex(db: Database.Database): number {
       return new IndexMeta(db).read().generation;
     })
     .immediate();
+}
+
+/**
+ * Refuses a file of another program or of a newer schema, else creates what is missing. An older
+ * file lacks columns and what they need the logs for (facets and, from schema 5, the lineage need
+ * the headers; before schema 4 a fork's inherited prefix was indexed as its own): the index is
+ * derived, so its tables start over (the meta row, and so the index id, stays; the generation is
+ * bumped: its old cursors are stale) and the next sync re-reads the logs. Runs in the caller's
+ * transaction.
+ */
+function prepareIndexSchema(db: Database.Database, path: string): void {
+  const applicationId = db.pragma('application_id', { simple: true }) as number;
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (applicationId === 0) {
+    const objects = db.prepare('SELECT count(*) FROM sqlite_schema').pluck().get() as number;
+    if (objects !== 0 || version !== 0) refuse(`${path} is a SQLite database of another program`);
+  } else if (applicationId !== SEARCH_APPLICATION_ID) {
+    refuse(`${path} is not a Strand search index (application_id 0x${(applicationId >>> 0).toString(16)})`);
+  } else if (version > SEARCH_SCHEMA_VERSION) {
+    refuse(`${path} has search schema ${version}, newer than this build reads (${SEARCH_SCHEMA_VERSION})`);
+  }
+  const older = version !== 0 && version < SEARCH_SCHEMA_VERSION;
+  if (older) db.exec(DROP_INDEXED);
+  db.exec(DDL);
+  db.prepare(`INSERT OR IGNORE INTO search_meta (key, value) VALUES ('index_id', ?), ('generation', 1)`).run(
+    randomUUID(),
+  );
+  db.pragma(`application_id = ${SEARCH_APPLICATION_ID}`);
+  db.pragma(`user_version = ${SEARCH_SCHEMA_VERSION}`);
+  if (older) resetIndex(db);
 }
 
 function refuse(message: string): never {

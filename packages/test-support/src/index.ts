@@ -54,3 +54,4 @@ export { turn, writeStoredSession, type StoredSessionOptions } from './stored-se
 export { batchGate } from './wait/batch-gate.js';
 export { eventually, HANG_GUARD_MS } from './wait/eventually.js';
 export { latch } from './wait/latch.js';
+export { openOutcome, runAfterPragma } from './sqlite-openers.js';

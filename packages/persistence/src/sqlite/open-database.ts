@@ -19,7 +19,9 @@ export function openDatabase(
     throw toPersistenceError(error, `opening SQLite database ${path}`);
   }
   try {
-    const state = checkFormat(db, path);
+    // Its reads in one read transaction, so they see one state of the file: read apart, another
+    // process initializing it between them made a fresh file look like another program's.
+    const state = db.transaction(() => checkFormat(db, path)).deferred();
     // Page size only takes effect before the first table exists; 8 KiB keeps ~1 KB event rows
     // inside their b-tree page instead of spilling to overflow pages.
     if (state === 'empty') db.pragma('page_size = 8192');
