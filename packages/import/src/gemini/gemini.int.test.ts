@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { importTranscripts } from '../run/import-transcripts.js';
@@ -25,6 +25,7 @@ const DELEGATE = path.join(PACKAGE_SRC, 'gemini', 'fixtures', 'delegate');
 const A2A = path.join(PACKAGE_SRC, 'gemini', 'fixtures', 'a2a', 'session-2026-05-03T10-00-a2a-serv.jsonl');
 const SHARED_SID = '5a5a5a5a-0000-4000-8000-000000000002';
 const WHOLE = 'session-2026-03-02T11-00-6b6b6b6b.json';
+const RESUMED = path.join(PACKAGE_SRC, 'gemini', 'fixtures', 'bed-0.61.0', 'resume-export');
 
 let ws: Workspace;
 beforeEach(() => {
@@ -202,6 +203,38 @@ describe('Gemini chat files', () => {
     expect(dataOf(store.get(`gemini-${SHARED_SID}-n1`)!, 'user/message')).toEqual(
       dataOf((await readStore(ws.data)).get(`gemini-${SHARED_SID}-n1`)!, 'user/message'),
     );
+  });
+
+  it('the context-only chat Gemini CLI 0.61 starts beside a chat it resumes is no session', async () => {
+    // As the real Gemini CLI 0.61.0 left them in the bed (a Strand export it resumed, `--resume
+    // <session id>`): the resumed chat, continued, and a new chat of the same sessionId that holds
+    // only its injected `<session_context>`.
+    cpSync(RESUMED, ws.source, { recursive: true });
+    const summary = await importTranscripts({ harness: 'gemini', sourceDir: ws.source, dataDir: ws.data });
+    expect(summary).toMatchObject({ imported: 1, skipped: 1, failed: 0 });
+    expect(summary.sessions).toEqual([
+      {
+        id: 'gemini-17ce4b8f-7856-54ff-b87d-2313ea5a1ed8',
+        file: expect.stringMatching(/session-2026-12-05T09-00-17ce4b8f\.jsonl$/),
+        outcome: 'imported',
+      },
+    ]);
+    expect(summary.reports).toContainEqual({
+      file: expect.stringMatching(/session-2026-12-05T23-05-17ce4b8f\.jsonl$/),
+      line: null,
+      kind: 'skipped-file',
+      reason: 'no conversation messages',
+    });
+    // The resumed chat holds the whole conversation, the prompt given on resume last.
+    const stored = (await readStore(ws.data)).get('gemini-17ce4b8f-7856-54ff-b87d-2313ea5a1ed8')!;
+    const prompts = dataOf<{ content: unknown; author: string }>(stored, 'user/message')
+      .filter((m) => m.author === 'human')
+      .map((m) => JSON.stringify(m.content));
+    expect(prompts).toEqual([
+      expect.stringContaining('Please list the folder.'),
+      expect.stringContaining('Which one is the code?'),
+      expect.stringContaining('Please go on.'),
+    ]);
   });
 
   it('the a2a-server’s injected <session_context> is system context, never the prompt or the title', async () => {

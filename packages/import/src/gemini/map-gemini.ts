@@ -19,7 +19,7 @@ import { geminiId, type GeminiFacts } from './peek.js';
 const PROVIDER = 'google';
 // The notice gemini-cli records when the person cancels a running request.
 const CANCELLED = 'Request cancelled.';
-// The context the a2a-server injects as the first user message of a chat.
+// The context Gemini CLI and the a2a-server inject as the first user message of a chat.
 const SESSION_CONTEXT = /^\s*<session_context>/;
 // How gemini-cli frames the files a prompt names with `@` (0.6x): its own text parts around
 // their content, not what the person typed.
@@ -228,9 +228,15 @@ function mapMessage(
       );
       if (blocks.length === 0) return; // only functionResponse parts: results already on the tool calls
       const shown = m.displayContent === undefined ? undefined : partsToBlocks(m.displayContent, sink);
-      // A row whose displayed form has no text was written by the CLI itself ("Please continue.");
-      // the a2a-server opens every chat with an injected `<session_context>` (date, OS, folder).
-      if ((shown !== undefined && shown.length === 0) || SESSION_CONTEXT.test(textOf(blocks))) {
+      // Gemini CLI (0.61) and the a2a-server open every chat with an injected `<session_context>`
+      // (date, OS, folder): no conversation by itself, so the context-only chat the CLI starts
+      // beside a chat it resumes is no session.
+      if (SESSION_CONTEXT.test(textOf(blocks))) {
+        builder.harnessContext(toContent(blocks), time);
+        return;
+      }
+      // A row whose displayed form has no text was written by the CLI itself ("Please continue.").
+      if (shown !== undefined && shown.length === 0) {
         builder.note(toContent(blocks), time);
         return;
       }

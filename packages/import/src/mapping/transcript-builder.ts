@@ -144,9 +144,18 @@ export class TranscriptBuilder {
 
   /** A message no person typed (injected context, hook feedback): kept where it occurs, turn or not. */
   note(content: Content, time: number): void {
+    this.harnessContext(content, time);
+    this.#messages++;
+  }
+
+  /**
+   * The context a harness puts before every chat of its own accord (date, OS, folder): kept as a
+   * note, but no conversation by itself — a transcript holding nothing else is no session (Gemini
+   * CLI 0.61 starts such a chat beside every chat it resumes, then records in the resumed one).
+   */
+  harnessContext(content: Content, time: number): void {
     this.flushAssistant();
     this.#emit('user/message', { content, author: 'system' }, time);
-    this.#messages++;
   }
 
   /** Opens a turn explicitly (a harness that records turn starts); closes an open one first. */

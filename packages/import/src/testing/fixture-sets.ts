@@ -21,6 +21,7 @@ export const COMMITTED_FIXTURE_SETS: readonly {
   { harness: 'gemini', dir: 'gemini/fixtures/rewind' },
   { harness: 'gemini', dir: 'gemini/fixtures/a2a' },
   { harness: 'gemini', dir: 'gemini/fixtures/delegate' },
+  { harness: 'gemini', dir: 'gemini/fixtures/bed-0.61.0' },
   { harness: 'pi', dir: 'pi/fixtures/tree' },
   { harness: 'pi', dir: 'pi/fixtures/v1' },
   { harness: 'pi', dir: 'pi/fixtures/fork' },
