@@ -19,6 +19,7 @@ import { strand, strandAsync } from './testing/strand-process.js';
 let root: string;
 let data: string;
 const AT = Date.parse('2026-11-02T12:00:00Z');
+const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 7]);
 
 beforeAll(async () => {
   root = mkdtempSync(path.join(tmpdir(), 'strand-export-'));
@@ -35,6 +36,31 @@ beforeAll(async () => {
       { type: 'tool/result', data: { callId: 'c1', content: 'README.md\nsrc' } },
       { type: 'assistant/message', data: { content: 'A README and `src`.' } },
       { type: 'session/title', data: { title: 'The shop folder' } },
+      { type: 'turn/end', data: { reason: 'completed' } },
+    ].map((event) => ({ ...event, time: AT })),
+  );
+  // A session whose prompt holds a stored image and one whose bytes are not stored.
+  const pictured = newSessionHeader({ id: SessionId('pictured'), createdAt: AT, cwd: '/work/shop' });
+  const made = await persistence.create({ header: pictured });
+  const ref = await persistence.putAttachment(pictured.id, { bytes: PNG, mediaType: 'image/png' });
+  await new Session({
+    header: pictured,
+    incarnation: made.incarnation,
+    writer: persistenceWriter(persistence, pictured.id),
+  }).append(
+    [
+      { type: 'turn/start', data: {} },
+      {
+        type: 'user/message',
+        data: {
+          content: [
+            { type: 'image', ref },
+            { type: 'image', ref: 'not-stored' },
+          ],
+          author: 'human',
+        },
+      },
+      { type: 'assistant/message', data: { content: 'A dot.' } },
       { type: 'turn/end', data: { reason: 'completed' } },
     ].map((event) => ({ ...event, time: AT })),
   );
@@ -143,6 +169,22 @@ describe('strand export', () => {
     expect(refused.stderr.trim().split('\n')).toHaveLength(1);
     expect(refused.stderr).toContain('not overwritten');
     expect(readFileSync(file, 'utf8')).toBe(continued);
+  });
+
+  it("--to claude-code writes a prompt's stored image as an image block with its bytes, and names one not stored", () => {
+    const home = path.join(root, 'home-pictured');
+    const run = strand('export', 'pictured', '--to', 'claude-code', '--home', home, '--json', '--data', data);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('strand: 1 × image not carried\n');
+    const { path: file } = JSON.parse(run.stdout) as { path: string };
+    const prompt = JSON.parse(readFileSync(file, 'utf8').split('\n')[0]!) as { message: unknown };
+    expect(prompt.message).toEqual({
+      role: 'user',
+      content: [
+        { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG.toString('base64') } },
+        { type: 'text', text: '[image not-stored]' },
+      ],
+    });
   });
 
   it('--to codex files a rollout under CODEX_HOME by its start day, and refuses one Codex has continued', async () => {

@@ -1,13 +1,18 @@
 import { readCoreEvent, type MessageContent, type TurnEndReason } from '@strand/session';
-import type { ExportDocument } from './document.js';
+import { CARRIED_IMAGE_TYPE, type ExportDocument } from './document.js';
 
 /**
  * A session as the conversation a harness transcript holds: prompts, steps (the reply's text and
- * tool calls, each call with its result) and turn ends, in log order. The Codex and Gemini
- * writers render from this; what has no place in it is counted by kind in `leftOut`.
+ * tool calls, each call with its result) and turn ends, in log order. The harness writers render
+ * from this; what has no place in it is counted by kind in `leftOut`.
  */
 export type ConversationItem =
-  | { readonly kind: 'prompt'; readonly seq: number; readonly time: number; readonly text: string }
+  | {
+      readonly kind: 'prompt';
+      readonly seq: number;
+      readonly time: number;
+      readonly content: ConversationContent;
+    }
   | ConversationStep
   | {
       readonly kind: 'turn-end';
@@ -35,7 +40,8 @@ export interface ConversationCall {
   readonly input: Record<string, unknown>;
   readonly seq: number;
   result?: {
-    readonly content: string;
+    /** Text only unless the target holds images in results (`ConversationOptions.resultImages`). */
+    readonly content: ConversationContent;
     readonly isError: boolean;
     readonly seq: number;
     readonly time: number;
@@ -48,10 +54,34 @@ export interface Conversation {
   readonly leftOut: string[];
 }
 
-export function conversationOf(document: ExportDocument): Conversation {
+/**
+ * A message as a harness holds it: the text alone (every message without an image the export
+ * carries, written exactly as before images were carried), or text and images in their order.
+ */
+export type ConversationContent = string | readonly ConversationPart[];
+
+export type ConversationPart =
+  | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'image'; readonly mediaType: string; readonly base64: string };
+
+export interface ConversationOptions {
+  /** The target holds images in a tool's result (Claude Code); else they are named and left out. */
+  readonly resultImages?: boolean;
+}
+
+export function conversationOf(document: ExportDocument, options: ConversationOptions = {}): Conversation {
   const items: ConversationItem[] = [];
   const left = new Map<string, number>();
   const leave = (kind: string): void => void left.set(kind, (left.get(kind) ?? 0) + 1);
+  const attachments = document.attachments;
+  // An image goes in as the harness's own image only with its bytes and of a type every target takes.
+  const image = (ref: string): ConversationPart | undefined => {
+    const attachment = attachments?.get(ref);
+    return attachment !== undefined && CARRIED_IMAGE_TYPE.test(attachment.mediaType)
+      ? { type: 'image', mediaType: attachment.mediaType, base64: attachment.base64 }
+      : undefined;
+  };
+  const noImage = (): undefined => undefined;
   const calls = new Map<string, ConversationCall>();
   let model: string | undefined;
   let step: (ConversationStep & { answered: boolean }) | undefined;
@@ -77,7 +107,7 @@ export function conversationOf(document: ExportDocument): Conversation {
             kind: 'prompt',
             seq: event.seq,
             time: event.time,
-            text: plainText(core.data.content, leave),
+            content: messageContent(core.data.content, image, leave),
           });
         break;
       case 'assistant/message': {
@@ -104,7 +134,7 @@ export function conversationOf(document: ExportDocument): Conversation {
           break;
         }
         call.result = {
-          content: plainText(core.data.content, leave),
+          content: messageContent(core.data.content, options.resultImages === true ? image : noImage, leave),
           isError: core.data.isError === true,
           seq: event.seq,
           time: event.time,
@@ -141,7 +171,32 @@ export function conversationOf(document: ExportDocument): Conversation {
   return { items, leftOut: [...left].map(([kind, n]) => `${n} × ${kind} not carried`) };
 }
 
-/** The text of a message (images named; the bytes are not in the document). */
+/**
+ * A message's content with the images `image` carries as image parts, the text between them
+ * joined as `plainText` joins it; no image carried: exactly `plainText`'s string.
+ */
+function messageContent(
+  content: MessageContent,
+  image: (ref: string) => ConversationPart | undefined,
+  leave: (kind: string) => void,
+): ConversationContent {
+  if (typeof content === 'string') return content;
+  const parts: ConversationPart[] = [];
+  let texts: string[] | undefined;
+  for (const block of content) {
+    const carried = block.type === 'image' ? image(block.ref) : undefined;
+    if (carried !== undefined) {
+      if (texts !== undefined) parts.push({ type: 'text', text: texts.join('\n') });
+      texts = undefined;
+      parts.push(carried);
+    } else (texts ??= []).push(plainText([block], leave));
+  }
+  if (texts !== undefined) parts.push({ type: 'text', text: texts.join('\n') });
+  const only = parts.length === 1 ? parts[0] : undefined;
+  return parts.length === 0 ? '' : only?.type === 'text' ? only.text : parts;
+}
+
+/** The text of a message (images named and counted as left out). */
 export function plainText(content: MessageContent, leave: (kind: string) => void): string {
   if (typeof content === 'string') return content;
   return content
@@ -163,6 +218,13 @@ export function callInput(raw: string): Record<string, unknown> {
     // Not JSON: kept whole below.
   }
   return { arguments: raw };
+}
+
+/** Content as text alone, for a place that holds no image (none is carried into one). */
+export function contentText(content: ConversationContent): string {
+  return typeof content === 'string'
+    ? content
+    : content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
 }
 
 /** The result written for a call the log holds none for (APIs refuse a call left unanswered). */

@@ -13,10 +13,17 @@ export interface ExportDocument {
   readonly title?: string;
   /**
    * The image attachments the log references, by ref, for formats that carry images (HTML embeds
-   * them as data URIs); a ref missing here is named instead.
+   * them as data URIs, the harness transcripts write them as the harness's own image records); a
+   * ref missing here is named instead.
    */
   readonly attachments?: ReadonlyMap<string, ExportAttachment>;
 }
+
+/**
+ * Image types an export carries as an image: what HTML embeds and every harness target accepts
+ * (never SVG: an image that can carry markup).
+ */
+export const CARRIED_IMAGE_TYPE = /^image\/(png|jpeg|gif|webp)$/;
 
 export interface ExportAttachment {
   readonly mediaType: string;

@@ -38,9 +38,7 @@ export async function renderExport(
 ): Promise<{ text: string; mediaType: string; fileName: string; running: boolean }> {
   const { render, mediaType, extension, images } = EXPORT_RENDERERS[format];
   const withImages =
-    images && readAttachment !== undefined && document.attachments === undefined
-      ? { ...document, attachments: await readAttachments(document, readAttachment) }
-      : document;
+    images && readAttachment !== undefined ? await withAttachments(document, readAttachment) : document;
   return {
     text: render(withImages),
     mediaType,
@@ -66,15 +64,21 @@ export function exportFileName(id: string, extension: string): string {
   return `strand-${safe}.${extension}`;
 }
 
-/** The bytes of every image the log references, one read at a time (a session holds few). */
-async function readAttachments(
+/**
+ * The document with the bytes of every image its log references (for HTML and the harness
+ * transcripts, the formats that carry images), read one at a time (a session holds few); one
+ * that already holds its attachments is returned as it is. A ref `read` finds nothing for is
+ * left out of the map: the formats name that image instead.
+ */
+export async function withAttachments(
   document: ExportDocument,
   read: AttachmentReader,
-): Promise<ReadonlyMap<string, ExportAttachment>> {
+): Promise<ExportDocument> {
+  if (document.attachments !== undefined) return document;
   const found = new Map<string, ExportAttachment>();
   for (const ref of attachmentRefs(document.events)) {
     const attachment = await read(ref);
     if (attachment !== undefined) found.set(ref, attachment);
   }
-  return found;
+  return { ...document, attachments: found };
 }

@@ -8,7 +8,7 @@ import {
   type TranscriptRow,
 } from '@strand/transcript';
 import { highlightCode } from '@strand/transcript/highlight';
-import type { ExportAttachment, ExportDocument } from './document.js';
+import { CARRIED_IMAGE_TYPE, type ExportAttachment, type ExportDocument } from './document.js';
 import { exportTitle, sessionFacts } from './facts.js';
 import { HTML_EXPORT_STYLE } from './html-style.js';
 import { utcMinute } from './markdown-text.js';
@@ -17,9 +17,6 @@ import { TextChunks } from './text-chunks.js';
 
 /** Message Markdown for a file: links in words, images named, no copy buttons (no scripts). */
 const toHtml = markdownHtml({ copyButton: false, links: 'text', highlight: highlightCode });
-
-/** Image types a file embeds as data URIs (never SVG: an image that can carry markup). */
-const EMBEDDED_IMAGE = /^image\/(png|jpeg|gif|webp)$/;
 
 /**
  * A session as one self-contained HTML file: the rows the web's transcript draws
@@ -152,7 +149,7 @@ function contentHtml(value: MessageContent, attachments: ReadonlyMap<string, Exp
       if (block.type === 'text') return plainParagraphHtml(block.text) ?? toHtml(block.text);
       const image = attachments.get(block.ref);
       return image !== undefined &&
-        EMBEDDED_IMAGE.test(image.mediaType) &&
+        CARRIED_IMAGE_TYPE.test(image.mediaType) &&
         /^[A-Za-z0-9+/=]*$/.test(image.base64)
         ? `<p><img alt="image ${escapeHtml(block.ref)}" src="data:${image.mediaType};base64,${image.base64}"></p>`
         : `<p class="image-ref">[image ${escapeHtml(block.ref)}]</p>`;

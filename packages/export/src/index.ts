@@ -6,7 +6,13 @@ export {
   type ExportDocument,
 } from './document.js';
 export { renderHtml } from './html-format.js';
-export { EXPORT_RENDERERS, exportFileName, renderExport, type AttachmentReader } from './formats.js';
+export {
+  EXPORT_RENDERERS,
+  exportFileName,
+  renderExport,
+  withAttachments,
+  type AttachmentReader,
+} from './formats.js';
 export {
   readJsonExport,
   renderJson,

@@ -56,3 +56,53 @@ export const jsonLines = (text: string): Record<string, unknown>[] =>
     .trimEnd()
     .split('\n')
     .map((l) => JSON.parse(l) as Record<string, unknown>);
+
+/** A 1×1 PNG, base64. */
+export const PNG_1PX =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+
+/**
+ * One turn with images: a prompt of text, a stored PNG, an image whose bytes are not stored and
+ * an SVG (no target takes one), more text; a call whose result is text and the PNG; a last reply.
+ */
+export function imageTurn(): ExportDocument {
+  const document = documentOf([
+    ['model/selection', { provider: 'anthropic', model: 'claude-sonnet-4-5' }],
+    ['turn/start', {}],
+    [
+      'user/message',
+      {
+        content: [
+          { type: 'text', text: 'What is in' },
+          { type: 'image', ref: 'png-1' },
+          { type: 'image', ref: 'gone' },
+          { type: 'image', ref: 'svg-1' },
+          { type: 'text', text: 'these?' },
+        ],
+        author: 'human',
+      },
+    ],
+    ['step/start', {}],
+    ['tool/call', { callId: 'c1', name: 'Read', arguments: '{"path":"shot.png"}' }],
+    [
+      'tool/result',
+      {
+        callId: 'c1',
+        content: [
+          { type: 'text', text: 'shot.png' },
+          { type: 'image', ref: 'png-1' },
+        ],
+      },
+    ],
+    ['step/end', {}],
+    ['assistant/message', { content: 'A dot.' }],
+    ['turn/end', { reason: 'completed' }],
+  ]);
+  return {
+    ...document,
+    attachments: new Map([
+      ['png-1', { mediaType: 'image/png', base64: PNG_1PX }],
+      ['svg-1', { mediaType: 'image/svg+xml', base64: btoa('<svg/>') }],
+    ]),
+  };
+}

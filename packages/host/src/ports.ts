@@ -129,6 +129,11 @@ export interface ExportedSession {
   readonly title?: string;
 }
 
+/** One attachment's bytes as base64, by the ref a log's image names; undefined: not stored. */
+export type ExportAttachmentReader = (
+  ref: string,
+) => Promise<{ readonly mediaType: string; readonly base64: string } | undefined>;
+
 /**
  * Renders one session, read at one cut, into a file format (`@strand/export`, wired by the
  * composition root). The host reads the cut; the port only turns it into text. Absent means
@@ -139,9 +144,7 @@ export interface ExportPort {
     format: ExportFormatName,
     document: ExportedSession,
     /** The bytes of an attachment the log references, for a format that embeds images. */
-    readAttachment: (
-      ref: string,
-    ) => Promise<{ readonly mediaType: string; readonly base64: string } | undefined>,
+    readAttachment: ExportAttachmentReader,
   ): Promise<{
     readonly text: string;
     readonly mediaType: string;
@@ -157,6 +160,8 @@ export interface ExportPort {
   writeHarness?(
     harness: ExportHarnessName,
     document: ExportedSession,
+    /** The bytes of an attachment the log references: the transcripts carry images too. */
+    readAttachment: ExportAttachmentReader,
   ): Promise<{
     readonly path: string;
     readonly resumeId: string;

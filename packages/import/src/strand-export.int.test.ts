@@ -7,6 +7,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -28,17 +29,31 @@ import { openLiveBed, settled } from './testing/live-bed.js';
  * Strand's own exports, read back by the importer of the harness they were written for
  * (`mapping/strand-export.ts`): an untouched export of a stored session is not a second copy of
  * it; one the harness continued is imported linked to its origin, the `session/continued-from`
- * event right after the exported prefix; and the prefix law holds over the continued file.
+ * event right after the exported prefix; and the prefix law holds over the continued file. The
+ * origin's first prompt holds an image, carried as the harness's own image record.
  */
 
 const ORIGIN = 's-origin-1';
+/** A 1×1 PNG in the first prompt, by the ref a store gives it (its SHA-256). */
+const PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+const IMAGE_REF = createHash('sha256').update(Buffer.from(PNG, 'base64')).digest('hex');
 const start = Date.UTC(2026, 11, 5, 9, 30);
 
 function originDocument(): ExportDocument {
   const entries: [string, unknown][] = [
     ['model/selection', { provider: 'anthropic', model: 'claude-sonnet-4-5' }],
     ['turn/start', {}],
-    ['user/message', { content: 'List the files', author: 'human' }],
+    [
+      'user/message',
+      {
+        content: [
+          { type: 'text', text: 'List the files' },
+          { type: 'image', ref: IMAGE_REF },
+        ],
+        author: 'human',
+      },
+    ],
     ['step/start', {}],
     ['assistant/message', { content: 'Looking.' }],
     ['tool/call', { callId: 'c1', name: 'Bash', arguments: '{"command":"ls"}' }],
@@ -57,6 +72,7 @@ function originDocument(): ExportDocument {
     header: newSessionHeader({ id: SessionId(ORIGIN), createdAt: start, cwd: '/home/ana/shop' }),
     events,
     title: 'Files',
+    attachments: new Map([[IMAGE_REF, { mediaType: 'image/png', base64: PNG }]]),
   };
 }
 const CUT = 9;
@@ -232,6 +248,13 @@ describe.each(TARGETS)('a Strand export read by the $harness importer', (target)
     expect(summary).toMatchObject({ imported: 1, failed: 0 });
     const events = await eventsOf(data, importedId);
     expect(events.some((e) => e.type === 'session/continued-from')).toBe(false);
+    // The prompt's image came back an image, by the same content address (the same bytes).
+    expect(events.find((e) => e.type === 'user/message')?.data).toMatchObject({
+      content: [
+        { type: 'text', text: 'List the files' },
+        { type: 'image', ref: IMAGE_REF },
+      ],
+    });
   });
 
   it('once the harness continued it, is imported linked to its origin, right after the exported prefix', async () => {

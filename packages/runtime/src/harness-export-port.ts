@@ -1,4 +1,4 @@
-import { turnRunning, type ExportDocument } from '@strand/export';
+import { turnRunning, withAttachments, type ExportDocument } from '@strand/export';
 import { HostError, type ExportPort } from '@strand/host';
 import { HarnessWriteError, writeHarnessExport } from '@strand/import/harness-export';
 
@@ -12,14 +12,16 @@ const HOST_CODES = {
 /**
  * The export port's `writeHarness` (`session.exportTo`): the writer `strand export --to` uses
  * (`@strand/import/harness-export`), placed by the host's own environment (`env`: its `HOME` and
- * the harness variables), never by anything from the wire. Its refusals become the host's codes.
+ * the harness variables), never by anything from the wire, with the images the log references
+ * read from the host's store. Its refusals become the host's codes.
  */
 export function harnessWriter(
   env: Readonly<Record<string, string | undefined>>,
 ): NonNullable<ExportPort['writeHarness']> {
-  return async (harness, document) => {
-    const exportDocument: ExportDocument = document;
+  return async (harness, document, readAttachment) => {
     try {
+      // The images the log references go in with their bytes, as HTML's do.
+      const exportDocument: ExportDocument = await withAttachments(document, readAttachment);
       const written = await writeHarnessExport(harness, exportDocument, { env });
       return { ...written, running: turnRunning(exportDocument) };
     } catch (error) {

@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
-import { readJsonExport } from '@strand/export';
+import { readJsonExport, withAttachments } from '@strand/export';
 import { HarnessWriteError, writeHarnessExport, writeWhole } from '@strand/import/harness-export';
-import { EXPORT_FORMATS, EXPORT_HARNESSES, type ExportHarnessName } from '@strand/protocol';
+import { EXPORT_FORMATS, EXPORT_HARNESSES, StrandRpcError, type ExportHarnessName } from '@strand/protocol';
 import { CLI_ERRORS } from '@strand/session/errors';
 import { withConnection } from '../remote.js';
 import { targetOptions } from '../target-options.js';
@@ -80,9 +80,23 @@ export function exportCommand(): Command {
 }
 
 async function exportTo(id: string, options: ExportOptions): Promise<void> {
-  const exported = await withConnection(options, (c) => c.call('session.export', { id, format: 'json' }));
-  const document = readJsonExport(exported.text);
-  if (document === undefined) throw new Error(`the host's JSON export of ${id} could not be read`);
+  const { exported, document } = await withConnection(options, async (c) => {
+    const exported = await c.call('session.export', { id, format: 'json' });
+    const read = readJsonExport(exported.text);
+    if (read === undefined) throw new Error(`the host's JSON export of ${id} could not be read`);
+    // The images the log references go in with their bytes (the JSON export names them by ref).
+    const document = await withAttachments(read, async (ref) => {
+      try {
+        return await c.call('session.attachment', { id, ref });
+      } catch (error) {
+        // A blob the store does not hold is named in the transcript instead, as HTML does.
+        if (error instanceof StrandRpcError && error.code === 'PERSISTENCE_ATTACHMENT_NOT_FOUND')
+          return undefined;
+        throw error;
+      }
+    });
+    return { exported, document };
+  });
   // The one writer the host's `session.exportTo` uses too, here into this machine's folders.
   const written = await writeHarnessExport(options.to!, document, { home: options.home }).catch(
     (error: unknown) => {

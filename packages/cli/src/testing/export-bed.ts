@@ -22,29 +22,51 @@ const AT = Date.parse('2026-12-05T09:00:00Z');
 /** The prefix of the id each importer gives a harness's session. */
 const IMPORT_PREFIX = { 'claude-code': 'claude', codex: 'codex', gemini: 'gemini' } as const;
 
-/** The Strand session every target resumes: two turns, the first with a tool call. */
-const EVENTS = [
-  { type: 'model/selection', data: { provider: 'anthropic', model: 'claude-sonnet-4-5' } },
-  { type: 'turn/start', data: {} },
-  { type: 'user/message', data: { content: 'Please list the folder.', author: 'human' } },
-  { type: 'step/start', data: {} },
-  { type: 'assistant/message', data: { content: 'Listing it now.' } },
-  { type: 'tool/call', data: { callId: 'toolu_strand_1', name: 'Bash', arguments: '{"command":"ls"}' } },
-  { type: 'tool/result', data: { callId: 'toolu_strand_1', content: 'README.md\nsrc' } },
-  { type: 'step/end', data: {} },
-  { type: 'step/start', data: {} },
-  { type: 'assistant/message', data: { content: 'A README and a src folder.' } },
-  { type: 'step/end', data: {} },
-  { type: 'turn/end', data: { reason: 'completed' } },
-  { type: 'turn/start', data: {} },
-  { type: 'user/message', data: { content: 'Which one is the code?', author: 'human' } },
-  { type: 'assistant/message', data: { content: 'The src folder holds the code.' } },
-  { type: 'turn/end', data: { reason: 'completed' } },
-].map((event, i) => ({ ...event, time: AT + i * 1000 }));
+/** A 1×1 PNG: the image the first prompt holds. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
 
-/** What the resumed harness must send: every earlier prompt, reply, call and result, then the new prompt. */
+/**
+ * The Strand session every target resumes: two turns, the first with a tool call, its prompt with
+ * an image (`ref`: the stored PNG).
+ */
+const eventsWith = (ref: string) =>
+  [
+    { type: 'model/selection', data: { provider: 'anthropic', model: 'claude-sonnet-4-5' } },
+    { type: 'turn/start', data: {} },
+    {
+      type: 'user/message',
+      data: {
+        content: [
+          { type: 'text', text: 'Please list the folder.' },
+          { type: 'image', ref },
+        ],
+        author: 'human',
+      },
+    },
+    { type: 'step/start', data: {} },
+    { type: 'assistant/message', data: { content: 'Listing it now.' } },
+    { type: 'tool/call', data: { callId: 'toolu_strand_1', name: 'Bash', arguments: '{"command":"ls"}' } },
+    { type: 'tool/result', data: { callId: 'toolu_strand_1', content: 'README.md\nsrc' } },
+    { type: 'step/end', data: {} },
+    { type: 'step/start', data: {} },
+    { type: 'assistant/message', data: { content: 'A README and a src folder.' } },
+    { type: 'step/end', data: {} },
+    { type: 'turn/end', data: { reason: 'completed' } },
+    { type: 'turn/start', data: {} },
+    { type: 'user/message', data: { content: 'Which one is the code?', author: 'human' } },
+    { type: 'assistant/message', data: { content: 'The src folder holds the code.' } },
+    { type: 'turn/end', data: { reason: 'completed' } },
+  ].map((event, i) => ({ ...event, time: AT + i * 1000 }));
+
+/**
+ * What the resumed harness must send: every earlier prompt (the image with its bytes), reply, call
+ * and result, then the new prompt.
+ */
 const SAID = [
-  { role: 'user', parts: ['text:Please list the folder.'] },
+  { role: 'user', parts: ['text:Please list the folder.', `image:image/png:${PNG.toString('base64')}`] },
   { role: 'assistant', parts: ['text:Listing it now.', 'call:Bash {"command":"ls"}'] },
   { role: 'user', parts: ['result:README.md\nsrc'] },
   { role: 'assistant', parts: ['text:A README and a src folder.'] },
@@ -56,7 +78,8 @@ const SAID = [
 /**
  * A Strand session exported with `strand export --to <harness>` and continued by the real
  * harness (the bed's pin, offline against the bed's endpoint): the request it sends on resume
- * carries every earlier prompt, reply, tool call and result, and the harness keeps the marker.
+ * carries every earlier prompt (an image as an image, its bytes), reply, tool call and result,
+ * and the harness keeps the marker.
  */
 export function describeExportBed(harness: BedHarness & ('claude-code' | 'codex' | 'gemini')): void {
   let cleanup: (() => Promise<void> | void)[] = [];
@@ -80,8 +103,9 @@ export function describeExportBed(harness: BedHarness & ('claude-code' | 'codex'
       const persistence = await openJsonlPersistence({ root: data });
       const header = newSessionHeader({ id: SessionId('made-in-strand'), createdAt: AT, cwd: workspace.cwd });
       const { incarnation } = await persistence.create({ header });
+      const ref = await persistence.putAttachment(header.id, { bytes: PNG, mediaType: 'image/png' });
       const session = new Session({ header, incarnation, writer: persistenceWriter(persistence, header.id) });
-      await session.append(EVENTS);
+      await session.append(eventsWith(ref));
       await persistence.close();
 
       const endpoint = await startModelEndpoint(
@@ -155,7 +179,7 @@ export function describeExportBed(harness: BedHarness & ('claude-code' | 'codex'
         const core = readCoreEvent(e);
         if (core?.type === 'session/continued-from') return [core.data];
         return core?.type === 'user/message' && core.data.author !== 'system'
-          ? [messageText(core.data.content)]
+          ? [messageText(core.data.content, 'left out')]
           : [];
       });
       expect(story).toEqual([
@@ -170,6 +194,15 @@ export function describeExportBed(harness: BedHarness & ('claude-code' | 'codex'
         const core = readCoreEvent(e);
         return core?.type === 'assistant/message' ? [messageText(core.data.content)] : [];
       });
+      // The first prompt's image came back an image, with the bytes Strand exported.
+      const images = log.events.flatMap((e) => {
+        const core = readCoreEvent(e);
+        const content = core?.type === 'user/message' ? core.data.content : '';
+        return typeof content === 'string' ? [] : content.flatMap((b) => (b.type === 'image' ? [b.ref] : []));
+      });
+      expect(images).toHaveLength(1);
+      const stored = await store.readAttachment(SessionId(continuedId), images[0]!);
+      expect(Buffer.from(stored.bytes).equals(PNG)).toBe(true);
       expect(replies.filter((t) => t !== '')).toEqual([
         'Listing it now.',
         'A README and a src folder.',
@@ -297,6 +330,6 @@ function short(part: BedPart): string {
     case 'tool-result':
       return `result:${part.output}${part.isError ? ' (error)' : ''}`;
     case 'image':
-      return 'image';
+      return `image:${part.mediaType}:${part.data}`;
   }
 }

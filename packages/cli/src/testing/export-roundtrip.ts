@@ -1,23 +1,36 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import type { ExportDocument } from '@strand/export';
+import type { ExportAttachment, ExportDocument } from '@strand/export';
 import { importTranscripts } from '@strand/import';
 import { openJsonlPersistence } from '@strand/persistence';
 import { newSessionHeader, readCoreEvent, SessionId, SessionSeq, type SessionEvent } from '@strand/session';
 
 /**
  * The round trip of a harness export through Strand's own importer of that harness: the
- * prompts, replies, tool calls and results of a generated session come back in order.
+ * prompts, replies, tool calls and results of a generated session come back in order, the images
+ * of its prompts (and of its results, where the target holds them there) as images with the same
+ * bytes.
  */
+
+/** An image of a type every target takes; its ref is its bytes' SHA-256, as the stores assign it. */
+export interface Image {
+  readonly mediaType: string;
+  readonly bytes: Uint8Array;
+}
+
+export const imageRef = (image: Image): string => createHash('sha256').update(image.bytes).digest('hex');
 
 export interface Call {
   readonly name: string;
   readonly args: Record<string, string>;
   readonly result: string;
   readonly isError: boolean;
+  /** An image after the result's text. */
+  readonly image: Image | undefined;
 }
 interface Step {
   readonly text: string;
@@ -25,19 +38,30 @@ interface Step {
 }
 export interface Turn {
   readonly prompt: string;
+  /** Images after the prompt's text. */
+  readonly images: readonly Image[];
   readonly steps: readonly Step[];
 }
 
 const text = fc.string({ minLength: 1, maxLength: 30 }).filter((s) => s.trim() !== '' && !s.includes('<'));
+const image = fc.record({
+  mediaType: fc.constantFrom('image/png', 'image/jpeg', 'image/gif', 'image/webp'),
+  bytes: fc.uint8Array({ minLength: 1, maxLength: 48 }),
+});
 const call = fc.record({
   name: fc.constantFrom('Bash', 'Read', 'Write'),
   args: fc.dictionary(fc.constantFrom('command', 'file_path', 'content'), text, { maxKeys: 2 }),
   result: text,
   isError: fc.boolean(),
+  image: fc.option(image, { nil: undefined }),
 });
 const step = fc.record({ text, calls: fc.array(call, { maxLength: 2 }) });
 export const turns = fc.array(
-  fc.record({ prompt: text, steps: fc.array(step, { minLength: 1, maxLength: 3 }) }),
+  fc.record({
+    prompt: text,
+    images: fc.array(image, { maxLength: 2 }),
+    steps: fc.array(step, { minLength: 1, maxLength: 3 }),
+  }),
   {
     minLength: 1,
     maxLength: 3,
@@ -46,18 +70,40 @@ export const turns = fc.array(
 
 export type Item = readonly [string, unknown];
 
+/** Text and then images, as a log holds them: the text alone when there is no image. */
+export function withImages(text: string, images: readonly Image[]): unknown {
+  return images.length === 0
+    ? text
+    : [{ type: 'text', text }, ...images.map((i) => ({ type: 'image', ref: imageRef(i) }))];
+}
+
+/** A result as a target without images in results holds it: the image named in its text. */
+export const resultText = (c: Call): string =>
+  c.image === undefined ? c.result : `${c.result}\n[image ${imageRef(c.image)}]`;
+
 function sessionOf(
   all: readonly Turn[],
   resultAs: (c: Call) => Item,
-): { events: SessionEvent[]; expected: Item[] } {
+): { events: SessionEvent[]; expected: Item[]; attachments: Map<string, ExportAttachment> } {
   const entries: [string, unknown][] = [
     ['model/selection', { provider: 'anthropic', model: 'claude-sonnet-4-5' }],
   ];
   const expected: Item[] = [];
+  const attachments = new Map<string, ExportAttachment>();
+  const attach = (images: readonly (Image | undefined)[]): void => {
+    for (const i of images)
+      if (i !== undefined)
+        attachments.set(imageRef(i), {
+          mediaType: i.mediaType,
+          base64: Buffer.from(i.bytes).toString('base64'),
+        });
+  };
   let n = 0;
   for (const turn of all) {
-    entries.push(['turn/start', {}], ['user/message', { content: turn.prompt, author: 'human' }]);
-    expected.push(['prompt', turn.prompt]);
+    const prompt = withImages(turn.prompt, turn.images);
+    attach(turn.images);
+    entries.push(['turn/start', {}], ['user/message', { content: prompt, author: 'human' }]);
+    expected.push(['prompt', prompt]);
     for (const s of turn.steps) {
       entries.push(['step/start', {}], ['assistant/message', { content: s.text }]);
       expected.push(['reply', s.text]);
@@ -69,7 +115,9 @@ function sessionOf(
       n -= s.calls.length;
       for (const c of s.calls) {
         const callId = `call_${n++}`;
-        entries.push(['tool/result', { callId, content: c.result, ...(c.isError ? { isError: true } : {}) }]);
+        const content = withImages(c.result, c.image === undefined ? [] : [c.image]);
+        attach([c.image]);
+        entries.push(['tool/result', { callId, content, ...(c.isError ? { isError: true } : {}) }]);
         expected.push(resultAs(c));
       }
       entries.push(['step/end', {}]);
@@ -85,6 +133,7 @@ function sessionOf(
       data: data as SessionEvent['data'],
     })),
     expected,
+    attachments,
   };
 }
 
@@ -104,12 +153,24 @@ function conversationOf(events: readonly SessionEvent[]): Item[] {
   return out;
 }
 
+/** The refs of the images a log's messages and results hold. */
+function imageRefsOf(events: readonly SessionEvent[]): string[] {
+  return events.flatMap((event) => {
+    const core = readCoreEvent(event);
+    const content =
+      core?.type === 'user/message' || core?.type === 'tool/result' ? core.data.content : undefined;
+    return content === undefined || typeof content === 'string'
+      ? []
+      : content.flatMap((b) => (b.type === 'image' ? [b.ref] : []));
+  });
+}
+
 /** Where one harness's writer files an export under a scratch home, and the id it imports as. */
 export interface RoundTripTarget {
   readonly harness: 'claude-code' | 'codex' | 'gemini';
   /** Writes the document's export under `root`; returns the folder to import and the imported id. */
   write(document: ExportDocument, root: string): { sourceDir: string; importedId: string };
-  /** The result as the target holds it (default: as it was). */
+  /** The result as the target holds it (default: as it was, its image an image). */
   readonly resultAs?: (c: Call) => Item;
 }
 
@@ -122,12 +183,16 @@ export function place(root: string, parts: readonly string[], text: string): voi
 
 export async function assertRoundTrip(target: RoundTripTarget): Promise<void> {
   const resultAs =
-    target.resultAs ?? ((c: Call): Item => ['result', { content: c.result, isError: c.isError }]);
+    target.resultAs ??
+    ((c: Call): Item => [
+      'result',
+      { content: withImages(c.result, c.image === undefined ? [] : [c.image]), isError: c.isError },
+    ]);
   await fc.assert(
     fc.asyncProperty(turns, async (generated) => {
       const root = mkdtempSync(path.join(tmpdir(), `strand-export-${target.harness}-`));
       try {
-        const { events, expected } = sessionOf(generated, resultAs);
+        const { events, expected, attachments } = sessionOf(generated, resultAs);
         const { sourceDir, importedId } = target.write(
           {
             header: newSessionHeader({
@@ -137,6 +202,7 @@ export async function assertRoundTrip(target: RoundTripTarget): Promise<void> {
             }),
             events,
             title: 'Round trip',
+            attachments,
           },
           root,
         );
@@ -148,6 +214,15 @@ export async function assertRoundTrip(target: RoundTripTarget): Promise<void> {
           const log = await persistence.inspect(SessionId(importedId));
           expect(log.header.cwd).toBe('/home/ana/shop');
           expect(conversationOf(log.events)).toEqual(expected);
+          // Each image the import holds is the one exported, byte for byte.
+          for (const ref of imageRefsOf(log.events)) {
+            const stored = await persistence.readAttachment(SessionId(importedId), ref);
+            const sent = attachments.get(ref)!;
+            expect({
+              mediaType: stored.mediaType,
+              base64: Buffer.from(stored.bytes).toString('base64'),
+            }).toEqual(sent);
+          }
         } finally {
           await persistence.close();
         }

@@ -1,6 +1,6 @@
 import { newSessionHeader, SessionId } from '@strand/session';
 import { describe, expect, it } from 'vitest';
-import { documentOf, jsonLines } from '../test-document.js';
+import { documentOf, imageTurn, jsonLines, PNG_1PX } from '../test-document.js';
 import { claudeProjectSlug, claudeSessionUuid, claudeToolUseId, derivedUuid } from './ids.js';
 import {
   ClaudeExportError,
@@ -127,5 +127,41 @@ describe('renderClaudeTranscript', () => {
     expect(() => renderClaudeTranscript(noCwd)).toThrow(ClaudeExportError);
     expect(claudeProjectSlug(`/${'a'.repeat(250)}`)).toBeUndefined();
     expect(claudeProjectSlug('/tmp/x_y.z/w')).toBe('-tmp-x-y-z-w');
+  });
+
+  it('writes a stored image as an image block in a prompt and in a tool result; others are named and left out', () => {
+    const out = renderClaudeTranscript(imageTurn());
+    const lines = records(out.text);
+    const png = { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG_1PX } };
+    expect(lines[0]!.message).toEqual({
+      role: 'user',
+      content: [
+        { type: 'text', text: 'What is in' },
+        png,
+        { type: 'text', text: '[image gone]\n[image svg-1]\nthese?' },
+      ],
+    });
+    expect(lines[2]!.message).toEqual({
+      role: 'user',
+      content: [
+        {
+          tool_use_id: 'c1',
+          type: 'tool_result',
+          content: [{ type: 'text', text: 'shot.png' }, png],
+          is_error: false,
+        },
+      ],
+    });
+    expect(out.leftOut).toEqual(['2 × image not carried']);
+  });
+
+  it('writes a session without images as before: no attachments change nothing', () => {
+    const { attachments: _, ...bare } = imageTurn();
+    const lines = records(renderClaudeTranscript(bare).text);
+    expect(lines[0]!.message).toEqual({
+      role: 'user',
+      content: 'What is in\n[image png-1]\n[image gone]\n[image svg-1]\nthese?',
+    });
+    expect(renderClaudeTranscript(bare).leftOut).toEqual(['4 × image not carried']);
   });
 });

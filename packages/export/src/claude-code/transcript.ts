@@ -1,4 +1,9 @@
-import { conversationOf, NO_RESULT, type ConversationStep } from '../conversation.js';
+import {
+  conversationOf,
+  NO_RESULT,
+  type ConversationContent,
+  type ConversationStep,
+} from '../conversation.js';
 import { lastSeqOf, turnRunning, type ExportDocument } from '../document.js';
 import { MARKER_SLOT, sealExport, STRAND_EXPORT_MARKER, type StrandExportMarker } from '../marker.js';
 import { ExportLines } from '../text-chunks.js';
@@ -63,7 +68,7 @@ export function renderClaudeTranscript(document: ExportDocument): ClaudeTranscri
   const cwd = header.cwd;
   const sessionId = claudeSessionUuid(header.id);
   const origin = { origin: header.id, cut: lastSeqOf(document), running: turnRunning(document) };
-  const { items, leftOut } = conversationOf(document);
+  const { items, leftOut } = conversationOf(document, { resultImages: true });
   const lines = new ExportLines();
   let parent: string | null = null;
   const write = (record: Json, uuid: string, time: number): void => {
@@ -87,7 +92,7 @@ export function renderClaudeTranscript(document: ExportDocument): ClaudeTranscri
   for (const entry of items) {
     if (entry.kind === 'prompt')
       write(
-        { type: 'user', message: { role: 'user', content: entry.text } },
+        { type: 'user', message: { role: 'user', content: claudeContent(entry.content) } },
         claudeRecordUuid(header.id, entry.seq),
         entry.time,
       );
@@ -151,7 +156,7 @@ function writeStep(
         content: step.calls.map((call) => ({
           tool_use_id: claudeToolUseId(call.id),
           type: 'tool_result',
-          content: call.result?.content ?? NO_RESULT,
+          content: call.result === undefined ? NO_RESULT : claudeContent(call.result.content),
           is_error: call.result?.isError ?? true,
         })),
       },
@@ -159,4 +164,17 @@ function writeStep(
     first === undefined ? claudeRecordUuid(strandId, step.seq, 1) : claudeRecordUuid(strandId, first.seq),
     first?.time ?? step.time,
   );
+}
+
+/**
+ * Content as Claude Code writes it: the text alone, or text and `image` blocks (base64, as Claude
+ * Code records a pasted image and as the API takes it in a prompt or a tool result). An empty
+ * text between images is dropped: the API refuses an empty text block.
+ */
+function claudeContent(content: ConversationContent): string | Json[] {
+  if (typeof content === 'string') return content;
+  return content.flatMap((part): Json[] => {
+    if (part.type === 'text') return part.text === '' ? [] : [{ type: 'text', text: part.text }];
+    return [{ type: 'image', source: { type: 'base64', media_type: part.mediaType, data: part.base64 } }];
+  });
 }

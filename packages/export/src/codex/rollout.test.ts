@@ -2,7 +2,7 @@ import { newSessionHeader, SessionId } from '@strand/session';
 import { describe, expect, it } from 'vitest';
 import { HarnessExportError } from '../harness-transcript.js';
 import { strandExportOf, STRAND_EXPORT_MARKER } from '../marker.js';
-import { documentOf, jsonLines, twoToolTurns } from '../test-document.js';
+import { documentOf, imageTurn, jsonLines, PNG_1PX, twoToolTurns } from '../test-document.js';
 import { codexThreadId, renderCodexRollout } from './rollout.js';
 
 const twoTurns = twoToolTurns('openai', 'gpt-5.5', 'exec_command', '{"cmd":"ls"}');
@@ -86,5 +86,23 @@ describe('renderCodexRollout', () => {
     const noCwd = { ...twoTurns, header: newSessionHeader({ id: SessionId('s-x'), createdAt: 0 }) };
     expect(() => renderCodexRollout(noCwd)).toThrow(HarnessExportError);
     expect(renderCodexRollout(documentOf([['turn/start', {}]])).text).toBe('');
+  });
+
+  it('writes a stored image in a prompt as an input_image data URL; a result keeps its text, its image left out', () => {
+    const out = renderCodexRollout(imageTurn());
+    const items = records(out.text)
+      .filter((r) => r.type === 'response_item')
+      .map((r) => r.payload as Record<string, unknown>);
+    expect(items[0]).toEqual({
+      type: 'message',
+      role: 'user',
+      content: [
+        { type: 'input_text', text: 'What is in' },
+        { type: 'input_image', image_url: `data:image/png;base64,${PNG_1PX}` },
+        { type: 'input_text', text: '[image gone]\n[image svg-1]\nthese?' },
+      ],
+    });
+    expect(items[2]).toMatchObject({ type: 'function_call_output', output: 'shot.png\n[image png-1]' });
+    expect(out.leftOut).toEqual(['3 × image not carried']);
   });
 });

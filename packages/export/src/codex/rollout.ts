@@ -1,4 +1,10 @@
-import { conversationOf, NO_RESULT, type ConversationItem } from '../conversation.js';
+import {
+  contentText,
+  conversationOf,
+  NO_RESULT,
+  type ConversationContent,
+  type ConversationItem,
+} from '../conversation.js';
 import { apiCallId, namespacedUuid } from '../derived-id.js';
 import { lastSeqOf, turnRunning, type ExportDocument } from '../document.js';
 import { cwdOf, type HarnessTranscript } from '../harness-transcript.js';
@@ -91,7 +97,7 @@ export function renderCodexRollout(document: ExportDocument): CodexRollout {
         item(entry.time, {
           type: 'message',
           role: 'user',
-          content: [{ type: 'input_text', text: entry.text }],
+          content: codexInput(entry.content),
         });
         break;
       case 'step':
@@ -119,8 +125,8 @@ export function renderCodexRollout(document: ExportDocument): CodexRollout {
               call.result === undefined
                 ? NO_RESULT
                 : call.result.isError
-                  ? `Error: ${call.result.content}`
-                  : call.result.content,
+                  ? `Error: ${contentText(call.result.content)}`
+                  : contentText(call.result.content),
           });
         break;
       case 'turn-end':
@@ -144,6 +150,18 @@ export function renderCodexRollout(document: ExportDocument): CodexRollout {
     text: items.length === 0 ? '' : sealExport(lines.lines(), origin),
     leftOut,
   };
+}
+
+/**
+ * A prompt's content items: its text, or text and `input_image` items (a `data:` URL, as Codex
+ * sends an attached image to the model). An empty text between images is dropped.
+ */
+function codexInput(content: ConversationContent): Json[] {
+  if (typeof content === 'string') return [{ type: 'input_text', text: content }];
+  return content.flatMap((part): Json[] => {
+    if (part.type === 'text') return part.text === '' ? [] : [{ type: 'input_text', text: part.text }];
+    return [{ type: 'input_image', image_url: `data:${part.mediaType};base64,${part.base64}` }];
+  });
 }
 
 /** The model of the turn a prompt opens: its first step's. */

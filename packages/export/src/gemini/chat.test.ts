@@ -2,7 +2,7 @@ import { newSessionHeader, SessionId } from '@strand/session';
 import { describe, expect, it } from 'vitest';
 import { HarnessExportError } from '../harness-transcript.js';
 import { strandExportOf, STRAND_EXPORT_MARKER } from '../marker.js';
-import { documentOf, jsonLines, twoToolTurns } from '../test-document.js';
+import { documentOf, imageTurn, jsonLines, PNG_1PX, twoToolTurns } from '../test-document.js';
 import { geminiSessionId, renderGeminiChat } from './chat.js';
 
 const twoTurns = twoToolTurns('google', 'gemini-2.5-flash', 'run_shell_command', '{"command":"ls"}');
@@ -75,5 +75,22 @@ describe('renderGeminiChat', () => {
     expect(renderGeminiChat(failed).text).toContain('"response":{"error":"boom"}}}],"status":"error"');
     const noCwd = { ...twoTurns, header: newSessionHeader({ id: SessionId('s-x'), createdAt: 0 }) };
     expect(() => renderGeminiChat(noCwd)).toThrow(HarnessExportError);
+  });
+
+  it('writes a stored image in a prompt as an inlineData part; a result keeps its text, its image left out', () => {
+    const out = renderGeminiChat(imageTurn());
+    const lines = records(out.text);
+    expect(lines[1]).toMatchObject({
+      type: 'user',
+      content: [
+        { text: 'What is in' },
+        { inlineData: { mimeType: 'image/png', data: PNG_1PX } },
+        { text: '[image gone]\n[image svg-1]\nthese?' },
+      ],
+    });
+    expect(lines[2]).toMatchObject({
+      toolCalls: [{ result: [{ functionResponse: { response: { output: 'shot.png\n[image png-1]' } } }] }],
+    });
+    expect(out.leftOut).toEqual(['3 × image not carried']);
   });
 });

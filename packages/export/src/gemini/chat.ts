@@ -1,4 +1,10 @@
-import { conversationOf, NO_RESULT, type ConversationCall } from '../conversation.js';
+import {
+  contentText,
+  conversationOf,
+  NO_RESULT,
+  type ConversationCall,
+  type ConversationContent,
+} from '../conversation.js';
 import { apiCallId, namespacedUuid } from '../derived-id.js';
 import { lastSeqOf, turnRunning, type ExportDocument } from '../document.js';
 import { cwdOf, type HarnessTranscript } from '../harness-transcript.js';
@@ -52,7 +58,7 @@ export function renderGeminiChat(document: ExportDocument): GeminiChat {
     const base = { id: uuid(`record:${entry.seq}`), timestamp: iso(entry.time) };
     switch (entry.kind) {
       case 'prompt':
-        message({ ...base, type: 'user', content: [{ text: entry.text }] });
+        message({ ...base, type: 'user', content: geminiParts(entry.content) });
         break;
       case 'step':
         message({
@@ -81,10 +87,23 @@ export function renderGeminiChat(document: ExportDocument): GeminiChat {
   };
 }
 
+/**
+ * A prompt's parts: its text, or text and `inlineData` parts (base64, as Gemini CLI records an
+ * image it read into a prompt and sends it to the model). An empty text between images is dropped.
+ */
+function geminiParts(content: ConversationContent): Json[] {
+  if (typeof content === 'string') return [{ text: content }];
+  return content.flatMap((part): Json[] => {
+    if (part.type === 'text') return part.text === '' ? [] : [{ text: part.text }];
+    return [{ inlineData: { mimeType: part.mediaType, data: part.base64 } }];
+  });
+}
+
 /** A finished call as Gemini CLI records it: the call and its `functionResponse`. */
 function toolCall(call: ConversationCall, time: number): Json {
   const id = apiCallId(call.id, 'strand_call_', NAMESPACE);
   const result = call.result ?? { content: NO_RESULT, isError: true, seq: call.seq, time };
+  const output = contentText(result.content);
   return {
     id,
     name: call.name,
@@ -94,7 +113,7 @@ function toolCall(call: ConversationCall, time: number): Json {
         functionResponse: {
           id,
           name: call.name,
-          response: result.isError ? { error: result.content } : { output: result.content },
+          response: result.isError ? { error: output } : { output },
         },
       },
     ],

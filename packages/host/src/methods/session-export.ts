@@ -2,7 +2,7 @@ import type { ExportFormatName, ExportHarnessName } from '@strand/protocol';
 import type { SessionObservation } from '@strand/query';
 import { SessionId } from '@strand/session';
 import { HostError } from '../errors.js';
-import type { ExportedSession } from '../ports.js';
+import type { ExportAttachmentReader, ExportedSession } from '../ports.js';
 import type { HostServices } from '../services.js';
 
 /**
@@ -29,17 +29,7 @@ export async function sessionExport(
     const rendered = await exporter.render(
       params.format,
       document,
-      // Only refs this log references are asked for (the renderer reads them from its events); a
-      // blob that is not stored is named in the file instead of failing the export.
-      async (ref) => {
-        try {
-          const blob = await services.persistence.readAttachment(observation.header.id, ref, { signal });
-          return { mediaType: blob.mediaType, base64: Buffer.from(blob.bytes).toString('base64') };
-        } catch (error) {
-          if ((error as { code?: unknown }).code === 'PERSISTENCE_ATTACHMENT_NOT_FOUND') return undefined;
-          throw error;
-        }
-      },
+      attachmentReader(services, observation, signal),
     );
     return {
       format: params.format,
@@ -74,7 +64,11 @@ export async function sessionExportTo(
   if (writeHarness === undefined)
     throw new HostError('HOST_EXPORT_UNAVAILABLE', 'this host was started without a harness writer');
   return atDurableCut(services, params.id, signal, async (document, observation) => {
-    const written = await writeHarness(params.harness, document);
+    const written = await writeHarness(
+      params.harness,
+      document,
+      attachmentReader(services, observation, signal),
+    );
     return {
       path: written.path,
       resumeId: written.resumeId,
@@ -84,6 +78,27 @@ export async function sessionExportTo(
       running: written.running,
     };
   });
+}
+
+/**
+ * The bytes of an image the session's log references, for the formats that carry images. Only
+ * refs the log references are asked for (the writers read them from its events); a blob that is
+ * not stored is named in the file instead of failing the export.
+ */
+function attachmentReader(
+  services: HostServices,
+  observation: SessionObservation,
+  signal: AbortSignal,
+): ExportAttachmentReader {
+  return async (ref) => {
+    try {
+      const blob = await services.persistence.readAttachment(observation.header.id, ref, { signal });
+      return { mediaType: blob.mediaType, base64: Buffer.from(blob.bytes).toString('base64') };
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 'PERSISTENCE_ATTACHMENT_NOT_FOUND') return undefined;
+      throw error;
+    }
+  };
 }
 
 /**

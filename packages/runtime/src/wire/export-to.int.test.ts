@@ -12,7 +12,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { harnessHome } from '@strand/import';
+import { persistenceWriter } from '@strand/persistence';
 import type { ResultOf } from '@strand/protocol';
+import { newSessionHeader, Session, SessionId } from '@strand/session';
 import { RpcTestClient } from '../testing/host-fixture.js';
 import { startTestHost, type TestHost } from '../testing/test-host.js';
 
@@ -21,7 +23,8 @@ import { startTestHost, type TestHost } from '../testing/test-host.js';
  * home (here a temp folder given as the runtime's `harnessEnv`), where `harnessHome` (the rule
  * `strand import` reads by) says; the same cut is the same bytes; a file the harness continued
  * is refused and left alone; a share token is refused before anything is written; a home the
- * host cannot write is one typed error and leaves nothing behind.
+ * host cannot write is one typed error and leaves nothing behind; an image the log references
+ * goes in with the bytes the host's store holds.
  */
 type Written = ResultOf<'session.exportTo'>;
 const CWD = '/work/shop';
@@ -167,5 +170,54 @@ describe('session.exportTo', () => {
     });
     expect(filesUnder(home)).toEqual(['.claude']);
     expect(readFileSync(path.join(home, '.claude'), 'utf8')).toBe('not a folder');
+  });
+
+  it("writes a prompt's image with the bytes the host stores, in each harness's own image record", async () => {
+    const { client } = await hostWithSession({ cwd: CWD });
+    const { persistence } = t!.runtime.services;
+    const header = newSessionHeader({ id: SessionId('with-image'), createdAt: 1_000, cwd: CWD });
+    const { incarnation } = await persistence.create({ header });
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
+    const ref = await persistence.putAttachment(header.id, { bytes: png, mediaType: 'image/png' });
+    const session = new Session({ header, incarnation, writer: persistenceWriter(persistence, header.id) });
+    await session.append([
+      { type: 'turn/start', data: {} },
+      {
+        type: 'user/message',
+        data: {
+          content: [
+            { type: 'text', text: 'what is this?' },
+            { type: 'image', ref },
+            { type: 'image', ref: 'not-stored' },
+          ],
+          author: 'human',
+        },
+      },
+      { type: 'assistant/message', data: { content: 'A dot.' } },
+      { type: 'turn/end', data: { reason: 'completed' } },
+    ]);
+    const base64 = png.toString('base64');
+    const written = await client.call<Written>('session.exportTo', {
+      id: 'with-image',
+      harness: 'claude-code',
+    });
+    const prompt = JSON.parse(readFileSync(written.path, 'utf8').split('\n')[0]!) as { message: unknown };
+    expect(prompt.message).toEqual({
+      role: 'user',
+      content: [
+        { type: 'text', text: 'what is this?' },
+        { type: 'image', source: { type: 'base64', media_type: 'image/png', data: base64 } },
+        { type: 'text', text: '[image not-stored]' },
+      ],
+    });
+    expect(written.leftOut).toEqual(['1 × image not carried']);
+    const codex = await client.call<Written>('session.exportTo', { id: 'with-image', harness: 'codex' });
+    expect(readFileSync(codex.path, 'utf8')).toContain(
+      JSON.stringify({ type: 'input_image', image_url: `data:image/png;base64,${base64}` }),
+    );
+    const gemini = await client.call<Written>('session.exportTo', { id: 'with-image', harness: 'gemini' });
+    expect(readFileSync(gemini.path, 'utf8')).toContain(
+      JSON.stringify({ inlineData: { mimeType: 'image/png', data: base64 } }),
+    );
   });
 });
