@@ -62,13 +62,14 @@ export interface SubagentPort {
 }
 
 export interface SearchPort {
-  /** `cwd`/`harness` narrow to sessions whose header matches (see `session.search`). */
+  /** `cwd`/`projectName`/`harness` narrow to sessions whose header matches (see `session.search`). */
   search(
     query: string,
     options: {
       limit?: number;
       cursor?: string;
       cwd?: string;
+      projectName?: string;
       harness?: string;
       signal?: AbortSignal;
     },

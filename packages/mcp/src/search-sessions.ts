@@ -1,11 +1,11 @@
 import { defined } from '@strand/session';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { SearchResult } from '@strand/protocol';
+import { StrandRpcError, type SearchResult } from '@strand/protocol';
 import { z } from 'zod';
 import { sessionAddress } from './addresses.js';
 import { filterShape } from './list-sessions.js';
 import type { StrandReader, WireCaller } from './reader.js';
-import { inProject, isFolderPath, originOf, trimFolder, type SessionFilter } from './session-facts.js';
+import { inProject, originOf, projectListFilter, type SessionFilter } from './session-facts.js';
 import { bracketMatches, flatLine } from './text.js';
 import { textResult, toolCall } from './tool-result.js';
 
@@ -41,9 +41,13 @@ export function registerSearchSessions(server: McpServer, read: StrandReader, ba
 
 /**
  * Up to `limit` matching sessions, without listing the corpus or reading any session: the index
- * narrows by harness and by a project given as a folder path inside its query, and each result
- * carries the header facts it filed its session under (`cwd`, harness, lineage), which match a
- * project given as a folder name here and say where each session came from.
+ * narrows by harness and by project (a folder path as `cwd`, a folder name as `projectName`) inside
+ * its query, so its first page is a full answer; each result carries the header facts it filed its
+ * session under (`cwd`, harness, lineage), which say where each session came from.
+ *
+ * A host older than `session.search`'s `projectName` refuses it (`RPC_INVALID_PARAMS`: its params
+ * are strict) — `strand mcp --url` may talk to a host of another version. Then the name is matched
+ * here against each result's `cwd`, over the index's pages, as before the host could.
  */
 async function searchPage(
   c: WireCaller,
@@ -51,12 +55,25 @@ async function searchPage(
   filter: SessionFilter,
   limit: number,
 ): Promise<SearchResult[]> {
-  const narrowed = {
-    ...defined({ harness: filter.source }),
-    ...(filter.project !== undefined && isFolderPath(filter.project)
-      ? { cwd: trimFolder(filter.project) }
-      : {}),
-  };
+  const narrowed = { ...defined({ harness: filter.source }), ...projectListFilter(filter.project) };
+  try {
+    return await filteredPages(c, query, narrowed, limit, () => true);
+  } catch (error) {
+    const { projectName, ...older } = narrowed;
+    if (projectName === undefined || !refusedParams(error)) throw error;
+    // An older host sends each result's `cwd` when it has one; one that sends none matches nothing.
+    return filteredPages(c, query, older, limit, (result) => inProject(result.cwd, projectName));
+  }
+}
+
+/** The search's pages until `limit` results pass `keep` (or `MAX_PAGES` were read). */
+async function filteredPages(
+  c: WireCaller,
+  query: string,
+  narrowed: { readonly cwd?: string; readonly projectName?: string; readonly harness?: string },
+  limit: number,
+  keep: (result: SearchResult) => boolean,
+): Promise<SearchResult[]> {
   const kept: SearchResult[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES && kept.length < limit; page++) {
@@ -68,15 +85,17 @@ async function searchPage(
     });
     for (const result of answer.results) {
       if (kept.length >= limit) break;
-      // The index narrowed by harness and folder path; a folder name is matched here, against the
-      // `cwd` the index filed the session under (an older host sends none: nothing matches).
-      if (filter.project === undefined || inProject(result.cwd, filter.project)) kept.push(result);
+      if (keep(result)) kept.push(result);
     }
     cursor = answer.nextCursor;
     if (cursor === undefined) break;
   }
   return kept;
 }
+
+/** The host refused the call's params (an older host: a field it does not know). */
+const refusedParams = (error: unknown): boolean =>
+  error instanceof StrandRpcError && error.code === 'RPC_INVALID_PARAMS';
 
 function describeResult(result: SearchResult, base: string | undefined): string {
   // The title the search index read with the result (its current label).

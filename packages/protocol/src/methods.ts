@@ -243,20 +243,24 @@ export function isPagedListCall(params: {
   );
 }
 
+/**
+ * A project by name: sessions whose header `cwd`'s last folder name is this (`strand` matches
+ * `/home/dev/strand` and `C:\src\strand\`: trailing separators dropped, split at `/` or `\`;
+ * `projectNameOf` of @strand/session). A name, so no separator. `session.list` and
+ * `session.search` take it alike.
+ */
+const projectNameParam = z
+  .string()
+  .min(1)
+  .max(1000)
+  .regex(/^[^/\\]+$/, 'is a folder name: it has no / or \\');
+
 /** What `session.list` and `session.listSubscribe` narrow by (every field absent: any). */
 const listFilterParams = {
   /** Only sessions whose header `cwd` is exactly this project folder. */
   cwd: z.string().min(1).max(4096).optional(),
-  /**
-   * Only sessions whose header `cwd`'s last folder name is this (`strand` matches `/home/dev/strand`
-   * and `C:\src\strand\`: trailing separators dropped, split at `/` or `\`). A name, so no separator.
-   */
-  projectName: z
-    .string()
-    .min(1)
-    .max(1000)
-    .regex(/^[^/\\]+$/, 'is a folder name: it has no / or \\')
-    .optional(),
+  /** Only sessions whose header `cwd`'s last folder name is this (`projectNameParam`). */
+  projectName: projectNameParam.optional(),
   /** Only sessions from this harness (`strand`: Strand's own, no header `source`). */
   harness: harnessFilterSchema.optional(),
   /** `null`: top-level sessions only; an id: that session's subagent children. */
@@ -327,11 +331,16 @@ export const METHODS = {
       cursor: z.string().max(2000).optional(),
       /** Only sessions whose header `cwd` is exactly this project folder. */
       cwd: z.string().min(1).max(4096).optional(),
+      /**
+       * Only sessions whose header `cwd`'s last folder name is this (`projectNameParam`). A host
+       * older than this field refuses it (`RPC_INVALID_PARAMS`: the params are strict).
+       */
+      projectName: projectNameParam.optional(),
       /** Only sessions from this harness (`strand`: Strand's own, no header `source`). */
       harness: harnessFilterSchema.optional(),
     }),
     /**
-     * With `cwd`/`harness`, the index narrows inside its query: a page holds up to `limit`
+     * With `cwd`/`projectName`/`harness`, the index narrows inside its query: a page holds up to `limit`
      * matching sessions, as without a filter, and `nextCursor` continues only the same query under
      * the same filter.
      */

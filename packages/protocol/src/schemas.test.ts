@@ -95,3 +95,15 @@ describe('session.list projectName', () => {
     expect(METHODS['session.listSubscribe'].params.safeParse({ projectName: 'strand' }).success).toBe(true);
   });
 });
+
+describe('session.search projectName', () => {
+  const params = METHODS['session.search'].params;
+  it('takes a folder name beside the other filters, and refuses a name with a separator or an empty one', () => {
+    expect(params.safeParse({ query: 'plover', projectName: 'strand' }).success).toBe(true);
+    expect(
+      params.safeParse({ query: 'plover', projectName: 'strand', cwd: '/w', harness: 'codex' }).success,
+    ).toBe(true);
+    for (const projectName of ['', 'home/strand', 'C:\\strand', '/', 'x'.repeat(1001)])
+      expect(params.safeParse({ query: 'plover', projectName }).success).toBe(false);
+  });
+});

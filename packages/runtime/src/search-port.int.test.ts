@@ -100,7 +100,7 @@ describe('session.search through the runtime', () => {
     });
   });
 
-  it('narrows by project folder and by harness, paging without repeats', async () => {
+  it('narrows by project folder, by project name and by harness, paging without repeats', async () => {
     await stored('a1', ['shared word'], { cwd: '/work/a' });
     await stored('b1', ['shared word'], { cwd: '/work/b' });
     await stored('a2', ['shared word'], { cwd: '/work/a', source: { harness: 'codex', sourceId: 'x' } });
@@ -112,6 +112,10 @@ describe('session.search through the runtime', () => {
     expect(ids(await search({ query: 'shared', harness: 'codex' }))).toEqual(['a2']);
     expect(ids(await search({ query: 'shared', harness: 'strand' }))).toEqual(['a1', 'a3', 'b1']);
     expect(ids(await search({ query: 'shared', harness: 'strand', cwd: '/work/a' }))).toEqual(['a1']);
+    // A project by its folder name: `/work/a/sub` is the project `sub`, not `a`.
+    expect(ids(await search({ query: 'shared', projectName: 'a' }))).toEqual(['a1', 'a2']);
+    expect(ids(await search({ query: 'shared', projectName: 'sub' }))).toEqual(['a3']);
+    expect(ids(await search({ query: 'shared', projectName: 'a', harness: 'codex' }))).toEqual(['a2']);
     const seen: string[] = [];
     let cursor: string | undefined;
     do {

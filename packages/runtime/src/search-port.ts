@@ -4,8 +4,8 @@ import { DEFAULT_SEARCH_LIMIT, type SearchIndex } from '@strand/search';
 
 /**
  * The host's search port over the index. Each result carries the session's title (the index's
- * label, which it read through its durable cut; `null` on an engine without labels). A `cwd` or
- * `harness` filter is passed to the index, which narrows inside its query to the sessions filed
+ * label, which it read through its durable cut; `null` on an engine without labels). A `cwd`,
+ * `projectName` or `harness` filter is passed to the index, which narrows inside its query to the sessions filed
  * under those facets (the header's, `@strand/stack`'s `sessionFacets`): a page holds up to
  * `limit` matching sessions, its cursor continues only that filtered search, and no call lists
  * the persisted headers. Each result also carries the facts the index filed its session under
@@ -19,6 +19,7 @@ export function searchPort(index: SearchIndex): SearchPort {
         ...defined({
           cursor: options.cursor,
           cwd: options.cwd,
+          projectName: options.projectName,
           harness: options.harness,
           signal: options.signal,
         }),

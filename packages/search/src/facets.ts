@@ -1,4 +1,4 @@
-import type { SessionHeader } from '@strand/session';
+import { projectNameOf, type SessionHeader } from '@strand/session';
 
 /**
  * What a session is filed under, besides its text: the project it ran in (`cwd`) and the harness it
@@ -28,12 +28,19 @@ export type FacetExtractor = (header: SessionHeader) => SessionFacets;
 /** A search narrowed to sessions with these facets; an absent field does not narrow. */
 export interface FacetFilter {
   readonly cwd?: string | undefined;
+  /** The `cwd` facet's last folder name (`projectNameOf` of @strand/session): a project by name. */
+  readonly projectName?: string | undefined;
   readonly harness?: string | undefined;
 }
 
-/** A session's facets as an index stores them: `null` for none. */
+/**
+ * A session's facets as an index stores them (`null` for none). `projectName` is not extracted: it
+ * is derived from the stored `cwd` (`projectNameOf`), so it always agrees with it and with the
+ * list index's `project_name`.
+ */
 export interface IndexedFacets {
   readonly cwd: string | null;
+  readonly projectName: string | null;
   readonly harness: string | null;
 }
 
@@ -46,6 +53,7 @@ export interface IndexedSessionFacts extends IndexedFacets {
 
 const NO_FACETS: IndexedSessionFacts = {
   cwd: null,
+  projectName: null,
   harness: null,
   parentSession: null,
   origin: null,
@@ -69,8 +77,10 @@ export function indexedFacets(
     // indexing the corpus, so the session is filed under no facet (a filter never finds it).
     return NO_FACETS;
   }
+  const cwd = stringOrNull(facets.cwd);
   return {
-    cwd: stringOrNull(facets.cwd),
+    cwd,
+    projectName: projectNameOf(cwd ?? undefined),
     harness: stringOrNull(facets.harness),
     parentSession: stringOrNull(facets.parentSession),
     origin: stringOrNull(facets.origin),
@@ -83,7 +93,8 @@ const stringOrNull = (value: unknown): string | null => (typeof value === 'strin
 /** A session's stored facts as a result carries them: only the fields the session has. */
 export type FiledFacts = { readonly [K in keyof SessionFacets]?: string };
 
-function resultFacts(facts: IndexedSessionFacts): FiledFacts {
+// A result carries the extracted facts, not the derived `projectName` (its caller has the `cwd`).
+function resultFacts(facts: Omit<IndexedSessionFacts, 'projectName'>): FiledFacts {
   const out: { -readonly [K in keyof SessionFacets]?: string } = {};
   for (const key of ['cwd', 'harness', 'parentSession', 'origin', 'forkedFrom'] as const) {
     const value = facts[key];
@@ -95,8 +106,27 @@ function resultFacts(facts: IndexedSessionFacts): FiledFacts {
 /** The filter's fields that narrow, or `undefined` for an unfiltered search. */
 export function activeFilter(filter: FacetFilter): IndexedFacets | undefined {
   const cwd = filter.cwd ?? null;
+  const projectName = filter.projectName ?? null;
   const harness = filter.harness ?? null;
-  return cwd === null && harness === null ? undefined : { cwd, harness };
+  return cwd === null && projectName === null && harness === null ? undefined : { cwd, projectName, harness };
+}
+
+/** The `search_sessions` column of each narrowing field, the same in both engines. */
+const FILTER_COLUMNS = { cwd: 'cwd', projectName: 'project_name', harness: 'harness' } as const;
+
+/**
+ * The filter's narrowing fields as `column = value` conditions, in a fixed order (each engine
+ * binds the values in this order): only the fields that narrow, so each uses its own index.
+ */
+export function facetConditions(
+  filter: IndexedFacets,
+): { readonly column: string; readonly value: string }[] {
+  const conditions: { column: string; value: string }[] = [];
+  for (const field of ['cwd', 'projectName', 'harness'] as const) {
+    const value = filter[field];
+    if (value !== null) conditions.push({ column: FILTER_COLUMNS[field], value });
+  }
+  return conditions;
 }
 
 /**
@@ -105,19 +135,27 @@ export function activeFilter(filter: FacetFilter): IndexedFacets | undefined {
  * is refused as a cursor of another query, never continued with the wrong sessions.
  */
 export function filterKey(filter: IndexedFacets | undefined): string | null {
-  return filter === undefined ? null : JSON.stringify([filter.cwd, filter.harness]);
+  return filter === undefined ? null : JSON.stringify([filter.cwd, filter.harness, filter.projectName]);
 }
 
 /**
  * The `search_sessions` columns of a session's facts, the same in both engines, in `factValues`
  * order (a statement binds them in this order).
  */
-export const FACT_COLUMNS = 'cwd, harness, parent_session, origin, forked_from';
+export const FACT_COLUMNS = 'cwd, project_name, harness, parent_session, origin, forked_from';
 
-export type FactValues = [string | null, string | null, string | null, string | null, string | null];
+export type FactValues = [
+  string | null,
+  string | null,
+  string | null,
+  string | null,
+  string | null,
+  string | null,
+];
 
 export const factValues = (f: IndexedSessionFacts): FactValues => [
   f.cwd,
+  f.projectName,
   f.harness,
   f.parentSession,
   f.origin,

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { IndexedFacets } from './facets.js';
+import { facetConditions, type IndexedFacets } from './facets.js';
 import type { MatchRow } from './ranked-window.js';
 import { HIGHLIGHT_END, HIGHLIGHT_START, SNIPPET_ELLIPSIS } from './snippet.js';
 
@@ -14,16 +14,13 @@ const SNIPPET_TOKENS = 24;
  * matching row. Only the filter's narrowing fields appear, so each uses its index.
  */
 function facetCondition(rowid: string, filter: IndexedFacets): string {
-  const where = [
-    ...(filter.cwd === null ? [] : ['cwd = ?']),
-    ...(filter.harness === null ? [] : ['harness = ?']),
-  ];
+  const where = facetConditions(filter).map(({ column }) => `${column} = ?`);
   return `(${rowid} >> 32) IN (SELECT sid FROM search_sessions WHERE ${where.join(' AND ')})`;
 }
 
 /** The filter's values in the order `facetCondition` binds them. */
 function facetValues(filter: IndexedFacets): string[] {
-  return [...(filter.cwd === null ? [] : [filter.cwd]), ...(filter.harness === null ? [] : [filter.harness])];
+  return facetConditions(filter).map(({ value }) => value);
 }
 
 /**
@@ -155,7 +152,9 @@ export class MatchQueries {
   }
 
   #statement(kind: FilteredKind, filter: IndexedFacets): Database.Statement<unknown[], MatchRow> {
-    const key = `${kind}:${filter.cwd !== null}:${filter.harness !== null}`;
+    const key = `${kind}:${facetConditions(filter)
+      .map(({ column }) => column)
+      .join(',')}`;
     let statement = this.#filtered.get(key);
     if (statement === undefined) {
       statement = this.#db.prepare<unknown[], MatchRow>(filteredSql(kind, filter)).raw();

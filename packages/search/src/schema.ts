@@ -4,7 +4,7 @@ import { SearchIndexError } from './errors.js';
 import type { IndexIdentity } from './page-rules.js';
 
 /** Bumped on any incompatible change below; a newer file is refused, never misread. */
-export const SEARCH_SCHEMA_VERSION = 5;
+export const SEARCH_SCHEMA_VERSION = 6;
 /** `PRAGMA application_id` of a search index file ("SSIX"), so another program's database is never touched. */
 export const SEARCH_APPLICATION_ID = 0x53534958;
 
@@ -26,6 +26,8 @@ export const SEARCH_APPLICATION_ID = 0x53534958;
  *   `parent_session`/`origin`/`forked_from` (schema 5): where the session came from (the same
  *   extractor, `null` for none), read back with each result so a search answer describes its
  *   sessions without reading their logs; never filtered by.
+ *   `project_name` (schema 6): the `cwd` facet's last folder name (`projectNameOf`), which
+ *   `session.search`'s `projectName` narrows to inside the query, as the list index's column does.
  * - `search_snapshots` / `search_snapshot_chunks`: frozen result orders behind pagination cursors;
  *   the entries ranked by one page call are one JSON chunk (one row write, however many sessions).
  *   `filter` (schema 3) is the facet filter the snapshot ranks under (`filterKey`; `null`: none).
@@ -52,12 +54,14 @@ CREATE TABLE IF NOT EXISTS search_sessions (
   durable_cut INTEGER NOT NULL,
   own_from    INTEGER NOT NULL,
   cwd         TEXT,
+  project_name TEXT,
   harness     TEXT,
   parent_session TEXT,
   origin      TEXT,
   forked_from TEXT
 );
 CREATE INDEX IF NOT EXISTS search_sessions_cwd ON search_sessions (cwd);
+CREATE INDEX IF NOT EXISTS search_sessions_project_name ON search_sessions (project_name);
 CREATE INDEX IF NOT EXISTS search_sessions_harness ON search_sessions (harness);
 CREATE TABLE IF NOT EXISTS search_snapshots (
   id         INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -153,7 +157,8 @@ export function resetIndex(db: Database.Database): number {
 /**
  * Refuses a file of another program or of a newer schema, else creates what is missing. An older
  * file lacks columns and what they need the logs for (facets and, from schema 5, the lineage need
- * the headers; before schema 4 a fork's inherited prefix was indexed as its own): the index is
+ * the headers; schema 6's project name is
+ * derived from `cwd` but an index of schema 5 is re-read like the rest, one path for every upgrade; before schema 4 a fork's inherited prefix was indexed as its own): the index is
  * derived, so its tables start over (the meta row, and so the index id, stays; the generation is
  * bumped: its old cursors are stale) and the next sync re-reads the logs. Runs in the caller's
  * transaction.

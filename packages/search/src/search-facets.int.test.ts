@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Session } from '@strand/session';
+import { projectNameOf, Session } from '@strand/session';
 import { SessionSearchIndex } from './session-search-index.js';
 import { openSqliteUnderTest } from './test/sqlite-under-test.js';
 import { forkedSession, openTestCorpus, persistedSession, user, type TestCorpus } from './testing/corpus.js';
@@ -80,11 +80,40 @@ describe('facets (SQLite): schema and filtered paging', () => {
     }
   });
 
-  it('a filtered search pages exactly the matching sessions, whatever the facets, filter and window (property)', async () => {
+  it('starts a schema-5 index file over, so every session it indexed is filed under its project name', async () => {
+    const file = `${corpus.root}/v5.db`;
+    await persistedSession(corpus.persistence, 'old', [user('gannet')], facetHeader('old', '/work/strand/'));
+    const first = SessionSearchIndex.open({ path: file, facets: testFacets });
+    await first.sync(corpus.sources);
+    const generation = first.generation;
+    first.close();
+    // A schema-5 file as the previous release wrote it: no project name column.
+    const raw = new Database(file);
+    raw.exec(
+      `DROP INDEX search_sessions_project_name; ALTER TABLE search_sessions DROP COLUMN project_name;`,
+    );
+    raw.pragma('user_version = 5');
+    raw.close();
+    const reopened = SessionSearchIndex.open({ path: file, facets: testFacets });
+    try {
+      expect(reopened.generation).toBe(generation + 1);
+      expect(ids(await reopened.search('gannet'))).toEqual([]);
+      const report = await reopened.sync(corpus.sources);
+      expect(report.reindexed + report.updated).toBeGreaterThan(0);
+      expect(ids(await reopened.search('gannet', { projectName: 'strand' }))).toEqual(['old']);
+      expect(ids(await reopened.search('gannet', { projectName: 'work' }))).toEqual([]);
+    } finally {
+      reopened.close();
+    }
+  });
+
+  it('a filtered search pages exactly the matching sessions, whatever the facets, filter (project name included) and window (property)', async () => {
     // Live sessions (indexed from memory), so each run is cheap; small rank windows make the
     // filtered windows cross session boundaries. The seed is the run's (vitest.config.ts: printed,
     // replayed from STRAND_TEST_SEED).
-    const cwds = [undefined, '/a', '/b'] as const;
+    // Two folders named `a` (one with a trailing separator, one a Windows path), so a project name
+    // matches sessions a `cwd` tells apart.
+    const cwds = [undefined, '/a', '/b', '/w/a/', 'C:\\src\\a'] as const;
     const harnesses = [undefined, 'codex'] as const satisfies readonly (string | undefined)[];
     const session = fc.record({
       cwd: fc.constantFrom(...cwds),
@@ -93,6 +122,7 @@ describe('facets (SQLite): schema and filtered paging', () => {
     });
     const filter = fc.record({
       cwd: fc.constantFrom(...cwds),
+      projectName: fc.constantFrom(undefined, 'a', 'b', 'src'),
       harness: fc.constantFrom(undefined, 'codex', 'strand'),
     });
     await fc.assert(
@@ -117,6 +147,7 @@ describe('facets (SQLite): schema and filtered paging', () => {
               if (
                 spec.matches > 0 &&
                 (wanted.cwd === undefined || wanted.cwd === spec.cwd) &&
+                (wanted.projectName === undefined || wanted.projectName === projectNameOf(spec.cwd)) &&
                 (wanted.harness === undefined || wanted.harness === harness)
               )
                 expected.push(id);

@@ -28,7 +28,7 @@ export interface SearchIndexTuning {
   readonly labeler?: LabelExtractor;
   /**
    * Which facets (`cwd`, `harness`) a session's header files it under, for the `cwd`/`harness`
-   * filters of `search`; default none (a filtered search then finds nothing). Read when a
+   * filters of `search` (and `projectName`, the `cwd`'s last folder name); default none (a filtered search then finds nothing). Read when a
    * session's row is created or re-bound to another incarnation. Both engines.
    */
   readonly facets?: FacetExtractor;

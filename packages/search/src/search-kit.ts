@@ -56,6 +56,7 @@ export {
 export { throwIfSearchAborted } from './errors.js';
 export {
   activeFilter,
+  facetConditions,
   filterKey,
   FACT_COLUMNS,
   factsOfColumns,

@@ -73,13 +73,13 @@ export class SessionRows {
     this.#get = db.prepare(`SELECT ${columns} FROM search_sessions WHERE session_id = ?`);
     this.#all = db.prepare(`SELECT ${columns} FROM search_sessions ORDER BY sid`);
     this.#insert = db.prepare(
-      `INSERT INTO search_sessions (session_id, incarnation, revision, cut, durable_cut, own_from, ${FACT_COLUMNS}) VALUES (?, ?, NULL, 0, 0, ?, ?, ?, ?, ?, ?) RETURNING ${columns}`,
+      `INSERT INTO search_sessions (session_id, incarnation, revision, cut, durable_cut, own_from, ${FACT_COLUMNS}) VALUES (?, ?, NULL, 0, 0, ?, ?, ?, ?, ?, ?, ?) RETURNING ${columns}`,
     );
     this.#progress = db.prepare('UPDATE search_sessions SET cut = ?, durable_cut = ? WHERE sid = ?');
     this.#revision = db.prepare('UPDATE search_sessions SET revision = ? WHERE sid = ?');
     this.#ownFrom = db.prepare('UPDATE search_sessions SET own_from = ? WHERE sid = ?');
     this.#reset = db.prepare(
-      'UPDATE search_sessions SET incarnation = ?, revision = NULL, cut = 0, durable_cut = 0, own_from = ?, cwd = ?, harness = ?, parent_session = ?, origin = ?, forked_from = ? WHERE sid = ?',
+      'UPDATE search_sessions SET incarnation = ?, revision = NULL, cut = 0, durable_cut = 0, own_from = ?, cwd = ?, project_name = ?, harness = ?, parent_session = ?, origin = ?, forked_from = ? WHERE sid = ?',
     );
     this.#delete = db.prepare('DELETE FROM search_sessions WHERE sid = ?');
     this.#described = db.prepare(`SELECT session_id, ${FACT_COLUMNS} FROM search_sessions WHERE sid = ?`);

@@ -52,13 +52,18 @@ export interface SyncReport {
 export interface SearchOptions {
   /** Sessions per page, 1–100; default 20. */
   readonly limit?: number;
-  /** `nextCursor` of the previous page of the same query (and the same `cwd`/`harness` filter). */
+  /** `nextCursor` of the previous page of the same query (and the same `cwd`/`projectName`/`harness` filter). */
   readonly cursor?: string;
   /**
    * Only sessions filed under this project (`SearchIndexTuning.facets`; the runtime's is the
    * header's `cwd`). Part of the query: a page holds up to `limit` matching sessions.
    */
   readonly cwd?: string | undefined;
+  /**
+   * Only sessions whose `cwd` facet's last folder name is this (`projectNameOf` of
+   * @strand/session: `strand` for `/home/dev/strand/`), in the query like `cwd`.
+   */
+  readonly projectName?: string | undefined;
   /** Only sessions filed under this harness (the runtime's: `source.harness`, `'strand'` when absent). */
   readonly harness?: string | undefined;
   readonly signal?: AbortSignal;

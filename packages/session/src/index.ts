@@ -28,6 +28,7 @@ export {
   isHarnessName,
   sessionHarness,
 } from './harness-names.js';
+export { projectNameOf } from './project-name.js';
 export { isEventOfType, type SessionEvent, type SessionEventInput, type CoreEvent } from './event.js';
 export {
   CORE_EVENT_SCHEMAS,

@@ -81,14 +81,20 @@ const HANDLERS: { readonly [M in MethodName]: Handler<M> } = {
           (id) => grantCovers(access.grant, id, access.headerOf),
           p.query,
           {
-            ...defined({ limit: p.limit, cwd: p.cwd, harness: p.harness }),
+            ...defined({ limit: p.limit, cwd: p.cwd, projectName: p.projectName, harness: p.harness }),
           },
           signal,
         ),
       );
     return plain(
       await services.search.search(p.query, {
-        ...defined({ limit: p.limit, cursor: p.cursor, cwd: p.cwd, harness: p.harness }),
+        ...defined({
+          limit: p.limit,
+          cursor: p.cursor,
+          cwd: p.cwd,
+          projectName: p.projectName,
+          harness: p.harness,
+        }),
         signal,
       }),
     );

@@ -134,7 +134,12 @@ export async function sharedSearch(
   search: SearchPort,
   covers: (id: string) => Promise<boolean>,
   query: string,
-  options: { readonly cwd?: string; readonly harness?: string; readonly limit?: number },
+  options: {
+    readonly cwd?: string;
+    readonly projectName?: string;
+    readonly harness?: string;
+    readonly limit?: number;
+  },
   signal: AbortSignal,
 ): Promise<{ results: SearchResult[] }> {
   const kept: SearchResult[] = [];
@@ -143,7 +148,7 @@ export async function sharedSearch(
   for (let page = 0; page < MAX_SEARCH_PAGES && kept.length < wanted; page++) {
     const answer = await search.search(query, {
       limit: 100,
-      ...defined({ cursor, cwd: options.cwd, harness: options.harness }),
+      ...defined({ cursor, cwd: options.cwd, projectName: options.projectName, harness: options.harness }),
       signal,
     });
     for (const result of answer.results) if (await covers(result.sessionId)) kept.push(result);

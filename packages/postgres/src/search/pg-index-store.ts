@@ -107,7 +107,7 @@ export class PgIndexStore implements SearchIndexStore {
       for (let attempt = 0; attempt < 3; attempt++) {
         const inserted = await client.query<RawRow>(
           `INSERT INTO search_sessions (session_id, incarnation, revision, cut, durable_cut, own_from, ${FACT_COLUMNS})
-           VALUES ($1, $2, NULL, 0, 0, $3, $4, $5, $6, $7, $8) ON CONFLICT (session_id) DO NOTHING RETURNING ${COLUMNS}`,
+           VALUES ($1, $2, NULL, 0, 0, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (session_id) DO NOTHING RETURNING ${COLUMNS}`,
           [sessionId, incarnation, ownFrom, ...factValues(facets)],
         );
         if (inserted.rows[0] !== undefined) return toRow(inserted.rows[0]);
@@ -118,7 +118,7 @@ export class PgIndexStore implements SearchIndexStore {
           await deleteRows(client, row.sid, 0);
           await client.query(
             `UPDATE search_sessions SET incarnation = $2, revision = NULL, cut = 0, durable_cut = 0, own_from = $3,
-             (${FACT_COLUMNS}) = ($4, $5, $6, $7, $8) WHERE sid = $1`,
+             (${FACT_COLUMNS}) = ($4, $5, $6, $7, $8, $9) WHERE sid = $1`,
             [row.sid, step.incarnation, step.ownFrom, ...factValues(facets)],
           );
         } else if (step.kind === 'truncate') {

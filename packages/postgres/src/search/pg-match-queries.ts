@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import {
   FACT_COLUMNS,
+  facetConditions,
   factsOfColumns,
   type FactColumns,
   type IndexedFacets,
@@ -29,17 +30,13 @@ const toMatch = (raw: RawMatch): MatchRow => [Number(raw.sid), Number(raw.seq), 
  */
 function facetCondition(column: string, filter: IndexedFacets | undefined, first: number): string {
   if (filter === undefined) return '';
-  const where: string[] = [];
-  let n = first;
-  if (filter.cwd !== null) where.push(`s.cwd = $${n++}`);
-  if (filter.harness !== null) where.push(`s.harness = $${n++}`);
+  const where = facetConditions(filter).map((condition, i) => `s.${condition.column} = $${first + i}`);
   return ` AND ${column} IN (SELECT s.sid FROM search_sessions s WHERE ${where.join(' AND ')})`;
 }
 
 /** The filter's values in the order `facetCondition` binds them. */
 function facetValues(filter: IndexedFacets | undefined): string[] {
-  if (filter === undefined) return [];
-  return [...(filter.cwd === null ? [] : [filter.cwd]), ...(filter.harness === null ? [] : [filter.harness])];
+  return filter === undefined ? [] : facetConditions(filter).map(({ value }) => value);
 }
 
 // The inner query picks the window (newest sessions first, as on SQLite); the rank is computed

@@ -279,12 +279,39 @@ describe.skipIf(noPostgres)('PostgreSQL search index', () => {
         'ALTER TABLE search_sessions DROP COLUMN parent_session, DROP COLUMN origin, DROP COLUMN forked_from',
       );
       const a = await host({ facets: testFacets });
-      expect(await a.currentGeneration()).toBe(generation + 1);
+      // One generation bump per step from 4 (4 → 5, and each later step, starts the index over).
+      expect(await a.currentGeneration()).toBe(generation + SEARCH_SCHEMA_VERSION - 4);
       expect(await count('SELECT count(*) AS n FROM search_sessions')).toBe(0);
       await a.sync(corpus.sources);
       expect((await a.search('tern')).results.map((r) => [r.sessionId, r.facts])).toEqual([
         ['fork', { harness: 'strand', forkedFrom: 'parent' }],
       ]);
+    });
+
+    it('migrates a schema-5 database by starting the index over, so every session is filed under its project name', async () => {
+      await persistedSession(
+        corpus.persistence,
+        'old',
+        [user('a gannet')],
+        facetHeader('old', '/work/strand/'),
+      );
+      const first = await host({ facets: testFacets });
+      await first.sync(corpus.sources);
+      const generation = await first.currentGeneration();
+      await first.close();
+      // Back to what a schema-5 build left: no project name column (nor its index).
+      await backToSchema(5, 'ALTER TABLE search_sessions DROP COLUMN project_name');
+      const [a, b] = await Promise.all([host({ facets: testFacets }), host({ facets: testFacets })]);
+      expect(await a.currentGeneration()).toBe(generation + 1);
+      expect(await count('SELECT count(*) AS n FROM search_sessions')).toBe(0);
+      expect(await count("SELECT version AS n FROM strand_schema WHERE component = 'search'")).toBe(
+        SEARCH_SCHEMA_VERSION,
+      );
+      await a.sync(corpus.sources);
+      expect((await b.search('gannet', { projectName: 'strand' })).results.map((r) => r.sessionId)).toEqual([
+        'old',
+      ]);
+      expect((await b.search('gannet', { projectName: 'work' })).results).toEqual([]);
     });
   });
 });

@@ -5,7 +5,7 @@ import { ensureSchema } from '../schema-versions.js';
 import type { SearchDatabase } from './search-database.js';
 
 /** The `search` component's row in `strand_schema`; bumped on any incompatible change below. */
-export const SEARCH_SCHEMA_VERSION = 5;
+export const SEARCH_SCHEMA_VERSION = 6;
 
 /*
  * - `search_index`: one row, the index's random `index_id` and its `generation` (bumped by every
@@ -26,6 +26,8 @@ export const SEARCH_SCHEMA_VERSION = 5;
  *   length, else 0); its events below it have no text rows and a label set there matches nothing.
  * - `search_sessions.parent_session`/`origin`/`forked_from` (schema 5): where the session came from
  *   (the same extractor), read back with each result; never filtered by.
+ * - `search_sessions.project_name` (schema 6): the `cwd` facet's last folder name (`projectNameOf`
+ *   of @strand/session), which `session.search`'s `projectName` narrows to inside its query.
  * - `search_snapshots` / `search_snapshot_chunks`: frozen result orders behind cursors, shared by
  *   every host on the database (a cursor from host A continues on host B).
  */
@@ -43,6 +45,9 @@ const FACETS_INDEX_DDL = `
 CREATE INDEX IF NOT EXISTS search_sessions_cwd ON search_sessions (cwd);
 CREATE INDEX IF NOT EXISTS search_sessions_harness ON search_sessions (harness);`;
 
+const PROJECT_NAME_INDEX_DDL = `
+CREATE INDEX IF NOT EXISTS search_sessions_project_name ON search_sessions (project_name);`;
+
 const DDL = `
 CREATE TABLE search_index (
   singleton  boolean PRIMARY KEY DEFAULT true CHECK (singleton),
@@ -58,12 +63,14 @@ CREATE TABLE search_sessions (
   durable_cut bigint NOT NULL,
   own_from    bigint NOT NULL,
   cwd         text,
+  project_name text,
   harness     text,
   parent_session text,
   origin      text,
   forked_from text
 );
 ${FACETS_INDEX_DDL}
+${PROJECT_NAME_INDEX_DDL}
 CREATE TABLE search_events (
   sid  bigint   NOT NULL,
   seq  bigint   NOT NULL,
@@ -127,6 +134,16 @@ DELETE FROM search_labels;`,
   // index: it starts over as above, and the next sync files every session with its lineage.
   5: `ALTER TABLE search_sessions ADD COLUMN IF NOT EXISTS parent_session text,
   ADD COLUMN IF NOT EXISTS origin text, ADD COLUMN IF NOT EXISTS forked_from text;
+UPDATE search_index SET generation = generation + 1;
+DELETE FROM search_snapshots;
+DELETE FROM search_sessions;
+DELETE FROM search_events;
+DELETE FROM search_labels;`,
+  // Schema 5 → 6: the project name. It is derived from `cwd`, but the index starts over as above,
+  // as the SQLite index does with a schema-5 file: one upgrade path, and the rule stays in one
+  // place (TypeScript's `projectNameOf`), never rewritten in SQL.
+  6: `ALTER TABLE search_sessions ADD COLUMN IF NOT EXISTS project_name text;
+${PROJECT_NAME_INDEX_DDL}
 UPDATE search_index SET generation = generation + 1;
 DELETE FROM search_snapshots;
 DELETE FROM search_sessions;

@@ -1,4 +1,4 @@
-import { STRAND_HARNESS, type SessionHeader } from '@strand/session';
+import { projectNameOf, STRAND_HARNESS, type SessionHeader } from '@strand/session';
 import { lastActivityAt as lastActivityOfView, type HourUsage } from '@strand/projection';
 
 /** The projection keys a list row carries as hints (`session.list`'s hints). */
@@ -63,15 +63,10 @@ export function listTitleOf(values: ListRowHints['values'] | undefined): string 
 }
 
 /**
- * The last folder name of a working folder (`/home/dev/strand/` → `strand`, `C:\src\web` →
- * `web`): trailing `/` and `\` dropped, then what follows the last of either. `null` without a
- * `cwd`. What `session.list`'s `projectName` matches: agents name a project by its folder.
+ * The `cwd`'s last folder name (`projectNameOf` of @strand/session, the rule `session.search`'s
+ * `projectName` shares); `null` without a `cwd`. What `session.list`'s `projectName` matches.
  */
-export function listProjectNameOf(cwd: string | undefined): string | null {
-  if (cwd === undefined) return null;
-  const folder = cwd.replace(/[/\\]+$/, '');
-  return folder.slice(Math.max(folder.lastIndexOf('/'), folder.lastIndexOf('\\')) + 1);
-}
+export const listProjectNameOf: (cwd: string | undefined) => string | null = projectNameOf;
 
 /** The columns a store filters and orders by, all derived from the row. */
 export interface ListColumns {

@@ -94,6 +94,32 @@ export function searchFacetSuite(engine: string, openIndex: OpenSearchIndex): vo
       ).toHaveLength(5);
     });
 
+    it('narrows by project name: every folder of that last name, however its path is written', async () => {
+      await stored('unix', '/home/dev/strand');
+      await stored('trailing', '/srv/strand/');
+      await stored('windows', 'C:\\src\\strand', 'codex');
+      await stored('inside', '/home/dev/strand/web');
+      await stored('other', '/home/dev/web');
+      await stored('none', undefined);
+      await fixture.index.sync(fixture.corpus.sources);
+      expect(sorted(await fixture.index.search('plover', { projectName: 'strand' }))).toEqual([
+        'trailing',
+        'unix',
+        'windows',
+      ]);
+      expect(sorted(await fixture.index.search('plover', { projectName: 'web' }))).toEqual([
+        'inside',
+        'other',
+      ]);
+      expect(
+        sorted(await fixture.index.search('plover', { projectName: 'strand', harness: 'codex' })),
+      ).toEqual(['windows']);
+      expect(
+        sorted(await fixture.index.search('plover', { projectName: 'strand', cwd: '/srv/strand/' })),
+      ).toEqual(['trailing']);
+      expect(sorted(await fixture.index.search('plover', { projectName: 'dev' }))).toEqual([]);
+    });
+
     it('narrows label matches too, and keeps them first', async () => {
       await persistedSession(
         fixture.corpus.persistence,
@@ -208,7 +234,12 @@ export function searchFacetSuite(engine: string, openIndex: OpenSearchIndex): vo
       const first = await fixture.index.search('plover', { limit: 2, cwd: '/work/a' });
       const cursor = first.nextCursor!;
       expect(cursor).toEqual(expect.any(String));
-      for (const other of [{}, { cwd: '/work/b' }, { cwd: '/work/a', harness: 'strand' }]) {
+      for (const other of [
+        {},
+        { cwd: '/work/b' },
+        { cwd: '/work/a', harness: 'strand' },
+        { projectName: 'a' },
+      ]) {
         const refused = await fixture.index.search('plover', { limit: 2, cursor, ...other }).then(
           () => undefined,
           (error: unknown) => error,
