@@ -3,7 +3,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
-import type { SessionListRow } from '@strand/protocol';
+import { StrandRpcError, type SessionListRow } from '@strand/protocol';
 import { SessionId } from '@strand/session';
 import { describe, expect, it } from 'vitest';
 import { registerListSessions } from './list-sessions.js';
@@ -43,9 +43,25 @@ const folderName = (cwd: string | undefined) =>
     .split(/[/\\]/)
     .at(-1);
 
-function stubHost(corpus: readonly SessionListRow[], calls: Record<string, unknown>[]): WireCaller {
+/**
+ * Pages `corpus` by offset; `older`: a host before `projectName`, whose strict params refuse it
+ * (`RPC_INVALID_PARAMS`, as the protocol's schema would) — a refused call is not recorded.
+ */
+function stubHost(
+  corpus: readonly SessionListRow[],
+  calls: Record<string, unknown>[],
+  older = false,
+): WireCaller {
   const call = (method: string, params: Record<string, unknown>): Promise<unknown> => {
     if (method !== 'session.list') return Promise.reject(new Error(`unexpected call ${method}`));
+    if (older && 'projectName' in params)
+      return Promise.reject(
+        new StrandRpcError(
+          'RPC_INVALID_PARAMS',
+          -32602,
+          'invalid params: params: unrecognized key "projectName"',
+        ),
+      );
     calls.push(params);
     const name = params.projectName as string | undefined;
     const matching = corpus.filter((row) => name === undefined || folderName(row.header.cwd) === name);
@@ -58,9 +74,9 @@ function stubHost(corpus: readonly SessionListRow[], calls: Record<string, unkno
   return { call } as unknown as WireCaller;
 }
 
-async function connect(corpus: readonly SessionListRow[], calls: Record<string, unknown>[]) {
+async function connect(corpus: readonly SessionListRow[], calls: Record<string, unknown>[], older = false) {
   const server = new McpServer({ name: 'strand-test', version: '0.0.0' });
-  const read: StrandReader = (fn) => fn(stubHost(corpus, calls));
+  const read: StrandReader = (fn) => fn(stubHost(corpus, calls, older));
   registerListSessions(server, read);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
@@ -78,44 +94,51 @@ async function connect(corpus: readonly SessionListRow[], calls: Record<string, 
 }
 
 describe('list_sessions with a folder name', () => {
-  it('pages through exactly the sessions of that folder name, full pages, in order, each once', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(fc.option(fc.constantFrom(...CWDS), { nil: undefined }), { maxLength: 40 }),
-        fc.constantFrom('strand', 'web', 'strand-2', 'nowhere'),
-        fc.integer({ min: 1, max: 7 }),
-        async (cwds, project, limit) => {
-          const corpus = corpusOf(cwds);
-          const calls: Record<string, unknown>[] = [];
-          const t = await connect(corpus, calls);
-          try {
-            const listed: string[] = [];
-            let cursor: string | undefined;
-            for (let page = 0; page <= corpus.length; page++) {
-              const answer = await t.list({ project, limit, ...(cursor === undefined ? {} : { cursor }) });
-              listed.push(...answer.ids);
-              cursor = answer.cursor;
-              if (cursor === undefined) break;
-              // A page that says more follow is full.
-              expect(answer.ids).toHaveLength(limit);
+  it.each([
+    ['this build', false],
+    ['an older host, which refuses projectName', true],
+  ])(
+    'pages through exactly the sessions of that folder name, full pages, in order, each once (%s)',
+    async (_, older) => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(fc.option(fc.constantFrom(...CWDS), { nil: undefined }), { maxLength: 40 }),
+          fc.constantFrom('strand', 'web', 'strand-2', 'nowhere'),
+          fc.integer({ min: 1, max: 7 }),
+          async (cwds, project, limit) => {
+            const corpus = corpusOf(cwds);
+            const calls: Record<string, unknown>[] = [];
+            const t = await connect(corpus, calls, older);
+            try {
+              const listed: string[] = [];
+              let cursor: string | undefined;
+              for (let page = 0; page <= corpus.length; page++) {
+                const answer = await t.list({ project, limit, ...(cursor === undefined ? {} : { cursor }) });
+                listed.push(...answer.ids);
+                cursor = answer.cursor;
+                if (cursor === undefined) break;
+                // A page that says more follow is full.
+                expect(answer.ids).toHaveLength(limit);
+              }
+              expect(cursor).toBeUndefined();
+              expect(listed).toEqual(
+                corpus.filter((row) => folderName(row.header.cwd) === project).map((r) => r.id),
+              );
+              // The name went to the host's query, every time (an older host: matched here, over
+              // its unfiltered pages); no exact folder was asked for.
+              for (const params of calls) {
+                expect(params.projectName).toBe(older ? undefined : project);
+                expect(params.cwd).toBeUndefined();
+              }
+            } finally {
+              await t.close();
             }
-            expect(cursor).toBeUndefined();
-            expect(listed).toEqual(
-              corpus.filter((row) => folderName(row.header.cwd) === project).map((r) => r.id),
-            );
-            // The name went to the host's query, every time; no exact folder was asked for.
-            for (const params of calls) {
-              expect(params.projectName).toBe(project);
-              expect(params.cwd).toBeUndefined();
-            }
-          } finally {
-            await t.close();
-          }
-        },
-      ),
-      { numRuns: 30 },
-    );
-  });
+          },
+        ),
+        { numRuns: 30 },
+      );
+    },
+  );
 
   it('a path is still the exact folder (cwd), trailing separators dropped', async () => {
     const calls: Record<string, unknown>[] = [];

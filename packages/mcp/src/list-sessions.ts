@@ -2,7 +2,13 @@ import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server
 import { z } from 'zod';
 import { KNOWN_HARNESSES, harnessNameSchema, defined } from '@strand/session';
 import type { SessionListRow } from '@strand/protocol';
-import { describeRow, matches, projectListFilter, type SessionFilter } from './session-facts.js';
+import {
+  describeRow,
+  matches,
+  projectListFilter,
+  refusedParams,
+  type SessionFilter,
+} from './session-facts.js';
 import type { StrandReader, WireCaller } from './reader.js';
 import { textResult, toolCall } from './tool-result.js';
 
@@ -75,6 +81,24 @@ async function listPage(
   limit: number,
 ): Promise<{ rows: SessionListRow[]; nextCursor: string | undefined }> {
   const narrowed = { ...defined({ harness: filter.source }), ...projectListFilter(filter.project) };
+  try {
+    return await hostPages(c, narrowed, filter, limit);
+  } catch (error) {
+    // A host older than `projectName` refuses it on the first call (nothing was listed yet), and
+    // issued the caller's cursor, if any, without it: list without it, `matches` keeps the project's rows.
+    const { projectName, ...older } = narrowed;
+    if (projectName === undefined || !refusedParams(error)) throw error;
+    return hostPages(c, older, filter, limit);
+  }
+}
+
+/** The host's pages under `narrowed` until `limit` rows match `filter` (or `MAX_PAGES` were read). */
+async function hostPages(
+  c: WireCaller,
+  narrowed: { readonly cwd?: string; readonly projectName?: string; readonly harness?: string },
+  filter: SessionFilter & { readonly cursor?: string | undefined },
+  limit: number,
+): Promise<{ rows: SessionListRow[]; nextCursor: string | undefined }> {
   const rows: SessionListRow[] = [];
   let cursor = filter.cursor;
   for (let page = 0; page < MAX_PAGES && rows.length < limit; page++) {

@@ -1,11 +1,17 @@
 import { defined } from '@strand/session';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StrandRpcError, type SearchResult } from '@strand/protocol';
+import type { SearchResult } from '@strand/protocol';
 import { z } from 'zod';
 import { sessionAddress } from './addresses.js';
 import { filterShape } from './list-sessions.js';
 import type { StrandReader, WireCaller } from './reader.js';
-import { inProject, originOf, projectListFilter, type SessionFilter } from './session-facts.js';
+import {
+  inProject,
+  originOf,
+  projectListFilter,
+  refusedParams,
+  type SessionFilter,
+} from './session-facts.js';
 import { bracketMatches, flatLine } from './text.js';
 import { textResult, toolCall } from './tool-result.js';
 
@@ -92,10 +98,6 @@ async function filteredPages(
   }
   return kept;
 }
-
-/** The host refused the call's params (an older host: a field it does not know). */
-const refusedParams = (error: unknown): boolean =>
-  error instanceof StrandRpcError && error.code === 'RPC_INVALID_PARAMS';
 
 function describeResult(result: SearchResult, base: string | undefined): string {
   // The title the search index read with the result (its current label).

@@ -1,5 +1,5 @@
 import { STRAND_HARNESS } from '@strand/session';
-import type { SessionListRow } from '@strand/protocol';
+import { StrandRpcError, type SessionListRow } from '@strand/protocol';
 
 /** The harness a session came from (`strand`: Strand's own): an open vocabulary of harness names. */
 export type SessionSource = string;
@@ -108,3 +108,11 @@ export function originOf(harness: SessionSource, lineage: Lineage): string {
         : '';
   return `${harness}${via}`;
 }
+
+/**
+ * The host refused the call's params: an older host, whose strict params lack a field this build
+ * sends (`projectName` before it could match folder names) — `strand mcp --url` may talk to a host
+ * of another version.
+ */
+export const refusedParams = (error: unknown): boolean =>
+  error instanceof StrandRpcError && error.code === 'RPC_INVALID_PARAMS';
