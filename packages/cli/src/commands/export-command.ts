@@ -1,8 +1,14 @@
 import { Command, Option } from 'commander';
-import { readJsonExport } from '@strand/export';
-import { HarnessWriteError, writeHarnessExport, writeWhole } from '@strand/import/harness-export';
+import { readJsonExport, type ExportDocument } from '@strand/export';
+import {
+  HarnessWriteError,
+  writeHarnessExport,
+  writeWhole,
+  type SubagentExports,
+} from '@strand/import/harness-export';
 import { EXPORT_FORMATS, EXPORT_HARNESSES, type ExportHarnessName } from '@strand/protocol';
 import { CLI_ERRORS } from '@strand/session/errors';
+import type { StrandConnection } from '@strand/client';
 import { withConnection } from '../remote.js';
 import { targetOptions } from '../target-options.js';
 import { failUsage } from '../usage-error.js';
@@ -80,11 +86,12 @@ export function exportCommand(): Command {
 }
 
 async function exportTo(id: string, options: ExportOptions): Promise<void> {
-  const exported = await withConnection(options, (c) => c.call('session.export', { id, format: 'json' }));
-  const document = readJsonExport(exported.text);
-  if (document === undefined) throw new Error(`the host's JSON export of ${id} could not be read`);
+  const { exported, document, subagents } = await withConnection(options, async (c) => {
+    const exported = await c.call('session.export', { id, format: 'json' });
+    return { exported, document: readDocument(id, exported.text), subagents: await readSubagents(c, id) };
+  });
   // The one writer the host's `session.exportTo` uses too, here into this machine's folders.
-  const written = await writeHarnessExport(options.to!, document, { home: options.home }).catch(
+  const written = await writeHarnessExport(options.to!, document, { home: options.home }, subagents).catch(
     (error: unknown) => {
       if (error instanceof HarnessWriteError && error.reason === 'not-ours')
         throw new ExportRefusedError(error.message, { cause: error });
@@ -98,8 +105,36 @@ async function exportTo(id: string, options: ExportOptions): Promise<void> {
     process.stdout.write(`${JSON.stringify({ path, resumeId, command, children })}\n`);
   else {
     process.stderr.write(`strand: wrote ${path}\n`);
+    for (const child of children) process.stderr.write(`strand: wrote ${child}\n`);
     process.stdout.write(`${command}\n`);
   }
+}
+
+function readDocument(id: string, text: string): ExportDocument {
+  const document = readJsonExport(text);
+  if (document === undefined) throw new Error(`the host's JSON export of ${id} could not be read`);
+  return document;
+}
+
+/**
+ * The session's subagent tree (`subagent.list`, descendants): each direct child read whole at
+ * its own durable cut, and the ids of the deeper ones (a child's own subagents, which no target
+ * writes) and of any the listing could not read, to name them as left out.
+ */
+async function readSubagents(c: StrandConnection, id: string): Promise<SubagentExports> {
+  const { rows } = await c.call('subagent.list', { id, scope: 'descendants' });
+  const children: ExportDocument[] = [];
+  const others: string[] = [];
+  for (const row of rows) {
+    const depth = 'depth' in row ? row.depth : 1;
+    if (row.kind !== 'child' || depth > 1) {
+      others.push(row.id);
+      continue;
+    }
+    const exported = await c.call('session.export', { id: row.id, format: 'json' });
+    children.push(readDocument(row.id, exported.text));
+  }
+  return { children, others };
 }
 
 function sayRunning(id: string, lastSeq: number): void {
