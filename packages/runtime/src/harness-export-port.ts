@@ -17,10 +17,10 @@ const HOST_CODES = {
 export function harnessWriter(
   env: Readonly<Record<string, string | undefined>>,
 ): NonNullable<ExportPort['writeHarness']> {
-  return async (harness, document) => {
+  return async (harness, document, subagents) => {
     const exportDocument: ExportDocument = document;
     try {
-      const written = await writeHarnessExport(harness, exportDocument, { env });
+      const written = await writeHarnessExport(harness, exportDocument, { env }, subagents);
       return { ...written, running: turnRunning(exportDocument) };
     } catch (error) {
       if (error instanceof HarnessWriteError) throw new HostError(HOST_CODES[error.reason], error.message);
