@@ -6,7 +6,7 @@ import {
   writeWhole,
   type SubagentExports,
 } from '@strand/import/harness-export';
-import { EXPORT_FORMATS, EXPORT_HARNESSES, type ExportHarnessName } from '@strand/protocol';
+import { EXPORT_FORMATS, EXPORT_HARNESSES, StrandRpcError, type ExportHarnessName } from '@strand/protocol';
 import { CLI_ERRORS } from '@strand/session/errors';
 import type { StrandConnection } from '@strand/client';
 import { withConnection } from '../remote.js';
@@ -122,7 +122,11 @@ function readDocument(id: string, text: string): ExportDocument {
  * writes) and of any the listing could not read, to name them as left out.
  */
 async function readSubagents(c: StrandConnection, id: string): Promise<SubagentExports> {
-  const { rows } = await c.call('subagent.list', { id, scope: 'descendants' });
+  const { rows } = await c.call('subagent.list', { id, scope: 'descendants' }).catch((error: unknown) => {
+    // A host started without a subagent catalog has no children to give: the session alone.
+    if (error instanceof StrandRpcError && error.code === 'HOST_SUBAGENTS_UNAVAILABLE') return { rows: [] };
+    throw error;
+  });
   const children: ExportDocument[] = [];
   const others: string[] = [];
   for (const row of rows) {
