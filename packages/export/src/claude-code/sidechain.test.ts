@@ -144,6 +144,14 @@ describe('renderClaudeTranscript with children', () => {
     expect(jsonLines(out.text).some((l) => 'toolUseResult' in l)).toBe(false);
   });
 
+  it('gives the call of a child with no conversation yet no agent, the child named as left out', () => {
+    const started = childOf(CHILD, 'Count the files', 'counter');
+    const out = renderClaudeTranscript(parent, [{ ...started, events: started.events.slice(0, 6) }]);
+    expect(out.sidechains).toEqual([]);
+    expect(out.leftOut).toContain(`subagent ${CHILD} has no conversation yet: not carried`);
+    expect(jsonLines(out.text).some((l) => 'toolUseResult' in l)).toBe(false);
+  });
+
   it('links every child to the call that started it, whatever order the children come in (property)', () => {
     fc.assert(
       fc.property(

@@ -104,23 +104,19 @@ export function renderClaudeTranscript(
   const cwd = header.cwd;
   const sessionId = claudeSessionUuid(header.id);
   const { items, leftOut } = conversationOf(document);
-  const children = linkChildren(items, childDocuments);
-  // The parent's call that started each child answers with the agent's id, as Claude Code's does.
-  const agents = new Map(
-    children.flatMap((child) =>
-      child.call === undefined ? [] : [[child.call.id, agentResult(child)] as const],
-    ),
-  );
   const sidechains: ClaudeSidechain[] = [];
-  for (const child of children) {
-    const sidechain = renderSidechain(child, { cwd, sessionId });
-    if (sidechain === undefined)
-      leftOut.push(`subagent ${child.document.header.id} has no conversation yet: not carried`);
-    else {
-      sidechains.push(sidechain);
-      for (const line of conversationOf(child.own).leftOut)
-        leftOut.push(`in subagent ${child.document.header.id}: ${line}`);
+  // The parent's call that started each child written answers with the agent, as Claude Code's does.
+  const agents = new Map<string, Json>();
+  for (const child of linkChildren(items, childDocuments)) {
+    const id = child.document.header.id;
+    const rendered = renderSidechain(child, { cwd, sessionId });
+    if (rendered === undefined) {
+      leftOut.push(`subagent ${id} has no conversation yet: not carried`);
+      continue;
     }
+    sidechains.push(rendered.sidechain);
+    for (const line of rendered.leftOut) leftOut.push(`in subagent ${id}: ${line}`);
+    if (child.call !== undefined) agents.set(child.call.id, agentResult(child));
   }
   const lines = writeConversation(document, items, { cwd, sessionId }, agents);
   if (document.title !== undefined && document.title.trim() !== '')
@@ -142,13 +138,19 @@ const originOf = (document: ExportDocument): Omit<StrandExportMarker, 'digest' |
   running: turnRunning(document),
 });
 
-/** A child's own log as its sidechain file and meta file; undefined when it has no conversation yet. */
-function renderSidechain(child: SidechainChild, parent: LinePlace): ClaudeSidechain | undefined {
+/**
+ * A child's own log as its sidechain file and meta file, with what it could not hold; undefined
+ * when it has no conversation yet.
+ */
+function renderSidechain(
+  child: SidechainChild,
+  parent: LinePlace,
+): { sidechain: ClaudeSidechain; leftOut: readonly string[] } | undefined {
   const agentId = claudeAgentId(child.document.header.id);
-  const items = conversationOf(child.own).items;
+  const { items, leftOut } = conversationOf(child.own);
   const lines = writeConversation(child.own, items, { ...parent, agentId }, new Map());
   if (lines.length === 0) return undefined;
-  return {
+  const sidechain: ClaudeSidechain = {
     origin: child.document.header.id,
     agentId,
     folder: `${parent.sessionId}/subagents`,
@@ -162,6 +164,7 @@ function renderSidechain(child: SidechainChild, parent: LinePlace): ClaudeSidech
       ...(child.call === undefined ? {} : { toolUseId: claudeToolUseId(child.call.id) }),
     }),
   };
+  return { sidechain, leftOut };
 }
 
 /** What Claude Code records beside an `Agent` call's result (`toolUseResult`): the agent it started. */
