@@ -163,10 +163,18 @@ export interface ExportPort {
     document: ExportedSession,
     /** The bytes of an attachment the log references: the transcripts carry images too. */
     readAttachment: ExportAttachmentReader,
+    /**
+     * The session's subagents: its direct children, each read whole at its own durable cut
+     * (Claude Code's sidechains), and the ids of those no target writes (a child's own, or one
+     * the listing could not read), named as left out.
+     */
+    subagents: { readonly children: readonly ExportedSession[]; readonly others: readonly string[] },
   ): Promise<{
     readonly path: string;
     readonly resumeId: string;
     readonly command: string;
+    /** The children written as the harness's own child files, by path. */
+    readonly children: readonly string[];
     readonly leftOut: readonly string[];
     readonly running: boolean;
   }>;

@@ -408,7 +408,9 @@ export const METHODS = {
       resumeId: z.string(),
       /** `cd <cwd> && <resume command>`, quoted for a POSIX shell, to run on the host's machine. */
       command: z.string(),
-      /** What the transcript could not hold, one line per kind. */
+      /** The subagent children written as the harness's own child files (Claude Code's sidechains). */
+      children: z.array(z.string()),
+      /** What the transcript could not hold, one line per kind (subagents it has no place for, by id). */
       leftOut: z.array(z.string()),
       /** The cut written (−1 for an empty log) and whether a turn was still running then. */
       lastSeq: z.number().int().min(-1),

@@ -18,11 +18,11 @@ const HOST_CODES = {
 export function harnessWriter(
   env: Readonly<Record<string, string | undefined>>,
 ): NonNullable<ExportPort['writeHarness']> {
-  return async (harness, document, readAttachment) => {
+  return async (harness, document, readAttachment, subagents) => {
     try {
       // The images the log references go in with their bytes, as HTML's do.
       const exportDocument: ExportDocument = await withAttachments(document, readAttachment);
-      const written = await writeHarnessExport(harness, exportDocument, { env });
+      const written = await writeHarnessExport(harness, exportDocument, { env }, subagents);
       return { ...written, running: turnRunning(exportDocument) };
     } catch (error) {
       if (error instanceof HarnessWriteError) throw new HostError(HOST_CODES[error.reason], error.message);

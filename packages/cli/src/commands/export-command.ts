@@ -1,8 +1,14 @@
 import { Command, Option } from 'commander';
-import { readJsonExport, withAttachments } from '@strand/export';
-import { HarnessWriteError, writeHarnessExport, writeWhole } from '@strand/import/harness-export';
+import { readJsonExport, withAttachments, type ExportDocument } from '@strand/export';
+import {
+  HarnessWriteError,
+  writeHarnessExport,
+  writeWhole,
+  type SubagentExports,
+} from '@strand/import/harness-export';
 import { EXPORT_FORMATS, EXPORT_HARNESSES, StrandRpcError, type ExportHarnessName } from '@strand/protocol';
 import { CLI_ERRORS } from '@strand/session/errors';
+import type { StrandConnection } from '@strand/client';
 import { withConnection } from '../remote.js';
 import { targetOptions } from '../target-options.js';
 import { failUsage } from '../usage-error.js';
@@ -80,12 +86,10 @@ export function exportCommand(): Command {
 }
 
 async function exportTo(id: string, options: ExportOptions): Promise<void> {
-  const { exported, document } = await withConnection(options, async (c) => {
+  const { exported, document, subagents } = await withConnection(options, async (c) => {
     const exported = await c.call('session.export', { id, format: 'json' });
-    const read = readJsonExport(exported.text);
-    if (read === undefined) throw new Error(`the host's JSON export of ${id} could not be read`);
     // The images the log references go in with their bytes (the JSON export names them by ref).
-    const document = await withAttachments(read, async (ref) => {
+    const document = await withAttachments(readDocument(id, exported.text), async (ref) => {
       try {
         return await c.call('session.attachment', { id, ref });
       } catch (error) {
@@ -95,10 +99,10 @@ async function exportTo(id: string, options: ExportOptions): Promise<void> {
         throw error;
       }
     });
-    return { exported, document };
+    return { exported, document, subagents: await readSubagents(c, id) };
   });
   // The one writer the host's `session.exportTo` uses too, here into this machine's folders.
-  const written = await writeHarnessExport(options.to!, document, { home: options.home }).catch(
+  const written = await writeHarnessExport(options.to!, document, { home: options.home }, subagents).catch(
     (error: unknown) => {
       if (error instanceof HarnessWriteError && error.reason === 'not-ours')
         throw new ExportRefusedError(error.message, { cause: error });
@@ -112,8 +116,40 @@ async function exportTo(id: string, options: ExportOptions): Promise<void> {
     process.stdout.write(`${JSON.stringify({ path, resumeId, command, children })}\n`);
   else {
     process.stderr.write(`strand: wrote ${path}\n`);
+    for (const child of children) process.stderr.write(`strand: wrote ${child}\n`);
     process.stdout.write(`${command}\n`);
   }
+}
+
+function readDocument(id: string, text: string): ExportDocument {
+  const document = readJsonExport(text);
+  if (document === undefined) throw new Error(`the host's JSON export of ${id} could not be read`);
+  return document;
+}
+
+/**
+ * The session's subagent tree (`subagent.list`, descendants): each direct child read whole at
+ * its own durable cut, and the ids of the deeper ones (a child's own subagents, which no target
+ * writes) and of any the listing could not read, to name them as left out.
+ */
+async function readSubagents(c: StrandConnection, id: string): Promise<SubagentExports> {
+  const { rows } = await c.call('subagent.list', { id, scope: 'descendants' }).catch((error: unknown) => {
+    // A host started without a subagent catalog has no children to give: the session alone.
+    if (error instanceof StrandRpcError && error.code === 'HOST_SUBAGENTS_UNAVAILABLE') return { rows: [] };
+    throw error;
+  });
+  const children: ExportDocument[] = [];
+  const others: string[] = [];
+  for (const row of rows) {
+    const depth = 'depth' in row ? row.depth : 1;
+    if (row.kind !== 'child' || depth > 1) {
+      others.push(row.id);
+      continue;
+    }
+    const exported = await c.call('session.export', { id: row.id, format: 'json' });
+    children.push(readDocument(row.id, exported.text));
+  }
+  return { children, others };
 }
 
 function sayRunning(id: string, lastSeq: number): void {

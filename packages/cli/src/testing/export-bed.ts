@@ -318,10 +318,11 @@ export function describeImportedCodexExportBed(
 }
 
 /** Text the harness adds of its own (a reminder, its environment or session context). */
-const harnessContext = (part: BedPart): boolean =>
+export const harnessContext = (part: BedPart): boolean =>
   part.kind === 'text' && (part.text.includes('<system-reminder>') || part.text.trimStart().startsWith('<'));
 
-function short(part: BedPart): string {
+/** One part of a request as a line to compare (`text:`, `call:`, `result:`, `image`). */
+export function short(part: BedPart): string {
   switch (part.kind) {
     case 'text':
       return `text:${part.text.trim()}`;

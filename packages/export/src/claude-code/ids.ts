@@ -28,3 +28,11 @@ export function claudeProjectSlug(cwd: string): string | undefined {
 
 /** A tool call's id as the Messages API accepts it (`apiCallId`). */
 export const claudeToolUseId = (callId: string): string => apiCallId(callId, 'toolu_strand_', NAMESPACE);
+
+/**
+ * The agent id a child of an export is filed under (`subagents/agent-<id>.jsonl`): `a` and 16
+ * hex digits, the form Claude Code gives its own agents (it refuses others in `.meta.json`),
+ * derived from the child's Strand id so a re-export names the same file.
+ */
+export const claudeAgentId = (strandId: string): string =>
+  `a${derivedUuid(`agent:${strandId}`).replace(/-/g, '').slice(0, 16)}`;

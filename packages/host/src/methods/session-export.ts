@@ -55,6 +55,7 @@ export async function sessionExportTo(
   path: string;
   resumeId: string;
   command: string;
+  children: string[];
   leftOut: string[];
   lastSeq: number;
   running: boolean;
@@ -64,15 +65,14 @@ export async function sessionExportTo(
   if (writeHarness === undefined)
     throw new HostError('HOST_EXPORT_UNAVAILABLE', 'this host was started without a harness writer');
   return atDurableCut(services, params.id, signal, async (document, observation) => {
-    const written = await writeHarness(
-      params.harness,
-      document,
-      attachmentReader(services, observation, signal),
+    const written = await withSubagents(services, params.id, signal, (subagents) =>
+      writeHarness(params.harness, document, attachmentReader(services, observation, signal), subagents),
     );
     return {
       path: written.path,
       resumeId: written.resumeId,
       command: written.command,
+      children: [...written.children],
       leftOut: [...written.leftOut],
       lastSeq: observation.cursor - 1,
       running: written.running,
@@ -102,6 +102,43 @@ function attachmentReader(
 }
 
 /**
+ * The session's subagent tree as the harness writer takes it (`subagent.list`'s descendants):
+ * each direct child read at its own durable cut, held until `use` is done; the deeper ones, and
+ * any the listing could not read, by id. A host without a subagent catalog has none to give.
+ */
+async function withSubagents<T>(
+  services: HostServices,
+  id: string,
+  signal: AbortSignal,
+  use: (subagents: { children: ExportedSession[]; others: string[] }) => Promise<T>,
+): Promise<T> {
+  const rows =
+    services.subagents === undefined
+      ? []
+      : await services.subagents.list(SessionId(id), 'descendants', signal);
+  const observations: SessionObservation[] = [];
+  try {
+    const children: ExportedSession[] = [];
+    const others: string[] = [];
+    for (const row of rows) {
+      if (row.kind !== 'child' || ('depth' in row && row.depth > 1)) {
+        others.push(row.id);
+        continue;
+      }
+      const observation = await services.query.observeSession(SessionId(row.id), {
+        projectionMode: 'all',
+        signal,
+      });
+      observations.push(observation);
+      children.push(documentOf(observation));
+    }
+    return await use({ children, others });
+  } finally {
+    for (const observation of observations) observation.dispose();
+  }
+}
+
+/**
  * The session as both exports read it: one exact observation (the durable cut), its whole log
  * and the `title` unit's value there, handed to `use` and disposed after it.
  */
@@ -113,16 +150,18 @@ async function atDurableCut<T>(
 ): Promise<T> {
   const observation = await services.query.observeSession(SessionId(id), { projectionMode: 'all', signal });
   try {
-    const title = observation.projections?.values.title;
-    return await use(
-      {
-        header: observation.header,
-        events: observation.events,
-        ...(typeof title === 'string' ? { title } : {}),
-      },
-      observation,
-    );
+    return await use(documentOf(observation), observation);
   } finally {
     observation.dispose();
   }
+}
+
+/** An observation as an export reads it: its header, its whole log, the `title` unit's value. */
+function documentOf(observation: SessionObservation): ExportedSession {
+  const title = observation.projections?.values.title;
+  return {
+    header: observation.header,
+    events: observation.events,
+    ...(typeof title === 'string' ? { title } : {}),
+  };
 }

@@ -10,6 +10,7 @@ export interface HarnessExport {
   readonly resumeId: string;
   /** `cd <cwd> && <the harness's resume command>`, each word quoted for a POSIX shell. */
   readonly command: string;
+  /** The children written as the harness's own child files (Claude Code's sidechains), by path. */
   readonly children: readonly string[];
   /** What the transcript could not hold, one line per kind. */
   readonly leftOut: readonly string[];
@@ -26,16 +27,35 @@ export async function writeExportFile(
   origin: string,
   harness: string,
 ): Promise<void> {
+  if (await needsWrite(file, text, origin, harness)) await writeFileWhole(file, text);
+}
+
+/**
+ * Whether `file` is to be (re)written with `text`: false when it already is exactly that, true
+ * when absent or still Strand's untouched export of `origin`; any other file is refused
+ * (`not-ours`). Checking every file of an export before writing any leaves none half-replaced.
+ */
+export async function needsWrite(
+  file: string,
+  text: string,
+  origin: string,
+  harness: string,
+): Promise<boolean> {
   const existing = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return undefined;
     throw new HarnessWriteError('write-failed', `could not read ${file}: ${error.message}`, { cause: error });
   });
-  if (existing === text) return;
+  if (existing === text) return false;
   if (existing !== undefined && strandExportOf(existing)?.origin !== origin)
     throw new HarnessWriteError(
       'not-ours',
       `${file} is not Strand's last export of ${origin} (${harness} may have continued it): not overwritten`,
     );
+  return true;
+}
+
+/** Writes `file` whole (`writeWhole`) after making its folder. */
+export async function writeFileWhole(file: string, text: string): Promise<void> {
   await makeFolder(path.dirname(file));
   await writeWhole(file, text);
 }

@@ -13,16 +13,21 @@ import type { HarnessExport } from './export-file.js';
 import { exportToClaude } from './to-claude.js';
 import { exportToCodex } from './to-codex.js';
 import { exportToGemini } from './to-gemini.js';
+import { NO_SUBAGENTS, type SubagentExports } from './subagents.js';
 
 export { HarnessWriteError, type HarnessWriteReason } from './errors.js';
 export type { HarnessExport } from './export-file.js';
 export { shellWord } from './shell-word.js';
 export { writeWhole } from './write-whole.js';
+export { NO_SUBAGENTS, type SubagentExports } from './subagents.js';
 export type { HomedHarness } from '../run/harness-home.js';
 
 /** Each harness's writer, given its folder (`~/.claude`, `~/.codex`, `~/.gemini`). */
 const WRITERS: Readonly<
-  Record<HomedHarness, (document: ExportDocument, dir: string) => Promise<HarnessExport>>
+  Record<
+    HomedHarness,
+    (document: ExportDocument, dir: string, subagents: SubagentExports) => Promise<HarnessExport>
+  >
 > = {
   'claude-code': exportToClaude,
   codex: exportToCodex,
@@ -40,19 +45,22 @@ export interface HarnessExportPlace {
  * Writes `document` as a `harness` transcript where that harness's own resume finds it, in the
  * folder `harnessHome` names for `place`. Same cut, same bytes (ids are derived); an existing
  * file is replaced only while it is still exactly Strand's last export of the session. Every
- * refusal is a `HarnessWriteError` (`not-ours`, `not-continuable`, `write-failed`).
+ * refusal is a `HarnessWriteError` (`not-ours`, `not-continuable`, `write-failed`). The
+ * session's `subagents` go as the harness's own child files where it has them (Claude Code's
+ * sidechains, listed in `children`), else they are named in `leftOut`.
  */
 export async function writeHarnessExport(
   harness: HomedHarness,
   document: ExportDocument,
   place: HarnessExportPlace = {},
+  subagents: SubagentExports = NO_SUBAGENTS,
 ): Promise<HarnessExport> {
   const dir = harnessHome(harness, {
     home: place.home,
     ...(place.env === undefined ? {} : { env: place.env }),
   });
   try {
-    return await WRITERS[harness](document, dir);
+    return await WRITERS[harness](document, dir, subagents);
   } catch (error) {
     if (error instanceof ClaudeExportError || error instanceof HarnessExportError)
       throw new HarnessWriteError('not-continuable', error.message, { cause: error });

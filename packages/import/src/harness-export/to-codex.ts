@@ -3,6 +3,7 @@ import { renderCodexRollout, type ExportDocument } from '@strand/export';
 import { HarnessWriteError } from './errors.js';
 import { writeExportFile, type HarnessExport } from './export-file.js';
 import { shellWord } from './shell-word.js';
+import { NO_SUBAGENTS, subagentsLeftOut, type SubagentExports } from './subagents.js';
 
 /**
  * Writes the document as a Codex rollout under `sessions/YYYY/MM/DD/` (`dir`: the `.codex`
@@ -10,7 +11,11 @@ import { shellWord } from './shell-word.js';
  * Strand's untouched export. Codex's state database is left to Codex, which reads a rollout it
  * does not list yet when asked for it by id (packages/export/README.md).
  */
-export async function exportToCodex(document: ExportDocument, dir: string): Promise<HarnessExport> {
+export async function exportToCodex(
+  document: ExportDocument,
+  dir: string,
+  subagents: SubagentExports = NO_SUBAGENTS,
+): Promise<HarnessExport> {
   const rollout = renderCodexRollout(document);
   // An empty transcript is no conversation Codex could resume.
   if (rollout.text === '')
@@ -25,6 +30,6 @@ export async function exportToCodex(document: ExportDocument, dir: string): Prom
     resumeId: rollout.threadId,
     command: `cd ${shellWord(rollout.cwd)} && codex resume ${rollout.threadId}`,
     children: [],
-    leftOut: rollout.leftOut,
+    leftOut: [...rollout.leftOut, ...subagentsLeftOut(subagents, 'Codex')],
   };
 }

@@ -4,6 +4,7 @@ import { HarnessWriteError } from './errors.js';
 import { writeExportFile, type HarnessExport } from './export-file.js';
 import { geminiProjectFolder } from './gemini-project.js';
 import { shellWord } from './shell-word.js';
+import { NO_SUBAGENTS, subagentsLeftOut, type SubagentExports } from './subagents.js';
 
 /**
  * Writes the document as a Gemini CLI chat under `tmp/<project>/chats/` (`dir`: the `.gemini`
@@ -11,7 +12,11 @@ import { shellWord } from './shell-word.js';
  * `gemini --resume <id>` run in the session's folder finds it: replaced only while it is still
  * Strand's untouched export.
  */
-export async function exportToGemini(document: ExportDocument, dir: string): Promise<HarnessExport> {
+export async function exportToGemini(
+  document: ExportDocument,
+  dir: string,
+  subagents: SubagentExports = NO_SUBAGENTS,
+): Promise<HarnessExport> {
   const chat = renderGeminiChat(document);
   if (chat.text === '')
     throw new HarnessWriteError(
@@ -33,6 +38,6 @@ export async function exportToGemini(document: ExportDocument, dir: string): Pro
     resumeId: chat.sessionId,
     command: `cd ${shellWord(chat.cwd)} && gemini --resume ${chat.sessionId}`,
     children: [],
-    leftOut: chat.leftOut,
+    leftOut: [...chat.leftOut, ...subagentsLeftOut(subagents, 'Gemini CLI')],
   };
 }

@@ -40,7 +40,7 @@ afterEach(async () => {
   rmSync(home, { recursive: true, force: true });
 });
 
-async function hostWithSession(options: { cwd?: string; token?: boolean } = {}): Promise<{
+async function hostWithSession(options: { cwd?: string; token?: boolean; prompt?: string } = {}): Promise<{
   client: RpcTestClient;
   id: string;
 }> {
@@ -55,7 +55,7 @@ async function hostWithSession(options: { cwd?: string; token?: boolean } = {}):
   if (options.token === true) undo.push(() => client.close());
   const { id } = await client.call<{ id: string }>('session.create', {
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
-    prompt: 'list the shop files',
+    prompt: options.prompt ?? 'list the shop files',
   });
   await t.runtime.agents.whenSettled();
   return { client, id };
@@ -219,5 +219,47 @@ describe('session.exportTo', () => {
     expect(readFileSync(gemini.path, 'utf8')).toContain(
       JSON.stringify({ inlineData: { mimeType: 'image/png', data: base64 } }),
     );
+  });
+
+  it('writes a child the session spawned as its Claude Code sidechain, linked from the spawn call; Codex names it', async () => {
+    const { client, id } = await hostWithSession({
+      cwd: CWD,
+      prompt: 'spawn a one-shot agent "counter": count the shop files',
+    });
+    const { rows } = await client.call<ResultOf<'subagent.list'>>('subagent.list', { id });
+    expect(rows).toHaveLength(1);
+    const childId = rows[0]!.id;
+    const written = await client.call<Written>('session.exportTo', { id, harness: 'claude-code' });
+    expect(written.children).toHaveLength(1);
+    const sidechain = written.children[0]!;
+    expect(path.dirname(sidechain)).toBe(
+      path.join(path.dirname(written.path), written.resumeId, 'subagents'),
+    );
+    const lines = readFileSync(sidechain, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines[0]).toMatchObject({
+      isSidechain: true,
+      sessionId: written.resumeId,
+      message: { role: 'user', content: 'count the shop files' },
+    });
+    const agentId = lines[0]!.agentId as string;
+    expect(path.basename(sidechain)).toBe(`agent-${agentId}.jsonl`);
+    const meta = JSON.parse(readFileSync(sidechain.replace(/\.jsonl$/, '.meta.json'), 'utf8')) as {
+      toolUseId: string;
+      description: string;
+    };
+    expect(meta.description).toBe('counter');
+    // The parent's spawn call is the one the meta names, and its result carries the agent.
+    const parent = readFileSync(written.path, 'utf8');
+    expect(parent).toContain(`"id":"${meta.toolUseId}","name":"spawn_agent"`);
+    expect(parent).toContain(
+      `"toolUseResult":{"status":"completed","prompt":"count the shop files","agentId":"${agentId}"`,
+    );
+
+    const codex = await client.call<Written>('session.exportTo', { id, harness: 'codex' });
+    expect(codex.children).toEqual([]);
+    expect(codex.leftOut).toContain(`1 × subagent not carried (Codex has no child format): ${childId}`);
   });
 });
