@@ -1,6 +1,6 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
-import { hashFile } from '../source/file-hash.js';
+import { hashBytes, hashFile } from '../source/file-hash.js';
 import type { SourceUnit } from '../run/harness-importer.js';
 import type { CompanionStamp, FileStamp, LedgerEntry } from './ledger.js';
 
@@ -128,9 +128,18 @@ export function compareStamps(
   return touched ? 'touched' : 'same';
 }
 
-/** The digest the ledger keeps: the file's bytes, then each companion's. */
+/** Past this many companions the ledger keeps one digest of the unit's digests, not each. */
+const LISTED_DIGESTS = 8;
+
+/**
+ * The digest the ledger keeps: the file's bytes, then each companion's — for a unit of many
+ * companions (an OpenHands conversation, a file per event) the SHA-1 of that list, so its ledger
+ * entry stays small: a re-import that changes nothing reads the whole ledger.
+ */
 export function combineHashes(main: string, companions: readonly string[]): string {
-  return companions.length === 0 ? main : [main, ...companions].join('+');
+  if (companions.length === 0) return main;
+  const listed = [main, ...companions].join('+');
+  return companions.length <= LISTED_DIGESTS ? listed : `sha1:${hashBytes(Buffer.from(listed))}`;
 }
 
 /** The digest of the unit's bytes; `stamps` must be full (`stampUnit`): every companion is read. */
