@@ -33,6 +33,13 @@ export interface LedgerEntry extends FileStamp {
   /** Digest of the file's bytes and its companions' bytes (see `unitHash`). */
   readonly hash: string;
   readonly companions: readonly CompanionStamp[];
+  /**
+   * Set for a unit whose write-once folder was read whole (`SourceUnit.writeOnceFolder`): the
+   * folder's stamp (its files listed, as `size`, and its mtime), and `companions` then holds only
+   * the companions outside the folder and the folder's newest file — a re-import compares these
+   * instead of statting every file of the folder.
+   */
+  readonly folder?: CompanionStamp;
   /** The session the file is a copy of, and its rank, for telling copies apart in later runs. */
   readonly primaryId?: string;
   readonly rank?: number;
@@ -70,14 +77,16 @@ export class Ledger {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ledger: new Ledger(file, new Map()) };
       throw error;
     }
-    const mapping = mappingOf(text);
+    // Parsed once: a ledger of a file-per-event store runs to megabytes.
+    const raw = parseJson(text);
+    const mapping = mappingOf(raw);
     if (mapping !== undefined && mapping !== MAPPING_REVISION) {
       return {
         ledger: new Ledger(file, new Map()),
         problem: `the importers changed since the last run (mapping ${mapping} → ${MAPPING_REVISION}); every file is compared with its stored session again and replaced where its mapping differs`,
       };
     }
-    const entries = parseLedger(text);
+    const entries = parseLedger(raw);
     if (entries === undefined) {
       return {
         ledger: new Ledger(file, new Map()),
@@ -145,25 +154,23 @@ export class Ledger {
   }
 }
 
-/** The mapping revision a ledger was written under (1 for one that names none); undefined if unreadable. */
-function mappingOf(text: string): number | undefined {
+/** The ledger file's JSON; undefined if it does not parse. */
+function parseJson(text: string): unknown {
   try {
-    const raw = JSON.parse(text) as unknown;
-    if (typeof raw !== 'object' || raw === null) return undefined;
-    const mapping = (raw as { mapping?: unknown }).mapping;
-    return mapping === undefined ? 1 : typeof mapping === 'number' ? mapping : undefined;
+    return JSON.parse(text) as unknown;
   } catch {
     return undefined;
   }
 }
 
-function parseLedger(text: string): Map<string, LedgerEntry> | undefined {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+/** The mapping revision a ledger was written under (1 for one that names none); undefined if unreadable. */
+function mappingOf(raw: unknown): number | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const mapping = (raw as { mapping?: unknown }).mapping;
+  return mapping === undefined ? 1 : typeof mapping === 'number' ? mapping : undefined;
+}
+
+function parseLedger(raw: unknown): Map<string, LedgerEntry> | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
   const { version, entries } = raw as { version?: unknown; entries?: unknown };
   if (version !== LEDGER_VERSION || typeof entries !== 'object' || entries === null) return undefined;
@@ -184,9 +191,16 @@ function isEntry(value: unknown): value is LedgerEntry {
     typeof e.mtimeMs === 'number' &&
     typeof e.hash === 'string' &&
     Array.isArray(e.companions) &&
+    (e.folder === undefined || isStamp(e.folder)) &&
     Array.isArray(e.sessions) &&
     e.sessions.every(
       (s) => typeof s === 'object' && s !== null && typeof (s as { id?: unknown }).id === 'string',
     )
   );
+}
+
+function isStamp(value: unknown): value is CompanionStamp {
+  if (typeof value !== 'object' || value === null) return false;
+  const s = value as Record<string, unknown>;
+  return typeof s.path === 'string' && typeof s.size === 'number' && typeof s.mtimeMs === 'number';
 }

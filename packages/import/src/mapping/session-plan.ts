@@ -39,6 +39,8 @@ export type MappedFile =
       readonly reports: FileReports;
       readonly hash: string;
       readonly companionHashes?: CompanionHashes | undefined;
+      /** Every file of the unit's `writeOnceFolder` parsed whole (none cut mid-write). */
+      readonly wholeFolder?: boolean | undefined;
       /** The file's first line carries Strand's export marker (`strand-export.ts`). */
       readonly strandExport?: ExportFacts | undefined;
     }
@@ -49,6 +51,7 @@ export type MappedFile =
       readonly reports: FileReports;
       readonly hash: string;
       readonly companionHashes?: CompanionHashes | undefined;
+      readonly wholeFolder?: boolean | undefined;
     }
   /** Unreadable as a whole (corrupt zstd, whole-JSON that does not parse): a failed file. */
   | { readonly kind: 'failed'; readonly reason: string; readonly reports: FileReports };

@@ -1,6 +1,7 @@
-import { promises as fsp } from 'node:fs';
+import { promises as fsp, type Dirent } from 'node:fs';
 import path from 'node:path';
 import type { SourceUnit } from '../run/harness-importer.js';
+import { ahead } from '../source/read-ahead.js';
 
 /** `<n>.json`: one event of OpenHands's event stream (`get_conversation_event_filename`). */
 const EVENT_FILE = /^(\d+)\.json$/;
@@ -35,39 +36,59 @@ export async function discoverOpenhands(root: string): Promise<SourceUnit[]> {
     const unit = await conversationUnit(path.dirname(root));
     return unit === undefined ? [] : [unit];
   }
-  const units: SourceUnit[] = [];
-  const walk = async (dir: string): Promise<void> => {
+  // Folders are walked side by side (a window at a time, `ahead`): a store holds thousands of
+  // conversations, and a re-import that changes nothing is mostly this walk — one after another,
+  // each folder's listing waited for the thread pool in turn.
+  const walk = async (dir: string): Promise<SourceUnit[]> => {
     let entries;
     try {
       entries = await fsp.readdir(dir, { withFileTypes: true });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'EACCES' || code === 'ENOTDIR') return;
+      if (code === 'ENOENT' || code === 'EACCES' || code === 'ENOTDIR') return [];
       throw error;
     }
     if (entries.some((e) => e.isDirectory() && e.name === 'events')) {
-      const unit = await conversationUnit(dir);
-      if (unit !== undefined) units.push(unit);
-      return;
+      const unit = await conversationUnit(dir, entries);
+      return unit === undefined ? [] : [unit];
     }
-    for (const entry of entries)
-      if (entry.isDirectory() && entry.name !== 'event_cache' && entry.name !== 'node_modules')
-        await walk(path.join(dir, entry.name));
+    const folders = entries
+      .filter((e) => e.isDirectory() && e.name !== 'event_cache' && e.name !== 'node_modules')
+      .map((e) => path.join(dir, e.name));
+    const units: SourceUnit[] = [];
+    const walked = ahead(folders, (folder) =>
+      walk(folder).then(
+        (found) => ({ found }),
+        (error: unknown) => ({ error }),
+      ),
+    );
+    for await (const result of walked) {
+      if ('error' in result) throw result.error;
+      units.push(...result.found);
+    }
+    return units;
   };
-  await walk(root);
+  const units = await walk(root);
   return units.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
 }
 
-/** A conversation folder's unit: its first event file, the later ones and `metadata.json` as companions. */
-async function conversationUnit(dir: string): Promise<SourceUnit | undefined> {
+/**
+ * A conversation folder's unit: its first event file, the later ones and `metadata.json` as
+ * companions. `entries` is the folder's listing (a `metadata.json` there needs no stat of its own).
+ */
+async function conversationUnit(dir: string, entries?: readonly Dirent[]): Promise<SourceUnit | undefined> {
   const files = await eventFiles(path.join(dir, 'events'));
   if (files.length === 0) return undefined;
-  let metadata: string[] = [];
-  try {
-    const stat = await fsp.lstat(path.join(dir, 'metadata.json'));
-    if (stat.isFile()) metadata = [path.join(dir, 'metadata.json')];
-  } catch {
-    // No metadata.json (the headless CLI writes none): events only.
-  }
-  return { file: files[0]!, companions: [...files.slice(1), ...metadata] };
+  // No metadata.json: the headless CLI writes none (events only).
+  const listing = entries ?? (await fsp.readdir(dir, { withFileTypes: true }).catch(() => []));
+  const metadata = listing.some((e) => e.isFile() && e.name === 'metadata.json')
+    ? [path.join(dir, 'metadata.json')]
+    : [];
+  // OpenHands writes each event once, under the next number, and never again (`add_event` in
+  // `openhands/events/stream.py`): the events folder is the unit's write-once folder.
+  return {
+    file: files[0]!,
+    companions: [...files.slice(1), ...metadata],
+    writeOnceFolder: path.join(dir, 'events'),
+  };
 }

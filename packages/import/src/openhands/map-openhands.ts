@@ -107,6 +107,9 @@ export async function mapOpenhands(unit: SourceUnit, peek: SessionPeek): Promise
   const sink = new AttachmentSink();
   const mapper = new EventMapper(builder, sink, reports, metadata);
   let firstTime: number | undefined;
+  // Whether every event file parsed: one that did not may be cut mid-write (`LocalFileStore.write`
+  // writes in place), so the ledger must stamp it on its own to see it completed.
+  let wholeFolder = true;
   // Event files are small and many: read ahead of the mapping, in event order.
   for await (const read of readAhead(files)) {
     const { file } = read;
@@ -120,6 +123,7 @@ export async function mapOpenhands(unit: SourceUnit, peek: SessionPeek): Promise
     try {
       event = JSON.parse(bytes.toString('utf8'));
     } catch (error) {
+      wholeFolder = false;
       reports.skipRecord(null, `${path.basename(file)}: malformed JSON (${(error as Error).message})`);
       continue;
     }
@@ -133,7 +137,14 @@ export async function mapOpenhands(unit: SourceUnit, peek: SessionPeek): Promise
   }
   builder.finish();
   if (!builder.hasConversation)
-    return { kind: 'empty', reason: 'no conversation events', reports, hash: digest, companionHashes };
+    return {
+      kind: 'empty',
+      reason: 'no conversation events',
+      reports,
+      hash: digest,
+      companionHashes,
+      wholeFolder,
+    };
   const plan: SessionPlan = {
     header: {
       id: peek.primaryId,
@@ -143,7 +154,7 @@ export async function mapOpenhands(unit: SourceUnit, peek: SessionPeek): Promise
     events: builder.events,
     attachments: sink.items,
   };
-  return { kind: 'sessions', plans: [plan], reports, hash: digest, companionHashes };
+  return { kind: 'sessions', plans: [plan], reports, hash: digest, companionHashes, wholeFolder };
 }
 
 class EventMapper {

@@ -12,6 +12,13 @@ export interface SourceUnit {
    * each file holds), never by name or path; set by the run when that transcript is known.
    */
   readonly parentFile?: string;
+  /**
+   * A folder holding the unit's file and companions that the harness writes once each, under a
+   * new name, and never rewrites (OpenHands's `events/<n>.json`). Once every file of it was read
+   * whole, the ledger keeps the folder as one stamp (`LedgerEntry.folder`): a new file changes
+   * its listing and mtime, so its older files need not be statted on every re-import.
+   */
+  readonly writeOnceFolder?: string;
 }
 
 /**

@@ -4,7 +4,14 @@ import path from 'node:path';
 import { ImportError } from '../errors.js';
 import { importerFor } from '../harnesses.js';
 import { Ledger, type LedgerEntry } from '../ledger/ledger.js';
-import { compareStamps, stampUnit, unitHash, type UnitStamps } from '../ledger/stamps.js';
+import {
+  byFolder,
+  compareStamps,
+  folderStamps,
+  stampUnit,
+  unitHash,
+  type UnitStamps,
+} from '../ledger/stamps.js';
 import type { ImportOptions, ImportSummary } from '../types.js';
 import { chooseCopies, notImportedReason, staleCopyEntry } from './choose-copies.js';
 import type { SourceUnit } from './harness-importer.js';
@@ -59,7 +66,7 @@ export async function importTranscripts(options: ImportOptions): Promise<ImportS
     size: pending.stamps.main.size,
     mtimeMs: pending.stamps.main.mtimeMs,
     hash,
-    companions: pending.stamps.companions,
+    ...recorded(pending.unit, pending.stamps, false),
     sessions,
     ...extra,
   });
@@ -68,33 +75,41 @@ export async function importTranscripts(options: ImportOptions): Promise<ImportS
   const changed: Pending[] = [];
   const unchanged = new Map<string, LedgerEntry>();
   // Stamped ahead of the comparison: a re-import that changes nothing is little but these stats,
-  // and one unit's waiting on the thread pool overlaps the next ones'.
+  // and one unit's waiting on the thread pool overlaps the next ones'. An entry kept by folder is
+  // compared by folder: a few stats, not one per file of the folder.
+  const stampFor = (unit: SourceUnit): Promise<UnitStamps> =>
+    ledger.get(unit.file)?.folder !== undefined ? folderStamps(unit) : stampUnit(unit);
   const stamped = ahead(units, (unit) =>
-    stampUnit(unit).then(
+    stampFor(unit).then(
       (stamps) => ({ unit, stamps }),
       (error: unknown) => ({ unit, error: error as Error }),
     ),
   );
   for await (const read of stamped) {
     const { unit } = read;
-    if ('error' in read) {
-      tally.failedFile(unit.file, `cannot read: ${read.error.message}`);
+    let stamps = 'error' in read ? undefined : read.stamps;
+    const known = ledger.get(unit.file);
+    let status = stamps === undefined ? undefined : compareStamps(stamps, known);
+    // Kept by folder and not the same: the unit is hashed or read whole next, which takes every
+    // file's stamp (the ledger records the stamps from before the read, never after).
+    if (status !== 'same' && stamps?.byFolder === true) stamps = await stampUnit(unit).catch(() => undefined);
+    if (stamps === undefined || status === undefined) {
+      const reason = 'error' in read ? read.error.message : 'a file vanished while stamped';
+      tally.failedFile(unit.file, `cannot read: ${reason}`);
       progress(unit.file);
       continue;
     }
-    const { stamps } = read;
-    const known = ledger.get(unit.file);
-    let status = compareStamps(stamps, known);
     if (
       status === 'touched' &&
       known !== undefined &&
       (await unitHash(unit, stamps).catch(() => '')) === known.hash
     ) {
+      const { folder: _before, ...rest } = known;
       ledger.set(unit.file, {
-        ...known,
+        ...rest,
         size: stamps.main.size,
         mtimeMs: stamps.main.mtimeMs,
-        companions: stamps.companions,
+        ...recorded(unit, stamps, known.folder !== undefined),
       });
       status = 'same';
     }
@@ -189,7 +204,14 @@ export async function importTranscripts(options: ImportOptions): Promise<ImportS
     if (r.kind === 'failed') tally.failedFile(task.file, r.reason);
     else if (r.kind === 'empty') {
       tally.skippedFile(task.file, r.reason);
-      ledger.set(task.file, entry(task, r.hash, [], { primaryId: task.primaryId, rank: task.rank }));
+      ledger.set(
+        task.file,
+        entry(task, r.hash, [], {
+          primaryId: task.primaryId,
+          rank: task.rank,
+          ...recorded(task.unit, task.stamps, outcome.wholeFolder === true),
+        }),
+      );
     } else {
       for (const s of r.sessions) {
         tally.session(s.id, task.file, s.outcome);
@@ -206,6 +228,7 @@ export async function importTranscripts(options: ImportOptions): Promise<ImportS
           entry(task, r.hash, sessions, {
             primaryId: task.primaryId,
             rank: task.rank,
+            ...recorded(task.unit, task.stamps, outcome.wholeFolder === true),
             ...defined({ awaitingParent: r.awaitingParent }),
           }),
         );
@@ -254,6 +277,20 @@ export async function importTranscripts(options: ImportOptions): Promise<ImportS
   for (const [file] of [...ledger.under(root, options.harness)]) if (!seen.has(file)) ledger.delete(file);
   await ledger.save();
   return tally.summary();
+}
+
+/**
+ * The companion stamps a ledger entry records: every file's, or — where the mapping read the
+ * unit's write-once folder whole (`byFolder`) — the folder's stamp and the few files beside it.
+ * A folder with a file cut mid-write keeps every file's stamp, so its completion is a change.
+ */
+function recorded(
+  unit: SourceUnit,
+  stamps: UnitStamps,
+  keepByFolder: boolean,
+): Pick<LedgerEntry, 'companions' | 'folder'> {
+  if (!keepByFolder || stamps.folder === undefined) return { companions: stamps.companions };
+  return { companions: byFolder(unit, stamps).companions, folder: stamps.folder };
 }
 
 /** Sessions more than one unchanged file holds (none of them marked a stale copy of another). */

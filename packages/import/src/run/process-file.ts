@@ -17,6 +17,8 @@ export interface FileOutcome {
   /** Known records left out, by type (plain data: it crosses the worker boundary). */
   readonly ignored: Readonly<Record<string, number>>;
   readonly reports: readonly ImportReport[];
+  /** The mapping read every file of the unit's write-once folder whole (`MappedFile.wholeFolder`). */
+  readonly wholeFolder?: boolean;
   readonly result:
     | { readonly kind: 'failed'; readonly reason: string }
     | { readonly kind: 'empty'; readonly reason: string; readonly hash: string }
@@ -68,6 +70,7 @@ export async function processFile(
     skippedRecords: mapped.reports.skippedRecords,
     ignored: Object.fromEntries(mapped.reports.ignored),
     reports: mapped.reports.list(),
+    ...(mapped.kind !== 'failed' && mapped.wholeFolder === true ? { wholeFolder: true } : {}),
   };
   if (mapped.kind === 'failed') return { ...base, result: { kind: 'failed', reason: mapped.reason } };
   // Companions the mapping read whole come with their digests; the others are read in parallel.

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -27,6 +27,26 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 /** A fresh store: nothing remembered in memory, so `readFrom` consults the sidecar file. */
 const reopen = () => openJsonlPersistence({ root, scanWorker: false });
+
+describe('the frame index: written for a log of more than one frame', () => {
+  it('a log of one events frame gets no sidecar, and reads of it (whole, from a seq) are its events', async () => {
+    const single = SessionId('single-frame');
+    const singleIndex = path.join(root, 'index', escapeSessionId(single) + '.idx');
+    const writing = await openJsonlPersistence({ root, scanWorker: false });
+    const session = await createWritingSession(writing, testHeader(single));
+    await session.append(closedTurn('only'));
+    await writing.close();
+    expect(existsSync(indexFile)).toBe(true); // the four-frame log of `beforeEach`
+    expect(existsSync(singleIndex)).toBe(false);
+    const persistence = await reopen();
+    const whole = (await persistence.inspect(single)).events;
+    expect(whole.length).toBeGreaterThan(1);
+    expect((await persistence.readFrom(single, SessionSeq(1))).events).toEqual(whole.slice(1));
+    await persistence.close();
+    // Nor is one written when a read finds none: that read cost what a read through it would.
+    expect(existsSync(singleIndex)).toBe(false);
+  });
+});
 
 describe('the frame index: one rule for a failed read', () => {
   it('a sidecar that does not decode is absent: readFrom reads the whole log and rebuilds it', async () => {

@@ -51,9 +51,15 @@ export class FrameIndexStore {
     return decodeFrameIndex(bytes);
   }
 
-  /** Remembers `index` and writes its sidecar atomically; never fails (see the class comment). */
+  /**
+   * Remembers `index` and writes its sidecar atomically; never fails (see the class comment).
+   * An index of at most one events frame is not written: reading such a log whole reads that one
+   * frame, as a tail read through the index would. Most imported sessions are one frame (one
+   * batch), and the sidecar's atomic write (two fsyncs) cost about as much as creating the log.
+   */
   async save(id: string, index: FrameIndex): Promise<void> {
     this.remember(id, index);
+    if (index.frames.length <= 1) return;
     await replaceFileAtomically(
       this.#files.fs,
       this.#files.tmpDir,
