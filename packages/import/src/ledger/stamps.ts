@@ -18,26 +18,8 @@ export interface UnitStamps {
 }
 
 /** One stamp of every file of the unit (and of its write-once folder as a whole, if it has one). */
-export async function stampUnit(unit: SourceUnit): Promise<UnitStamps> {
-  // Stat the companions together, not one after another: a unit may have many small companions,
-  // and a re-import that changes nothing is little but these stats.
-  const [main, folder, ...companionStats] = await Promise.all([
-    fsp.stat(unit.file),
-    stampFolder(unit),
-    ...unit.companions.map(statIfPresent),
-  ]);
-  const companions: CompanionStamp[] = [];
-  unit.companions.forEach((companion, i) => {
-    const s = companionStats[i];
-    // An empty companion adds nothing to the unit, as an absent one: SQLite makes an empty
-    // `-wal` beside a database on the first read, which is no change of the database.
-    if (s !== undefined && s.size > 0) companions.push({ path: companion, size: s.size, mtimeMs: s.mtimeMs });
-  });
-  return {
-    main: { size: main.size, mtimeMs: main.mtimeMs },
-    companions,
-    ...(folder === undefined ? {} : { folder }),
-  };
+export function stampUnit(unit: SourceUnit): Promise<UnitStamps> {
+  return stampFiles(unit, unit.companions);
 }
 
 /**
@@ -48,22 +30,29 @@ export async function stampUnit(unit: SourceUnit): Promise<UnitStamps> {
 export async function folderStamps(unit: SourceUnit): Promise<UnitStamps> {
   const { writeOnceFolder } = unit;
   if (writeOnceFolder === undefined) return stampUnit(unit);
-  const kept = foldedCompanions(unit.companions, writeOnceFolder);
+  return { ...(await stampFiles(unit, foldedCompanions(unit.companions, writeOnceFolder))), byFolder: true };
+}
+
+/** The unit's file, its write-once folder (if any) and `companions`, stamped. */
+async function stampFiles(unit: SourceUnit, companionFiles: readonly string[]): Promise<UnitStamps> {
+  // Stat the companions together, not one after another: a unit may have many small companions,
+  // and a re-import that changes nothing is little but these stats.
   const [main, folder, ...companionStats] = await Promise.all([
     fsp.stat(unit.file),
     stampFolder(unit),
-    ...kept.map(statIfPresent),
+    ...companionFiles.map(statIfPresent),
   ]);
   const companions: CompanionStamp[] = [];
-  kept.forEach((companion, i) => {
+  companionFiles.forEach((companion, i) => {
     const s = companionStats[i];
+    // An empty companion adds nothing to the unit, as an absent one: SQLite makes an empty
+    // `-wal` beside a database on the first read, which is no change of the database.
     if (s !== undefined && s.size > 0) companions.push({ path: companion, size: s.size, mtimeMs: s.mtimeMs });
   });
   return {
     main: { size: main.size, mtimeMs: main.mtimeMs },
     companions,
     ...(folder === undefined ? {} : { folder }),
-    byFolder: true,
   };
 }
 
