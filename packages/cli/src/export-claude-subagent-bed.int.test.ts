@@ -15,8 +15,7 @@ import {
 import { strandExportOf } from '@strand/export';
 import { openJsonlPersistence, persistenceWriter } from '@strand/persistence';
 import { Session, SessionId, newSessionHeader, type SessionEventInput } from '@strand/session';
-import { harnessContext, short } from './testing/export-bed.js';
-import { strand } from './testing/strand-process.js';
+import { exportToHome, harnessContext, short, type ExportedTo } from './testing/export-bed.js';
 
 /**
  * A Strand session that delegated to a subagent, exported with `strand export --to claude-code`
@@ -44,7 +43,7 @@ const timed = (events: readonly Omit<SessionEventInput, 'time'>[]): SessionEvent
  */
 async function exportedDelegator(
   name: string,
-): Promise<{ workspace: Workspace; exportTo: () => { resumeId: string; children: string[] } }> {
+): Promise<{ workspace: Workspace; exportTo: () => ExportedTo }> {
   const workspace = await openWorkspace(name);
   cleanup.push(() => workspace.remove());
   const data = mkdtempSync(path.join(tmpdir(), 'strand-export-subagent-bed-'));
@@ -92,22 +91,7 @@ async function exportedDelegator(
   await persistence.close();
   return {
     workspace,
-    exportTo: () => {
-      const exported = strand(
-        'export',
-        'delegator',
-        '--to',
-        harness,
-        '--home',
-        workspace.home,
-        '--json',
-        '--data',
-        data,
-      );
-      expect(exported.stderr).toBe('');
-      expect(exported.code).toBe(0);
-      return JSON.parse(exported.stdout) as { resumeId: string; children: string[] };
-    },
+    exportTo: () => exportToHome('delegator', harness, workspace.home, data),
   };
 }
 

@@ -113,20 +113,7 @@ export function describeExportBed(harness: BedHarness & ('claude-code' | 'codex'
       );
       cleanup.push(() => endpoint.close());
       await DRIVERS[harness].prepare(workspace, endpoint);
-      const exported = strand(
-        'export',
-        'made-in-strand',
-        '--to',
-        harness,
-        '--home',
-        workspace.home,
-        '--json',
-        '--data',
-        data,
-      );
-      expect(exported.stderr).toBe('');
-      expect(exported.code).toBe(0);
-      const { resumeId, path: file } = JSON.parse(exported.stdout) as { resumeId: string; path: string };
+      const { resumeId, path: file } = exportToHome('made-in-strand', harness, workspace.home, data);
       // Imported before the harness resumed it, the export is a second copy of its origin: skipped.
       const sourceDir = DRIVERS[harness].transcriptRoot(workspace);
       const untouched = await importTranscripts({ harness, sourceDir, dataDir: data });
@@ -271,21 +258,14 @@ export function describeImportedCodexExportBed(
       );
       cleanup.push(() => endpoint.close());
       await DRIVERS[harness].prepare(workspace, endpoint);
-      const exported = strand(
-        'export',
-        originId,
-        '--to',
-        harness,
-        '--home',
-        workspace.home,
-        '--json',
-        '--data',
-        data,
-      );
       // What a Codex session holds that the target cannot (its notes) is named, one line a kind.
-      expect(exported.stderr).toMatch(/^(strand: .+ not carried\n)*$/);
-      expect(exported.code).toBe(0);
-      const { resumeId } = JSON.parse(exported.stdout) as { resumeId: string };
+      const { resumeId } = exportToHome(
+        originId,
+        harness,
+        workspace.home,
+        data,
+        /^(strand: .+ not carried\n)*$/,
+      );
       const run = await DRIVERS[harness].prompt(target.installed, workspace, endpoint, {
         text: 'Please go on.',
         resume: resumeId,
@@ -315,6 +295,32 @@ export function describeImportedCodexExportBed(
       expect([...order].sort((a, b) => a - b)).toEqual(order);
     });
   });
+}
+
+/** What `strand export --to <harness> --json` prints. */
+export interface ExportedTo {
+  readonly path: string;
+  readonly resumeId: string;
+  readonly command: string;
+  readonly children: readonly string[];
+}
+
+/**
+ * `strand export <id> --to <harness> --home <home> --json --data <data>` as a real process: it
+ * exits 0 and its stderr matches `stderr` (nothing at all by default); its JSON.
+ */
+export function exportToHome(
+  id: string,
+  harness: BedHarness & ('claude-code' | 'codex' | 'gemini'),
+  home: string,
+  data: string,
+  stderr: RegExp | '' = '',
+): ExportedTo {
+  const exported = strand('export', id, '--to', harness, '--home', home, '--json', '--data', data);
+  if (stderr === '') expect(exported.stderr).toBe('');
+  else expect(exported.stderr).toMatch(stderr);
+  expect(exported.code).toBe(0);
+  return JSON.parse(exported.stdout) as ExportedTo;
 }
 
 /** Text the harness adds of its own (a reminder, its environment or session context). */
