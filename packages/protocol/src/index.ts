@@ -55,6 +55,7 @@ export {
   MAX_WHOLE_LIST_LIMIT,
   isPagedListCall,
   lastActivityOf,
+  isDirectChildRow,
   searchHitSchema,
   searchResultSchema,
   harnessFilterSchema,

@@ -218,6 +218,14 @@ export function lastActivityOf(row: Pick<SessionListRow, 'header' | 'hints'>): n
 }
 
 /**
+ * A `subagent.list` descendants row a harness export writes as a child file: a readable direct
+ * child (depth 1). The others — a child's own subagents, a damaged row — it only names as left out.
+ */
+export function isDirectChildRow(row: { readonly kind: string; readonly depth?: number }): boolean {
+  return row.kind === 'child' && (row.depth ?? 1) === 1;
+}
+
+/**
  * A `session.list` call that pages: it names a cursor or any filter. A call with neither keeps the
  * deprecated meaning (the whole list up to `limit`) for one minor version.
  */

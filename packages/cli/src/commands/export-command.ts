@@ -6,7 +6,13 @@ import {
   writeWhole,
   type SubagentExports,
 } from '@strand/import/harness-export';
-import { EXPORT_FORMATS, EXPORT_HARNESSES, StrandRpcError, type ExportHarnessName } from '@strand/protocol';
+import {
+  EXPORT_FORMATS,
+  EXPORT_HARNESSES,
+  isDirectChildRow,
+  StrandRpcError,
+  type ExportHarnessName,
+} from '@strand/protocol';
 import { CLI_ERRORS } from '@strand/session/errors';
 import type { StrandConnection } from '@strand/client';
 import { withConnection } from '../remote.js';
@@ -141,8 +147,7 @@ async function readSubagents(c: StrandConnection, id: string): Promise<SubagentE
   const children: ExportDocument[] = [];
   const others: string[] = [];
   for (const row of rows) {
-    const depth = 'depth' in row ? row.depth : 1;
-    if (row.kind !== 'child' || depth > 1) {
+    if (!isDirectChildRow(row)) {
       others.push(row.id);
       continue;
     }

@@ -1,4 +1,4 @@
-import type { ExportFormatName, ExportHarnessName } from '@strand/protocol';
+import { isDirectChildRow, type ExportFormatName, type ExportHarnessName } from '@strand/protocol';
 import type { SessionObservation } from '@strand/query';
 import { SessionId } from '@strand/session';
 import { HostError } from '../errors.js';
@@ -121,7 +121,7 @@ async function withSubagents<T>(
     const children: ExportedSession[] = [];
     const others: string[] = [];
     for (const row of rows) {
-      if (row.kind !== 'child' || ('depth' in row && row.depth > 1)) {
+      if (!isDirectChildRow(row)) {
         others.push(row.id);
         continue;
       }
