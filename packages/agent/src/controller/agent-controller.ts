@@ -15,13 +15,12 @@ import {
   defined,
 } from '@strand/session';
 import type { Agent, AgentLease, AgentStatus, PromptOptions, TurnOutcome } from '../agent.js';
-import { AgentError, isAgentError } from '../errors.js';
-import type { Model, ModelResolver, ModelRoute } from '../model/model.js';
+import { AgentError } from '../errors.js';
 import { routeData } from '../model/route-data.js';
 import { ScriptedModel } from '../model/scripted/scripted-model.js';
 import { DEFAULT_MAX_DELEGATION_DEPTH } from '../subagent-control.js';
 import { subagentTools } from '../tools/subagent-tools.js';
-import type { RunningTurn, TurnDeps } from '../turn/run-turn.js';
+import type { RunningTurn } from '../turn/run-turn.js';
 import { childRuntimeFor, type ChildRuntimeHost } from './child-runtime.js';
 import { nonNegativeInteger, positiveInteger } from './config-checks.js';
 import { LiveAgent, type AgentRuntime } from './live-agent.js';
@@ -34,8 +33,8 @@ import {
   type CreateSessionOptions,
 } from './options.js';
 import { publishObserved } from './publication.js';
-import { presetOf, selectionOf, titleIfUntitled } from './session-facts.js';
 import { Settler } from './settler.js';
+import { turnPlanner } from './turn-planner.js';
 import { createStoredSession } from './stored-session.js';
 
 /**
@@ -48,6 +47,8 @@ import { createStoredSession } from './stored-session.js';
  *   the session is detached from the store (the cache write policy writes its row), the agent ends.
  * - Children (`origin: 'subagent'`) are refused here; they are created and continued only through
  *   the `spawn_agent` / `send_message` tools of their parent's agent (`childRuntimeFor`).
+ * - Turns are not run here: each agent runs its own (`LiveAgent.start`) with what `turnPlanner`
+ *   decides when the turn starts.
  */
 export class AgentController {
   readonly #persistence: SessionPersistence;
@@ -56,10 +57,6 @@ export class AgentController {
   readonly #registry: ProjectionRegistry;
   readonly #query: SessionQuery;
   readonly #cacheWrites: { drain(): Promise<void> } | undefined;
-  readonly #model: Model | ModelResolver;
-  readonly #tools: NonNullable<AgentControllerOptions['tools']>;
-  readonly #instructions: AgentControllerOptions['instructions'];
-  readonly #maxSteps: number;
   readonly #now: () => number;
   readonly #newSessionId: () => SessionId;
   readonly #reportError: (error: unknown) => void;
@@ -86,30 +83,12 @@ export class AgentController {
     this.#registry = options.registry;
     this.#query = options.query;
     this.#cacheWrites = options.cacheWrites;
-    this.#model = options.model ?? new ScriptedModel();
-    this.#tools =
-      options.tools ??
-      subagentTools({
-        listing: {
-          sessionProjections: options.registry,
-          sessions: options.store,
-          sessionQuery: options.query,
-          ...defined({ sessionProjectionCache: options.cache }),
-        },
-      });
-    this.#instructions = options.instructions;
-    this.#maxSteps = positiveInteger(options.maxSteps ?? DEFAULT_MAX_STEPS, 'maxSteps');
     this.#now = options.now ?? Date.now;
     this.#newSessionId = options.newSessionId ?? (() => SessionId(randomUUID()));
     this.#reportError =
       options.reportError ?? reportTo(options.logger ?? silentLogger, 'an agent failure nobody awaited');
     this.#ownership = options.ownership ?? LOCAL_OWNERSHIP;
     this.#stopOwnershipWatch = this.#ownership.onLost((id) => this.#ownershipLost(id));
-    this.#runtime = {
-      planTurn: (agent, options) => this.#planTurn(agent, options),
-      changed: (agent, status) => this.#changed(agent, status),
-      reportError: this.#reportError,
-    };
     this.#children = {
       persistence: this.#persistence,
       query: this.#query,
@@ -123,6 +102,29 @@ export class AgentController {
       attach: (session) => this.#attach(session),
       owned: (id, work) => this.#owned(id, work),
       adopt: (observation) => this.#adopt(observation),
+    };
+    this.#runtime = {
+      planTurn: turnPlanner({
+        registry: options.registry,
+        model: options.model ?? new ScriptedModel(),
+        tools:
+          options.tools ??
+          subagentTools({
+            listing: {
+              sessionProjections: options.registry,
+              sessions: options.store,
+              sessionQuery: options.query,
+              ...defined({ sessionProjectionCache: options.cache }),
+            },
+          }),
+        instructions: options.instructions,
+        maxSteps: positiveInteger(options.maxSteps ?? DEFAULT_MAX_STEPS, 'maxSteps'),
+        childRuntime: (agent) => childRuntimeFor(this.#children, agent),
+        onDraft: (agent, step, text) => this.#emit({ kind: 'draft', agent, step, text }),
+        reportError: this.#reportError,
+      }),
+      changed: (agent, status) => this.#changed(agent, status),
+      reportError: this.#reportError,
     };
     this.#settler = new Settler({
       idleDetachMs: nonNegativeInteger(options.idleDetachMs ?? 0, 'idleDetachMs'),
@@ -335,55 +337,6 @@ export class AgentController {
     } finally {
       this.#activating.delete(id);
     }
-  }
-
-  /**
-   * Decided once per turn, before it appends anything: the model (the pinned route, else the
-   * `modelSelection` projection's), the tools and the instructions (from the preset) serve every
-   * step of the turn, so a model or preset chosen mid-turn applies from the next turn. A session
-   * whose model or preset this host does not have is refused here (the resolver and the tools
-   * function throw the typed refusal), before its turn appends anything. The rest is how the turn
-   * reaches this controller: drafts to its listeners, tools to the subagent runtime, the title.
-   */
-  #planTurn(agent: LiveAgent, options: PromptOptions): TurnDeps {
-    const session = agent.session;
-    const setup = { header: session.header, preset: presetOf(this.#registry, session) };
-    let model: Model;
-    try {
-      model = this.#resolveModel(session, options.model);
-    } catch (error) {
-      if (isAgentError(error)) throw error;
-      throw new AgentError('AGENT_MODEL_FAILED', `no model for session ${session.id}: ${String(error)}`, {
-        cause: error,
-        sessionId: session.id,
-      });
-    }
-    return {
-      tools: typeof this.#tools === 'function' ? this.#tools(setup) : this.#tools,
-      instructions: typeof this.#instructions === 'function' ? this.#instructions(setup) : this.#instructions,
-      model,
-      session,
-      maxSteps: this.#maxSteps,
-      toolContext: (toolSignal) => ({
-        agent,
-        signal: toolSignal,
-        subagents: childRuntimeFor(this.#children, agent),
-      }),
-      onDraft: (step, text) => {
-        agent.emit({ kind: 'draft', step, text });
-        this.#emit({ kind: 'draft', agent, step, text });
-      },
-      reportError: this.#reportError,
-      // Inside the turn, before its turn/end: a prompt sent on seeing turn/end finds the agent
-      // idle, not busy writing the title.
-      beforeEnd: (input) => titleIfUntitled(this.#registry, session, input.content).catch(this.#reportError),
-    };
-  }
-
-  #resolveModel(session: Session, override: ModelRoute | undefined): Model {
-    const model = this.#model;
-    if (typeof model !== 'function') return model;
-    return model({ header: session.header, selection: override ?? selectionOf(this.#registry, session) });
   }
 
   #changed(agent: LiveAgent, status: AgentStatus | undefined): void {
