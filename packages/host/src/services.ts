@@ -2,7 +2,7 @@ import type { SessionPersistence, SessionPreparations } from '@strand/persistenc
 import type { ProjectionRegistry } from '@strand/projection';
 import type { ProjectionCache } from '@strand/projection-cache';
 import type { SessionQuery } from '@strand/query';
-import { silentLogger, type Logger, type SessionStore } from '@strand/session';
+import { silentLogger, type Logger, type SessionId, type SessionStore } from '@strand/session';
 import type { ShareGrantStore } from './share/grant-store.js';
 import type { PriceTable } from './usage/pricing.js';
 import type {
@@ -43,6 +43,11 @@ export interface HostServices {
 
 /** The services as a running host serves from them: their defaults resolved once, when it starts. */
 export type ServedServices = HostServices & { readonly logger: Logger };
+
+/** Whether an agent of this host is running a turn of `id`; a host without agents runs none. */
+export function isBusy(services: HostServices, id: SessionId): boolean {
+  return services.agents?.isBusy(id) ?? false;
+}
 
 export function servedServices(services: HostServices): ServedServices {
   return { ...services, logger: services.logger ?? silentLogger };

@@ -1,7 +1,7 @@
 import type { FollowSnapshot } from '@strand/protocol';
 import type { SessionObservation } from '@strand/query';
 import { asOfSeqAt, type Session, type SessionEvent, type SessionId } from '@strand/session';
-import type { ServedServices } from '../services.js';
+import { isBusy, type ServedServices } from '../services.js';
 import { DRAFT_INTERVAL_MS } from '@strand/protocol';
 import { realDraftClock } from './draft-throttle.js';
 import { DraftsFeed, type DraftPacing } from './drafts-feed.js';
@@ -56,7 +56,7 @@ export class FollowHub {
     this.#maxQueuedBytes = maxQueuedBytes;
     const followed = (id: SessionId): Followed | undefined => this.#fanouts.get(id);
     this.#projections = new ProjectionsFeed(followed);
-    this.#state = new StateFeed(followed, (id) => services.agents?.isBusy(id) ?? false);
+    this.#state = new StateFeed(followed, (id) => isBusy(services, id));
     this.#drafts = new DraftsFeed(followed, this.#events, pacing);
     this.#subagents = new SubagentsFeed(followed, (id) => services.store.get(id)?.header);
     this.#disposers.push(
@@ -136,7 +136,7 @@ export class FollowHub {
       events: observation.events,
       baseline: observation.projections ?? { asOfSeq: asOfSeqAt(observation.cursor), values: {} },
       live: live !== undefined,
-      busy: live !== undefined && (this.#services.agents?.isBusy(sessionId) ?? false),
+      busy: live !== undefined && isBusy(this.#services, sessionId),
     };
   }
 

@@ -34,8 +34,9 @@ export async function requireListedPreset(services: HostServices, preset: string
   );
 }
 
-function catalogsOf(services: HostServices): CatalogPort {
+/** The host's catalogs; a host without them refuses every catalog read and every choice checked against one. */
+export function catalogsOf(services: HostServices): CatalogPort {
   if (services.catalogs === undefined)
-    throw new HostError('HOST_CATALOG_UNAVAILABLE', 'this host has no catalog to check the choice against');
+    throw new HostError('HOST_CATALOG_UNAVAILABLE', 'this host has no model or preset catalog');
   return services.catalogs;
 }

@@ -12,7 +12,7 @@ import type { z } from 'zod';
 import { HostError } from '../errors.js';
 import { indexPage, indexRowsById, type ListOverlay } from '../list/index-page.js';
 import { listPage, type ListPageResult } from '../list/list-page.js';
-import { LIST_HINT_KEYS, type HostLimits, type HostServices } from '../services.js';
+import { isBusy, LIST_HINT_KEYS, type HostLimits, type HostServices } from '../services.js';
 
 type ListParams = z.output<(typeof METHODS)['session.list']['params']>;
 
@@ -105,7 +105,7 @@ async function listRows(
       id: row.header.id,
       header: row.header,
       live: row.live,
-      busy: ownedElsewhere || (row.live && (services.agents?.isBusy(row.header.id) ?? false)),
+      busy: ownedElsewhere || (row.live && isBusy(services, row.header.id)),
       ...(ownedElsewhere ? { ownedElsewhere } : {}),
       ...defined({ hints }),
     });
@@ -135,7 +135,7 @@ function liveRow(services: HostServices, session: Session): SessionListRow {
     id: session.id,
     header: session.header,
     live: true,
-    busy: services.agents?.isBusy(session.id) ?? false,
+    busy: isBusy(services, session.id),
     ...defined({ hints }),
   };
 }

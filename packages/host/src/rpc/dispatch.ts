@@ -8,7 +8,7 @@ import {
   type Wire,
 } from '@strand/protocol';
 import { toWireError, wireError } from '../errors.js';
-import { requireListedModel, requireListedPreset } from '../methods/catalog-checks.js';
+import { catalogsOf, requireListedModel, requireListedPreset } from '../methods/catalog-checks.js';
 import { cancelCommand, appendCommand, createCommand, promptCommand } from '../methods/commands.js';
 import { sessionAttachment, sessionFork } from '../methods/session-reads.js';
 import { sessionExport, sessionExportTo } from '../methods/session-export.js';
@@ -162,14 +162,8 @@ const HANDLERS: { readonly [M in MethodName]: Handler<M> } = {
     const { bodyReads: _, ...summary } = await usageSummary(services, p, signal);
     return plain(summary);
   },
-  'catalog.models': async ({ services }) => {
-    if (services.catalogs === undefined) throw new HostError('HOST_CATALOG_UNAVAILABLE', 'no model catalog');
-    return plain({ models: await services.catalogs.models() });
-  },
-  'catalog.presets': async ({ services }) => {
-    if (services.catalogs === undefined) throw new HostError('HOST_CATALOG_UNAVAILABLE', 'no preset catalog');
-    return plain({ presets: await services.catalogs.presets() });
-  },
+  'catalog.models': async ({ services }) => plain({ models: await catalogsOf(services).models() }),
+  'catalog.presets': async ({ services }) => plain({ presets: await catalogsOf(services).presets() }),
   'share.create': async ({ shares }, p) => plain(await shares.create(p)),
   'share.list': async ({ shares }, p) => plain(await shares.list(p)),
   'share.revoke': async ({ shares }, p) => plain(await shares.revoke(p)),
