@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import { lastSeqOf, turnRunning, type ExportDocument } from './document.js';
 
 /** The `format` tag of Strand's own JSON export; a reader checks it before trusting the rest. */
@@ -14,7 +15,7 @@ export function renderJson(document: ExportDocument): string {
     format: STRAND_EXPORT_JSON_FORMAT,
     version: STRAND_EXPORT_JSON_VERSION,
     header: document.header,
-    ...(document.title === undefined ? {} : { title: document.title }),
+    ...defined({ title: document.title }),
     cut: { lastSeq: lastSeqOf(document), running: turnRunning(document) },
     events: document.events,
   })}\n`;

@@ -1,4 +1,4 @@
-import { newSessionHeader, SessionId, SessionSeq, type SessionEvent } from '@strand/session';
+import { newSessionHeader, SessionId, SessionSeq, type SessionEvent, defined } from '@strand/session';
 import type { ExportDocument } from './document.js';
 
 /** A document from `[type, data]` pairs: seqs from 0, one minute apart from a fixed time. */
@@ -18,7 +18,7 @@ export function documentOf(
       extra.header ??
       newSessionHeader({ id: SessionId('s-export-1'), createdAt: start, cwd: '/home/ana/shop' }),
     events,
-    ...(extra.title === undefined ? {} : { title: extra.title }),
+    ...defined({ title: extra.title }),
   };
 }
 

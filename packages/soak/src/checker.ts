@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import { errorsOf, isMethodName } from '@strand/protocol';
 import { contentHash, type Acknowledged, type EventContent, type Ledger } from './ledger.js';
 
@@ -94,7 +95,7 @@ export function checkPromises(input: CheckInput): Verdict {
     broken.push({
       promise: 'acknowledged',
       session: ack.session,
-      ...(ack.seq === undefined ? {} : { seq: ack.seq }),
+      ...defined({ seq: ack.seq }),
       detail,
     });
   }

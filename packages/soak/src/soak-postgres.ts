@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -263,5 +264,5 @@ export async function runPostgresSoak(options: PostgresSoakOptions): Promise<Pos
     await db.drop();
     for (const dir of dataDirs) await rm(dir, { recursive: true, force: true });
   }
-  return { summary, kept, ...(failure === undefined ? {} : { failure }) };
+  return { summary, kept, ...defined({ failure }) };
 }

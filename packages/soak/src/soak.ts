@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -151,5 +152,5 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
         ? `only ${faults} faults struck (at least 3 are promised): too little load for the plan`
         : undefined;
   if (failure === undefined && options.keepData !== true) await rm(dataDir, { recursive: true, force: true });
-  return { summary, verdict, dataDir, ...(failure === undefined ? {} : { failure }) };
+  return { summary, verdict, dataDir, ...defined({ failure }) };
 }

@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import {
   conversationOf,
   NO_RESULT,
@@ -165,7 +166,7 @@ function renderSidechain(
     metaFileName: `agent-${agentId}.meta.json`,
     metaText: JSON.stringify({
       agentType: child.agentType,
-      ...(child.description === undefined ? {} : { description: child.description }),
+      ...defined({ description: child.description }),
       ...(child.call === undefined ? {} : { toolUseId: claudeToolUseId(child.call.id) }),
     }),
   };
@@ -197,7 +198,7 @@ function writeConversation(
       JSON.stringify({
         parentUuid: parent,
         isSidechain: place.agentId !== undefined,
-        ...(place.agentId === undefined ? {} : { agentId: place.agentId }),
+        ...defined({ agentId: place.agentId }),
         // The first line's marker takes its digest once the rest is written.
         ...(lines.empty ? { [STRAND_EXPORT_MARKER]: MARKER_SLOT } : {}),
         ...record,
@@ -242,7 +243,7 @@ function writeStep(
         id: `msg_strand_${uuid.replace(/-/g, '')}`,
         type: 'message',
         role: 'assistant',
-        ...(step.model === undefined ? {} : { model: step.model }),
+        ...defined({ model: step.model }),
         content: [
           ...step.texts.map((text) => ({ type: 'text', text })),
           ...step.calls.map((call) => ({

@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import {
   contentText,
   conversationOf,
@@ -66,7 +67,7 @@ export function renderGeminiChat(document: ExportDocument): GeminiChat {
           type: 'gemini',
           content: entry.texts.join('\n\n'),
           thoughts: [],
-          ...(entry.model === undefined ? {} : { model: entry.model }),
+          ...defined({ model: entry.model }),
           ...(entry.calls.length === 0 ? {} : { toolCalls: entry.calls.map((c) => toolCall(c, entry.time)) }),
         });
         break;

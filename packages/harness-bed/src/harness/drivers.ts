@@ -102,8 +102,8 @@ export const claudeCode: HarnessDriver = {
       args,
       cwd: ws.cwd,
       env,
-      ...(stdin === undefined ? {} : { stdin }),
-      ...(options.interruptWhen === undefined ? {} : { interruptWhen: options.interruptWhen }),
+      stdin,
+      interruptWhen: options.interruptWhen,
     });
     return { ...run, sessionId: sessionIdIn(run.stdout, 'session_id') ?? options.resume };
   },
@@ -154,7 +154,7 @@ export const codex: HarnessDriver = {
       args,
       cwd: ws.cwd,
       env,
-      ...(options.interruptWhen === undefined ? {} : { interruptWhen: options.interruptWhen }),
+      interruptWhen: options.interruptWhen,
     });
     return { ...run, sessionId: sessionIdIn(run.stdout, 'thread_id') ?? options.resume };
   },
@@ -204,7 +204,7 @@ export const gemini: HarnessDriver = {
       args,
       cwd: ws.cwd,
       env,
-      ...(options.interruptWhen === undefined ? {} : { interruptWhen: options.interruptWhen }),
+      interruptWhen: options.interruptWhen,
     });
     return { ...run, sessionId: sessionIdIn(run.stdout, 'session_id') ?? options.resume };
   },
@@ -261,7 +261,7 @@ export const pi: HarnessDriver = {
       args,
       cwd: ws.cwd,
       env,
-      ...(options.interruptWhen === undefined ? {} : { interruptWhen: options.interruptWhen }),
+      interruptWhen: options.interruptWhen,
     });
     return { ...run, sessionId: sessionIdIn(run.stdout, 'id') ?? options.resume };
   },
@@ -360,7 +360,7 @@ export const opencode: HarnessDriver = {
       env,
       // On stdin, as a pipe gives it: `run` quotes every argument that holds a space.
       stdin: options.text,
-      ...(options.interruptWhen === undefined ? {} : { interruptWhen: options.interruptWhen }),
+      interruptWhen: options.interruptWhen,
     });
     return { ...run, sessionId: sessionIdIn(run.stdout, 'sessionID') ?? options.resume };
   },
@@ -417,7 +417,7 @@ export const qwen: HarnessDriver = {
       args,
       cwd: ws.cwd,
       env,
-      ...(options.interruptWhen === undefined ? {} : { interruptWhen: options.interruptWhen }),
+      interruptWhen: options.interruptWhen,
     });
     return { ...run, sessionId: sessionIdInArray(run.stdout) ?? options.resume };
   },
@@ -461,7 +461,7 @@ export const kilo: HarnessDriver = {
       // (a git snapshot of the workspace each time), so a four-step run on a loaded machine can
       // pass the default two minutes while still answering.
       killAfterMs: 300_000,
-      ...(options.interruptWhen === undefined ? {} : { interruptWhen: options.interruptWhen }),
+      interruptWhen: options.interruptWhen,
     });
     return { ...run, sessionId: sessionIdIn(run.stdout, 'sessionID') ?? options.resume };
   },
@@ -520,7 +520,7 @@ export const cline: HarnessDriver = {
       ],
       cwd: ws.cwd,
       env: { ...baseEnv(ws.home), CLINE_NO_AUTO_UPDATE: '1' },
-      ...(options.interruptWhen === undefined ? {} : { interruptWhen: options.interruptWhen }),
+      interruptWhen: options.interruptWhen,
     });
     const added = (await readdir(root).catch(() => [] as string[])).filter((name) => !before.has(name));
     return { ...run, sessionId: added.sort()[0] };
@@ -587,7 +587,7 @@ export const copilot: HarnessDriver = {
       args,
       cwd: ws.cwd,
       env,
-      ...(options.interruptWhen === undefined ? {} : { interruptWhen: options.interruptWhen }),
+      interruptWhen: options.interruptWhen,
     });
     return { ...run, sessionId: sessionIdIn(run.stdout, 'sessionId') ?? options.resume };
   },

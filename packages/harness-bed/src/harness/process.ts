@@ -13,9 +13,9 @@ export interface RunOptions {
   readonly cwd: string;
   /** The whole environment: nothing of the test's own is passed on (no real home, no keys). */
   readonly env: Readonly<Record<string, string>>;
-  readonly stdin?: string;
+  readonly stdin?: string | undefined;
   /** Sends SIGINT once this resolves (the interrupted-turn scenario waits on the endpoint's hold). */
-  readonly interruptWhen?: Promise<unknown>;
+  readonly interruptWhen?: Promise<unknown> | undefined;
   /** A hang guard, not a timing assertion: a harness that does not exit in this time is killed. */
   readonly killAfterMs?: number;
 }

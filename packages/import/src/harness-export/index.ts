@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 /**
  * `@strand/import/harness-export`: a session written as another harness's transcript into that
  * harness's own folder, on this machine — the one writer `strand export --to` (on the CLI's
@@ -57,7 +58,7 @@ export async function writeHarnessExport(
 ): Promise<HarnessExport> {
   const dir = harnessHome(harness, {
     home: place.home,
-    ...(place.env === undefined ? {} : { env: place.env }),
+    ...defined({ env: place.env }),
   });
   try {
     return await WRITERS[harness](document, dir, subagents);

@@ -1,3 +1,4 @@
+import { defined } from '@strand/session';
 import { expect } from 'vitest';
 import type { SessionPersistence } from '@strand/persistence';
 import type { SessionListRow } from '@strand/protocol';
@@ -39,7 +40,7 @@ export async function pageThrough(client: RpcTestClient, params: object, limit: 
     const result = await client.call<ListPage>('session.list', {
       ...params,
       limit,
-      ...(cursor === undefined ? {} : { cursor }),
+      ...defined({ cursor }),
     });
     expect(result.sessions.length).toBeLessThanOrEqual(limit);
     ids.push(...result.sessions.map((row) => row.id));
