@@ -17,7 +17,7 @@ export interface RemoteOptions {
 
 /**
  * Runs `fn` with a client connection: to a running host (`--url`, or the host holding the data
- * folder's lock), or to an embedded host over the data folder on a private loopback port. Either
+ * folder's lock), or to an embedded host over the data folder, in process (no port). Either
  * way the CLI reads through the same API as every other client — it owns no read logic of its own.
  */
 export async function withConnection<T>(
@@ -27,7 +27,7 @@ export async function withConnection<T>(
   const target = await readTarget(options);
   if (target.kind === 'host') return withHost(target.rpcUrl, target.token, fn);
   // Loaded only here: a read through a running host needs none of the embedded stack.
-  const [{ openStrandRuntime }, { startHost }] = await Promise.all([
+  const [{ openStrandRuntime }, { inProcessHost }] = await Promise.all([
     import('@strand/runtime'),
     import('@strand/host'),
   ]);
@@ -38,11 +38,9 @@ export async function withConnection<T>(
     // Another process may be writing the folder (an import holding its lock): never delete its temp files.
     sweepTemp: false,
   });
-  const host = await startHost({ services: runtime.services, port: 0 });
-  const connection = new StrandConnection({
-    url: host.rpcUrl,
-    WebSocket: WebSocket,
-  });
+  // No port: the read goes through the host's own RPC, in memory (the same checks and handlers).
+  const host = inProcessHost({ services: runtime.services });
+  const connection = new StrandConnection({ url: 'strand:in-process', WebSocket: host.WebSocket });
   try {
     // A one-shot read answers from a complete index: the search sync and the list hints folded at open.
     await runtime.searchReady;

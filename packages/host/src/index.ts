@@ -7,6 +7,12 @@ export {
   type HostOptions,
   type RunningHost,
 } from './server.js';
+export {
+  inProcessHost,
+  type InProcessHost,
+  type InProcessHostOptions,
+  type InProcessSocket,
+} from './in-process.js';
 export type { Refusal, RefusalListener } from './edge/refusal-log.js';
 export { DEFAULT_LIMITS, LIST_HINT_KEYS, type HostServices, type HostLimits } from './services.js';
 export type {

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { HOST_ERRORS } from '@strand/session/errors';
-import { wireError, type HostErrorCode } from './errors.js';
+import type { HostErrorCode } from './errors.js';
 import { MIN_TOKEN_LENGTH, isLoopbackHost, shareCookieName, tokenCookieName } from './auth.js';
 import { ConnectionGate } from './edge/connection-gate.js';
 import { accessPolicy, parseOrigin } from './edge/origin-check.js';
@@ -15,9 +15,8 @@ import { upgradeHandler } from './edge/upgrade.js';
 import { FollowHub, type DraftPacing } from './follow/follow-hub.js';
 import type { Outbound } from './follow/outbound.js';
 import { ListChangeFeed } from './list/list-changes.js';
-import { errorReply, handleFrame, type ConnectionContext } from './rpc/dispatch.js';
+import { serveConnection } from './rpc/connection.js';
 import { localCaller } from './rpc/local-caller.js';
-import { readRequestId } from './rpc/request-id.js';
 import { headerReader } from './share/header-of.js';
 import { FULL_ACCESS, type ConnectionAccess } from './share/share-gate.js';
 import { ShareService } from './share/share-service.js';
@@ -197,7 +196,6 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
 
   wss.on('connection', (ws: WebSocket, request: IncomingMessage, grant: ShareGrant | undefined) => {
     sockets.add(ws);
-    const controller = new AbortController();
     const access: ConnectionAccess = grant === undefined ? FULL_ACCESS : { kind: 'share', grant, headerOf };
     // A revoke closes the grant's connections at once, its expiry when it comes (the close tells
     // the page why).
@@ -219,64 +217,17 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       },
       send: (text, done) => ws.send(text, done),
     };
-    const ctx: ConnectionContext = {
-      services,
-      hub,
-      lists,
-      limits,
-      out,
-      signal: controller.signal,
-      access,
-      shares,
-      now,
-    };
-    let inFlight = 0;
-    ws.on('message', (data, isBinary) => {
-      const bytes = Buffer.isBuffer(data)
-        ? data
-        : Array.isArray(data)
-          ? Buffer.concat(data)
-          : Buffer.from(data);
-      // A refused frame is not parsed, but its id is read (`readRequestId`, a bounded scan) so the
-      // refusal reaches the call that sent it; a frame without a readable id is answered `id: null`.
-      const refuse = (error: ReturnType<typeof wireError>): void => {
-        ws.send(errorReply(readRequestId(bytes), error).text);
-      };
-      if (isBinary) {
-        refuse(wireError('RPC_INVALID_REQUEST', 'binary frames are not accepted'));
-        return;
-      }
-      if (bytes.byteLength > limits.maxFrameBytes) {
-        refuse(
-          wireError(
-            'HOST_FRAME_TOO_LARGE',
-            `frame of ${bytes.byteLength} bytes exceeds ${limits.maxFrameBytes}`,
-          ),
-        );
-        return;
-      }
-      if (inFlight >= limits.maxInFlight) {
-        refuse(wireError('HOST_TOO_MANY_REQUESTS', `more than ${limits.maxInFlight} requests in flight`));
-        return;
-      }
-      inFlight++;
-      const text = bytes.toString('utf8');
-      handleFrame(ctx, text)
-        .then((reply) => {
-          if (ws.readyState !== ws.OPEN) return;
-          ws.send(reply.text, (error) => {
-            if (error === undefined || error === null) reply.afterSend?.();
-          });
-        })
-        .catch((error: unknown) => services.logger.error('a reply failed', { error }))
-        .finally(() => inFlight--);
-    });
+    const connection = serveConnection({ services, hub, lists, limits, shares, now }, out, access);
+    ws.on('message', (data, isBinary) =>
+      connection.receive(
+        Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data),
+        isBinary,
+      ),
+    );
     ws.on('close', () => {
       untrack?.();
       sockets.delete(ws);
-      controller.abort();
-      hub.dropConnection(out);
-      lists.dropConnection(out);
+      connection.closed();
     });
     ws.on('error', () => ws.terminate());
   });
