@@ -72,7 +72,9 @@ async function openInProcess(
 
 async function openWs(h: RunningHost): Promise<{ socket: WebSocket; next: () => Promise<string> }> {
   const socket = new WebSocket(h.rpcUrl);
-  const next = inbox((listener) => socket.on('message', (data) => listener((data as Buffer).toString('utf8'))));
+  const next = inbox((listener) =>
+    socket.on('message', (data) => listener((data as Buffer).toString('utf8'))),
+  );
   await new Promise((resolve) => socket.once('open', resolve));
   return { socket, next };
 }
