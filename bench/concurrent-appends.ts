@@ -19,6 +19,24 @@ export interface ConcurrentAppendFigures {
   readonly concurrentEventsPerSec: number;
   /** The second over the first: how much the store shares its work across sessions. */
   readonly speedup: number;
+  /** Wall time per event of one session alone, µs: its CPU plus its share of one sync per append. */
+  readonly oneSessionWallUsPerEvent: number;
+  /** Process CPU time (every thread) per event, µs, of one session alone and of all at once. */
+  readonly oneSessionCpuUsPerEvent: number;
+  readonly concurrentCpuUsPerEvent: number;
+  /**
+   * The speedup the fan-out could reach if it were bound by its CPU alone, on one core (a SQLite
+   * write connection is one thread): one session's wall time per event over the fan-out's CPU per
+   * event. Grouping removes syncs, never this work, so `speedup` cannot pass it on one core (nor
+   * twice it on two). See packages/persistence/README.md, "What bounds the fan-out".
+   */
+  readonly cpuBoundSpeedupOneCore: number;
+}
+
+interface Rate {
+  readonly eventsPerSec: number;
+  readonly wallUsPerEvent: number;
+  readonly cpuUsPerEvent: number;
 }
 
 async function startSession(persistence: SessionPersistence, id: string): Promise<Session> {
@@ -34,7 +52,7 @@ async function appendRate(
   prefix: string,
   sessions: number,
   eventsEach: number,
-): Promise<number> {
+): Promise<Rate> {
   const started = await Promise.all(
     Array.from({ length: sessions }, (_, i) => startSession(persistence, `${prefix}-${i}`)),
   );
@@ -42,6 +60,7 @@ async function appendRate(
   // measured too, and a backend that waits on other threads (JSONL's syncs) overlaps it with its
   // own work when sessions write at once but not alone, which inflated its ratio.
   const turns = started.map((_, i) => [...workloadTurns(i, eventsEach)]);
+  const cpuBefore = process.cpuUsage();
   const { ms } = await timeIt(() =>
     Promise.all(
       started.map(async (session, i) => {
@@ -49,8 +68,13 @@ async function appendRate(
       }),
     ),
   );
+  const cpu = process.cpuUsage(cpuBefore);
   const events = started.reduce((sum, session) => sum + session.events.length, 0);
-  return events / (ms / 1000);
+  return {
+    eventsPerSec: events / (ms / 1000),
+    wallUsPerEvent: (ms * 1000) / events,
+    cpuUsPerEvent: (cpu.user + cpu.system) / events,
+  };
 }
 
 /** One session alone, then `CONCURRENT_SESSIONS` at once, on `persistence`; prints both. */
@@ -58,13 +82,29 @@ export async function measureConcurrentAppends(
   persistence: SessionPersistence,
   eventsEach = 2_100,
 ): Promise<ConcurrentAppendFigures> {
-  const oneSessionEventsPerSec = await appendRate(persistence, 'alone', 1, eventsEach * 4);
-  const concurrentEventsPerSec = await appendRate(persistence, 'fan-out', CONCURRENT_SESSIONS, eventsEach);
-  const speedup = concurrentEventsPerSec / oneSessionEventsPerSec;
-  line('append, one turn per append, one session', `${Math.round(oneSessionEventsPerSec)} events/s`);
+  const alone = await appendRate(persistence, 'alone', 1, eventsEach * 4);
+  const atOnce = await appendRate(persistence, 'fan-out', CONCURRENT_SESSIONS, eventsEach);
+  const speedup = atOnce.eventsPerSec / alone.eventsPerSec;
+  const cpuBoundSpeedupOneCore = alone.wallUsPerEvent / atOnce.cpuUsPerEvent;
+  line(
+    'append, one turn per append, one session',
+    `${Math.round(alone.eventsPerSec)} events/s (${round(alone.wallUsPerEvent, 1)} µs/event, CPU ${round(alone.cpuUsPerEvent, 1)} µs/event)`,
+  );
   line(
     `append, one turn per append, ${CONCURRENT_SESSIONS} sessions at once`,
-    `${Math.round(concurrentEventsPerSec)} events/s (${round(speedup, 2)}× one session)`,
+    `${Math.round(atOnce.eventsPerSec)} events/s (${round(speedup, 2)}× one session; CPU ${round(atOnce.cpuUsPerEvent, 1)} µs/event)`,
   );
-  return { oneSessionEventsPerSec, concurrentEventsPerSec, speedup };
+  line(
+    '  CPU-bound ceiling on one core (alone wall / at-once CPU)',
+    `${round(cpuBoundSpeedupOneCore, 2)}× (target 5)`,
+  );
+  return {
+    oneSessionEventsPerSec: alone.eventsPerSec,
+    concurrentEventsPerSec: atOnce.eventsPerSec,
+    speedup,
+    oneSessionWallUsPerEvent: alone.wallUsPerEvent,
+    oneSessionCpuUsPerEvent: alone.cpuUsPerEvent,
+    concurrentCpuUsPerEvent: atOnce.cpuUsPerEvent,
+    cpuBoundSpeedupOneCore,
+  };
 }
