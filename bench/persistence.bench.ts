@@ -6,8 +6,11 @@
  * listing 10,000 sessions. The last line is one JSON object with every figure. `--max` leaves out
  * the larger sizes (a quick check that the bench runs); the `…100k` keys then hold the largest size.
  * Beside the backends' figures it holds, per backend, `concurrentAppendSpeedup` (events/s of 50
- * sessions appending at once over one session's, in one run; target ≥ 5) and `appendOverFsyncFloor`
- * (one session's one-turn appends over the device's write + fdatasync floor; target ≥ 0.9). The
+ * sessions appending at once over one session's, the median of three adjacent pairs in one run;
+ * target ≥ 5) and `appendOverFsyncFloor` (one session's one-turn appends over the device's write +
+ * fdatasync floor; target ≥ 0.9). The
+ * `concurrentAppendCpuCeiling` is the speedup the fan-out would reach bound by its CPU on one core
+ * (one session's wall µs/event over the fan-out's CPU µs/event). The
  * `postgres` entries are measured when STRAND_TEST_PG_URL names a server (else null); its floor is
  * this machine's disk, so that ratio means something only for a server on the same disk.
  */
@@ -352,6 +355,12 @@ console.log(
     concurrentAppendSpeedup: {
       ...each((f) => round(f.concurrentAppends.speedup, 2)),
       postgres: postgres === null ? null : round(postgres.concurrent.speedup, 2),
+    },
+    // What caps the speedup on one core: the fan-out's CPU per event (persistence README, "What
+    // bounds the fan-out"). PostgreSQL's excludes the server's CPU, so it is an upper bound only.
+    concurrentAppendCpuCeiling: {
+      ...each((f) => round(f.concurrentAppends.cpuBoundSpeedupOneCore, 2)),
+      postgres: postgres === null ? null : round(postgres.concurrent.cpuBoundSpeedupOneCore, 2),
     },
     appendOverFsyncFloor: {
       ...each((f) => f.appendOverFsyncFloor),
