@@ -36,8 +36,8 @@ export interface LedgerEntry extends FileStamp {
   /**
    * Set for a unit whose write-once folder was read whole (`SourceUnit.writeOnceFolder`): the
    * folder's stamp (its files listed, as `size`, and its mtime), and `companions` then holds only
-   * the companions outside the folder and the folder's newest file — a re-import compares these
-   * instead of statting every file of the folder.
+   * the companions outside the folder — a re-import compares these and stats none of the folder's
+   * files (`size` and `mtimeMs` of the unit's own file are kept, not compared).
    */
   readonly folder?: CompanionStamp;
   /** The session the file is a copy of, and its rank, for telling copies apart in later runs. */

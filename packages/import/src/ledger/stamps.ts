@@ -1,4 +1,4 @@
-import { promises as fsp } from 'node:fs';
+import { promises as fsp, type Stats } from 'node:fs';
 import path from 'node:path';
 import { hashBytes, hashFile } from '../source/file-hash.js';
 import type { SourceUnit } from '../run/harness-importer.js';
@@ -6,15 +6,20 @@ import type { CompanionStamp, FileStamp, LedgerEntry } from './ledger.js';
 
 export interface UnitStamps {
   readonly main: FileStamp;
-  /**
-   * Every companion, one stamp each — or, when `byFolder`, only those outside the unit's
-   * write-once folder, and the folder's newest file.
-   */
+  /** Every companion, one stamp each. */
   readonly companions: readonly CompanionStamp[];
   /** The unit's `writeOnceFolder` as a whole: its files listed (as `size`) and its mtime. */
   readonly folder?: CompanionStamp;
-  /** Taken by folder (`folderStamps`): the write-once folder's older files were not looked at. */
-  readonly byFolder?: true;
+}
+
+/**
+ * What a ledger entry kept by folder is compared with (`folderStamps`): the write-once folder as
+ * a whole and the companions outside it — none of the folder's files is looked at.
+ */
+export interface FolderStamps {
+  readonly folder: CompanionStamp;
+  readonly companions: readonly CompanionStamp[];
+  readonly byFolder: true;
 }
 
 /** One stamp of every file of the unit (and of its write-once folder as a whole, if it has one). */
@@ -23,14 +28,17 @@ export function stampUnit(unit: SourceUnit): Promise<UnitStamps> {
 }
 
 /**
- * The stamps a ledger entry kept by folder is compared with: the unit's file, its write-once
- * folder as a whole, the folder's newest file (its name carries the highest event number), and
- * the companions outside the folder — a few stats for a conversation of thousands of event files.
+ * The stamps a ledger entry kept by folder is compared with: the unit's write-once folder (its
+ * listing and mtime) and the companions outside it — two stats for an OpenHands conversation of
+ * thousands of event files. No event file is statted, not even the first or the newest: a file
+ * added, removed or renamed over moves the folder (its listing or its mtime), and the files of a
+ * write-once folder are written once — a file rewritten in place under its name is not seen.
  */
-export async function folderStamps(unit: SourceUnit): Promise<UnitStamps> {
-  const { writeOnceFolder } = unit;
-  if (writeOnceFolder === undefined) return stampUnit(unit);
-  return { ...(await stampFiles(unit, foldedCompanions(unit.companions, writeOnceFolder))), byFolder: true };
+export async function folderStamps(unit: SourceUnit): Promise<UnitStamps | FolderStamps> {
+  if (unit.writeOnceFolder === undefined) return stampUnit(unit);
+  const outside = foldedCompanions(unit.companions, unit.writeOnceFolder);
+  const [folder, ...companionStats] = await Promise.all([stampFolder(unit), ...outside.map(statIfPresent)]);
+  return { folder: folder!, companions: present(outside, companionStats), byFolder: true };
 }
 
 /** The unit's file, its write-once folder (if any) and `companions`, stamped. */
@@ -42,39 +50,56 @@ async function stampFiles(unit: SourceUnit, companionFiles: readonly string[]): 
     stampFolder(unit),
     ...companionFiles.map(statIfPresent),
   ]);
-  const companions: CompanionStamp[] = [];
-  companionFiles.forEach((companion, i) => {
-    const s = companionStats[i];
-    // An empty companion adds nothing to the unit, as an absent one: SQLite makes an empty
-    // `-wal` beside a database on the first read, which is no change of the database.
-    if (s !== undefined && s.size > 0) companions.push({ path: companion, size: s.size, mtimeMs: s.mtimeMs });
-  });
   return {
     main: { size: main.size, mtimeMs: main.mtimeMs },
-    companions,
+    companions: present(companionFiles, companionStats),
     ...(folder === undefined ? {} : { folder }),
   };
 }
 
-/** Full stamps reduced to what a ledger entry kept by folder records (`folderStamps`' shape). */
-export function byFolder(unit: SourceUnit, stamps: UnitStamps): UnitStamps {
-  if (unit.writeOnceFolder === undefined || stamps.folder === undefined) return stamps;
-  const kept = new Set(foldedCompanions(unit.companions, unit.writeOnceFolder));
-  return { ...stamps, companions: stamps.companions.filter((c) => kept.has(c.path)), byFolder: true };
+/** The stamps of the companions present and not empty. */
+function present(files: readonly string[], stats: readonly (Stats | undefined)[]): CompanionStamp[] {
+  const companions: CompanionStamp[] = [];
+  files.forEach((companion, i) => {
+    const s = stats[i];
+    // An empty companion adds nothing to the unit, as an absent one: SQLite makes an empty
+    // `-wal` beside a database on the first read, which is no change of the database.
+    if (s !== undefined && s.size > 0) companions.push({ path: companion, size: s.size, mtimeMs: s.mtimeMs });
+  });
+  return companions;
 }
 
-/** The companions a by-folder stamp keeps: those outside the folder, and the folder's last one. */
+/** The companions a ledger entry kept by folder records (`folderStamps`): those outside the folder. */
+export function outsideFolder(unit: SourceUnit, stamps: UnitStamps): readonly CompanionStamp[] {
+  if (unit.writeOnceFolder === undefined) return stamps.companions;
+  const kept = new Set(foldedCompanions(unit.companions, unit.writeOnceFolder));
+  return stamps.companions.filter((c) => kept.has(c.path));
+}
+
+/** The companions a by-folder stamp keeps: those outside the folder. */
 function foldedCompanions(companions: readonly string[], folder: string): string[] {
-  const inside = (file: string): boolean => path.dirname(file) === folder;
-  const newest = companions.findLast(inside);
-  return companions.filter((c) => !inside(c) || c === newest);
+  return companions.filter((c) => !isIn(c, folder));
+}
+
+/**
+ * Whether `file` lies directly in `folder` (`path.dirname(file) === folder` for the normalized
+ * paths discovery gives, without a new string a file: a conversation has thousands).
+ */
+function isIn(file: string, folder: string): boolean {
+  return (
+    file.length > folder.length + 1 &&
+    file.startsWith(folder) &&
+    file[folder.length] === path.sep &&
+    !file.includes(path.sep, folder.length + 1)
+  );
 }
 
 /** The folder's files as the unit lists them (so one created since discovery is a change), its mtime. */
 async function stampFolder(unit: SourceUnit): Promise<CompanionStamp | undefined> {
   const folder = unit.writeOnceFolder;
   if (folder === undefined) return undefined;
-  const listed = [unit.file, ...unit.companions].filter((f) => path.dirname(f) === folder).length;
+  let listed = isIn(unit.file, folder) ? 1 : 0;
+  for (const companion of unit.companions) if (isIn(companion, folder)) listed++;
   const s = await fsp.stat(folder);
   return { path: folder, size: listed, mtimeMs: s.mtimeMs };
 }
@@ -90,23 +115,25 @@ function statIfPresent(file: string) {
 /**
  * How a unit compares with its ledger entry: `same` (size and mtime of every file equal — not
  * read at all), `touched` (same sizes, other mtimes: worth a hash before re-mapping) or `changed`.
- * An entry kept by folder compares the folder as one stamp: another number of files is a change,
- * another mtime (a file replaced under its name) a touch.
+ * An entry kept by folder is compared by folder (`FolderStamps`): another number of files is a
+ * change, another mtime (a file replaced under its name) a touch; its files are not compared.
  */
 export function compareStamps(
-  stamps: UnitStamps,
+  stamps: UnitStamps | FolderStamps,
   entry: LedgerEntry | undefined,
 ): 'same' | 'touched' | 'changed' {
   if (entry === undefined) return 'changed';
-  if ((entry.folder !== undefined) !== (stamps.byFolder === true)) return 'changed';
-  if (stamps.main.size !== entry.size || stamps.companions.length !== entry.companions.length)
-    return 'changed';
-  let touched = stamps.main.mtimeMs !== entry.mtimeMs;
-  if (entry.folder !== undefined) {
+  const byFolder = 'byFolder' in stamps;
+  if ((entry.folder !== undefined) !== byFolder) return 'changed';
+  if (stamps.companions.length !== entry.companions.length) return 'changed';
+  let touched = false;
+  if (byFolder) {
     const now = stamps.folder;
-    if (now === undefined || now.path !== entry.folder.path || now.size !== entry.folder.size)
-      return 'changed';
-    if (now.mtimeMs !== entry.folder.mtimeMs) touched = true;
+    if (now.path !== entry.folder!.path || now.size !== entry.folder!.size) return 'changed';
+    if (now.mtimeMs !== entry.folder!.mtimeMs) touched = true;
+  } else {
+    if (stamps.main.size !== entry.size) return 'changed';
+    if (stamps.main.mtimeMs !== entry.mtimeMs) touched = true;
   }
   for (let i = 0; i < stamps.companions.length; i++) {
     const now = stamps.companions[i]!;

@@ -1,4 +1,4 @@
-import { cpSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Ledger } from '../ledger/ledger.js';
@@ -22,8 +22,14 @@ function conversation(): { w: Workspace; dir: string; events: string } {
   open.push(w);
   const dir = path.join(w.source, SYNTHETIC);
   cpSync(FIXTURE, dir, { recursive: true, filter: (f) => !LATER.test(path.basename(f)) });
-  return { w, dir, events: path.join(dir, 'events') };
+  const events = path.join(dir, 'events');
+  // A whole second: `keepMtime` gives it back exactly (a Date keeps milliseconds, a file system
+  // nanoseconds — a sub-millisecond mtime put back through a Date would move).
+  utimesSync(events, FOLDER_TIME, FOLDER_TIME);
+  return { w, dir, events };
 }
+
+const FOLDER_TIME = new Date(Date.UTC(2026, 0, 1));
 
 const importOnce = (w: Workspace) =>
   importTranscripts({ harness: 'openhands', sourceDir: w.source, dataDir: w.data });
@@ -48,12 +54,12 @@ async function said(w: Workspace): Promise<string> {
 const fixtureEvent = (name: string): string => readFileSync(path.join(FIXTURE, 'events', name), 'utf8');
 
 describe('OpenHands re-import: an unchanged conversation is told by its events folder', () => {
-  it('a conversation read whole is kept by folder: its listing and mtime, the newest event file and metadata.json', async () => {
+  it('a conversation read whole is kept by folder: its listing and mtime and metadata.json, no event file', async () => {
     const { w, dir, events } = conversation();
     expect((await importOnce(w)).imported).toBe(1);
     const entry = await ledgerEntry(w, dir);
     expect(entry?.folder).toEqual({ path: events, size: 18, mtimeMs: statSync(events).mtimeMs });
-    expect(entry?.companions.map((c) => path.basename(c.path))).toEqual(['17.json', 'metadata.json']);
+    expect(entry?.companions.map((c) => path.basename(c.path))).toEqual(['metadata.json']);
     expect(await importOnce(w)).toMatchObject({ imported: 0, updated: 0, unchanged: 1 });
   });
 
@@ -98,16 +104,24 @@ describe('OpenHands re-import: an unchanged conversation is told by its events f
     expect((await ledgerEntry(w, dir))?.folder).toBeDefined();
   });
 
-  it('the newest event file rewritten in place is a change: it is stamped on its own', async () => {
+  it('an event file removed is a change, even where the folder mtime does not move (its listing shrank)', async () => {
     const { w, events } = conversation();
     await importOnce(w);
-    const newest = path.join(events, '17.json');
-    keepMtime(events, () =>
-      writeFileSync(newest, readFileSync(newest, 'utf8').replace('"finished"', '"rejected"')),
-    );
+    keepMtime(events, () => rmSync(path.join(events, '17.json')));
     expect((await importOnce(w)).unchanged).toBe(0);
-    const log = (await readStore(w.data)).get(`openhands-${SYNTHETIC}`)!;
-    expect(log.events.filter((e) => e.type === 'turn/end').at(-1)!.data).toEqual({ reason: 'aborted' });
+    expect((await importOnce(w)).unchanged).toBe(1);
+  });
+
+  it('an event file rewritten in place, the folder untouched, is not seen: OpenHands writes each event once', async () => {
+    // The documented limit of a ledger kept by folder (docs/transcript-formats.md): no event file is
+    // statted, so only a change of the folder's listing or mtime, or of metadata.json, is seen.
+    const { w, events } = conversation();
+    await importOnce(w);
+    for (const name of ['0.json', '17.json']) {
+      const file = path.join(events, name);
+      keepMtime(events, () => writeFileSync(file, `${readFileSync(file, 'utf8')} `));
+    }
+    expect(await importOnce(w)).toMatchObject({ imported: 0, updated: 0, unchanged: 1 });
   });
 
   it('an event file replaced under its name (renamed over) is found by the folder mtime and the digests', async () => {

@@ -42,11 +42,19 @@ export class DataFolder {
     this.#prepared = true;
   }
 
+  /**
+   * Runs `work` against a persistence of its own, closed after it. The sessions it created are
+   * durable only once this resolves (the close fsyncs their folder); if the close fails they are
+   * removed, and this rejects.
+   */
   async write<T>(work: (target: WriteTarget) => Promise<T>): Promise<T> {
     await this.prepare();
+    // New sessions' names are made durable once per file, when the persistence closes (one
+    // folder fsync, not one per session): `work`'s sessions are reported only after that.
     const persistence = new JsonlSessionPersistence(this.root, {
       root: this.root,
       compression: this.compression,
+      syncNewNamesOnClose: true,
     });
     try {
       return await work({ persistence, stored: this.stored });

@@ -5,11 +5,12 @@ import { ImportError } from '../errors.js';
 import { importerFor } from '../harnesses.js';
 import { Ledger, type LedgerEntry } from '../ledger/ledger.js';
 import {
-  byFolder,
   compareStamps,
   folderStamps,
+  outsideFolder,
   stampUnit,
   unitHash,
+  type FolderStamps,
   type UnitStamps,
 } from '../ledger/stamps.js';
 import type { ImportOptions, ImportSummary } from '../types.js';
@@ -76,8 +77,8 @@ export async function importTranscripts(options: ImportOptions): Promise<ImportS
   const unchanged = new Map<string, LedgerEntry>();
   // Stamped ahead of the comparison: a re-import that changes nothing is little but these stats,
   // and one unit's waiting on the thread pool overlaps the next ones'. An entry kept by folder is
-  // compared by folder: a few stats, not one per file of the folder.
-  const stampFor = (unit: SourceUnit): Promise<UnitStamps> =>
+  // compared by folder: the folder's stat and those of the files beside it, none of the folder's.
+  const stampFor = (unit: SourceUnit): Promise<UnitStamps | FolderStamps> =>
     ledger.get(unit.file)?.folder !== undefined ? folderStamps(unit) : stampUnit(unit);
   const stamped = ahead(units, (unit) =>
     stampFor(unit).then(
@@ -87,12 +88,18 @@ export async function importTranscripts(options: ImportOptions): Promise<ImportS
   );
   for await (const read of stamped) {
     const { unit } = read;
-    let stamps = 'error' in read ? undefined : read.stamps;
+    const taken = 'error' in read ? undefined : read.stamps;
     const known = ledger.get(unit.file);
-    let status = stamps === undefined ? undefined : compareStamps(stamps, known);
+    let status = taken === undefined ? undefined : compareStamps(taken, known);
     // Kept by folder and not the same: the unit is hashed or read whole next, which takes every
     // file's stamp (the ledger records the stamps from before the read, never after).
-    if (status !== 'same' && stamps?.byFolder === true) stamps = await stampUnit(unit).catch(() => undefined);
+    let stamps: UnitStamps | undefined;
+    if (taken === undefined || !('byFolder' in taken)) stamps = taken;
+    else if (status !== 'same') stamps = await stampUnit(unit).catch(() => undefined);
+    if (status === 'same' && known !== undefined) {
+      unchanged.set(unit.file, known);
+      continue;
+    }
     if (stamps === undefined || status === undefined) {
       const reason = 'error' in read ? read.error.message : 'a file vanished while stamped';
       tally.failedFile(unit.file, `cannot read: ${reason}`);
@@ -290,7 +297,7 @@ function recorded(
   keepByFolder: boolean,
 ): Pick<LedgerEntry, 'companions' | 'folder'> {
   if (!keepByFolder || stamps.folder === undefined) return { companions: stamps.companions };
-  return { companions: byFolder(unit, stamps).companions, folder: stamps.folder };
+  return { companions: outsideFolder(unit, stamps), folder: stamps.folder };
 }
 
 /** Sessions more than one unchanged file holds (none of them marked a stale copy of another). */

@@ -114,8 +114,11 @@ export async function processFile(
       }
     })
     .catch((error: unknown) => {
-      // Closing the per-file persistence failed after the writes (an fsync of a derived index).
+      // Closing the per-file persistence failed after the writes: the fsync of the new sessions'
+      // folder (those sessions were removed: none is reported stored) or of a derived index.
       writeError ??= `cannot close the data folder: ${(error as Error).message}`;
+      sessions.length = 0;
+      children.length = 0;
     });
   return {
     ...base,

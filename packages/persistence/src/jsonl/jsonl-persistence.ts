@@ -66,6 +66,15 @@ export interface JsonlPersistenceOptions {
    */
   readonly sweepTemp?: boolean;
   /**
+   * `true`: a new session's name is made durable when `close()` resolves, not when its first
+   * write does — one fsync of `sessions/` for every session this instance created, where each
+   * create otherwise waits for its own. For a writer that reports its sessions only once closed
+   * (the import, which creates thousands, each whole in one batch). A close whose fsync fails
+   * removes those sessions (none is known stored) and rejects with `PERSISTENCE_IO`. Until then a
+   * crash of the machine may lose them; a crash of the process does not.
+   */
+  readonly syncNewNamesOnClose?: boolean;
+  /**
    * The file-system calls every write goes through (default `node:fs/promises`): a seam for tests
    * that inject storage faults.
    * @internal
@@ -115,7 +124,7 @@ export class JsonlSessionPersistence implements SessionPersistence {
     this.#files = new SessionFiles(root, options.fs);
     this.#compressed = (options.compression ?? 'zstd') === 'zstd';
     this.#attachments = new AttachmentFiles(this.#files.attachmentsDir, this.#files.tmpDir, this.#files.fs);
-    this.#writers = new SessionWriters(this.#files, this.#compressed);
+    this.#writers = new SessionWriters(this.#files, this.#compressed, options.syncNewNamesOnClose === true);
     this.#indexes = new FrameIndexStore(this.#files);
     this.#onSkippedFile = options.onSkippedFile ?? (() => undefined);
     this.#scanWorker = options.scanWorker === false ? undefined : new ScanWorkerClient();
@@ -342,7 +351,11 @@ export class JsonlSessionPersistence implements SessionPersistence {
     if (this.#closed) return;
     this.#closed = true;
     await this.#scanWorker?.close();
-    await this.#writers.closeAll((id, index) => this.#indexes.save(id, index));
+    try {
+      await this.#writers.closeAll((id, index) => this.#indexes.save(id, index));
+    } finally {
+      await this.#writers.syncNewNames();
+    }
   }
 
   // ---- internals -------------------------------------------------------------------------

@@ -3,6 +3,7 @@ import type { SessionEvent } from '@strand/session';
 import { PersistenceError, sessionExists, sessionNotFound } from '../errors.js';
 import { encodeEventLines } from './event-lines.js';
 import type { FrameIndex } from './frame-index.js';
+import { syncFolder } from './folder-syncs.js';
 import { writeNewFileAtomically } from './fs-util.js';
 import { decodePlainLog, type FrameLocation } from './log-decoder.js';
 import { scanZstdFrames } from './log-scan.js';
@@ -22,10 +23,37 @@ export class SessionWriters {
   readonly #files: SessionFiles;
   readonly #compressed: boolean;
   readonly #writers = new Map<string, Promise<LogWriter>>();
+  /** With `syncNamesLater`: the logs created whose names no folder fsync has covered yet. */
+  readonly #unsyncedNames: [id: string, file: string][] | undefined;
 
-  constructor(files: SessionFiles, compressed: boolean) {
+  constructor(files: SessionFiles, compressed: boolean, syncNamesLater = false) {
     this.#files = files;
     this.#compressed = compressed;
+    this.#unsyncedNames = syncNamesLater ? [] : undefined;
+  }
+
+  /**
+   * Makes the names of the logs created since the last call durable: one fsync of `sessions/`
+   * (shared with concurrent callers) for all of them. If it fails, none is known durable: each is
+   * removed (the session is not stored, as after any failed create) and the error is
+   * `PERSISTENCE_IO`. Nothing to do unless created with `syncNamesLater`.
+   */
+  async syncNewNames(): Promise<void> {
+    const names = this.#unsyncedNames?.splice(0) ?? [];
+    if (names.length === 0) return;
+    try {
+      await syncFolder(this.#files.fs, this.#files.sessionsDir);
+    } catch (error) {
+      for (const [id, file] of names) {
+        await this.drop(id);
+        await this.#files.fs.unlink(file).catch(() => undefined); // gone already: deleted since
+      }
+      throw new PersistenceError(
+        'PERSISTENCE_IO',
+        `could not make ${names.length} new session${names.length === 1 ? '' : 's'} durable${osCode(error)}`,
+        { cause: error },
+      );
+    }
   }
 
   /**
@@ -49,13 +77,14 @@ export class SessionWriters {
         : this.#compressed
           ? encodeFrame(FrameKind.Events, 0, events.length, lines)
           : lines;
-    let created: boolean;
+    let handle: FileHandle | undefined;
     try {
-      created = await writeNewFileAtomically(
+      handle = await writeNewFileAtomically(
         this.#files.fs,
         this.#files.tmpDir,
         file,
         Buffer.concat([head, body]),
+        this.#unsyncedNames === undefined,
       );
     } catch (error) {
       throw new PersistenceError('PERSISTENCE_IO', `could not create session ${id}${osCode(error)}`, {
@@ -63,16 +92,21 @@ export class SessionWriters {
         sessionId: id,
       });
     }
-    if (!created) throw sessionExists(id);
+    if (handle === undefined) throw sessionExists(id);
+    this.#unsyncedNames?.push([id, file]);
     const incarnation = (JSON.parse(record.toString('utf8')) as { incarnation: string }).incarnation;
     const frames: FrameLocation[] =
       this.#compressed && events.length > 0
         ? [{ firstSeq: 0, count: events.length, offset: head.length }]
         : [];
-    let handle: FileHandle;
+    // The handle the file was written through is the writer's, and its stat the revision: a new
+    // session costs no second open, no lookup of its name and no stat by path (an import creates
+    // thousands). Linking changed the file's ctime, never its size or mtime.
+    let stat;
     try {
-      handle = await this.#files.fs.open(file, 'r+');
+      stat = this.#files.fs.fstatSync(handle.fd, { bigint: true });
     } catch {
+      await handle.close().catch(() => undefined);
       // The batch is durable: the next write opens the writer through `#open` (typed there).
       return this.#revisionOfFile(id, incarnation, file);
     }
@@ -87,7 +121,7 @@ export class SessionWriters {
       frames,
     );
     this.#writers.set(id, Promise.resolve(writer));
-    return this.currentRevision(writer);
+    return revisionOf(incarnation, stat.size, stat.mtimeNs);
   }
 
   /** The writer of `id`, opened afresh when the one held failed a write (see `LogWriter.broken`). */

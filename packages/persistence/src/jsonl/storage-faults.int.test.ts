@@ -154,3 +154,67 @@ describe('JSONL storage faults, path by path', () => {
     expect(failure.message).not.toContain(root);
   });
 });
+
+describe('JSONL new names made durable on close (`syncNewNamesOnClose`, the import)', () => {
+  const roots: string[] = [];
+  afterEach(() => {
+    for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
+  });
+  function freshRoot(): string {
+    const root = mkdtempSync(path.join(tmpdir(), 'strand-jsonl-names-'));
+    roots.push(root);
+    return root;
+  }
+  /** `inner` counting the fsyncs of `sessions/` (each opens the folder for reading first). */
+  function countingFolderSyncs(inner: StorageFs): { fs: StorageFs; syncs: () => number } {
+    let syncs = 0;
+    const open = ((file, flags, mode) => {
+      if (typeof file === 'string' && path.basename(file) === 'sessions' && flags === 'r') syncs++;
+      return inner.open(file, flags, mode);
+    }) as StorageFs['open'];
+    return { fs: { ...inner, open }, syncs: () => syncs };
+  }
+  const headers = ['a', 'b', 'c'].map((name) => testHeader(name));
+
+  it('sessions created whole share one fsync of their folder, taken when the store closes', async () => {
+    for (const later of [false, true]) {
+      const counting = countingFolderSyncs(nodeStorageFs);
+      const p = await openJsonlPersistence({
+        root: freshRoot(),
+        fs: counting.fs,
+        syncNewNamesOnClose: later,
+      });
+      for (const header of headers) await (await createWritingSession(p, header)).append(closedTurn('x'));
+      expect(counting.syncs()).toBe(later ? 0 : headers.length);
+      await p.close();
+      expect(counting.syncs()).toBe(later ? 1 : headers.length);
+    }
+  });
+
+  it('a close whose folder fsync fails removes every session it created and is PERSISTENCE_IO; healed, they are created again', async () => {
+    const root = freshRoot();
+    const faults = new StorageFaults();
+    const fs = faultyStorageFs(faults);
+    const kept = await openJsonlPersistence({ root, fs });
+    const before = await createWritingSession(kept, testHeader('before'));
+    await before.append(closedTurn('stored before'));
+    await kept.close();
+    const p = await openJsonlPersistence({ root, fs, syncNewNamesOnClose: true });
+    for (const header of headers) await (await createWritingSession(p, header)).append(closedTurn('x'));
+    faults.arm('open', 'EIO'); // the folder is opened to be fsynced when the store closes
+    const failure = await rejectsWith(p.close(), 'PERSISTENCE_IO');
+    expect(failure.message).toContain('(EIO)');
+    expect(faults.hitsOf('open')).toBe(1);
+    faults.heal();
+    // Only the session stored before: none of the three is known durable, none is left behind.
+    expect(readdirSync(path.join(root, 'sessions'))).toEqual([`${escapeSessionId(before.id)}.zst`]);
+    const again = await openJsonlPersistence({ root, fs, syncNewNamesOnClose: true });
+    for (const header of headers) await (await createWritingSession(again, header)).append(closedTurn('y'));
+    await again.close();
+    const reader = await openJsonlPersistence({ root });
+    expect((await reader.list()).map((s) => s.header.id).sort()).toEqual(
+      [before.id, ...headers.map((h) => h.id)].sort(),
+    );
+    await reader.close();
+  });
+});
