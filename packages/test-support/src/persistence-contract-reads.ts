@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { checkLogInvariants, repairEvents, SessionSeq, type SessionEvent } from '@strand/session';
+import { checkLogInvariants, repairEvents, SessionId, SessionSeq, type SessionEvent } from '@strand/session';
 import type { PersistedSessionSummary, ReadOptions } from '@strand/persistence';
 import { closedTurn, crashedTurn, createWritingSession, testHeader } from './log-builders.js';
 import { isDeepFrozen, rejectsWith, type WithStore } from './persistence-contract-harness.js';
@@ -47,6 +47,21 @@ export function readBehaviour(withStore: WithStore): void {
       ]);
       const listed = new Map((await p.list()).map((row) => [row.header.id, row]));
       for (const row of walked) expect(row).toEqual(listed.get(row.header.id));
+    }));
+
+  it('a walk left after its first chunk releases what it held: the store keeps working, and closes', () =>
+    withStore(async ({ p }) => {
+      for (const id of ['left-a', 'left-b', 'left-c'])
+        await p.create({ header: testHeader(id), materialize: true });
+      for await (const chunk of p.listChunks({ chunk: 1 })) {
+        expect(chunk.map((row) => row.header.id)).toEqual(['left-a']);
+        break;
+      }
+      await p.delete(SessionId('left-b'));
+      const walked: string[] = [];
+      for await (const chunk of p.listChunks({ chunk: 5 })) walked.push(...chunk.map((row) => row.header.id));
+      expect(walked).toEqual(['left-a', 'left-c']);
+      // The harness closes the store after this: a walk that kept a connection would hang it.
     }));
 
   const crashes = [
