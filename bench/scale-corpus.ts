@@ -8,7 +8,13 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { SessionPersistence } from '@strand/persistence';
 import type { SearchIndex } from '@strand/search';
-import { newSessionHeader, SessionId, SessionLogOffset, type SessionHeader } from '@strand/session';
+import {
+  newSessionHeader,
+  SessionId,
+  SessionLogOffset,
+  type SessionEvent,
+  type SessionHeader,
+} from '@strand/session';
 import { mulberry32, VOCABULARY, WORKLOAD_START_TIME, workloadEvents, workloadTurns } from '@strand/workload';
 
 /** Project folders the sessions are filed under (the `cwd` filter narrows to one: 1 in 50). */
@@ -19,8 +25,11 @@ export const HARNESSES = ['strand', 'claude-code', 'codex', 'pi'] as const;
 const CHILD_EVERY = 10;
 /** Sessions are a minute apart, so last activity spreads the corpus over years, as a team's does. */
 const SESSION_SPACING_MS = 60_000;
-/** Sessions written at once (the stores group concurrent creates) and per resumable batch. */
-const WRITERS = 16;
+/**
+ * Sessions written at once (the persistence commits their appends together, the search index
+ * indexes them in one transaction where it can), and per resumable batch.
+ */
+const GROUP = 250;
 const BATCH = 1_000;
 
 export interface CorpusSize {
@@ -104,19 +113,36 @@ export class CorpusProgress {
   }
 }
 
+/** A search index that can also index many sessions in one transaction (SQLite's). */
+interface BulkSearchIndex extends SearchIndex {
+  indexLiveMany(sessions: readonly WrittenSession[]): unknown;
+}
+
 export interface CorpusStores {
   readonly persistence: SessionPersistence;
   /**
-   * Search index writers over one index, used round-robin: an engine that queues its writes
-   * (PostgreSQL: one transaction per session, in call order) writes in parallel through several.
+   * Search index writers over one index. One with `indexLiveMany` (SQLite) indexes each group of
+   * sessions in one transaction; otherwise they are used round-robin, so an engine that queues its
+   * writes (PostgreSQL: one transaction per session, in call order) writes in parallel through several.
    */
-  readonly search: readonly SearchIndex[];
+  readonly search: readonly (SearchIndex | BulkSearchIndex)[];
+}
+
+/** A session as written: what the search index's writer takes (its events from memory). */
+interface WrittenSession {
+  readonly id: SessionId;
+  readonly incarnation: string;
+  readonly header: SessionHeader;
+  readonly inheritedEventCount: SessionLogOffset;
+  readonly events: readonly SessionEvent[];
 }
 
 /**
- * Writes the sessions the progress does not count yet: each created, its events appended in one
- * bulk append, and indexed for search from those events (no log read back). A session of an
- * interrupted batch is deleted first, so the batch is written whole again.
+ * Writes the sessions the progress does not count yet, a group at a time: every session of the
+ * group created and its events appended in one bulk append, all at once (the persistence commits
+ * concurrent appends of many sessions together), then the group indexed for search from those
+ * events (no log read back). A session of an interrupted batch is deleted first, so the batch is
+ * written whole again.
  */
 export async function generateCorpus(
   stores: CorpusStores,
@@ -128,15 +154,13 @@ export async function generateCorpus(
   const from = progress.done;
   for (let batchStart = from; batchStart < size.sessions; batchStart += BATCH) {
     const batchEnd = Math.min(size.sessions, batchStart + BATCH);
-    let next = batchStart;
     // Only the first batch after a resume can hold sessions of an interrupted run.
     const resumed = batchStart === from && from > 0;
-    await Promise.all(
-      Array.from({ length: WRITERS }, async (_, writer) => {
-        const search = stores.search[writer % stores.search.length]!;
-        while (next < batchEnd) await writeSession(stores.persistence, search, size, next++, resumed);
-      }),
-    );
+    for (let groupStart = batchStart; groupStart < batchEnd; groupStart += GROUP) {
+      const group = Array.from({ length: Math.min(GROUP, batchEnd - groupStart) }, (_, i) => groupStart + i);
+      const written = await Promise.all(group.map((s) => writeSession(stores.persistence, size, s, resumed)));
+      await indexForSearch(stores.search, written);
+    }
     await stores.persistence.flush();
     progress.update({ done: batchEnd });
     const seconds = (performance.now() - started) / 1000;
@@ -149,22 +173,31 @@ export async function generateCorpus(
 
 async function writeSession(
   persistence: SessionPersistence,
-  search: SearchIndex,
   size: CorpusSize,
   s: number,
   resumed: boolean,
-): Promise<void> {
+): Promise<WrittenSession> {
   const header = headerOf(s);
   // Left by an interrupted batch: written again whole.
   if (resumed && (await persistence.revisionOf(header.id)) !== undefined) await persistence.delete(header.id);
   const { incarnation } = await persistence.create({ header });
   const events = workloadEvents(inputsOf(size, s));
   await persistence.append(header.id, events);
-  await search.indexLive({
-    id: header.id,
-    incarnation,
-    header,
-    inheritedEventCount: SessionLogOffset(0),
-    events,
-  });
+  return { id: header.id, incarnation, header, inheritedEventCount: SessionLogOffset(0), events };
+}
+
+/** Indexes a group for search: in one call where the index takes many, else spread over the writers. */
+async function indexForSearch(
+  search: readonly (SearchIndex | BulkSearchIndex)[],
+  written: readonly WrittenSession[],
+): Promise<void> {
+  const [first] = search;
+  if (first !== undefined && 'indexLiveMany' in first) {
+    first.indexLiveMany(written);
+    return;
+  }
+  // An asynchronous engine's indexLive is a promise (a synchronous one's has committed already).
+  await Promise.all(
+    written.map((session, i) => Promise.resolve(search[i % search.length]!.indexLive(session))),
+  );
 }

@@ -67,6 +67,10 @@ const ROUNDS = quick ? 1 : 5;
 
 interface BackendFigures extends ScaleFigures, CorpusSize {
   listIndexBuildSeconds: number;
+  /** Sessions written per second by this run's generation (absent: the corpus was already complete). */
+  generationSessionsPerSecond?: number;
+  /** From starting the host's process to its serving (opening the stores and reconciling the list index included). */
+  hostStartSeconds: number;
 }
 
 /** Generates (or resumes) the corpus of one backend, builds its list index, then measures its host. */
@@ -80,11 +84,14 @@ async function benchBackend(
   // A new database holds nothing of the progress recorded for an earlier one.
   if (fresh) rmSync(progressFile, { force: true });
   const progress = new CorpusProgress(progressFile, size);
-  if (progress.done < size.sessions || progress.listIndexBuildSeconds === undefined)
-    await buildCorpus(name, dataDir, store, progress);
+  const generationSessionsPerSecond =
+    progress.done < size.sessions || progress.listIndexBuildSeconds === undefined
+      ? await buildCorpus(name, dataDir, store, progress)
+      : undefined;
   const listIndexBuildSeconds = progress.listIndexBuildSeconds!;
   line(`${name}: list index build`, `${round(listIndexBuildSeconds, 1)} s`);
 
+  const hostStarted = performance.now();
   const host = spawn(
     process.execPath,
     ['--import', 'tsx', path.join(here, 'scale-host.ts'), dataDir, store],
@@ -102,12 +109,22 @@ async function benchBackend(
       });
       host.once('exit', (code) => reject(new Error(`the host exited (${code}) before serving`)));
     });
+    const hostStartSeconds = round((performance.now() - hostStarted) / 1000, 2);
+    line(`${name}: host start-up (until it serves)`, `${hostStartSeconds} s`);
     const figures = await measureHost(rpcUrl, host.pid!, size, ROUNDS);
     line(`${name}: list pages p99 (first and deep)`, `${round(figures.listPageP99Ms)} ms`);
     line(`${name}: filtered pages p99`, `${round(figures.filteredPageP99Ms)} ms`);
     line(`${name}: search p99 (literal and phrase)`, `${round(figures.searchP99Ms)} ms`);
     line(`${name}: host peak RSS`, `${figures.hostRssMB} MB`);
-    return { ...size, ...figures, listIndexBuildSeconds: round(listIndexBuildSeconds, 1) };
+    return {
+      ...size,
+      ...figures,
+      listIndexBuildSeconds: round(listIndexBuildSeconds, 1),
+      hostStartSeconds,
+      ...(generationSessionsPerSecond === undefined
+        ? {}
+        : { generationSessionsPerSecond: Math.round(generationSessionsPerSecond) }),
+    };
   } finally {
     const exited = new Promise((resolve) => host.once('exit', resolve));
     host.stdin.end();
@@ -115,13 +132,16 @@ async function benchBackend(
   }
 }
 
-/** Writes what the progress lacks of the corpus, then builds its list index (timed). */
+/**
+ * Writes what the progress lacks of the corpus, then builds its list index (timed). Resolves with
+ * the sessions written per second (undefined when there were none to write).
+ */
 async function buildCorpus(
   name: string,
   dataDir: string,
   store: string,
   progress: CorpusProgress,
-): Promise<void> {
+): Promise<number | undefined> {
   const registry = strandRegistry();
   const options = resolveRuntimeOptions({
     dataDir,
@@ -129,10 +149,15 @@ async function buildCorpus(
   });
   const stores = await openStores(options, registry);
   let open = true;
+  let rate: number | undefined;
   try {
     if (progress.done < size.sessions) {
-      console.log(`${name}: writing ${size.sessions - progress.done} of ${size.sessions} sessions …`);
+      const toWrite = size.sessions - progress.done;
+      console.log(`${name}: writing ${toWrite} of ${size.sessions} sessions …`);
+      const started = performance.now();
       await generateWith(stores, store, size, progress);
+      rate = toWrite / ((performance.now() - started) / 1000);
+      line(`${name}: generation`, `${Math.round(rate)} sessions/s`);
     }
     console.log(`${name}: building the list index (strand doctor --rebuild-list) …`);
     const started = performance.now();
@@ -144,6 +169,7 @@ async function buildCorpus(
   } finally {
     if (open) await stores.close();
   }
+  return rate;
 }
 
 /** PostgreSQL's search index writes one session at a time per instance: these more write beside it. */

@@ -18,8 +18,10 @@ export type {
   CreateSessionInput,
   Attachment,
   ReadOptions,
+  ListChunksOptions,
   ScanOptions,
 } from './types.js';
+export { compareSessionIds } from './id-order.js';
 export { elidedOpenTurnStart, openTurnStart, scanRepairs } from './scanned-log.js';
 export {
   openJsonlPersistence,

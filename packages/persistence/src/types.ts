@@ -30,6 +30,11 @@ export interface StoredLog extends PersistedSessionSummary {
   readonly tornTail: boolean;
 }
 
+export interface ListChunksOptions extends ReadOptions {
+  /** Summaries per chunk, at most (a positive integer). */
+  readonly chunk: number;
+}
+
 export interface ScanOptions extends ReadOptions {
   /**
    * The event types whose `data` the caller reads (e.g. the union of the registered projection
@@ -86,6 +91,13 @@ export interface SessionPersistence {
   create(input: CreateSessionInput): Promise<{ readonly incarnation: string }>;
   append(id: SessionId, events: readonly SessionEvent[]): Promise<{ readonly revision: string }>;
   list(options?: ReadOptions): Promise<PersistedSessionSummary[]>;
+  /**
+   * The same summaries as `list`, in id order (`compareSessionIds`: code point order, as SQLite's
+   * BINARY and PostgreSQL's `COLLATE "C"`), in chunks of at most `chunk`: a walk over a large
+   * corpus that holds one chunk of summaries at a time, not all of them. A session created or
+   * deleted during the walk may or may not appear.
+   */
+  listChunks(options: ListChunksOptions): AsyncIterable<readonly PersistedSessionSummary[]>;
   /** The current revision, or undefined when not stored; cheap (no body read). */
   revisionOf(id: SessionId, options?: ReadOptions): Promise<string | undefined>;
   /** Exact, non-mutating read: a torn tail is ignored, open-turn closers come back in `repairs`. */

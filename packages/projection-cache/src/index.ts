@@ -40,6 +40,6 @@ export {
   type UsageIndexQuery,
   type UsageIndexSession,
 } from './list-index/list-row.js';
-export type { ListIdentity, ListIndexStore } from './list-index/list-index-store.js';
+export type { ListIdentity, ListIdentityPage, ListIndexStore } from './list-index/list-index-store.js';
 export { SqliteListIndex } from './list-index/sqlite-list-index.js';
 export { USAGE_COLUMNS, usageSessionsOf, type UsageQueryRow } from './list-index/usage-rows.js';

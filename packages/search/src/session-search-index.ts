@@ -137,6 +137,26 @@ export class SessionSearchIndex implements SearchIndex {
   }
 
   /**
+   * `indexLive` of each session in turn, all in one transaction: a bulk writer (a generated corpus)
+   * pays one commit, and FTS5 one segment, per call instead of per session. A failure rolls back
+   * every session of the call.
+   */
+  indexLiveMany(
+    sessions: readonly Pick<Session, 'id' | 'incarnation' | 'header' | 'inheritedEventCount' | 'events'>[],
+  ): LiveIndexReport {
+    this.#assertOpen();
+    return this.#db.transaction(() => {
+      const report = { events: 0, rows: 0 };
+      for (const session of sessions) {
+        const counts = indexMemoryNow(this.#writer, session);
+        report.events += counts.events;
+        report.rows += counts.rows;
+      }
+      return report;
+    })();
+  }
+
+  /**
    * One page of sessions matching `query` literally, ranked and grouped (see README). Throws
    * `SEARCH_INVALID_QUERY` (empty query, bad limit or cursor), `SEARCH_STALE_CURSOR`
    * (rebuilt index, expired snapshot), `SEARCH_ABORTED`.

@@ -1,6 +1,7 @@
 import type {
   Attachment,
   CreateSessionInput,
+  ListChunksOptions,
   PersistedSessionSummary,
   ReadOptions,
   ScanOptions,
@@ -36,6 +37,9 @@ export class DelegatingPersistence implements SessionPersistence {
   }
   list(options?: ReadOptions): Promise<PersistedSessionSummary[]> {
     return this.inner.list(options);
+  }
+  listChunks(options: ListChunksOptions): AsyncIterable<readonly PersistedSessionSummary[]> {
+    return this.inner.listChunks(options);
   }
   revisionOf(id: SessionId, options?: ReadOptions): Promise<string | undefined> {
     return this.inner.revisionOf(id, options);

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
-import { checkLogInvariants, repairEvents, SessionSeq, type SessionEvent } from '@strand/session';
-import type { ReadOptions } from '@strand/persistence';
+import { checkLogInvariants, repairEvents, SessionId, SessionSeq, type SessionEvent } from '@strand/session';
+import type { PersistedSessionSummary, ReadOptions } from '@strand/persistence';
 import { closedTurn, crashedTurn, createWritingSession, testHeader } from './log-builders.js';
 import { isDeepFrozen, rejectsWith, type WithStore } from './persistence-contract-harness.js';
 
@@ -26,6 +26,42 @@ export function readBehaviour(withStore: WithStore): void {
         expect(Number.isSafeInteger(row.storedBytes) && row.storedBytes > 0).toBe(true);
         expect(row).not.toHaveProperty('inheritedEventCount');
       }
+    }));
+
+  it('listChunks walks the same summaries as list, in code point order, at most a chunk at a time', () =>
+    withStore(async ({ p }) => {
+      // Code point order puts U+E000 before U+1F600 (a surrogate pair); UTF-16 order would not.
+      const ids = ['walk-b', 'walk-\u{1F600}', 'walk-ab', 'walk-z', 'walk-\uE000', 'walk-a'];
+      for (const id of ids) await p.create({ header: testHeader(id), materialize: true });
+      const chunks: (readonly PersistedSessionSummary[])[] = [];
+      for await (const chunk of p.listChunks({ chunk: 2 })) chunks.push(chunk);
+      expect(chunks.map((chunk) => chunk.length)).toEqual([2, 2, 2]);
+      const walked = chunks.flat();
+      expect(walked.map((row) => row.header.id)).toEqual([
+        'walk-a',
+        'walk-ab',
+        'walk-b',
+        'walk-z',
+        'walk-\uE000',
+        'walk-\u{1F600}',
+      ]);
+      const listed = new Map((await p.list()).map((row) => [row.header.id, row]));
+      for (const row of walked) expect(row).toEqual(listed.get(row.header.id));
+    }));
+
+  it('a walk left after its first chunk releases what it held: the store keeps working, and closes', () =>
+    withStore(async ({ p }) => {
+      for (const id of ['left-a', 'left-b', 'left-c'])
+        await p.create({ header: testHeader(id), materialize: true });
+      for await (const chunk of p.listChunks({ chunk: 1 })) {
+        expect(chunk.map((row) => row.header.id)).toEqual(['left-a']);
+        break;
+      }
+      await p.delete(SessionId('left-b'));
+      const walked: string[] = [];
+      for await (const chunk of p.listChunks({ chunk: 5 })) walked.push(...chunk.map((row) => row.header.id));
+      expect(walked).toEqual(['left-a', 'left-c']);
+      // The harness closes the store after this: a walk that kept a connection would hang it.
     }));
 
   const crashes = [

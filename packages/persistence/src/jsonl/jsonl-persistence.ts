@@ -18,10 +18,12 @@ import {
   throwIfAborted,
 } from '../errors.js';
 import { elidedOpenTurnStart, scanRepairs } from '../scanned-log.js';
+import { compareSessionIds } from '../id-order.js';
 import { checkInherited } from '../stored-records.js';
 import type {
   Attachment,
   CreateSessionInput,
+  ListChunksOptions,
   PersistedSessionSummary,
   ReadOptions,
   ScanOptions,
@@ -46,6 +48,9 @@ import { storageError, storeError, typedStorage } from './storage-error.js';
 import type { StorageFs } from './storage-fs.js';
 import { readTail, type Tail } from './tail-read.js';
 import { readWhole, type WholeRead } from './whole-read.js';
+
+/** Header reads between yields to the event loop while listing (they are synchronous). */
+const HEADER_READS_PER_YIELD = 256;
 
 export interface JsonlPersistenceOptions {
   /** The root folder; created if missing. Nothing is ever written outside it. */
@@ -202,6 +207,35 @@ export class JsonlSessionPersistence implements SessionPersistence {
   }
 
   async list(options: ReadOptions = {}): Promise<PersistedSessionSummary[]> {
+    const sessions = await this.#storedSessions(options);
+    const out: PersistedSessionSummary[] = [];
+    for (let i = 0; i < sessions.length; i += HEADER_READS_PER_YIELD) {
+      if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      out.push(...this.#summaries(sessions.slice(i, i + HEADER_READS_PER_YIELD), options));
+    }
+    throwIfAborted(options.signal);
+    return out;
+  }
+
+  async *listChunks(options: ListChunksOptions): AsyncIterable<readonly PersistedSessionSummary[]> {
+    // The folder's names are listed once (a name per session: far less than its header); headers
+    // are read a chunk at a time, in id order.
+    const sessions = await this.#storedSessions(options);
+    sessions.sort((a, b) => compareSessionIds(a.id, b.id));
+    for (let i = 0; i < sessions.length; i += options.chunk) {
+      const slice = sessions.slice(i, i + options.chunk);
+      const chunk: PersistedSessionSummary[] = [];
+      for (let j = 0; j < slice.length; j += HEADER_READS_PER_YIELD) {
+        if (i + j > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+        this.#assertOpen();
+        chunk.push(...this.#summaries(slice.slice(j, j + HEADER_READS_PER_YIELD), options));
+      }
+      if (chunk.length > 0) yield chunk;
+    }
+  }
+
+  /** The sessions the folder holds, by their file names (no file is read). */
+  async #storedSessions(options: ReadOptions): Promise<{ readonly id: string; readonly located: Located }[]> {
     this.#assertOpen();
     throwIfAborted(options.signal);
     let names: string[];
@@ -210,15 +244,23 @@ export class JsonlSessionPersistence implements SessionPersistence {
     } catch (error) {
       throw storeError(error, 'listing the stored sessions');
     }
+    const sessions: { readonly id: string; readonly located: Located }[] = [];
+    for (const name of names) {
+      const session = this.#files.sessionOf(name);
+      if (session !== undefined) sessions.push(session);
+    }
+    return sessions;
+  }
+
+  /** These sessions' summaries from their headers; one deleted meanwhile is left out. */
+  #summaries(
+    sessions: readonly { readonly id: string; readonly located: Located }[],
+    options: ReadOptions,
+  ): PersistedSessionSummary[] {
+    throwIfAborted(options.signal);
     const out: PersistedSessionSummary[] = [];
-    // Header reads are sync (see `HeaderCache`); yielding between chunks keeps the loop responsive.
-    for (let i = 0; i < names.length; i++) {
-      if (i % 256 === 0 && i > 0) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        throwIfAborted(options.signal);
-      }
-      const session = this.#files.sessionOf(names[i]!);
-      if (session === undefined) continue;
+    // Header reads are sync (see `HeaderCache`): callers yield between batches of them.
+    for (const session of sessions) {
       try {
         const { record, size, mtimeNs } = this.#headers.headerOf(session.id, session.located);
         out.push({
@@ -232,7 +274,6 @@ export class JsonlSessionPersistence implements SessionPersistence {
         this.#onSkippedFile(session.located.file, error);
       }
     }
-    throwIfAborted(options.signal);
     return out;
   }
 

@@ -11,6 +11,7 @@ import { isPersistenceError, PersistenceError, throwIfAborted } from '../errors.
 import type {
   Attachment,
   CreateSessionInput,
+  ListChunksOptions,
   PersistedSessionSummary,
   ReadOptions,
   ScanOptions,
@@ -21,7 +22,7 @@ import type {
 import { openDatabase } from './open-database.js';
 import { checkInherited, decodeHeader, revisionToken, withRepairsWritten } from '../stored-records.js';
 import { readStoredLog, readStoredSuffix } from './read-log.js';
-import { prepareStatements, type Statements } from './statements.js';
+import { prepareStatements, type Statements, type SummaryRow } from './statements.js';
 import { attachmentNotFound, exists, notFound, toPersistenceError } from './sqlite-errors.js';
 import { newPendingSession, writeBatch, type PendingSession, type WriteResult } from './write-batch.js';
 import { AppendGroups } from './append-groups.js';
@@ -157,15 +158,22 @@ export class SqliteSessionPersistence implements SessionPersistence {
   list(options?: ReadOptions): Promise<PersistedSessionSummary[]> {
     return this.#run('list', undefined, () => {
       throwIfAborted(options?.signal);
-      return this.#sql.listSessions.all().map(([id, incarnation, headerJson, revision, storedBytes]) =>
-        Object.freeze({
-          header: decodeHeader(headerJson, id),
-          incarnation,
-          revision: revisionToken(incarnation, revision),
-          storedBytes,
-        }),
-      );
+      return this.#sql.listSessions.all().map(summaryOf);
     });
+  }
+
+  async *listChunks(options: ListChunksOptions): AsyncIterable<readonly PersistedSessionSummary[]> {
+    // Keyset pages: each is one index range of the primary key, and the walk holds one at a time.
+    let after = '';
+    for (;;) {
+      const chunk = await this.#run('list', undefined, () => {
+        throwIfAborted(options.signal);
+        return this.#sql.listSessionsAfter.all(after, options.chunk).map(summaryOf);
+      });
+      if (chunk.length > 0) yield chunk;
+      if (chunk.length < options.chunk) return;
+      after = chunk.at(-1)!.header.id;
+    }
   }
 
   revisionOf(id: SessionId, options?: ReadOptions): Promise<string | undefined> {
@@ -314,4 +322,19 @@ export class SqliteSessionPersistence implements SessionPersistence {
 /** Opens (creating or initializing if needed) a SQLite session store at `options.path`. */
 export function openSqlitePersistence(options: SqlitePersistenceOptions): SqliteSessionPersistence {
   return new SqliteSessionPersistence(options);
+}
+
+function summaryOf([
+  id,
+  incarnation,
+  headerJson,
+  revision,
+  storedBytes,
+]: SummaryRow): PersistedSessionSummary {
+  return Object.freeze({
+    header: decodeHeader(headerJson, id),
+    incarnation,
+    revision: revisionToken(incarnation, revision),
+    storedBytes,
+  });
 }

@@ -24,6 +24,8 @@ export interface Statements {
   readonly sessionKey: Database.Statement<[string], number>;
   readonly revisionOf: Database.Statement<[string], [string, number]>;
   readonly listSessions: Database.Statement<[], SummaryRow>;
+  /** `[after, limit]`: the next keyset page of `listSessions` (ids are non-empty, so `''` starts). */
+  readonly listSessionsAfter: Database.Statement<[string, number], SummaryRow>;
   readonly insertSession: Database.Statement<[string, string, string, number, number]>;
   /** `{ next, key, from }` (new and old next_seq) → `[revision, stored_bytes]`, or undefined if the log moved. */
   readonly advanceSession: Database.Statement<[AdvanceParams], [number, number]>;
@@ -54,6 +56,12 @@ export function prepareStatements(db: Database.Database): Statements {
         [],
         SummaryRow
       >('SELECT id, incarnation, header, revision, stored_bytes FROM sessions ORDER BY id')
+      .raw(),
+    listSessionsAfter: db
+      .prepare<
+        [string, number],
+        SummaryRow
+      >('SELECT id, incarnation, header, revision, stored_bytes FROM sessions WHERE id > ? ORDER BY id LIMIT ?')
       .raw(),
     insertSession: db.prepare(
       'INSERT INTO sessions (id, incarnation, header, inherited_event_count, next_seq, revision, stored_bytes) VALUES (?, ?, ?, ?, 0, 0, ?)',

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import {
   listColumnsOf,
   type ListIdentity,
+  type ListIdentityPage,
   type ListIndexFilter,
   type ListIndexQuery,
   type ListIndexRow,
@@ -161,15 +162,20 @@ export async function selectListRows(db: pg.Pool, ids: readonly string[]): Promi
   return result.rows.map(decodeRow);
 }
 
-export async function selectListIdentities(db: pg.Pool): Promise<Map<string, ListIdentity>> {
+/** One keyset page of identities in id order (the column is `COLLATE "C"`: a primary key range). */
+export async function selectListIdentities(db: pg.Pool, page: ListIdentityPage): Promise<ListIdentity[]> {
   const result = await db.query<[string, string, string | null, boolean]>({
-    text: 'SELECT session_id, incarnation, as_of_seq, usage_as_of IS NOT NULL FROM list_rows',
+    name: 'strand_list_identities',
+    text: 'SELECT session_id, incarnation, as_of_seq, usage_as_of IS NOT NULL FROM list_rows WHERE session_id > $1 ORDER BY session_id LIMIT $2',
+    values: [page.after, page.limit],
     rowMode: 'array',
   });
-  const out = new Map<string, ListIdentity>();
-  for (const [id, incarnation, asOfSeq, usageKnown] of result.rows)
-    out.set(id, { incarnation, asOfSeq: asOfSeq === null ? null : Number(asOfSeq), usageKnown });
-  return out;
+  return result.rows.map(([sessionId, incarnation, asOfSeq, usageKnown]) => ({
+    sessionId,
+    incarnation,
+    asOfSeq: asOfSeq === null ? null : Number(asOfSeq),
+    usageKnown,
+  }));
 }
 
 /** bigint arrives as text: `Number` is exact for any seq a log can reach. */

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type {
   ListIdentity,
+  ListIdentityPage,
   ListIndexQuery,
   ListIndexRow,
   ListIndexStore,
@@ -68,8 +69,8 @@ export class PostgresListIndex implements ListIndexStore {
     return selectUsage(this.#pool, query);
   }
 
-  async identities(): Promise<ReadonlyMap<string, ListIdentity>> {
+  async identities(page: ListIdentityPage): Promise<readonly ListIdentity[]> {
     await this.#writes.settled();
-    return selectListIdentities(this.#pool);
+    return selectListIdentities(this.#pool, page);
   }
 }

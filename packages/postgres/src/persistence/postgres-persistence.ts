@@ -9,6 +9,7 @@ import {
   throwIfAborted,
   type Attachment,
   type CreateSessionInput,
+  type ListChunksOptions,
   type PersistedSessionSummary,
   type ReadOptions,
   type ScanOptions,
@@ -138,16 +139,37 @@ export class PostgresPersistence implements SessionPersistence {
       throwIfAborted(options?.signal);
       const result = await this.#pool.query(sql.listSessions());
       throwIfAborted(options?.signal);
-      return (result.rows as [string, string, string, string, string][]).map(
-        ([id, incarnation, headerJson, revision, storedBytes]) =>
-          Object.freeze({
-            header: decodeHeader(headerJson, id),
-            incarnation,
-            revision: revisionToken(incarnation, revision),
-            storedBytes: Number(storedBytes),
-          }),
-      );
+      return (result.rows as SummaryRow[]).map(summaryOf);
     });
+  }
+
+  async *listChunks(options: ListChunksOptions): AsyncIterable<readonly PersistedSessionSummary[]> {
+    // One server-side cursor in a read-only transaction: the server sorts once (in code point
+    // order, which the primary key's collation may not be) and hands over a chunk per FETCH.
+    const client = await this.#run('list', undefined, () => this.#pool.connect());
+    let open = false;
+    let broken = false;
+    try {
+      await this.#run('list', undefined, async () => {
+        await client.query('BEGIN READ ONLY');
+        open = true;
+        await client.query(sql.declareListCursor());
+      });
+      for (;;) {
+        const rows = await this.#run('list', undefined, async () => {
+          throwIfAborted(options.signal);
+          return (await client.query(sql.fetchListCursor(options.chunk))).rows as SummaryRow[];
+        });
+        if (rows.length > 0) yield rows.map(summaryOf);
+        if (rows.length < options.chunk) break;
+      }
+      await this.#run('list', undefined, () => client.query('COMMIT'));
+      open = false;
+    } finally {
+      // Left early (a failure, or the caller stopped walking): the transaction must not outlive it.
+      if (open) await client.query('ROLLBACK').catch(() => (broken = true));
+      client.release(broken);
+    }
   }
 
   revisionOf(id: SessionId, options?: ReadOptions): Promise<string | undefined> {
@@ -302,3 +324,21 @@ export class PostgresPersistence implements SessionPersistence {
 
 /** SQLSTATE of an insert naming a session row that does not exist. */
 const FOREIGN_KEY_VIOLATION = '23503';
+
+/** `[id, incarnation, header, revision, stored_bytes]`, the numbers as text (bigint). */
+type SummaryRow = [string, string, string, string, string];
+
+function summaryOf([
+  id,
+  incarnation,
+  headerJson,
+  revision,
+  storedBytes,
+]: SummaryRow): PersistedSessionSummary {
+  return Object.freeze({
+    header: decodeHeader(headerJson, id),
+    incarnation,
+    revision: revisionToken(incarnation, revision),
+    storedBytes: Number(storedBytes),
+  });
+}

@@ -219,6 +219,18 @@ export function listSessions(): QueryArrayConfig {
   };
 }
 
+/** The cursor `listChunks` walks in: `listSessions`'s rows in code point order (`COLLATE "C"`). */
+export const LIST_CURSOR = 'strand_persistence_list_cursor';
+
+export function declareListCursor(): string {
+  return `DECLARE ${LIST_CURSOR} NO SCROLL CURSOR FOR SELECT id, incarnation, header, revision::text, stored_bytes::text FROM strand_sessions ORDER BY id COLLATE "C"`;
+}
+
+/** The next `count` rows of the cursor (fewer at its end). */
+export function fetchListCursor(count: number): QueryArrayConfig {
+  return { rowMode: 'array', text: `FETCH FORWARD ${Math.trunc(count)} FROM ${LIST_CURSOR}` };
+}
+
 /** The columns of a log read: the session row on every line, then one batch (or nulls). */
 const LOG_COLUMNS = `s.incarnation, s.header, s.inherited_event_count, s.next_seq, s.revision::text,
   s.stored_bytes::text, b.first_seq, b.count, b.lines`;

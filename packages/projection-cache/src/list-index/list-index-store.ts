@@ -2,11 +2,17 @@ import type { ListIndexQuery, ListIndexRow, UsageIndexQuery, UsageIndexSession }
 
 /** What the index holds of one session, for reconciling it with persistence. */
 export interface ListIdentity {
+  readonly sessionId: string;
   readonly incarnation: string;
   /** The cut the hints are at; `null` while the row has header facts only. */
   readonly asOfSeq: number | null;
   /** Whether the row's usage hours are known (`ListIndexStore.usage` serves the session). */
   readonly usageKnown: boolean;
+}
+
+export interface ListIdentityPage {
+  readonly after: string;
+  readonly limit: number;
 }
 
 /**
@@ -41,6 +47,10 @@ export interface ListIndexStore {
    * one query over the corpus. A session whose usage is unknown is absent.
    */
   usage(query: UsageIndexQuery): Promise<readonly UsageIndexSession[]>;
-  /** Every row's identity by session id (reconciling at open, doctor). */
-  identities(): Promise<ReadonlyMap<string, ListIdentity>>;
+  /**
+   * The identities of at most `limit` rows whose session id is strictly after `after` (`''`: from
+   * the first), in id order (`compareSessionIds`, code point order): one keyset page of a walk over
+   * the index that holds a page at a time (reconciling at open).
+   */
+  identities(page: ListIdentityPage): Promise<readonly ListIdentity[]>;
 }

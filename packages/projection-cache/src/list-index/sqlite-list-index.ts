@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { ListIdentity, ListIndexStore } from './list-index-store.js';
+import type { ListIdentity, ListIdentityPage, ListIndexStore } from './list-index-store.js';
 import {
   listColumnsOf,
   type ListIndexFilter,
@@ -50,7 +50,7 @@ export class SqliteListIndex implements ListIndexStore {
   readonly #forget: (sessionId: string) => void;
   readonly #forgetHints: (sessionId: string) => void;
   readonly #clear: () => void;
-  readonly #identities: Database.Statement<[], [string, string, number | null, number]>;
+  readonly #identities: Database.Statement<[string, number], [string, string, number | null, number]>;
   readonly #pages = new Map<string, Database.Statement>();
 
   constructor(db: Database.Database) {
@@ -98,9 +98,9 @@ export class SqliteListIndex implements ListIndexStore {
     });
     this.#identities = db
       .prepare<
-        [],
+        [string, number],
         [string, string, number | null, number]
-      >('SELECT session_id, incarnation, as_of_seq, usage_as_of IS NOT NULL FROM list_rows')
+      >('SELECT session_id, incarnation, as_of_seq, usage_as_of IS NOT NULL FROM list_rows WHERE session_id > ? ORDER BY session_id LIMIT ?')
       .raw(true);
   }
 
@@ -151,11 +151,15 @@ export class SqliteListIndex implements ListIndexStore {
     return Promise.resolve(select.all(JSON.stringify(ids)).map(decodeRow));
   }
 
-  identities(): Promise<ReadonlyMap<string, ListIdentity>> {
-    const out = new Map<string, ListIdentity>();
-    for (const [id, incarnation, asOfSeq, usageKnown] of this.#identities.iterate())
-      out.set(id, { incarnation, asOfSeq, usageKnown: usageKnown === 1 });
-    return Promise.resolve(out);
+  identities(page: ListIdentityPage): Promise<readonly ListIdentity[]> {
+    return Promise.resolve(
+      this.#identities.all(page.after, page.limit).map(([sessionId, incarnation, asOfSeq, usageKnown]) => ({
+        sessionId,
+        incarnation,
+        asOfSeq,
+        usageKnown: usageKnown === 1,
+      })),
+    );
   }
 
   /** One prepared statement per query shape (a handful: one per filter combination). */
