@@ -1,12 +1,9 @@
 import { StrandRpcError, type MethodName, type ParamsOf, type ResultOf } from '@strand/protocol';
 import { wireError } from '../errors.js';
-import type { FollowHub } from '../follow/follow-hub.js';
-import type { ListChangeFeed } from '../list/list-changes.js';
 import type { ConnectionAccess } from '../share/share-gate.js';
-import type { ShareService } from '../share/share-service.js';
 import type { Outbound } from '../follow/outbound.js';
 import type { McpCaller } from '../ports.js';
-import type { HostLimits, ServedServices } from '../services.js';
+import type { ConnectionBase } from './connection.js';
 import { errorReply, handleFrame, type ConnectionContext } from './dispatch.js';
 
 /**
@@ -35,14 +32,7 @@ const NOWHERE: Outbound = { bufferedAmount: 0, open: false, send: () => undefine
  * ends with the HTTP request; `close` drops any follow left open.
  */
 export function localCaller(
-  base: {
-    readonly services: ServedServices;
-    readonly hub: FollowHub;
-    readonly lists: ListChangeFeed;
-    readonly limits: HostLimits;
-    readonly shares: ShareService;
-    readonly now: () => number;
-  },
+  base: ConnectionBase,
   signal: AbortSignal,
   access: ConnectionAccess,
 ): McpCaller & { close(): void } {
