@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isPersistenceError } from '@strand/persistence';
+import { PostgresProjectionCache } from '@strand/postgres';
 import { createTestDatabase, noPostgres, testPgUrl, type TestDatabase } from '@strand/postgres/testing';
 import type { FollowSnapshot, SessionListRow, WireEvent } from '@strand/protocol';
 import {
@@ -64,6 +65,12 @@ describe.skipIf(noPostgres)('two hosts sharing one PostgreSQL database', () => {
     const opened = { runtime, host, client };
     hosts.push(opened);
     return opened;
+  };
+  /** Until a host's list rows (written behind) are committed, where the other host lists them. */
+  const committed = async ({ runtime }: TestHost): Promise<void> => {
+    const cache = runtime.services.cache;
+    if (!(cache instanceof PostgresProjectionCache)) throw new Error('not a PostgreSQL host');
+    await cache.drain();
   };
   const rowOf = async (client: RpcTestClient, id: string): Promise<SessionListRow | undefined> =>
     (await client.call<{ sessions: SessionListRow[] }>('session.list')).sessions.find((row) => row.id === id);
@@ -135,6 +142,7 @@ describe.skipIf(noPostgres)('two hosts sharing one PostgreSQL database', () => {
     const lease = await a.runtime.agents.create({ cwd: '/tmp/a' });
     await lease.agent.prompt('hello from host A');
     const id = lease.agent.id;
+    await committed(a);
 
     const leaseQueries = vi.spyOn(b.runtime.coordination!.leases, 'ownedElsewhere');
     expect(await rowOf(b.client, id)).toMatchObject({ id, live: false, busy: true, ownedElsewhere: true });
