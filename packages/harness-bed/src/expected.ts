@@ -30,7 +30,8 @@ export interface TypedPrompt {
  * order: the typed prompts it carries, images, tool results, and assistant text the harness
  * wrote itself (Claude Code's "No response requested." after an interrupt); then the answer's
  * text and tool calls. An answer the endpoint held open and the harness abandoned (an interrupted
- * turn) never completed, so it adds nothing. Within one user message the order is the one a
+ * turn) never completed, so it adds nothing; its request counts only through the next request of
+ * the thread, which carries what the harness kept of that turn. Within one user message the order is the one a
  * transcript keeps: the results of the calls answered, then the typed text, then what was
  * attached to it (Claude Code sends an `@`-mentioned image ahead of the text, a pasted one after).
  * Tool calls come from the answers only: a harness
@@ -48,7 +49,12 @@ export function expectedConversation(
     known.set(key, (known.get(key) ?? 0) + 1);
     items.push(item);
   };
-  for (const { request, answer } of exchanges) {
+  exchanges.forEach(({ request, answer }, i) => {
+    // A turn the harness abandoned (its answer held open, then interrupted) is in the conversation
+    // as the harness kept it: a later request of the thread carries what it kept, so it is read
+    // from there. A harness stopped before it wrote the prompt (Claude Code, now and then, under
+    // load) resumes without it, and its transcript has none either.
+    if (answer.hold === true && i < exchanges.length - 1) return;
     const inRequest = new Map<string, number>();
     const occurs = (key: string): boolean => {
       const n = (inRequest.get(key) ?? 0) + 1;
@@ -80,12 +86,12 @@ export function expectedConversation(
           if (!known.has(key)) add(key, { kind: 'tool-result', output: part.output });
         }
       }
-    if (answer.hold === true) continue;
+    if (answer.hold === true) return;
     if (answer.text !== undefined && answer.text.length > 0)
       add(`reply\u0000${answer.text}`, { kind: 'reply', text: answer.text });
     for (const call of answer.toolCalls)
       items.push({ kind: 'tool-call', name: call.name, input: call.input });
-  }
+  });
   return items;
 }
 
