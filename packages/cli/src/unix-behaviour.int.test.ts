@@ -172,11 +172,16 @@ describe('start-up loads only what the command needs', () => {
     );
   });
 
-  it('strand list loads the read path, not serve, import, tsx or the test libraries', async () => {
+  it('strand list loads the read path, not serve, import, export, tsx or the test libraries', async () => {
     const loaded = await loadedModules(['list', '--data', data]);
     expect(loaded.some((file) => /^cli\/dist\/read-commands-/.test(file))).toBe(true);
     expect(
       loaded.filter((file) => /dist\/(serve|import|demo|doctor)-|tsx|vitest|fast-check/.test(file)),
+    ).toEqual([]);
+    // The export renderers (Markdown, highlight.js's languages) and the harness writers load on
+    // the first export: at every start they cost `strand list` ~50 ms (issue 46's bench:cli).
+    expect(
+      loaded.filter((file) => /node_modules\/(marked|highlight\.js)\/|dist\/harness-writer-/.test(file)),
     ).toEqual([]);
   });
 });

@@ -7,7 +7,6 @@ import type { ModelCatalogEntry } from '@strand/protocol';
 import { reportTo, defined } from '@strand/session';
 import { composeBaseStack } from '@strand/stack';
 import type { SubagentListingContext } from '@strand/subagent';
-import { renderExport } from '@strand/export';
 import { foldListHints, reconcileListIndex, type HostServices, type ShareGrantStore } from '@strand/host';
 import { coordinationPort, leaseOwnership } from './coordination.js';
 import { feedLiveSearch } from './live-search-feed.js';
@@ -15,7 +14,7 @@ import { loadPresets } from './presets.js';
 import { presetTools } from './preset-tools.js';
 import { agentPort, catalogPort, subagentPort } from './ports.js';
 import { searchPort } from './search-port.js';
-import { harnessWriter } from './harness-export-port.js';
+import { exportPort } from './export-port.js';
 import { resolveRuntimeOptions, type ResolvedStore, type RuntimeOptions } from './runtime-options.js';
 import { strandRegistry } from './registry.js';
 import { openStores, type RuntimeSearchIndex } from './stores.js';
@@ -113,7 +112,7 @@ export async function openStrandRuntime(options: RuntimeOptions): Promise<Strand
     agents: agentPort(agents),
     subagents: subagentPort(listing),
     search: searchPort(search),
-    exporter: { render: renderExport, writeHarness: harnessWriter(config.harnessEnv) },
+    exporter: exportPort(config.harnessEnv),
     catalogs: catalogPort(models, presets),
     ...defined({ shares }),
     ...(coordination === undefined
