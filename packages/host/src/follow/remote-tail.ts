@@ -128,8 +128,12 @@ export class RemoteTail {
 
   /** Readies the cache rows `#seedFold` reads synchronously (PostgreSQL's mirror loads them). */
   async #prefetchSeed(): Promise<void> {
-    if (this.#identity.incarnation !== undefined)
+    if (this.#identity.incarnation === undefined) return;
+    try {
       await this.#deps.cache?.prefetch?.([this.#identity.header.id]);
+    } catch {
+      // The cache is an acceleration: rows it failed to ready are a miss (fold from 0), never a lost event.
+    }
   }
 
   /** The fold starts from the cache's state rows when it has usable ones, else from 0. */
