@@ -14,6 +14,8 @@ export {
   openPostgresProjectionCache,
   PostgresProjectionCache,
   type OpenPostgresProjectionCacheOptions,
+  DEFAULT_MIRROR_BOUNDS,
+  type MirrorBounds,
 } from './cache/index.js';
 export {
   openPostgresSearchIndex,

@@ -165,6 +165,24 @@ export class ProjectionCache {
   }
 
   /**
+   * Readies the rows of these sessions for the synchronous reads that follow: a store that holds
+   * only some sessions in memory (PostgreSQL's bounded mirror) loads the others; SQLite has nothing
+   * to do. Callers in an asynchronous step await it before reading a page or a tree of sessions;
+   * without it a read may miss (never serve a wrong row). Never rejects.
+   */
+  async prefetch(sessionIds: readonly string[]): Promise<void> {
+    if (this.#store.prefetch === undefined || !this.#store.isOpen || sessionIds.length === 0) return;
+    try {
+      await this.#store.prefetch(sessionIds);
+    } catch (error) {
+      this.#logger.warn('prefetching cache rows failed: reads of those sessions miss', {
+        sessions: sessionIds.length,
+        error,
+      });
+    }
+  }
+
+  /**
    * Restorable state rows of this identity, for an exact cold read that folds only the events after
    * a row's cut (`ProjectionRegistry.restore`). Rows that would be misses for `cachedSnapshot`
    * (including a state whose view throws) are left out.

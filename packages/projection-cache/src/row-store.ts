@@ -22,8 +22,9 @@ export type KeyRow = readonly [
  * another engine. A row's identity is (session id, incarnation, inherited cut); the store never
  * interprets keys, versions or states — misses, decoding and logging stay in `ProjectionCache`.
  *
- * Every operation is synchronous because the cache's reads run on hot paths (one per listed
- * session); an engine that is asynchronous must serve from memory and write behind.
+ * Every operation but `prefetch` is synchronous because the cache's reads run on hot paths (one
+ * per listed session); an engine that is asynchronous must serve from memory and write behind, and
+ * may hold only some sessions in memory if it loads the others on `prefetch`.
  */
 export interface CacheRowStore {
   /** False once closed: the cache then misses every read and refuses writes. */
@@ -36,6 +37,12 @@ export interface CacheRowStore {
    * reads per identity. May throw; the cache then falls back to reading per identity.
    */
   readKey?(key: string): Iterable<KeyRow>;
+  /**
+   * Makes the rows of these session ids ready for the synchronous reads that follow (an engine
+   * that holds only some sessions in memory loads the others). Optional: a store that reads
+   * synchronously has nothing to do. Never rejects; a failed load leaves reads missing.
+   */
+  prefetch?(sessionIds: readonly string[]): Promise<void>;
   /**
    * In one step: drops the rows of every *other* identity of `sessionId`, then upserts `rows`
    * (unique keys) for this identity — except that a stored row never moves back to an older cut

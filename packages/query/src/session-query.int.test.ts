@@ -221,6 +221,21 @@ describe('projection modes', () => {
     whole.dispose();
   });
 
+  it('readies the cache rows of a cold session (prefetch) before its synchronous cachedStates read', async () => {
+    const written = await f.storedSession('prefetched', 6);
+    const prefetch = vi.spyOn(f.cache, 'prefetch');
+    const cachedStates = vi.spyOn(f.cache, 'cachedStates');
+    const tail = await f.query.observeSession(written.id, { projectionMode: 'all', window: { last: 3 } });
+    tail.dispose();
+    expect(prefetch).toHaveBeenCalledWith([written.id]);
+    expect(cachedStates).toHaveBeenCalled();
+    expect(prefetch.mock.invocationCallOrder[0]!).toBeLessThan(cachedStates.mock.invocationCallOrder[0]!);
+    // No projections asked: nothing to ready.
+    prefetch.mockClear();
+    (await f.query.observeSession(written.id, { projectionMode: 'none', window: { last: 3 } })).dispose();
+    expect(prefetch).not.toHaveBeenCalled();
+  });
+
   it('with fillCache, a whole-log cold fold leaves cache rows behind, so the next windowed view is a tail read of the same cut', async () => {
     const written = await f.storedSession('fill', 6);
     const subject = { header: written.header, incarnation: written.incarnation! };

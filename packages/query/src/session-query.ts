@@ -181,6 +181,9 @@ export class SessionQuery {
   }
 
   async #resolveCold(id: SessionId, options: ObserveOptions): Promise<SessionObservation | 'retry'> {
+    // The cache rows every cold path below restores from are read synchronously: a store that
+    // holds only some sessions in memory (PostgreSQL's mirror) loads this one first.
+    if (options.projectionMode === 'all') await this.#deps.cache?.prefetch([id]);
     // Projections only: one scan, which skips the data no unit reads (and is one body read, where
     // the tail cut below would take two).
     const dataTypes = this.#deps.registry.dataTypes();

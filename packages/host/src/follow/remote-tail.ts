@@ -18,7 +18,9 @@ export interface RemoteTailSink {
 export interface RemoteTailDeps {
   readonly persistence: Pick<SessionPersistence, 'readFrom'>;
   readonly registry: Pick<ProjectionRegistry, 'restore'>;
-  readonly cache?: Pick<ProjectionCache, 'cachedStates'> | undefined;
+  readonly cache?:
+    | (Pick<ProjectionCache, 'cachedStates'> & Partial<Pick<ProjectionCache, 'prefetch'>>)
+    | undefined;
   readonly coordination: Pick<CoordinationPort, 'watchAppends'>;
 }
 
@@ -109,6 +111,8 @@ export class RemoteTail {
   }
 
   async #readOnce(): Promise<void> {
+    // Before anything is read from the sink: the wait must not leave `next` behind it.
+    if (!this.#foldFailed && this.#fold === undefined) await this.#prefetchSeed();
     const next = this.#sink.nextSeq();
     if (next === undefined || !this.#sink.active()) return;
     const fold = this.#foldFailed ? undefined : (this.#fold ?? this.#seedFold());
@@ -120,6 +124,16 @@ export class RemoteTail {
     const fresh = suffix.events.slice(next - from);
     if (fresh.length > 0) this.#sink.events(fresh);
     if (fold !== undefined) this.#advance(fold, suffix.header, suffix.events.slice(fold.cut - from));
+  }
+
+  /** Readies the cache rows `#seedFold` reads synchronously (PostgreSQL's mirror loads them). */
+  async #prefetchSeed(): Promise<void> {
+    if (this.#identity.incarnation === undefined) return;
+    try {
+      await this.#deps.cache?.prefetch?.([this.#identity.header.id]);
+    } catch {
+      // The cache is an acceleration: rows it failed to ready are a miss (fold from 0), never a lost event.
+    }
   }
 
   /** The fold starts from the cache's state rows when it has usable ones, else from 0. */

@@ -26,6 +26,16 @@ export async function subagentList(
   const timing: Record<string, ProjectionHints> = {};
   if (children.size === 0) return { rows, timing };
   const corpus = await services.query.listSessions({ signal });
+  // The cache rows read below, loaded first where the store holds only some sessions in memory.
+  await services.cache?.prefetch(
+    corpus.flatMap((entry) =>
+      children.has(entry.header.id) &&
+      !entry.header.isSeeded &&
+      services.store.get(entry.header.id) === undefined
+        ? [entry.header.id]
+        : [],
+    ),
+  );
   for (const entry of corpus) {
     const id = entry.header.id;
     if (!children.has(id)) continue;

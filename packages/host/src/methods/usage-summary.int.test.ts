@@ -1,7 +1,7 @@
 import { persistenceWriter } from '@strand/persistence';
 import { Session, SessionId, SessionLogOffset, SessionSeq, newSessionHeader } from '@strand/session';
 import { openTempStack, type TempStack } from '@strand/stack/testing';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { usageSummary } from './usage-summary.js';
 
 let stack: TempStack | undefined;
@@ -64,6 +64,21 @@ describe('usage.summary over the list index', () => {
     expect(warm.bodyReads).toBe(0);
     expect({ ...warm, bodyReads: cold.bodyReads }).toEqual(cold);
     expect(warm.totals.outputTokens).toBe(210);
+  });
+});
+
+describe('usage.summary and a cache that holds only some sessions in memory', () => {
+  it('readies the cold sessions’ cache rows (prefetch) before reading them synchronously', async () => {
+    stack = await openTempStack({ prefix: 'strand-usage-prefetch' });
+    await withAnswer(stack, 'alpha', 10);
+    await withAnswer(stack, 'beta', 200);
+    const { search: _search, ...services } = stack;
+    const prefetch = vi.spyOn(stack.cache, 'prefetch');
+    const cachedValues = vi.spyOn(stack.cache, 'cachedValues');
+    await usageSummary(services, { by: 'session' }, new AbortController().signal);
+    // The first, all the cold sessions at once; then each observation of a session the cache missed.
+    expect([...prefetch.mock.calls[0]![0]].sort()).toEqual(['alpha', 'beta']);
+    expect(prefetch.mock.invocationCallOrder[0]!).toBeLessThan(cachedValues.mock.invocationCallOrder[0]!);
   });
 });
 

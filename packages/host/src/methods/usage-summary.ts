@@ -66,7 +66,7 @@ export async function usageSummary(
         byHour: hit.byHour,
       });
   }
-  const cached = cachedValues(services, rest, params.by === 'session');
+  const cached = await cachedValues(services, rest, params.by === 'session');
   let bodyReads = 0;
   for (const row of rest) {
     const harness = sessionHarness(row.header);
@@ -172,16 +172,20 @@ function liveValues(services: HostServices, row: CorpusRow): Values | undefined 
   }
 }
 
+/** Sessions whose cache rows are loaded and read at a time: well inside the PostgreSQL mirror's bound. */
+const CACHE_READ_CHUNK = 1_000;
+
 /**
  * The cache's usage rows (and titles) of the corpus's cold sessions, read at once — one query
- * for 10,000 sessions instead of one each. Only unseeded sessions, whose cache identity the
- * header proves; a session whose usage row misses is absent (it is observed instead).
+ * for 10,000 sessions instead of one each (a store holding only some sessions in memory loads
+ * them a chunk at a time, each read right after its load). Only unseeded sessions, whose cache
+ * identity the header proves; a session whose usage row misses is absent (it is observed instead).
  */
-function cachedValues(
+async function cachedValues(
   services: HostServices,
   corpus: readonly CorpusRow[],
   withTitle: boolean,
-): Map<string, Values> {
+): Promise<Map<string, Values>> {
   const found = new Map<string, Values>();
   const cache = services.cache;
   if (cache === undefined) return found;
@@ -190,11 +194,15 @@ function cachedValues(
       ? []
       : [{ header: row.header, incarnation: row.incarnation }],
   );
-  const usage = cache.cachedValues('usage', subjects);
-  // Apart from usage: a title row that is missing must not cost the usage row.
-  const titles = withTitle ? cache.cachedValues('title', subjects) : undefined;
-  for (const [id, value] of usage)
-    found.set(id, titles?.has(id) === true ? { usage: value, title: titles.get(id) } : { usage: value });
+  for (let at = 0; at < subjects.length; at += CACHE_READ_CHUNK) {
+    const chunk = subjects.slice(at, at + CACHE_READ_CHUNK);
+    await cache.prefetch(chunk.map((subject) => subject.header.id));
+    const usage = cache.cachedValues('usage', chunk);
+    // Apart from usage: a title row that is missing must not cost the usage row.
+    const titles = withTitle ? cache.cachedValues('title', chunk) : undefined;
+    for (const [id, value] of usage)
+      found.set(id, titles?.has(id) === true ? { usage: value, title: titles.get(id) } : { usage: value });
+  }
   return found;
 }
 

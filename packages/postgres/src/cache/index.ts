@@ -4,3 +4,4 @@ export {
   PostgresProjectionCache,
   type OpenPostgresProjectionCacheOptions,
 } from './postgres-cache.js';
+export { DEFAULT_MIRROR_BOUNDS, type MirrorBounds } from './mirror.js';

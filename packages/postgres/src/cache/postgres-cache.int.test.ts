@@ -87,6 +87,7 @@ describe.skipIf(noPostgres)('projection cache on PostgreSQL', () => {
     it("serves host A's put and forget on host B once B has the notice", async () => {
       const a = await host();
       const b = await host();
+      await b.prefetch(['s1']); // held (as having no rows): only a notice can change it now
       expect(b.cachedSnapshot(subject(), cut0)).toBeUndefined();
       a.put(subject(), cut0, rows());
       await eventually(() => b.cachedSnapshot(subject(), cut0, ['title']) !== undefined, 'B serves the row');
@@ -124,6 +125,7 @@ describe.skipIf(noPostgres)('projection cache on PostgreSQL', () => {
       const stored = await sql(db!.url, "SELECT cut FROM projection_cache_rows WHERE key = 'title'");
       expect(stored.rows).toEqual([{ cut: '4' }]);
       const c = await host();
+      await c.prefetch(['s1']);
       expect(c.cachedSnapshot(subject(), cut0, ['title'])).toEqual({
         asOfSeq: 3,
         values: { title: 'Hello' },
@@ -149,9 +151,12 @@ describe.skipIf(noPostgres)('projection cache on PostgreSQL', () => {
       // A notice now makes it reload from a table that is gone: logged, and the mirror still serves.
       await sql(db!.url, 'SELECT pg_notify($1, $2)', [CACHE_CHANNEL, 's1']);
       await eventually(
-        () => logger.entries.some((e) => e.message.startsWith('reloading cache rows from PostgreSQL failed')),
+        () => logger.entries.some((e) => e.message.startsWith('loading cache rows from PostgreSQL failed')),
         'the failed reload is logged',
       );
+      expect(logger.entries.find((e) => e.message.startsWith('loading cache rows'))?.fields).toMatchObject({
+        error: expect.objectContaining({ code: 'PROJECTION_CACHE_READ_FAILED' }) as Error,
+      });
       expect(a.cachedSnapshot(subject(), cut0, ['title'])?.values).toEqual({ title: 'Hello' });
       expect(() => a.forget(header().id)).not.toThrow();
       await a.drain();
@@ -162,6 +167,9 @@ describe.skipIf(noPostgres)('projection cache on PostgreSQL', () => {
       const a = await host();
       // B waits long enough before reconnecting that A's write certainly commits while B is away.
       const b = await host(logger, { reconnectBackoffMs: { first: 1_500, max: 5_000 } });
+      // Held before (as having no rows), so a read never loads them again: only the reload after
+      // the reconnection (s1) and a notice (s2) can bring A's rows.
+      await b.prefetch(['s1', 's2']);
       const terminated = await sql(
         db!.url,
         'SELECT pg_terminate_backend(pid, 5000) AS done FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1',
@@ -188,7 +196,7 @@ describe.skipIf(noPostgres)('projection cache on PostgreSQL', () => {
       expect(a.cachedSnapshot(subject('s0'), cut0)).toBeUndefined();
       await a.closeAsync(); // the same shutdown, awaited
       const b = await host();
-      expect(b.mirroredSessions).toBe(20);
+      await b.prefetch(['s19']);
       expect(b.cachedSnapshot(subject('s19'), cut0, ['title'])?.values).toEqual({ title: 'Hello' });
     });
 
@@ -206,6 +214,7 @@ describe.skipIf(noPostgres)('projection cache on PostgreSQL', () => {
         "SELECT version FROM strand_schema WHERE component = 'projection-cache'",
       );
       expect(version.rows).toEqual([{ version: CACHE_SCHEMA_VERSION }]);
+      await b.prefetch(['s1']);
       expect(b.cachedSnapshot(subject(), cut0, ['title'])?.values).toEqual({ title: 'Hello' });
       expect((await b.listIndex!.identities({ after: '', limit: 10 })).length).toBe(0);
       b.put(subject(), cut0, rows());
@@ -221,6 +230,85 @@ describe.skipIf(noPostgres)('projection cache on PostgreSQL', () => {
       expect((await a.listIndex!.rows(['s1'])).map((row) => row.header.id)).toEqual(['s1']);
       const page = await b.listIndex!.page({ filter: {}, limit: 10 });
       expect(page.map((row) => row.header.id)).toEqual(['s1']);
+    });
+
+    it('opens without loading a row; a read loads that session only, a prefetch those asked', async () => {
+      const a = await host();
+      for (let i = 0; i < 30; i++)
+        a.put(subject(`s${i}`), cut0, registry.foldAll(header(`s${i}`), events).rows);
+      await a.closeAsync();
+      const b = await host();
+      expect(b.mirroredSessions).toBe(0);
+      // Not held: this read misses (the caller folds the log) and loads s7 for the next one.
+      expect(b.cachedSnapshot(subject('s7'), cut0, ['title'])).toBeUndefined();
+      await b.drain();
+      expect(b.mirroredSessions).toBe(1);
+      expect(b.cachedSnapshot(subject('s7'), cut0, ['title'])?.values).toEqual({ title: 'Hello' });
+      await b.prefetch(['s1', 's2', 'absent']);
+      expect(b.mirroredSessions).toBe(4);
+      expect(b.cachedStates(subject('s2'), cut0).title?.cut).toBe(4);
+      expect(b.mirroredBytes).toBeGreaterThan(0);
+    });
+
+    it('holds at most maxSessions, evicting the least recently read; an evicted one loads again', async () => {
+      const a = await host();
+      for (let i = 0; i < 6; i++)
+        a.put(subject(`s${i}`), cut0, registry.foldAll(header(`s${i}`), events).rows);
+      await a.drain();
+      const b = await host(recordingLogger(), { mirror: { maxSessions: 3 } });
+      await b.prefetch(['s0', 's1', 's2']);
+      expect(b.cachedSnapshot(subject('s0'), cut0, ['title'])).toBeDefined(); // s0 used last
+      await b.prefetch(['s3', 's4']);
+      expect(b.mirroredSessions).toBe(3);
+      expect(b.cachedSnapshot(subject('s1'), cut0)).toBeUndefined(); // evicted: a miss
+      expect(b.cachedSnapshot(subject('s2'), cut0)).toBeUndefined();
+      await b.prefetch(['s1']);
+      expect(b.cachedSnapshot(subject('s1'), cut0, ['title'])?.values).toEqual({ title: 'Hello' });
+      expect(b.mirroredSessions).toBe(3);
+    });
+
+    it('reloads on a notice only the sessions it holds', async () => {
+      const a = await host();
+      const b = await host();
+      await b.prefetch(['s2']);
+      a.put(subject('s1'), cut0, rows());
+      await a.drain(); // s1's notice goes out before s2's
+      a.put(subject('s2'), cut0, registry.foldAll(header('s2'), events).rows);
+      await eventually(
+        () => b.cachedSnapshot(subject('s2'), cut0) !== undefined,
+        'B reloads s2 on its notice',
+      );
+      expect(b.mirroredSessions).toBe(1); // s1's notice loaded nothing
+    });
+
+    it('a failed load is logged as PROJECTION_CACHE_READ_FAILED, never thrown; reads miss (fault injection)', async () => {
+      const a = await host();
+      a.put(subject(), cut0, rows());
+      await a.drain();
+      const logger = recordingLogger();
+      const b = await host(logger);
+      await sql(db!.url, 'ALTER TABLE projection_cache_rows RENAME TO projection_cache_rows_away');
+      await expect(b.prefetch(['s1'])).resolves.toBeUndefined();
+      expect(() => b.cachedSnapshot(subject(), cut0, ['title'])).not.toThrow();
+      expect(b.cachedSnapshot(subject(), cut0, ['title'])).toBeUndefined();
+      await b.drain();
+      const failed = logger.entries.find((e) =>
+        e.message.startsWith('loading cache rows from PostgreSQL failed'),
+      );
+      expect(failed?.fields).toMatchObject({
+        error: expect.objectContaining({ code: 'PROJECTION_CACHE_READ_FAILED', sessionId: 's1' }) as Error,
+      });
+      // Once the table is back, the next load serves the row.
+      await sql(db!.url, 'ALTER TABLE projection_cache_rows_away RENAME TO projection_cache_rows');
+      await b.prefetch(['s1']);
+      expect(b.cachedSnapshot(subject(), cut0, ['title'])?.values).toEqual({ title: 'Hello' });
+    });
+
+    it('refuses mirror bounds that are not positive integers', async () => {
+      db ??= await createTestDatabase();
+      await expect(
+        openPostgresProjectionCache({ url: db.url, registry, mirror: { maxSessions: 0 } }),
+      ).rejects.toMatchObject({ code: 'PROJECTION_CACHE_OPEN_FAILED' });
     });
 
     it('refuses a database holding a newer cache schema', async () => {

@@ -1,8 +1,9 @@
 import { defined } from '@strand/session';
 import pg from 'pg';
-import type { CacheRow, CacheRowStore } from '@strand/projection-cache';
+import { ProjectionCacheError, type CacheRow, type CacheRowStore } from '@strand/projection-cache';
 import type { Logger } from '@strand/session';
-import { RowMirror, type RowChange } from './mirror.js';
+import { LoadRounds } from './load-rounds.js';
+import { RowMirror, type MirrorBounds, type RowChange } from './mirror.js';
 import { NoticeListener } from './notice-listener.js';
 import { PostgresListIndex } from './postgres-list-index.js';
 import { loadRows, type StoreChange } from './row-sql.js';
@@ -13,38 +14,44 @@ export interface PostgresRowStoreOptions {
   readonly url: string;
   readonly logger: Logger;
   readonly reconnectBackoffMs?: { readonly first: number; readonly max: number } | undefined;
+  /** How much of the rows the mirror holds (default `DEFAULT_MIRROR_BOUNDS`). */
+  readonly mirrorBounds?: MirrorBounds | undefined;
 }
 
 /**
- * Cache rows in PostgreSQL, served synchronously from an in-process mirror of every row.
+ * Cache rows in PostgreSQL, served synchronously from an in-process mirror of the sessions read
+ * lately (bounded: `MirrorBounds`, least recently used evicted).
  *
- * - Open: LISTEN first, then load every row, so no change committed after the load is missed.
+ * - Open loads nothing: a session's rows are loaded when it is first read — by `prefetch`, which
+ *   callers await before their synchronous reads, or in the background after a read that found
+ *   nothing held (that read misses; the next one hits).
  * - `write`/`forget` change the mirror at once and are written behind, in order (`WriteBehind`);
  *   each commit NOTIFYs the session id.
- * - A notice reloads that session's rows; a reconnection of the listener reloads everything
- *   (notices sent while it was away are lost). Changes not yet committed here are laid over what
- *   a reload read, so a reload never loses this process's own recent writes.
- * - Nothing here throws to a synchronous caller after open: failures are logged, and the mirror
- *   keeps serving what it holds (stale at worst, and stale is a cache's right — never wrong: every
- *   row is a valid checkpoint of its identity at its cut).
+ * - A notice reloads that session's rows when they are held (or being loaded); a session not held
+ *   is loaded fresh when next read anyway. A reconnection of the listener reloads every held
+ *   session (notices sent while it was away are lost). Changes not yet committed here are laid over
+ *   what a load read, so a load never loses this process's own recent writes.
+ * - Nothing here throws to a synchronous caller after open: failures are logged
+ *   (`PROJECTION_CACHE_READ_FAILED` for a load), and the mirror keeps serving what it holds (stale
+ *   at worst, and stale is a cache's right — never wrong: every row is a valid checkpoint of its
+ *   identity at its cut).
  */
 export class PostgresCacheRowStore implements CacheRowStore {
   readonly #pool: pg.Pool;
   readonly #logger: Logger;
-  readonly #mirror = new RowMirror();
+  readonly #mirror: RowMirror;
   readonly #writes: WriteBehind;
   readonly #listener: NoticeListener;
+  readonly #loads: LoadRounds;
   /** The list index beside the rows (`list_rows`), written behind through the same queue. */
   readonly listIndex: PostgresListIndex;
   #open = true;
   #closing: Promise<void> | undefined;
-  readonly #dirty = new Set<string>();
-  #reloadAll = false;
-  #reloading: Promise<void> | undefined;
 
   private constructor(options: PostgresRowStoreOptions) {
     this.#logger = options.logger;
-    // Three connections: one for the ordered writes, one for reloads (both short and serial), one
+    this.#mirror = new RowMirror(options.mirrorBounds);
+    // Three connections: one for the ordered writes, one for loads (both short and serial), one
     // for list index reads (concurrent pages queue for it; each is one indexed query).
     this.#pool = new pg.Pool({
       connectionString: options.url,
@@ -59,23 +66,28 @@ export class PostgresCacheRowStore implements CacheRowStore {
     );
     this.#writes = new WriteBehind(this.#pool, this.#logger);
     this.listIndex = new PostgresListIndex(this.#pool, this.#writes);
+    this.#loads = new LoadRounds({
+      load: (ids) => this.#loadSessions(ids),
+      held: () => this.#mirror.heldIds(),
+      isOpen: () => this.#open,
+      onFailure: (ids, error) => this.#loadFailed(ids, error),
+    });
     this.#listener = new NoticeListener({
       url: options.url,
       channel: CACHE_CHANNEL,
       logger: this.#logger,
-      onNotice: (sessionId) => this.#requestReload(sessionId),
-      onReconnected: () => this.#requestReload(undefined),
+      onNotice: (sessionId) => this.#noticed(sessionId),
+      onReconnected: () => void this.#loads.requestHeld(),
       ...defined({ backoffMs: options.reconnectBackoffMs }),
     });
   }
 
-  /** Creates the table if needed, listens, and loads every row. Rejects (and cleans up) on failure. */
+  /** Creates the tables if needed and listens; loads no row. Rejects (and cleans up) on failure. */
   static async open(options: PostgresRowStoreOptions): Promise<PostgresCacheRowStore> {
     const store = new PostgresCacheRowStore(options);
     try {
       await prepareCacheSchema(store.#pool);
       await store.#listener.start();
-      await store.#loadAll();
       return store;
     } catch (error) {
       store.#open = false;
@@ -95,8 +107,28 @@ export class PostgresCacheRowStore implements CacheRowStore {
     return this.#mirror.sessionCount;
   }
 
+  /** The estimated bytes of the rows held in memory. */
+  get mirroredBytes(): number {
+    return this.#mirror.bytes;
+  }
+
   read(sessionId: string, incarnation: string, inheritedCut: number): readonly CacheRow[] {
+    const held = this.#mirror.held(sessionId);
+    // Not held (or only this process's own puts): load it for the next read. A read that misses
+    // costs no wrong answer — the caller folds the log — so it does not wait. Past a bound of
+    // queued ids (a caller reading the whole corpus without prefetching) misses load nothing more.
+    if ((held === undefined || !held.complete) && this.#loads.queuedCount < MAX_QUEUED_MISSES)
+      void this.#loads.request([sessionId]);
     return this.#mirror.read(sessionId, incarnation, inheritedCut);
+  }
+
+  /**
+   * Loads the rows of the ids not held completely, so the synchronous reads that follow can serve
+   * them (as long as the bounds keep them: ask for at most `maxSessions` at a time). Never rejects.
+   */
+  prefetch(sessionIds: readonly string[]): Promise<void> {
+    const missing = sessionIds.filter((id) => this.#mirror.held(id)?.complete !== true);
+    return missing.length === 0 ? Promise.resolve() : this.#loads.request(missing);
   }
 
   write(...[sessionId, incarnation, inheritedCut, rows, listRow]: Parameters<CacheRowStore['write']>): void {
@@ -107,10 +139,10 @@ export class PostgresCacheRowStore implements CacheRowStore {
     this.#change({ kind: 'forget', sessionId });
   }
 
-  /** Settles every write made so far and every reload requested so far. */
+  /** Settles every write made so far and every load requested so far. */
   async drain(): Promise<void> {
     await this.#writes.drain();
-    while (this.#reloading !== undefined) await this.#reloading;
+    await this.#loads.settled();
   }
 
   /** Stops serving at once; the shutdown (drain, unlisten, end the pool) finishes in the background. */
@@ -129,7 +161,7 @@ export class PostgresCacheRowStore implements CacheRowStore {
     try {
       await this.#writes.drain();
       await this.#listener.stop();
-      if (this.#reloading !== undefined) await this.#reloading;
+      await this.#loads.settled();
       await this.#pool.end();
     } catch (error) {
       this.#logger.warn('closing the PostgreSQL projection cache failed', { error });
@@ -141,53 +173,35 @@ export class PostgresCacheRowStore implements CacheRowStore {
     this.#writes.enqueue(change);
   }
 
-  /** `undefined` asks for every row. Requests made while a reload runs coalesce into the next one. */
-  #requestReload(sessionId: string | undefined): void {
-    if (!this.#open) return;
-    if (sessionId === undefined) this.#reloadAll = true;
-    else this.#dirty.add(sessionId);
-    this.#reloading ??= this.#runReloads();
-  }
-
-  async #runReloads(): Promise<void> {
-    // Let notices that arrived in the same burst join this round.
-    await Promise.resolve();
-    while (this.#open && (this.#reloadAll || this.#dirty.size > 0)) {
-      try {
-        if (this.#reloadAll) {
-          this.#reloadAll = false;
-          this.#dirty.clear();
-          await this.#loadAll();
-        } else {
-          const ids = [...this.#dirty];
-          this.#dirty.clear();
-          await this.#loadSessions(ids);
-        }
-      } catch (error) {
-        this.#logger.warn('reloading cache rows from PostgreSQL failed; serving the rows held in memory', {
-          error,
-        });
-      }
-    }
-    // Cleared in the same synchronous step as the last check, so no request can fall in between.
-    this.#reloading = undefined;
-  }
-
-  async #loadAll(): Promise<void> {
-    const stored = await loadRows(this.#pool);
-    this.#mirror.replaceAll(stored);
-    for (const change of this.#writes.pending) if (isRowChange(change)) this.#mirror.apply(change);
+  /** Another host (or this one) committed rows of `sessionId`: reload them if they are held here. */
+  #noticed(sessionId: string): void {
+    if (this.#mirror.holds(sessionId) || this.#loads.isPending(sessionId))
+      void this.#loads.request([sessionId]);
   }
 
   async #loadSessions(ids: readonly string[]): Promise<void> {
     const stored = await loadRows(this.#pool, ids);
     this.#mirror.replaceSessions(ids, stored);
-    const reloaded = new Set(ids);
+    const loaded = new Set(ids);
     for (const change of this.#writes.pending) {
-      if (isRowChange(change) && reloaded.has(change.sessionId)) this.#mirror.apply(change);
+      if (isRowChange(change) && loaded.has(change.sessionId)) this.#mirror.apply(change);
     }
   }
+
+  #loadFailed(ids: readonly string[], error: unknown): void {
+    this.#logger.warn('loading cache rows from PostgreSQL failed; serving the rows held in memory', {
+      sessions: ids.length,
+      error: new ProjectionCacheError(
+        'PROJECTION_CACHE_READ_FAILED',
+        `cannot load the projection cache rows of ${ids.length} session(s) from PostgreSQL`,
+        { cause: error, ...(ids.length === 1 ? { sessionId: ids[0] } : {}) },
+      ),
+    });
+  }
 }
+
+/** Session ids a store queues for loading after misses at most (a prefetch is not bounded by it). */
+const MAX_QUEUED_MISSES = 10_000;
 
 function isRowChange(change: StoreChange): change is RowChange {
   return change.kind === 'put' || change.kind === 'forget';

@@ -97,6 +97,7 @@ export function readBehaviour(withCache: WithCache): void {
         t.cache.put(subject(), cut0, t.registry.foldAll(header(), events).rows);
         await t.settle();
         const cache = await t.overwriteState('s1', 'title', '[');
+        await cache.prefetch(['s1']);
         expect(cache.cachedSnapshot(subject(), cut0, ['title'])).toBeUndefined();
         expect(cache.cachedSnapshot(subject(), cut0, ['title', 'usage'])?.values).toEqual({
           usage: NO_USAGE,
@@ -138,6 +139,7 @@ export function readBehaviour(withCache: WithCache): void {
         put('e', 'inc-1', 4);
         await t.settle();
         const cache = await t.overwriteState('e', 'title', 'not json'); // a miss, never a verdict
+        await cache.prefetch(['a', 'b', 'c', 'd', 'e', 'absent']);
         const asked = [subject('a'), subject('b'), subject('c', 'inc-new'), subject('e'), subject('absent')];
         for (const key of ['title', 'usage']) {
           const expected = new Map<string, unknown>();
@@ -172,6 +174,7 @@ export function readBehaviour(withCache: WithCache): void {
         await t.settle();
         await t.overwriteState('s1', 'test/strict', '{"n":"x"}');
         const cache = await t.overwriteState('s1', 'usage', 'nope');
+        await cache.prefetch(['s1']);
         const restored = t.registry.restore({
           header: header(),
           rows: cache.cachedStates(subject(), cut0),

@@ -14,4 +14,8 @@ export const PROJECTION_CACHE_ERRORS = defineErrors('projection-cache', {
   },
   /** The cache was closed. */
   PROJECTION_CACHE_CLOSED: { meaning: 'The projection cache was closed.' },
+  /** Rows could not be loaded from the cache's store (PostgreSQL's mirror): logged, never thrown; reads of those sessions miss until a later load. */
+  PROJECTION_CACHE_READ_FAILED: {
+    meaning: 'Projection cache rows could not be loaded from the store (logged; reads miss meanwhile).',
+  },
 });

@@ -18,7 +18,9 @@ export type SubagentDescendantEntry = SubagentListEntry & {
 export type ListingProjections = Pick<ProjectionRegistry, 'snapshot' | 'has'>;
 export type ListingSessions = Pick<SessionStore, 'get'>;
 export type ListingQuery = Pick<SessionQuery, 'listSessions' | 'observeSession'>;
-export type ListingCache = Pick<ProjectionCache, 'cachedSnapshot'>;
+/** `prefetch` optional: a cache without it serves every read synchronously (or misses). */
+export type ListingCache = Pick<ProjectionCache, 'cachedSnapshot'> &
+  Partial<Pick<ProjectionCache, 'prefetch'>>;
 
 /**
  * What listing reads from the runtime. `sessionProjections`, `sessions` and `sessionQuery` are

@@ -119,6 +119,40 @@ describe('rung 2: an unseeded cold child and the optional projection cache', () 
     expect(stack.persistence.bodyReads).toBe(1);
   });
 
+  it('a cache that holds only the sessions it loaded is prefetched with the cold unseeded children first: rung 2 hits', async () => {
+    const c = await stack.child({ id: 'c', parent: 'parent', state: 'cached' });
+    const source = await stack.ordinary('source', { live: true, turns: 2 });
+    await stack.child({ id: 'seeded', parent: 'parent', state: 'cached', seed: { from: source } });
+    // Like PostgreSQL's bounded mirror: a session not prefetched misses.
+    const loaded = new Set<string>();
+    const prefetched: string[][] = [];
+    const partial: ListingCache = {
+      cachedSnapshot: (subject, ...rest) =>
+        loaded.has(subject.header.id) ? stack.cache.cachedSnapshot(subject, ...rest) : undefined,
+      prefetch: (ids) => {
+        prefetched.push([...ids]);
+        for (const id of ids) loaded.add(id);
+        return Promise.resolve();
+      },
+    };
+    stack.resetCounts();
+    const rows = await listChildren({ ...stack.ctx, sessionProjectionCache: partial }, P);
+    expect(rows).toEqual(expect.arrayContaining([child('c'), child('seeded')]));
+    expect(prefetched).toEqual([[c.id]]); // the seeded child cannot take rung 2: not loaded
+    expect(stack.observed.observed).toEqual(['seeded']); // c was served by rung 2, no read
+  });
+
+  it('a prefetch that rejects is a miss: the children take rung 3 (fault injection)', async () => {
+    await stack.child({ id: 'c', parent: 'parent', state: 'cached' });
+    const failing: ListingCache = {
+      cachedSnapshot: () => undefined,
+      prefetch: () => Promise.reject(new Error('connection lost')),
+    };
+    stack.resetCounts();
+    expect(await listChildren({ ...stack.ctx, sessionProjectionCache: failing }, P)).toEqual([child('c')]);
+    expect(stack.persistence.bodyReads).toBe(1);
+  });
+
   it('anything the cache throws silently falls to rung 3: a fault is a miss, never a corrupt verdict', async () => {
     await stack.child({ id: 'c', parent: 'parent', state: 'cached' });
     const throwing: ListingCache = {
