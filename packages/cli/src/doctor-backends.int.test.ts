@@ -113,6 +113,9 @@ describe('strand doctor --rebuild-list', () => {
         header: newSessionHeader({ id: SessionId('ghost'), createdAt: 5 }),
         incarnation: 'x',
       });
+      // A marker recorded for this damaged index: the rebuild must drop it, or the next open
+      // would trust it and skip the reconcile.
+      damaged.listIndex!.recordReconciledMarker!('recorded-before-the-rebuild');
     } finally {
       damaged.close();
     }
@@ -128,6 +131,7 @@ describe('strand doctor --rebuild-list', () => {
       );
       // Usage hours are rewritten with the rows: every session's usage is known again.
       expect((await rebuilt.listIndex!.usage({})).map((session) => session.id).sort()).toEqual(IDS);
+      expect(await rebuilt.listIndex!.reconciledMarker!()).toBeUndefined();
     } finally {
       rebuilt.close();
     }

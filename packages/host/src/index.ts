@@ -34,14 +34,13 @@ export { MIN_TOKEN_LENGTH, isLoopbackHost, shareCookieName } from './auth.js';
 export type { ShareGrant, ShareGrantStore } from './share/grant-store.js';
 export type { ShareTimers } from './share/expiry-timer.js';
 export { usageSummary } from './methods/usage-summary.js';
+export { reconcileListIndex, type ListReconcileDeps, type ListReconcileResult } from './list/reconcile.js';
 export {
-  reconcileListIndex,
   foldListHints,
+  foldUnfoldedListHints,
   hintsOf as listRowHints,
   usageOf as listRowUsage,
-  type ListReconcileDeps,
-  type ListReconcileResult,
-} from './list/reconcile.js';
+} from './list/fold-hints.js';
 export {
   parsePricingFile,
   bundledPrices,

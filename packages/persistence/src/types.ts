@@ -98,6 +98,15 @@ export interface SessionPersistence {
    * deleted during the walk may or may not appear.
    */
   listChunks(options: ListChunksOptions): AsyncIterable<readonly PersistedSessionSummary[]>;
+  /**
+   * A token that changes whenever the set of stored sessions or an incarnation changes — a
+   * session reaching storage, a delete, a delete and re-create — whoever wrote it (another
+   * process, another tool on the same storage), and never on an append alone; cheap (no walk).
+   * A change committed before the read is in the token, and so is visible to any read started
+   * after it. Opaque; compare for equality only. Absent or undefined: this backend cannot tell
+   * (every caller must then assume a change).
+   */
+  changeMarker?(): Promise<string | undefined>;
   /** The current revision, or undefined when not stored; cheap (no body read). */
   revisionOf(id: SessionId, options?: ReadOptions): Promise<string | undefined>;
   /** Exact, non-mutating read: a torn tail is ignored, open-turn closers come back in `repairs`. */

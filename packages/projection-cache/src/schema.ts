@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { ProjectionCacheError } from './errors.js';
 import { prepareProjectNameSchema } from './list-index/project-name-schema.js';
+import { prepareReconcileSchema } from './list-index/reconcile-schema.js';
 import { prepareUsageSchema } from './list-index/usage-schema.js';
 
 /**
@@ -73,5 +74,6 @@ function prepareSchemaIn(db: Database.Database): void {
   db.exec(DDL);
   prepareUsageSchema(db);
   prepareProjectNameSchema(db);
+  prepareReconcileSchema(db);
   if (version < CACHE_SCHEMA_VERSION) db.pragma(`user_version = ${CACHE_SCHEMA_VERSION}`);
 }

@@ -7,7 +7,12 @@ import type { ModelCatalogEntry } from '@strand/protocol';
 import { reportTo, defined } from '@strand/session';
 import { composeBaseStack } from '@strand/stack';
 import type { SubagentListingContext } from '@strand/subagent';
-import { foldListHints, reconcileListIndex, type HostServices, type ShareGrantStore } from '@strand/host';
+import {
+  foldUnfoldedListHints,
+  reconcileListIndex,
+  type HostServices,
+  type ShareGrantStore,
+} from '@strand/host';
 import { coordinationPort, leaseOwnership } from './coordination.js';
 import { feedLiveSearch } from './live-search-feed.js';
 import { loadPresets } from './presets.js';
@@ -121,10 +126,11 @@ export async function openStrandRuntime(options: RuntimeOptions): Promise<Strand
   };
   // Before the host serves: every stored session has a list row, so no page is silently short.
   const reconcileDeps = { persistence, query, cache, store, logger };
-  const { unfolded } = await reconcileListIndex(reconcileDeps);
+  await reconcileListIndex(reconcileDeps);
   let closing = false;
-  // Hints of rows that have none yet are folded after, in the background (they sort by createdAt meanwhile).
-  const listReady = foldListHints(reconcileDeps, unfolded, () => closing).then(
+  // Hints of rows that have none yet are folded after, in the background (they sort by createdAt
+  // meanwhile), read from the index a page at a time: also rows an earlier run left unfolded.
+  const listReady = foldUnfoldedListHints(reconcileDeps, () => closing).then(
     () => undefined,
     reportTo(logger, 'folding list hints failed'),
   );

@@ -1,4 +1,5 @@
 import type {
+  ListChunksOptions,
   PersistedSessionSummary,
   ReadOptions,
   ScanOptions,
@@ -11,7 +12,8 @@ import { DelegatingPersistence } from './delegating-persistence.js';
 /**
  * The one counting persistence of the tests: it counts *body reads* — `inspect`, `scan`, `load`
  * and `readFrom`, the calls that read a log's events — per session, records each `readFrom`
- * (id, from) with the events it returned, counts the header-only `list` calls apart, and passes
+ * (id, from) with the events it returned, counts the header-only `list` calls and `listChunks`
+ * walks apart, and passes
  * everything through. `revisionOf` is not counted. Used by tests and the benchmarks that claim
  * zero or one read, and by the search suites that claim suffix-only reads.
  */
@@ -24,6 +26,8 @@ export class CountingPersistence extends DelegatingPersistence {
   eventsRead = 0;
   /** `list` calls since the last reset. */
   lists = 0;
+  /** `listChunks` walks begun since the last reset. */
+  walks = 0;
 
   /** Body reads of one session since the last reset. */
   readsOf(id: string): number {
@@ -36,6 +40,7 @@ export class CountingPersistence extends DelegatingPersistence {
     this.readFromCalls = [];
     this.eventsRead = 0;
     this.lists = 0;
+    this.walks = 0;
   }
 
   #count(id: SessionId): void {
@@ -43,6 +48,10 @@ export class CountingPersistence extends DelegatingPersistence {
     this.#reads.set(id, (this.#reads.get(id) ?? 0) + 1);
   }
 
+  override listChunks(options: ListChunksOptions): AsyncIterable<readonly PersistedSessionSummary[]> {
+    this.walks++;
+    return this.inner.listChunks(options);
+  }
   override inspect(id: SessionId, options?: ReadOptions): Promise<StoredLog> {
     this.#count(id);
     return this.inner.inspect(id, options);

@@ -41,6 +41,9 @@ export class DelegatingPersistence implements SessionPersistence {
   listChunks(options: ListChunksOptions): AsyncIterable<readonly PersistedSessionSummary[]> {
     return this.inner.listChunks(options);
   }
+  changeMarker(): Promise<string | undefined> {
+    return this.inner.changeMarker?.() ?? Promise.resolve(undefined);
+  }
   revisionOf(id: SessionId, options?: ReadOptions): Promise<string | undefined> {
     return this.inner.revisionOf(id, options);
   }

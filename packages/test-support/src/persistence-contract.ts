@@ -1,6 +1,7 @@
 import { describe } from 'vitest';
 import { storeRunner, type PersistenceUnderTest } from './persistence-contract-harness.js';
 import { lifecycleBehaviour } from './persistence-contract-lifecycle.js';
+import { changeMarkerBehaviour } from './persistence-contract-marker.js';
 import { readBehaviour } from './persistence-contract-reads.js';
 import { scanBehaviour } from './persistence-contract-scan.js';
 import { writeBehaviour } from './persistence-contract-writes.js';
@@ -19,5 +20,6 @@ export function persistenceContract(name: string, open: () => Promise<Persistenc
     readBehaviour(withStore);
     scanBehaviour(withStore);
     lifecycleBehaviour(withStore);
+    changeMarkerBehaviour(withStore);
   });
 }

@@ -1,23 +1,15 @@
-import {
-  usageAt,
-  type ListIdentity,
-  type ListIndexStore,
-  type ListRowHints,
-  type ListRowUsage,
-  type ProjectionCache,
-} from '@strand/projection-cache';
+import type { ListIdentity, ListIndexStore, ProjectionCache } from '@strand/projection-cache';
 import {
   compareSessionIds,
   type PersistedSessionSummary,
   type SessionPersistence,
 } from '@strand/persistence';
 import type { SessionQuery } from '@strand/query';
-import { asOfSeqAt, SessionId, type Logger, type SessionStore } from '@strand/session';
-import { LIST_HINT_KEYS } from '../services.js';
+import { SessionId, type Logger, type SessionStore } from '@strand/session';
 
 /** What reconciling needs: the corpus, the cache keeping the index, and the live sessions to skip. */
 export interface ListReconcileDeps {
-  readonly persistence: Pick<SessionPersistence, 'listChunks'>;
+  readonly persistence: Pick<SessionPersistence, 'listChunks' | 'changeMarker'>;
   readonly query: Pick<SessionQuery, 'observeSession'>;
   readonly cache: ProjectionCache;
   readonly store: Pick<SessionStore, 'has'>;
@@ -25,16 +17,21 @@ export interface ListReconcileDeps {
 }
 
 export interface ListReconcileResult {
+  /**
+   * Whether the corpus was walked: false when persistence's change marker equals the one the last
+   * completed walk recorded (nothing was created, deleted or re-created since).
+   */
+  readonly walked: boolean;
   /** Sessions that got a row (missing, or of another incarnation): header facts at once. */
   readonly noted: number;
   /** Rows dropped: their session is no longer stored. */
   readonly dropped: number;
-  /** Cold sessions whose hints or usage hours are still unknown: `foldListHints` gives them theirs. */
-  readonly unfolded: readonly string[];
+  /**
+   * Cold sessions the walk found with hints or usage hours unknown (0 when it did not walk):
+   * `foldUnfoldedListHints` finds them in the index and gives them theirs.
+   */
+  readonly unfolded: number;
 }
-
-/** Progress goes to the log every this many sessions (a first run over a large corpus is long). */
-const PROGRESS_EVERY = 1000;
 
 /**
  * Stored summaries and index identities are read this many at a time: reconciling holds a chunk
@@ -47,14 +44,34 @@ export const RECONCILE_CHUNK = 1000;
  * missing from the index (an older data folder, a crash between an append and its row write, a
  * session written by another tool) or there under another incarnation gets a row with its header
  * facts at once, so a page is never silently short; a row whose session is no longer stored is
- * dropped. No log is read. Rows whose hints are unknown are returned for `foldListHints`, which can
- * run after the host serves (until then they sort by `createdAt`).
+ * dropped. No log is read. Rows whose hints are unknown stay so for `foldUnfoldedListHints`, which
+ * can run after the host serves (until then they sort by `createdAt`).
  *
  * Both sides are walked in id order, `chunk` at a time (`persistence.listChunks`, the index's
  * keyset `identities` pages), and merged like two sorted lists, so memory holds two chunks however
  * large the corpus. Rows written during the walk are behind the index's page cursor (a row is
  * written for the stored id the merge stands on, after every row before it was read), so the walk
  * never meets its own writes.
+ *
+ * **Skipping the walk** (issue 41: start-up over a million sessions). Persistence's change marker
+ * (`SessionPersistence.changeMarker`) moves with every session stored, deleted or re-created, by
+ * any writer, in the writing transaction. The walk reads it *before* it starts and records it in
+ * the index (`recordReconciledMarker`) only *after* it completed, every row it wrote committed. So:
+ * - every change the recorded marker accounts for was committed before the read, hence seen by
+ *   the walk, which gave its session a row (or dropped the row of a deleted one): an index whose
+ *   recorded marker equals persistence's holds a row for every stored session, and an open that
+ *   finds them equal skips the walk;
+ * - a change after the read (during the walk or later, by this host, another host or another tool)
+ *   moves persistence's marker past the recorded one, so the next open walks and repairs what the
+ *   change's own row write missed — notably a crash between a create and its list row
+ *   (`listingPersistence` writes the row after the create is durable): that create moved the
+ *   marker, and nothing records a marker that includes it without a walk after it;
+ * - a walk that fails records nothing; a marker dropped from the index (`clear`, a row deleted)
+ *   or never recorded (an older index) means walk.
+ * The host never records a marker for its own creates and deletes, though it writes their rows:
+ * it cannot tell that no other writer changed the corpus meanwhile. So an open after a run that
+ * created or deleted sessions walks once more. Without a marker (a backend that cannot tell, a
+ * list index that keeps none) every open walks, as before.
  */
 export async function reconcileListIndex(
   deps: ListReconcileDeps,
@@ -62,12 +79,41 @@ export async function reconcileListIndex(
 ): Promise<ListReconcileResult> {
   const index = deps.cache.listIndex;
   // A cache store that keeps no list index lists from every header instead.
-  if (index === undefined) return { noted: 0, dropped: 0, unfolded: [] };
+  if (index === undefined) return { walked: false, noted: 0, dropped: 0, unfolded: 0 };
+  const marker = await readMarker(deps, index);
+  if (marker.current !== undefined && marker.current === marker.recorded) {
+    deps.logger.info('list index unchanged since its last reconcile: no walk', { marker: marker.current });
+    return { walked: false, noted: 0, dropped: 0, unfolded: 0 };
+  }
+  const walk = await walkCorpus(deps, index, chunk);
+  // After the walk: every row it wrote was committed when its write returned.
+  if (marker.current !== undefined) index.recordReconciledMarker?.(marker.current);
+  return { walked: true, ...walk };
+}
+
+/** Persistence's marker now, and the index's recorded one; `current` undefined: cannot skip. */
+async function readMarker(
+  deps: ListReconcileDeps,
+  index: ListIndexStore,
+): Promise<{ current: string | undefined; recorded: string | undefined }> {
+  // An index that records nothing could never skip: the marker is not even read.
+  if (index.recordReconciledMarker === undefined || index.reconciledMarker === undefined)
+    return { current: undefined, recorded: undefined };
+  const current = await deps.persistence.changeMarker?.();
+  return { current, recorded: current === undefined ? undefined : await index.reconciledMarker() };
+}
+
+/** The merge of the two walks (see `reconcileListIndex`). */
+async function walkCorpus(
+  deps: ListReconcileDeps,
+  index: ListIndexStore,
+  chunk: number,
+): Promise<Omit<ListReconcileResult, 'walked'>> {
   const rows = inOrder('list index', walkIdentities(index, chunk), (row) => row.sessionId);
   let sessions = 0;
   let noted = 0;
   let dropped = 0;
-  const unfolded: string[] = [];
+  let unfolded = 0;
   /** A row with no stored session: dropped, unless the session is live (not stored yet). */
   const dropUnstored = (id: string) => {
     if (deps.store.has(SessionId(id))) return;
@@ -92,21 +138,21 @@ export async function reconcileListIndex(
     }
     // Unknown usage hours too (a cache file from before them): the same fold writes both.
     const unknown = !sameIncarnation || indexed.asOfSeq === null || !indexed.usageKnown;
-    if (unknown && !deps.store.has(summary.header.id)) unfolded.push(id);
+    if (unknown && !deps.store.has(summary.header.id)) unfolded++;
   }
   for (; !row.done; row = await rows.next()) dropUnstored(row.value.sessionId);
-  if (noted > 0 || dropped > 0 || unfolded.length > 0)
+  if (noted > 0 || dropped > 0 || unfolded > 0)
     deps.logger.info('list index reconciled with the stored sessions', {
       sessions,
       noted,
       dropped,
-      unfolded: unfolded.length,
+      unfolded,
     });
   return { noted, dropped, unfolded };
 }
 
 /** Every row's identity, in id order, one keyset page at a time. */
-async function* walkIdentities(index: ListIndexStore, limit: number): AsyncGenerator<ListIdentity> {
+export async function* walkIdentities(index: ListIndexStore, limit: number): AsyncGenerator<ListIdentity> {
   for (let after = ''; ; ) {
     const page = await index.identities({ after, limit });
     yield* page;
@@ -141,73 +187,4 @@ async function* inOrder<T>(
     previous = id;
     yield item;
   }
-}
-
-/**
- * Folds the hints (and usage hours) of these sessions into their list rows, one at a time, through the query (a
- * tail read where cache rows exist, else one whole-log fold; cache rows are left to their own
- * writers): the values are those of the durable log's end, never ahead of it. `stopped()` is asked
- * between sessions (the host is closing). A session that fails keeps its header-only row and is
- * logged. Resolves with how many got hints.
- */
-export async function foldListHints(
-  deps: ListReconcileDeps,
-  ids: readonly string[],
-  stopped: () => boolean = () => false,
-): Promise<number> {
-  let folded = 0;
-  for (const [i, id] of ids.entries()) {
-    if (stopped()) break;
-    if (i > 0 && i % PROGRESS_EVERY === 0)
-      deps.logger.info('folding list hints', { done: i, of: ids.length });
-    try {
-      const observation = await deps.query.observeSession(SessionId(id), {
-        projectionMode: 'all',
-        window: { last: 1 },
-        retainPrepared: false,
-      });
-      try {
-        if (observation.source === 'cold' && observation.incarnation !== undefined) {
-          const values = observation.projections?.values;
-          const asOfSeq = asOfSeqAt(observation.cursor);
-          deps.cache.noteSession(
-            { header: observation.header, incarnation: observation.incarnation },
-            hintsOf(values, asOfSeq),
-            usageOf(values, asOfSeq),
-          );
-          folded++;
-        }
-      } finally {
-        observation.dispose();
-      }
-    } catch (error) {
-      deps.logger.warn("a session's list hints could not be folded; its row keeps header facts", {
-        sessionId: id,
-        error,
-      });
-    }
-    // Yield between sessions, so the host's own work goes first.
-    await new Promise<void>((resolve) => setImmediate(resolve));
-  }
-  if (ids.length > 0) deps.logger.info('list hints folded', { folded, of: ids.length });
-  return folded;
-}
-
-/** A list row's hints from a fold's values: the list keys the fold knows, labelled with its cut. */
-export function hintsOf(
-  values: Readonly<Record<string, unknown>> | undefined,
-  asOfSeq: number,
-): ListRowHints {
-  const picked: Record<string, unknown> = {};
-  for (const key of LIST_HINT_KEYS)
-    if (values !== undefined && Object.hasOwn(values, key)) picked[key] = values[key];
-  return { asOfSeq, values: picked };
-}
-
-/** A list row's usage hours from a fold's values, labelled with its cut; undefined when it has no `usage`. */
-export function usageOf(
-  values: Readonly<Record<string, unknown>> | undefined,
-  asOfSeq: number,
-): ListRowUsage | undefined {
-  return values !== undefined && Object.hasOwn(values, 'usage') ? usageAt(values.usage, asOfSeq) : undefined;
 }

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { PersistenceError } from '../errors.js';
 import { SCHEMA_V1, SQLITE_APPLICATION_ID, SQLITE_SCHEMA_VERSION } from './schema.js';
 import { toPersistenceError } from './sqlite-errors.js';
+import { ensureChangeMarker } from './change-marker.js';
 
 /**
  * Opens (or initializes) a Strand session database. The format is checked with read-only pragmas
@@ -29,6 +30,8 @@ export function openDatabase(
     // FULL: a commit is fsynced before better-sqlite3 returns, so a resolved append is durable.
     db.pragma('synchronous = FULL');
     if (state === 'empty') initialize(db, path);
+    // After the format checks: a foreign or newer file is refused before anything is added.
+    ensureChangeMarker(db);
     return db;
   } catch (error) {
     db.close();

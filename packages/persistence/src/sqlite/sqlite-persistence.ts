@@ -26,6 +26,7 @@ import { prepareStatements, type Statements, type SummaryRow } from './statement
 import { attachmentNotFound, exists, notFound, toPersistenceError } from './sqlite-errors.js';
 import { newPendingSession, writeBatch, type PendingSession, type WriteResult } from './write-batch.js';
 import { AppendGroups } from './append-groups.js';
+import { changeMarkerStatement } from './change-marker.js';
 import { writeGroup, type GroupCommitted, type GroupWriter } from './write-group.js';
 
 export interface SqlitePersistenceOptions {
@@ -72,6 +73,7 @@ export class SqliteSessionPersistence implements SessionPersistence {
   readonly #readTx: Database.Transaction<(read: () => unknown) => unknown>;
   readonly #deleteTx: Database.Transaction<(key: number) => void>;
   readonly #appends: AppendGroups;
+  readonly #changeMarker: () => string | undefined;
   #closed = false;
 
   constructor(options: SqlitePersistenceOptions) {
@@ -79,6 +81,7 @@ export class SqliteSessionPersistence implements SessionPersistence {
     this.#db = openDatabase(options.path, options.connect);
     try {
       this.#sql = prepareStatements(this.#db);
+      this.#changeMarker = changeMarkerStatement(this.#db);
     } catch (error) {
       this.#db.close();
       throw toPersistenceError(error, `preparing statements for ${options.path}`);
@@ -174,6 +177,11 @@ export class SqliteSessionPersistence implements SessionPersistence {
       if (chunk.length < options.chunk) return;
       after = chunk.at(-1)!.header.id;
     }
+  }
+
+  /** The database's change marker (change-marker.ts): moved by every write of any process that adds, deletes or re-creates a session. */
+  changeMarker(): Promise<string | undefined> {
+    return this.#run('changeMarker', undefined, () => this.#changeMarker());
   }
 
   revisionOf(id: SessionId, options?: ReadOptions): Promise<string | undefined> {

@@ -3,7 +3,12 @@ import { PersistenceError } from '@strand/persistence';
 import { ensureSchema } from '../schema-versions.js';
 import { PostgresPersistenceConfigError, sqlState, toPersistenceError } from './persistence-errors.js';
 import { PostgresPersistence } from './postgres-persistence.js';
-import { PERSISTENCE_COMPONENT, PERSISTENCE_DDL_V1, PERSISTENCE_SCHEMA_VERSION } from './schema.js';
+import {
+  PERSISTENCE_COMPONENT,
+  PERSISTENCE_DDL,
+  PERSISTENCE_MIGRATIONS,
+  PERSISTENCE_SCHEMA_VERSION,
+} from './schema.js';
 import { withCheckedOutClient } from './checked-out-client.js';
 
 export interface PostgresPersistenceOptions {
@@ -60,6 +65,12 @@ export async function openPostgresPersistence(
 
 async function createSchema(pool: pg.Pool): Promise<void> {
   await withCheckedOutClient(pool, (client) =>
-    ensureSchema(client, PERSISTENCE_COMPONENT, PERSISTENCE_SCHEMA_VERSION, PERSISTENCE_DDL_V1),
+    ensureSchema(
+      client,
+      PERSISTENCE_COMPONENT,
+      PERSISTENCE_SCHEMA_VERSION,
+      PERSISTENCE_DDL,
+      PERSISTENCE_MIGRATIONS,
+    ),
   );
 }

@@ -134,7 +134,47 @@ describe.skipIf(noPostgres)('PostgreSQL persistence', () => {
       ]);
       const refused: unknown = await open(url()).catch((e: unknown) => e);
       expect(refused).toMatchObject({ name: 'PersistenceError', code: 'PERSISTENCE_FORMAT_UNSUPPORTED' });
-      expect((refused as Error).message).toMatch(/version 2.*up to 1/);
+      expect((refused as Error).message).toMatch(
+        new RegExp(`version ${PERSISTENCE_SCHEMA_VERSION + 1}.*up to ${PERSISTENCE_SCHEMA_VERSION}`),
+      );
+    });
+
+    it('moves the change marker with the creates and deletes of another host', async () => {
+      const a = await host();
+      const b = await host();
+      const before = await a.changeMarker();
+      expect(before).toMatch(/^[0-9a-f]{32}:0$/);
+      expect(await b.changeMarker()).toBe(before);
+      await (await createWritingSession(b, testHeader('by-b'))).append(closedTurn('from b'));
+      const afterCreate = await a.changeMarker();
+      expect(afterCreate).not.toBe(before);
+      await b.delete(testHeader('by-b').id);
+      expect(await a.changeMarker()).not.toBe(afterCreate);
+    });
+
+    it('gives a version-1 database the change marker at open (migration 2), keeping its sessions', async () => {
+      const p = await host();
+      await (await createWritingSession(p, testHeader('old'))).append(closedTurn('before the marker'));
+      await p.close();
+      // What a version-1 database holds: the sessions, no marker objects.
+      await raw(`DROP TRIGGER strand_sessions_stored_or_deleted ON strand_sessions;
+        DROP TRIGGER strand_sessions_reincarnated ON strand_sessions;
+        DROP FUNCTION strand_count_session_change(); DROP TABLE strand_session_changes;
+        UPDATE strand_schema SET version = 1 WHERE component = 'persistence';`);
+      const upgraded = await open(url());
+      try {
+        const before = await upgraded.changeMarker();
+        expect(before).toMatch(/:0$/);
+        expect((await upgraded.list()).map((s) => s.header.id)).toEqual(['old']);
+        await upgraded.delete(testHeader('old').id);
+        expect(await upgraded.changeMarker()).not.toBe(before);
+        const [version] = await raw<{ version: number }>(
+          "SELECT version FROM strand_schema WHERE component = 'persistence'",
+        );
+        expect(version!.version).toBe(PERSISTENCE_SCHEMA_VERSION);
+      } finally {
+        await upgraded.close();
+      }
     });
 
     it('coalesces appends issued while a write is in flight into fewer transactions, in order', async () => {

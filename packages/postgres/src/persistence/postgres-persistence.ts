@@ -172,6 +172,14 @@ export class PostgresPersistence implements SessionPersistence {
     }
   }
 
+  /** The database's change marker (schema.ts, version 2): moved by every host's creates, deletes and re-creates. */
+  changeMarker(): Promise<string | undefined> {
+    return this.#run('changeMarker', undefined, async () => {
+      const row = (await this.#pool.query(sql.changeMarker())).rows[0] as [string, string] | undefined;
+      return row === undefined ? undefined : `${row[0]}:${row[1]}`;
+    });
+  }
+
   revisionOf(id: SessionId, options?: ReadOptions): Promise<string | undefined> {
     return this.#run('revisionOf', id, async () => {
       throwIfAborted(options?.signal, id);

@@ -200,6 +200,15 @@ export function sessionState(id: string): QueryArrayConfig {
   };
 }
 
+/** `[database, changes]`: the change marker (schema.ts, version 2). */
+export function changeMarker(): QueryArrayConfig {
+  return {
+    name: 'strand_persistence_change_marker',
+    rowMode: 'array',
+    text: 'SELECT database, changes::text FROM strand_session_changes WHERE id = 1',
+  };
+}
+
 /** `[incarnation, revision]`: the cheap revision read (no body). */
 export function revisionOf(id: string): QueryArrayConfig {
   return {

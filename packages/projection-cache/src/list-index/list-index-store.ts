@@ -35,7 +35,7 @@ export interface ListIndexStore {
    * because a fold failed: a list row must not look healthier than the cache). May throw.
    */
   forgetHints(sessionId: string): void;
-  /** Drops every row (before a rebuild). May throw. */
+  /** Drops every row and the reconciled marker (before a rebuild). May throw. */
   clear(): void;
   /** Rows matching the filter strictly after `after`, in the list order, at most `limit`. */
   page(query: ListIndexQuery): Promise<readonly ListIndexRow[]>;
@@ -53,4 +53,22 @@ export interface ListIndexStore {
    * the index that holds a page at a time (reconciling at open).
    */
   identities(page: ListIdentityPage): Promise<readonly ListIdentity[]>;
+  /**
+   * The ids of at most `limit` rows after `after` whose hints or usage hours are unknown
+   * (`asOfSeq === null || !usageKnown`), in id order: what is left to fold, one keyset page at a
+   * time. Absent: the caller filters `identities` pages instead (a walk over every row).
+   */
+  unfoldedIds?(page: ListIdentityPage): Promise<readonly string[]>;
+  /**
+   * The persistence change marker the last completed reconcile walked against (undefined: none,
+   * or dropped since — by `clear`, or by any row's deletion). Absent: this store keeps none, and
+   * every open walks.
+   */
+  reconciledMarker?(): Promise<string | undefined>;
+  /**
+   * Records `marker` as the one a completed reconcile walked against. The caller records it only
+   * after every row the walk wrote is in the store; a store that writes behind must make the
+   * record durable no earlier than the rows written before it. May throw.
+   */
+  recordReconciledMarker?(marker: string): void;
 }

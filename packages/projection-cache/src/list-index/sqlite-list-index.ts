@@ -51,6 +51,9 @@ export class SqliteListIndex implements ListIndexStore {
   readonly #forgetHints: (sessionId: string) => void;
   readonly #clear: () => void;
   readonly #identities: Database.Statement<[string, number], [string, string, number | null, number]>;
+  readonly #unfolded: Database.Statement<[string, number], string>;
+  readonly #readMarker: Database.Statement<[], string>;
+  readonly #recordMarker: Database.Statement<[string]>;
   readonly #pages = new Map<string, Database.Statement>();
 
   constructor(db: Database.Database) {
@@ -92,10 +95,25 @@ export class SqliteListIndex implements ListIndexStore {
       usage.forget(sessionId);
     });
     const clear = db.prepare('DELETE FROM list_rows');
+    const clearMarker = db.prepare("DELETE FROM list_meta WHERE key = 'reconciled_marker'");
     this.#clear = db.transaction(() => {
       clear.run();
+      clearMarker.run();
       usage.clear();
     });
+    // The WHERE repeats `list_rows_unfolded`'s, so SQLite serves it from that partial index.
+    this.#unfolded = db
+      .prepare<[string, number], string>(
+        `SELECT session_id FROM list_rows WHERE (as_of_seq IS NULL OR usage_as_of IS NULL) AND session_id > ?
+         ORDER BY session_id LIMIT ?`,
+      )
+      .pluck();
+    this.#readMarker = db
+      .prepare<[], string>("SELECT value FROM list_meta WHERE key = 'reconciled_marker'")
+      .pluck();
+    this.#recordMarker = db.prepare<[string]>(
+      "INSERT INTO list_meta (key, value) VALUES ('reconciled_marker', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+    );
     this.#identities = db
       .prepare<
         [string, number],
@@ -160,6 +178,19 @@ export class SqliteListIndex implements ListIndexStore {
         usageKnown: usageKnown === 1,
       })),
     );
+  }
+
+  unfoldedIds(page: ListIdentityPage): Promise<readonly string[]> {
+    return Promise.resolve(this.#unfolded.all(page.after, page.limit));
+  }
+
+  reconciledMarker(): Promise<string | undefined> {
+    return Promise.resolve(this.#readMarker.get());
+  }
+
+  /** Written synchronously, after the rows the walk wrote (each committed when its call returned). */
+  recordReconciledMarker(marker: string): void {
+    this.#recordMarker.run(marker);
   }
 
   /** One prepared statement per query shape (a handful: one per filter combination). */
