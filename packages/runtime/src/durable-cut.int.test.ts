@@ -1,5 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { fstatSync, ftruncateSync, mkdtempSync, promises as fsp, rmSync, writeSync } from 'node:fs';
+import {
+  fstatSync,
+  ftruncateSync,
+  linkSync,
+  mkdtempSync,
+  promises as fsp,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -237,10 +247,9 @@ function storageFsRefusingOpen(
     refuse() && flags === 'r+'
       ? Promise.reject(Object.assign(new Error(`${code}: injected fault, open`), { code, syscall: 'open' }))
       : fsp.open(file, flags, mode);
-  const { link, rename, unlink, rm, mkdir, readdir, access, stat } = fsp;
+  const { rename, unlink, rm, mkdir, readdir, access, stat } = fsp;
   return {
     open,
-    link,
     rename,
     unlink,
     rm,
@@ -248,6 +257,9 @@ function storageFsRefusingOpen(
     readdir,
     access,
     stat,
+    statSync,
+    linkSync,
+    unlinkSync,
     writeSync,
     fstatSync,
     ftruncateSync,

@@ -69,9 +69,17 @@ function bad(why: string): never {
   throw new SessionError('SESSION_HEADER_INVALID', `invalid session header: ${why}`);
 }
 
+/**
+ * Headers this module returned: frozen, `source` included (the one nested field), so each still
+ * holds what was checked. Passing one again (an importer's header handed to its persistence,
+ * which checks what it is given) costs a lookup, not the schema.
+ */
+const checkedHeaders = new WeakSet<object>();
+
 /** Validates an untrusted header (from disk, the wire or an importer) and returns it frozen. */
 export function parseSessionHeader(raw: unknown): SessionHeader {
   if (!isRecord(raw)) bad('not an object');
+  if (checkedHeaders.has(raw)) return raw as unknown as SessionHeader;
   // A newer build's header is named as such, not as a field that does not match.
   if (Number.isSafeInteger(raw.version) && (raw.version as number) > SESSION_HEADER_VERSION)
     bad(`format version ${String(raw.version)} is newer than this build reads (${SESSION_HEADER_VERSION})`);
@@ -83,7 +91,8 @@ export function parseSessionHeader(raw: unknown): SessionHeader {
   // The input, not zod's copy: it is frozen as it came (the schema refused every other key).
   const header = { ...raw };
   if (header.source !== undefined) header.source = Object.freeze({ ...(header.source as object) });
-  return Object.freeze(header) as unknown as SessionHeader;
+  checkedHeaders.add(Object.freeze(header));
+  return header as unknown as SessionHeader;
 }
 
 /**

@@ -10,10 +10,23 @@ export type JsonValue =
   | { readonly [key: string]: JsonValue };
 export type JsonObject = { readonly [key: string]: JsonValue };
 
-function refuse(path: string, why: string): never {
+function refuse(trail: Trail, why: string): never {
+  const path = spell(trail);
   throw new SessionError('SESSION_DATA_NOT_JSON', `data at ${path} is not lossless JSON: ${why}`, {
     details: { path },
   });
+}
+
+/**
+ * The keys and indexes from the root to the value being copied. The path is spelled out only when
+ * a value is refused: building it for every value was most of the copy's garbage.
+ */
+type Trail = (string | number)[];
+
+function spell(trail: Trail): string {
+  let path = '$';
+  for (const step of trail) path += typeof step === 'number' ? `[${step}]` : `.${step}`;
+  return path;
 }
 
 /**
@@ -23,59 +36,74 @@ function refuse(path: string, why: string): never {
  * its own reference after appending, and an appended event must never change.
  */
 export function toFrozenJson(value: unknown): JsonValue {
-  return copy(value, '$', new Set());
+  return copy(value, [], []);
 }
 
-function copy(value: unknown, path: string, ancestors: Set<object>): JsonValue {
+/** `ancestors`: the objects being copied around `value` (a cycle is one of them again). */
+function copy(value: unknown, trail: Trail, ancestors: object[]): JsonValue {
   switch (typeof value) {
     case 'string':
     case 'boolean':
       return value;
     case 'number':
-      if (!Number.isFinite(value)) refuse(path, String(value));
-      if (Object.is(value, -0)) refuse(path, '-0 reads back as 0');
+      if (!Number.isFinite(value)) refuse(trail, String(value));
+      if (value === 0 && 1 / value < 0) refuse(trail, '-0 reads back as 0');
       return value;
     case 'object': {
       if (value === null) return null;
-      if (ancestors.has(value)) refuse(path, 'cycle');
-      ancestors.add(value);
-      try {
-        if (Array.isArray(value)) {
-          const out: JsonValue[] = new Array<JsonValue>(value.length);
-          for (let i = 0; i < value.length; i++) {
-            if (!(i in value)) refuse(`${path}[${i}]`, 'sparse array hole');
-            out[i] = copy(value[i], `${path}[${i}]`, ancestors);
-          }
-          return Object.freeze(out);
-        }
-        const proto: unknown = Object.getPrototypeOf(value);
-        if (proto !== Object.prototype && proto !== null) refuse(path, 'not a plain object');
-        if (Object.getOwnPropertySymbols(value).length > 0) refuse(path, 'symbol keys');
-        const out: Record<string, JsonValue> = {};
-        for (const key of Object.keys(value)) {
-          const descriptor = Object.getOwnPropertyDescriptor(value, key);
-          if (descriptor === undefined || !('value' in descriptor))
-            refuse(`${path}.${key}`, 'accessor property');
-          // __proto__ as an own key would become the prototype on a naive copy; define it as data.
-          Object.defineProperty(out, key, {
-            value: copy(descriptor.value, `${path}.${key}`, ancestors),
-            enumerable: true,
-            writable: false,
-            configurable: false,
-          });
-        }
-        return Object.freeze(out);
-      } finally {
-        ancestors.delete(value);
-      }
+      // A stack, not a set: data is a few levels deep, and a short scan costs less than hashing.
+      if (ancestors.includes(value)) refuse(trail, 'cycle');
+      ancestors.push(value);
+      const out = Array.isArray(value)
+        ? copyArray(value, trail, ancestors)
+        : copyObject(value, trail, ancestors);
+      ancestors.pop();
+      return out;
     }
     case 'undefined':
-      return refuse(path, 'undefined');
+      return refuse(trail, 'undefined');
     case 'bigint':
-      return refuse(path, 'BigInt');
+      return refuse(trail, 'BigInt');
     default:
-      return refuse(path, typeof value);
+      return refuse(trail, typeof value);
   }
+}
+
+function copyArray(value: readonly unknown[], trail: Trail, ancestors: object[]): readonly JsonValue[] {
+  const out: JsonValue[] = new Array<JsonValue>(value.length);
+  for (let i = 0; i < value.length; i++) {
+    trail.push(i);
+    if (!(i in value)) refuse(trail, 'sparse array hole');
+    out[i] = copy(value[i], trail, ancestors);
+    trail.pop();
+  }
+  return Object.freeze(out);
+}
+
+function copyObject(value: object, trail: Trail, ancestors: object[]): JsonObject {
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) refuse(trail, 'not a plain object');
+  if (Object.getOwnPropertySymbols(value).length > 0) refuse(trail, 'symbol keys');
+  const out: Record<string, JsonValue> = {};
+  for (const key of Object.keys(value)) {
+    trail.push(key);
+    const descriptor = Object.getOwnPropertyDescriptor(value, key);
+    if (descriptor === undefined || !('value' in descriptor)) refuse(trail, 'accessor property');
+    const copied = copy(descriptor.value, trail, ancestors);
+    // __proto__ as an own key would become the prototype on an assignment; define it as data.
+    // Every other key is assigned (cheaper than a definition); the freeze below makes each
+    // property read-only and non-configurable either way.
+    if (key === '__proto__')
+      Object.defineProperty(out, key, {
+        value: copied,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    else out[key] = copied;
+    trail.pop();
+  }
+  return Object.freeze(out);
 }
 
 /**

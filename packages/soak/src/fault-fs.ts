@@ -1,4 +1,12 @@
-import { fstatSync, ftruncateSync, promises as fsp, writeSync } from 'node:fs';
+import {
+  fstatSync,
+  ftruncateSync,
+  linkSync,
+  promises as fsp,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import type { JsonlPersistenceOptions } from '@strand/persistence';
 
@@ -96,7 +104,7 @@ export function faultInjectingFs(
   const open = (async (...args: Parameters<typeof fsp.open>) =>
     wrapHandle(await fsp.open(...args))) as typeof fsp.open;
   // Every other call is node:fs's own (fsp's extra members are ignored by the backend).
-  return { ...fsp, open, writeSync: write, fstatSync, ftruncateSync };
+  return { ...fsp, open, writeSync: write, fstatSync, ftruncateSync, statSync, linkSync, unlinkSync };
 }
 
 /** The schedule as one argv/env string (`sync@12,enospc@30`), and back; refuses anything else. */

@@ -60,11 +60,12 @@ class CountedSyncs {
       });
     const open = (async (...args: Parameters<StorageFs['open']>) =>
       counted(await nodeStorageFs.open(...args), args[0] === this.sessionsDir)) as StorageFs['open'];
-    const link = (async (from, to) => {
-      await nodeStorageFs.link(from, to);
+    // A new log is named by a synchronous link (`writeNewFileAtomically`).
+    const linkSync = ((from, to) => {
+      nodeStorageFs.linkSync(from, to);
       this.trail.push(`link ${path.basename(String(to)).replace(/\.zst$/, '')}`);
-    }) as StorageFs['link'];
-    return { ...nodeStorageFs, open, link };
+    }) as StorageFs['linkSync'];
+    return { ...nodeStorageFs, open, linkSync };
   }
 }
 

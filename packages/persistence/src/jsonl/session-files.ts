@@ -66,18 +66,20 @@ export class SessionFiles {
    * The stored log of `id` in either format (`.zst` first), or undefined when there is none. A
    * storage failure other than a missing name is `PERSISTENCE_IO`, never taken for "not stored".
    */
-  async locate(id: string, escaped = escapeSessionId(id)): Promise<Located | undefined> {
+  locate(id: string, escaped = escapeSessionId(id)): Promise<Located | undefined> {
+    // A name lookup, synchronously: microseconds, and a missing name is no exception (an import
+    // looks up every session it creates, and both names of each are missing).
     for (const compressed of [true, false]) {
       const file = this.logFile(escaped, compressed);
+      let found;
       try {
-        await this.fs.access(file);
-        return { file, compressed };
+        found = this.fs.statSync(file, { throwIfNoEntry: false });
       } catch (error) {
-        // Not this variant: try the other; none means "not stored".
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw storageError(error, id);
+        return Promise.reject(storageError(error, id));
       }
+      if (found !== undefined) return Promise.resolve({ file, compressed });
     }
-    return undefined;
+    return Promise.resolve(undefined);
   }
 
   /** The session a name in `sessions/` belongs to; undefined for a name no id escapes to. */

@@ -1,14 +1,23 @@
-import { fstatSync, ftruncateSync, promises as fsp, writeSync } from 'node:fs';
+import {
+  fstatSync,
+  ftruncateSync,
+  linkSync,
+  promises as fsp,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 
 /**
- * The file-system calls the JSONL backend writes through: `node:fs/promises` (and the few sync
- * calls `LogWriter` makes on its descriptor), one seam so a test can make any of them fail as the
- * OS would (EACCES, EROFS, ENOSPC, EIO…) where chmod cannot (tests run as root). Reads go to
- * `node:fs` directly. Only `nodeStorageFs` is used outside tests.
+ * The file-system calls the JSONL backend writes through: `node:fs/promises`, and the sync calls
+ * that cost microseconds where a promise costs a thread-pool round trip (~20 µs of CPU and two
+ * context switches): `LogWriter`'s writes on its descriptor, a new log's link and its temp file's
+ * unlink, and the lookup of a log's name; fsync stays asynchronous (it waits for the disk). One
+ * seam so a test can make any of them fail as the OS would (EACCES, EROFS, ENOSPC, EIO…) where
+ * chmod cannot (tests run as root). Reads go to `node:fs` directly. Only `nodeStorageFs` is used outside tests.
  */
 export interface StorageFs {
   readonly open: typeof fsp.open;
-  readonly link: typeof fsp.link;
   readonly rename: typeof fsp.rename;
   readonly unlink: typeof fsp.unlink;
   readonly rm: typeof fsp.rm;
@@ -16,6 +25,9 @@ export interface StorageFs {
   readonly readdir: typeof fsp.readdir;
   readonly access: typeof fsp.access;
   readonly stat: typeof fsp.stat;
+  readonly statSync: typeof statSync;
+  readonly linkSync: typeof linkSync;
+  readonly unlinkSync: typeof unlinkSync;
   readonly writeSync: typeof writeSync;
   readonly fstatSync: typeof fstatSync;
   readonly ftruncateSync: typeof ftruncateSync;
@@ -23,7 +35,6 @@ export interface StorageFs {
 
 export const nodeStorageFs: StorageFs = {
   open: fsp.open,
-  link: fsp.link,
   rename: fsp.rename,
   unlink: fsp.unlink,
   rm: fsp.rm,
@@ -31,6 +42,9 @@ export const nodeStorageFs: StorageFs = {
   readdir: fsp.readdir,
   access: fsp.access,
   stat: fsp.stat,
+  statSync,
+  linkSync,
+  unlinkSync,
   writeSync,
   fstatSync,
   ftruncateSync,

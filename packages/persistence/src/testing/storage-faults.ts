@@ -74,7 +74,8 @@ export function faultyStorageFs(faults: StorageFaults, inner: StorageFs = nodeSt
   return {
     ...inner,
     open,
-    link: guarded('rename', 'link', inner.link),
+    linkSync: guarded('rename', 'link', inner.linkSync),
+    unlinkSync: guarded('delete', 'unlink', inner.unlinkSync),
     rename: guarded('rename', 'rename', inner.rename),
     unlink: guarded('delete', 'unlink', inner.unlink),
     rm: guarded('delete', 'rm', inner.rm),
