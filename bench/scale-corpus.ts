@@ -113,7 +113,10 @@ export class CorpusProgress {
   }
 }
 
-/** A search index that can also index many sessions in one transaction (SQLite's). */
+/**
+ * A search index that can also index many sessions in one transaction: SQLite's (committed when it
+ * returns) and PostgreSQL's (a promise, settled when committed).
+ */
 interface BulkSearchIndex extends SearchIndex {
   indexLiveMany(sessions: readonly WrittenSession[]): unknown;
 }
@@ -121,9 +124,10 @@ interface BulkSearchIndex extends SearchIndex {
 export interface CorpusStores {
   readonly persistence: SessionPersistence;
   /**
-   * Search index writers over one index. One with `indexLiveMany` (SQLite) indexes each group of
-   * sessions in one transaction; otherwise they are used round-robin, so an engine that queues its
-   * writes (PostgreSQL: one transaction per session, in call order) writes in parallel through several.
+   * Search index writers over one index. With `indexLiveMany` each group is split over them, a
+   * slice each, every slice indexed in one transaction; the slices run in parallel where the engine
+   * is asynchronous (PostgreSQL: `to_tsvector` runs in the server, one backend per writer).
+   * Otherwise they are used round-robin, one `indexLive` per session.
    */
   readonly search: readonly (SearchIndex | BulkSearchIndex)[];
 }
@@ -186,14 +190,18 @@ async function writeSession(
   return { id: header.id, incarnation, header, inheritedEventCount: SessionLogOffset(0), events };
 }
 
-/** Indexes a group for search: in one call where the index takes many, else spread over the writers. */
+/** Indexes a group for search: a slice per writer where the index takes many, else round-robin. */
 async function indexForSearch(
   search: readonly (SearchIndex | BulkSearchIndex)[],
   written: readonly WrittenSession[],
 ): Promise<void> {
-  const [first] = search;
-  if (first !== undefined && 'indexLiveMany' in first) {
-    first.indexLiveMany(written);
+  const bulk = search.filter((index): index is BulkSearchIndex => 'indexLiveMany' in index);
+  if (bulk.length > 0) {
+    const slice = Math.ceil(written.length / bulk.length);
+    // A synchronous engine's indexLiveMany has committed when it returns; an asynchronous one's is a promise.
+    await Promise.all(
+      bulk.map((index, i) => Promise.resolve(index.indexLiveMany(written.slice(i * slice, (i + 1) * slice)))),
+    );
     return;
   }
   // An asynchronous engine's indexLive is a promise (a synchronous one's has committed already).

@@ -172,7 +172,7 @@ async function buildCorpus(
   return rate;
 }
 
-/** PostgreSQL's search index writes one session at a time per instance: these more write beside it. */
+/** PostgreSQL's search index writes one transaction at a time per instance: these more write beside it (a slice of each group each). */
 const EXTRA_PG_SEARCH_WRITERS = 3;
 
 async function generateWith(

@@ -61,6 +61,7 @@ export {
   FACT_COLUMNS,
   factsOfColumns,
   factValues,
+  type FactValues,
   indexedFacets,
   type FacetExtractor,
   type FactColumns,

@@ -26,9 +26,9 @@ import type { SessionEvent, SessionId } from '@strand/session';
 import type { SearchDatabase } from './search-database.js';
 import { tsvectorSource } from './ts-text.js';
 
-const COLUMNS = 'sid, session_id, incarnation, revision, cut, durable_cut, own_from';
+export const COLUMNS = 'sid, session_id, incarnation, revision, cut, durable_cut, own_from';
 
-interface RawRow {
+export interface RawRow {
   readonly sid: string;
   readonly session_id: string;
   readonly incarnation: string | null;
@@ -38,7 +38,7 @@ interface RawRow {
   readonly own_from: string;
 }
 
-const toRow = (raw: RawRow): SessionRow => ({
+export const toRow = (raw: RawRow): SessionRow => ({
   sid: Number(raw.sid),
   sessionId: raw.session_id as SessionId,
   incarnation: raw.incarnation,
@@ -243,8 +243,8 @@ async function deleteRows(client: pg.ClientBase, sid: number, fromSeq: number): 
 }
 
 /** Splits a batch's rows so one INSERT stays a few MB however large the tool outputs are. */
-function* insertChunks(rows: readonly IndexedText[]): Generator<IndexedText[]> {
-  let chunk: IndexedText[] = [];
+export function* insertChunks<R extends Pick<IndexedText, 'text'>>(rows: readonly R[]): Generator<R[]> {
+  let chunk: R[] = [];
   let chars = 0;
   for (const row of rows) {
     if (chunk.length > 0 && chars + 2 * row.text.length > INSERT_CHARS) {

@@ -24,6 +24,8 @@ import {
   throwIfSearchAborted,
 } from '@strand/search/kit';
 import type { Session, SessionEvent } from '@strand/session';
+import type { WriteRules } from './pg-group-store.js';
+import { indexGroup } from './pg-index-group.js';
 import { PgIndexStore } from './pg-index-store.js';
 import { searchPage, type PageSettings } from './pg-search-page.js';
 import { SearchDatabase, searchFailure } from './search-database.js';
@@ -41,26 +43,27 @@ export interface PostgresSearchIndexOptions extends SearchIndexTuning {
  * The session search index on PostgreSQL full-text search: the same contract as the SQLite
  * `SessionSearchIndex` (README of `@strand/search`), shared by every host on the database.
  *
- * Concurrency: `sync` and `rebuild` run one at a time per instance; `indexLive` calls are queued
- * and run in call order; a `search` first waits for the `indexLive` calls made before it, so a
+ * Concurrency: `sync` and `rebuild` run one at a time per instance; `indexLive` and
+ * `indexLiveMany` calls are queued together and run in call order; a `search` first waits for the `indexLive` calls made before it, so a
  * live append is searchable as soon as its `indexLive` was called. Other hosts may write the same
  * tables at any time: every write is a transaction against the session's locked bookkeeping row.
  */
 export class PostgresSearchIndex implements SearchIndex {
   readonly #db: SearchDatabase;
   readonly #store: PgIndexStore;
+  readonly #rules: WriteRules;
   readonly #settings: PageSettings;
   #exclusive: Promise<unknown> = Promise.resolve();
   #live: Promise<unknown> = Promise.resolve();
 
   private constructor(db: SearchDatabase, options: PostgresSearchIndexOptions, rankWindow: number) {
     this.#db = db;
-    this.#store = new PgIndexStore(
-      db,
-      options.extractor ?? defaultTextExtractor,
-      options.labeler,
-      options.facets,
-    );
+    this.#rules = {
+      extract: options.extractor ?? defaultTextExtractor,
+      label: options.labeler,
+      facets: options.facets,
+    };
+    this.#store = new PgIndexStore(db, this.#rules.extract, this.#rules.label, this.#rules.facets);
     this.#settings = {
       rankWindow,
       retention: {
@@ -135,6 +138,27 @@ export class PostgresSearchIndex implements SearchIndex {
       return { events: counts.events, rows: counts.rows };
     });
     // The queue only orders the work; each caller sees its own call's failure.
+    this.#live = task.catch(() => undefined);
+    return task;
+  }
+
+  /**
+   * Queues indexing many live sessions' memory (all their events) in one transaction: the same
+   * rows, bookkeeping and search answers as `indexLive` for each in order, but set-based — a few
+   * statements for the whole group instead of two transactions per session (generating a corpus,
+   * importing many sessions). The promise settles when the group is committed; on a failure it
+   * rejects and none of the group is indexed. Bookkeeping rows are locked in `session_id` order, so
+   * hosts indexing overlapping groups wait for each other rather than deadlock.
+   */
+  indexLiveMany(
+    sessions: readonly Pick<Session, 'id' | 'incarnation' | 'header' | 'inheritedEventCount' | 'events'>[],
+  ): Promise<LiveIndexReport> {
+    const task = this.#live.then(async () => {
+      this.#db.assertOpen();
+      if (sessions.length === 0) return { events: 0, rows: 0 };
+      const counts = await this.#db.transaction((client) => indexGroup(client, this.#rules, sessions));
+      return { events: counts.events, rows: counts.rows };
+    });
     this.#live = task.catch(() => undefined);
     return task;
   }
