@@ -34,6 +34,7 @@ export {
   decodeHeader as decodeStoredHeader,
   revisionToken,
   storedSuffix,
+  storedSummary,
   withRepairsWritten,
   type StoredSessionFields,
 } from './stored-records.js';

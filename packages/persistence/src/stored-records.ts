@@ -8,7 +8,7 @@ import {
   type SessionSeq,
 } from '@strand/session';
 import { PersistenceError } from './errors.js';
-import type { StoredLog, StoredSuffix } from './types.js';
+import type { PersistedSessionSummary, StoredLog, StoredSuffix } from './types.js';
 
 // Rules every backend that stores headers beside rows (SQLite, PostgreSQL) applies the same way.
 
@@ -40,6 +40,25 @@ export function storedSuffix(
     from,
     events: Object.freeze(events),
     cursor: SessionLogOffset(row.nextSeq),
+  });
+}
+
+/**
+ * A session row's list summary, frozen: the same for every store with rows (SQLite, PostgreSQL).
+ * `storedBytes` arrives as a number from SQLite and as bigint text from PostgreSQL.
+ */
+export function storedSummary(
+  id: string,
+  incarnation: string,
+  headerJson: string,
+  revision: string | number,
+  storedBytes: number | string,
+): PersistedSessionSummary {
+  return Object.freeze({
+    header: decodeHeader(headerJson, id),
+    incarnation,
+    revision: revisionToken(incarnation, revision),
+    storedBytes: Number(storedBytes),
   });
 }
 

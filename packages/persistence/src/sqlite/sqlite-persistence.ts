@@ -20,7 +20,7 @@ import type {
   StoredSuffix,
 } from '../types.js';
 import { openDatabase } from './open-database.js';
-import { checkInherited, decodeHeader, revisionToken, withRepairsWritten } from '../stored-records.js';
+import { checkInherited, revisionToken, storedSummary, withRepairsWritten } from '../stored-records.js';
 import { readStoredLog, readStoredSuffix } from './read-log.js';
 import { prepareStatements, type Statements, type SummaryRow } from './statements.js';
 import { attachmentNotFound, exists, notFound, toPersistenceError } from './sqlite-errors.js';
@@ -332,17 +332,6 @@ export function openSqlitePersistence(options: SqlitePersistenceOptions): Sqlite
   return new SqliteSessionPersistence(options);
 }
 
-function summaryOf([
-  id,
-  incarnation,
-  headerJson,
-  revision,
-  storedBytes,
-]: SummaryRow): PersistedSessionSummary {
-  return Object.freeze({
-    header: decodeHeader(headerJson, id),
-    incarnation,
-    revision: revisionToken(incarnation, revision),
-    storedBytes,
-  });
+function summaryOf(row: SummaryRow): PersistedSessionSummary {
+  return storedSummary(...row);
 }

@@ -2,8 +2,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import {
   checkInherited,
-  decodeStoredHeader as decodeHeader,
   revisionToken,
+  storedSummary,
   withRepairsWritten,
   isPersistenceError,
   throwIfAborted,
@@ -336,17 +336,6 @@ const FOREIGN_KEY_VIOLATION = '23503';
 /** `[id, incarnation, header, revision, stored_bytes]`, the numbers as text (bigint). */
 type SummaryRow = [string, string, string, string, string];
 
-function summaryOf([
-  id,
-  incarnation,
-  headerJson,
-  revision,
-  storedBytes,
-]: SummaryRow): PersistedSessionSummary {
-  return Object.freeze({
-    header: decodeHeader(headerJson, id),
-    incarnation,
-    revision: revisionToken(incarnation, revision),
-    storedBytes: Number(storedBytes),
-  });
+function summaryOf(row: SummaryRow): PersistedSessionSummary {
+  return storedSummary(...row);
 }
