@@ -101,6 +101,11 @@ describe.skipIf(noPostgres)('the PostgreSQL list index’s reconciled marker', (
     // A build from before the marker empties the index (its `doctor --rebuild-list`).
     await sqlOnce(db.url, 'DELETE FROM list_rows');
     expect(await other.index.reconciledMarker()).toBeUndefined();
+    one.index.recordReconciledMarker('db:3t');
+    await one.writes.drain();
+    // Or truncates it, which fires no delete trigger.
+    await sqlOnce(db.url, 'TRUNCATE list_rows');
+    expect(await other.index.reconciledMarker()).toBeUndefined();
 
     one.index.recordReconciledMarker('db:4');
     await one.writes.drain();
@@ -151,15 +156,20 @@ describe.skipIf(noPostgres)('the PostgreSQL list index’s reconciled marker', (
     // What a version-4 database from before this step holds.
     await sqlOnce(
       db.url,
-      'DROP TRIGGER list_rows_drop_marker ON list_rows; DROP FUNCTION list_rows_drop_marker(); DROP INDEX list_rows_unfolded; DROP TABLE list_meta',
+      `DROP TRIGGER list_rows_drop_marker ON list_rows; DROP FUNCTION list_rows_drop_marker();
+       DROP TRIGGER list_rows_truncate_drops_marker ON list_rows; DROP FUNCTION list_rows_truncate_drops_marker();
+       DROP INDEX list_rows_unfolded; DROP TABLE list_meta`,
     );
     const openers = Array.from({ length: 4 }, () => poolOf(db));
     await Promise.all(openers.map((pool) => prepareCacheSchema(pool)));
     const triggers = await sqlOnce(
       db.url,
-      "SELECT count(*)::int AS n FROM pg_trigger WHERE tgname = 'list_rows_drop_marker'",
+      "SELECT tgname FROM pg_trigger WHERE tgrelid = 'list_rows'::regclass AND NOT tgisinternal ORDER BY tgname",
     );
-    expect(triggers.rows[0]).toEqual({ n: 1 });
+    expect(triggers.rows).toEqual([
+      { tgname: 'list_rows_drop_marker' },
+      { tgname: 'list_rows_truncate_drops_marker' },
+    ]);
     const after = await openIndex(db);
     expect(await after.index.reconciledMarker()).toBeUndefined();
     expect(await after.index.unfoldedIds({ after: '', limit: 10 })).toEqual(['no-usage']);

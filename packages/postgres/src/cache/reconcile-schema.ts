@@ -10,7 +10,8 @@ import type pg from 'pg';
  *   reconcile walked against. Any statement deleting list rows drops it (`list_rows_drop_marker`):
  *   an older build emptying the index or dropping rows cannot leave a marker that would skip the
  *   walk over an index it changed. The trigger is per statement (a `clear` of a million rows runs
- *   it once) and looks at the deleted rows, so a delete of nothing keeps the marker.
+ *   it once) and looks at the deleted rows, so a delete of nothing keeps the marker. A `TRUNCATE
+ *   list_rows` fires no delete trigger, so `list_rows_truncate_drops_marker` covers it.
  * - `list_rows_unfolded` indexes the rows whose hints or usage hours are unknown, so folding them
  *   (`unfoldedIds`) reads keyset pages of those rows alone.
  */
@@ -29,14 +30,23 @@ END $$;
 DROP TRIGGER IF EXISTS list_rows_drop_marker ON list_rows;
 CREATE TRIGGER list_rows_drop_marker AFTER DELETE ON list_rows
   REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION list_rows_drop_marker();
+CREATE OR REPLACE FUNCTION list_rows_truncate_drops_marker() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM list_meta WHERE key = 'reconciled_marker';
+  RETURN NULL;
+END $$;
+DROP TRIGGER IF EXISTS list_rows_truncate_drops_marker ON list_rows;
+CREATE TRIGGER list_rows_truncate_drops_marker AFTER TRUNCATE ON list_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION list_rows_truncate_drops_marker();
 CREATE INDEX IF NOT EXISTS list_rows_unfolded ON list_rows (session_id)
   WHERE as_of_seq IS NULL OR usage_as_of IS NULL;
 `;
 
-/** Whether the step ran already (its last object, the trigger, commits with the rest). */
+/** Whether the step ran already (all its objects commit together). */
 const PRESENT = `
 SELECT to_regclass('list_meta') IS NOT NULL AND to_regclass('list_rows_unfolded') IS NOT NULL
-   AND EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'list_rows_drop_marker' AND tgrelid = 'list_rows'::regclass)
+   AND (SELECT count(*) FROM pg_trigger WHERE tgrelid = 'list_rows'::regclass
+          AND tgname IN ('list_rows_drop_marker', 'list_rows_truncate_drops_marker')) = 2
    AS present`;
 
 async function present(db: pg.Pool | pg.PoolClient): Promise<boolean> {
