@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { persistenceWriter } from '@strand/persistence';
+import { persistenceWriter, type SessionPersistence } from '@strand/persistence';
 import { createTestDatabase, noPostgres, sqlOnce, type TestDatabase } from '@strand/postgres/testing';
-import { Session, SessionId, newSessionHeader, type SessionPersistence } from '@strand/session';
+import { Session, SessionId, newSessionHeader } from '@strand/session';
 import { CountingPersistence } from '@strand/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStrandRuntime } from './strand-runtime.js';

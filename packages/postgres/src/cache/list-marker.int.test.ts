@@ -204,9 +204,7 @@ describe.skipIf(noPostgres)('unfoldedIds on PostgreSQL', () => {
           after = page.at(-1)!;
         }
         const all = await t.index.identities({ after: '', limit: 1_000 });
-        expect(paged).toEqual(
-          all.filter((r) => r.asOfSeq === null || !r.usageKnown).map((r) => r.sessionId),
-        );
+        expect(paged).toEqual(all.filter((r) => r.asOfSeq === null || !r.usageKnown).map((r) => r.sessionId));
       }),
       { numRuns: 25 },
     );
