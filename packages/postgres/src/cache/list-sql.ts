@@ -55,12 +55,14 @@ UPDATE list_rows SET hints = NULL, as_of_seq = NULL, title = NULL, usage_as_of =
   activity_at = (header::jsonb ->> 'createdAt')::double precision
 WHERE session_id = $1`;
 const FORGET = 'DELETE FROM list_rows WHERE session_id = $1';
-const CLEAR = 'DELETE FROM list_rows';
 const RECORD_MARKER = `
 INSERT INTO list_meta (key, value) VALUES ('reconciled_marker', $1)
 ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`;
-/** `clear` drops the marker itself: the trigger keeps it when no row was there to delete. */
-const DROP_MARKER = "DELETE FROM list_meta WHERE key = 'reconciled_marker'";
+/**
+ * `clear` drops the marker itself (the trigger keeps it when no row was there to delete), in the
+ * same round trip as the rows (two statements, no parameters: one simple query).
+ */
+const CLEAR = "DELETE FROM list_rows; DELETE FROM list_meta WHERE key = 'reconciled_marker'";
 const READ_MARKER = "SELECT value FROM list_meta WHERE key = 'reconciled_marker'";
 
 /**
@@ -110,7 +112,6 @@ export async function writeListChange(
     case 'list-clear':
       await client.query(CLEAR);
       await client.query(CLEAR_USAGE);
-      await client.query(DROP_MARKER);
       return;
     case 'list-marker':
       // Not recorded: the marker in the database stays older than persistence's, so the next
