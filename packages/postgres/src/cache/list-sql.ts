@@ -13,7 +13,17 @@ import { CLEAR_USAGE, forgetUsage, writeUsage } from './usage-sql.js';
 export type ListChange =
   | { readonly kind: 'list-upsert'; readonly sessionId: string; readonly row: ListIndexRow }
   | { readonly kind: 'list-forget' | 'list-forget-hints'; readonly sessionId: string }
-  | { readonly kind: 'list-clear'; readonly sessionId?: undefined };
+  | { readonly kind: 'list-clear'; readonly sessionId?: undefined }
+  | {
+      readonly kind: 'list-marker';
+      readonly sessionId?: undefined;
+      readonly marker: string;
+      /**
+       * Asked when the record is written, after every change queued before it settled: false when
+       * one of them failed (it was dropped, so the index may lack a row the walk wrote).
+       */
+      readonly recordable: () => boolean;
+    };
 
 const COLUMNS = 'header, incarnation, hints, as_of_seq';
 
@@ -45,7 +55,15 @@ UPDATE list_rows SET hints = NULL, as_of_seq = NULL, title = NULL, usage_as_of =
   activity_at = (header::jsonb ->> 'createdAt')::double precision
 WHERE session_id = $1`;
 const FORGET = 'DELETE FROM list_rows WHERE session_id = $1';
-const CLEAR = 'DELETE FROM list_rows';
+const RECORD_MARKER = `
+INSERT INTO list_meta (key, value) VALUES ('reconciled_marker', $1)
+ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`;
+/**
+ * `clear` drops the marker itself (the trigger keeps it when no row was there to delete), in the
+ * same round trip as the rows (two statements, no parameters: one simple query).
+ */
+const CLEAR = "DELETE FROM list_rows; DELETE FROM list_meta WHERE key = 'reconciled_marker'";
+const READ_MARKER = "SELECT value FROM list_meta WHERE key = 'reconciled_marker'";
 
 /**
  * Upserts the list rows of distinct sessions (inside the caller's transaction), with their usage
@@ -94,6 +112,12 @@ export async function writeListChange(
     case 'list-clear':
       await client.query(CLEAR);
       await client.query(CLEAR_USAGE);
+      return;
+    case 'list-marker':
+      // Not recorded: the marker in the database stays older than persistence's, so the next
+      // open walks and rewrites the row that failed.
+      if (!change.recordable()) return;
+      await client.query(RECORD_MARKER, [change.marker]);
       return;
     default:
       return change satisfies never;
@@ -176,6 +200,26 @@ export async function selectListIdentities(db: pg.Pool, page: ListIdentityPage):
     asOfSeq: asOfSeq === null ? null : Number(asOfSeq),
     usageKnown,
   }));
+}
+
+/**
+ * One keyset page of the ids whose hints or usage hours are unknown, in id order: the WHERE
+ * repeats `list_rows_unfolded`'s predicate, so the planner serves it from that partial index.
+ */
+export async function selectUnfoldedIds(db: pg.Pool, page: ListIdentityPage): Promise<string[]> {
+  const result = await db.query<[string]>({
+    name: 'strand_list_unfolded_ids',
+    text: 'SELECT session_id FROM list_rows WHERE session_id > $1 AND (as_of_seq IS NULL OR usage_as_of IS NULL) ORDER BY session_id LIMIT $2',
+    values: [page.after, page.limit],
+    rowMode: 'array',
+  });
+  return result.rows.map(([sessionId]) => sessionId);
+}
+
+/** The reconciled marker (reconcile-schema.ts); undefined when none is recorded. */
+export async function selectReconciledMarker(db: pg.Pool): Promise<string | undefined> {
+  const result = await db.query<{ value: string }>(READ_MARKER);
+  return result.rows[0]?.value;
 }
 
 /** bigint arrives as text: `Number` is exact for any seq a log can reach. */

@@ -8,7 +8,14 @@ import type {
   UsageIndexQuery,
   UsageIndexSession,
 } from '@strand/projection-cache';
-import { selectListIdentities, selectListPage, selectListRows, type ListChange } from './list-sql.js';
+import {
+  selectListIdentities,
+  selectListPage,
+  selectListRows,
+  selectReconciledMarker,
+  selectUnfoldedIds,
+  type ListChange,
+} from './list-sql.js';
 import { selectUsage } from './usage-sql.js';
 
 /** The store's write-behind queue, as the list index uses it. */
@@ -16,6 +23,8 @@ export interface ListWrites {
   enqueue(change: ListChange): void;
   /** Resolves once every change enqueued before the call has settled. */
   settled(): Promise<void>;
+  /** How many changes failed to be written (logged and dropped) so far. */
+  readonly failures: number;
 }
 
 /**
@@ -28,10 +37,15 @@ export interface ListWrites {
  *   this process's writes queued before it to settle (not for later ones): a host sees its own
  *   writes, and no second copy of pending rows has to be laid over the query's answer. Rows
  *   written by other hosts are seen once they commit.
+ * - The reconciled marker (reconcile-schema.ts) is recorded through the same queue, so it commits
+ *   after every row the walk queued before it, never ahead of one. A queued row can still fail
+ *   (logged and dropped, never thrown); the record is then skipped, see `recordReconciledMarker`.
  */
 export class PostgresListIndex implements ListIndexStore {
   readonly #pool: pg.Pool;
   readonly #writes: ListWrites;
+  /** `#writes.failures` when the marker was last read (the reconcile reads it before its walk). */
+  #failuresAtRead = 0;
 
   constructor(pool: pg.Pool, writes: ListWrites) {
     this.#pool = pool;
@@ -72,5 +86,31 @@ export class PostgresListIndex implements ListIndexStore {
   async identities(page: ListIdentityPage): Promise<readonly ListIdentity[]> {
     await this.#writes.settled();
     return selectListIdentities(this.#pool, page);
+  }
+
+  async unfoldedIds(page: ListIdentityPage): Promise<readonly string[]> {
+    await this.#writes.settled();
+    return selectUnfoldedIds(this.#pool, page);
+  }
+
+  async reconciledMarker(): Promise<string | undefined> {
+    this.#failuresAtRead = this.#writes.failures;
+    await this.#writes.settled();
+    return selectReconciledMarker(this.#pool);
+  }
+
+  /**
+   * Queued behind the walk's rows, so it never commits ahead of them (no separate wait for the
+   * queue to drain is needed, and a `clear` queued after it still drops it). It is written only if
+   * no change failed since the marker was read before the walk: a failed row is dropped, and a
+   * recorded marker would let every later open skip the walk that would write it again.
+   */
+  recordReconciledMarker(marker: string): void {
+    const failuresAtRead = this.#failuresAtRead;
+    this.#writes.enqueue({
+      kind: 'list-marker',
+      marker,
+      recordable: () => this.#writes.failures === failuresAtRead,
+    });
   }
 }

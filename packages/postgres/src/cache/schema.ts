@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { ensurePoolSchema } from '../schema-versions.js';
 import { PROJECT_NAME_DDL } from './project-name-schema.js';
+import { prepareReconcileSchema } from './reconcile-schema.js';
 import { USAGE_DDL } from './usage-schema.js';
 
 /** The component name and version of the cache's tables in `strand_schema`. */
@@ -71,13 +72,17 @@ CREATE INDEX list_rows_by_title ON list_rows (title);
  */
 const MIGRATIONS = { 2: LIST_DDL, 3: USAGE_DDL, 4: PROJECT_NAME_DDL };
 
-/** Creates the cache's tables once per database, migrates an older one, refuses a newer one (`SchemaVersionError`). */
-export function prepareCacheSchema(pool: pg.Pool): Promise<void> {
-  return ensurePoolSchema(
+/**
+ * Creates the cache's tables once per database, migrates an older one, refuses a newer one
+ * (`SchemaVersionError`), then adds the reconcile marker if absent (reconcile-schema.ts).
+ */
+export async function prepareCacheSchema(pool: pg.Pool): Promise<void> {
+  await ensurePoolSchema(
     pool,
     CACHE_COMPONENT,
     CACHE_SCHEMA_VERSION,
     ROWS_DDL + LIST_DDL + USAGE_DDL + PROJECT_NAME_DDL,
     MIGRATIONS,
   );
+  await prepareReconcileSchema(pool);
 }

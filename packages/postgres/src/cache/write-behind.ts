@@ -39,6 +39,7 @@ export class WriteBehind {
   readonly #logger: Logger;
   readonly #pending: StoreChange[] = [];
   #tail: Promise<void> = Promise.resolve();
+  #failures = 0;
 
   constructor(pool: pg.Pool, logger: Logger) {
     this.#pool = pool;
@@ -48,6 +49,11 @@ export class WriteBehind {
   /** Changes not yet settled (committed or failed), oldest first. */
   get pending(): readonly StoreChange[] {
     return this.#pending;
+  }
+
+  /** Changes that failed and were dropped so far (the list index records no marker past one). */
+  get failures(): number {
+    return this.#failures;
   }
 
   enqueue(change: StoreChange): void {
@@ -115,6 +121,7 @@ export class WriteBehind {
   }
 
   #report(change: StoreChange, failure: unknown): void {
+    this.#failures++;
     const what = change.sessionId === undefined ? 'the list index' : change.sessionId;
     this.#logger.warn('write-behind failed: the rows stay in this process only until the next write', {
       sessionId: change.sessionId,
