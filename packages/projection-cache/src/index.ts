@@ -30,6 +30,7 @@ export {
   listParentOf,
   listProjectNameOf,
   listTitleOf,
+  titlePrefixEnd,
   type ListColumns,
   type ListHintKey,
   type ListIndexFilter,

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import {
   listColumnsOf,
+  titlePrefixEnd,
   type ListIdentity,
   type ListIdentityPage,
   type ListIndexFilter,
@@ -126,8 +127,10 @@ export async function writeListChange(
 
 /**
  * Where-clause pieces per filter field, as in the SQLite engine: `titlePrefix` compares the
- * leading characters exactly (case-sensitive, no LIKE wildcards), and the `title >= prefix` bound
- * lets the title index narrow the scan (both under `COLLATE "C"`, the column's collation).
+ * leading characters exactly (case-sensitive, no LIKE wildcards), and the `title >= prefix` and
+ * `title < titlePrefixEnd(prefix)` bounds let the title index narrow the scan to the prefix's rows
+ * (under `COLLATE "C"`, the column's collation); the planner's statistics choose between that
+ * range and the list order.
  */
 const FILTER_SQL: readonly {
   readonly field: keyof ListIndexFilter;
@@ -144,7 +147,10 @@ const FILTER_SQL: readonly {
     field: 'titlePrefix',
     sql: (param, value) => {
       const prefix = param(value);
-      return `title >= ${prefix} AND left(title, length(${prefix})) = ${prefix}`;
+      // Bounded above too, so the planner's estimate is the prefix's rows, not every title past it.
+      const end = titlePrefixEnd(value as string);
+      const below = end === undefined ? '' : ` AND title < ${param(end)}`;
+      return `title >= ${prefix}${below} AND left(title, length(${prefix})) = ${prefix}`;
     },
   },
 ];

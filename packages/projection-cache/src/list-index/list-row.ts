@@ -132,3 +132,23 @@ export interface UsageIndexSession {
   readonly harness: string;
   readonly byHour: readonly HourUsage[];
 }
+
+/**
+ * The least string above every string that starts with `prefix`, in code point order (SQLite's
+ * BINARY collation of UTF-8 and PostgreSQL's `COLLATE "C"` both order so): `prefix` with its last
+ * code point raised by one (past the surrogates), a last U+10FFFF dropped and the one before it
+ * raised instead. With `title >= prefix` it bounds the title index's range to the prefix's rows
+ * alone. Undefined where no bound exists or none is safe: the empty prefix, one of U+10FFFF only,
+ * or a prefix holding a lone surrogate (no stored title can start with it; the filter's own
+ * comparison, which stays beside the bound, decides).
+ */
+export function titlePrefixEnd(prefix: string): string | undefined {
+  // A lone surrogate is the one code point `u` mode matches as a surrogate.
+  if (/\p{Cs}/u.test(prefix)) return undefined;
+  const points = [...prefix].map((char) => char.codePointAt(0)!);
+  while (points.length > 0) {
+    const last = points.pop()!;
+    if (last < 0x10ffff) return String.fromCodePoint(...points, last + 1 === 0xd800 ? 0xe000 : last + 1);
+  }
+  return undefined;
+}

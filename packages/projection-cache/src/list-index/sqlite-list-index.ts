@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { ListIdentity, ListIdentityPage, ListIndexStore } from './list-index-store.js';
 import {
   listColumnsOf,
+  titlePrefixEnd,
   type ListIndexFilter,
   type ListIndexQuery,
   type ListIndexRow,
@@ -18,7 +19,7 @@ const COLUMNS = 'header, incarnation, hints';
 /**
  * Where-clause pieces per filter field, in a fixed order: the statement for a filter's shape is
  * prepared once and reused. `titlePrefix` compares the leading characters exactly (case-sensitive,
- * no LIKE wildcards); the `title >= ?` bound lets the title index narrow the scan.
+ * no LIKE wildcards); how its rows are found is `page`'s choice (`titleRange`).
  */
 const FILTER_SQL: readonly {
   readonly field: keyof ListIndexFilter;
@@ -28,11 +29,22 @@ const FILTER_SQL: readonly {
   { field: 'projectName', sql: () => 'project_name = @projectName' },
   { field: 'harness', sql: () => 'harness = @harness' },
   { field: 'parent', sql: (value) => (value === null ? 'parent IS NULL' : 'parent = @parent') },
-  {
-    field: 'titlePrefix',
-    sql: () => 'title >= @titlePrefix AND substr(title, 1, length(@titlePrefix)) = @titlePrefix',
-  },
+  { field: 'titlePrefix', sql: () => 'substr(title, 1, length(@titlePrefix)) = @titlePrefix' },
 ];
+
+/** The title index's range of a prefix's rows (`titlePrefixEnd`), beside the exact comparison. */
+const TITLE_RANGE_SQL = 'title >= @titlePrefix AND title < @titlePrefixEnd';
+
+/**
+ * A prefix whose rows number fewer than this is read through the title index (those rows, then
+ * sorted); one with more, in the list order, keeping the rows that match. Each way's cost grows
+ * with the other's best case — the first with the matching rows (a lookup and a sort each), the
+ * second with the rows scanned per page (the page size over the share that match) — so they cross
+ * near √(page × rows × scan cost ÷ lookup cost): ~5,100 at a million rows, both ~17 ms there. A
+ * constant tuned for a million rows (docs/scale.md), not derived from the table's size. Before this choice a prefix matching
+ * nothing scanned every row in the list order: 450 ms at a million (issue 41, docs/scale.md).
+ */
+export const TITLE_RANGE_MAX_ROWS = 5_000;
 
 /**
  * Strictly after the cursor's key in the order (activity descending, then id). The leading
@@ -56,8 +68,20 @@ export class SqliteListIndex implements ListIndexStore {
   readonly #recordMarker: Database.Statement<[string]>;
   readonly #pages = new Map<string, Database.Statement>();
 
-  constructor(db: Database.Database) {
+  readonly #titleRangeMaxRows: number;
+  readonly #titleRangeRows: Database.Statement<[string, string, number], number>;
+
+  /** `titleRangeMaxRows`: `TITLE_RANGE_MAX_ROWS` unless a test moves the line. */
+  constructor(db: Database.Database, options: { readonly titleRangeMaxRows?: number } = {}) {
     this.#db = db;
+    this.#titleRangeMaxRows = options.titleRangeMaxRows ?? TITLE_RANGE_MAX_ROWS;
+    // Counts a prefix's rows in the title index, stopping at the line: never more than that read.
+    this.#titleRangeRows = db
+      .prepare<
+        [string, string, number],
+        number
+      >('SELECT count(*) FROM (SELECT 1 FROM list_rows INDEXED BY list_rows_by_title WHERE title >= ? AND title < ? LIMIT ?)')
+      .pluck();
     const usage = (this.#usage = new SqliteUsageHours(db));
     // Another incarnation's row starts with its usage unknown (its hours are dropped in the same step).
     const upsert = db.prepare(
@@ -151,14 +175,33 @@ export class SqliteListIndex implements ListIndexStore {
       where.push(sql(value));
       if (value !== null) params[field] = value;
     }
+    const byTitle = this.#titleRange(query.filter.titlePrefix);
+    if (byTitle !== undefined) {
+      where.push(TITLE_RANGE_SQL);
+      params.titlePrefixEnd = byTitle;
+    }
     if (query.after !== undefined) {
       where.push(AFTER_SQL);
       params.afterAt = query.after.at;
       params.afterId = query.after.id;
     }
-    const sql = `SELECT ${COLUMNS}, as_of_seq FROM list_rows${where.length === 0 ? '' : ` WHERE ${where.join(' AND ')}`}
+    const from = byTitle === undefined ? 'list_rows' : 'list_rows INDEXED BY list_rows_by_title';
+    const sql = `SELECT ${COLUMNS}, as_of_seq FROM ${from}${where.length === 0 ? '' : ` WHERE ${where.join(' AND ')}`}
       ORDER BY activity_at DESC, session_id ASC LIMIT @limit`;
     return Promise.resolve(this.#statement(sql).all(params).map(decodeRow));
+  }
+
+  /**
+   * The upper bound of `prefix`'s title range when its rows are few enough to read through the
+   * title index (`TITLE_RANGE_MAX_ROWS`); undefined: read in the list order instead. SQLite's
+   * planner has no statistics of the titles to make this choice itself, and picked the list order
+   * for every prefix (it stops at the page's end, had the rows been there).
+   */
+  #titleRange(prefix: string | undefined): string | undefined {
+    const end = prefix === undefined ? undefined : titlePrefixEnd(prefix);
+    if (prefix === undefined || end === undefined) return undefined;
+    const rows = this.#titleRangeRows.get(prefix, end, this.#titleRangeMaxRows)!;
+    return rows < this.#titleRangeMaxRows ? end : undefined;
   }
 
   rows(ids: readonly string[]): Promise<readonly ListIndexRow[]> {
