@@ -1,8 +1,11 @@
 /**
- * npm run bench:import [-- --mb=200]
+ * npm run bench:import [-- --mb=200] [--harness=aider,pi] [--source]
  *
  * Import throughput on a generated Claude Code corpus (~200 MB of JSONL transcripts, some with
- * `subagents/` children and `.meta.json`), then a re-import with nothing changed. The corpus is
+ * `subagents/` children and `.meta.json`), then a re-import with nothing changed. Each import is
+ * `strand import`'s own work (`importOnce`: worker lanes, then every session's projection cache
+ * rows, folded in the lane that wrote it) from the CLI bundle, built at the start as an install
+ * builds it (into node_modules/.cache); `--source` runs the TypeScript sources instead. The corpus is
  * deterministic (seeded PRNG). Target: ≥ 40 MB/s of source; re-import ≤ 5% of the first import's
  * time. The last line is one JSON object with every figure.
  *
@@ -22,7 +25,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { importTranscripts } from '@strand/import';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { ImportOptions, ImportSummary } from '@strand/import';
 import { mulberry32, type Rng } from '@strand/workload';
 import { line, round, timeIt } from './bench-util.js';
 import { generateAiderCorpus } from './aider-corpus.js';
@@ -287,6 +291,50 @@ function generateCorpus(root: string, bytesTarget: number): { bytes: number; fil
 }
 
 const work = mkdtempSync(path.join(tmpdir(), 'strand-bench-import-'));
+const here = path.dirname(fileURLToPath(import.meta.url));
+type ImportOnce = (options: ImportOptions) => Promise<{
+  summary: ImportSummary;
+  rows: { written: number; problems: readonly { id: string; reason: string }[] };
+}>;
+const importOnce = await loadImportOnce();
+
+/**
+ * The import as `strand import` runs it (`importOnce`: worker lanes, projection cache rows), from
+ * the CLI bundle built now into the work folder — what a person runs, where worker lanes start
+ * from plain JavaScript — or with `--source` from the TypeScript sources (for profiles that name
+ * source lines; each worker lane then compiles the importers first).
+ */
+async function loadImportOnce(): Promise<ImportOnce> {
+  if (process.argv.includes('--source'))
+    return ((await import('../packages/cli/src/commands/import.js')) as { importOnce: ImportOnce })
+      .importOnce;
+  // Inside the checkout, as the CLI's own dist is: a package the bundle loads by bare name at run
+  // time (a native addon's binding) resolves from the checkout's node_modules.
+  const outdir = path.join(here, '..', 'node_modules', '.cache', 'strand-bench-import');
+  const bundler = pathToFileURL(path.join(here, '..', 'packages', 'cli', 'scripts', 'bundle-cli.mjs')).href;
+  const { bundleCli } = (await import(bundler)) as {
+    bundleCli: (options: {
+      outdir: string;
+      layout: string;
+      entries: Record<string, string>;
+    }) => Promise<unknown>;
+  };
+  await bundleCli({
+    outdir,
+    layout: 'repository',
+    entries: { 'import-entry': path.join(here, 'import-entry.ts') },
+  });
+  const entry = pathToFileURL(path.join(outdir, 'import-entry.js')).href;
+  return ((await import(entry)) as { importOnce: ImportOnce }).importOnce;
+}
+
+/** One import of a corpus; its cache rows must all be written. */
+async function importCorpus(harness: ImportOptions['harness'], sourceDir: string, dataDir: string) {
+  const { summary, rows } = await importOnce({ harness, sourceDir, dataDir });
+  if (rows.problems.length > 0)
+    throw new Error(`${harness}: cache rows failed: ${JSON.stringify(rows.problems.slice(0, 5))}`);
+  return summary;
+}
 /**
  * Per harness: the rate of source bytes, and of sessions — a harness whose sessions are small (aider's
  * average a few kilobytes) is bound by each session's durable creation (its files written, synced
@@ -332,9 +380,7 @@ async function claudeCode(): Promise<void> {
   );
 
   const cpuBefore = process.cpuUsage();
-  const first = await timeIt(() =>
-    importTranscripts({ harness: 'claude-code', sourceDir: source, dataDir: data }),
-  );
+  const first = await timeIt(() => importCorpus('claude-code', source, data));
   // CPU time of every thread of this process (worker lanes included): a figure that, unlike
   // wall time, does not depend on what else the machine is running.
   const cpu = process.cpuUsage(cpuBefore);
@@ -350,9 +396,7 @@ async function claudeCode(): Promise<void> {
   line('  sessions', `${sessions} imported, ${round(sessions / (first.ms / 1000), 0)} sessions/s`);
   line('  CPU', `${round(cpuSeconds, 2)} s on all threads (${round(mb / cpuSeconds, 1)} MB per CPU-second)`);
 
-  const again = await timeIt(() =>
-    importTranscripts({ harness: 'claude-code', sourceDir: source, dataDir: data }),
-  );
+  const again = await timeIt(() => importCorpus('claude-code', source, data));
   if (again.value.imported + again.value.updated > 0 || again.value.unchanged !== sessions) {
     throw new Error(
       `re-import changed something: ${JSON.stringify({ ...again.value, sessions: undefined, reports: again.value.reports.slice(0, 5) })}`,
@@ -399,9 +443,7 @@ async function otherHarness(other: (typeof OTHER_HARNESSES)[number]): Promise<vo
     `${round(mb, 1)} MB in ${corpus.files} transcript files (generated in ${round(genMs / 1000, 1)} s)`,
   );
   const cpuBefore = process.cpuUsage();
-  const first = await timeIt(() =>
-    importTranscripts({ harness: other.harness, sourceDir: source, dataDir: data }),
-  );
+  const first = await timeIt(() => importCorpus(other.harness, source, data));
   const cpu = process.cpuUsage(cpuBefore);
   const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   if (first.value.failed > 0 || first.value.imported === 0)
@@ -419,9 +461,7 @@ async function otherHarness(other: (typeof OTHER_HARNESSES)[number]): Promise<vo
     `${sessions} imported, ${round(sessions / (first.ms / 1000), 0)} sessions/s, ${round((mb * 1000) / sessions, 1)} kB each`,
   );
   line('  CPU', `${round(cpuSeconds, 2)} s on all threads (${round(mb / cpuSeconds, 1)} MB per CPU-second)`);
-  const again = await timeIt(() =>
-    importTranscripts({ harness: other.harness, sourceDir: source, dataDir: data }),
-  );
+  const again = await timeIt(() => importCorpus(other.harness, source, data));
   if (again.value.imported + again.value.updated > 0 || again.value.unchanged !== first.value.imported)
     throw new Error(
       `${other.harness}: re-import changed something: ${JSON.stringify(again.value.reports.slice(0, 5))}`,

@@ -12,7 +12,8 @@
 // (zstd-napi, better-sqlite3, fs-native-extensions) must stay external, and loading a library from
 // node_modules costs no more than from the bundle. Code splitting turns each command's dynamic
 // `import()` into its own chunk, so `strand --help` loads none of them. The two worker threads are
-// bundled beside the chunks under the names their launchers resolve relative to `import.meta.url`.
+// bundled beside the chunks under the names their launchers resolve relative to `import.meta.url`
+// (import's lane and its cache-row digest as entries of the main split build: shared chunks).
 import { build } from 'esbuild';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
@@ -43,8 +44,10 @@ function versionOf(name, file) {
 /**
  * Builds into `outdir` (emptied first). Returns the bare dependencies the bundle imports, each with
  * the version it resolved to (`package` layout; two different versions of one package fail).
+ * `entries` adds entry points to the split build (name → source file): `bench:import` measures the
+ * import as this bundle ships it through an entry of its own.
  */
-export async function bundleCli({ outdir, layout }) {
+export async function bundleCli({ outdir, layout, entries = {} }) {
   const dependencies = new Map();
   const externalDependencies = {
     name: 'external-dependencies',
@@ -78,9 +81,16 @@ export async function bundleCli({ outdir, layout }) {
   rmSync(outdir, { recursive: true, force: true });
   // One flat folder: a worker launcher resolves its entry beside whichever chunk it landed in.
   await Promise.all([
+    // The import lanes' two modules are entries of the same split build: a worker thread loading
+    // both shares their chunks (one copy of the session package, one registry) with no duplicates.
     build({
       ...common,
-      entryPoints: { main: path.join(cliRoot, 'src', 'main.ts') },
+      entryPoints: {
+        main: path.join(cliRoot, 'src', 'main.ts'),
+        'import-worker': path.join(packages, 'import', 'src', 'run', 'import-worker.ts'),
+        'import-cache-digest': path.join(cliRoot, 'src', 'commands', 'import-cache-digest.ts'),
+        ...entries,
+      },
       outdir,
       splitting: true,
     }),
@@ -89,11 +99,6 @@ export async function bundleCli({ outdir, layout }) {
       entryPoints: { 'worker-entry': WORKER_ENTRIES.persistence['worker-entry.mjs'] },
       outdir,
       outExtension: { '.js': '.mjs' },
-    }),
-    build({
-      ...common,
-      entryPoints: { 'import-worker': path.join(packages, 'import', 'src', 'run', 'import-worker.ts') },
-      outdir,
     }),
   ]);
   return new Map([...dependencies].sort(([a], [b]) => a.localeCompare(b)));

@@ -12,6 +12,8 @@ export {
   type WatchSpec,
 } from './live/live-ingest.js';
 export { parseWatchSpec } from './live/watch-spec.js';
+export type { SessionDigestOption } from './run/session-digest.js';
+export type { WrittenSession } from './write/write-plan.js';
 export {
   IMPORT_HARNESSES,
   isHarness,

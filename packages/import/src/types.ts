@@ -1,3 +1,5 @@
+import type { SessionDigestOption } from './run/session-digest.js';
+
 /**
  * The harnesses whose transcripts this package reads: the `strand import` choices. A closed list,
  * unlike the open vocabulary of a header's `source.harness` (`@strand/session`): each name needs
@@ -91,4 +93,10 @@ export interface ImportOptions {
   readonly workers?: number;
   /** Log compression of newly created sessions (default `zstd`, the persistence default). */
   readonly compression?: 'zstd' | 'none';
+  /**
+   * A per-session digest, computed in the lane that wrote each session from the log it holds
+   * (see `run/session-digest.ts`): how the CLI writes projection cache rows without reading every
+   * imported log back.
+   */
+  readonly digest?: SessionDigestOption;
 }

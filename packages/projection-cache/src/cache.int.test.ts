@@ -6,7 +6,9 @@ import { BUILT_IN_UNITS, ProjectionRegistry } from '@strand/projection';
 import { describe, expect, it } from 'vitest';
 import { ProjectionCache } from './cache.js';
 import { ProjectionCacheError } from './errors.js';
+import { SessionLogOffset, silentLogger } from '@strand/session';
 import { listIndexContract } from './testing/contract-list.js';
+import { header, subject, turnEvents } from './testing/fixtures.js';
 import { projectionCacheContract } from './testing/contract.js';
 import type { OpenCacheUnderTest } from './testing/harness.js';
 
@@ -50,6 +52,51 @@ listIndexContract('SQLite file', sqliteFile);
 
 describe('projection cache on a SQLite file', () => {
   const registry = () => new ProjectionRegistry({ units: BUILT_IN_UNITS });
+
+  it('writes a batch in one commit: a throw out of it leaves none of its rows and tells no listener', async () => {
+    const under = await sqliteFile({ registry: registry(), logger: silentLogger });
+    try {
+      const { cache } = under;
+      const rows = (id: string) => registry().foldAll(header(id), turnEvents).rows;
+      const told: string[] = [];
+      cache.onListChanged((id) => told.push(id));
+      expect(() =>
+        cache.batch(() => {
+          cache.put(subject('s1'), SessionLogOffset(0), rows('s1'));
+          cache.put(subject('s2'), SessionLogOffset(0), rows('s2'));
+          throw new Error('the batch broke');
+        }),
+      ).toThrow('the batch broke');
+      expect(told).toEqual([]);
+      const reopened = await under.reopen();
+      expect(reopened.cachedSnapshot(subject('s1'), SessionLogOffset(0))).toBeUndefined();
+      expect(reopened.cachedSnapshot(subject('s2'), SessionLogOffset(0))).toBeUndefined();
+    } finally {
+      await under.dispose();
+    }
+  });
+
+  it('keeps the rest of a batch when one put in it fails and is caught', async () => {
+    const under = await sqliteFile({ registry: registry(), logger: silentLogger });
+    try {
+      const { cache } = under;
+      cache.batch(() => {
+        cache.put(subject('s1'), SessionLogOffset(0), registry().foldAll(header('s1'), turnEvents).rows);
+        expect(() =>
+          cache.put(subject('s2'), SessionLogOffset(0), {
+            title: { stateVersion: 1, cut: SessionLogOffset(1), state: undefined },
+          }),
+        ).toThrow(expect.objectContaining({ code: 'PROJECTION_CACHE_WRITE_FAILED' }) as Error);
+      });
+      const reopened = await under.reopen();
+      expect(reopened.cachedSnapshot(subject('s1'), SessionLogOffset(0), ['title'])?.values).toEqual({
+        title: 'Hello',
+      });
+      expect(reopened.cachedSnapshot(subject('s2'), SessionLogOffset(0))).toBeUndefined();
+    } finally {
+      await under.dispose();
+    }
+  });
 
   it('refuses a database written by a newer cache schema', () => {
     const dir = mkdtempSync(join(tmpdir(), 'strand-projection-cache-'));

@@ -63,6 +63,8 @@ export class ProjectionCache {
   readonly #registry: ProjectionRegistry;
   readonly #logger: Logger;
   readonly #listListeners = new Set<ListRowListener>();
+  /** List-row changes of the batch in progress (`batch`), told once it committed. */
+  #heldChanges: [string, ListIndexRow['header'] | undefined][] | undefined;
 
   constructor(store: CacheRowStore, registry: ProjectionRegistry, options: ProjectionCacheOptions = {}) {
     this.#store = store;
@@ -241,6 +243,33 @@ export class ProjectionCache {
     }
   }
 
+  /**
+   * Runs `work` — `put`s and `forget`s of many sessions — as one step of the store where it can
+   * (one SQLite commit), else as the separate writes it makes. A `put` that throws inside still
+   * throws there (its caller may catch it and go on); a throw out of `work` undoes the batch where
+   * the store batches. List listeners are told of the batch's writes once it is done (committed),
+   * not during it — of none that a throw undid.
+   */
+  batch<T>(work: () => T): T {
+    if (this.#heldChanges !== undefined) return work(); // a batch inside a batch is part of it
+    // List listeners hear of a row once it is committed: held until the batch's one commit (or,
+    // for a store that writes each step on its own, until the work is done).
+    const held: [string, ListIndexRow['header'] | undefined][] = [];
+    const atomic = this.#store.batch !== undefined && this.#store.isOpen;
+    this.#heldChanges = held;
+    let undone = false;
+    try {
+      return atomic ? this.#store.batch!(work) : work();
+    } catch (error) {
+      undone = atomic;
+      throw error;
+    } finally {
+      this.#heldChanges = undefined;
+      // Writes a throw undid are no change; a store that wrote each step keeps them.
+      if (!undone) for (const [sessionId, header] of held) this.#listChanged(sessionId, header);
+    }
+  }
+
   /** Drops every row of a session id (it was deleted). Throws like `put`. */
   forget(sessionId: SessionId): void {
     this.#refuseWhenClosed(sessionId);
@@ -298,6 +327,10 @@ export class ProjectionCache {
   }
 
   #listChanged(sessionId: string, header: ListIndexRow['header'] | undefined): void {
+    if (this.#heldChanges !== undefined) {
+      this.#heldChanges.push([sessionId, header]);
+      return;
+    }
     for (const listener of this.#listListeners) {
       try {
         listener(sessionId, header);

@@ -58,6 +58,12 @@ export interface CacheRowStore {
   ): void;
   /** Drops every row of `sessionId`; its list row (if any) keeps its header facts, its hints become unknown. May throw. */
   forget(sessionId: string): void;
+  /**
+   * Runs `work` (writes of many sessions) as one step of the engine, so a burst of writes — an
+   * import's thousands of sessions — pays one commit, not one each. Optional: without it each
+   * write is its own step. A throw from `work` undoes its writes and is rethrown.
+   */
+  batch?<T>(work: () => T): T;
   /** The list index kept beside the rows, when this store keeps one. */
   readonly listIndex?: ListIndexStore;
   /** Idempotent. */

@@ -110,6 +110,11 @@ export class SqliteCacheRowStore implements CacheRowStore {
     this.#forget(sessionId);
   }
 
+  batch<T>(work: () => T): T {
+    // Each write's own transaction nests as a savepoint: one commit for the whole batch.
+    return this.#db.transaction(work)();
+  }
+
   close(): void {
     if (this.#db.open) this.#db.close();
   }

@@ -15,7 +15,7 @@ import {
 import { holdDataFolder } from '../data-lock/hold-for-command.js';
 import { DEFAULT_DATA_DIR } from '../defaults.js';
 import { failUsage } from '../usage-error.js';
-import { writeImportedCacheRows, type CacheRowsResult } from './import-cache-rows.js';
+import { ImportCacheRows, type CacheRowsResult } from './import-cache-rows.js';
 
 /** Reports printed in text mode; `--json` lists them all. */
 const SHOWN_REPORTS = 20;
@@ -107,14 +107,23 @@ function defaultDirOrUsageError(harness: Harness): string {
 
 /**
  * The one-shot import's work, with the data folder held by the caller: the transcripts imported,
- * then the cache rows of the sessions it created or changed written, so a host lists them with
- * their titles at once (`bench:ingest` measures this as the one-shot import).
+ * and the cache rows of the sessions it created or changed written as they are (each lane folds
+ * what it wrote: `import-cache-rows.ts`), so a host lists them with their titles at once
+ * (`bench:ingest` measures this as the one-shot import).
  */
 export async function importOnce(
   options: ImportOptions,
 ): Promise<{ summary: ImportSummary; rows: CacheRowsResult }> {
-  const summary = await importTranscripts(options);
-  return { summary, rows: await writeImportedCacheRows(options.dataDir, changedSessions(summary)) };
+  const rows = new ImportCacheRows(options.dataDir);
+  let summary: ImportSummary;
+  try {
+    summary = await importTranscripts({ ...options, digest: rows.digest });
+  } catch (error) {
+    // Rows of sessions already durable are worth keeping even when the run failed later.
+    rows.finish();
+    throw error;
+  }
+  return { summary, rows: rows.finish() };
 }
 
 /** The sessions an import created or changed: the ones whose cache rows are (re)written. */

@@ -22,6 +22,7 @@ import { RunTally } from './run-tally.js';
 import { ahead } from '../source/read-ahead.js';
 import { runBatch, startWorkers, task, type Changed } from './schedule.js';
 import { DataFolder } from './data-folder.js';
+import { loadDigest } from './session-digest.js';
 
 /** Files mapped between two saves of the ledger. */
 const BATCH = 128;
@@ -227,6 +228,7 @@ export async function importTranscripts(options: ImportOptions): Promise<ImportS
       for (const note of r.notes) tally.note(task.file, note);
       for (const child of r.children) children.push({ file: task.file, ...child });
       // A file whose write failed stays out of the ledger: the next run maps it again.
+      if (r.digests !== undefined && r.digests.length > 0) options.digest?.collect(r.digests);
       if (r.writeError !== undefined) tally.failedFile(task.file, r.writeError);
       else {
         const sessions = r.sessions.map(({ id, events }) => ({ id, events }));
@@ -247,7 +249,8 @@ export async function importTranscripts(options: ImportOptions): Promise<ImportS
   if (winners.length > 0) {
     await folder.prepare(); // before any lane writes: preparing sweeps tmp/
     const { stored } = folder;
-    const main = inProcessLane(importer, folder);
+    const digest = options.digest === undefined ? undefined : await loadDigest(options.digest.module);
+    const main = inProcessLane(importer, folder, digest);
     // Workers join as they come up (starting one takes a moment); the main lane starts at once.
     const workers = startWorkers(options, plain, dataDir, compression, stored);
     const lanes: Promise<Lane | undefined>[] = [Promise.resolve(main), ...workers];

@@ -3,6 +3,7 @@ import type { ImportOptions } from '../types.js';
 import type { HarnessImporter } from './harness-importer.js';
 import { processFile, type FileOutcome, type FileTask } from './process-file.js';
 import type { DataFolder } from './data-folder.js';
+import type { DigestSession } from './session-digest.js';
 
 /**
  * A lane maps and writes files: the coordinating thread itself, or a worker thread writing to
@@ -17,8 +18,12 @@ export interface Lane {
   close(): Promise<void>;
 }
 
-export function inProcessLane(importer: HarnessImporter, folder: DataFolder): Lane {
-  return { alive: true, run: (task) => processFile(importer, task, folder), close: () => Promise.resolve() };
+export function inProcessLane(importer: HarnessImporter, folder: DataFolder, digest?: DigestSession): Lane {
+  return {
+    alive: true,
+    run: (task) => processFile(importer, task, folder, digest),
+    close: () => Promise.resolve(),
+  };
 }
 
 export interface WorkerInit {
@@ -26,6 +31,8 @@ export interface WorkerInit {
   readonly dataDir: string;
   readonly compression: 'zstd' | 'none';
   readonly stored: readonly string[];
+  /** The session digest module every lane loads (`SessionDigestOption.module`), if any. */
+  readonly digestModule?: string;
 }
 
 /** How long a worker may take to load before its lane is given up. */

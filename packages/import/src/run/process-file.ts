@@ -3,8 +3,9 @@ import { combineHashes } from '../ledger/stamps.js';
 import { hashFile } from '../source/file-hash.js';
 import type { ImportReport, SessionOutcome } from '../types.js';
 import { exportSkipReason } from '../mapping/strand-export.js';
-import { writePlan } from '../write/write-plan.js';
+import { writePlan, type WrittenSession } from '../write/write-plan.js';
 import type { DataFolder } from './data-folder.js';
+import type { DigestSession } from './session-digest.js';
 import type { HarnessImporter, SessionPeek, SourceUnit } from './harness-importer.js';
 
 /**
@@ -36,6 +37,8 @@ export interface FileOutcome {
         readonly children: readonly { readonly id: string; readonly parent: string }[];
         /** Set when a write failed part-way: the file counts as failed and stays out of the ledger. */
         readonly writeError?: string;
+        /** The session digest of each session written, once durable (only with a digest). */
+        readonly digests?: readonly unknown[];
       };
 }
 
@@ -46,11 +49,15 @@ export interface FileTask {
   readonly companions: readonly string[];
 }
 
-/** Maps one file and writes its sessions. Never throws for problems of the file itself. */
+/**
+ * Maps one file and writes its sessions; with `digest`, digests each session written once it is
+ * durable. Never throws for problems of the file itself.
+ */
 export async function processFile(
   importer: HarnessImporter,
   task: FileTask,
   folder: DataFolder,
+  digest?: DigestSession,
 ): Promise<FileOutcome> {
   const { file } = task.unit;
   let mapped;
@@ -89,6 +96,7 @@ export async function processFile(
   const sessions: { id: string; events: number; outcome: SessionOutcome }[] = [];
   const notes: string[] = [];
   const children: { id: string; parent: string }[] = [];
+  const written: WrittenSession[] = [];
   let awaitingParent: string | undefined;
   let writeError: string | undefined;
   await folder
@@ -97,6 +105,7 @@ export async function processFile(
         try {
           const result = await writePlan(target, plan);
           sessions.push({ id: plan.header.id, events: result.events, outcome: result.outcome });
+          if (result.written !== undefined) written.push(result.written);
           if (result.awaitingParent !== undefined) {
             awaitingParent = result.awaitingParent;
             notes.push(
@@ -119,7 +128,16 @@ export async function processFile(
       writeError ??= `cannot close the data folder: ${(error as Error).message}`;
       sessions.length = 0;
       children.length = 0;
+      written.length = 0;
     });
+  // Only now are the written sessions durable, names included: what a digest sees never runs ahead.
+  let digests: unknown[] | undefined;
+  if (digest !== undefined)
+    try {
+      digests = written.map((session) => digest(session));
+    } catch (error) {
+      writeError ??= `cannot digest the sessions written: ${(error as Error).message}`;
+    }
   return {
     ...base,
     result: {
@@ -128,7 +146,7 @@ export async function processFile(
       sessions,
       notes,
       children,
-      ...defined({ awaitingParent, writeError }),
+      ...defined({ awaitingParent, writeError, digests }),
     },
   };
 }

@@ -59,6 +59,12 @@ export function startWorkers(
     options.workers ??
     (bytes >= WORKER_MIN_BYTES && plain.length >= 8 ? Math.min(3, availableParallelism() - 1) : 0);
   if (count <= 0) return [];
-  const init = { harness: options.harness, dataDir, compression, stored: [...stored] };
+  const init = {
+    harness: options.harness,
+    dataDir,
+    compression,
+    stored: [...stored],
+    ...(options.digest === undefined ? {} : { digestModule: options.digest.module }),
+  };
   return Array.from({ length: count }, () => WorkerLane.start(init));
 }

@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PACKAGE_SRC, copyInto, readStore, workspace, type Workspace } from '../testing/fixture-dirs.js';
+import type { ProbeDigest } from '../testing/digest-probe.js';
 import { codexRollout } from '../testing/synthetic.js';
 import type { ImportOptions, ImportSummary } from '../types.js';
 import type { FileOutcome } from './process-file.js';
@@ -66,6 +67,32 @@ describe('worker lanes', () => {
     for (const [id, log] of a) {
       expect(log.header).toEqual(b.get(id)!.header);
       expect(plain(log.events)).toEqual(plain(b.get(id)!.events));
+    }
+  });
+
+  it('a worker lane loads the session digest module and digests each session it wrote, as stored', async () => {
+    mkdirSync(ws.source, { recursive: true });
+    for (const [name, turns] of [
+      ['a', 3],
+      ['b', 1],
+    ] as const)
+      writeFileSync(
+        path.join(ws.source, `rollout-${name}.jsonl`),
+        codexRollout({ id: `01e00000-0000-7000-8000-0000000000e${name === 'a' ? 1 : 2}`, turns }),
+      );
+    const data = path.join(ws.root, 'worker');
+    const probe = pathToFileURL(path.join(TESTING, 'digest-probe.ts')).href;
+    const outcomes = child<FileOutcome[]>('worker-lane-in-child.ts', 'codex', ws.source, data, probe);
+    const digests = outcomes.flatMap((o) =>
+      o.result.kind === 'written' ? ((o.result.digests ?? []) as ProbeDigest[]) : [],
+    );
+    const stored = await readStore(data);
+    expect(digests.map((d) => d.id).sort()).toEqual([...stored.keys()].sort());
+    for (const digest of digests) {
+      // Made in the worker thread, not the one that started it.
+      expect(digest.threadId).not.toBe(0);
+      const log = stored.get(digest.id)!;
+      expect(digest).toMatchObject({ events: log.events.length, incarnation: log.incarnation });
     }
   });
 

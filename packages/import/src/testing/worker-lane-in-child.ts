@@ -1,6 +1,6 @@
 /**
- * Runs every transcript of a folder through one `WorkerLane` (argv: harness, source, data) and
- * prints the outcomes as one JSON line. Worker threads need a process with a TypeScript loader a
+ * Runs every transcript of a folder through one `WorkerLane` (argv: harness, source, data, and
+ * optionally a session digest module's URL) and prints the outcomes as one JSON line. Worker threads need a process with a TypeScript loader a
  * worker can register, so tests start this script with `node --import tsx`.
  */
 import { importerFor } from '../harnesses.js';
@@ -9,13 +9,19 @@ import type { FileOutcome } from '../run/process-file.js';
 import { DataFolder } from '../run/data-folder.js';
 import { isHarness } from '../types.js';
 
-const [harness, source, data] = process.argv.slice(2) as [string, string, string];
+const [harness, source, data, digestModule] = process.argv.slice(2) as [string, string, string, string?];
 if (!isHarness(harness)) throw new Error(`unknown harness ${harness}`);
 const importer = importerFor(harness);
 const folder = new DataFolder(data, 'zstd');
 await folder.prepare(); // as the coordinating thread does before any lane writes
 const { stored } = folder;
-const lane = await WorkerLane.start({ harness, dataDir: data, compression: 'zstd', stored: [...stored] });
+const lane = await WorkerLane.start({
+  harness,
+  dataDir: data,
+  compression: 'zstd',
+  stored: [...stored],
+  ...(digestModule === undefined ? {} : { digestModule }),
+});
 if (lane === undefined) throw new Error('worker lane did not start');
 const outcomes: FileOutcome[] = [];
 for (const unit of await importer.discover(source)) {

@@ -35,6 +35,20 @@ export interface WriteResult {
   readonly awaitingParent?: SessionId;
   /** Why a fork whose parent is stored could not be seeded from it. */
   readonly seedProblem?: string;
+  /**
+   * The whole log as it now stands, when this write created or extended it through a `Session`
+   * here (not through `appendMissing`): what a session digest (`session-digest.ts`) folds, without
+   * reading the log back.
+   */
+  readonly written?: WrittenSession;
+}
+
+/** A session's log as an import wrote it: every event, acknowledged by the persistence. */
+export interface WrittenSession {
+  readonly header: SessionHeader;
+  readonly events: readonly SessionEvent[];
+  readonly inheritedEventCount: SessionLogOffset;
+  readonly incarnation: string;
 }
 
 interface Resolved {
@@ -64,27 +78,28 @@ export async function writePlan(target: WriteTarget, plan: SessionPlan): Promise
     ...defined({ awaitingParent: resolved.awaitingParent, seedProblem: resolved.seedProblem }),
   };
   if (!stored.has(id)) {
-    await create(persistence, plan, resolved);
+    const written = await create(persistence, plan, resolved);
     stored.add(id);
-    return { outcome: 'imported', events: total, ...extra };
+    return { outcome: 'imported', events: total, ...extra, written };
   }
   const log = await persistence.inspect(id);
   if (continues(log, resolved)) {
     const suffix = resolved.own.slice(log.events.length - resolved.inherited.length);
     if (suffix.length === 0) return { outcome: 'unchanged', events: total, ...extra };
     await putAttachments(persistence, id, plan);
-    if (target.appendMissing !== undefined) await target.appendMissing(log, suffix);
-    else {
-      const session = new Session({
-        header: log.header,
-        events: log.events,
-        inheritedEventCount: log.inheritedEventCount,
-        incarnation: log.incarnation,
-        writer: persistenceWriter(persistence, id),
-      });
-      await session.append(suffix);
+    if (target.appendMissing !== undefined) {
+      await target.appendMissing(log, suffix);
+      return { outcome: 'appended', events: total, ...extra };
     }
-    return { outcome: 'appended', events: total, ...extra };
+    const session = new Session({
+      header: log.header,
+      events: log.events,
+      inheritedEventCount: log.inheritedEventCount,
+      incarnation: log.incarnation,
+      writer: persistenceWriter(persistence, id),
+    });
+    await session.append(suffix);
+    return { outcome: 'appended', events: total, ...extra, written: writtenOf(session, log.incarnation) };
   }
   // Refuse a bad plan before the old log is gone.
   await new Session({
@@ -94,9 +109,9 @@ export async function writePlan(target: WriteTarget, plan: SessionPlan): Promise
   }).append(resolved.own);
   await persistence.delete(id);
   stored.delete(id);
-  await create(persistence, plan, resolved);
+  const written = await create(persistence, plan, resolved);
   stored.add(id);
-  return { outcome: 'replaced', events: total, ...extra };
+  return { outcome: 'replaced', events: total, ...extra, written };
 }
 
 function continues(log: StoredLog, resolved: Resolved): boolean {
@@ -129,7 +144,21 @@ async function resolveFork(target: WriteTarget, plan: SessionPlan): Promise<Reso
   }
 }
 
-async function create(persistence: SessionPersistence, plan: SessionPlan, resolved: Resolved): Promise<void> {
+/** The log a `Session` holds once its writes were acknowledged. */
+function writtenOf(session: Session, incarnation: string): WrittenSession {
+  return {
+    header: session.header,
+    events: session.events,
+    inheritedEventCount: session.inheritedEventCount,
+    incarnation,
+  };
+}
+
+async function create(
+  persistence: SessionPersistence,
+  plan: SessionPlan,
+  resolved: Resolved,
+): Promise<WrittenSession> {
   const id = resolved.header.id;
   const { incarnation } = await persistence.create({
     header: resolved.header,
@@ -146,6 +175,7 @@ async function create(persistence: SessionPersistence, plan: SessionPlan, resolv
     });
     // One batch: one durable write (one frame, one fsync) for the whole transcript.
     await session.append(resolved.own);
+    return writtenOf(session, incarnation);
   } catch (error) {
     // Leave no half-created session behind: a pending create or a log without its events.
     await persistence.delete(id).catch(() => undefined);

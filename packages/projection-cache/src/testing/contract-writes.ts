@@ -68,6 +68,33 @@ export function writeBehaviour(withCache: WithCache): void {
       }));
   });
 
+  describe('batch', () => {
+    it('serves every put and forget of a batch after it, and tells list listeners after its work', () =>
+      withCache(async (t) => {
+        t.cache.put(subject('s3'), cut0, t.registry.foldAll(header('s3'), events).rows);
+        const told: string[] = [];
+        let inside = true;
+        t.cache.onListChanged((id) => told.push(`${id}${inside ? ' (inside)' : ''}`));
+        const result = t.cache.batch(() => {
+          t.cache.put(subject('s1'), cut0, t.registry.foldAll(header(), events).rows);
+          t.cache.put(subject('s2'), cut0, t.registry.foldAll(header('s2'), events).rows);
+          t.cache.forget(header('s3').id);
+          inside = false;
+          return 'done';
+        });
+        expect(result).toBe('done');
+        // A store that keeps no list index tells no one; one that does tells each write, after.
+        if (t.cache.listIndex !== undefined) expect(told.sort()).toEqual(['s1', 's2', 's3']);
+        else expect(told).toEqual([]);
+        await t.settle();
+        const reopened = await t.reopen();
+        await reopened.prefetch(['s1', 's2', 's3']);
+        for (const id of ['s1', 's2'])
+          expect(reopened.cachedSnapshot(subject(id), cut0, ['title'])?.values).toEqual({ title: 'Hello' });
+        expect(reopened.cachedSnapshot(subject('s3'), cut0)).toBeUndefined();
+      }));
+  });
+
   describe('durability', () => {
     it('a reopened cache serves a session once prefetched, and before that never a wrong row', () =>
       withCache(async (t) => {
