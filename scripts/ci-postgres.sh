@@ -3,7 +3,8 @@
 # scripts/with-postgres.sh). Debian's server refuses to run as root, so as root the cluster is
 # initialized and run as `postgres`; as any other user, as that user.
 # Exports STRAND_TEST_PG_URL (a superuser role `strand`) and STRAND_REQUIRE_PG=1, so the
-# PostgreSQL suites fail rather than skip if the server is missing. The server stops on exit.
+# PostgreSQL suites fail rather than skip if the server is missing. The server stops on exit, and
+# its folder is removed.
 set -euo pipefail
 
 if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
@@ -25,7 +26,8 @@ as_pg_owner() {
 as_pg_owner "'$PG_BIN/initdb' -D '$PG_DIR/data' -A trust -U postgres >'$PG_DIR/initdb.log' 2>&1"
 as_pg_owner "'$PG_BIN/pg_ctl' -D '$PG_DIR/data' -l '$PG_DIR/server.log' -w start \
   -o '-p $PG_PORT -k $PG_DIR -c listen_addresses=127.0.0.1 -c max_connections=300'" >/dev/null
-trap "$(declare -f as_pg_owner); as_pg_owner \"'$PG_BIN/pg_ctl' -D '$PG_DIR/data' -m immediate stop\" >/dev/null 2>&1 || true" EXIT
+# Stopped and removed on exit: a throwaway cluster is 130–650 MB, and every run makes a new one.
+trap "$(declare -f as_pg_owner); as_pg_owner \"'$PG_BIN/pg_ctl' -D '$PG_DIR/data' -m immediate stop\" >/dev/null 2>&1 || true; rm -rf '$PG_DIR'" EXIT
 "$PG_BIN/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -qc 'CREATE ROLE strand LOGIN SUPERUSER'
 
 export STRAND_TEST_PG_URL="postgres://strand@127.0.0.1:$PG_PORT/postgres"
