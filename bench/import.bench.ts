@@ -10,7 +10,8 @@
  * time. The last line is one JSON object with every figure.
  *
  * Every other harness with a generator here is measured the same way on a corpus of the same
- * size (`importMBpsByHarness`, `reimportRatioByHarness` in the last line): pi (`pi-corpus.ts`),
+ * size (`importMBpsByHarness`, `reimportRatioByHarness` in the last line): codex (dated rollout
+ * folders: `codex-corpus.ts`), pi (`pi-corpus.ts`),
  * aider (a tree of projects, each with its `.aider.chat.history.md`: `aider-corpus.ts`), opencode
  * (one SQLite database: `opencode-corpus.ts`), qwen (`qwen-corpus.ts`), crush (a tree of projects,
  * each with its `.crush/crush.db`: `crush-corpus.ts`), copilot (`copilot-corpus.ts`), goose (one SQLite
@@ -30,6 +31,7 @@ import type { ImportOptions, ImportSummary } from '@strand/import';
 import { mulberry32, type Rng } from '@strand/workload';
 import { line, round, timeIt } from './bench-util.js';
 import { generateAiderCorpus } from './aider-corpus.js';
+import { generateCodexCorpus } from './codex-corpus.js';
 import { generateCrushCorpus } from './crush-corpus.js';
 import { generateGeminiCorpus } from './gemini-corpus.js';
 import { generateOpencodeCorpus } from './opencode-corpus.js';
@@ -54,6 +56,7 @@ const measured = (harness: string): boolean =>
 
 /** The other harnesses' generators: each writes a corpus of about `bytes` under a folder. */
 const OTHER_HARNESSES = [
+  { harness: 'codex', generate: generateCodexCorpus },
   { harness: 'pi', generate: generatePiCorpus },
   { harness: 'aider', generate: generateAiderCorpus },
   { harness: 'qwen', generate: generateQwenCorpus },
