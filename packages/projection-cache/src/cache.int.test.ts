@@ -6,7 +6,9 @@ import { BUILT_IN_UNITS, ProjectionRegistry } from '@strand/projection';
 import { describe, expect, it } from 'vitest';
 import { ProjectionCache } from './cache.js';
 import { ProjectionCacheError } from './errors.js';
-import { SessionLogOffset, silentLogger } from '@strand/session';
+import type { CacheRow } from './row-store.js';
+import { SqliteCacheRowStore } from './sqlite-row-store.js';
+import { SessionLogOffset, silentLogger, type SessionHeader } from '@strand/session';
 import { listIndexContract } from './testing/contract-list.js';
 import { header, subject, turnEvents } from './testing/fixtures.js';
 import { projectionCacheContract } from './testing/contract.js';
@@ -73,6 +75,36 @@ describe('projection cache on a SQLite file', () => {
       expect(reopened.cachedSnapshot(subject('s2'), SessionLogOffset(0))).toBeUndefined();
     } finally {
       await under.dispose();
+    }
+  });
+
+  it('undoes the whole batch when a write in it fails part-way (fault injection)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'strand-projection-cache-'));
+    const store = SqliteCacheRowStore.open(join(dir, 'cache.db'));
+    try {
+      const row = (id: string): CacheRow => [`k-${id}`, 1, 3, '{"n":1}'];
+      // A list row whose header cannot be written as JSON: the row store's rows are written, then
+      // its list row is refused — the write failed part-way.
+      const broken = {
+        header: { ...header('s2'), extra: 1n } as unknown as SessionHeader,
+        incarnation: 'inc-1',
+      };
+      expect(() =>
+        store.batch(() => {
+          store.write('s1', 'inc-1', 0, [row('s1')], { header: header('s1'), incarnation: 'inc-1' });
+          expect(() => store.write('s2', 'inc-1', 0, [row('s2')], broken)).toThrow();
+        }),
+      ).toThrow('a write inside the batch failed part-way');
+      expect(store.read('s1', 'inc-1', 0)).toEqual([]);
+      expect(store.read('s2', 'inc-1', 0)).toEqual([]);
+      // Outside a batch, the same failure undoes only its own write.
+      store.write('s1', 'inc-1', 0, [row('s1')], { header: header('s1'), incarnation: 'inc-1' });
+      expect(() => store.write('s2', 'inc-1', 0, [row('s2')], broken)).toThrow();
+      expect(store.read('s1', 'inc-1', 0)).toEqual([row('s1')]);
+      expect(store.read('s2', 'inc-1', 0)).toEqual([]);
+    } finally {
+      store.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

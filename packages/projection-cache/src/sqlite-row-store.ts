@@ -11,11 +11,23 @@ import { prepareSchema } from './schema.js';
 export class SqliteCacheRowStore implements CacheRowStore {
   readonly #db: Database.Database;
   readonly listIndex: SqliteListIndex;
+  /** Inside `batch`: writes run bare in its one transaction. */
+  #batching = false;
+  /** A bare write of this batch failed part-way: the batch must roll back. */
+  #batchBroken = false;
   readonly #select: Database.Statement<[string, string, number], CacheRow>;
   readonly #selectKey: Database.Statement<[string], KeyRow>;
   readonly #upsert: Database.Statement<[string, string, number, string, number, number, string]>;
   readonly #dropOtherIdentities: Database.Statement<[string, string, number]>;
+  readonly #forgetBody: (sessionId: string) => void;
   readonly #forget: (sessionId: string) => void;
+  readonly #writeBody: (
+    sessionId: string,
+    incarnation: string,
+    inheritedCut: number,
+    rows: readonly CacheRow[],
+    listRow?: ListIndexRow,
+  ) => void;
   readonly #write: (
     sessionId: string,
     incarnation: string,
@@ -54,25 +66,25 @@ export class SqliteCacheRowStore implements CacheRowStore {
       'DELETE FROM projection_rows WHERE session_id = ? AND NOT (incarnation = ? AND inherited_cut = ?)',
     );
     const forgetRows = db.prepare<[string]>('DELETE FROM projection_rows WHERE session_id = ?');
-    this.#forget = db.transaction((sessionId: string) => {
+    this.#forgetBody = (sessionId: string) => {
       forgetRows.run(sessionId);
-      this.listIndex.forgetHints(sessionId);
-    });
-    this.#write = db.transaction(
-      (
-        sessionId: string,
-        incarnation: string,
-        inheritedCut: number,
-        rows: readonly CacheRow[],
-        listRow?: ListIndexRow,
-      ) => {
-        this.#dropOtherIdentities.run(sessionId, incarnation, inheritedCut);
-        for (const [key, stateVersion, cut, state] of rows) {
-          this.#upsert.run(sessionId, incarnation, inheritedCut, key, stateVersion, cut, state);
-        }
-        if (listRow !== undefined) this.listIndex.upsert(listRow);
-      },
-    );
+      this.listIndex.forgetHintsWithin(sessionId);
+    };
+    this.#forget = db.transaction(this.#forgetBody);
+    this.#writeBody = (
+      sessionId: string,
+      incarnation: string,
+      inheritedCut: number,
+      rows: readonly CacheRow[],
+      listRow?: ListIndexRow,
+    ) => {
+      this.#dropOtherIdentities.run(sessionId, incarnation, inheritedCut);
+      for (const [key, stateVersion, cut, state] of rows) {
+        this.#upsert.run(sessionId, incarnation, inheritedCut, key, stateVersion, cut, state);
+      }
+      if (listRow !== undefined) this.listIndex.upsertWithin(listRow);
+    };
+    this.#write = db.transaction(this.#writeBody);
   }
 
   /** Opens (or creates) a database file, or `':memory:'`, tuned for derived, rewritable rows. */
@@ -103,16 +115,43 @@ export class SqliteCacheRowStore implements CacheRowStore {
   }
 
   write(...args: Parameters<CacheRowStore['write']>): void {
-    this.#write(...args);
+    if (this.#batching) this.#inBatch(() => this.#writeBody(...args));
+    else this.#write(...args);
   }
 
   forget(sessionId: string): void {
-    this.#forget(sessionId);
+    if (this.#batching) this.#inBatch(() => this.#forgetBody(sessionId));
+    else this.#forget(sessionId);
   }
 
   batch<T>(work: () => T): T {
-    // Each write's own transaction nests as a savepoint: one commit for the whole batch.
-    return this.#db.transaction(work)();
+    if (this.#batching) return work();
+    this.#batching = true;
+    this.#batchBroken = false;
+    try {
+      return this.#db.transaction(() => {
+        const result = work();
+        if (this.#batchBroken)
+          throw new Error('a write inside the batch failed part-way: the whole batch is undone');
+        return result;
+      })();
+    } finally {
+      this.#batching = false;
+    }
+  }
+
+  /**
+   * A write inside a batch runs bare, not as a nested transaction: a savepoint per session makes
+   * SQLite journal every page it touches to a temporary file (~150 MB for 2,300 imported sessions).
+   * A bare write that fails part-way cannot be undone alone, so the batch is (`batch` throws).
+   */
+  #inBatch(write: () => void): void {
+    try {
+      write();
+    } catch (error) {
+      this.#batchBroken = true;
+      throw error;
+    }
   }
 
   close(): void {

@@ -59,8 +59,10 @@ export class SqliteListIndex implements ListIndexStore {
   readonly #db: Database.Database;
   readonly #usage: SqliteUsageHours;
   readonly #upsert: (row: ListIndexRow) => void;
+  readonly #upsertBody: (row: ListIndexRow) => void;
   readonly #forget: (sessionId: string) => void;
   readonly #forgetHints: (sessionId: string) => void;
+  readonly #forgetHintsBody: (sessionId: string) => void;
   readonly #clear: () => void;
   readonly #identities: Database.Statement<[string, number], [string, string, number | null, number]>;
   readonly #unfolded: Database.Statement<[string, number], string>;
@@ -95,7 +97,7 @@ export class SqliteListIndex implements ListIndexStore {
        WHERE excluded.incarnation <> list_rows.incarnation
           OR (excluded.hints IS NOT NULL AND (list_rows.as_of_seq IS NULL OR excluded.as_of_seq >= list_rows.as_of_seq))`,
     );
-    this.#upsert = db.transaction((row: ListIndexRow) => {
+    this.#upsertBody = (row: ListIndexRow) => {
       upsert.run({
         ...listColumnsOf(row),
         incarnation: row.incarnation,
@@ -104,7 +106,8 @@ export class SqliteListIndex implements ListIndexStore {
         asOfSeq: row.hints?.asOfSeq ?? null,
       });
       usage.write(row.header.id, row.incarnation, row.usage);
-    });
+    };
+    this.#upsert = db.transaction(this.#upsertBody);
     const forget = db.prepare<[string]>('DELETE FROM list_rows WHERE session_id = ?');
     this.#forget = db.transaction((sessionId: string) => {
       forget.run(sessionId);
@@ -114,10 +117,11 @@ export class SqliteListIndex implements ListIndexStore {
       `UPDATE list_rows SET hints = NULL, as_of_seq = NULL, title = NULL, usage_as_of = NULL,
          activity_at = json_extract(header, '$.createdAt') WHERE session_id = ?`,
     );
-    this.#forgetHints = db.transaction((sessionId: string) => {
+    this.#forgetHintsBody = (sessionId: string) => {
       forgetHints.run(sessionId);
       usage.forget(sessionId);
-    });
+    };
+    this.#forgetHints = db.transaction(this.#forgetHintsBody);
     const clear = db.prepare('DELETE FROM list_rows');
     const clearMarker = db.prepare("DELETE FROM list_meta WHERE key = 'reconciled_marker'");
     this.#clear = db.transaction(() => {
@@ -150,12 +154,25 @@ export class SqliteListIndex implements ListIndexStore {
     this.#upsert(row);
   }
 
+  /**
+   * `upsert` for a caller already inside a transaction that rolls back when this throws (the row
+   * store's write): no nested savepoint, whose sub-journal SQLite keeps in a temporary file.
+   */
+  upsertWithin(row: ListIndexRow): void {
+    this.#upsertBody(row);
+  }
+
   forget(sessionId: string): void {
     this.#forget(sessionId);
   }
 
   forgetHints(sessionId: string): void {
     this.#forgetHints(sessionId);
+  }
+
+  /** `forgetHints` inside the caller's transaction, as `upsertWithin`. */
+  forgetHintsWithin(sessionId: string): void {
+    this.#forgetHintsBody(sessionId);
   }
 
   clear(): void {
