@@ -91,4 +91,10 @@ export interface ImportOptions {
   readonly workers?: number;
   /** Log compression of newly created sessions (default `zstd`, the persistence default). */
   readonly compression?: 'zstd' | 'none';
+  /**
+   * The clock (default `Date.now`), read once as the run starts: a write-once folder whose last
+   * change lies less than a timestamp granule before it is listed again by the next run
+   * (`standsForListing`).
+   */
+  readonly now?: () => number;
 }
