@@ -99,4 +99,10 @@ export interface ImportOptions {
    * imported log back.
    */
   readonly digest?: SessionDigestOption;
+  /**
+   * The clock (default `Date.now`), read once as the run starts: a write-once folder whose last
+   * change lies less than a timestamp granule before it is listed again by the next run
+   * (`standsForListing`).
+   */
+  readonly now?: () => number;
 }

@@ -27,6 +27,17 @@ export interface CompanionStamp extends FileStamp {
   readonly path: string;
 }
 
+/** A write-once folder's stamp (`LedgerEntry.folder`): its files listed, as `size`, and its mtime. */
+export interface FolderStamp extends CompanionStamp {
+  /**
+   * The folder's ctime, kept only where its stat may stand for its listing: taken before the
+   * folder was listed, and its last change at least a timestamp granule before the run started
+   * (`standsForListing`). A later run whose stat of the folder gives this mtime and ctime lists
+   * neither the folder nor its parent.
+   */
+  readonly ctimeMs?: number;
+}
+
 /** What the ledger remembers of one source file after it was imported (or deliberately skipped). */
 export interface LedgerEntry extends FileStamp {
   readonly harness: Harness;
@@ -39,7 +50,7 @@ export interface LedgerEntry extends FileStamp {
    * the companions outside the folder — a re-import compares these and stats none of the folder's
    * files (`size` and `mtimeMs` of the unit's own file are kept, not compared).
    */
-  readonly folder?: CompanionStamp;
+  readonly folder?: FolderStamp;
   /** The session the file is a copy of, and its rank, for telling copies apart in later runs. */
   readonly primaryId?: string;
   readonly rank?: number;
@@ -191,7 +202,8 @@ function isEntry(value: unknown): value is LedgerEntry {
     typeof e.mtimeMs === 'number' &&
     typeof e.hash === 'string' &&
     Array.isArray(e.companions) &&
-    (e.folder === undefined || isStamp(e.folder)) &&
+    (e.folder === undefined ||
+      (isStamp(e.folder) && ['number', 'undefined'].includes(typeof (e.folder as FolderStamp).ctimeMs))) &&
     Array.isArray(e.sessions) &&
     e.sessions.every(
       (s) => typeof s === 'object' && s !== null && typeof (s as { id?: unknown }).id === 'string',

@@ -2,14 +2,17 @@ import { promises as fsp, type Stats } from 'node:fs';
 import path from 'node:path';
 import { hashBytes, hashFile } from '../source/file-hash.js';
 import type { SourceUnit } from '../run/harness-importer.js';
-import type { CompanionStamp, FileStamp, LedgerEntry } from './ledger.js';
+import type { CompanionStamp, FileStamp, FolderStamp, LedgerEntry } from './ledger.js';
 
 export interface UnitStamps {
   readonly main: FileStamp;
   /** Every companion, one stamp each. */
   readonly companions: readonly CompanionStamp[];
-  /** The unit's `writeOnceFolder` as a whole: its files listed (as `size`) and its mtime. */
-  readonly folder?: CompanionStamp;
+  /**
+   * The unit's `writeOnceFolder` as a whole: its files listed (as `size`), its mtime, and its
+   * ctime where discovery statted it before listing it (`SourceUnit.folderStat`).
+   */
+  readonly folder?: FolderStamp;
 }
 
 /**
@@ -17,7 +20,7 @@ export interface UnitStamps {
  * a whole and the companions outside it — none of the folder's files is looked at.
  */
 export interface FolderStamps {
-  readonly folder: CompanionStamp;
+  readonly folder: FolderStamp;
   readonly companions: readonly CompanionStamp[];
   readonly byFolder: true;
 }
@@ -28,17 +31,44 @@ export function stampUnit(unit: SourceUnit): Promise<UnitStamps> {
 }
 
 /**
- * The stamps a ledger entry kept by folder is compared with: the unit's write-once folder (its
- * listing and mtime) and the companions outside it — two stats for an OpenHands conversation of
- * thousands of event files. No event file is statted, not even the first or the newest: a file
- * added, removed or renamed over moves the folder (its listing or its mtime), and the files of a
- * write-once folder are written once — a file rewritten in place under its name is not seen.
+ * The stamps a ledger entry kept by folder (`recorded`) is compared with: the unit's write-once
+ * folder (its listing and mtime, from discovery's stat) and the companions outside it — one stat
+ * for an OpenHands conversation of thousands of event files. No event file is statted, not even
+ * the first or the newest: a file added, removed or renamed over moves the folder (its listing or
+ * its mtime), and the files of a write-once folder are written once — a file rewritten in place
+ * under its name is not seen. A folder discovery did not list (`SourceUnit.unlisted`: its stat was
+ * the recorded one) is taken as recorded.
  */
-export async function folderStamps(unit: SourceUnit): Promise<UnitStamps | FolderStamps> {
+export async function folderStamps(
+  unit: SourceUnit,
+  recorded: FolderStamp,
+): Promise<UnitStamps | FolderStamps> {
   if (unit.writeOnceFolder === undefined) return stampUnit(unit);
   const outside = foldedCompanions(unit.companions, unit.writeOnceFolder);
-  const [folder, ...companionStats] = await Promise.all([stampFolder(unit), ...outside.map(statIfPresent)]);
+  const [folder, ...companionStats] = await Promise.all([
+    unit.unlisted === true ? recorded : stampFolder(unit),
+    ...outside.map(statIfPresent),
+  ]);
   return { folder: folder!, companions: present(outside, companionStats), byFolder: true };
+}
+
+/** Coarse kernel clocks tick every 1–10 ms; this much leaves room to spare. */
+const FINE_GRANULE_MS = 100;
+/** FAT keeps times to 2 s, ext4 with small inodes and HFS+ to 1 s: their times are whole seconds. */
+const COARSE_GRANULE_MS = 2_000;
+
+/**
+ * Whether a write-once folder's stat (its ctime `ctimeMs`, taken before the folder was listed) may
+ * stand for its listing in later runs: whether the folder's last change lay at least a timestamp
+ * granule before `startedAtMs`, a clock reading taken before the listing. Only then does a file
+ * created after the listing — after `startedAtMs` — fall in a later granule and move the folder's
+ * mtime and ctime; one created in the stat's own granule would leave both as recorded (git's
+ * "racily clean" entries). A whole-second ctime is taken for a file system that keeps seconds.
+ * A file system whose clock runs behind this machine's by more than the granule defeats this.
+ */
+export function standsForListing(ctimeMs: number, startedAtMs: number): boolean {
+  const granule = ctimeMs % 1000 === 0 ? COARSE_GRANULE_MS : FINE_GRANULE_MS;
+  return startedAtMs - ctimeMs >= granule;
 }
 
 /** The unit's file, its write-once folder (if any) and `companions`, stamped. */
@@ -94,12 +124,21 @@ function isIn(file: string, folder: string): boolean {
   );
 }
 
-/** The folder's files as the unit lists them (so one created since discovery is a change), its mtime. */
-async function stampFolder(unit: SourceUnit): Promise<CompanionStamp | undefined> {
+/**
+ * The folder's files as the unit lists them (so one created since discovery is a change), and the
+ * stat discovery took before listing it (mtime and ctime); without one, its mtime now.
+ */
+async function stampFolder(unit: SourceUnit): Promise<FolderStamp | undefined> {
   const folder = unit.writeOnceFolder;
   if (folder === undefined) return undefined;
   let listed = isIn(unit.file, folder) ? 1 : 0;
   for (const companion of unit.companions) if (isIn(companion, folder)) listed++;
+  if (unit.folderStat !== undefined) {
+    const { mtimeMs, ctimeMs } = unit.folderStat;
+    return { path: folder, size: listed, mtimeMs, ctimeMs };
+  }
+  // Statted after the listing: a file created in between moves this stat but is not listed, so
+  // this stat must never stand for the listing (no ctime).
   const s = await fsp.stat(folder);
   return { path: folder, size: listed, mtimeMs: s.mtimeMs };
 }

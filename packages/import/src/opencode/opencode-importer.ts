@@ -8,7 +8,7 @@ export const opencodeImporter: HarnessImporter = {
   harness: 'opencode',
   // opencode keeps its data in `$XDG_DATA_HOME/opencode` (Bun's xdg-basedir); the default is this.
   defaultDir: (home) => path.join(home, '.local', 'share', 'opencode'),
-  discover: discoverOpencode,
+  discover: (root) => discoverOpencode(root),
   peek: peekOpencode,
   map: mapOpencode,
   // A database is not a file appended to: every change is read whole (one snapshot) and compared.

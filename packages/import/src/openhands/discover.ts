@@ -1,6 +1,6 @@
-import { promises as fsp, type Dirent } from 'node:fs';
+import { promises as fsp, type Dirent, type Stats } from 'node:fs';
 import path from 'node:path';
-import type { SourceUnit } from '../run/harness-importer.js';
+import type { RecallFolder, SourceUnit } from '../run/harness-importer.js';
 import { ahead } from '../source/read-ahead.js';
 
 /** `<n>.json`: one event of OpenHands's event stream (`get_conversation_event_filename`). */
@@ -32,8 +32,14 @@ export async function eventFiles(eventsDir: string): Promise<string[]> {
  * the unit's file, every later event file and `metadata.json` its companions — new events are new
  * files, so a change of a companion is a change of the unit. `event_cache/` pages (copies of 25
  * events each) are not read. Symlinks are not followed.
+ *
+ * With `recall` (the ledger's record of each `events/` folder), a conversation whose `events/`
+ * folder has the recorded mtime and ctime is neither listed nor is its folder: a file created in
+ * or removed from `events/` moves both, and OpenHands writes each event file once (`add_event`).
+ * Its unit comes `unlisted`, with the recorded first event file and `metadata.json` (statted by
+ * the run, so one created since is seen).
  */
-export async function discoverOpenhands(root: string): Promise<SourceUnit[]> {
+export async function discoverOpenhands(root: string, recall?: RecallFolder): Promise<SourceUnit[]> {
   // Live ingest discovers the folder of a changed file: for a new event file that is the
   // conversation's `events/` folder itself, whose unit is its conversation's.
   if (path.basename(root) === 'events') {
@@ -44,6 +50,25 @@ export async function discoverOpenhands(root: string): Promise<SourceUnit[]> {
   // conversations, and a re-import that changes nothing is mostly this walk — one after another,
   // each folder's listing waited for the thread pool in turn.
   const walk = async (dir: string): Promise<SourceUnit[]> => {
+    const known = recall?.(path.join(dir, 'events'));
+    let eventsStat: Stats | undefined;
+    if (known !== undefined) {
+      const events = path.join(dir, 'events');
+      eventsStat = await fsp.lstat(events).catch(() => undefined);
+      if (eventsStat?.isDirectory() === true) {
+        if (eventsStat.mtimeMs === known.mtimeMs && eventsStat.ctimeMs === known.ctimeMs)
+          return [
+            {
+              file: known.file,
+              // Statted by the run whether there or not: one written since is a change.
+              companions: [path.join(dir, 'metadata.json')],
+              writeOnceFolder: events,
+              folderStat: { mtimeMs: eventsStat.mtimeMs, ctimeMs: eventsStat.ctimeMs },
+              unlisted: true,
+            },
+          ];
+      } else eventsStat = undefined;
+    }
     let entries;
     try {
       entries = await fsp.readdir(dir, { withFileTypes: true });
@@ -53,7 +78,7 @@ export async function discoverOpenhands(root: string): Promise<SourceUnit[]> {
       throw error;
     }
     if (entries.some((e) => e.isDirectory() && e.name === 'events')) {
-      const unit = await conversationUnit(dir, entries);
+      const unit = await conversationUnit(dir, entries, eventsStat);
       return unit === undefined ? [] : [unit];
     }
     const folders = entries
@@ -78,10 +103,19 @@ export async function discoverOpenhands(root: string): Promise<SourceUnit[]> {
 
 /**
  * A conversation folder's unit: its first event file, the later ones and `metadata.json` as
- * companions. `entries` is the folder's listing (a `metadata.json` there needs no stat of its own).
+ * companions. `entries` is the folder's listing (a `metadata.json` there needs no stat of its own);
+ * `eventsStat` a stat of `events/` taken before this listing of it, if one was.
  */
-async function conversationUnit(dir: string, entries?: readonly Dirent[]): Promise<SourceUnit | undefined> {
-  const files = await eventFiles(path.join(dir, 'events'));
+async function conversationUnit(
+  dir: string,
+  entries?: readonly Dirent[],
+  eventsStat?: Stats,
+): Promise<SourceUnit | undefined> {
+  const events = path.join(dir, 'events');
+  // Statted before it is listed: a file created after the listing must move the folder away from
+  // the stat the ledger records (a stat taken after could already count it, unlisted, unread).
+  const folderStat = eventsStat ?? (await fsp.lstat(events).catch(() => undefined));
+  const files = await eventFiles(events);
   if (files.length === 0) return undefined;
   // No metadata.json: the headless CLI writes none (events only).
   const listing = entries ?? (await fsp.readdir(dir, { withFileTypes: true }).catch(() => []));
@@ -93,6 +127,9 @@ async function conversationUnit(dir: string, entries?: readonly Dirent[]): Promi
   return {
     file: files[0]!,
     companions: [...files.slice(1), ...metadata],
-    writeOnceFolder: path.join(dir, 'events'),
+    writeOnceFolder: events,
+    ...(folderStat === undefined
+      ? {}
+      : { folderStat: { mtimeMs: folderStat.mtimeMs, ctimeMs: folderStat.ctimeMs } }),
   };
 }

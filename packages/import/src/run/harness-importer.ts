@@ -19,7 +19,37 @@ export interface SourceUnit {
    * its listing and mtime, so its older files need not be statted on every re-import.
    */
   readonly writeOnceFolder?: string;
+  /**
+   * The write-once folder's stat, taken by discovery before it listed the folder (or in place of
+   * listing it): what the ledger records for the folder, so a file the listing missed — created
+   * after it — moves the folder away from the record.
+   */
+  readonly folderStat?: FolderStat;
+  /**
+   * Set where discovery did not list the write-once folder: its stat equals the ledger's record
+   * of it (`RecalledFolder`), and `companions` hold only the files beside the folder. The run asks
+   * `discover(writeOnceFolder)` for the unit listed before it reads any file of the folder.
+   */
+  readonly unlisted?: true;
 }
+
+/** What a unit's write-once folder's stat tells of its entries: when they last changed. */
+export interface FolderStat {
+  readonly mtimeMs: number;
+  readonly ctimeMs: number;
+}
+
+/**
+ * The ledger's record of a write-once folder whose stat may stand for its listing (its last
+ * change lay well before the run that recorded it read the folder): the unit's file and the
+ * folder's mtime and ctime then.
+ */
+export interface RecalledFolder extends FolderStat {
+  readonly file: string;
+}
+
+/** The ledger's record of a write-once folder, by the folder's path; undefined for none. */
+export type RecallFolder = (folder: string) => RecalledFolder | undefined;
 
 /**
  * What a cheap look at a file's head tells: which session it is (so two copies of one session
@@ -55,8 +85,12 @@ export interface HarnessImporter {
    * per project (aider), whose folder must always be named.
    */
   defaultDir(home: string): string | undefined;
-  /** Every candidate transcript under `root`, sorted by path. Never follows symlinks. */
-  discover(root: string): Promise<SourceUnit[]>;
+  /**
+   * Every candidate transcript under `root`, sorted by path. Never follows symlinks. With
+   * `recall`, a unit whose write-once folder's stat equals the recalled one may come `unlisted`;
+   * a harness that does so gives the unit listed from `discover(writeOnceFolder)`.
+   */
+  discover(root: string, recall?: RecallFolder): Promise<SourceUnit[]>;
   /**
    * The unit of one file, told by its path alone, for a harness whose files have no companions:
    * live ingest asks it on every change under a watched folder instead of discovering the file's

@@ -7,7 +7,6 @@ import { Ledger, type LedgerEntry } from '../ledger/ledger.js';
 import {
   compareStamps,
   folderStamps,
-  outsideFolder,
   stampUnit,
   unitHash,
   type FolderStamps,
@@ -15,6 +14,7 @@ import {
 } from '../ledger/stamps.js';
 import type { ImportOptions, ImportSummary } from '../types.js';
 import { chooseCopies, notImportedReason, staleCopyEntry } from './choose-copies.js';
+import { recalledFolders, recorded, settle } from './folder-records.js';
 import type { SourceUnit } from './harness-importer.js';
 import { inProcessLane, type Lane } from './lanes.js';
 import type { FileOutcome } from './process-file.js';
@@ -48,9 +48,19 @@ export async function importTranscripts(options: ImportOptions): Promise<ImportS
   const stat = await fsp.stat(root).catch(() => undefined);
   if (stat === undefined || !stat.isDirectory())
     throw new ImportError('IMPORT_SOURCE_NOT_FOUND', `no such folder: ${root}`);
+  // Before any folder is statted or listed: what changes after this falls past the stats taken.
+  const startedAt = (options.now ?? Date.now)();
   const { ledger, problem } = await Ledger.load(dataDir);
   // The data folder may sit inside the source folder (`strand import codex .`): never read it.
-  const units = (await importer.discover(root)).filter((u) => !isInside(u.file, dataDir));
+  const recalled = recalledFolders(ledger, root, importer);
+  const units = (await importer.discover(root, (folder) => recalled.get(folder))).filter(
+    (u) => !isInside(u.file, dataDir),
+  );
+  /** The unit with its write-once folder listed; undefined when its file is gone since. */
+  const listed = async (unit: SourceUnit): Promise<SourceUnit | undefined> =>
+    unit.unlisted === true
+      ? (await importer.discover(unit.writeOnceFolder!)).find((u) => u.file === unit.file)
+      : unit;
   const tally = new RunTally(units.length);
   if (problem !== undefined) tally.note(path.join(dataDir, 'import-ledger.json'), problem);
   const compression = options.compression ?? 'zstd';
@@ -68,7 +78,7 @@ export async function importTranscripts(options: ImportOptions): Promise<ImportS
     size: pending.stamps.main.size,
     mtimeMs: pending.stamps.main.mtimeMs,
     hash,
-    ...recorded(pending.unit, pending.stamps, false),
+    ...recorded(pending.unit, pending.stamps, false, startedAt),
     sessions,
     ...extra,
   });
@@ -79,8 +89,14 @@ export async function importTranscripts(options: ImportOptions): Promise<ImportS
   // Stamped ahead of the comparison: a re-import that changes nothing is little but these stats,
   // and one unit's waiting on the thread pool overlaps the next ones'. An entry kept by folder is
   // compared by folder: the folder's stat and those of the files beside it, none of the folder's.
-  const stampFor = (unit: SourceUnit): Promise<UnitStamps | FolderStamps> =>
-    ledger.get(unit.file)?.folder !== undefined ? folderStamps(unit) : stampUnit(unit);
+  // An unlisted unit (its folder's stat as recorded) is compared by the files beside the folder.
+  const stampFor = async (unit: SourceUnit): Promise<UnitStamps | FolderStamps> => {
+    const folder = ledger.get(unit.file)?.folder;
+    if (folder !== undefined) return folderStamps(unit, folder);
+    const whole = await listed(unit);
+    if (whole === undefined) throw new Error('a file vanished while stamped');
+    return stampUnit(whole);
+  };
   const stamped = ahead(units, (unit) =>
     stampFor(unit).then(
       (stamps) => ({ unit, stamps }),
@@ -88,17 +104,28 @@ export async function importTranscripts(options: ImportOptions): Promise<ImportS
     ),
   );
   for await (const read of stamped) {
-    const { unit } = read;
+    let unit: SourceUnit | undefined = read.unit;
     const taken = 'error' in read ? undefined : read.stamps;
-    const known = ledger.get(unit.file);
+    const known = ledger.get(read.unit.file);
     let status = taken === undefined ? undefined : compareStamps(taken, known);
     // Kept by folder and not the same: the unit is hashed or read whole next, which takes every
-    // file's stamp (the ledger records the stamps from before the read, never after).
+    // file's stamp (the ledger records the stamps from before the read, never after) — listed
+    // first where discovery did not list it.
     let stamps: UnitStamps | undefined;
     if (taken === undefined || !('byFolder' in taken)) stamps = taken;
-    else if (status !== 'same') stamps = await stampUnit(unit).catch(() => undefined);
+    else if (status !== 'same') {
+      unit = await listed(unit).catch(() => undefined);
+      stamps = unit === undefined ? undefined : await stampUnit(unit).catch(() => undefined);
+    }
     if (status === 'same' && known !== undefined) {
-      unchanged.set(unit.file, known);
+      const kept = settle(known, taken, startedAt);
+      if (kept !== known) ledger.set(read.unit.file, kept);
+      unchanged.set(read.unit.file, kept);
+      continue;
+    }
+    if (unit === undefined) {
+      tally.failedFile(read.unit.file, 'cannot read: a file vanished while stamped');
+      progress(read.unit.file);
       continue;
     }
     if (stamps === undefined || status === undefined) {
@@ -117,7 +144,7 @@ export async function importTranscripts(options: ImportOptions): Promise<ImportS
         ...rest,
         size: stamps.main.size,
         mtimeMs: stamps.main.mtimeMs,
-        ...recorded(unit, stamps, known.folder !== undefined),
+        ...recorded(unit, stamps, known.folder !== undefined, startedAt),
       });
       status = 'same';
     }
@@ -166,8 +193,13 @@ export async function importTranscripts(options: ImportOptions): Promise<ImportS
     const isContested =
       known.duplicateOf === undefined && known.primaryId !== undefined && contested.has(known.primaryId);
     if (!parentArrives && !isContested) continue;
-    const unit = units.find((u) => u.file === file)!;
+    const unit = await listed(units.find((u) => u.file === file)!);
     unchanged.delete(file);
+    if (unit === undefined) {
+      tally.failedFile(file, 'cannot read: a file vanished while stamped');
+      progress(file);
+      continue;
+    }
     await peekOne({ unit, stamps: await stampUnit(unit) });
   }
 
@@ -217,7 +249,7 @@ export async function importTranscripts(options: ImportOptions): Promise<ImportS
         entry(task, r.hash, [], {
           primaryId: task.primaryId,
           rank: task.rank,
-          ...recorded(task.unit, task.stamps, outcome.wholeFolder === true),
+          ...recorded(task.unit, task.stamps, outcome.wholeFolder === true, startedAt),
         }),
       );
     } else {
@@ -237,7 +269,7 @@ export async function importTranscripts(options: ImportOptions): Promise<ImportS
           entry(task, r.hash, sessions, {
             primaryId: task.primaryId,
             rank: task.rank,
-            ...recorded(task.unit, task.stamps, outcome.wholeFolder === true),
+            ...recorded(task.unit, task.stamps, outcome.wholeFolder === true, startedAt),
             ...defined({ awaitingParent: r.awaitingParent }),
           }),
         );
@@ -287,20 +319,6 @@ export async function importTranscripts(options: ImportOptions): Promise<ImportS
   for (const [file] of [...ledger.under(root, options.harness)]) if (!seen.has(file)) ledger.delete(file);
   await ledger.save();
   return tally.summary();
-}
-
-/**
- * The companion stamps a ledger entry records: every file's, or — where the mapping read the
- * unit's write-once folder whole (`byFolder`) — the folder's stamp and the few files beside it.
- * A folder with a file cut mid-write keeps every file's stamp, so its completion is a change.
- */
-function recorded(
-  unit: SourceUnit,
-  stamps: UnitStamps,
-  keepByFolder: boolean,
-): Pick<LedgerEntry, 'companions' | 'folder'> {
-  if (!keepByFolder || stamps.folder === undefined) return { companions: stamps.companions };
-  return { companions: outsideFolder(unit, stamps), folder: stamps.folder };
 }
 
 /** Sessions more than one unchanged file holds (none of them marked a stale copy of another). */
