@@ -1,4 +1,4 @@
-import { promises as fsp, type Stats } from 'node:fs';
+import { promises as fsp, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { hashBytes, hashFile } from '../source/file-hash.js';
 import type { SourceUnit } from '../run/harness-importer.js';
@@ -45,11 +45,8 @@ export async function folderStamps(
 ): Promise<UnitStamps | FolderStamps> {
   if (unit.writeOnceFolder === undefined) return stampUnit(unit);
   const outside = foldedCompanions(unit.companions, unit.writeOnceFolder);
-  const [folder, ...companionStats] = await Promise.all([
-    unit.unlisted === true ? recorded : stampFolder(unit),
-    ...outside.map(statIfPresent),
-  ]);
-  return { folder: folder!, companions: present(outside, companionStats), byFolder: true };
+  const folder = unit.unlisted === true ? recorded : await stampFolder(unit);
+  return { folder: folder!, companions: present(outside, outside.map(statIfPresent)), byFolder: true };
 }
 
 /** Coarse kernel clocks tick every 1–10 ms; this much leaves room to spare. */
@@ -73,16 +70,14 @@ export function standsForListing(ctimeMs: number, startedAtMs: number): boolean 
 
 /** The unit's file, its write-once folder (if any) and `companions`, stamped. */
 async function stampFiles(unit: SourceUnit, companionFiles: readonly string[]): Promise<UnitStamps> {
-  // Stat the companions together, not one after another: a unit may have many small companions,
-  // and a re-import that changes nothing is little but these stats.
-  const [main, folder, ...companionStats] = await Promise.all([
-    fsp.stat(unit.file),
-    stampFolder(unit),
-    ...companionFiles.map(statIfPresent),
-  ]);
+  // Synchronous stats: a re-import that changes nothing is little but these, and each `fs/promises`
+  // stat is a round trip of the thread pool (~25 µs of waiting for a ~3 µs call; a Cline store's
+  // re-import 230 → 170 ms). Units are stamped ahead, so their folder stats still overlap.
+  const main = statSync(unit.file);
+  const folder = await stampFolder(unit);
   return {
     main: { size: main.size, mtimeMs: main.mtimeMs },
-    companions: present(companionFiles, companionStats),
+    companions: present(companionFiles, companionFiles.map(statIfPresent)),
     ...(folder === undefined ? {} : { folder }),
   };
 }
@@ -143,12 +138,9 @@ async function stampFolder(unit: SourceUnit): Promise<FolderStamp | undefined> {
   return { path: folder, size: listed, mtimeMs: s.mtimeMs };
 }
 
-function statIfPresent(file: string) {
-  return fsp.stat(file).catch((error: NodeJS.ErrnoException) => {
-    // A companion deleted since discovery is simply absent now.
-    if (error.code === 'ENOENT') return undefined;
-    throw error;
-  });
+function statIfPresent(file: string): Stats | undefined {
+  // A companion deleted since discovery is simply absent now.
+  return statSync(file, { throwIfNoEntry: false });
 }
 
 /**

@@ -1,5 +1,6 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
+import { ahead } from '../source/read-ahead.js';
 
 export interface DiscoveredFile {
   readonly file: string;
@@ -17,30 +18,39 @@ export async function discoverFiles(
   accept: (name: string) => boolean,
   skipDir: (name: string) => boolean = () => false,
 ): Promise<DiscoveredFile[]> {
-  const out: DiscoveredFile[] = [];
-  const walk = async (dir: string): Promise<void> => {
+  // Folders are listed side by side (a window at a time, `ahead`): a store of thousands of task
+  // folders (Cline's) is re-imported unchanged in little more than this walk, and one listing
+  // after another waits for the thread pool each time.
+  const walk = async (dir: string): Promise<{ files: DiscoveredFile[] } | { error: unknown }> => {
     let entries;
     try {
       entries = await fsp.readdir(dir, { withFileTypes: true });
     } catch (error) {
       // A folder that vanished or cannot be read is not part of the import; its files are not
       // reported because they were never seen.
-      if (
-        (error as NodeJS.ErrnoException).code === 'ENOENT' ||
-        (error as NodeJS.ErrnoException).code === 'EACCES'
-      )
-        return;
-      throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'EACCES') return { files: [] };
+      return { error };
     }
     const siblings = new Set(entries.filter((e) => e.isFile()).map((e) => e.name));
+    const files: DiscoveredFile[] = [];
+    const folders: string[] = [];
     for (const entry of entries) {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) {
-        if (!skipDir(entry.name)) await walk(full);
-      } else if (entry.isFile() && accept(entry.name)) out.push({ file: full, siblings });
+        if (!skipDir(entry.name)) folders.push(full);
+      } else if (entry.isFile() && accept(entry.name)) files.push({ file: full, siblings });
     }
+    // 16 a level: nested walks multiply their windows, and 16 already keeps the thread pool busy.
+    for await (const below of ahead(folders, walk, 16)) {
+      if ('error' in below) return below;
+      files.push(...below.files);
+    }
+    return { files };
   };
-  await walk(root);
+  const found = await walk(root);
+  if ('error' in found) throw found.error;
+  const out = found.files;
   out.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   return out;
 }
