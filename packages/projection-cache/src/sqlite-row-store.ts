@@ -21,20 +21,9 @@ export class SqliteCacheRowStore implements CacheRowStore {
   readonly #dropOtherIdentities: Database.Statement<[string, string, number]>;
   readonly #forgetBody: (sessionId: string) => void;
   readonly #forget: (sessionId: string) => void;
-  readonly #writeBody: (
-    sessionId: string,
-    incarnation: string,
-    inheritedCut: number,
-    rows: readonly CacheRow[],
-    listRow?: ListIndexRow,
-  ) => void;
-  readonly #write: (
-    sessionId: string,
-    incarnation: string,
-    inheritedCut: number,
-    rows: readonly CacheRow[],
-    listRow?: ListIndexRow,
-  ) => void;
+  /** One session's rows and list row, as `CacheRowStore.write`: bare, and in its own transaction. */
+  readonly #writeBody: CacheRowStore['write'];
+  readonly #write: CacheRowStore['write'];
 
   /** Creates the table when absent; throws `PROJECTION_CACHE_SCHEMA_UNSUPPORTED` for a newer schema. */
   constructor(db: Database.Database) {
