@@ -4,11 +4,13 @@
 // - the libraries: every library package packed, installed into a fresh project, examples/embed/
 //   run there with plain `node` (it prints `{"ok":true,"sessions":N,"cursor":C}`);
 // - the tool: the @strand/cli tarball (`npm run pack:cli`) installed globally into a fresh prefix,
-//   then, from an empty folder, `strand demo --data <tmp>`, `strand list --json` over it, and
-//   `strand serve` answering its web page and the page's script.
+//   then, from an empty folder, `strand demo --data <tmp>`, `strand list --json` over it,
+//   `strand import` of a committed Gemini folder (listed with titles), and `strand serve` answering
+//   its web page and the page's script.
 //
 // The last line is one JSON object: the example's `ok`, `sessions`, `cursor`, then `cliListed` (the
-// rows `strand list --json` printed) and `cliServed` (true).
+// rows `strand list --json` printed), `cliImported` (sessions `strand import` wrote) and
+// `cliServed` (true).
 //
 // Third-party dependencies come from the npm registry. The native addons (better-sqlite3,
 // zstd-napi) have no reachable prebuilt binary here, and compiling them again costs minutes that
@@ -129,8 +131,35 @@ async function installCliAndRunIt(tarball) {
   if (cliListed < 1)
     throw new Error(`strand list --json listed no session: ${JSON.stringify(listed).slice(0, 300)}`);
 
+  const cliImported = importWithTitles(run);
   await serveAndFetchWebPage(strand, data, env, home);
-  return { cliListed, cliServed: true };
+  return { cliListed, cliImported, cliServed: true };
+}
+
+/**
+ * `strand import` of a committed Gemini folder, then `strand list --json` over what it wrote: the
+ * installed bundle's import lane loads its cache-row digest module by URL (`import-cache-digest.js`
+ * beside the chunks), so every imported session lists with its title at once. Returns how many.
+ */
+function importWithTitles(run) {
+  const source = path.join(work, 'gemini-source');
+  cpSync(path.join(repoRoot, 'packages', 'import', 'src', 'gemini', 'fixtures', 'delegate'), source, {
+    recursive: true,
+  });
+  const data = path.join(work, 'import-data');
+  const summary = JSON.parse(run('import', 'gemini', source, '--data', data, '--json'));
+  if (summary.imported < 1 || summary.failed !== 0)
+    throw new Error(`strand import gemini imported nothing: ${JSON.stringify(summary).slice(0, 300)}`);
+  const listed = JSON.parse(run('list', '--json', '--data', data)).sessions ?? [];
+  const untitled = listed.filter((row) => typeof row.hints?.values?.title !== 'string');
+  if (listed.length !== summary.imported || untitled.length > 0)
+    throw new Error(
+      `strand list after the import: ${listed.length} rows, ${untitled.length} without a title`,
+    );
+  console.log(
+    `test:pack: imported ${summary.imported} Gemini sessions, each listed with its title (${seconds()})`,
+  );
+  return summary.imported;
 }
 
 /** `strand serve` on a free port: its web page and the page's script answer; SIGINT ends it with 0. */
