@@ -252,7 +252,7 @@ async function flushText(client: pg.ClientBase, table: 'search_events' | 'search
   for (const chunk of insertChunks(flat)) {
     await client.query(
       `INSERT INTO ${table} (sid, seq, text, tsv)
-       SELECT r.sid, r.seq, r.text, to_tsvector('simple', r.source)
+       SELECT r.sid, r.seq, r.text, strand_search_tsv(r.source)
        FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[]) AS r (sid, seq, text, source)
        ON CONFLICT (sid, seq) DO UPDATE SET text = EXCLUDED.text, tsv = EXCLUDED.tsv`,
       [

@@ -53,13 +53,13 @@ const INSERT_CHARS = 4_000_000;
 
 const UPSERT_EVENTS = `
 INSERT INTO search_events (sid, seq, text, tsv)
-SELECT $1, r.seq, r.text, to_tsvector('simple', r.source)
+SELECT $1, r.seq, r.text, strand_search_tsv(r.source)
 FROM unnest($2::bigint[], $3::text[], $4::text[]) AS r (seq, text, source)
 ON CONFLICT (sid, seq) DO UPDATE SET text = EXCLUDED.text, tsv = EXCLUDED.tsv`;
 
 const UPSERT_LABELS = `
 INSERT INTO search_labels (sid, seq, text, tsv)
-SELECT $1, r.seq, r.text, to_tsvector('simple', r.source)
+SELECT $1, r.seq, r.text, strand_search_tsv(r.source)
 FROM unnest($2::bigint[], $3::text[], $4::text[]) AS r (seq, text, source)
 ON CONFLICT (sid, seq) DO UPDATE SET text = EXCLUDED.text, tsv = EXCLUDED.tsv`;
 

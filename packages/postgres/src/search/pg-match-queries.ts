@@ -9,6 +9,7 @@ import {
   type FiledFacts,
 } from '@strand/search/kit';
 import type { SessionId } from '@strand/session';
+import { BUCKET_SQL, bucketOf, bucketStart } from './search-buckets.js';
 
 /*
  * Read-side statements over `search_events`; `$1` is always the query's tsquery (as text, from
@@ -39,20 +40,38 @@ function facetValues(filter: IndexedFacets | undefined): string[] {
   return filter === undefined ? [] : facetConditions(filter).map(({ value }) => value);
 }
 
-// The inner query picks the window (newest sessions first, as on SQLite); the rank is computed
-// only for the rows it kept, not for every match.
-const windowSql = (filter: IndexedFacets | undefined): string => `
+// Each step reads the newest matching rows of one bucket of sessions (`search-buckets.ts`) below
+// the upper sid; the rank is computed only for the rows kept, not for every match.
+const bucketSql = (filter: IndexedFacets | undefined): string => `
 SELECT w.sid, w.seq, ts_rank_cd(w.tsv, $1::tsquery)::float8 AS rank
 FROM (
   SELECT sid, seq, tsv FROM search_events
-  WHERE tsv @@ $1::tsquery AND ($2::bigint IS NULL OR sid < $2)${facetCondition('sid', filter, 4)}
+  WHERE ${BUCKET_SQL} = $4 AND tsv @@ $1::tsquery AND ($2::bigint IS NULL OR sid < $2)${facetCondition('sid', filter, 5)}
   ORDER BY sid DESC, seq DESC LIMIT $3
 ) w
 ORDER BY w.sid DESC, w.seq DESC`;
 
+// The rest at once, below a bucket: for a query too rare to fill buckets one by one, where the
+// bitmap of its few matches is the cheap plan. `sid + 0` keeps the planner from walking the primary
+// key backwards instead (its estimate of a text match's rows is far too high for a rare word).
+const belowSql = (filter: IndexedFacets | undefined): string => `
+SELECT w.sid, w.seq, ts_rank_cd(w.tsv, $1::tsquery)::float8 AS rank
+FROM (
+  SELECT sid, seq, tsv FROM search_events
+  WHERE tsv @@ $1::tsquery AND sid < $2${facetCondition('sid', filter, 4)}
+  ORDER BY sid + 0 DESC, seq DESC LIMIT $3
+) w
+ORDER BY w.sid DESC, w.seq DESC`;
+
+/** Buckets read one at a time before a query that found too few rows in them reads the rest at once. */
+const BUCKETS_BEFORE_REST = 4;
+
 /**
  * The next `size` matching rows of sessions with `sid < upperSid` (all sessions for `null`),
- * newest first; with a filter, only rows of sessions filed under its facets.
+ * newest first; with a filter, only rows of sessions filed under its facets. The same rows as one
+ * `ORDER BY sid DESC, seq DESC LIMIT size` over every match, read bucket by bucket from the newest:
+ * a common word fills the window from its first bucket or two. A query that has found fewer than
+ * an eighth of the window after `BUCKETS_BEFORE_REST` buckets is rare: the rest is read at once.
  */
 export async function matchWindow(
   client: pg.ClientBase,
@@ -62,13 +81,36 @@ export async function matchWindow(
   filter?: IndexedFacets,
 ): Promise<MatchRow[]> {
   if (tsquery === '') return []; // every term was punctuation: nothing can match
-  const { rows } = await client.query<RawMatch>(windowSql(filter), [
-    tsquery,
-    upperSid,
-    size,
-    ...facetValues(filter),
-  ]);
-  return rows.map(toMatch);
+  const top =
+    upperSid === null
+      ? Number(
+          (await client.query<{ top: string | null }>('SELECT max(sid) AS top FROM search_sessions')).rows[0]
+            ?.top ?? Number.NaN,
+        )
+      : upperSid - 1;
+  if (!Number.isSafeInteger(top) || top < 1) return [];
+  const out: MatchRow[] = [];
+  for (let bucket = bucketOf(top), read = 0; bucket >= 0 && out.length < size; bucket--, read++) {
+    if (read >= BUCKETS_BEFORE_REST && out.length < size / 8) {
+      const { rows } = await client.query<RawMatch>(belowSql(filter), [
+        tsquery,
+        bucketStart(bucket + 1),
+        size - out.length,
+        ...facetValues(filter),
+      ]);
+      out.push(...rows.map(toMatch));
+      break;
+    }
+    const { rows } = await client.query<RawMatch>(bucketSql(filter), [
+      tsquery,
+      upperSid,
+      size - out.length,
+      bucket,
+      ...facetValues(filter),
+    ]);
+    out.push(...rows.map(toMatch));
+  }
+  return out;
 }
 
 /** The session's best `limit` matching rows (a fallback when a snapshot's hits no longer match). */

@@ -3,9 +3,11 @@ import type pg from 'pg';
 import type { IndexIdentity } from '@strand/search/kit';
 import { ensureSchema } from '../schema-versions.js';
 import type { SearchDatabase } from './search-database.js';
+import { BUCKET_SQL } from './search-buckets.js';
+import { TEXT_FUNCTIONS_DDL } from './ts-functions.js';
 
 /** The `search` component's row in `strand_schema`; bumped on any incompatible change below. */
-export const SEARCH_SCHEMA_VERSION = 6;
+export const SEARCH_SCHEMA_VERSION = 7;
 
 /*
  * - `search_index`: one row, the index's random `index_id` and its `generation` (bumped by every
@@ -14,8 +16,9 @@ export const SEARCH_SCHEMA_VERSION = 6;
  *   (README "What it indexes"). `sid` is an identity: never reused, and ascending in the order
  *   sessions were first indexed, which is what rank windows walk down.
  * - `search_events`: one row per indexed event, keyed (sid, seq) so a re-delivered batch is an
- *   upsert, never a duplicate. `text` is the stored text snippets are cut from; `tsv` its tokens
- *   (ts-text.ts) under the 'simple' configuration, GIN-indexed.
+ *   upsert, never a duplicate. `text` is the stored text snippets are cut from; `tsv` its words
+ *   (ts-text.ts) under the 'simple' configuration and, from schema 7, their adjacent pairs
+ *   (`strand_search_tsv`, ts-functions.ts), GIN-indexed by session bucket (search-buckets.ts).
  * - `search_labels` (schema 2): one row per event that set the session's label (a
  *   `LabelExtractor`), keyed (sid, seq) like `search_events`, `''` for a cleared label; the
  *   session's label is its row with the largest seq.
@@ -48,7 +51,14 @@ CREATE INDEX IF NOT EXISTS search_sessions_harness ON search_sessions (harness);
 const PROJECT_NAME_INDEX_DDL = `
 CREATE INDEX IF NOT EXISTS search_sessions_project_name ON search_sessions (project_name);`;
 
-const DDL = `
+// Schema 7: the text index is over (bucket, tsv) — `search-buckets.ts` — which needs btree_gin
+// (a contrib extension every PostgreSQL ships; trusted since 13, so the database's owner may
+// create it). It serves a query on `tsv` alone as the plain text index did.
+const BUCKET_INDEX_DDL = `
+CREATE EXTENSION IF NOT EXISTS btree_gin;
+CREATE INDEX IF NOT EXISTS search_events_bucket_tsv ON search_events USING gin (${BUCKET_SQL}, tsv);`;
+
+const DDL = `${TEXT_FUNCTIONS_DDL}
 CREATE TABLE search_index (
   singleton  boolean PRIMARY KEY DEFAULT true CHECK (singleton),
   index_id   text    NOT NULL,
@@ -78,7 +88,7 @@ CREATE TABLE search_events (
   tsv  tsvector NOT NULL,
   PRIMARY KEY (sid, seq)
 );
-CREATE INDEX search_events_tsv ON search_events USING gin (tsv);
+${BUCKET_INDEX_DDL}
 ${LABELS_DDL}
 CREATE TABLE search_snapshots (
   id         bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
@@ -149,6 +159,19 @@ DELETE FROM search_snapshots;
 DELETE FROM search_sessions;
 DELETE FROM search_events;
 DELETE FROM search_labels;`,
+  // Schema 6 → 7: pairs of adjacent words in every vector, and the text index by bucket. A
+  // schema-6 vector is exactly `to_tsvector('simple', source)`, so adding its pairs in place gives
+  // what `strand_search_tsv` writes: no log is re-read, the generation stays. The result snapshots
+  // go: a phrase's query now names its pairs, and a cursor from before must read "expired, search
+  // again", not "another query". The plain index is dropped first (updating
+  // every row under it would cost far more than building the new one after); the whole upgrade
+  // holds off writes meanwhile — minutes per million events (docs/scale.md).
+  7: `${TEXT_FUNCTIONS_DDL}
+DELETE FROM search_snapshots;
+DROP INDEX IF EXISTS search_events_tsv;
+UPDATE search_events SET tsv = strand_search_with_pairs(tsv);
+UPDATE search_labels SET tsv = strand_search_with_pairs(tsv);
+${BUCKET_INDEX_DDL}`,
 };
 
 /**

@@ -18,7 +18,7 @@ describe('PostgreSQL text search input', () => {
 
   it('generates only placeholders: user text never becomes SQL', () => {
     expect(tsquerySql(3)).toBe(
-      "SELECT (phraseto_tsquery('simple', $1) && phraseto_tsquery('simple', $2) && phraseto_tsquery('simple', $3))::text AS q",
+      'SELECT (strand_search_phrase($1) && strand_search_phrase($2) && strand_search_phrase($3))::text AS q',
     );
   });
 });

@@ -9,7 +9,7 @@ import { queryPhrases, tokenize } from '@strand/search/kit';
  * and case and accent folding is the same as on SQLite without needing the `unaccent` extension.
  */
 
-/** The text to hand `to_tsvector('simple', …)` for an event's indexed text. */
+/** The text to hand `strand_search_tsv` (ts-functions.ts) for an event's indexed text. */
 export function tsvectorSource(text: string): string {
   return tokenize(text)
     .map((token) => token.folded)
@@ -17,7 +17,7 @@ export function tsvectorSource(text: string): string {
 }
 
 /**
- * One string per query term for `phraseto_tsquery('simple', …)`, ANDed: a term the tokenizer
+ * One string per query term for `strand_search_phrase` (ts-functions.ts), ANDed: a term the tokenizer
  * splits (`foo-bar`) is a phrase of adjacent words. Terms with no token (`-`, `&`) are dropped,
  * as FTS5 ignores an empty phrase in an AND.
  */
@@ -28,9 +28,9 @@ export function tsqueryPieces(terms: readonly string[]): string[] {
 /**
  * The statement that turns `count` pieces (parameters $1…$count) into one tsquery, returned as
  * text. Only placeholders are generated here; user text is never SQL and never tsquery syntax —
- * `phraseto_tsquery` reads it as plain words.
+ * `strand_search_phrase` reads it as plain words (`phraseto_tsquery`).
  */
 export function tsquerySql(count: number): string {
-  const parts = Array.from({ length: count }, (_, i) => `phraseto_tsquery('simple', $${i + 1})`);
+  const parts = Array.from({ length: count }, (_, i) => `strand_search_phrase($${i + 1})`);
   return `SELECT (${parts.join(' && ')})::text AS q`;
 }
