@@ -24,9 +24,6 @@ import { createTestDatabase, noPostgres, type TestDatabase } from '../testing/in
 import { openPostgresSearchIndex, type PostgresSearchIndex } from './postgres-search-index.js';
 import { SEARCH_SCHEMA_VERSION } from './search-schema.js';
 
-/** The last schema step that starts the index over (a generation bump); 7 only re-indexes its rows. */
-const LAST_RESETTING_VERSION = 6;
-
 /** A PostgreSQL index in a fresh database of its own; `reopen` is a new pool on the same database. */
 async function openPgUnderTest(options: SearchIndexTuning = {}): Promise<SearchIndexUnderTest> {
   const db = await createTestDatabase('strand_search');
@@ -208,7 +205,7 @@ describe.skipIf(noPostgres)('PostgreSQL search index', () => {
       // Two hosts of this build start together: the migration runs once (one generation bump per
       // step: 1 → 2 and every later step start the index over).
       const [a, b] = await Promise.all([host({ labeler: testLabeler }), host({ labeler: testLabeler })]);
-      expect(await a.currentGeneration()).toBe(generation + LAST_RESETTING_VERSION - 1);
+      expect(await a.currentGeneration()).toBe(generation + SEARCH_SCHEMA_VERSION - 1);
       expect(await count('SELECT count(*) AS n FROM search_sessions')).toBe(0);
       expect(await count("SELECT version AS n FROM strand_schema WHERE component = 'search'")).toBe(
         SEARCH_SCHEMA_VERSION,
@@ -232,7 +229,7 @@ describe.skipIf(noPostgres)('PostgreSQL search index', () => {
       );
       const [a, b] = await Promise.all([host({ facets: testFacets }), host({ facets: testFacets })]);
       // One generation bump per step from 2 (2 → 3, and each later step, starts the index over).
-      expect(await a.currentGeneration()).toBe(generation + LAST_RESETTING_VERSION - 2);
+      expect(await a.currentGeneration()).toBe(generation + SEARCH_SCHEMA_VERSION - 2);
       expect(await count('SELECT count(*) AS n FROM search_sessions')).toBe(0);
       expect(await count('SELECT count(*) AS n FROM search_events')).toBe(0);
       expect(await count("SELECT version AS n FROM strand_schema WHERE component = 'search'")).toBe(
@@ -262,7 +259,7 @@ describe.skipIf(noPostgres)('PostgreSQL search index', () => {
       );
       const a = await host();
       // One generation bump per step from 3 (3 → 4, and each later step, starts the index over).
-      expect(await a.currentGeneration()).toBe(generation + LAST_RESETTING_VERSION - 3);
+      expect(await a.currentGeneration()).toBe(generation + SEARCH_SCHEMA_VERSION - 3);
       expect(await count('SELECT count(*) AS n FROM search_events')).toBe(0);
       await a.sync(corpus.sources);
       expect((await a.search('gannet')).results.map((r) => r.sessionId)).toEqual(['parent']);
@@ -283,7 +280,7 @@ describe.skipIf(noPostgres)('PostgreSQL search index', () => {
       );
       const a = await host({ facets: testFacets });
       // One generation bump per step from 4 (4 → 5, and each later step, starts the index over).
-      expect(await a.currentGeneration()).toBe(generation + LAST_RESETTING_VERSION - 4);
+      expect(await a.currentGeneration()).toBe(generation + SEARCH_SCHEMA_VERSION - 4);
       expect(await count('SELECT count(*) AS n FROM search_sessions')).toBe(0);
       await a.sync(corpus.sources);
       expect((await a.search('tern')).results.map((r) => [r.sessionId, r.facts])).toEqual([
@@ -291,7 +288,7 @@ describe.skipIf(noPostgres)('PostgreSQL search index', () => {
       ]);
     });
 
-    it('migrates a schema-6 database in place: every vector gains its pairs, and no log is read again', async () => {
+    it('migrates a schema-6 database by starting the index over, so every vector holds its word pairs', async () => {
       await persistedSession(corpus.persistence, 'old', [
         labelEvent('gannet tern'),
         user('a gannet and a tern'),
@@ -314,31 +311,30 @@ describe.skipIf(noPostgres)('PostgreSQL search index', () => {
            strand_search_with_pairs(tsvector), strand_search_quote(text)`,
       );
       const [a, b] = await Promise.all([host({ labeler: testLabeler }), host({ labeler: testLabeler })]);
-      expect(await a.currentGeneration()).toBe(generation);
+      expect(await a.currentGeneration()).toBe(generation + 1);
+      expect(await count('SELECT count(*) AS n FROM search_events')).toBe(0);
       expect(await count("SELECT version AS n FROM strand_schema WHERE component = 'search'")).toBe(
         SEARCH_SCHEMA_VERSION,
       );
-      // Exactly what this build writes, with no sync since.
-      expect(
-        await count('SELECT count(*) AS n FROM search_events WHERE tsv <> strand_search_tsv(lower(text))'),
-      ).toBe(0);
-      expect(
-        await count('SELECT count(*) AS n FROM search_labels WHERE tsv <> strand_search_tsv(lower(text))'),
-      ).toBe(0);
-      expect(await count("SELECT count(*) AS n FROM search_events WHERE tsv @@ 'gannet_and'")).toBe(2);
       expect(
         await count(
           "SELECT count(*) AS n FROM pg_indexes WHERE indexname IN ('search_events_tsv', 'search_events_bucket_tsv')",
         ),
       ).toBe(1);
+      // A cursor from before the upgrade names the old generation: expired, search again.
+      await expect(a.search('"gannet and"', { limit: 1, cursor: before })).rejects.toSatisfy((e) =>
+        isSearchIndexError(e, 'SEARCH_STALE_CURSOR'),
+      );
+      await a.sync(corpus.sources);
+      // Every vector is what this build writes: the words and their pairs.
+      expect(
+        await count('SELECT count(*) AS n FROM search_events WHERE tsv <> strand_search_tsv(lower(text))'),
+      ).toBe(0);
+      expect(await count("SELECT count(*) AS n FROM search_events WHERE tsv @@ 'gannet_and'")).toBe(2);
       expect((await b.search('"gannet and"')).results.map((r) => [r.sessionId, r.hits[0]?.seq])).toEqual([
         ['other', 0],
         ['old', 1],
       ]);
-      // A cursor from before the upgrade has no snapshot left: expired, not another query.
-      await expect(a.search('"gannet and"', { limit: 1, cursor: before })).rejects.toSatisfy((e) =>
-        isSearchIndexError(e, 'SEARCH_STALE_CURSOR'),
-      );
       expect((await a.search('"and gannet"')).results).toEqual([]);
       expect((await a.search('"gannet tern"')).results.map((r) => [r.sessionId, r.label])).toEqual([
         ['old', 'gannet tern'],
@@ -359,7 +355,8 @@ describe.skipIf(noPostgres)('PostgreSQL search index', () => {
       // Back to what a schema-5 build left: no project name column (nor its index).
       await backToSchema(5, 'ALTER TABLE search_sessions DROP COLUMN project_name');
       const [a, b] = await Promise.all([host({ facets: testFacets }), host({ facets: testFacets })]);
-      expect(await a.currentGeneration()).toBe(generation + 1);
+      // One generation bump per step from 5 (5 → 6 and 6 → 7 start the index over).
+      expect(await a.currentGeneration()).toBe(generation + SEARCH_SCHEMA_VERSION - 5);
       expect(await count('SELECT count(*) AS n FROM search_sessions')).toBe(0);
       expect(await count("SELECT version AS n FROM strand_schema WHERE component = 'search'")).toBe(
         SEARCH_SCHEMA_VERSION,

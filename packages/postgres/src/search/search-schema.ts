@@ -159,18 +159,17 @@ DELETE FROM search_snapshots;
 DELETE FROM search_sessions;
 DELETE FROM search_events;
 DELETE FROM search_labels;`,
-  // Schema 6 → 7: pairs of adjacent words in every vector, and the text index by bucket. A
-  // schema-6 vector is exactly `to_tsvector('simple', source)`, so adding its pairs in place gives
-  // what `strand_search_tsv` writes: no log is re-read, the generation stays. The result snapshots
-  // go: a phrase's query now names its pairs, and a cursor from before must read "expired, search
-  // again", not "another query". The plain index is dropped first (updating
-  // every row under it would cost far more than building the new one after); the whole upgrade
-  // holds off writes meanwhile — minutes per million events (docs/scale.md).
+  // Schema 6 → 7: adjacent word pairs in every vector (ts-functions.ts) and the text index by
+  // bucket. The index starts over, as at every step before: rewriting every vector and building the
+  // new index in place would hold every host's start for about an hour at ten million events
+  // (docs/scale.md), where a new generation lets hosts serve at once while the next sync re-reads
+  // the logs. TRUNCATE: millions of rows go at once, not in minutes of DELETE under the schema lock.
   7: `${TEXT_FUNCTIONS_DDL}
+UPDATE search_index SET generation = generation + 1;
 DELETE FROM search_snapshots;
+DELETE FROM search_sessions;
+TRUNCATE search_events, search_labels;
 DROP INDEX IF EXISTS search_events_tsv;
-UPDATE search_events SET tsv = strand_search_with_pairs(tsv);
-UPDATE search_labels SET tsv = strand_search_with_pairs(tsv);
 ${BUCKET_INDEX_DDL}`,
 };
 
