@@ -56,6 +56,13 @@ describe.skipIf(noPostgres)('the search vector and phrase functions', () => {
     ).toBe("'tern'");
   });
 
+  it('quote any lexeme: a quote or a backslash in a word stays data, never tsvector syntax', async () => {
+    const { rows } = await pool.query<{ lexemes: string[] }>(
+      `SELECT tsvector_to_array(strand_search_with_pairs($$'it''s':1 'a\\\\b':2 'c':3$$::tsvector)) AS lexemes`,
+    );
+    expect(rows[0]!.lexemes).toEqual(['a\\b', 'a\\b_c', 'c', "it's", "it's_a\\b"]);
+  });
+
   it('keep a pair repeated past the 256 positions a lexeme holds', async () => {
     const text = 'gannet tern '.repeat(400);
     expect(await matches(text, 'tern gannet')).toEqual({ plain: true, paired: true });
