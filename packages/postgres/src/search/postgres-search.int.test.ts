@@ -308,7 +308,7 @@ describe.skipIf(noPostgres)('PostgreSQL search index', () => {
          UPDATE search_events SET tsv = to_tsvector('simple', text);
          UPDATE search_labels SET tsv = to_tsvector('simple', text);
          DROP FUNCTION strand_search_phrase(text), strand_search_tsv(text),
-           strand_search_with_pairs(tsvector), strand_search_quote(text)`,
+           strand_search_with_pairs(tsvector)`,
       );
       const [a, b] = await Promise.all([host({ labeler: testLabeler }), host({ labeler: testLabeler })]);
       expect(await a.currentGeneration()).toBe(generation + 1);
@@ -330,7 +330,11 @@ describe.skipIf(noPostgres)('PostgreSQL search index', () => {
       expect(
         await count('SELECT count(*) AS n FROM search_events WHERE tsv <> strand_search_tsv(lower(text))'),
       ).toBe(0);
-      expect(await count("SELECT count(*) AS n FROM search_events WHERE tsv @@ 'gannet_and'")).toBe(2);
+      expect(
+        await count(
+          "SELECT count(*) AS n FROM search_events WHERE tsv @@ ('_' || left(md5('gannet and'), 4))::tsquery",
+        ),
+      ).toBe(2);
       expect((await b.search('"gannet and"')).results.map((r) => [r.sessionId, r.hits[0]?.seq])).toEqual([
         ['other', 0],
         ['old', 1],
