@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, noPostgres, type TestDatabase } from '../testing/index.js';
 import { prepareSearchSchema } from './search-schema.js';
 
-// Short words repeat and so make adjacent pairs and near misses; the long ones sit on both sides of
-// the 2,046-byte bound of a pair lexeme; the longest is too long to be a word at all.
+// Short words repeat and so make adjacent pairs and near misses; two words of about 1 KB make a
+// long pair; the longest is over the 2,047-byte bound of a word and is not indexed at all.
 const WORDS = ['gannet', 'tern', 'a', 'b', 'o', 'x'.repeat(1022), 'y'.repeat(1023), 'z'.repeat(2048)];
 
 /** A pair's lexeme, as `strand_search_with_pairs` spells it: `_` and 4 hex digits of md5("a b"). */
