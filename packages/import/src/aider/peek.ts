@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { SessionId } from '@strand/session';
 import type { Peek, SourceUnit } from '../run/harness-importer.js';
-import { SourceLineReader } from '../source/line-reader.js';
+import { PEEK_CHUNK_BYTES, SourceLineReader } from '../source/line-reader.js';
 import { classifyLine } from './history-lines.js';
 
 /** What names the sessions of one history file. */
@@ -34,7 +34,7 @@ const PEEK_LINES = 64;
 
 /** Reads up to the first session start (`# aider chat started at …`), within the first lines. */
 export async function peekAider(unit: SourceUnit): Promise<Peek> {
-  const reader = new SourceLineReader(unit.file, false);
+  const reader = new SourceLineReader(unit.file, false, PEEK_CHUNK_BYTES);
   let seen = 0;
   for await (const line of reader.lines()) {
     const kind = classifyLine(line.text).kind;

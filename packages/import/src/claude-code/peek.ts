@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { SourceLineReader } from '../source/line-reader.js';
+import { PEEK_CHUNK_BYTES, SourceLineReader } from '../source/line-reader.js';
 import { parseLine, str } from '../source/json-record.js';
 import type { Peek, SourceUnit } from '../run/harness-importer.js';
 import { claudeAgentId, claudeMainId } from './ids.js';
@@ -18,7 +18,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * on a sidechain record marks a subagent file. Files are linked by these ids, never by path.
  */
 export async function peekClaude(unit: SourceUnit): Promise<Peek> {
-  const reader = new SourceLineReader(unit.file, false);
+  const reader = new SourceLineReader(unit.file, false, PEEK_CHUNK_BYTES);
   let sessionId: string | undefined;
   for await (const line of reader.lines()) {
     const parsed = parseLine(line);

@@ -1,6 +1,6 @@
 import { SessionId, defined } from '@strand/session';
 import type { Peek, SourceUnit } from '../run/harness-importer.js';
-import { SourceLineReader } from '../source/line-reader.js';
+import { PEEK_CHUNK_BYTES, SourceLineReader } from '../source/line-reader.js';
 import { count, isRecord, parseLine, str, timeOf } from '../source/json-record.js';
 import { isCompressed } from './discover.js';
 
@@ -35,7 +35,7 @@ export const codexId = (id: string): SessionId => SessionId(`codex-${id}`);
  */
 export async function peekCodex(unit: SourceUnit): Promise<Peek> {
   const compressed = isCompressed(unit.file);
-  const reader = new SourceLineReader(unit.file, compressed);
+  const reader = new SourceLineReader(unit.file, compressed, PEEK_CHUNK_BYTES);
   for await (const line of reader.lines()) {
     const parsed = parseLine(line);
     if (parsed.kind === 'blank') continue;

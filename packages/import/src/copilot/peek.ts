@@ -1,6 +1,6 @@
 import { SessionId } from '@strand/session';
 import type { Peek, SourceUnit } from '../run/harness-importer.js';
-import { SourceLineReader } from '../source/line-reader.js';
+import { PEEK_CHUNK_BYTES, SourceLineReader } from '../source/line-reader.js';
 import { isRecord, parseLine, str } from '../source/json-record.js';
 
 export interface CopilotFacts {
@@ -20,7 +20,7 @@ export const copilotAgentId = (sessionId: string, toolCallId: string): SessionId
  * record has the envelope `{type, data, id, timestamp, parentId}`.
  */
 export async function peekCopilot(unit: SourceUnit): Promise<Peek> {
-  const reader = new SourceLineReader(unit.file, false);
+  const reader = new SourceLineReader(unit.file, false, PEEK_CHUNK_BYTES);
   for await (const line of reader.lines()) {
     const parsed = parseLine(line);
     if (parsed.kind === 'blank') continue;

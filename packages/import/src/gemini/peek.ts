@@ -3,7 +3,7 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { SessionId, defined } from '@strand/session';
 import type { Peek, SourceUnit } from '../run/harness-importer.js';
-import { SourceLineReader } from '../source/line-reader.js';
+import { PEEK_CHUNK_BYTES, SourceLineReader } from '../source/line-reader.js';
 import { isRecord, parseLine, str, type JsonRecord } from '../source/json-record.js';
 import { outlineChat } from './chat-outline.js';
 import { placeChat, type ChatOutline, type ChatPlace } from './chat-place.js';
@@ -43,7 +43,7 @@ export async function peekGemini(unit: SourceUnit): Promise<Peek> {
   const jsonl = unit.file.endsWith('.jsonl');
   let head: JsonRecord | undefined;
   if (jsonl) {
-    for await (const line of new SourceLineReader(unit.file, false).lines()) {
+    for await (const line of new SourceLineReader(unit.file, false, PEEK_CHUNK_BYTES).lines()) {
       const parsed = parseLine(line);
       if (parsed.kind === 'blank') continue;
       if (parsed.kind === 'record') head = parsed.record;

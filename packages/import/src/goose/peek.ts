@@ -2,7 +2,7 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import type { Peek, SourceUnit } from '../run/harness-importer.js';
 import { peekSqliteStore } from '../source/sqlite-store.js';
-import { SourceLineReader } from '../source/line-reader.js';
+import { PEEK_CHUNK_BYTES, SourceLineReader } from '../source/line-reader.js';
 import { parseLine } from '../source/json-record.js';
 import { gooseId, isMetadata, legacySessionId, type GooseFacts } from './map-goose.js';
 
@@ -31,7 +31,7 @@ async function peekJsonl(unit: SourceUnit): Promise<Peek> {
   } catch {
     // No database beside it: the file is the session.
   }
-  const reader = new SourceLineReader(unit.file, false);
+  const reader = new SourceLineReader(unit.file, false, PEEK_CHUNK_BYTES);
   for await (const line of reader.lines()) {
     const parsed = parseLine(line);
     if (parsed.kind === 'blank') continue;

@@ -137,6 +137,9 @@ export class Ledger {
       mapping: MAPPING_REVISION,
       entries: Object.fromEntries(this.#entries),
     });
+    // Clean as of this snapshot: an entry set while the file is written (an import saves while
+    // its lanes go on) marks it dirty again, for the next save.
+    this.#dirty = false;
     try {
       await fsp.mkdir(dir, { recursive: true });
       const handle = await fsp.open(tmp, 'wx');
@@ -154,14 +157,15 @@ export class Ledger {
         await dirHandle.close();
       }
     } catch (error) {
-      await fsp.rm(tmp, { force: true });
+      this.#dirty = true;
+      // Best effort (its folder may be what failed): the error to report is the write's.
+      await fsp.rm(tmp, { force: true }).catch(() => undefined);
       throw new ImportError(
         'IMPORT_LEDGER_WRITE_FAILED',
         `could not write ${this.#file}: ${(error as Error).message}`,
         { cause: error },
       );
     }
-    this.#dirty = false;
   }
 }
 

@@ -1,6 +1,6 @@
 import { SessionId } from '@strand/session';
 import type { Peek, SourceUnit } from '../run/harness-importer.js';
-import { SourceLineReader } from '../source/line-reader.js';
+import { PEEK_CHUNK_BYTES, SourceLineReader } from '../source/line-reader.js';
 import { parseLine, str, timeOf } from '../source/json-record.js';
 
 export interface PiFacts {
@@ -22,7 +22,7 @@ export const piId = (sessionId: string): SessionId => SessionId(`pi-${sessionId}
  * header makes the file no session).
  */
 export async function peekPi(unit: SourceUnit): Promise<Peek> {
-  for await (const line of new SourceLineReader(unit.file, false).lines()) {
+  for await (const line of new SourceLineReader(unit.file, false, PEEK_CHUNK_BYTES).lines()) {
     const parsed = parseLine(line);
     if (parsed.kind === 'blank') continue;
     if (parsed.kind === 'bad')

@@ -1,6 +1,6 @@
 import { SessionId, defined } from '@strand/session';
 import type { Peek, SourceUnit } from '../run/harness-importer.js';
-import { SourceLineReader } from '../source/line-reader.js';
+import { PEEK_CHUNK_BYTES, SourceLineReader } from '../source/line-reader.js';
 import { isRecord, parseLine, str } from '../source/json-record.js';
 
 export interface QwenFacts {
@@ -30,7 +30,7 @@ const PEEK_RECORDS = 64;
  * parent's `sessionId` and their own `agentId`; files are linked by these ids, never by path.
  */
 export async function peekQwen(unit: SourceUnit): Promise<Peek> {
-  const reader = new SourceLineReader(unit.file, false);
+  const reader = new SourceLineReader(unit.file, false, PEEK_CHUNK_BYTES);
   let parentSessionId: string | undefined;
   let seen = 0;
   for await (const line of reader.lines()) {

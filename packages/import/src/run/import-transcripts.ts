@@ -15,17 +15,17 @@ import {
 import type { ImportOptions, ImportSummary } from '../types.js';
 import { chooseCopies, notImportedReason, staleCopyEntry } from './choose-copies.js';
 import { recalledFolders, recorded, settle } from './folder-records.js';
-import type { SourceUnit } from './harness-importer.js';
-import { inProcessLane, type Lane } from './lanes.js';
+import type { Peek, SourceUnit } from './harness-importer.js';
 import type { FileOutcome } from './process-file.js';
 import { RunTally } from './run-tally.js';
 import { ahead } from '../source/read-ahead.js';
-import { runBatch, startWorkers, task, type Changed } from './schedule.js';
+import { openLanes, runQueue, task, workerCount, type Changed } from './schedule.js';
 import { DataFolder } from './data-folder.js';
-import { loadDigest } from './session-digest.js';
 
 /** Files mapped between two saves of the ledger. */
 const BATCH = 128;
+/** Changed files peeked at once (each peek reads the start of its file). */
+const PEEKS_AHEAD = 16;
 
 interface Pending {
   readonly unit: SourceUnit;
@@ -152,153 +152,188 @@ export async function importTranscripts(options: ImportOptions): Promise<ImportS
     else changed.push({ unit, stamps });
   }
 
-  // 2. Peek the changed files; forks waiting for a parent that arrives now are retried.
-  const candidates: Changed[] = [];
-  const peekOne = async (pending: Pending): Promise<void> => {
-    const peek = await importer.peek(pending.unit).catch((error: unknown) => ({
-      kind: 'fail' as const,
-      reason: `cannot read: ${(error as Error).message}`,
-    }));
-    if (peek.kind === 'fail') {
-      tally.failedFile(pending.unit.file, peek.reason);
-      progress(pending.unit.file);
-      return;
-    }
-    if (peek.kind === 'skip') {
-      tally.skippedFile(pending.unit.file, peek.reason, peek.line ?? null);
-      ledger.set(
-        pending.unit.file,
-        entry(pending, await unitHash(pending.unit, pending.stamps).catch(() => ''), []),
-      );
-      progress(pending.unit.file);
-      return;
-    }
-    candidates.push({
-      ...pending,
-      peek,
-      file: pending.unit.file,
-      primaryId: peek.primaryId,
-      rank: peek.rank,
-      size: pending.stamps.main.size,
-    });
-  };
-  for (const pending of changed) await peekOne(pending);
-  const arriving = new Set<string>(candidates.map((c) => c.primaryId));
-  const contested = contestedSessions(unchanged);
-  for (const [file, known] of [...unchanged]) {
-    const parentArrives = known.awaitingParent !== undefined && arriving.has(known.awaitingParent);
-    // Two unchanged files that both hold a session (a ledger from before live ingest marked the
-    // copies it dropped) may have left it as the copy not chosen wrote it: both are read again
-    // and chosen between, and the chosen one is compared with the stored log.
-    const isContested =
-      known.duplicateOf === undefined && known.primaryId !== undefined && contested.has(known.primaryId);
-    if (!parentArrives && !isContested) continue;
-    const unit = await listed(units.find((u) => u.file === file)!);
-    unchanged.delete(file);
-    if (unit === undefined) {
-      tally.failedFile(file, 'cannot read: a file vanished while stamped');
-      progress(file);
-      continue;
-    }
-    await peekOne({ unit, stamps: await stampUnit(unit) });
-  }
-
-  // 3. Copies of one session: keep one, whether the others changed this run or not.
-  const choice = chooseCopies(candidates, unchanged);
-  linkParents(candidates, choice.winners, unchanged);
-  for (const loser of choice.losers) {
-    const pending = candidates.find((c) => c.file === loser.file);
-    const duplicate = { primaryId: loser.primaryId, duplicateOf: loser.winner };
-    if (pending !== undefined) {
-      tally.skippedFile(loser.file, notImportedReason(loser.primaryId, loser.winner));
-      ledger.set(
-        loser.file,
-        entry(pending, await unitHash(pending.unit, pending.stamps).catch(() => ''), [], {
-          ...duplicate,
-          rank: pending.rank,
-        }),
-      );
-    } else {
-      const known = unchanged.get(loser.file)!;
-      unchanged.delete(loser.file);
-      ledger.set(loser.file, staleCopyEntry(known, loser.primaryId, loser.winner));
-    }
-    progress(loser.file);
-  }
-  for (const [file, known] of unchanged) {
-    tally.unchangedSessions(known.sessions.length);
-    progress(file);
-  }
-
-  // 4. Map and write: plain transcripts on every lane, then forks one by one in this thread,
-  //    parents (lower depth) first, so a parent present in this run is stored before its fork.
-  const winners = candidates.filter((c) => choice.winners.has(c.file));
-  const plain = winners.filter((c) => c.peek.forkParent === undefined);
-  const forks = winners
-    .filter((c) => c.peek.forkParent !== undefined)
-    .sort((a, b) => a.peek.depth - b.peek.depth);
   const children: { file: string; id: string; parent: string }[] = [];
-  const apply = (task: Changed, outcome: FileOutcome, stored: Set<string>): void => {
-    tally.fileReports(outcome.skippedRecords, outcome.reports, outcome.ignored);
-    const r = outcome.result;
-    if (r.kind === 'failed') tally.failedFile(task.file, r.reason);
-    else if (r.kind === 'empty') {
-      tally.skippedFile(task.file, r.reason);
-      ledger.set(
-        task.file,
-        entry(task, r.hash, [], {
-          primaryId: task.primaryId,
-          rank: task.rank,
-          ...recorded(task.unit, task.stamps, outcome.wholeFolder === true, startedAt),
-        }),
-      );
-    } else {
-      for (const s of r.sessions) {
-        tally.session(s.id, task.file, s.outcome);
-        stored.add(s.id);
+  // Worker lanes take a moment to start (each loads the importer and the writer): when there will
+  // be some, they are started as soon as the changed files are known, and load while those files
+  // are peeked and chosen between. Otherwise the lanes open once there is something to write.
+  const sizes = changed.map((c) => c.stamps.main.size);
+  let lanes =
+    workerCount(options, sizes) > 0 ? openLanes(options, importer, folder, sizes, dataDir) : undefined;
+  // A failure to open them (the data folder cannot be prepared) is reported where they are needed.
+  lanes?.catch(() => undefined);
+  try {
+    // 2. Peek the changed files; forks waiting for a parent that arrives now are retried.
+    const candidates: Changed[] = [];
+    const peekOf = (pending: Pending): Promise<Peek> =>
+      importer.peek(pending.unit).catch((error: unknown) => ({
+        kind: 'fail' as const,
+        reason: `cannot read: ${(error as Error).message}`,
+      }));
+    const takePeek = async (pending: Pending, peek: Peek): Promise<void> => {
+      if (peek.kind === 'fail') {
+        tally.failedFile(pending.unit.file, peek.reason);
+        progress(pending.unit.file);
+        return;
       }
-      for (const note of r.notes) tally.note(task.file, note);
-      for (const child of r.children) children.push({ file: task.file, ...child });
-      // A file whose write failed stays out of the ledger: the next run maps it again.
-      if (r.digests !== undefined && r.digests.length > 0) options.digest?.collect(r.digests);
-      if (r.writeError !== undefined) tally.failedFile(task.file, r.writeError);
-      else {
-        const sessions = r.sessions.map(({ id, events }) => ({ id, events }));
+      if (peek.kind === 'skip') {
+        tally.skippedFile(pending.unit.file, peek.reason, peek.line ?? null);
+        ledger.set(
+          pending.unit.file,
+          entry(pending, await unitHash(pending.unit, pending.stamps).catch(() => ''), []),
+        );
+        progress(pending.unit.file);
+        return;
+      }
+      candidates.push({
+        ...pending,
+        peek,
+        file: pending.unit.file,
+        primaryId: peek.primaryId,
+        rank: peek.rank,
+        size: pending.stamps.main.size,
+      });
+    };
+    // Read ahead: each peek is a few small reads, which otherwise wait their turn one after another.
+    for await (const { pending, peek } of ahead(
+      changed,
+      async (p) => ({ pending: p, peek: await peekOf(p) }),
+      PEEKS_AHEAD,
+    ))
+      await takePeek(pending, peek);
+    const arriving = new Set<string>(candidates.map((c) => c.primaryId));
+    const contested = contestedSessions(unchanged);
+    for (const [file, known] of [...unchanged]) {
+      const parentArrives = known.awaitingParent !== undefined && arriving.has(known.awaitingParent);
+      // Two unchanged files that both hold a session (a ledger from before live ingest marked the
+      // copies it dropped) may have left it as the copy not chosen wrote it: both are read again
+      // and chosen between, and the chosen one is compared with the stored log.
+      const isContested =
+        known.duplicateOf === undefined && known.primaryId !== undefined && contested.has(known.primaryId);
+      if (!parentArrives && !isContested) continue;
+      const unit = await listed(units.find((u) => u.file === file)!);
+      unchanged.delete(file);
+      if (unit === undefined) {
+        tally.failedFile(file, 'cannot read: a file vanished while stamped');
+        progress(file);
+        continue;
+      }
+      const pending = { unit, stamps: await stampUnit(unit) };
+      await takePeek(pending, await peekOf(pending));
+    }
+
+    // 3. Copies of one session: keep one, whether the others changed this run or not.
+    const choice = chooseCopies(candidates, unchanged);
+    linkParents(candidates, choice.winners, unchanged);
+    for (const loser of choice.losers) {
+      const pending = candidates.find((c) => c.file === loser.file);
+      const duplicate = { primaryId: loser.primaryId, duplicateOf: loser.winner };
+      if (pending !== undefined) {
+        tally.skippedFile(loser.file, notImportedReason(loser.primaryId, loser.winner));
+        ledger.set(
+          loser.file,
+          entry(pending, await unitHash(pending.unit, pending.stamps).catch(() => ''), [], {
+            ...duplicate,
+            rank: pending.rank,
+          }),
+        );
+      } else {
+        const known = unchanged.get(loser.file)!;
+        unchanged.delete(loser.file);
+        ledger.set(loser.file, staleCopyEntry(known, loser.primaryId, loser.winner));
+      }
+      progress(loser.file);
+    }
+    for (const [file, known] of unchanged) {
+      tally.unchangedSessions(known.sessions.length);
+      progress(file);
+    }
+
+    // 4. Map and write: plain transcripts on every lane, then forks one by one in this thread,
+    //    parents (lower depth) first, so a parent present in this run is stored before its fork.
+    const winners = candidates.filter((c) => choice.winners.has(c.file));
+    const plain = winners.filter((c) => c.peek.forkParent === undefined);
+    const forks = winners
+      .filter((c) => c.peek.forkParent !== undefined)
+      .sort((a, b) => a.peek.depth - b.peek.depth);
+    const apply = (task: Changed, outcome: FileOutcome, stored: Set<string>): void => {
+      tally.fileReports(outcome.skippedRecords, outcome.reports, outcome.ignored);
+      const r = outcome.result;
+      if (r.kind === 'failed') tally.failedFile(task.file, r.reason);
+      else if (r.kind === 'empty') {
+        tally.skippedFile(task.file, r.reason);
         ledger.set(
           task.file,
-          entry(task, r.hash, sessions, {
+          entry(task, r.hash, [], {
             primaryId: task.primaryId,
             rank: task.rank,
             ...recorded(task.unit, task.stamps, outcome.wholeFolder === true, startedAt),
-            ...defined({ awaitingParent: r.awaitingParent }),
           }),
         );
+      } else {
+        for (const s of r.sessions) {
+          tally.session(s.id, task.file, s.outcome);
+          stored.add(s.id);
+        }
+        for (const note of r.notes) tally.note(task.file, note);
+        for (const child of r.children) children.push({ file: task.file, ...child });
+        // A file whose write failed stays out of the ledger: the next run maps it again.
+        if (r.digests !== undefined && r.digests.length > 0) options.digest?.collect(r.digests);
+        if (r.writeError !== undefined) tally.failedFile(task.file, r.writeError);
+        else {
+          const sessions = r.sessions.map(({ id, events }) => ({ id, events }));
+          ledger.set(
+            task.file,
+            entry(task, r.hash, sessions, {
+              primaryId: task.primaryId,
+              rank: task.rank,
+              ...recorded(task.unit, task.stamps, outcome.wholeFolder === true, startedAt),
+              ...defined({ awaitingParent: r.awaitingParent }),
+            }),
+          );
+        }
       }
-    }
-    progress(task.file);
-  };
+      progress(task.file);
+    };
 
-  if (winners.length > 0) {
-    await folder.prepare(); // before any lane writes: preparing sweeps tmp/
-    const { stored } = folder;
-    const digest = options.digest === undefined ? undefined : await loadDigest(options.digest.module);
-    const main = inProcessLane(importer, folder, digest);
-    // Workers join as they come up (starting one takes a moment); the main lane starts at once.
-    const workers = startWorkers(options, plain, dataDir, compression, stored);
-    const lanes: Promise<Lane | undefined>[] = [Promise.resolve(main), ...workers];
-    try {
+    if (winners.length > 0) {
+      lanes ??= openLanes(
+        options,
+        importer,
+        folder,
+        plain.map((c) => c.size),
+        dataDir,
+      );
+      const { main, all, stored } = await lanes;
       const perLane = Math.max(1, options.concurrency ?? 4);
-      for (let i = 0; i < plain.length; i += BATCH) {
-        await runBatch(plain.slice(i, i + BATCH), lanes, perLane, (task, outcome) =>
-          apply(task, outcome, stored),
-        );
-        // Progress survives a crash of a long import (a lost ledger only costs re-mapping).
-        await ledger.save();
-      }
-    } finally {
-      for (const lane of lanes) await (await lane)?.close();
+      // One queue for the whole run: lanes never wait for each other between files. The ledger is
+      // saved every BATCH files as they finish (progress survives a crash of a long import; a lost
+      // ledger only costs re-mapping), while the lanes go on; a failed save stops the run.
+      let finished = 0;
+      let saving = Promise.resolve();
+      let saveError: Error | undefined;
+      await runQueue(
+        plain,
+        all,
+        perLane,
+        (task, outcome) => {
+          apply(task, outcome, stored);
+          if (++finished % BATCH === 0)
+            saving = saving.then(() =>
+              saveError === undefined
+                ? ledger.save().catch((error: unknown) => {
+                    saveError = error as Error;
+                  })
+                : undefined,
+            );
+        },
+        () => saveError !== undefined,
+      );
+      await saving;
+      if (saveError !== undefined) throw saveError;
+      for (const fork of forks) apply(fork, await main.run(task(fork)), stored);
     }
-    for (const fork of forks) apply(fork, await main.run(task(fork)), stored);
+  } finally {
+    await (await lanes?.catch(() => undefined))?.close();
   }
 
   // 5. A subagent child whose parent is neither stored nor in this run still imports (its

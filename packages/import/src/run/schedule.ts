@@ -1,8 +1,10 @@
 import { availableParallelism } from 'node:os';
 import type { ImportOptions } from '../types.js';
 import type { Candidate } from './choose-copies.js';
-import type { SessionPeek, SourceUnit } from './harness-importer.js';
-import { WorkerLane, type Lane } from './lanes.js';
+import type { DataFolder } from './data-folder.js';
+import type { HarnessImporter, SessionPeek, SourceUnit } from './harness-importer.js';
+import { inProcessLane, WorkerLane, type Lane, type WorkerInit } from './lanes.js';
+import { loadDigest } from './session-digest.js';
 import type { FileOutcome, FileTask } from './process-file.js';
 import type { UnitStamps } from '../ledger/stamps.js';
 
@@ -20,17 +22,21 @@ export function task(c: Changed): FileTask {
   return { unit: c.unit, peek: c.peek, companions: c.stamps.companions.map((s) => s.path) };
 }
 
-/** Pulls tasks from one queue into every lane's free slots until the batch is done. */
-export async function runBatch(
-  batch: readonly Changed[],
+/**
+ * Pulls tasks from one queue into every lane's free slots until the queue is done, or until
+ * `stopped()` (checked before each task is taken: tasks in flight finish).
+ */
+export async function runQueue(
+  queue: readonly Changed[],
   lanes: readonly Promise<Lane | undefined>[],
   perLane: number,
   onOutcome: (task: Changed, outcome: FileOutcome) => void,
+  stopped: () => boolean = () => false,
 ): Promise<void> {
   let next = 0;
   const slot = async (lane: Lane): Promise<void> => {
-    while (next < batch.length && lane.alive) {
-      const item = batch[next++]!;
+    while (next < queue.length && lane.alive && !stopped()) {
+      const item = queue[next++]!;
       onOutcome(item, await lane.run(task(item)));
     }
   };
@@ -42,29 +48,58 @@ export async function runBatch(
   );
 }
 
+/** This thread's lane and the worker lanes of one run. */
+export interface RunLanes {
+  readonly main: Lane;
+  /** Every lane; a worker lane resolves once it has loaded (undefined if it could not start). */
+  readonly all: readonly Promise<Lane | undefined>[];
+  /** Ids stored in the data folder, kept up to date as sessions are written. */
+  readonly stored: Set<string>;
+  close(): Promise<void>;
+}
+
 /**
- * Worker lanes for a large import: parsing and encoding are CPU-bound, so beside this thread one
- * worker per further core maps and writes files. Small imports (and environments that cannot
- * start a TypeScript worker) run in this thread alone.
+ * The lanes for the changed files of a run, once the data folder is ready for writes (preparing
+ * sweeps `tmp/`, so it comes before any lane writes). Parsing and encoding are CPU-bound, so for a
+ * large import one worker per further core maps and writes files beside this thread; small
+ * imports (and environments that cannot start a TypeScript worker) run in this thread alone.
+ * Workers join as they come up; this thread's lane is there at once.
  */
-export function startWorkers(
+export async function openLanes(
   options: ImportOptions,
-  plain: readonly Changed[],
+  importer: HarnessImporter,
+  folder: DataFolder,
+  sizes: readonly number[],
   dataDir: string,
-  compression: 'zstd' | 'none',
-  stored: Set<string>,
-): Promise<Lane | undefined>[] {
-  const bytes = plain.reduce((sum, c) => sum + c.size, 0);
-  const count =
-    options.workers ??
-    (bytes >= WORKER_MIN_BYTES && plain.length >= 8 ? Math.min(3, availableParallelism() - 1) : 0);
-  if (count <= 0) return [];
-  const init = {
+): Promise<RunLanes> {
+  await folder.prepare();
+  const digest = options.digest === undefined ? undefined : await loadDigest(options.digest.module);
+  const main = inProcessLane(importer, folder, digest);
+  const count = workerCount(options, sizes);
+  const init: WorkerInit = {
     harness: options.harness,
     dataDir,
-    compression,
-    stored: [...stored],
+    compression: folder.compression,
+    stored: [...folder.stored],
     ...(options.digest === undefined ? {} : { digestModule: options.digest.module }),
   };
-  return Array.from({ length: count }, () => WorkerLane.start(init));
+  const all = [
+    Promise.resolve<Lane | undefined>(main),
+    ...Array.from({ length: count }, () => WorkerLane.start(init)),
+  ];
+  return {
+    main,
+    all,
+    stored: folder.stored,
+    close: async () => {
+      for (const lane of all) await (await lane)?.close();
+    },
+  };
+}
+
+/** Worker lanes for files of these sizes: none below WORKER_MIN_BYTES, else one per further core (at most 3). */
+export function workerCount(options: ImportOptions, sizes: readonly number[]): number {
+  if (options.workers !== undefined) return Math.max(0, options.workers);
+  const bytes = sizes.reduce((sum, size) => sum + size, 0);
+  return bytes >= WORKER_MIN_BYTES && sizes.length >= 8 ? Math.min(3, availableParallelism() - 1) : 0;
 }

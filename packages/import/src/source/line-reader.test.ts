@@ -72,4 +72,27 @@ describe('SourceLineReader', () => {
       { numRuns: 20 },
     );
   });
+
+  it('gives the same lines and digest whatever the bytes read at a time (a peek reads less)', async () => {
+    const file = fc.record({
+      text: fc.string({ unit: 'binary', maxLength: 300 }),
+      chunkBytes: fc.integer({ min: 1, max: 64 }),
+    });
+    let n = 0;
+    await fc.assert(
+      fc.asyncProperty(file, async ({ text, chunkBytes }) => {
+        const name = path.join(dir, `c-${n++}`);
+        writeFileSync(name, text);
+        const whole = new SourceLineReader(name, false);
+        const byDefault: SourceLine[] = [];
+        for await (const line of whole.lines()) byDefault.push(line);
+        const small = new SourceLineReader(name, false, chunkBytes);
+        const bySmall: SourceLine[] = [];
+        for await (const line of small.lines()) bySmall.push(line);
+        expect(bySmall).toEqual(byDefault);
+        expect(small.end).toEqual(whole.end);
+      }),
+      { numRuns: 40 },
+    );
+  });
 });

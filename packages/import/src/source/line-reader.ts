@@ -30,6 +30,13 @@ export interface LineReadEnd {
 const ZSTD_TRUNCATED = 'Stream ended in middle of compressed data frame';
 
 /**
+ * What a peek reads at a time. A peek stops at its first records, and most transcript files are
+ * far smaller than a megabyte: read a megabyte at a time, a peek read, hashed and buffered the
+ * whole of a typical file (aider's average history is ~150 kB), as much as its mapping does.
+ */
+export const PEEK_CHUNK_BYTES = 64 * 1024;
+
+/**
  * Streams the lines of a transcript, plain or zstd-compressed, hashing the raw bytes on the way.
  *
  * Compressed files go through the *streaming* decoder on purpose: zstd-napi's one-shot
@@ -42,6 +49,8 @@ export class SourceLineReader {
   constructor(
     readonly file: string,
     readonly compressed: boolean,
+    /** Bytes read at a time: a megabyte for a reader of the whole file, less for a peek. */
+    readonly chunkBytes = 1 << 20,
   ) {}
 
   /** Available after `lines()` finished; undefined while reading or after an early `break`. */
@@ -61,7 +70,7 @@ export class SourceLineReader {
    */
   async *chunkLines(): AsyncGenerator<Iterable<SourceLine>> {
     const hash = createHash('sha1');
-    const source = createReadStream(this.file, { highWaterMark: 1 << 20 });
+    const source = createReadStream(this.file, { highWaterMark: this.chunkBytes });
     let bytes = 0;
     let input: AsyncIterable<Buffer>;
     let decoder: DecompressStream | undefined;
