@@ -9,7 +9,7 @@ import {
   type FiledFacts,
 } from '@strand/search/kit';
 import type { SessionId } from '@strand/session';
-import { BUCKET_SQL, bucketOf, bucketStart } from './search-buckets.js';
+import { BUCKET_SQL, bucketOf, bucketSqlOf, bucketStart } from './search-buckets.js';
 
 /*
  * Read-side statements over `search_events`; `$1` is always the query's tsquery (as text, from
@@ -113,20 +113,36 @@ export async function matchWindow(
   return out;
 }
 
-/** The session's best `limit` matching rows (a fallback when a snapshot's hits no longer match). */
-export async function sessionHits(
+/**
+ * Each session's best `limit` matching rows, in one statement: for a result shown by its label,
+ * and as the fallback when a snapshot's hits no longer match. The bucket is given with the sid,
+ * so the text index is read for that bucket only (a common word's entries over every bucket cost
+ * milliseconds a session), or the planner takes the session's rows by primary key.
+ */
+export async function sessionsHits(
   client: pg.ClientBase,
   tsquery: string,
-  sid: number,
+  sids: readonly number[],
   limit: number,
-): Promise<MatchRow[]> {
-  if (tsquery === '') return [];
+): Promise<Map<number, MatchRow[]>> {
+  const out = new Map<number, MatchRow[]>();
+  if (tsquery === '' || sids.length === 0 || limit <= 0) return out;
   const { rows } = await client.query<RawMatch>(
-    `SELECT sid, seq, ts_rank_cd(tsv, $1::tsquery)::float8 AS rank FROM search_events
-     WHERE sid = $2 AND tsv @@ $1::tsquery ORDER BY rank DESC, seq LIMIT $3`,
-    [tsquery, sid, limit],
+    `SELECT k.sid, h.seq, h.rank FROM unnest($2::bigint[]) AS k (sid)
+     CROSS JOIN LATERAL (
+       SELECT seq, ts_rank_cd(tsv, $1::tsquery)::float8 AS rank FROM search_events
+       WHERE ${BUCKET_SQL} = ${bucketSqlOf('k.sid')} AND sid = k.sid AND tsv @@ $1::tsquery
+       ORDER BY rank DESC, seq LIMIT $3
+     ) h
+     ORDER BY k.sid, h.rank DESC, h.seq`,
+    [tsquery, sids, limit],
   );
-  return rows.map(toMatch);
+  for (const row of rows.map(toMatch)) {
+    const hits = out.get(row[0]);
+    if (hits === undefined) out.set(row[0], [row]);
+    else hits.push(row);
+  }
+  return out;
 }
 
 export interface StoredText {

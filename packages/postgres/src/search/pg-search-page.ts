@@ -12,6 +12,7 @@ import {
   rankWindow,
   usableSnapshot,
   type IndexedFacets,
+  type MatchRow,
   type RankedEntry,
   type PageQuery,
   type SnapshotHead,
@@ -22,7 +23,7 @@ import {
   currentLabels,
   labelMatches,
   matchWindow,
-  sessionHits,
+  sessionsHits,
   describedSessions,
   storedTexts,
   textKey,
@@ -203,29 +204,50 @@ async function present(
       .flatMap((e) => e.hits.map((seq) => [e.sid, seq] as const)),
   );
   const labels = await currentLabels(client, tsquery, [...ids.keys()]);
+  // A result shown by its label also shows its session's best event hits: read for every such
+  // result at once (one statement each for rows and texts, not two per result).
+  const best = await sessionsHits(
+    client,
+    tsquery,
+    entries.filter((e) => ids.has(e.sid) && e.label === true).map((e) => e.sid),
+    HITS_PER_SESSION,
+  );
+  const bestTexts = await storedTexts(
+    client,
+    tsquery,
+    [...best].flatMap(([sid, hits]) => hits.map(([, seq]) => [sid, seq] as const)),
+  );
   const results: SearchResult[] = [];
   for (const entry of entries) {
     const described = ids.get(entry.sid);
     if (described === undefined) continue;
     const { sessionId, facts } = described;
     const current = labels.get(entry.sid);
-    const bestHits = async (limit: number): Promise<SearchHit[]> => {
-      const best = (await sessionHits(client, tsquery, entry.sid, limit)).map(([, seq]) => seq);
-      const fresh = await storedTexts(
-        client,
-        tsquery,
-        best.map((seq) => [entry.sid, seq] as const),
-      );
-      return snippets(fresh, phrases, entry.sid, best);
-    };
+    const seqsOf = (found: Map<number, MatchRow[]>, limit: number): number[] =>
+      (found.get(entry.sid) ?? []).slice(0, limit).map(([, seq]) => seq);
     let hits: SearchHit[];
     if (entry.label === true) {
       hits = labelHit(current, entry.hits[0], phrases);
       const labelSeq = hits[0]?.seq;
-      hits.push(...(await bestHits(HITS_PER_SESSION - hits.length)).filter((hit) => hit.seq !== labelSeq));
+      // The first `limit` of the best HITS_PER_SESSION are the best `limit`: one order, cut.
+      const seqs = seqsOf(best, HITS_PER_SESSION - hits.length);
+      hits.push(...snippets(bestTexts, phrases, entry.sid, seqs).filter((hit) => hit.seq !== labelSeq));
     } else {
       hits = snippets(texts, phrases, entry.sid, entry.hits);
-      if (hits.length === 0) hits = await bestHits(HITS_PER_SESSION);
+      if (hits.length === 0) {
+        // Its ranked hits no longer match (re-indexed since): its current best, rare enough to
+        // read one session at a time.
+        const seqs = seqsOf(
+          await sessionsHits(client, tsquery, [entry.sid], HITS_PER_SESSION),
+          HITS_PER_SESSION,
+        );
+        const fresh = await storedTexts(
+          client,
+          tsquery,
+          seqs.map((seq) => [entry.sid, seq] as const),
+        );
+        hits = snippets(fresh, phrases, entry.sid, seqs);
+      }
     }
     const label = current === undefined || current.text === '' ? null : current.text;
     if (hits.length > 0) results.push({ sessionId, score: entry.score, hits, label, facts });

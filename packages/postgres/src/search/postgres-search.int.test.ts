@@ -22,7 +22,7 @@ import {
 } from '@strand/search/testing';
 import { createTestDatabase, noPostgres, type TestDatabase } from '../testing/index.js';
 import { openPostgresSearchIndex, type PostgresSearchIndex } from './postgres-search-index.js';
-import { SEARCH_SCHEMA_VERSION } from './search-schema.js';
+import { LAST_RESET_SCHEMA, SEARCH_SCHEMA_VERSION } from './search-schema.js';
 
 /** A PostgreSQL index in a fresh database of its own; `reopen` is a new pool on the same database. */
 async function openPgUnderTest(options: SearchIndexTuning = {}): Promise<SearchIndexUnderTest> {
@@ -203,9 +203,9 @@ describe.skipIf(noPostgres)('PostgreSQL search index', () => {
       // Back to what a schema-1 build left: no labels table, version 1.
       await backToSchema(1, 'DROP TABLE search_labels');
       // Two hosts of this build start together: the migration runs once (one generation bump per
-      // step: 1 → 2 and every later step start the index over).
+      // step: 1 → 2 and every later step to LAST_RESET_SCHEMA start the index over).
       const [a, b] = await Promise.all([host({ labeler: testLabeler }), host({ labeler: testLabeler })]);
-      expect(await a.currentGeneration()).toBe(generation + SEARCH_SCHEMA_VERSION - 1);
+      expect(await a.currentGeneration()).toBe(generation + LAST_RESET_SCHEMA - 1);
       expect(await count('SELECT count(*) AS n FROM search_sessions')).toBe(0);
       expect(await count("SELECT version AS n FROM strand_schema WHERE component = 'search'")).toBe(
         SEARCH_SCHEMA_VERSION,
@@ -228,8 +228,8 @@ describe.skipIf(noPostgres)('PostgreSQL search index', () => {
           ALTER TABLE search_snapshots DROP COLUMN filter`,
       );
       const [a, b] = await Promise.all([host({ facets: testFacets }), host({ facets: testFacets })]);
-      // One generation bump per step from 2 (2 → 3, and each later step, starts the index over).
-      expect(await a.currentGeneration()).toBe(generation + SEARCH_SCHEMA_VERSION - 2);
+      // One generation bump per step from 2 (2 → 3, and each later step to LAST_RESET_SCHEMA, starts the index over).
+      expect(await a.currentGeneration()).toBe(generation + LAST_RESET_SCHEMA - 2);
       expect(await count('SELECT count(*) AS n FROM search_sessions')).toBe(0);
       expect(await count('SELECT count(*) AS n FROM search_events')).toBe(0);
       expect(await count("SELECT version AS n FROM strand_schema WHERE component = 'search'")).toBe(
@@ -258,8 +258,8 @@ describe.skipIf(noPostgres)('PostgreSQL search index', () => {
           SELECT f.sid, 0, 'a gannet', to_tsvector('simple', 'a gannet') FROM search_sessions f WHERE f.session_id = 'fork'`,
       );
       const a = await host();
-      // One generation bump per step from 3 (3 → 4, and each later step, starts the index over).
-      expect(await a.currentGeneration()).toBe(generation + SEARCH_SCHEMA_VERSION - 3);
+      // One generation bump per step from 3 (3 → 4, and each later step to LAST_RESET_SCHEMA, starts the index over).
+      expect(await a.currentGeneration()).toBe(generation + LAST_RESET_SCHEMA - 3);
       expect(await count('SELECT count(*) AS n FROM search_events')).toBe(0);
       await a.sync(corpus.sources);
       expect((await a.search('gannet')).results.map((r) => r.sessionId)).toEqual(['parent']);
@@ -279,12 +279,55 @@ describe.skipIf(noPostgres)('PostgreSQL search index', () => {
         'ALTER TABLE search_sessions DROP COLUMN parent_session, DROP COLUMN origin, DROP COLUMN forked_from',
       );
       const a = await host({ facets: testFacets });
-      // One generation bump per step from 4 (4 → 5, and each later step, starts the index over).
-      expect(await a.currentGeneration()).toBe(generation + SEARCH_SCHEMA_VERSION - 4);
+      // One generation bump per step from 4 (4 → 5, and each later step to LAST_RESET_SCHEMA, starts the index over).
+      expect(await a.currentGeneration()).toBe(generation + LAST_RESET_SCHEMA - 4);
       expect(await count('SELECT count(*) AS n FROM search_sessions')).toBe(0);
       await a.sync(corpus.sources);
       expect((await a.search('tern')).results.map((r) => [r.sessionId, r.facts])).toEqual([
         ['fork', { harness: 'strand', forkedFrom: 'parent' }],
+      ]);
+    });
+
+    it('migrates a schema-7 database in place: sid sampled more widely, rows, generation and cursors kept', async () => {
+      await persistedSession(corpus.persistence, 'old', [
+        labelEvent('gannet tern'),
+        user('a gannet and a tern'),
+      ]);
+      await persistedSession(corpus.persistence, 'other', [user('one gannet and one tern')]);
+      const first = await host({ labeler: testLabeler });
+      await first.sync(corpus.sources);
+      const generation = await first.currentGeneration();
+      const before = await first.search('gannet', { limit: 1 });
+      if (before.nextCursor === null)
+        throw new Error('two sessions match: a first page of one has a next cursor');
+      const rows = await count('SELECT count(*) AS n FROM search_events');
+      const target =
+        "SELECT attstattarget AS n FROM pg_attribute WHERE attrelid = 'search_events'::regclass AND attname = 'sid'";
+      expect(await count(target)).toBe(1000);
+      await first.close();
+      // Back to what a schema-7 build left: the default statistics target.
+      await backToSchema(7, 'ALTER TABLE search_events ALTER COLUMN sid SET STATISTICS -1');
+      expect(await count(target)).toBe(-1);
+      const [a, b] = await Promise.all([host({ labeler: testLabeler }), host({ labeler: testLabeler })]);
+      expect(await a.currentGeneration()).toBe(generation);
+      expect(await count(target)).toBe(1000);
+      expect(await count('SELECT count(*) AS n FROM search_events')).toBe(rows);
+      expect(await count("SELECT version AS n FROM strand_schema WHERE component = 'search'")).toBe(
+        SEARCH_SCHEMA_VERSION,
+      );
+      // The statistics were taken again by the migration.
+      expect(
+        await count(
+          "SELECT count(*) AS n FROM pg_stats WHERE tablename = 'search_events' AND attname = 'sid'",
+        ),
+      ).toBe(1);
+      // A cursor from before the upgrade still pages, on either host.
+      const next = await b.search('gannet', { limit: 1, cursor: before.nextCursor });
+      expect([...before.results, ...next.results].map((r) => r.sessionId).sort()).toEqual(['old', 'other']);
+      // A label match shows its session's best event hit (read by the batched per-session query).
+      expect((await a.search('tern')).results.map((r) => [r.sessionId, r.hits.map((h) => h.seq)])).toEqual([
+        ['old', [0, 1]],
+        ['other', [0]],
       ]);
     });
 
@@ -360,7 +403,7 @@ describe.skipIf(noPostgres)('PostgreSQL search index', () => {
       await backToSchema(5, 'ALTER TABLE search_sessions DROP COLUMN project_name');
       const [a, b] = await Promise.all([host({ facets: testFacets }), host({ facets: testFacets })]);
       // One generation bump per step from 5 (5 → 6 and 6 → 7 start the index over).
-      expect(await a.currentGeneration()).toBe(generation + SEARCH_SCHEMA_VERSION - 5);
+      expect(await a.currentGeneration()).toBe(generation + LAST_RESET_SCHEMA - 5);
       expect(await count('SELECT count(*) AS n FROM search_sessions')).toBe(0);
       expect(await count("SELECT version AS n FROM strand_schema WHERE component = 'search'")).toBe(
         SEARCH_SCHEMA_VERSION,

@@ -7,8 +7,11 @@
  */
 export const BUCKET_SHIFT = 14;
 
+/** The bucket of a sid-valued SQL expression, spelled as the index spells it. */
+export const bucketSqlOf = (sid: string): string => `((${sid} >> ${BUCKET_SHIFT})::integer)`;
+
 /** The bucket of a row, as the index and the queries write it. */
-export const BUCKET_SQL = `((sid >> ${BUCKET_SHIFT})::integer)`;
+export const BUCKET_SQL = bucketSqlOf('sid');
 
 /** The bucket holding `sid`. */
 export const bucketOf = (sid: number): number => Math.floor(sid / 2 ** BUCKET_SHIFT);
