@@ -90,6 +90,18 @@ describe.skipIf(noPostgres)('PostgreSQL search index', () => {
       }
     };
 
+    /** Two sessions with "gannet" and "tern" ('old' labelled "gannet tern"), synced by a first host. */
+    const twoGannetSessions = async (): Promise<{ first: PostgresSearchIndex; generation: number }> => {
+      await persistedSession(corpus.persistence, 'old', [
+        labelEvent('gannet tern'),
+        user('a gannet and a tern'),
+      ]);
+      await persistedSession(corpus.persistence, 'other', [user('one gannet and one tern')]);
+      const first = await host({ labeler: testLabeler });
+      await first.sync(corpus.sources);
+      return { first, generation: await first.currentGeneration() };
+    };
+
     beforeEach(async () => {
       db = await createTestDatabase('strand_search');
       corpus = await openTestCorpus();
@@ -289,14 +301,7 @@ describe.skipIf(noPostgres)('PostgreSQL search index', () => {
     });
 
     it('migrates a schema-7 database in place: sid sampled more widely, rows, generation and cursors kept', async () => {
-      await persistedSession(corpus.persistence, 'old', [
-        labelEvent('gannet tern'),
-        user('a gannet and a tern'),
-      ]);
-      await persistedSession(corpus.persistence, 'other', [user('one gannet and one tern')]);
-      const first = await host({ labeler: testLabeler });
-      await first.sync(corpus.sources);
-      const generation = await first.currentGeneration();
+      const { first, generation } = await twoGannetSessions();
       const before = await first.search('gannet', { limit: 1 });
       if (before.nextCursor === null)
         throw new Error('two sessions match: a first page of one has a next cursor');
@@ -332,14 +337,7 @@ describe.skipIf(noPostgres)('PostgreSQL search index', () => {
     });
 
     it('migrates a schema-6 database by starting the index over, so every vector holds its word pairs', async () => {
-      await persistedSession(corpus.persistence, 'old', [
-        labelEvent('gannet tern'),
-        user('a gannet and a tern'),
-      ]);
-      await persistedSession(corpus.persistence, 'other', [user('one gannet and one tern')]);
-      const first = await host({ labeler: testLabeler });
-      await first.sync(corpus.sources);
-      const generation = await first.currentGeneration();
+      const { first, generation } = await twoGannetSessions();
       const before = (await first.search('"gannet and"', { limit: 1 })).nextCursor;
       if (before === null) throw new Error('two sessions match: a first page of one has a next cursor');
       await first.close();
