@@ -157,8 +157,7 @@ export async function importTranscripts(options: ImportOptions): Promise<ImportS
   // be some, they are started as soon as the changed files are known, and load while those files
   // are peeked and chosen between. Otherwise the lanes open once there is something to write.
   const sizes = changed.map((c) => c.stamps.main.size);
-  let lanes =
-    workerCount(options, sizes) > 0 ? openLanes(options, importer, folder, sizes, dataDir) : undefined;
+  let lanes = workerCount(options, sizes) > 0 ? openLanes(options, importer, folder, sizes) : undefined;
   // A failure to open them (the data folder cannot be prepared) is reported where they are needed.
   lanes?.catch(() => undefined);
   try {
@@ -301,9 +300,9 @@ export async function importTranscripts(options: ImportOptions): Promise<ImportS
         importer,
         folder,
         plain.map((c) => c.size),
-        dataDir,
       );
-      const { main, all, stored } = await lanes;
+      const { main, all } = await lanes;
+      const { stored } = folder;
       const perLane = Math.max(1, options.concurrency ?? 4);
       // One queue for the whole run: lanes never wait for each other between files. The ledger is
       // saved every BATCH files as they finish (progress survives a crash of a long import; a lost

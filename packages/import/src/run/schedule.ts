@@ -53,8 +53,6 @@ export interface RunLanes {
   readonly main: Lane;
   /** Every lane; a worker lane resolves once it has loaded (undefined if it could not start). */
   readonly all: readonly Promise<Lane | undefined>[];
-  /** Ids stored in the data folder, kept up to date as sessions are written. */
-  readonly stored: Set<string>;
   close(): Promise<void>;
 }
 
@@ -70,7 +68,6 @@ export async function openLanes(
   importer: HarnessImporter,
   folder: DataFolder,
   sizes: readonly number[],
-  dataDir: string,
 ): Promise<RunLanes> {
   await folder.prepare();
   const digest = options.digest === undefined ? undefined : await loadDigest(options.digest.module);
@@ -78,7 +75,7 @@ export async function openLanes(
   const count = workerCount(options, sizes);
   const init: WorkerInit = {
     harness: options.harness,
-    dataDir,
+    dataDir: folder.root,
     compression: folder.compression,
     stored: [...folder.stored],
     ...(options.digest === undefined ? {} : { digestModule: options.digest.module }),
@@ -90,7 +87,6 @@ export async function openLanes(
   return {
     main,
     all,
-    stored: folder.stored,
     close: async () => {
       for (const lane of all) await (await lane)?.close();
     },
