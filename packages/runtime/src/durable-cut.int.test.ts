@@ -1,9 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import {
+  closeSync,
+  fdatasync,
   fstatSync,
+  fsync,
   ftruncateSync,
   linkSync,
   mkdtempSync,
+  openSync,
   promises as fsp,
   rmSync,
   statSync,
@@ -14,6 +18,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FollowSnapshot, WireEvent } from '@strand/protocol';
 import {
@@ -263,6 +268,10 @@ function storageFsRefusingOpen(
     writeSync,
     fstatSync,
     ftruncateSync,
+    openSync,
+    closeSync,
+    fsync: promisify(fsync),
+    fdatasync: promisify(fdatasync),
   };
 }
 

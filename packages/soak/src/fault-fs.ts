@@ -1,12 +1,17 @@
 import {
+  closeSync,
+  fdatasync,
   fstatSync,
+  fsync,
   ftruncateSync,
   linkSync,
+  openSync,
   promises as fsp,
   statSync,
   unlinkSync,
   writeSync,
 } from 'node:fs';
+import { promisify } from 'node:util';
 import type { FileHandle } from 'node:fs/promises';
 import type { JsonlPersistenceOptions } from '@strand/persistence';
 
@@ -38,7 +43,8 @@ function osError(code: 'EIO' | 'ENOSPC', syscall: string, at: number): NodeJS.Er
 /**
  * `node:fs` as the JSONL backend writes through it (its `StorageFs` seam), with `schedule`'s faults
  * injected at the log writes they name. A log write is one `writeSync` call starting a frame; the
- * sync fault fails the next `datasync`/`sync` on any handle this fs opened after that write.
+ * sync fault fails the next `datasync`/`sync` after that write, on any handle this fs opened or
+ * any descriptor it syncs.
  * `onFault` hears each fault as it strikes.
  */
 export function faultInjectingFs(
@@ -51,9 +57,16 @@ export function faultInjectingFs(
   let syncArmed: ScheduledFault | undefined;
   /** The ENOSPC of a write that was cut short: its next writeSync call fails. */
   let diskFull: ScheduledFault | undefined;
+  /**
+   * Descriptors of new logs still being written whole (opened, not yet synced): the soak faults
+   * appends, not a log's creation, so their writes are not log writes here. Their sync is, as a
+   * handle's was: an armed sync fault fails it.
+   */
+  const creating = new Set<number>();
 
   const write: typeof writeSync = ((fd: number, buffer: NodeJS.ArrayBufferView, ...rest: unknown[]) => {
     const [offset, length, position] = rest as [number, number, number];
+    if (creating.has(fd)) return writeSync(fd, buffer, offset, length, position);
     if (diskFull !== undefined) {
       const fault = diskFull;
       diskFull = undefined;
@@ -101,10 +114,40 @@ export function faultInjectingFs(
       },
     });
 
-  const open = (async (...args: Parameters<typeof fsp.open>) =>
+  const openHandle = (async (...args: Parameters<typeof fsp.open>) =>
     wrapHandle(await fsp.open(...args))) as typeof fsp.open;
+  // A new log's descriptor syncs through these: the same armed fault as a handle's sync.
+  const syncOf =
+    (call: (fd: number) => Promise<void>) =>
+    async (fd: number): Promise<void> => {
+      creating.delete(fd);
+      failArmedSync();
+      return call(fd);
+    };
+  const open = ((...args: Parameters<typeof openSync>) => {
+    const fd = openSync(...args);
+    if (typeof args[1] === 'string' && args[1].startsWith('wx')) creating.add(fd);
+    return fd;
+  }) as typeof openSync;
+  const close = ((fd: number) => {
+    creating.delete(fd);
+    closeSync(fd);
+  }) as typeof closeSync;
   // Every other call is node:fs's own (fsp's extra members are ignored by the backend).
-  return { ...fsp, open, writeSync: write, fstatSync, ftruncateSync, statSync, linkSync, unlinkSync };
+  return {
+    ...fsp,
+    open: openHandle,
+    writeSync: write,
+    fstatSync,
+    ftruncateSync,
+    statSync,
+    linkSync,
+    unlinkSync,
+    openSync: open,
+    closeSync: close,
+    fsync: syncOf(promisify(fsync)),
+    fdatasync: syncOf(promisify(fdatasync)),
+  };
 }
 
 /** The schedule as one argv/env string (`sync@12,enospc@30`), and back; refuses anything else. */

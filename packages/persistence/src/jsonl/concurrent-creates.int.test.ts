@@ -65,7 +65,16 @@ class CountedSyncs {
       nodeStorageFs.linkSync(from, to);
       this.trail.push(`link ${path.basename(String(to)).replace(/\.zst$/, '')}`);
     }) as StorageFs['linkSync'];
-    return { ...nodeStorageFs, open, linkSync };
+    // A new log is written through a descriptor, synced by `fsync` (a reopened one by its handle).
+    const fsync = (fd: number): Promise<void> => {
+      this.fileSyncs++;
+      return nodeStorageFs.fsync(fd);
+    };
+    const fdatasync = (fd: number): Promise<void> => {
+      this.fileSyncs++;
+      return nodeStorageFs.fdatasync(fd);
+    };
+    return { ...nodeStorageFs, open, linkSync, fsync, fdatasync };
   }
 }
 

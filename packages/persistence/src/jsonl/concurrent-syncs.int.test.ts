@@ -13,7 +13,7 @@ afterEach(() => {
   for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
 });
 
-/** A file system whose `datasync` calls wait, while `held`, until the test releases them. */
+/** A file system whose data syncs (a handle's `datasync`, a descriptor's `fdatasync`) wait, while `held`, until the test releases them. */
 class GatedSyncs {
   held = false;
   readonly #waiting: (() => void)[] = [];
@@ -43,7 +43,12 @@ class GatedSyncs {
       });
     const open = (async (...args: Parameters<StorageFs['open']>) =>
       gate(await nodeStorageFs.open(...args))) as StorageFs['open'];
-    return { ...nodeStorageFs, open };
+    // A log created by this process appends through its descriptor, synced by `fdatasync`.
+    const fdatasync = async (fd: number): Promise<void> => {
+      if (this.held) await new Promise<void>((go) => this.#waiting.push(go));
+      return nodeStorageFs.fdatasync(fd);
+    };
+    return { ...nodeStorageFs, open, fdatasync };
   }
 }
 

@@ -3,11 +3,25 @@ import { deepFreezeParsed, type SessionEvent } from '@strand/session';
 /**
  * Encodes events as JSON lines. The stored envelope is the in-memory one, so a parsed line is the
  * event itself.
+ *
+ * Each line is encoded into one buffer of the exact size, not appended to a string first: the
+ * string of a whole batch is a rope of its lines, which encoding would copy flat once more.
  */
 export function encodeEventLines(events: readonly SessionEvent[]): Buffer {
-  let text = '';
-  for (const e of events) text += JSON.stringify(e) + '\n';
-  return Buffer.from(text, 'utf8');
+  const lines = new Array<string>(events.length);
+  let bytes = 0;
+  for (let i = 0; i < events.length; i++) {
+    const line = JSON.stringify(events[i]);
+    lines[i] = line;
+    bytes += Buffer.byteLength(line, 'utf8') + 1;
+  }
+  const out = Buffer.allocUnsafe(bytes);
+  let at = 0;
+  for (const line of lines) {
+    at += out.write(line, at, 'utf8');
+    out[at++] = 10; // '\n'
+  }
+  return out;
 }
 
 export class EventLineError extends Error {

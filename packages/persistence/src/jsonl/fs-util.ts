@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { descriptorLogFile, type LogFile } from './log-file.js';
 import { syncFolder } from './folder-syncs.js';
 import type { StorageFs } from './storage-fs.js';
 
@@ -16,10 +17,14 @@ export function fsyncDir(fs: StorageFs, dir: string): Promise<void> {
  * Writes `data` to a temp file, fsyncs it, and links it to `target` without overwriting
  * (link fails with EEXIST if the name exists), then fsyncs the directory — unless `syncFolder`
  * is false: the caller then makes the new name durable itself (`syncFolder` of its folder, once
- * for many new names), and takes it back if that fails. Returns the file, still
- * open for reading and writing (the handle a writer appends through: no second open), or
- * undefined if `target` already existed. Readers never see a half-written file under `target`; a
- * failure leaves no file under `target` and no handle open.
+ * for many new names), and takes it back if that fails. Returns the file, still open for reading
+ * and writing (the descriptor a writer appends through: no second open), or undefined if `target`
+ * already existed. Readers never see a half-written file under `target`; a failure leaves no file
+ * under `target` and no descriptor open.
+ *
+ * Everything but the two syncs is a synchronous call: creating a file, writing a few kilobytes to
+ * the page cache, linking, unlinking and closing take microseconds of CPU, less than the
+ * thread-pool round trip each would cost as a promise — and an import creates thousands of logs.
  */
 export async function writeNewFileAtomically(
   fs: StorageFs,
@@ -27,17 +32,27 @@ export async function writeNewFileAtomically(
   target: string,
   data: Buffer,
   syncFolder = true,
-): Promise<FileHandle | undefined> {
-  const { tmp, handle } = await writeSyncedTemp(fs, tmpDir, target, data, 'wx+');
+): Promise<LogFile | undefined> {
+  const tmp = tempName(tmpDir, target);
+  const file = descriptorLogFile(fs, fs.openSync(tmp, 'wx+'));
   try {
-    // Link and unlink are name operations of microseconds: made synchronously, they cost no
-    // thread-pool round trip each (~20 µs of CPU and two context switches; an import creates
-    // thousands of logs).
+    try {
+      let written = 0;
+      while (written < data.length) written += fs.writeSync(file.fd, data, written, data.length - written);
+      await fs.fsync(file.fd);
+    } catch (error) {
+      try {
+        fs.unlinkSync(tmp);
+      } catch {
+        // Swept at the next open, as for an interrupted write.
+      }
+      throw error;
+    }
     try {
       fs.linkSync(tmp, target);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      await handle.close();
+      await file.close();
       return undefined;
     } finally {
       try {
@@ -55,10 +70,10 @@ export async function writeNewFileAtomically(
         throw error;
       }
   } catch (error) {
-    await handle.close().catch(() => undefined); // the first failure is the one to report
+    await file.close().catch(() => undefined); // the first failure is the one to report
     throw error;
   }
-  return handle;
+  return file;
 }
 
 /** Replaces `target` atomically (temp + fsync + rename + dir fsync): for derived files. */
@@ -68,7 +83,7 @@ export async function replaceFileAtomically(
   target: string,
   data: Uint8Array,
 ): Promise<void> {
-  const { tmp, handle } = await writeSyncedTemp(fs, tmpDir, target, data, 'wx');
+  const { tmp, handle } = await writeSyncedTemp(fs, tmpDir, target, data);
   await handle.close();
   try {
     await fs.rename(tmp, target);
@@ -83,17 +98,16 @@ export async function replaceFileAtomically(
 
 /**
  * Writes `data` to a fresh temp file in `tmpDir` named after `target`, fsynced; returns its path
- * and its handle, still open (`flags`: `wx`, or `wx+` for a file to be appended to after).
+ * and its handle, still open.
  */
 async function writeSyncedTemp(
   fs: StorageFs,
   tmpDir: string,
   target: string,
   data: Uint8Array,
-  flags: 'wx' | 'wx+',
 ): Promise<{ tmp: string; handle: FileHandle }> {
-  const tmp = path.join(tmpDir, `${path.basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await fs.open(tmp, flags);
+  const tmp = tempName(tmpDir, target);
+  const handle = await fs.open(tmp, 'wx');
   try {
     await handle.writeFile(data);
     await handle.sync();
@@ -106,3 +120,15 @@ async function writeSyncedTemp(
   }
   return { tmp, handle };
 }
+
+/**
+ * A temp name for `target` no other write uses: a random token drawn once per thread that loads
+ * this module (a worker lane has its own), then a count — not fresh random bytes per file, which
+ * cost more than the rest of naming a new log. The flags every temp file is created with (`wx`)
+ * refuse a name that exists rather than write through another writer's file.
+ */
+function tempName(tmpDir: string, target: string): string {
+  return path.join(tmpDir, `${path.basename(target)}.${TEMP_TOKEN}-${++tempCount}.tmp`);
+}
+const TEMP_TOKEN = randomBytes(6).toString('hex');
+let tempCount = 0;

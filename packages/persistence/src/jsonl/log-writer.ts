@@ -1,8 +1,8 @@
-import type { FileHandle } from 'node:fs/promises';
 import type { SessionEvent } from '@strand/session';
 import { PersistenceError } from '../errors.js';
 import { encodeEventLines } from './event-lines.js';
 import type { FrameLocation } from './log-decoder.js';
+import type { LogFile } from './log-file.js';
 import { osCode, storageError } from './storage-error.js';
 import type { StorageFs } from './storage-fs.js';
 import { FrameKind, encodeFrame } from './zstd-frames.js';
@@ -29,7 +29,7 @@ export class LogWriter {
   #size: number;
   #closed = false;
   #broken = false;
-  readonly #handle: FileHandle;
+  readonly #file: LogFile;
   readonly #compressed: boolean;
   readonly #fs: StorageFs;
 
@@ -37,7 +37,7 @@ export class LogWriter {
     fs: StorageFs,
     readonly sessionId: string,
     readonly incarnation: string,
-    handle: FileHandle,
+    file: LogFile,
     size: number,
     nextSeq: number,
     compressed: boolean,
@@ -45,7 +45,7 @@ export class LogWriter {
     readonly frames: FrameLocation[],
   ) {
     this.#fs = fs;
-    this.#handle = handle;
+    this.#file = file;
     this.#compressed = compressed;
     this.#size = size;
     this.#acceptedNext = nextSeq;
@@ -117,7 +117,7 @@ export class LogWriter {
     await this.idle();
     this.#closed = true;
     try {
-      await this.#handle.close();
+      await this.#file.close();
     } catch (error) {
       throw storageError(error, this.sessionId);
     }
@@ -153,7 +153,7 @@ export class LogWriter {
     // than interleave two writers' events. Metadata calls and the page-cache write are sync (a
     // few µs each, no thread-pool hop); only the fdatasync waits off the event loop.
     const fs = this.#fs;
-    const fd = this.#handle.fd;
+    const fd = this.#file.fd;
     const size = fs.fstatSync(fd).size;
     if (size !== before) {
       throw new PersistenceError(
@@ -168,7 +168,7 @@ export class LogWriter {
       let written = 0;
       while (written < bytes.length)
         written += fs.writeSync(fd, bytes, written, bytes.length - written, before + written);
-      await this.#handle.datasync();
+      await this.#file.datasync();
     } catch (error) {
       try {
         fs.ftruncateSync(fd, before);

@@ -1,10 +1,10 @@
-import type { FileHandle } from 'node:fs/promises';
 import type { SessionEvent } from '@strand/session';
 import { PersistenceError, sessionExists, sessionNotFound } from '../errors.js';
 import { encodeEventLines } from './event-lines.js';
 import type { FrameIndex } from './frame-index.js';
 import { syncFolder } from './folder-syncs.js';
 import { writeNewFileAtomically } from './fs-util.js';
+import type { LogFile } from './log-file.js';
 import { decodePlainLog, type FrameLocation } from './log-decoder.js';
 import { scanZstdFrames } from './log-scan.js';
 import { LogWriter, revisionOf } from './log-writer.js';
@@ -77,7 +77,7 @@ export class SessionWriters {
         : this.#compressed
           ? encodeFrame(FrameKind.Events, 0, events.length, lines)
           : lines;
-    let handle: FileHandle | undefined;
+    let handle: LogFile | undefined;
     try {
       handle = await writeNewFileAtomically(
         this.#files.fs,

@@ -1,20 +1,27 @@
 import {
+  closeSync,
+  fdatasync,
   fstatSync,
+  fsync,
   ftruncateSync,
   linkSync,
+  openSync,
   promises as fsp,
   statSync,
   unlinkSync,
   writeSync,
 } from 'node:fs';
+import { promisify } from 'node:util';
 
 /**
  * The file-system calls the JSONL backend writes through: `node:fs/promises`, and the sync calls
  * that cost microseconds where a promise costs a thread-pool round trip (~20 µs of CPU and two
- * context switches): `LogWriter`'s writes on its descriptor, a new log's link and its temp file's
- * unlink, and the lookup of a log's name; fsync stays asynchronous (it waits for the disk). One
- * seam so a test can make any of them fail as the OS would (EACCES, EROFS, ENOSPC, EIO…) where
- * chmod cannot (tests run as root). Reads go to `node:fs` directly. Only `nodeStorageFs` is used outside tests.
+ * context switches, far more on a virtual machine): `LogWriter`'s writes on its descriptor, a new
+ * log's open, first write, link and close, its temp file's unlink, and the lookup of a log's
+ * name. Only a sync waits for the disk, so only syncs stay asynchronous (a descriptor's through
+ * `fsync`/`fdatasync`, a handle's through its own methods). One seam so a test can make any of
+ * them fail as the OS would (EACCES, EROFS, ENOSPC, EIO…) where chmod cannot (tests run as root).
+ * Reads go to `node:fs` directly. Only `nodeStorageFs` is used outside tests.
  */
 export interface StorageFs {
   readonly open: typeof fsp.open;
@@ -31,6 +38,12 @@ export interface StorageFs {
   readonly writeSync: typeof writeSync;
   readonly fstatSync: typeof fstatSync;
   readonly ftruncateSync: typeof ftruncateSync;
+  readonly openSync: typeof openSync;
+  readonly closeSync: typeof closeSync;
+  /** fsync of a descriptor: one thread-pool round trip. */
+  readonly fsync: (fd: number) => Promise<void>;
+  /** fdatasync of a descriptor: one thread-pool round trip. */
+  readonly fdatasync: (fd: number) => Promise<void>;
 }
 
 export const nodeStorageFs: StorageFs = {
@@ -48,4 +61,8 @@ export const nodeStorageFs: StorageFs = {
   writeSync,
   fstatSync,
   ftruncateSync,
+  openSync,
+  closeSync,
+  fsync: promisify(fsync),
+  fdatasync: promisify(fdatasync),
 };

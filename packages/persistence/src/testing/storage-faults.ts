@@ -49,8 +49,8 @@ function osError(code: string, syscall: string, file?: unknown): NodeJS.ErrnoExc
 /**
  * `nodeStorageFs` with faults: `open` of an existing file or folder (a writer handle, a folder to
  * fsync), `create` (a new temp file, a folder), `write` (writes and truncation), `sync` (fsync,
- * fdatasync), `rename` (rename, and the no-overwrite link that names a new log), `delete` (rm,
- * unlink). Handles it opens carry the write and sync faults.
+ * fdatasync, of a handle or a descriptor), `rename` (rename, and the no-overwrite link that names
+ * a new log), `delete` (rm, unlink). Handles it opens carry the write and sync faults.
  */
 export function faultyStorageFs(faults: StorageFaults, inner: StorageFs = nodeStorageFs): StorageFs {
   const check = (path: StorageFaultPath, syscall: string, file?: unknown): void => {
@@ -66,14 +66,27 @@ export function faultyStorageFs(faults: StorageFaults, inner: StorageFs = nodeSt
       check(path, syscall, args[0]);
       return call(...args);
     }) as F;
+  const creates = (flags: unknown): boolean => typeof flags === 'string' && /[wxa]/.test(flags);
   const open = (async (file, flags, mode) => {
-    const creates = typeof flags === 'string' && /[wxa]/.test(flags);
-    check(creates ? 'create' : 'open', 'open', file);
+    check(creates(flags) ? 'create' : 'open', 'open', file);
     return faultyHandle(await inner.open(file, flags, mode), check);
   }) as StorageFs['open'];
+  const openSync = ((file, flags, mode) => {
+    check(creates(flags) ? 'create' : 'open', 'open', file);
+    return inner.openSync(file, flags, mode);
+  }) as StorageFs['openSync'];
   return {
     ...inner,
     open,
+    openSync,
+    fsync: async (fd) => {
+      check('sync', 'fsync');
+      return inner.fsync(fd);
+    },
+    fdatasync: async (fd) => {
+      check('sync', 'fdatasync');
+      return inner.fdatasync(fd);
+    },
     linkSync: guarded('rename', 'link', inner.linkSync),
     unlinkSync: guarded('delete', 'unlink', inner.unlinkSync),
     rename: guarded('rename', 'rename', inner.rename),
