@@ -143,9 +143,9 @@ function foldAider(unit: SourceUnit, peek: SessionPeek): TranscriptFold {
     if (s.builder.turnOpen) s.builder.endTurn(s.interrupted ? 'aborted' : 'auto');
   };
 
-  const feed = (line: SourceLine): Promise<void> => {
+  const feed = (line: SourceLine): void => {
     // A last line without its newline may still grow: it is read once aider finishes it.
-    if (!line.terminated) return Promise.resolve();
+    if (!line.terminated) return;
     const c = classifyLine(line.text);
     const wasAfterTokens = afterTokens;
     afterTokens = false;
@@ -166,12 +166,12 @@ function foldAider(unit: SourceUnit, peek: SessionPeek): TranscriptFold {
         editorNext: false,
       };
       sessions.push(current);
-      return Promise.resolve();
+      return;
     }
     const s = current;
     if (s === undefined) {
       if (c.kind !== 'blank') reports.unknown(line.line, 'line before the first "# aider chat started at"');
-      return Promise.resolve();
+      return;
     }
     // Aider ends every line of its own (prompts, status) with two spaces; a Markdown heading or
     // quote the model wrote does not, so it stays reply text (a `Tokens:` line is known by its
@@ -186,12 +186,12 @@ function foldAider(unit: SourceUnit, peek: SessionPeek): TranscriptFold {
         if (tokensUsage(c.text) === undefined) closeReply(s, undefined);
         status(s, c.text);
       } else reply.push(c.kind === 'blank' ? '' : line.text);
-      return Promise.resolve();
+      return;
     }
     if (prompt !== undefined) {
       if (c.kind === 'prompt' && own) {
         prompt.push(c.text);
-        return Promise.resolve();
+        return;
       }
       closePrompt(s);
     }
@@ -202,7 +202,6 @@ function foldAider(unit: SourceUnit, peek: SessionPeek): TranscriptFold {
       if (wasAfterTokens && COST_CONTINUATION.test(line.text)) reportCost(s, line.text);
       else reply = [line.text];
     }
-    return Promise.resolve();
   };
 
   const result = (end: LineReadEnd): MappedFile => {

@@ -10,8 +10,12 @@ import type { MappedFile } from './session-plan.js';
  * what an earlier `result()` returned.
  */
 export interface TranscriptFold {
-  /** Feeds the next line of the file; lines come in file order, each once. */
-  feed(line: SourceLine): Promise<void>;
+  /**
+   * Feeds the next line of the file; lines come in file order, each once. A fold that needs no
+   * I/O for a line returns nothing: a million short lines then cost no promise and no turn of the
+   * microtask queue each.
+   */
+  feed(line: SourceLine): void | Promise<void>;
   /**
    * What the lines fed so far map to. Changes nothing a later `feed` depends on (it may be called
    * after every read). Event arrays may be shared with the fold: read them before the next `feed`.
@@ -26,6 +30,10 @@ export async function mapWholeFile(
   fold: TranscriptFold,
 ): Promise<MappedFile> {
   const reader = new SourceLineReader(file, compressed);
-  for await (const lines of reader.chunkLines()) for (const line of lines) await fold.feed(line);
+  for await (const lines of reader.chunkLines())
+    for (const line of lines) {
+      const pending = fold.feed(line);
+      if (pending !== undefined) await pending;
+    }
   return fold.result(reader.end!);
 }
