@@ -3,7 +3,8 @@ import { combineHashes } from '../ledger/stamps.js';
 import { hashFile } from '../source/file-hash.js';
 import type { ImportReport, SessionOutcome } from '../types.js';
 import { exportSkipReason } from '../mapping/strand-export.js';
-import { writePlan, type WrittenSession } from '../write/write-plan.js';
+import type { WrittenSession } from '../write/write-plan.js';
+import { writePlans } from '../write/write-plans.js';
 import type { DataFolder } from './data-folder.js';
 import type { DigestSession } from './session-digest.js';
 import type { HarnessImporter, SessionPeek, SourceUnit } from './harness-importer.js';
@@ -101,25 +102,25 @@ export async function processFile(
   let writeError: string | undefined;
   await folder
     .write(async (target) => {
-      for (const plan of mapped.plans) {
-        try {
-          const result = await writePlan(target, plan);
-          sessions.push({ id: plan.header.id, events: result.events, outcome: result.outcome });
-          if (result.written !== undefined) written.push(result.written);
-          if (result.awaitingParent !== undefined) {
-            awaitingParent = result.awaitingParent;
-            notes.push(
-              `fork ${plan.header.id}: parent ${result.awaitingParent} is not in the data folder; imported unseeded (re-imported seeded once the parent is imported)`,
-            );
-          }
-          if (result.seedProblem !== undefined)
-            notes.push(`fork ${plan.header.id} imported unseeded: ${result.seedProblem}`);
-          if (plan.header.origin === 'subagent' && plan.header.parentSession !== undefined)
-            children.push({ id: plan.header.id, parent: plan.header.parentSession });
-        } catch (error) {
-          writeError = `cannot write session ${plan.header.id}: ${(error as Error).message}`;
-          return;
+      for (const write of await writePlans(target, mapped.plans)) {
+        const plan = write.plan;
+        if ('error' in write) {
+          writeError ??= `cannot write session ${plan.header.id}: ${write.error.message}`;
+          continue;
         }
+        const result = write.result;
+        sessions.push({ id: plan.header.id, events: result.events, outcome: result.outcome });
+        if (result.written !== undefined) written.push(result.written);
+        if (result.awaitingParent !== undefined) {
+          awaitingParent = result.awaitingParent;
+          notes.push(
+            `fork ${plan.header.id}: parent ${result.awaitingParent} is not in the data folder; imported unseeded (re-imported seeded once the parent is imported)`,
+          );
+        }
+        if (result.seedProblem !== undefined)
+          notes.push(`fork ${plan.header.id} imported unseeded: ${result.seedProblem}`);
+        if (plan.header.origin === 'subagent' && plan.header.parentSession !== undefined)
+          children.push({ id: plan.header.id, parent: plan.header.parentSession });
       }
     })
     .catch((error: unknown) => {

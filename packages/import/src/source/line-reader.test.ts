@@ -26,6 +26,27 @@ describe('LineSplitter', () => {
     }
   });
 
+  it('gives the same lines decoding lazily as eagerly, over any chunking (a peek reads lazily)', () => {
+    const input = fc.record({
+      text: fc.string({ unit: 'binary', maxLength: 200 }),
+      cuts: fc.array(fc.nat(), { maxLength: 6 }),
+    });
+    fc.assert(
+      fc.property(input, ({ text, cuts }) => {
+        const bytes = Buffer.from(text, 'utf8');
+        const at = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+        const chunks = [0, ...at].map((from, i) => bytes.subarray(from, [...at, bytes.length][i]));
+        const eager = new LineSplitter();
+        const lazy = new LineSplitter();
+        const byEager = chunks.flatMap((chunk) => eager.push(chunk));
+        const byLazy = chunks.flatMap((chunk) => [...lazy.pushLazily(chunk)]);
+        expect(byLazy).toEqual(byEager);
+        expect(lazy.finish()).toEqual(eager.finish());
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('numbers lines and marks only an unterminated last line', () => {
     expect(split(['a\n', '\nb\n'])).toEqual([
       { text: 'a', line: 1, terminated: true },

@@ -58,8 +58,13 @@ export class SourceLineReader {
     return this.#end;
   }
 
+  /**
+   * The lines one at a time, each decoded only when it is asked for: a peek stops after its first
+   * records, and decoding the rest of its chunk (a thousand lines of a Markdown history) would cost
+   * more than the peek itself.
+   */
   async *lines(): AsyncGenerator<SourceLine> {
-    for await (const lines of this.chunkLines()) yield* lines;
+    for await (const lines of this.#chunks((splitter, chunk) => splitter.pushLazily(chunk))) yield* lines;
   }
 
   /**
@@ -68,7 +73,13 @@ export class SourceLineReader {
    * saves `lines()`'s asynchronous step per line, which costs more than a short line's mapping
    * (aider's Markdown history is mostly lines of a few dozen bytes).
    */
-  async *chunkLines(): AsyncGenerator<Iterable<SourceLine>> {
+  chunkLines(): AsyncGenerator<Iterable<SourceLine>> {
+    return this.#chunks((splitter, chunk) => splitter.push(chunk));
+  }
+
+  async *#chunks(
+    split: (splitter: LineSplitter, chunk: Buffer) => Iterable<SourceLine>,
+  ): AsyncGenerator<Iterable<SourceLine>> {
     const hash = createHash('sha1');
     const source = createReadStream(this.file, { highWaterMark: this.chunkBytes });
     let bytes = 0;
@@ -93,7 +104,7 @@ export class SourceLineReader {
     try {
       try {
         for await (const chunk of input) {
-          yield splitter.push(chunk);
+          yield split(splitter, chunk);
         }
       } catch (error) {
         if (decoder === undefined || (error as NodeJS.ErrnoException).code !== undefined) throw error;
@@ -151,23 +162,44 @@ export class LineSplitter {
     const out: SourceLine[] = [];
     let start = 0;
     for (let nl = chunk.indexOf(10, start); nl >= 0; nl = chunk.indexOf(10, start)) {
-      let text: string;
-      if (this.#parts.length === 0) {
-        const end = nl > start && chunk[nl - 1] === 13 ? nl - 1 : nl;
-        text = chunk.toString('utf8', start, end);
-      } else {
-        this.#parts.push(chunk.subarray(start, nl));
-        const bytes = Buffer.concat(this.#parts);
-        this.#parts = [];
-        const end = bytes.length > 0 && bytes[bytes.length - 1] === 13 ? bytes.length - 1 : bytes.length;
-        text = bytes.toString('utf8', 0, end);
-      }
+      out.push({ text: this.#text(chunk, start, nl), line: ++this.#line, terminated: true });
       start = nl + 1;
-      out.push({ text, line: ++this.#line, terminated: true });
     }
-    // Copy the remainder: the stream may reuse the chunk's memory after we return.
-    if (start < chunk.length) this.#parts.push(Buffer.from(chunk.subarray(start)));
+    this.#keep(chunk, start);
     return out;
+  }
+
+  /**
+   * `push`, one line at a time: a line is decoded only when it is asked for. It must be run to its
+   * end before the next chunk is pushed (the remainder is kept then); a reader that stops early
+   * pushes nothing more.
+   */
+  *pushLazily(chunk: Buffer): Generator<SourceLine> {
+    let start = 0;
+    for (let nl = chunk.indexOf(10, start); nl >= 0; nl = chunk.indexOf(10, start)) {
+      const text = this.#text(chunk, start, nl);
+      start = nl + 1;
+      yield { text, line: ++this.#line, terminated: true };
+    }
+    this.#keep(chunk, start);
+  }
+
+  /** The line ending at `nl` (the newline's offset), joined with the parts kept before it. */
+  #text(chunk: Buffer, start: number, nl: number): string {
+    if (this.#parts.length === 0) {
+      const end = nl > start && chunk[nl - 1] === 13 ? nl - 1 : nl;
+      return chunk.toString('utf8', start, end);
+    }
+    this.#parts.push(chunk.subarray(start, nl));
+    const bytes = Buffer.concat(this.#parts);
+    this.#parts = [];
+    const end = bytes.length > 0 && bytes[bytes.length - 1] === 13 ? bytes.length - 1 : bytes.length;
+    return bytes.toString('utf8', 0, end);
+  }
+
+  /** Copies the remainder: the stream may reuse the chunk's memory after `push` returns. */
+  #keep(chunk: Buffer, start: number): void {
+    if (start < chunk.length) this.#parts.push(Buffer.from(chunk.subarray(start)));
   }
 
   /** The unterminated final line, if any. */
