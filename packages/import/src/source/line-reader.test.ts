@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
@@ -115,5 +116,38 @@ describe('SourceLineReader', () => {
       }),
       { numRuns: 40 },
     );
+  });
+
+  it('reads a plain file as it stood when opened: bytes appended meanwhile wait for the next read, a cut ends it', async () => {
+    const text = 'one\ntwo\nthree\n';
+    // Appended after the first chunk was read: not part of this read (nor of its digest).
+    const grown = path.join(dir, 'grown');
+    writeFileSync(grown, text);
+    const reader = new SourceLineReader(grown, false, 4);
+    const lines: string[] = [];
+    for await (const chunk of reader.chunkLines()) {
+      if (lines.length === 0) appendFileSync(grown, 'four\n');
+      lines.push(...[...chunk].map((l) => l.text));
+    }
+    expect(lines).toEqual(['one', 'two', 'three']);
+    expect(reader.end).toEqual({
+      hash: createHash('sha1').update(text).digest('hex'),
+      bytes: text.length,
+      zstd: 'ok',
+    });
+    // Cut short after the first chunk: the read ends where the file now ends, the torn line last.
+    const cut = path.join(dir, 'cut');
+    writeFileSync(cut, text);
+    const shortened = new SourceLineReader(cut, false, 6);
+    const seen: { text: string; terminated: boolean }[] = [];
+    for await (const chunk of shortened.chunkLines()) {
+      if (seen.length === 0) truncateSync(cut, 6);
+      seen.push(...[...chunk].map(({ text: t, terminated }) => ({ text: t, terminated })));
+    }
+    expect(seen).toEqual([
+      { text: 'one', terminated: true },
+      { text: 'tw', terminated: false },
+    ]);
+    expect(shortened.end?.bytes).toBe(6);
   });
 });

@@ -39,42 +39,52 @@ class CountedSyncs {
   }
 
   fs(): StorageFs {
-    const counted = (handle: FileHandle, folder: boolean): FileHandle =>
-      new Proxy(handle, {
-        get: (target, property) => {
-          const value: unknown = Reflect.get(target, property, target);
-          if (property !== 'sync' && property !== 'datasync')
-            return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
-          if (!folder)
-            return () => {
-              this.fileSyncs++;
-              return property === 'sync' ? target.sync() : target.datasync();
-            };
-          return async () => {
-            if (this.held) await new Promise<void>((go) => this.#waiting.push(go));
-            this.trail.push('folder-sync-start');
-            await target.sync();
-            this.trail.push('folder-sync-end');
-          };
-        },
-      });
-    const open = (async (...args: Parameters<StorageFs['open']>) =>
-      counted(await nodeStorageFs.open(...args), args[0] === this.sessionsDir)) as StorageFs['open'];
+    // The sessions folder is opened (synchronously) to be fsynced through its descriptor.
+    const folders = new Set<number>();
+    const openSync = ((...args: Parameters<StorageFs['openSync']>) => {
+      const fd = nodeStorageFs.openSync(...args);
+      if (args[0] === this.sessionsDir) folders.add(fd);
+      return fd;
+    }) as StorageFs['openSync'];
+    const closeSync = ((fd) => {
+      folders.delete(fd);
+      nodeStorageFs.closeSync(fd);
+    }) as StorageFs['closeSync'];
     // A new log is named by a synchronous link (`writeNewFileAtomically`).
     const linkSync = ((from, to) => {
       nodeStorageFs.linkSync(from, to);
       this.trail.push(`link ${path.basename(String(to)).replace(/\.zst$/, '')}`);
     }) as StorageFs['linkSync'];
     // A new log is written through a descriptor, synced by `fsync` (a reopened one by its handle).
-    const fsync = (fd: number): Promise<void> => {
-      this.fileSyncs++;
-      return nodeStorageFs.fsync(fd);
+    const fsync = async (fd: number): Promise<void> => {
+      if (!folders.has(fd)) {
+        this.fileSyncs++;
+        return nodeStorageFs.fsync(fd);
+      }
+      if (this.held) await new Promise<void>((go) => this.#waiting.push(go));
+      this.trail.push('folder-sync-start');
+      await nodeStorageFs.fsync(fd);
+      this.trail.push('folder-sync-end');
     };
     const fdatasync = (fd: number): Promise<void> => {
       this.fileSyncs++;
       return nodeStorageFs.fdatasync(fd);
     };
-    return { ...nodeStorageFs, open, linkSync, fsync, fdatasync };
+    const counted = (handle: FileHandle): FileHandle =>
+      new Proxy(handle, {
+        get: (target, property) => {
+          const value: unknown = Reflect.get(target, property, target);
+          if (property !== 'sync' && property !== 'datasync')
+            return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+          return () => {
+            this.fileSyncs++;
+            return property === 'sync' ? target.sync() : target.datasync();
+          };
+        },
+      });
+    const open = (async (...args: Parameters<StorageFs['open']>) =>
+      counted(await nodeStorageFs.open(...args))) as StorageFs['open'];
+    return { ...nodeStorageFs, open, openSync, closeSync, linkSync, fsync, fdatasync };
   }
 }
 

@@ -49,13 +49,17 @@ function ignore(): void {
   // A failed sync fails its own callers; the next group starts regardless.
 }
 
-/** fsync of `dir`, one open handle, now: what every group runs once. */
+/**
+ * fsync of `dir`, now: what every group runs once. The folder is opened and closed synchronously
+ * (a lookup and a release, microseconds) so that only the sync itself, which waits for the disk,
+ * costs a thread-pool round trip — the import runs one of these per source file.
+ */
 async function fsyncFolderNow(fs: StorageFs, dir: string): Promise<void> {
-  const handle = await fs.open(dir, 'r');
+  const fd = fs.openSync(dir, 'r');
   try {
-    await handle.sync();
+    await fs.fsync(fd);
   } finally {
-    await handle.close();
+    fs.closeSync(fd);
   }
 }
 

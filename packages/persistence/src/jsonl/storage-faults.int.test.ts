@@ -167,12 +167,22 @@ describe('JSONL new names made durable on close (`syncNewNamesOnClose`, the impo
   }
   /** `inner` counting the fsyncs of `sessions/` (each opens the folder for reading first). */
   function countingFolderSyncs(inner: StorageFs): { fs: StorageFs; syncs: () => number } {
+    const folders = new Set<number>();
     let syncs = 0;
-    const open = ((file, flags, mode) => {
-      if (typeof file === 'string' && path.basename(file) === 'sessions' && flags === 'r') syncs++;
-      return inner.open(file, flags, mode);
-    }) as StorageFs['open'];
-    return { fs: { ...inner, open }, syncs: () => syncs };
+    const openSync = ((file, flags, mode) => {
+      const fd = inner.openSync(file, flags, mode);
+      if (typeof file === 'string' && path.basename(file) === 'sessions' && flags === 'r') folders.add(fd);
+      return fd;
+    }) as StorageFs['openSync'];
+    const closeSync = ((fd) => {
+      folders.delete(fd);
+      inner.closeSync(fd);
+    }) as StorageFs['closeSync'];
+    const fsync = (fd: number): Promise<void> => {
+      if (folders.has(fd)) syncs++;
+      return inner.fsync(fd);
+    };
+    return { fs: { ...inner, openSync, closeSync, fsync }, syncs: () => syncs };
   }
   const headers = ['a', 'b', 'c'].map((name) => testHeader(name));
 

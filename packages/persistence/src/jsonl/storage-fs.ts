@@ -17,8 +17,8 @@ import { promisify } from 'node:util';
  * The file-system calls the JSONL backend writes through: `node:fs/promises`, and the sync calls
  * that cost microseconds where a promise costs a thread-pool round trip (~20 µs of CPU and two
  * context switches, far more on a virtual machine): `LogWriter`'s writes on its descriptor, a new
- * log's open, first write, link and close, its temp file's unlink, and the lookup of a log's
- * name. Only a sync waits for the disk, so only syncs stay asynchronous (a descriptor's through
+ * log's open, first write, link and close, its temp file's unlink, the lookup of a log's name,
+ * and a folder's open and close around its fsync. Only a sync waits for the disk, so only syncs stay asynchronous (a descriptor's through
  * `fsync`/`fdatasync`, a handle's through its own methods). One seam so a test can make any of
  * them fail as the OS would (EACCES, EROFS, ENOSPC, EIO…) where chmod cannot (tests run as root).
  * Reads go to `node:fs` directly. Only `nodeStorageFs` is used outside tests.
