@@ -1,7 +1,8 @@
 import { defined } from '@strand/session';
-import { createHash, type Hash } from 'node:crypto';
-import { closeSync, createReadStream, fstatSync, openSync, read as fsRead } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { DecompressStream } from 'zstd-napi';
+import { fileChunks } from './file-chunks.js';
 
 export interface SourceLine {
   /** The line without its terminator (`\n` or `\r\n`). */
@@ -84,8 +85,11 @@ export class SourceLineReader {
     const read = { bytes: 0 };
     const splitter = new LineSplitter();
     if (!this.compressed) {
-      for await (const chunk of plainChunks(this.file, this.chunkBytes, hash, read))
+      for await (const chunk of fileChunks(this.file, this.chunkBytes)) {
+        hash.update(chunk);
+        read.bytes += chunk.length;
         yield split(splitter, chunk);
+      }
       const last = splitter.finish();
       if (last !== undefined) yield [last];
       this.#end = { hash: hash.digest('hex'), bytes: read.bytes, zstd: 'ok' };
@@ -126,47 +130,6 @@ export class SourceLineReader {
       decoder.destroy();
     }
   }
-}
-
-/**
- * A plain file's bytes as they stood when it was opened, `size` at a time, hashed on the way. Straight
- * reads into one buffer, not a read stream: a peek reads a file or two of its start, and a stream's
- * set-up cost more than the reads (345 aider histories: ~3× the CPU while cold). Opening, sizing and
- * closing are synchronous (microseconds of system call where a promise costs a thread-pool round
- * trip, dear on a virtual machine); only reads, which may wait for the disk, go to the pool — and
- * the read that would only find the end is not made. Each chunk is only valid until the next is
- * asked for (the splitter copies what it keeps).
- */
-async function* plainChunks(
-  file: string,
-  size: number,
-  hash: Hash,
-  read: { bytes: number },
-): AsyncGenerator<Buffer> {
-  const fd = openSync(file, 'r');
-  try {
-    // Bytes appended after this are the next read's (a harness may still be writing).
-    const length = fstatSync(fd).size;
-    const buffer = Buffer.allocUnsafe(Math.min(size, Math.max(length, 1)));
-    while (read.bytes < length) {
-      const bytesRead = await readInto(fd, buffer, Math.min(buffer.length, length - read.bytes), read.bytes);
-      if (bytesRead === 0) return; // cut shorter since
-      const chunk = buffer.subarray(0, bytesRead);
-      hash.update(chunk);
-      read.bytes += bytesRead;
-      yield chunk;
-    }
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function readInto(fd: number, buffer: Buffer, length: number, position: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    fsRead(fd, buffer, 0, length, position, (error, bytesRead) =>
-      error ? reject(error) : resolve(bytesRead),
-    );
-  });
 }
 
 /**
