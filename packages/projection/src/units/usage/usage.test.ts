@@ -168,6 +168,92 @@ describe('usage unit', () => {
     ]);
   });
 
+  it('agrees with itself however a log mixes routes, reports, hours and an inherited prefix (property)', () => {
+    const hour = 3_600_000;
+    const kinds = ['input', 'output', 'cacheCreation', 'cacheRead', 'reasoning'] as const;
+    const step = fc.oneof(
+      fc.record({ kind: fc.constant('route' as const), model: fc.constantFrom('a', 'b') }),
+      fc.record({
+        kind: fc.constant('response' as const),
+        usage: fc.record(
+          {
+            input: fc.nat(300_000),
+            output: fc.nat(1000),
+            cacheCreation: fc.nat(1000),
+            cacheRead: fc.nat(1000),
+            reasoning: fc.nat(100),
+          },
+          { requiredKeys: ['input', 'output'] },
+        ),
+      }),
+      fc.record({
+        kind: fc.constant('cost' as const),
+        usd: fc.nat(500).map((cents) => cents / 100),
+        split: fc.option(
+          fc.dictionary(
+            fc.constantFrom('a', 'b', 'c'),
+            fc.nat(300).map((c) => c / 100),
+          ),
+          {
+            nil: undefined,
+          },
+        ),
+      }),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(step, fc.nat(4 * hour)), { maxLength: 40 }),
+        fc.nat(5),
+        (steps, inheritedEventCount) => {
+          let state = usageUnit.init(header(), { inheritedEventCount });
+          let inherited = tokens({});
+          steps.forEach(([s, time], seq) => {
+            const [type, data] =
+              s.kind === 'route'
+                ? ['request/header', { provider: 'p', model: s.model }]
+                : s.kind === 'response'
+                  ? ['assistant/message', { content: '', usage: s.usage }]
+                  : [
+                      'session/cost',
+                      s.split === undefined ? { usd: s.usd } : { usd: s.usd, byModel: s.split },
+                    ];
+            if (s.kind === 'response' && seq < inheritedEventCount)
+              for (const k of kinds) inherited = { ...inherited, [k]: inherited[k] + (s.usage[k] ?? 0) };
+            state = usageUnit.apply(state, { seq, time, type, data } as never);
+          });
+          const view = usageUnit.view(state)!;
+          expect(view.inherited).toEqual(inherited);
+          // Each response and each report's growth counted once: by model and by hour alike.
+          for (const k of kinds) {
+            expect(view.byModel.reduce((sum, e) => sum + e[k], 0)).toBe(view.own[k]);
+            expect(view.byHour.reduce((sum, e) => sum + e[k], 0)).toBe(view.own[k]);
+          }
+          const usd = (entries: readonly { reportedUsd?: number }[]) =>
+            entries.reduce((sum, e) => sum + (e.reportedUsd ?? 0), 0);
+          expect(usd(view.byHour)).toBeCloseTo(usd(view.byModel), 9);
+          expect(view.byHour.map((e) => e.hour)).toEqual(
+            [...view.byHour.map((e) => e.hour)].sort((x, y) => x - y),
+          );
+          // One entry per model and tier, and per hour, model and tier.
+          const keys = view.byModel.map((e) => `${e.provider}|${e.model}|${e.longContext}`);
+          expect(new Set(keys).size).toBe(keys.length);
+          const hourKeys = view.byHour.map((e) => `${e.hour}|${e.provider}|${e.model}|${e.longContext}`);
+          expect(new Set(hourKeys).size).toBe(hourKeys.length);
+          // An entry has a reportedUsd only where a report grew it, and its fields in one order.
+          for (const e of view.byModel)
+            expect(Object.keys(e)).toEqual([
+              'provider',
+              'model',
+              'longContext',
+              ...kinds,
+              ...('reportedUsd' in e ? ['reportedUsd'] : []),
+            ]);
+          for (const e of view.byHour) expect(Object.keys(e)[0]).toBe('hour');
+        },
+      ),
+    );
+  });
+
   it('becomes null for good after a usage record it cannot read', () => {
     for (const bad of [{ input: -1, output: 0 }, { input: 1, output: 1, cacheRead: 'many' }, { output: 3 }]) {
       const events = log(
