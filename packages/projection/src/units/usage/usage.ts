@@ -246,57 +246,34 @@ const usdAfter = (had: number | undefined, usd: number | undefined): number | un
   usd === undefined ? had : (had ?? 0) + usd;
 
 /** A model's entry: the key's fields, the tokens, and `reportedUsd` only when there is one. */
-function modelEntry(key: EntryKey, t: UsageTokens, reportedUsd: number | undefined): ModelUsage {
-  return reportedUsd === undefined
-    ? {
-        provider: key.provider,
-        model: key.model,
-        longContext: key.longContext,
-        input: t.input,
-        output: t.output,
-        cacheCreation: t.cacheCreation,
-        cacheRead: t.cacheRead,
-        reasoning: t.reasoning,
-      }
-    : {
-        provider: key.provider,
-        model: key.model,
-        longContext: key.longContext,
-        input: t.input,
-        output: t.output,
-        cacheCreation: t.cacheCreation,
-        cacheRead: t.cacheRead,
-        reasoning: t.reasoning,
-        reportedUsd,
-      };
-}
+const modelEntry = (key: EntryKey, t: UsageTokens, reportedUsd: number | undefined): ModelUsage =>
+  withFigures({ provider: key.provider, model: key.model, longContext: key.longContext }, t, reportedUsd);
 
 /** An hour's entry: the hour first, then as `modelEntry`. */
-function hourEntry(hour: number, key: EntryKey, t: UsageTokens, reportedUsd: number | undefined): HourUsage {
-  return reportedUsd === undefined
-    ? {
-        hour,
-        provider: key.provider,
-        model: key.model,
-        longContext: key.longContext,
-        input: t.input,
-        output: t.output,
-        cacheCreation: t.cacheCreation,
-        cacheRead: t.cacheRead,
-        reasoning: t.reasoning,
-      }
-    : {
-        hour,
-        provider: key.provider,
-        model: key.model,
-        longContext: key.longContext,
-        input: t.input,
-        output: t.output,
-        cacheCreation: t.cacheCreation,
-        cacheRead: t.cacheRead,
-        reasoning: t.reasoning,
-        reportedUsd,
-      };
+const hourEntry = (hour: number, key: EntryKey, t: UsageTokens, reportedUsd: number | undefined): HourUsage =>
+  withFigures(
+    { hour, provider: key.provider, model: key.model, longContext: key.longContext },
+    t,
+    reportedUsd,
+  );
+
+/**
+ * `head` — a fresh literal of the fields an entry is kept apart by — with the tokens and any
+ * `reportedUsd` assigned after them, always in this order (every entry of a kind has one shape).
+ */
+function withFigures<Head extends object>(
+  head: Head,
+  t: UsageTokens,
+  reportedUsd: number | undefined,
+): Head & UsageTokens & { readonly reportedUsd?: number } {
+  const entry = head as Head & { -readonly [K in keyof UsageTokens]: number } & { reportedUsd?: number };
+  entry.input = t.input;
+  entry.output = t.output;
+  entry.cacheCreation = t.cacheCreation;
+  entry.cacheRead = t.cacheRead;
+  entry.reasoning = t.reasoning;
+  if (reportedUsd !== undefined) entry.reportedUsd = reportedUsd;
+  return entry;
 }
 
 /** `entries` with `tokens` added to the route's entry, or a new entry for the route at the end. */
