@@ -1,6 +1,7 @@
 /**
- * Worker-thread entry of a lane (see `lanes.ts`): says ready, then maps and writes the files it
- * is sent to the data folder, answering each with its outcome.
+ * Worker-thread entry of a lane (see `lanes.ts`): says ready, is told the ids the prepared data
+ * folder holds, then maps and writes the files it is sent to that folder, answering each with its
+ * outcome.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { importerFor } from '../harnesses.js';
@@ -12,13 +13,22 @@ import { loadDigest } from './session-digest.js';
 const init = workerData as WorkerInit;
 const port = parentPort!;
 const importer = importerFor(init.harness);
-// Prepared by the coordinating thread; this lane must not sweep it again.
-const folder = new DataFolder(init.dataDir, init.compression, init.stored);
+// Prepared by the coordinating thread, which sends its stored ids before any file; this lane must
+// not sweep it again.
+let folder: DataFolder | undefined;
 // A digest module that cannot load fails the boot: the lane is given up, the other lanes carry on.
 const digest = init.digestModule === undefined ? undefined : await loadDigest(init.digestModule);
 port.postMessage({ ready: true });
 
-port.on('message', (message: { id: number; type: 'task' | 'close'; task?: FileTask }) => {
+type Message =
+  | { type: 'folder'; stored: readonly string[] }
+  | { id: number; type: 'task' | 'close'; task?: FileTask };
+
+port.on('message', (message: Message) => {
+  if (message.type === 'folder') {
+    folder = new DataFolder(init.dataDir, init.compression, message.stored);
+    return;
+  }
   void handle(message).then(
     (reply) => port.postMessage({ id: message.id, ...reply }),
     (error: unknown) =>
@@ -29,6 +39,7 @@ port.on('message', (message: { id: number; type: 'task' | 'close'; task?: FileTa
 async function handle(message: { type: 'task' | 'close'; task?: FileTask }): Promise<object> {
   switch (message.type) {
     case 'task':
+      if (folder === undefined) throw new Error('import worker was given a file before its data folder');
       return { outcome: await processFile(importer, message.task!, folder, digest) };
     case 'close':
       return {};

@@ -26,11 +26,11 @@ export function inProcessLane(importer: HarnessImporter, folder: DataFolder, dig
   };
 }
 
+/** What a worker starts with; the stored ids follow once the data folder is prepared (`WorkerLane.start`). */
 export interface WorkerInit {
   readonly harness: ImportOptions['harness'];
   readonly dataDir: string;
   readonly compression: 'zstd' | 'none';
-  readonly stored: readonly string[];
   /** The session digest module every lane loads (`SessionDigestOption.module`), if any. */
   readonly digestModule?: string;
 }
@@ -65,12 +65,22 @@ export class WorkerLane implements Lane {
     worker.on('exit', (code) => die(`import worker exited (${code})`));
   }
 
-  /** Starts a worker and waits until it has loaded; undefined if it cannot start. */
-  static async start(init: WorkerInit): Promise<WorkerLane | undefined> {
+  /**
+   * Starts a worker, and resolves once it has loaded and been told `stored` (the ids the prepared
+   * data folder holds); undefined if it cannot start, or if `stored` rejects (the folder could not
+   * be prepared: the worker is stopped, and whoever awaits `stored` sees why). The worker loads
+   * while the folder is prepared: it writes nothing before it is given a file, and no lane is given
+   * one before the folder is ready.
+   */
+  static async start(init: WorkerInit, stored: Promise<Iterable<string>>): Promise<WorkerLane | undefined> {
     const boot = workerBootCode();
     if (boot === undefined) return undefined;
     const worker = new Worker(boot, { eval: true, workerData: init });
-    const ready = await new Promise<boolean>((resolve) => {
+    const ids = stored.then(
+      (known) => [...known],
+      () => undefined,
+    );
+    const loaded = new Promise<boolean>((resolve) => {
       // A worker that never comes up must not hold the import: the other lanes carry on.
       const timer = setTimeout(() => resolve(false), BOOT_TIMEOUT_MS);
       const settle = (ok: boolean): void => {
@@ -81,10 +91,14 @@ export class WorkerLane implements Lane {
       worker.once('error', () => settle(false));
       worker.once('exit', () => settle(false));
     });
-    if (!ready) {
+    // The folder is prepared long before a worker loads; if it cannot be, the worker stops at once.
+    const known = await ids;
+    if (known === undefined || !(await loaded)) {
       await worker.terminate();
       return undefined;
     }
+    // Sent before any task (one port keeps its messages' order): the worker's folder knows them first.
+    worker.postMessage({ type: 'folder', stored: known });
     return new WorkerLane(worker);
   }
 

@@ -4,7 +4,7 @@ import type { Candidate } from './choose-copies.js';
 import type { DataFolder } from './data-folder.js';
 import type { HarnessImporter, SessionPeek, SourceUnit } from './harness-importer.js';
 import { inProcessLane, WorkerLane, type Lane, type WorkerInit } from './lanes.js';
-import { loadDigest } from './session-digest.js';
+import { loadDigest, type DigestSession } from './session-digest.js';
 import type { FileOutcome, FileTask } from './process-file.js';
 import type { UnitStamps } from '../ledger/stamps.js';
 
@@ -69,21 +69,27 @@ export async function openLanes(
   folder: DataFolder,
   sizes: readonly number[],
 ): Promise<RunLanes> {
-  await folder.prepare();
-  const digest = options.digest === undefined ? undefined : await loadDigest(options.digest.module);
-  const main = inProcessLane(importer, folder, digest);
-  const count = workerCount(options, sizes);
+  // Workers start loading at once (a third of a second each), while this thread prepares the
+  // folder and loads the digest; each is told the stored ids once the folder is prepared.
+  const prepared = folder.prepare().then(() => folder.stored);
   const init: WorkerInit = {
     harness: options.harness,
     dataDir: folder.root,
     compression: folder.compression,
-    stored: [...folder.stored],
     ...(options.digest === undefined ? {} : { digestModule: options.digest.module }),
   };
-  const all = [
-    Promise.resolve<Lane | undefined>(main),
-    ...Array.from({ length: count }, () => WorkerLane.start(init)),
-  ];
+  const workers = Array.from({ length: workerCount(options, sizes) }, () => WorkerLane.start(init, prepared));
+  let digest: DigestSession | undefined;
+  try {
+    await prepared;
+    digest = options.digest === undefined ? undefined : await loadDigest(options.digest.module);
+  } catch (error) {
+    // No lane outlives a run that cannot start (a worker given no folder stops by itself).
+    for (const worker of workers) await (await worker)?.close();
+    throw error;
+  }
+  const main = inProcessLane(importer, folder, digest);
+  const all = [Promise.resolve<Lane | undefined>(main), ...workers];
   return {
     main,
     all,

@@ -96,6 +96,31 @@ describe('worker lanes', () => {
     }
   });
 
+  it('a data folder that cannot be prepared while a worker loads fails the run, and no worker outlives it', () => {
+    mkdirSync(ws.source, { recursive: true });
+    writeFileSync(
+      path.join(ws.source, 'rollout-a.jsonl'),
+      codexRollout({ id: '01f00000-0000-7000-8000-0000000000f1', turns: 2 }),
+    );
+    // `sessions` is a file: preparing the folder fails after the worker has started loading.
+    const data = path.join(ws.root, 'data');
+    mkdirSync(data, { recursive: true });
+    writeFileSync(path.join(data, 'sessions'), 'not a folder');
+    const options: ImportOptions = { harness: 'codex', sourceDir: ws.source, dataDir: data, workers: 1 };
+    const run = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', path.join(TESTING, 'import-in-child.ts'), JSON.stringify(options)],
+      { cwd: REPO, encoding: 'utf8', timeout: 60_000 },
+    );
+    // The run failed with the folder's reason, and the child, which catches it and lets its event
+    // loop drain, ended by itself: a worker still running would have kept it alive until the
+    // timeout killed it.
+    expect(run.error).toBeUndefined();
+    expect(run.signal).toBeNull();
+    expect(run.status).not.toBe(0);
+    expect(run.stderr).toMatch(/opening the session store failed/);
+  });
+
   it('an import with workers gives the same sessions, forks seeded from parents any lane wrote', async () => {
     // Two rollouts, one of them also present as a smaller (stale) copy, beside a fork and its parent.
     const long = '01c00000-0000-7000-8000-0000000000c1';

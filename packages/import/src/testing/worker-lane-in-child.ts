@@ -13,15 +13,16 @@ const [harness, source, data, digestModule] = process.argv.slice(2) as [string, 
 if (!isHarness(harness)) throw new Error(`unknown harness ${harness}`);
 const importer = importerFor(harness);
 const folder = new DataFolder(data, 'zstd');
-await folder.prepare(); // as the coordinating thread does before any lane writes
-const { stored } = folder;
-const lane = await WorkerLane.start({
-  harness,
-  dataDir: data,
-  compression: 'zstd',
-  stored: [...stored],
-  ...(digestModule === undefined ? {} : { digestModule }),
-});
+// As the coordinating thread does: the worker loads while the folder is prepared.
+const lane = await WorkerLane.start(
+  {
+    harness,
+    dataDir: data,
+    compression: 'zstd',
+    ...(digestModule === undefined ? {} : { digestModule }),
+  },
+  folder.prepare().then(() => folder.stored),
+);
 if (lane === undefined) throw new Error('worker lane did not start');
 const outcomes: FileOutcome[] = [];
 for (const unit of await importer.discover(source)) {
