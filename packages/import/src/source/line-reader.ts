@@ -86,9 +86,12 @@ export class SourceLineReader {
     const splitter = new LineSplitter();
     if (!this.compressed) {
       for await (const chunk of fileChunks(this.file, this.chunkBytes)) {
-        hash.update(chunk);
         read.bytes += chunk.length;
         yield split(splitter, chunk);
+        // Hashed once its lines were taken, before the next read reuses its memory: a reader that
+        // stops early (a peek, after its first records) never needs the digest, and hashing the
+        // whole first chunk of every file it peeks cost as much as the peek.
+        hash.update(chunk);
       }
       const last = splitter.finish();
       if (last !== undefined) yield [last];
