@@ -22,12 +22,16 @@ beforeEach(() => {
 });
 afterEach(() => ws.dispose());
 
-function child<T>(script: string, ...args: string[]): T {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(TESTING, script), ...args], {
+function spawnChild(script: string, args: readonly string[], timeout = 120_000) {
+  return spawnSync(process.execPath, ['--import', 'tsx', path.join(TESTING, script), ...args], {
     cwd: REPO,
     encoding: 'utf8',
-    timeout: 120_000,
+    timeout,
   });
+}
+
+function child<T>(script: string, ...args: string[]): T {
+  const run = spawnChild(script, args);
   if (run.status !== 0) throw new Error(`child failed (${run.status}): ${run.stderr}`);
   return JSON.parse(run.stdout.trim().split('\n').at(-1)!) as T;
 }
@@ -107,11 +111,7 @@ describe('worker lanes', () => {
     mkdirSync(data, { recursive: true });
     writeFileSync(path.join(data, 'sessions'), 'not a folder');
     const options: ImportOptions = { harness: 'codex', sourceDir: ws.source, dataDir: data, workers: 1 };
-    const run = spawnSync(
-      process.execPath,
-      ['--import', 'tsx', path.join(TESTING, 'import-in-child.ts'), JSON.stringify(options)],
-      { cwd: REPO, encoding: 'utf8', timeout: 60_000 },
-    );
+    const run = spawnChild('import-in-child.ts', [JSON.stringify(options)], 60_000);
     // The run failed with the folder's reason, and the child, which catches it and lets its event
     // loop drain, ended by itself: a worker still running would have kept it alive until the
     // timeout killed it.

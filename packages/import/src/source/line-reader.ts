@@ -89,8 +89,8 @@ export class SourceLineReader {
         read.bytes += chunk.length;
         yield split(splitter, chunk);
         // Hashed once its lines were taken, before the next read reuses its memory: a reader that
-        // stops early (a peek, after its first records) never needs the digest, and hashing the
-        // whole first chunk of every file it peeks cost as much as the peek.
+        // stops early (a peek, after its first records) never asks for the digest, so it hashes
+        // nothing.
         hash.update(chunk);
       }
       const last = splitter.finish();

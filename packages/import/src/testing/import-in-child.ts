@@ -1,7 +1,8 @@
 /**
  * Runs `importTranscripts` in a fresh Node process started with tsx (argv[2]: the options as
- * JSON) and prints the summary as one JSON line (a failed run: its error on stderr, exit code 1). Tests use it to exercise worker lanes, which
- * need a process whose TypeScript loader a worker thread can register.
+ * JSON) and prints the summary as one JSON line; a failed run prints its error on stderr and exits
+ * with code 1. Tests use it to exercise worker lanes, which need a process whose TypeScript loader
+ * a worker thread can register.
  */
 import { importTranscripts } from '../run/import-transcripts.js';
 import type { ImportOptions } from '../types.js';
