@@ -5,7 +5,8 @@
  * `subagents/` children and `.meta.json`), then a re-import with nothing changed. Each import is
  * `strand import`'s own work (`importOnce`: worker lanes, then every session's projection cache
  * rows, folded in the lane that wrote it) from the CLI bundle, built at the start as an install
- * builds it (into node_modules/.cache); `--source` runs the TypeScript sources instead. The corpus is
+ * builds it (into node_modules/.cache), in a plain `node` process of its own per corpus
+ * (`import-run.ts`); `--source` runs the TypeScript sources through tsx instead. The corpus is
  * deterministic (seeded PRNG). Target: ≥ 40 MB/s of source; re-import ≤ 5% of the first import's
  * time. The last line is one JSON object with every figure.
  *
@@ -28,11 +29,13 @@
  * the inodes freed in the last minutes, one by one — which is not the import's cost. The disk
  * holds every corpus at once: about 1 GB at `--mb=50` for every harness, 4 GB at the default 200.
  */
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { ImportOptions, ImportSummary } from '@strand/import';
+import type { ImportOptions } from '@strand/import';
+import type { MeasuredImport } from './import-run.js';
 import { mulberry32, type Rng } from '@strand/workload';
 import { line, round, timeIt } from './bench-util.js';
 import { generateAiderCorpus } from './aider-corpus.js';
@@ -304,22 +307,23 @@ const workParent = path.resolve(
 mkdirSync(workParent, { recursive: true });
 const work = mkdtempSync(path.join(workParent, 'strand-bench-import-'));
 const here = path.dirname(fileURLToPath(import.meta.url));
-type ImportOnce = (options: ImportOptions) => Promise<{
-  summary: ImportSummary;
-  rows: { written: number; problems: readonly { id: string; reason: string }[] };
-}>;
-const importOnce = await loadImportOnce();
+const runImports = await importRunner();
 
 /**
- * The import as `strand import` runs it (`importOnce`: worker lanes, projection cache rows), from
- * the CLI bundle built now into the work folder — what a person runs, where worker lanes start
- * from plain JavaScript — or with `--source` from the TypeScript sources (for profiles that name
- * source lines; each worker lane then compiles the importers first).
+ * How the imports are run: as `strand import` runs them (`importOnce`: worker lanes, projection
+ * cache rows), from the CLI bundle built now — what a person runs, where worker lanes start from
+ * plain JavaScript — in a `node` process of its own (`import-run.ts` says why); or with `--source`
+ * from the TypeScript sources through tsx (for profiles that name source lines; each worker lane
+ * then loads tsx and compiles the importers first).
  */
-async function loadImportOnce(): Promise<ImportOnce> {
-  if (process.argv.includes('--source'))
-    return ((await import('../packages/cli/src/commands/import.js')) as { importOnce: ImportOnce })
-      .importOnce;
+async function importRunner(): Promise<(args: readonly string[]) => SpawnSyncReturns<string>> {
+  const run = (script: readonly string[]) => (args: readonly string[]) =>
+    spawnSync(process.execPath, [...script, ...args], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+      maxBuffer: 64 * 1024 * 1024,
+    });
+  if (process.argv.includes('--source')) return run(['--import', 'tsx', path.join(here, 'import-run.ts')]);
   // Inside the checkout, as the CLI's own dist is: a package the bundle loads by bare name at run
   // time (a native addon's binding) resolves from the checkout's node_modules.
   const outdir = path.join(here, '..', 'node_modules', '.cache', 'strand-bench-import');
@@ -334,19 +338,30 @@ async function loadImportOnce(): Promise<ImportOnce> {
   await bundleCli({
     outdir,
     layout: 'repository',
-    entries: { 'import-entry': path.join(here, 'import-entry.ts') },
+    entries: { 'import-run': path.join(here, 'import-run.ts') },
   });
-  const entry = pathToFileURL(path.join(outdir, 'import-entry.js')).href;
-  return ((await import(entry)) as { importOnce: ImportOnce }).importOnce;
+  return run([path.join(outdir, 'import-run.js')]);
 }
 
-/** One import of a corpus; its cache rows must all be written. */
-async function importCorpus(harness: ImportOptions['harness'], sourceDir: string, dataDir: string) {
-  const { summary, rows } = await importOnce({ harness, sourceDir, dataDir });
-  if (rows.problems.length > 0)
-    throw new Error(`${harness}: cache rows failed: ${JSON.stringify(rows.problems.slice(0, 5))}`);
-  return summary;
+/** A corpus's first import and its re-import with nothing changed; every cache row must be written. */
+function importTwice(
+  harness: ImportOptions['harness'],
+  sourceDir: string,
+  dataDir: string,
+): { first: MeasuredImport; again: MeasuredImport } {
+  const child = runImports([JSON.stringify({ harness, sourceDir, dataDir })]);
+  if (child.status !== 0)
+    throw new Error(`${harness}: the import process failed (${child.status ?? child.signal})`);
+  const [first, again] = JSON.parse(child.stdout.trim().split('\n').at(-1)!) as [
+    MeasuredImport,
+    MeasuredImport,
+  ];
+  for (const run of [first, again])
+    if (run.rowProblems.length > 0)
+      throw new Error(`${harness}: cache rows failed: ${JSON.stringify(run.rowProblems)}`);
+  return { first, again };
 }
+
 /**
  * Per harness: the rate of source bytes, and of sessions — a harness whose sessions are small (aider's
  * average a few kilobytes) is bound by each session's durable creation (its files written, synced
@@ -391,29 +406,20 @@ async function claudeCode(): Promise<void> {
     `${round(mb, 1)} MB in ${corpus.files} transcript files (generated in ${round(genMs / 1000, 1)} s)`,
   );
 
-  const cpuBefore = process.cpuUsage();
-  const first = await timeIt(() => importCorpus('claude-code', source, data));
-  // CPU time of every thread of this process (worker lanes included): a figure that, unlike
-  // wall time, does not depend on what else the machine is running.
-  const cpu = process.cpuUsage(cpuBefore);
-  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
-  const sessions = first.value.imported;
-  if (first.value.failed > 0 || sessions === 0)
-    throw new Error(
-      `first import failed: ${JSON.stringify({ ...first.value, sessions: undefined, reports: first.value.reports.slice(0, 5) })}`,
-    );
+  const { first, again } = importTwice('claude-code', source, data);
+  // CPU time of every thread of the import's process (worker lanes included): a figure that,
+  // unlike wall time, does not depend on what else the machine is running.
+  const { cpuSeconds } = first;
+  const sessions = first.imported;
+  if (first.failed > 0 || sessions === 0) throw new Error(`first import failed: ${JSON.stringify(first)}`);
   const importMBps = mb / (first.ms / 1000);
   line('first import', `${round(first.ms / 1000, 2)} s`);
   line('  throughput', `${round(importMBps, 1)} MB/s of source (target ≥ 40)`);
   line('  sessions', `${sessions} imported, ${round(sessions / (first.ms / 1000), 0)} sessions/s`);
   line('  CPU', `${round(cpuSeconds, 2)} s on all threads (${round(mb / cpuSeconds, 1)} MB per CPU-second)`);
 
-  const again = await timeIt(() => importCorpus('claude-code', source, data));
-  if (again.value.imported + again.value.updated > 0 || again.value.unchanged !== sessions) {
-    throw new Error(
-      `re-import changed something: ${JSON.stringify({ ...again.value, sessions: undefined, reports: again.value.reports.slice(0, 5) })}`,
-    );
-  }
+  if (again.imported + again.updated > 0 || again.unchanged !== sessions)
+    throw new Error(`re-import changed something: ${JSON.stringify(again)}`);
   const reimportRatio = again.ms / first.ms;
   line(
     're-import, nothing changed',
@@ -452,16 +458,12 @@ async function otherHarness(other: (typeof OTHER_HARNESSES)[number]): Promise<vo
     'corpus',
     `${round(mb, 1)} MB in ${corpus.files} transcript files (generated in ${round(genMs / 1000, 1)} s)`,
   );
-  const cpuBefore = process.cpuUsage();
-  const first = await timeIt(() => importCorpus(other.harness, source, data));
-  const cpu = process.cpuUsage(cpuBefore);
-  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
-  if (first.value.failed > 0 || first.value.imported === 0)
-    throw new Error(
-      `${other.harness}: first import failed: ${JSON.stringify(first.value.reports.slice(0, 5))}`,
-    );
+  const { first, again } = importTwice(other.harness, source, data);
+  const { cpuSeconds } = first;
+  if (first.failed > 0 || first.imported === 0)
+    throw new Error(`${other.harness}: first import failed: ${JSON.stringify(first.reports)}`);
   const importMBps = mb / (first.ms / 1000);
-  const sessions = first.value.imported;
+  const sessions = first.imported;
   line(
     'first import',
     `${round(first.ms / 1000, 2)} s, ${round(importMBps, 1)} MB/s of source (target ≥ 20)`,
@@ -471,11 +473,8 @@ async function otherHarness(other: (typeof OTHER_HARNESSES)[number]): Promise<vo
     `${sessions} imported, ${round(sessions / (first.ms / 1000), 0)} sessions/s, ${round((mb * 1000) / sessions, 1)} kB each`,
   );
   line('  CPU', `${round(cpuSeconds, 2)} s on all threads (${round(mb / cpuSeconds, 1)} MB per CPU-second)`);
-  const again = await timeIt(() => importCorpus(other.harness, source, data));
-  if (again.value.imported + again.value.updated > 0 || again.value.unchanged !== first.value.imported)
-    throw new Error(
-      `${other.harness}: re-import changed something: ${JSON.stringify(again.value.reports.slice(0, 5))}`,
-    );
+  if (again.imported + again.updated > 0 || again.unchanged !== first.imported)
+    throw new Error(`${other.harness}: re-import changed something: ${JSON.stringify(again.reports)}`);
   const reimportRatio = again.ms / first.ms;
   line(
     're-import, nothing changed',

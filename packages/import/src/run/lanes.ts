@@ -4,26 +4,58 @@ import type { HarnessImporter } from './harness-importer.js';
 import { processFile, type FileOutcome, type FileTask } from './process-file.js';
 import type { DataFolder } from './data-folder.js';
 import type { DigestSession } from './session-digest.js';
+import type { QueueCursor, SharedCursor } from './queue-cursor.js';
 
 /**
  * A lane maps and writes files: the coordinating thread itself, or a worker thread writing to
  * the same data folder. Lanes never write the same session (each changed file — and so each
  * session id — goes to exactly one lane), so they need no coordination beyond this: the data
- * folder is prepared (its `tmp/` swept) before any lane writes.
+ * folder is prepared (its `tmp/` swept) before any lane writes, and every lane takes its files
+ * from one `QueueCursor`.
  */
 export interface Lane {
-  /** False once a worker died: the scheduler stops giving it files (the one in flight failed). */
-  readonly alive: boolean;
-  run(task: FileTask): Promise<FileOutcome>;
+  /**
+   * Maps and writes files of `queue` taken through `cursor`, `slots` at a time, until it gives
+   * none; `onOutcome` gets each file's index and outcome, in this thread, as the file finishes.
+   * Resolves once this lane's files in flight finished — with why, if the lane died: the files it
+   * had in flight then have no outcome.
+   */
+  drain(
+    queue: readonly FileTask[],
+    cursor: QueueCursor,
+    slots: number,
+    onOutcome: (index: number, outcome: FileOutcome) => void,
+  ): Promise<string | undefined>;
   close(): Promise<void>;
 }
 
-export function inProcessLane(importer: HarnessImporter, folder: DataFolder, digest?: DigestSession): Lane {
+/** The coordinating thread's lane: it also runs single files (forks, one by one). */
+export interface ThreadLane extends Lane {
+  run(task: FileTask): Promise<FileOutcome>;
+}
+
+/** A lane in this thread running each file with `run`. */
+export function threadLane(run: (task: FileTask) => Promise<FileOutcome>): ThreadLane {
   return {
-    alive: true,
-    run: (task) => processFile(importer, task, folder, digest),
+    run,
+    drain: async (queue, cursor, slots, onOutcome) => {
+      const slot = async (): Promise<void> => {
+        for (let index = cursor.take(); index !== undefined; index = cursor.take())
+          onOutcome(index, await run(queue[index]!));
+      };
+      await Promise.all(Array.from({ length: slots }, slot));
+      return undefined;
+    },
     close: () => Promise.resolve(),
   };
+}
+
+export function inProcessLane(
+  importer: HarnessImporter,
+  folder: DataFolder,
+  digest?: DigestSession,
+): ThreadLane {
+  return threadLane((task) => processFile(importer, task, folder, digest));
 }
 
 /** What a worker starts with; the stored ids follow once the data folder is prepared (`WorkerLane.start`). */
@@ -35,31 +67,64 @@ export interface WorkerInit {
   readonly digestModule?: string;
 }
 
+/** What the coordinating thread sends a worker (`import-worker`), in this order: its folder's ids, then drains, then close. */
+export type WorkerMessage =
+  | { readonly type: 'folder'; readonly stored: readonly string[] }
+  | {
+      readonly type: 'drain';
+      readonly id: number;
+      readonly queue: readonly FileTask[];
+      readonly cursor: SharedCursor;
+      readonly slots: number;
+    }
+  | { readonly type: 'close'; readonly id: number };
+
+/** What a worker answers: loaded (or not), each file of a drain as it finishes, a drain's end, closed. */
+export type WorkerReply =
+  | { readonly ready: true }
+  | { readonly bootError: string }
+  | { readonly id: number; readonly index: number; readonly outcome: FileOutcome }
+  | { readonly id: number; readonly drained: true }
+  | { readonly id: number; readonly closed: true };
+
 /** How long a worker may take to load before its lane is given up. */
 const BOOT_TIMEOUT_MS = 30_000;
-
-type Reply = { id: number; outcome?: FileOutcome; error?: string } | { ready: true } | { bootError: string };
 
 /** A lane backed by a worker thread running `import-worker`. */
 export class WorkerLane implements Lane {
   readonly #worker: Worker;
-  readonly #pending = new Map<number, (reply: { outcome?: FileOutcome; error?: string }) => void>();
+  /** Drains in flight, by call id. */
+  readonly #drains = new Map<
+    number,
+    { onOutcome: (index: number, outcome: FileOutcome) => void; done: (died?: string) => void }
+  >();
+  #closing: (() => void) | undefined;
   #next = 0;
   #dead: string | undefined;
 
   private constructor(worker: Worker) {
     this.#worker = worker;
-    worker.on('message', (reply: Reply) => {
-      if ('id' in reply) {
-        const settle = this.#pending.get(reply.id);
-        this.#pending.delete(reply.id);
-        settle?.(reply);
+    worker.on('message', (reply: WorkerReply) => {
+      if (!('id' in reply)) return;
+      if ('closed' in reply) {
+        this.#closing?.();
+        return;
+      }
+      const drain = this.#drains.get(reply.id);
+      if (drain === undefined) return;
+      if ('outcome' in reply) drain.onOutcome(reply.index, reply.outcome);
+      else {
+        this.#drains.delete(reply.id);
+        drain.done();
       }
     });
     const die = (why: string): void => {
       this.#dead ??= why;
-      for (const settle of this.#pending.values()) settle({ error: why });
-      this.#pending.clear();
+      // Its files in flight get no outcome (the caller fails them); a message the worker sent
+      // before it died that arrives later finds no drain.
+      for (const drain of this.#drains.values()) drain.done(this.#dead);
+      this.#drains.clear();
+      this.#closing?.();
     };
     worker.on('error', (error) => die(`import worker failed: ${error.message}`));
     worker.on('exit', (code) => die(`import worker exited (${code})`));
@@ -69,8 +134,8 @@ export class WorkerLane implements Lane {
    * Starts a worker, and resolves once it has loaded and been told `stored` (the ids the prepared
    * data folder holds); undefined if it cannot start, or if `stored` rejects (the folder could not
    * be prepared: the worker is stopped, and whoever awaits `stored` sees why). The worker loads
-   * while the folder is prepared: it writes nothing before it is given a file, and no lane is given
-   * one before the folder is ready.
+   * while the folder is prepared: it writes nothing before it is given files, and no lane is given
+   * any before the folder is ready.
    */
   static async start(init: WorkerInit, stored: Promise<Iterable<string>>): Promise<WorkerLane | undefined> {
     const boot = workerBootCode();
@@ -87,7 +152,7 @@ export class WorkerLane implements Lane {
         clearTimeout(timer);
         resolve(ok);
       };
-      worker.once('message', (reply: Reply) => settle('ready' in reply));
+      worker.once('message', (reply: WorkerReply) => settle('ready' in reply));
       worker.once('error', () => settle(false));
       worker.once('exit', () => settle(false));
     });
@@ -97,40 +162,37 @@ export class WorkerLane implements Lane {
       await worker.terminate();
       return undefined;
     }
-    // Sent before any task (one port keeps its messages' order): the worker's folder knows them first.
-    worker.postMessage({ type: 'folder', stored: known });
-    return new WorkerLane(worker);
+    const lane = new WorkerLane(worker);
+    // Sent before any file (one port keeps its messages' order): the worker's folder knows them first.
+    lane.#post({ type: 'folder', stored: known });
+    return lane;
   }
 
-  get alive(): boolean {
-    return this.#dead === undefined;
-  }
-
-  run(task: FileTask): Promise<FileOutcome> {
-    return this.#call({ type: 'task', task }).then((reply) => {
-      if (reply.outcome !== undefined) return reply.outcome;
-      return {
-        file: task.unit.file,
-        skippedRecords: 0,
-        ignored: {},
-        reports: [],
-        result: { kind: 'failed' as const, reason: reply.error ?? 'import worker failed' },
-      };
+  drain(
+    queue: readonly FileTask[],
+    cursor: QueueCursor,
+    slots: number,
+    onOutcome: (index: number, outcome: FileOutcome) => void,
+  ): Promise<string | undefined> {
+    if (this.#dead !== undefined) return Promise.resolve(this.#dead);
+    const id = this.#next++;
+    return new Promise((resolve) => {
+      this.#drains.set(id, { onOutcome, done: resolve });
+      this.#post({ type: 'drain', id, queue, cursor: cursor.shared, slots });
     });
   }
 
   async close(): Promise<void> {
-    if (this.#dead === undefined) await this.#call({ type: 'close' });
+    if (this.#dead === undefined) {
+      const closed = new Promise<void>((resolve) => (this.#closing = resolve));
+      this.#post({ type: 'close', id: this.#next++ });
+      await closed;
+    }
     await this.#worker.terminate();
   }
 
-  #call(message: object): Promise<{ outcome?: FileOutcome; error?: string }> {
-    if (this.#dead !== undefined) return Promise.resolve({ error: this.#dead });
-    const id = this.#next++;
-    return new Promise((resolve) => {
-      this.#pending.set(id, resolve);
-      this.#worker.postMessage({ ...message, id });
-    });
+  #post(message: WorkerMessage): void {
+    this.#worker.postMessage(message);
   }
 }
 

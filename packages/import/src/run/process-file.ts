@@ -50,6 +50,17 @@ export interface FileTask {
   readonly companions: readonly string[];
 }
 
+/** The outcome of a file that failed as a whole, with why. */
+export function failedOutcome(task: FileTask, reason: string): FileOutcome {
+  return {
+    file: task.unit.file,
+    skippedRecords: 0,
+    ignored: {},
+    reports: [],
+    result: { kind: 'failed', reason },
+  };
+}
+
 /**
  * Maps one file and writes its sessions; with `digest`, digests each session written once it is
  * durable. Never throws for problems of the file itself.
@@ -65,13 +76,7 @@ export async function processFile(
   try {
     mapped = await importer.map(task.unit, task.peek);
   } catch (error) {
-    return {
-      file,
-      skippedRecords: 0,
-      ignored: {},
-      reports: [],
-      result: { kind: 'failed', reason: `cannot map: ${(error as Error).message}` },
-    };
+    return failedOutcome(task, `cannot map: ${(error as Error).message}`);
   }
   const base = {
     file,

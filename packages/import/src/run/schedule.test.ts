@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import type { Lane } from './lanes.js';
+import { threadLane, type Lane } from './lanes.js';
 import type { FileOutcome, FileTask } from './process-file.js';
 import { runQueue, workerCount, type Changed } from './schedule.js';
 
@@ -27,12 +27,34 @@ const outcome = (task: FileTask): FileOutcome =>
  * the microtask queue drawn from `delays` (replayable, no timers).
  */
 function lane(delays: () => number, started: string[]): Lane {
+  return threadLane(async (task) => {
+    started.push(task.unit.file);
+    for (let turns = delays(); turns > 0; turns--) await Promise.resolve();
+    return outcome(task);
+  });
+}
+
+/**
+ * A lane that dies once it has taken `files` files, as a worker thread does: the files it had in
+ * flight never get an outcome, and its drain resolves with why.
+ */
+function dyingLane(files: number, delays: () => number, taken: string[]): Lane {
   return {
-    alive: true,
-    run: async (task) => {
-      started.push(task.unit.file);
-      for (let turns = delays(); turns > 0; turns--) await Promise.resolve();
-      return outcome(task);
+    drain: async (queue, cursor, slots, onOutcome) => {
+      let died = false;
+      const slot = async (): Promise<void> => {
+        while (!died) {
+          const index = cursor.take();
+          if (index === undefined) return;
+          taken.push(queue[index]!.unit.file);
+          if (taken.length >= files) died = true;
+          for (let turns = delays(); turns > 0; turns--) await Promise.resolve();
+          if (died) return;
+          onOutcome(index, outcome(queue[index]!));
+        }
+      };
+      await Promise.all(Array.from({ length: slots }, slot));
+      return died ? 'import worker exited (1)' : undefined;
     },
     close: () => Promise.resolve(),
   };
@@ -93,6 +115,49 @@ describe('runQueue: one queue over every lane', () => {
           expect(started.length).toBe(startedWhenStopped);
           expect(outcomes).toBe(started.length);
           expect(started.length).toBeLessThanOrEqual(stopAfter + laneCount * perLane - 1);
+        },
+      ),
+    );
+  });
+});
+
+describe('runQueue: a lane that dies', () => {
+  it('leaves the files it had in flight failed with why; every other file runs once on the lanes alive', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 60 }),
+        fc.integer({ min: 1, max: 10 }),
+        fc.integer({ min: 1, max: 5 }),
+        fc.infiniteStream(fc.integer({ min: 0, max: 6 })),
+        async (files, dieAfter, perLane, turns) => {
+          const next = (): number => turns.next().value as number;
+          const started: string[] = [];
+          const takenByDying: string[] = [];
+          const outcomes = new Map<string, FileOutcome[]>();
+          const queue = Array.from({ length: files }, (_, i) => changed(i));
+          await runQueue(
+            queue,
+            [Promise.resolve(lane(next, started)), Promise.resolve(dyingLane(dieAfter, next, takenByDying))],
+            perLane,
+            (task, result) => outcomes.set(task.unit.file, [...(outcomes.get(task.unit.file) ?? []), result]),
+          );
+          // Exactly one outcome per file; a file failed only if the dying lane took it and died.
+          for (const c of queue) expect(outcomes.get(c.unit.file)).toHaveLength(1);
+          const failed = queue
+            .map((c) => c.unit.file)
+            .filter((file) => outcomes.get(file)![0]!.result.kind === 'failed');
+          const dead = takenByDying.length >= dieAfter;
+          for (const file of failed) {
+            expect(takenByDying).toContain(file);
+            expect(outcomes.get(file)![0]!.result).toEqual({
+              kind: 'failed',
+              reason: 'import worker exited (1)',
+            });
+          }
+          if (dead) expect(failed.length).toBeGreaterThan(0);
+          else expect(failed).toEqual([]);
+          // Every file not failed ran on exactly one lane.
+          expect([...started, ...takenByDying].sort()).toEqual(queue.map((c) => c.unit.file).sort());
         },
       ),
     );

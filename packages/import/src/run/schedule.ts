@@ -3,9 +3,10 @@ import type { ImportOptions } from '../types.js';
 import type { Candidate } from './choose-copies.js';
 import type { DataFolder } from './data-folder.js';
 import type { HarnessImporter, SessionPeek, SourceUnit } from './harness-importer.js';
-import { inProcessLane, WorkerLane, type Lane, type WorkerInit } from './lanes.js';
+import { inProcessLane, WorkerLane, type Lane, type ThreadLane, type WorkerInit } from './lanes.js';
 import { loadDigest, type DigestSession } from './session-digest.js';
-import type { FileOutcome, FileTask } from './process-file.js';
+import { failedOutcome, type FileOutcome, type FileTask } from './process-file.js';
+import { QueueCursor } from './queue-cursor.js';
 import type { UnitStamps } from '../ledger/stamps.js';
 
 /** Below this much changed source, worker threads cost more to start than they save. */
@@ -23,8 +24,11 @@ export function task(c: Changed): FileTask {
 }
 
 /**
- * Pulls tasks from one queue into every lane's free slots until the queue is done, or until
- * `stopped()` (checked before each task is taken: tasks in flight finish).
+ * Runs every file of one queue on every lane, each lane taking the next file itself when one of
+ * its `perLane` slots is free, until the queue is done, or until `stopped()` (asked in this thread
+ * before each file it takes and after each outcome: files in flight finish, and a worker lane may
+ * start a file in between). `onOutcome` gets exactly one outcome per file taken: a lane that dies
+ * leaves its files in flight failed, with why.
  */
 export async function runQueue(
   queue: readonly Changed[],
@@ -33,24 +37,26 @@ export async function runQueue(
   onOutcome: (task: Changed, outcome: FileOutcome) => void,
   stopped: () => boolean = () => false,
 ): Promise<void> {
-  let next = 0;
-  const slot = async (lane: Lane): Promise<void> => {
-    while (next < queue.length && lane.alive && !stopped()) {
-      const item = queue[next++]!;
-      onOutcome(item, await lane.run(task(item)));
-    }
+  const tasks = queue.map(task);
+  const cursor = QueueCursor.create(tasks.length, stopped);
+  const answered = new Uint8Array(tasks.length);
+  const record = (index: number, outcome: FileOutcome): void => {
+    answered[index] = 1;
+    onOutcome(queue[index]!, outcome);
+    if (stopped()) cursor.stop();
   };
-  await Promise.all(
-    lanes.map(async (pending) => {
-      const lane = await pending;
-      if (lane !== undefined) await Promise.all(Array.from({ length: perLane }, () => slot(lane)));
-    }),
+  const deaths = await Promise.all(
+    lanes.map(async (pending) => (await pending)?.drain(tasks, cursor, perLane, record)),
   );
+  const died = deaths.find((why) => why !== undefined);
+  if (died === undefined) return;
+  for (let index = 0; index < cursor.taken; index++)
+    if (answered[index] === 0) onOutcome(queue[index]!, failedOutcome(tasks[index]!, died));
 }
 
 /** This thread's lane and the worker lanes of one run. */
 export interface RunLanes {
-  readonly main: Lane;
+  readonly main: ThreadLane;
   /** Every lane; a worker lane resolves once it has loaded (undefined if it could not start). */
   readonly all: readonly Promise<Lane | undefined>[];
   close(): Promise<void>;

@@ -100,6 +100,39 @@ describe('worker lanes', () => {
     }
   });
 
+  it('a worker that dies with a file in flight fails only that file; the other lane writes the rest', async () => {
+    mkdirSync(ws.source, { recursive: true });
+    for (let i = 1; i <= 4; i++)
+      writeFileSync(
+        path.join(ws.source, `rollout-${i}.jsonl`),
+        codexRollout({ id: `01d00000-0000-7000-8000-0000000000d${i}`, turns: 2 }),
+      );
+    const data = path.join(ws.root, 'data');
+    const probe = pathToFileURL(path.join(TESTING, 'digest-probe.ts')).href;
+    const files = child<{ file: string; outcomes: FileOutcome[] }[]>(
+      'worker-dies-in-child.ts',
+      'codex',
+      ws.source,
+      data,
+      probe,
+    );
+    expect(files).toHaveLength(4);
+    // Exactly one outcome a file: the worker's one file failed with why, the others written here.
+    for (const { outcomes } of files) expect(outcomes).toHaveLength(1);
+    const failed = files.filter((f) => f.outcomes[0]!.result.kind === 'failed');
+    expect(failed).toHaveLength(1);
+    expect(failed[0]!.outcomes[0]!.result).toEqual({ kind: 'failed', reason: 'import worker exited (3)' });
+    const written = files.filter((f) => f.outcomes[0]!.result.kind === 'written');
+    expect(written).toHaveLength(3);
+    const stored = await readStore(data);
+    for (const { outcomes } of written) {
+      const result = outcomes[0]!.result;
+      if (result.kind !== 'written') continue;
+      expect(result.sessions.length).toBeGreaterThan(0);
+      for (const session of result.sessions) expect(stored.has(session.id)).toBe(true);
+    }
+  });
+
   it('a data folder that cannot be prepared while a worker loads fails the run, and no worker outlives it', () => {
     mkdirSync(ws.source, { recursive: true });
     writeFileSync(

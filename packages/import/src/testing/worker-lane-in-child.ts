@@ -5,7 +5,8 @@
  */
 import { importerFor } from '../harnesses.js';
 import { WorkerLane } from '../run/lanes.js';
-import type { FileOutcome } from '../run/process-file.js';
+import type { FileOutcome, FileTask } from '../run/process-file.js';
+import { QueueCursor } from '../run/queue-cursor.js';
 import { DataFolder } from '../run/data-folder.js';
 import { isHarness } from '../types.js';
 
@@ -24,10 +25,16 @@ const lane = await WorkerLane.start(
   folder.prepare().then(() => folder.stored),
 );
 if (lane === undefined) throw new Error('worker lane did not start');
-const outcomes: FileOutcome[] = [];
+const tasks: FileTask[] = [];
 for (const unit of await importer.discover(source)) {
   const peek = await importer.peek(unit);
-  if (peek.kind === 'session') outcomes.push(await lane.run({ unit, peek, companions: unit.companions }));
+  if (peek.kind === 'session') tasks.push({ unit, peek, companions: unit.companions });
 }
+// One file at a time, so the outcomes come in the files' order.
+const outcomes: FileOutcome[] = [];
+const died = await lane.drain(tasks, QueueCursor.create(tasks.length), 1, (index, outcome) => {
+  outcomes[index] = outcome;
+});
+if (died !== undefined) throw new Error(died);
 await lane.close();
 console.log(JSON.stringify(outcomes));
