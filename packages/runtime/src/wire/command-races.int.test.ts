@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { WireEvent } from '@strand/protocol';
 import { startHost } from '@strand/host';
 import { SessionId } from '@strand/session';
+import { answerWith, mockChatServer, type MockChatServer } from '@strand/test-support';
 import { RpcTestClient } from '../testing/host-fixture.js';
 import { startTestHost, type TestHost } from '../testing/test-host.js';
 
@@ -12,11 +13,36 @@ import { startTestHost, type TestHost } from '../testing/test-host.js';
  * of such pairs were refused `AGENT_SESSION_LIVE_ELSEWHERE` or `PERSISTENCE_RESERVED`).
  */
 let t: TestHost | undefined;
+let server: MockChatServer | undefined;
 
 afterEach(async () => {
   await t?.close();
-  t = undefined;
+  await server?.close();
+  t = server = undefined;
 });
+
+/**
+ * The sessions' model: a local endpoint whose every answer waits until the test lets it go, so a
+ * turn a round starts is still running when the round's other command arrives, however slowly the
+ * machine serves the second client (the scripted model could finish a turn in between, and a
+ * second prompt then ran a turn of its own).
+ */
+async function heldModel(): Promise<{ hold(): void; release(): void }> {
+  server = await mockChatServer();
+  let held: Promise<void> = Promise.resolve();
+  let release = (): void => undefined;
+  const answer = answerWith('answered');
+  server.handle(async (request, response) => {
+    await held;
+    return answer(request, response);
+  });
+  return {
+    hold: () => {
+      held = new Promise((resolve) => (release = resolve));
+    },
+    release: () => release(),
+  };
+}
 
 type Command = readonly [method: string, params: (id: string, round: number) => Record<string, unknown>];
 
@@ -47,7 +73,14 @@ describe('commands on one session never collide', () => {
     ['a prompt beside a cancel', PROMPT, CANCEL],
     ['a fork beside a rename', FORK, RENAME],
   ])('%s, from two clients at once on a cold session, both take effect', async (_label, first, second) => {
-    t = await startTestHost({ prefix: 'strand-command-races', runtime: { syncSearch: false } });
+    const model = await heldModel();
+    t = await startTestHost({
+      prefix: 'strand-command-races',
+      runtime: {
+        syncSearch: false,
+        model: { provider: 'local', model: 'held-1', baseUrl: server!.baseUrl },
+      },
+    });
     const a = await t.connect();
     const b = await t.connect();
     // A first turn, so the session is not blank (a blank one stays attached) and settles cold.
@@ -56,21 +89,26 @@ describe('commands on one session never collide', () => {
     for (let round = 0; round < rounds; round++) {
       // Cold again: the command must publish the session from disk, which is where they raced.
       await detached(t, id);
+      model.hold();
       const replies = await Promise.all([
         a.request(first[0], first[1](id, round)),
         b.request(second[0], second[1](id, round)),
       ]);
+      model.release();
       const refusals = replies.flatMap((reply, i) => {
         const method = i === 0 ? first[0] : second[0];
         const code = reply.error?.data?.code;
         return code === undefined || ABOUT_THE_SESSION[method]!.includes(code) ? [] : [`${method}: ${code}`];
       });
       expect(refusals, `round ${round}`).toEqual([]);
-      // A pair of prompts runs one turn; any other pair takes effect twice.
+      // A pair of prompts runs one turn (the other is busy: the turn waits for the model until both
+      // replies are in); any other pair takes effect twice.
       const accepted = replies.filter((reply) => reply.error === undefined).length;
       expect(accepted).toBe(first === PROMPT && second === PROMPT ? 1 : 2);
     }
     await t.runtime.agents.whenSettled();
+    // Every turn went to the held model: the first, and one a round for a pair of prompts.
+    if (first === PROMPT && second === PROMPT) expect(server!.requests).toHaveLength(1 + rounds);
     const titles = await storedTitles(a, id);
     const renamesSent = [first, second].filter((c) => c === RENAME).length * rounds;
     expect(titles.length).toBe(renamesSent);
