@@ -1,4 +1,4 @@
-import { promises as fsp } from 'node:fs';
+import { readdir, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { ahead } from '../source/read-ahead.js';
 
@@ -22,30 +22,32 @@ export async function discoverFiles(
   // folders (Cline's) is re-imported unchanged in little more than this walk, and one listing
   // after another waits for the thread pool each time.
   const walk = async (dir: string): Promise<{ files: DiscoveredFile[] } | { error: unknown }> => {
-    let entries;
-    try {
-      entries = await fsp.readdir(dir, { withFileTypes: true });
-    } catch (error) {
+    const entries = await listFolder(dir);
+    if (!Array.isArray(entries)) {
       // A folder that vanished or cannot be read is not part of the import; its files are not
       // reported because they were never seen.
-      const code = (error as NodeJS.ErrnoException).code;
+      const code = entries.code;
       if (code === 'ENOENT' || code === 'EACCES') return { files: [] };
-      return { error };
+      return { error: entries };
     }
-    const siblings = new Set(entries.filter((e) => e.isFile()).map((e) => e.name));
+    const siblings = new Set<string>();
     const files: DiscoveredFile[] = [];
     const folders: string[] = [];
     for (const entry of entries) {
-      const full = path.join(dir, entry.name);
       if (entry.isDirectory()) {
-        if (!skipDir(entry.name)) folders.push(full);
-      } else if (entry.isFile() && accept(entry.name)) files.push({ file: full, siblings });
+        if (!skipDir(entry.name)) folders.push(path.join(dir, entry.name));
+      } else if (entry.isFile()) {
+        siblings.add(entry.name);
+        if (accept(entry.name)) files.push({ file: path.join(dir, entry.name), siblings });
+      }
     }
     // 16 a level: nested walks multiply their windows, and 16 already keeps the thread pool busy.
-    for await (const below of ahead(folders, walk, 16)) {
-      if ('error' in below) return below;
-      files.push(...below.files);
-    }
+    // A folder of files only (a task folder) starts no walk below it.
+    if (folders.length > 0)
+      for await (const below of ahead(folders, walk, 16)) {
+        if ('error' in below) return below;
+        files.push(...below.files);
+      }
     return { files };
   };
   const found = await walk(root);
@@ -53,4 +55,14 @@ export async function discoverFiles(
   const out = found.files;
   out.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   return out;
+}
+
+/**
+ * A folder's entries, or why it could not be listed. The callback `readdir`: the promise form costs
+ * more a call, and a Cline store is thousands of small folders.
+ */
+function listFolder(dir: string): Promise<Dirent[] | NodeJS.ErrnoException> {
+  return new Promise((resolve) => {
+    readdir(dir, { withFileTypes: true }, (error, entries) => resolve(error ?? entries));
+  });
 }

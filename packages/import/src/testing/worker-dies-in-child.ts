@@ -4,30 +4,18 @@
  * (so the worker surely takes one). argv: harness, source, data, and the digest probe's URL (set
  * to exit in a worker). Prints each file's outcome, in the files' order, as one JSON line.
  */
-import { importerFor } from '../harnesses.js';
-import { DataFolder } from '../run/data-folder.js';
-import { inProcessLane, WorkerLane, type Lane } from '../run/lanes.js';
+import { inProcessLane, type Lane } from '../run/lanes.js';
 import type { FileOutcome } from '../run/process-file.js';
 import { runQueue, type Changed } from '../run/schedule.js';
 import { loadDigest } from '../run/session-digest.js';
-import { isHarness } from '../types.js';
+import { peekedSessions, startWorker } from './worker-child.js';
 
 const [harness, source, data, probe] = process.argv.slice(2) as [string, string, string, string];
-if (!isHarness(harness)) throw new Error(`unknown harness ${harness}`);
 process.env.STRAND_PROBE_WORKER_EXITS = '1';
-const importer = importerFor(harness);
-const folder = new DataFolder(data, 'zstd');
-const worker = await WorkerLane.start(
-  { harness, dataDir: data, compression: 'zstd', digestModule: probe },
-  folder.prepare().then(() => folder.stored),
+const { importer, folder, lane: worker } = await startWorker(harness, data, probe);
+const queue = (await peekedSessions(importer, source)).map(
+  ({ unit, peek }) => ({ unit, peek, stamps: { companions: [] } }) as unknown as Changed,
 );
-if (worker === undefined) throw new Error('worker lane did not start');
-
-const queue: Changed[] = [];
-for (const unit of await importer.discover(source)) {
-  const peek = await importer.peek(unit);
-  if (peek.kind === 'session') queue.push({ unit, peek, stamps: { companions: [] } } as unknown as Changed);
-}
 let workerDied!: () => void;
 const died = new Promise<void>((resolve) => (workerDied = resolve));
 const dying: Lane = {
