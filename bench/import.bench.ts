@@ -26,8 +26,10 @@
  * OS's temp folder by default) and all deleted when the run ends, not one by one as it goes:
  * deleting thousands of files just before the next harness's import made that import pay for
  * them — on ext4 without a journal (this project's VM), every new file's inode allocation skips
- * the inodes freed in the last minutes, one by one — which is not the import's cost. The disk
- * holds every corpus at once: about 1 GB at `--mb=50` for every harness, 4 GB at the default 200.
+ * the inodes freed in the last minutes, one by one — which is not the import's cost. Each corpus
+ * is written to disk (`sync`) before its imports, for the same reason: its writeback is not their
+ * work. The disk holds every corpus at once: about 1 GB at `--mb=50` for every harness, 4 GB at the
+ * default 200.
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -343,6 +345,19 @@ async function importRunner(): Promise<(args: readonly string[]) => SpawnSyncRet
   return run([path.join(outdir, 'import-run.js')]);
 }
 
+/**
+ * Writes every dirty page of the machine to disk (`sync`), after a corpus is generated: otherwise
+ * the kernel writes the corpus back (tens of MB, thousands of new inodes) some seconds later, in
+ * the middle of whichever import is then measured (the re-import of Cline's store, ~120 ms, read
+ * 103–245 ms in five runs without this, 110–129 in four with it). A person's transcripts were
+ * written long before they import them.
+ */
+function flushToDisk(): void {
+  const done = spawnSync('sync', { stdio: 'inherit' });
+  if (done.status !== 0)
+    throw new Error(`sync failed (${done.status ?? done.signal ?? done.error?.message})`);
+}
+
 /** A corpus's first import and its re-import with nothing changed; every cache row must be written. */
 function importTwice(
   harness: ImportOptions['harness'],
@@ -400,6 +415,7 @@ async function claudeCode(): Promise<void> {
   const data = path.join(work, 'data');
   console.log(`import benchmark (Claude Code corpus, target ${targetMB} MB)`);
   const { ms: genMs, value: corpus } = await timeIt(() => generateCorpus(source, targetMB * 1e6));
+  flushToDisk();
   const mb = corpus.bytes / 1e6;
   line(
     'corpus',
@@ -453,6 +469,7 @@ async function otherHarness(other: (typeof OTHER_HARNESSES)[number]): Promise<vo
   const data = path.join(work, other.harness, 'data');
   console.log(`import benchmark (${other.harness} corpus, target ${targetMB} MB)`);
   const { ms: genMs, value: corpus } = await timeIt(() => other.generate(source, targetMB * 1e6));
+  flushToDisk();
   const mb = corpus.bytes / 1e6;
   line(
     'corpus',
